@@ -1,0 +1,4 @@
+/**
+ * Benchmarks of Sluice against the tools it replaces, each system in its own run, compared by ratios.
+ */
+package io.sluice.bench;

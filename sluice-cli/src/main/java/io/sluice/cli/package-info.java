@@ -1,0 +1,4 @@
+/**
+ * The sluice command.
+ */
+package io.sluice.cli;

@@ -1,0 +1,4 @@
+/**
+ * Sinks that archive records to local files, S3 and HDFS.
+ */
+package io.sluice.storage;

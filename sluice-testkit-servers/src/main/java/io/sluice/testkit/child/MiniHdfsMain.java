@@ -1,0 +1,48 @@
+package io.sluice.testkit.child;
+
+import java.io.File;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+
+/**
+ * A real HDFS (one NameNode, one DataNode) in a child JVM: {@code MiniHdfsMain <base-dir> <namenode-port>}.
+ *
+ * <p>Port 0 picks a free port on first start; the parent passes the same port again on restart, so clients
+ * reconnect to the same address. It prints {@code SLUICE-READY hdfs://127.0.0.1:<port>} once the DataNode is up,
+ * then runs until the process is stopped.
+ */
+public final class MiniHdfsMain {
+
+    private MiniHdfsMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        File base = new File(args[0]);
+        int port = Integer.parseInt(args[1]);
+        boolean format = !new File(base, "data").exists() || port == 0;
+
+        Configuration conf = new Configuration();
+        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
+        conf.setInt("dfs.replication", 1);
+        // bind everything to loopback, never to the machine's other interfaces
+        conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
+        conf.set("dfs.namenode.http-address", "127.0.0.1:0");
+        conf.set("dfs.datanode.address", "127.0.0.1:0");
+        conf.set("dfs.datanode.http.address", "127.0.0.1:0");
+        conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
+        // a lease a dead writer left behind is recovered in seconds, as the recovery tests need
+        conf.setLong("dfs.namenode.lease-recheck-interval-ms", 1000);
+
+        MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf)
+                .numDataNodes(1)
+                .nameNodePort(port)
+                .format(format)
+                .manageNameDfsDirs(true)
+                .build();
+        cluster.waitActive();
+        Runtime.getRuntime().addShutdownHook(new Thread(cluster::shutdown, "hdfs-shutdown"));
+        System.out.println("SLUICE-READY hdfs://127.0.0.1:" + cluster.getNameNodePort());
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
+    }
+}

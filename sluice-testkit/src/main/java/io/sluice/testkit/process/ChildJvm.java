@@ -1,0 +1,158 @@
+package io.sluice.testkit.process;
+
+import io.sluice.testkit.child.ChildMain;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * How to start a Java child process: its classpath, main class, arguments and JVM options. Immutable; {@link #start()}
+ * may be called again to restart the same process description (for example a broker on the same data).
+ *
+ * <p>Every child runs under {@link ChildMain}, so it halts when this JVM dies, and its standard output and error go
+ * to one log file that {@link ChildProcess} reads.
+ */
+public final class ChildJvm {
+
+    private final String name;
+    private final List<Path> classpath;
+    private final String mainClass;
+    private final List<String> args;
+    private final List<String> jvmOptions;
+    private final Map<String, String> systemProperties;
+    private final Path workDir;
+    private final Path logFile;
+
+    private ChildJvm(Builder b) {
+        this.name = Objects.requireNonNull(b.name, "name");
+        this.classpath = List.copyOf(b.classpath);
+        this.mainClass = Objects.requireNonNull(b.mainClass, "mainClass");
+        this.args = List.copyOf(b.args);
+        this.jvmOptions = List.copyOf(b.jvmOptions);
+        this.systemProperties = Map.copyOf(b.systemProperties);
+        this.workDir = Objects.requireNonNull(b.workDir, "workDir");
+        this.logFile = b.logFile != null ? b.logFile : workDir.resolve(name + ".log");
+        if (classpath.isEmpty()) {
+            throw new IllegalArgumentException("a child JVM needs a classpath");
+        }
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** Starts the process; the log file is appended to, so the logs of every restart stay in one place. */
+    public ChildProcess start() {
+        try {
+            Files.createDirectories(workDir);
+            Path argFile = workDir.resolve(name + ".args");
+            // an argument file keeps a 90-jar classpath out of the command line (and out of `ps` listings)
+            Files.writeString(argFile, "-cp " + quote(classpath.stream().map(Path::toString)
+                    .collect(Collectors.joining(java.io.File.pathSeparator))) + "\n", StandardCharsets.UTF_8);
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmOptions);
+            systemProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+            command.add("-Dsluice.testkit.child=" + name);
+            command.add("@" + argFile);
+            command.add(ChildMain.class.getName());
+            command.add(mainClass);
+            command.addAll(args);
+
+            long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
+            Files.writeString(logFile, "=== sluice-testkit: starting " + name + " ===\n", StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Process process = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    // stdin stays a pipe that we never write to: ChildMain halts when it closes
+                    .redirectInput(ProcessBuilder.Redirect.PIPE)
+                    .start();
+            ChildRegistry.register(process, name);
+            return new ChildProcess(name, process, logFile, logOffset);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start child JVM " + name, e);
+        }
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** Builder; validation happens in {@link #build()}. */
+    public static final class Builder {
+        private final String name;
+        private final List<Path> classpath = new ArrayList<>();
+        private String mainClass;
+        private final List<String> args = new ArrayList<>();
+        private final List<String> jvmOptions = new ArrayList<>();
+        private final Map<String, String> systemProperties = new LinkedHashMap<>();
+        private Path workDir;
+        private Path logFile;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder runtime(ServerRuntime runtime) {
+            classpath.addAll(runtime.classpath());
+            return this;
+        }
+
+        public Builder classpath(List<Path> entries) {
+            classpath.addAll(entries);
+            return this;
+        }
+
+        public Builder mainClass(String mainClass) {
+            this.mainClass = mainClass;
+            return this;
+        }
+
+        public Builder args(String... values) {
+            args.addAll(List.of(values));
+            return this;
+        }
+
+        public Builder jvmOptions(List<String> options) {
+            jvmOptions.addAll(options);
+            return this;
+        }
+
+        public Builder systemProperty(String key, String value) {
+            systemProperties.put(key, value);
+            return this;
+        }
+
+        public Builder workDir(Path dir) {
+            this.workDir = dir;
+            return this;
+        }
+
+        public Builder logFile(Path file) {
+            this.logFile = file;
+            return this;
+        }
+
+        public ChildJvm build() {
+            return new ChildJvm(this);
+        }
+    }
+}
