@@ -19,7 +19,8 @@ public final class MiniHdfsMain {
     public static void main(String[] args) throws Exception {
         File base = new File(args[0]);
         int port = Integer.parseInt(args[1]);
-        boolean format = !new File(base, "data").exists() || port == 0;
+        // port 0 is a first start; a restart passes the port it had, and must keep the data it had
+        boolean format = port == 0;
 
         Configuration conf = new Configuration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());

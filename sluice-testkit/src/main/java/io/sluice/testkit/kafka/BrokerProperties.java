@@ -84,6 +84,9 @@ final class BrokerProperties {
         p.put("group.share.session.timeout.ms", "6000");
         p.put("group.share.min.heartbeat.interval.ms", "100");
         p.put("group.share.heartbeat.interval.ms", "500");
+        // a dead broker loses its leaderships in seconds, not nine
+        p.put("broker.session.timeout.ms", "3000");
+        p.put("broker.heartbeat.interval.ms", "500");
         // retention tests see deletions in seconds
         p.put("log.retention.check.interval.ms", "1000");
         p.put("log.initial.task.delay.ms", "0");

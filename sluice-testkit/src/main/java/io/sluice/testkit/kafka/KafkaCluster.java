@@ -233,6 +233,7 @@ public final class KafkaCluster implements AutoCloseable {
     private void awaitScramLogin() {
         Map<String, Object> props = new HashMap<>(clientProperties(Listener.SASL));
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4_000);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
             try (Admin probe = Admin.create(props)) {
@@ -341,7 +342,7 @@ public final class KafkaCluster implements AutoCloseable {
                 ChildJvm jvm = ChildJvm.builder(name + "-" + id)
                         .runtime(ServerRuntime.KAFKA)
                         .jvmOptions(jvmOptions)
-                        .systemProperty("log4j2.configurationFile", "io/sluice/testkit/child/broker-log4j2.properties")
+                        .systemProperty("log4j2.configurationFile", ServerRuntime.LOG4J2_CONFIG)
                         .mainClass("kafka.Kafka")
                         .args(config.toString())
                         .workDir(nodeDir)

@@ -22,6 +22,9 @@ public enum ServerRuntime {
     /** Only the test kit's own child classes: for cheap children in the test kit's own tests. */
     NONE(null);
 
+    /** Log4j 2 configuration for servers that log through it: INFO to standard output, i.e. to their log file. */
+    public static final String LOG4J2_CONFIG = "io/sluice/testkit/child/server-log4j2.properties";
+
     private final String manifest;
 
     ServerRuntime(String manifest) {

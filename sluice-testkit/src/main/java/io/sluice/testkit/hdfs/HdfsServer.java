@@ -1,0 +1,75 @@
+package io.sluice.testkit.hdfs;
+
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.process.ChildJvm;
+import io.sluice.testkit.process.ChildProcess;
+import io.sluice.testkit.process.ServerRuntime;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A real HDFS (one NameNode and one DataNode, Hadoop's MiniDFSCluster from the shaded client) in a child JVM.
+ * Clients use the Hadoop FileSystem API with {@link #uri()}; {@link #stop()} and {@link #start()} bring it down and
+ * back on the same port and data.
+ *
+ * <p>Threading: lifecycle methods are synchronized.
+ */
+public final class HdfsServer implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final String READY = "SLUICE-READY ";
+
+    private final Path dir;
+    private ChildProcess process;
+    private URI uri;
+
+    private HdfsServer(Path dir) {
+        this.dir = dir;
+    }
+
+    public static HdfsServer start(String name) {
+        HdfsServer server = new HdfsServer(TestDirs.newDir(name));
+        server.start();
+        return server;
+    }
+
+    /** Starts, or restarts on the same NameNode port and data, and waits until the DataNode is up. */
+    public synchronized void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("HDFS is already running");
+        }
+        int port = uri == null ? 0 : uri.getPort();
+        process = ChildJvm.builder("hdfs")
+                .runtime(ServerRuntime.HDFS)
+                .jvmOptions(List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"))
+                .systemProperty("log4j2.configurationFile", ServerRuntime.LOG4J2_CONFIG)
+                .mainClass("io.sluice.testkit.child.MiniHdfsMain")
+                .args(dir.resolve("data").toString(), Integer.toString(port))
+                .workDir(dir)
+                .build()
+                .start();
+        String line = process.awaitLogLine(l -> l.startsWith(READY), START_TIMEOUT);
+        uri = URI.create(line.substring(READY.length()).trim());
+    }
+
+    public synchronized void stop() {
+        if (process != null && process.isAlive()) {
+            process.stop(Duration.ofSeconds(10));
+        }
+    }
+
+    /** {@code hdfs://127.0.0.1:<port>}. */
+    public synchronized URI uri() {
+        return uri;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (process != null && process.isAlive()) {
+            process.kill();
+        }
+        TestDirs.deleteTree(dir.resolve("data"));
+    }
+}

@@ -1,0 +1,99 @@
+package io.sluice.testkit.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Producing and reading back test data with plain Kafka clients: the independent side of every end-to-end check.
+ */
+public final class TestRecords {
+
+    private TestRecords() {
+    }
+
+    /**
+     * Sends records keyed {@code "k<i>"} with value {@code "v<i>"} for i in [from, from + count), with acks=all and
+     * idempotence, and returns once every one is acknowledged.
+     *
+     * @throws IllegalStateException naming the first record whose send failed
+     */
+    public static List<RecordMetadata> produceNumbered(Map<String, Object> client, String topic, long from, int count) {
+        Map<String, Object> props = new HashMap<>(client);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
+        List<Future<RecordMetadata>> sends = new ArrayList<>(count);
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (long i = from; i < from + count; i++) {
+                sends.add(producer.send(new ProducerRecord<>(topic, "k" + i, "v" + i)));
+            }
+            producer.flush();
+            List<RecordMetadata> acked = new ArrayList<>(count);
+            for (int i = 0; i < sends.size(); i++) {
+                try {
+                    acked.add(sends.get(i).get());
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("record v" + (from + i) + " was not acknowledged", e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            return acked;
+        }
+    }
+
+    /**
+     * Reads every partition of {@code topic} from the beginning to the end offsets seen when reading starts
+     * ({@code read_committed}), without a consumer group.
+     *
+     * @throws IllegalStateException when the end is not reached within {@code timeout}
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(Map<String, Object> client, String topic,
+            Duration timeout) {
+        Map<String, Object> props = new HashMap<>(client);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("did not reach the end of " + topic + " within " + timeout
+                            + ": read " + records.size() + " records, end offsets " + end);
+                }
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    /** The values of {@code records} as strings. */
+    public static List<String> values(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).collect(Collectors.toList());
+    }
+}
