@@ -1,0 +1,135 @@
+package io.sluice.core;
+
+import io.sluice.core.budget.MemoryBudget;
+import io.sluice.core.consumer.ConsumerLoop;
+import io.sluice.core.failure.Backoff;
+import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.failure.RecordProcessor;
+import io.sluice.core.lane.LaneRouter;
+import io.sluice.core.lane.WorkerPool;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Sluice's engine: consumes topics and runs a {@link RecordHandler} on every record with more parallelism than the
+ * topics have partitions, committing only offsets whose records are done, so that a crash, a rebalance or a shutdown
+ * never loses a record.
+ *
+ * <pre>{@code
+ * try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+ *         record -> store(record.key(), record.value()))) {
+ *     ...
+ * }   // close(): stops fetching, finishes records in flight, commits
+ * }</pre>
+ *
+ * <p>Threading: all public methods may be called from any thread.
+ */
+public final class Engine implements AutoCloseable {
+
+    private final EngineConfig config;
+    private final ConsumerLoop loop;
+    private final Thread consumerThread;
+    private final DeadLetterPublisher deadLetters;
+
+    private Engine(EngineConfig config, ConsumerLoop loop, DeadLetterPublisher deadLetters) {
+        this.config = config;
+        this.loop = loop;
+        this.deadLetters = deadLetters;
+        this.consumerThread = new Thread(loop, "sluice-consumer-" + config.groupId());
+    }
+
+    /** Starts consuming; returns at once. Watch {@link #health()} for progress and failures. */
+    public static <K, V> Engine start(EngineConfig config, Deserializer<K> keys, Deserializer<V> values,
+            RecordHandler<K, V> handler) {
+        MemoryBudget budget = new MemoryBudget(config.memoryBudgetBytes());
+        Map<String, Object> props = new HashMap<>(config.consumerProperties());
+        props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, budget.partitionFetchBytes());
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, budget.fetchMaxBytes());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // the engine decides where to start; a missing or lost position must never be reset silently
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        if ("consumer".equalsIgnoreCase(String.valueOf(props.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
+            props.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG); // the broker assigns (KIP-848)
+        }
+
+        DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
+                ? new DeadLetterPublisher(config.deadLetterTopic(), clientProperties(config)) : null;
+        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), config.concurrency());
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        ConsumerLoop[] loop = new ConsumerLoop[1];
+        RecordProcessor<K, V> processor = new RecordProcessor<>(keys, values, handler, config.maxAttempts(),
+                new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
+                error -> loop[0].fail(error));
+        loop[0] = new ConsumerLoop(config, consumer,
+                new LaneRouter(config.ordering(), config.laneFunction(), config.lanesPerPartition()), pool, processor,
+                budget);
+        Engine engine = new Engine(config, loop[0], deadLetters);
+        engine.consumerThread.start();
+        return engine;
+    }
+
+    public Health health() {
+        return loop.health();
+    }
+
+    /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(loop.failure());
+    }
+
+    /** Stops fetching {@code partition} until {@link #resume}; records already fetched still complete. */
+    public void pause(TopicPartition partition) {
+        loop.requestPause(partition, true);
+    }
+
+    public void resume(TopicPartition partition) {
+        loop.requestPause(partition, false);
+    }
+
+    /**
+     * Drains: stops fetching, lets records in flight finish (up to the drain timeout), commits what is done and
+     * closes. Records queued but not started stay uncommitted and are processed after a restart.
+     */
+    @Override
+    public void close() {
+        loop.requestClose();
+        awaitTermination(config.drainTimeout().multipliedBy(3).plusSeconds(10));
+    }
+
+    /** Waits for the engine to stop by itself (after a failure or {@link #close()}). */
+    public boolean awaitTermination(Duration timeout) {
+        try {
+            consumerThread.join(timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boolean stopped = !consumerThread.isAlive();
+        if (stopped && deadLetters != null) {
+            deadLetters.close();
+        }
+        return stopped;
+    }
+
+    private static Map<String, Object> clientProperties(EngineConfig config) {
+        Map<String, Object> client = new HashMap<>();
+        config.consumerProperties().forEach((k, v) -> {
+            // connection and security settings carry over to the dead-letter producer; consumer-only ones do not
+            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
+                    || k.equals(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) || k.equals(ConsumerConfig.CLIENT_DNS_LOOKUP_CONFIG)) {
+                client.put(k, v);
+            }
+        });
+        return client;
+    }
+}

@@ -1,0 +1,338 @@
+package io.sluice.core;
+
+import io.sluice.core.ledger.CompletionMap;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * How the engine consumes and processes. Immutable; {@link #builder()} validates everything at {@link Builder#build()},
+ * so a running engine never meets a bad setting.
+ */
+public final class EngineConfig {
+
+    /** Kafka's default {@code offset.metadata.max.bytes}; the completion map must fit under it with room to spare. */
+    static final int METADATA_LIMIT = 4096;
+    /** Characters of the metadata kept for the engine's header and a sink's own data. */
+    static final int METADATA_RESERVE = 1024;
+
+    private final Map<String, Object> consumerProperties;
+    private final List<String> topics;
+    private final Ordering ordering;
+    private final LaneFunction laneFunction;
+    private final int concurrency;
+    private final int lanesPerPartition;
+    private final long memoryBudgetBytes;
+    private final int window;
+    private final Duration commitInterval;
+    private final Duration drainTimeout;
+    private final Duration processingTimeout;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final FailureOutcome failureOutcome;
+    private final String deadLetterTopic;
+    private final StartPosition startPosition;
+    private final OutOfRangePolicy outOfRangePolicy;
+
+    private EngineConfig(Builder b) {
+        this.consumerProperties = Map.copyOf(b.consumerProperties);
+        this.topics = List.copyOf(b.topics);
+        this.ordering = b.ordering;
+        this.laneFunction = b.laneFunction;
+        this.concurrency = b.concurrency;
+        this.lanesPerPartition = b.lanesPerPartition;
+        this.memoryBudgetBytes = b.memoryBudgetBytes;
+        this.window = b.window;
+        this.commitInterval = b.commitInterval;
+        this.drainTimeout = b.drainTimeout;
+        this.processingTimeout = b.processingTimeout;
+        this.maxAttempts = b.maxAttempts;
+        this.initialBackoff = b.initialBackoff;
+        this.maxBackoff = b.maxBackoff;
+        this.failureOutcome = b.failureOutcome;
+        this.deadLetterTopic = b.deadLetterTopic;
+        this.startPosition = b.startPosition;
+        this.outOfRangePolicy = b.outOfRangePolicy;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Map<String, Object> consumerProperties() {
+        return consumerProperties;
+    }
+
+    public List<String> topics() {
+        return topics;
+    }
+
+    public Ordering ordering() {
+        return ordering;
+    }
+
+    /** The user's lane function, or null when {@link #ordering()} decides. */
+    public LaneFunction laneFunction() {
+        return laneFunction;
+    }
+
+    public int concurrency() {
+        return concurrency;
+    }
+
+    public int lanesPerPartition() {
+        return lanesPerPartition;
+    }
+
+    public long memoryBudgetBytes() {
+        return memoryBudgetBytes;
+    }
+
+    public int window() {
+        return window;
+    }
+
+    public Duration commitInterval() {
+        return commitInterval;
+    }
+
+    public Duration drainTimeout() {
+        return drainTimeout;
+    }
+
+    public Duration processingTimeout() {
+        return processingTimeout;
+    }
+
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    public Duration initialBackoff() {
+        return initialBackoff;
+    }
+
+    public Duration maxBackoff() {
+        return maxBackoff;
+    }
+
+    public FailureOutcome failureOutcome() {
+        return failureOutcome;
+    }
+
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public StartPosition startPosition() {
+        return startPosition;
+    }
+
+    public OutOfRangePolicy outOfRangePolicy() {
+        return outOfRangePolicy;
+    }
+
+    public String groupId() {
+        return (String) consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
+    }
+
+    /** Builder with the defaults documented on each method. */
+    public static final class Builder {
+        private final Map<String, Object> consumerProperties = new HashMap<>();
+        private List<String> topics = List.of();
+        private Ordering ordering = Ordering.KEY;
+        private LaneFunction laneFunction;
+        private int concurrency = 64;
+        private int lanesPerPartition = 256;
+        private long memoryBudgetBytes = 256L * 1024 * 1024;
+        private int window = 16_384;
+        private Duration commitInterval = Duration.ofSeconds(1);
+        private Duration drainTimeout = Duration.ofSeconds(30);
+        private Duration processingTimeout = Duration.ofMinutes(1);
+        private int maxAttempts = 3;
+        private Duration initialBackoff = Duration.ofMillis(100);
+        private Duration maxBackoff = Duration.ofSeconds(10);
+        private FailureOutcome failureOutcome = FailureOutcome.STOP;
+        private String deadLetterTopic;
+        private StartPosition startPosition = StartPosition.EARLIEST;
+        private OutOfRangePolicy outOfRangePolicy = OutOfRangePolicy.FAIL;
+
+        private Builder() {
+        }
+
+        /** Kafka consumer settings; {@code bootstrap.servers} and {@code group.id} are required. */
+        public Builder consumerProperties(Map<String, ?> properties) {
+            consumerProperties.putAll(properties);
+            return this;
+        }
+
+        public Builder consumerProperty(String key, Object value) {
+            consumerProperties.put(key, value);
+            return this;
+        }
+
+        public Builder bootstrapServers(String servers) {
+            return consumerProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        }
+
+        public Builder groupId(String groupId) {
+            return consumerProperty(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        }
+
+        /** The topics to consume; required. */
+        public Builder topics(String... names) {
+            this.topics = List.of(names);
+            return this;
+        }
+
+        /** Default {@link Ordering#KEY}. */
+        public Builder ordering(Ordering ordering) {
+            this.ordering = Objects.requireNonNull(ordering, "ordering");
+            return this;
+        }
+
+        /** A sub-partitioner that replaces {@link #ordering(Ordering)}: records with equal lane numbers run in order. */
+        public Builder laneFunction(LaneFunction function) {
+            this.laneFunction = Objects.requireNonNull(function, "laneFunction");
+            return this;
+        }
+
+        /** Records processed at the same time, over all partitions; the number of worker threads. Default 64. */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** Lanes each partition is split into for KEY, UNORDERED and lane-function ordering. Default 256. */
+        public Builder lanesPerPartition(int lanes) {
+            this.lanesPerPartition = lanes;
+            return this;
+        }
+
+        /** Bytes (keys, values, headers) of records queued and in flight, over all partitions. Default 256 MiB. */
+        public Builder memoryBudgetBytes(long bytes) {
+            this.memoryBudgetBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How many offsets past the oldest unfinished record of a partition may be dispatched; a power of two. It bounds
+         * the completion map so it always fits the commit metadata. Default 16384, the most that fits.
+         */
+        public Builder window(int offsets) {
+            this.window = offsets;
+            return this;
+        }
+
+        /** How often completed offsets are committed, asynchronously. Default 1 s. */
+        public Builder commitInterval(Duration interval) {
+            this.commitInterval = interval;
+            return this;
+        }
+
+        /** How long close and revocation wait for records in flight before committing. Default 30 s. */
+        public Builder drainTimeout(Duration timeout) {
+            this.drainTimeout = timeout;
+            return this;
+        }
+
+        /** Longest one attempt at a record may take before it counts as failed. Default 1 min. */
+        public Builder processingTimeout(Duration timeout) {
+            this.processingTimeout = timeout;
+            return this;
+        }
+
+        /** Attempts per record before the failure outcome applies (1 = no retry). Default 3. */
+        public Builder maxAttempts(int attempts) {
+            this.maxAttempts = attempts;
+            return this;
+        }
+
+        /** Backoff before the first retry, doubling up to {@code max}, with ±20% jitter. Default 100 ms to 10 s. */
+        public Builder backoff(Duration initial, Duration max) {
+            this.initialBackoff = initial;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** Default {@link FailureOutcome#STOP}; {@link #deadLetterTopic(String)} switches it to DEAD_LETTER. */
+        public Builder failureOutcome(FailureOutcome outcome) {
+            this.failureOutcome = Objects.requireNonNull(outcome, "failureOutcome");
+            return this;
+        }
+
+        /** Sends records that failed every attempt to {@code topic} (which must exist). */
+        public Builder deadLetterTopic(String topic) {
+            this.deadLetterTopic = topic;
+            this.failureOutcome = FailureOutcome.DEAD_LETTER;
+            return this;
+        }
+
+        /** Where to start in partitions without a committed offset. Default {@link StartPosition#EARLIEST}. */
+        public Builder startPosition(StartPosition position) {
+            this.startPosition = Objects.requireNonNull(position, "startPosition");
+            return this;
+        }
+
+        /** Default {@link OutOfRangePolicy#FAIL}. */
+        public Builder outOfRangePolicy(OutOfRangePolicy policy) {
+            this.outOfRangePolicy = Objects.requireNonNull(policy, "outOfRangePolicy");
+            return this;
+        }
+
+        public EngineConfig build() {
+            require(consumerProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) != null,
+                    "bootstrap.servers is required: where the Kafka brokers are, e.g. broker1:9092");
+            require(consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG) != null,
+                    "group.id is required: the consumer group whose committed offsets record progress");
+            require(!topics.isEmpty(), "topics is required: name at least one topic to consume");
+            require(concurrency >= 1 && concurrency <= 10_000, "concurrency must be 1..10000, not " + concurrency);
+            require(lanesPerPartition >= 1 && lanesPerPartition <= 65_536,
+                    "lanes per partition must be 1..65536, not " + lanesPerPartition);
+            require(memoryBudgetBytes >= 1024 * 1024, "the memory budget must be at least 1 MiB, not " + memoryBudgetBytes);
+            int maxWindow = maxWindow();
+            require(window >= 64 && Integer.bitCount(window) == 1 && window <= maxWindow,
+                    "window must be a power of two from 64 to " + maxWindow + " (what the commit metadata can hold), not "
+                            + window);
+            require(positive(commitInterval), "commit interval must be positive");
+            require(positive(drainTimeout), "drain timeout must be positive");
+            require(positive(processingTimeout), "processing timeout must be positive");
+            require(maxAttempts >= 1, "max attempts must be at least 1, not " + maxAttempts);
+            require(!initialBackoff.isNegative() && maxBackoff.compareTo(initialBackoff) >= 0,
+                    "backoff must satisfy 0 <= initial <= max");
+            require(failureOutcome != FailureOutcome.DEAD_LETTER || (deadLetterTopic != null && !deadLetterTopic.isBlank()),
+                    "the DEAD_LETTER outcome needs a dead-letter topic");
+            require(deadLetterTopic == null || !topics.contains(deadLetterTopic),
+                    "the dead-letter topic must not be one of the consumed topics");
+            for (String key : List.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                    ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG)) {
+                require(!consumerProperties.containsKey(key), key + " is managed by the engine; remove it (use "
+                        + "startPosition / outOfRangePolicy for offsets, and pass deserializers to Engine.start)");
+            }
+            return new EngineConfig(this);
+        }
+
+        private static int maxWindow() {
+            int budget = METADATA_LIMIT - METADATA_RESERVE;
+            int window = 64;
+            while (CompletionMap.maxEncodedLength(window * 2) <= budget) {
+                window *= 2;
+            }
+            return window;
+        }
+
+        private static boolean positive(Duration d) {
+            return d != null && !d.isNegative() && !d.isZero();
+        }
+
+        private static void require(boolean condition, String message) {
+            if (!condition) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package io.sluice.core.consumer;
+
+import io.sluice.core.EngineConfig;
+import io.sluice.core.Health;
+import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.StartPosition;
+import io.sluice.core.budget.MemoryBudget;
+import io.sluice.core.failure.RecordProcessor;
+import io.sluice.core.lane.LaneRouter;
+import io.sluice.core.lane.RecordSize;
+import io.sluice.core.lane.WorkerPool;
+import io.sluice.core.ledger.CompletionMap;
+import io.sluice.core.ledger.PartitionLedger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer thread: the only thread that touches the {@link Consumer}, the ledgers and the budget. It polls,
+ * routes records into lanes, takes completions from the workers as messages, pauses and resumes partitions, and
+ * commits. It never runs user code and never blocks on a full budget (it pauses partitions and keeps polling), so a
+ * slow handler cannot make the group think this member is dead.
+ *
+ * <p>Threading: {@link #run} on its own thread. {@link #requestClose}, {@link #fail}, {@link #requestPause} and the
+ * getters may be called from any thread; they communicate through volatile fields, concurrent collections and
+ * {@link Consumer#wakeup()}.
+ */
+public final class ConsumerLoop implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
+    private static final Duration IDLE_POLL = Duration.ofMillis(50);
+    private static final Duration BUSY_POLL = Duration.ofMillis(5);
+
+    private final EngineConfig config;
+    private final Consumer<byte[], byte[]> consumer;
+    private final LaneRouter router;
+    private final WorkerPool pool;
+    private final RecordProcessor<?, ?> processor;
+    private final MemoryBudget budget;
+    private final OffsetCommitter committer;
+    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final ConcurrentLinkedQueue<Completion> completions = new ConcurrentLinkedQueue<>();
+    private final Set<TopicPartition> operatorPaused = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean closing;
+    private volatile boolean operatorPausesChanged;
+
+    final LongAdder consumed = new LongAdder();
+    final LongAdder completed = new LongAdder();
+    final LongAdder rebalances = new LongAdder();
+
+    public ConsumerLoop(EngineConfig config, Consumer<byte[], byte[]> consumer, LaneRouter router, WorkerPool pool,
+            RecordProcessor<?, ?> processor, MemoryBudget budget) {
+        this.config = config;
+        this.consumer = consumer;
+        this.router = router;
+        this.pool = pool;
+        this.processor = processor;
+        this.budget = budget;
+        this.committer = new OffsetCommitter(consumer, config.commitInterval(), config.drainTimeout());
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(config.topics(), new Rebalances());
+            health.set(Health.RUNNING);
+            while (!closing && failure.get() == null) {
+                takeCompletions();
+                applyOperatorPauses();
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(anyPaused() ? BUSY_POLL : IDLE_POLL);
+                } catch (WakeupException e) {
+                    continue;
+                } catch (OffsetOutOfRangeException e) {
+                    outOfRange(e);
+                    continue;
+                }
+                dispatch(records);
+                advancePositions();
+                committer.maybeCommit(partitions.values());
+            }
+        } catch (Throwable t) {
+            fail(t);
+        } finally {
+            drainAndClose();
+        }
+    }
+
+    public Health health() {
+        return health.get();
+    }
+
+    public Throwable failure() {
+        return failure.get();
+    }
+
+    /** Begins a clean shutdown: stop fetching, finish what is in flight, commit, close. */
+    public void requestClose() {
+        closing = true;
+        consumer.wakeup();
+    }
+
+    /** Stops the engine because of {@code error}; the first error wins. */
+    public void fail(Throwable error) {
+        if (failure.compareAndSet(null, error)) {
+            LOG.error("engine stopping: {}", error.toString(), error);
+        }
+        consumer.wakeup();
+    }
+
+    /** An operator's pause ({@code paused}) or resume of a partition; applied on the consumer thread. */
+    public void requestPause(TopicPartition partition, boolean paused) {
+        if (paused) {
+            operatorPaused.add(partition);
+        } else {
+            operatorPaused.remove(partition);
+        }
+        operatorPausesChanged = true;
+    }
+
+    private void dispatch(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            PartitionState p = partitions.get(tp);
+            if (p == null || !p.isOpen()) {
+                continue;
+            }
+            for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
+                long offset = record.offset();
+                if (p.alreadyComplete.isComplete(offset)) {
+                    continue; // done by an earlier owner: the completion map says so
+                }
+                if (!p.ledger.admits(offset)) {
+                    // a full window ahead of the oldest unfinished record: fetch it again later
+                    consumer.seek(tp, offset);
+                    pause(p, PauseReason.WINDOW);
+                    break;
+                }
+                long bytes = RecordSize.of(record);
+                p.ledger.dispatched(offset);
+                p.bufferedBytes += bytes;
+                budget.charge(bytes);
+                consumed.increment();
+                p.lane(router.laneOf(record)).add(record);
+            }
+            if (budget.atShare(p.bufferedBytes)) {
+                pause(p, PauseReason.BUDGET);
+            }
+        }
+    }
+
+    /** The consumer's position covers markers and aborted records the application never sees. */
+    private void advancePositions() {
+        for (PartitionState p : partitions.values()) {
+            if (p.isOpen()) {
+                p.ledger.positionAt(consumer.position(p.partition));
+            }
+        }
+    }
+
+    private void takeCompletions() {
+        Completion c;
+        while ((c = completions.poll()) != null) {
+            PartitionState p = c.partition();
+            if (partitions.get(p.partition) != p) {
+                continue; // from an earlier assignment of the partition: fenced
+            }
+            for (long offset : c.offsets()) {
+                p.ledger.completed(offset);
+            }
+            p.bufferedBytes -= c.bytes();
+            budget.release(c.bytes());
+            completed.add(c.offsets().length);
+        }
+        for (PartitionState p : partitions.values()) {
+            if (p.pauses.contains(PauseReason.BUDGET) && budget.belowResumeMark(p.bufferedBytes)) {
+                unpause(p, PauseReason.BUDGET);
+            }
+            if (p.pauses.contains(PauseReason.WINDOW) && p.ledger.end() - p.ledger.watermark() <= p.ledger.window() / 2) {
+                unpause(p, PauseReason.WINDOW);
+            }
+        }
+    }
+
+    private void applyOperatorPauses() {
+        if (!operatorPausesChanged) {
+            return;
+        }
+        operatorPausesChanged = false;
+        for (PartitionState p : partitions.values()) {
+            if (operatorPaused.contains(p.partition)) {
+                pause(p, PauseReason.OPERATOR);
+            } else if (p.pauses.contains(PauseReason.OPERATOR)) {
+                unpause(p, PauseReason.OPERATOR);
+            }
+        }
+    }
+
+    private void pause(PartitionState p, PauseReason reason) {
+        if (p.pause(reason)) {
+            consumer.pause(List.of(p.partition));
+        }
+    }
+
+    private void unpause(PartitionState p, PauseReason reason) {
+        if (p.unpause(reason)) {
+            consumer.resume(List.of(p.partition));
+        }
+    }
+
+    private boolean anyPaused() {
+        for (PartitionState p : partitions.values()) {
+            if (!p.pauses.isEmpty() && !p.pauses.equals(java.util.EnumSet.of(PauseReason.OPERATOR))) {
+                return true;
+            }
+        }
+        return !completions.isEmpty();
+    }
+
+    private void outOfRange(OffsetOutOfRangeException e) {
+        Map<TopicPartition, Long> fetchOffsets = e.offsetOutOfRangePartitions();
+        Map<TopicPartition, Long> start = consumer.beginningOffsets(fetchOffsets.keySet(), config.drainTimeout());
+        Map<TopicPartition, Long> end = consumer.endOffsets(fetchOffsets.keySet(), config.drainTimeout());
+        List<String> problems = new ArrayList<>();
+        fetchOffsets.forEach((tp, offset) -> {
+            long first = start.get(tp);
+            long last = end.get(tp);
+            problems.add(offset < first
+                    ? tp + ": offsets " + offset + " to " + (first - 1) + " were deleted (retention or compaction) "
+                            + "before they were processed; the log now starts at " + first
+                    : tp + ": the position " + offset + " is beyond the end of the log (" + last + "): the topic was "
+                            + "recreated or truncated");
+        });
+        String message = String.join("; ", problems);
+        if (config.outOfRangePolicy() == OutOfRangePolicy.FAIL) {
+            fail(new IllegalStateException("records lost or log reset: " + message + ". Set the out-of-range policy "
+                    + "to EARLIEST or LATEST to continue anyway."));
+            return;
+        }
+        LOG.error("continuing from the {} offset after: {}", config.outOfRangePolicy(), message);
+        for (TopicPartition tp : fetchOffsets.keySet()) {
+            long to = config.outOfRangePolicy() == OutOfRangePolicy.EARLIEST ? start.get(tp) : end.get(tp);
+            consumer.seek(tp, to);
+            PartitionState p = partitions.get(tp);
+            if (p != null) {
+                p.ledger.positionAt(to);
+            }
+        }
+    }
+
+    private void drainAndClose() {
+        health.set(Health.DRAINING);
+        try {
+            Collection<PartitionState> all = new ArrayList<>(partitions.values());
+            all.forEach(PartitionState::close);
+            consumer.pause(consumer.assignment());
+            awaitIdle(all);
+            committer.commitSync(all);
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+            LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);
+        } finally {
+            try {
+                consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(config.drainTimeout()));
+            } catch (Throwable t) {
+                LOG.warn("closing the consumer: {}", t.toString());
+            }
+            pool.shutdown(config.drainTimeout().toMillis());
+            health.set(failure.get() == null ? Health.STOPPED : Health.FAILED);
+        }
+    }
+
+    /** Waits until no record of {@code states} is running, taking their completions meanwhile. */
+    private void awaitIdle(Collection<PartitionState> states) {
+        long deadline = System.nanoTime() + config.drainTimeout().toNanos();
+        while (states.stream().anyMatch(p -> p.running.get() > 0) && System.nanoTime() < deadline) {
+            takeCompletions();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        takeCompletions();
+        List<PartitionState> stuck = states.stream().filter(p -> p.running.get() > 0).collect(Collectors.toList());
+        if (!stuck.isEmpty()) {
+            LOG.warn("records still running after {} in {}; they stay uncommitted and will be processed again",
+                    config.drainTimeout(), stuck);
+        }
+    }
+
+    /** Runs inside {@code poll()}, on the consumer thread. */
+    private final class Rebalances implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            rebalances.increment();
+            List<PartitionState> leaving = revoked.stream().map(partitions::get).filter(java.util.Objects::nonNull)
+                    .collect(Collectors.toList());
+            if (leaving.isEmpty()) {
+                return;
+            }
+            leaving.forEach(PartitionState::close);
+            awaitIdle(leaving);
+            try {
+                committer.commitSync(leaving);
+            } catch (RuntimeException e) {
+                LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}", revoked,
+                        e.toString());
+            }
+            forget(leaving);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> lost) {
+            rebalances.increment();
+            // another member may own them already: never commit, just stop
+            List<PartitionState> gone = lost.stream().map(partitions::get).filter(java.util.Objects::nonNull)
+                    .collect(Collectors.toList());
+            gone.forEach(PartitionState::close);
+            forget(gone);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            if (assigned.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(assigned),
+                    config.drainTimeout());
+            List<TopicPartition> fresh = assigned.stream().filter(tp -> committed.get(tp) == null)
+                    .collect(Collectors.toList());
+            if (!fresh.isEmpty()) {
+                if (config.startPosition() == StartPosition.EARLIEST) {
+                    consumer.seekToBeginning(fresh);
+                } else {
+                    consumer.seekToEnd(fresh);
+                }
+            }
+            for (TopicPartition tp : assigned) {
+                OffsetAndMetadata oam = committed.get(tp);
+                if (oam != null) {
+                    // position known now, so reading it never blocks the loop
+                    consumer.seek(tp, oam);
+                }
+                long start = oam != null ? oam.offset() : consumer.position(tp, config.drainTimeout());
+                CompletionMap done = oam != null ? CommitMetadata.decode(oam.offset(), oam.metadata())
+                        : CompletionMap.empty(start);
+                PartitionState p = new PartitionState(tp, new PartitionLedger(start, config.window()), done,
+                        router.lanesPerPartition(), pool, processor, completions);
+                p.lastCommitted = oam;
+                partitions.put(tp, p);
+                if (operatorPaused.contains(tp)) {
+                    pause(p, PauseReason.OPERATOR);
+                }
+            }
+            budget.partitionsAssigned(partitions.size());
+        }
+
+        private void forget(List<PartitionState> states) {
+            for (PartitionState p : states) {
+                partitions.remove(p.partition);
+                budget.release(p.bufferedBytes);
+            }
+            budget.partitionsAssigned(partitions.size());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.sluice.core.consumer;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits each partition's watermark and completion map: asynchronously on an interval, synchronously on revoke and
+ * close.
+ *
+ * <p>A failed asynchronous commit is never resubmitted as it was: the next interval commits the partition's
+ * current state, which is at least as new. Commits reach the group coordinator in the order they were sent, so an
+ * older commit can never land after a newer one.
+ *
+ * <p>Threading: confined to the consumer thread (KafkaConsumer runs commit callbacks there too).
+ */
+final class OffsetCommitter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
+
+    private final Consumer<?, ?> consumer;
+    private final long intervalNanos;
+    private final Duration syncTimeout;
+    private long nextCommit;
+    final LongAdder commits = new LongAdder();
+    final LongAdder failures = new LongAdder();
+
+    OffsetCommitter(Consumer<?, ?> consumer, Duration interval, Duration syncTimeout) {
+        this.consumer = consumer;
+        this.intervalNanos = interval.toNanos();
+        this.syncTimeout = syncTimeout;
+        this.nextCommit = System.nanoTime() + intervalNanos;
+    }
+
+    void maybeCommit(Collection<PartitionState> partitions) {
+        long now = System.nanoTime();
+        if (now - nextCommit < 0) {
+            return;
+        }
+        nextCommit = now + intervalNanos;
+        Map<TopicPartition, OffsetAndMetadata> offsets = changed(partitions);
+        if (offsets.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, PartitionState> byPartition = new HashMap<>();
+        partitions.forEach(p -> byPartition.put(p.partition, p));
+        consumer.commitAsync(offsets, (committed, error) -> {
+            if (error != null) {
+                failures.increment();
+                LOG.warn("commit of {} failed; the next interval commits the newer state: {}", committed.keySet(),
+                        error.toString());
+                return;
+            }
+            commits.increment();
+            committed.forEach((tp, oam) -> {
+                PartitionState p = byPartition.get(tp);
+                if (p != null) {
+                    p.lastCommitted = oam;
+                }
+            });
+        });
+    }
+
+    /** Commits now and waits; used when partitions are revoked and when the engine closes. */
+    void commitSync(Collection<PartitionState> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = changed(partitions);
+        if (offsets.isEmpty()) {
+            return;
+        }
+        consumer.commitSync(offsets, syncTimeout);
+        commits.increment();
+        for (PartitionState p : partitions) {
+            OffsetAndMetadata oam = offsets.get(p.partition);
+            if (oam != null) {
+                p.lastCommitted = oam;
+            }
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> changed(Collection<PartitionState> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionState p : partitions) {
+            OffsetAndMetadata current = new OffsetAndMetadata(p.ledger.watermark(),
+                    CommitMetadata.encode(p.ledger.completionMap()));
+            if (!current.equals(p.lastCommitted)) {
+                offsets.put(p.partition, current);
+            }
+        }
+        return offsets;
+    }
+}

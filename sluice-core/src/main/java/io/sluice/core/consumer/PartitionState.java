@@ -1,0 +1,105 @@
+package io.sluice.core.consumer;
+
+import io.sluice.core.failure.RecordProcessor;
+import io.sluice.core.lane.Lane;
+import io.sluice.core.lane.PartitionWork;
+import io.sluice.core.lane.WorkerPool;
+import io.sluice.core.ledger.CompletionMap;
+import io.sluice.core.ledger.PartitionLedger;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One assigned partition, for as long as it stays assigned: its ledger, its lanes, its bytes and pause reasons. A
+ * new assignment of the same partition gets a new object, so completions of an earlier assignment are recognised
+ * (they name the old object) and ignored.
+ *
+ * <p>Threading: the consumer thread owns the ledger, bytes, pauses and commit fields. Workers call the
+ * {@link PartitionWork} methods, which touch only the volatile {@code open} flag, the {@code running} counter and
+ * the completion queue.
+ */
+final class PartitionState implements PartitionWork {
+
+    final TopicPartition partition;
+    final PartitionLedger ledger;
+    final CompletionMap alreadyComplete;
+    final EnumSet<PauseReason> pauses = EnumSet.noneOf(PauseReason.class);
+    final AtomicInteger running = new AtomicInteger();
+    long bufferedBytes;
+    OffsetAndMetadata lastCommitted;
+
+    private final Lane[] lanes;
+    private final WorkerPool pool;
+    private final RecordProcessor<?, ?> processor;
+    private final Queue<Completion> completions;
+    private volatile boolean open = true;
+
+    PartitionState(TopicPartition partition, PartitionLedger ledger, CompletionMap alreadyComplete, int lanes,
+            WorkerPool pool, RecordProcessor<?, ?> processor, Queue<Completion> completions) {
+        this.partition = partition;
+        this.ledger = ledger;
+        this.alreadyComplete = alreadyComplete;
+        this.lanes = new Lane[lanes];
+        this.pool = pool;
+        this.processor = processor;
+        this.completions = completions;
+    }
+
+    /** The lane for {@code index}, created on first use. Consumer thread only. */
+    Lane lane(int index) {
+        Lane lane = lanes[index];
+        if (lane == null) {
+            lane = new Lane(this, pool);
+            lanes[index] = lane;
+        }
+        return lane;
+    }
+
+    /** Stops workers from starting this partition's queued records; those already running finish. */
+    void close() {
+        open = false;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public boolean process(ConsumerRecord<byte[], byte[]> record) {
+        running.incrementAndGet();
+        try {
+            return processor.process(record, this::isOpen);
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void completed(long[] offsets, int count, long bytes) {
+        completions.offer(new Completion(this, Arrays.copyOf(offsets, count), bytes));
+    }
+
+    /** @return whether the partition went from fetching to paused */
+    boolean pause(PauseReason reason) {
+        boolean wasFetching = pauses.isEmpty();
+        pauses.add(reason);
+        return wasFetching;
+    }
+
+    /** @return whether the partition went from paused to fetching */
+    boolean unpause(PauseReason reason) {
+        return pauses.remove(reason) && pauses.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return partition + "[watermark " + ledger.watermark() + ", pending " + ledger.pendingCount() + ", bytes "
+                + bufferedBytes + ", pauses " + pauses + "]";
+    }
+}

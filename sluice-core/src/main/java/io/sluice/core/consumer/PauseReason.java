@@ -1,0 +1,11 @@
+package io.sluice.core.consumer;
+
+/** Why a partition is not being fetched; it is fetched again only when no reason is left. */
+enum PauseReason {
+    /** An operator asked through {@link io.sluice.core.Engine#pause}. */
+    OPERATOR,
+    /** The partition holds its share of the memory budget. */
+    BUDGET,
+    /** The next record is a full window ahead of the oldest unfinished one. */
+    WINDOW
+}

@@ -1,0 +1,60 @@
+package io.sluice.core;
+
+import io.sluice.testkit.Names;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/** Shared bits of the engine's integration tests. */
+final class EngineTestSupport {
+
+    private EngineTestSupport() {
+    }
+
+    /** An engine config on {@code kafka} with a fresh group and short session timeouts. */
+    static EngineConfig.Builder config(KafkaCluster kafka, String topic) {
+        return EngineConfig.builder()
+                .consumerProperties(kafka.clientProperties(Listener.PLAINTEXT))
+                .groupId(Names.unique("group"))
+                .consumerProperty(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 3_000)
+                .consumerProperty(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500)
+                .topics(topic)
+                .drainTimeout(Duration.ofSeconds(10));
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    static Map<TopicPartition, OffsetAndMetadata> committed(KafkaCluster kafka, String group) throws Exception {
+        return kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+    }
+
+    static Map<TopicPartition, Long> endOffsets(KafkaCluster kafka, String topic, int partitions) throws Exception {
+        Set<TopicPartition> tps = java.util.stream.IntStream.range(0, partitions)
+                .mapToObj(p -> new TopicPartition(topic, p)).collect(Collectors.toSet());
+        return kafka.admin().listOffsets(tps.stream().collect(Collectors.toMap(tp -> tp,
+                        tp -> org.apache.kafka.clients.admin.OffsetSpec.latest())))
+                .all().get(30, TimeUnit.SECONDS).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+}
