@@ -5,12 +5,14 @@ import io.sluice.core.consumer.ConsumerLoop;
 import io.sluice.core.failure.Backoff;
 import io.sluice.core.failure.DeadLetterPublisher;
 import io.sluice.core.failure.RecordProcessor;
+import io.sluice.core.lane.Invoker;
 import io.sluice.core.lane.LaneRouter;
 import io.sluice.core.lane.WorkerPool;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -46,9 +48,34 @@ public final class Engine implements AutoCloseable {
         this.consumerThread = new Thread(loop, "sluice-consumer-" + config.groupId());
     }
 
-    /** Starts consuming; returns at once. Watch {@link #health()} for progress and failures. */
+    /**
+     * Starts consuming with a blocking handler on {@code concurrency} worker threads; returns at once. Watch
+     * {@link #health()} for progress and failures.
+     */
     public static <K, V> Engine start(EngineConfig config, Deserializer<K> keys, Deserializer<V> values,
             RecordHandler<K, V> handler) {
+        return start(config, (deadLetters, stop) -> RecordProcessor.blocking(keys, values, handler,
+                config.maxAttempts(), new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(),
+                deadLetters, stop), config.concurrency(), null);
+    }
+
+    /**
+     * Starts consuming with an asynchronous handler: up to {@code concurrency} records in flight, started by a few
+     * worker threads (one per core); returns at once.
+     */
+    public static <K, V> Engine startAsync(EngineConfig config, Deserializer<K> keys, Deserializer<V> values,
+            AsyncRecordHandler<K, V> handler) {
+        return start(config, (deadLetters, stop) -> RecordProcessor.async(keys, values, handler,
+                config.maxAttempts(), new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(),
+                deadLetters, stop), Math.max(2, Runtime.getRuntime().availableProcessors()),
+                new Semaphore(config.concurrency()));
+    }
+
+    private interface ProcessorFactory {
+        Invoker create(DeadLetterPublisher deadLetters, java.util.function.Consumer<Throwable> stopEngine);
+    }
+
+    private static Engine start(EngineConfig config, ProcessorFactory processors, int workers, Semaphore inFlight) {
         MemoryBudget budget = new MemoryBudget(config.memoryBudgetBytes());
         Map<String, Object> props = new HashMap<>(config.consumerProperties());
         props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -64,16 +91,14 @@ public final class Engine implements AutoCloseable {
 
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
                 ? new DeadLetterPublisher(config.deadLetterTopic(), clientProperties(config)) : null;
-        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), config.concurrency());
+        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, config.processingTimeout().toNanos());
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         ConsumerLoop[] loop = new ConsumerLoop[1];
-        RecordProcessor<K, V> processor = new RecordProcessor<>(keys, values, handler, config.maxAttempts(),
-                new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
-                error -> loop[0].fail(error));
+        Invoker processor = processors.create(deadLetters, error -> loop[0].fail(error));
         loop[0] = new ConsumerLoop(config, consumer,
                 new LaneRouter(config.ordering(), config.laneFunction(), config.lanesPerPartition()), pool, processor,
-                budget);
+                inFlight, budget);
         Engine engine = new Engine(config, loop[0], deadLetters);
         engine.consumerThread.start();
         return engine;

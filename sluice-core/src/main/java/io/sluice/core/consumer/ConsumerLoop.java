@@ -5,7 +5,7 @@ import io.sluice.core.Health;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.StartPosition;
 import io.sluice.core.budget.MemoryBudget;
-import io.sluice.core.failure.RecordProcessor;
+import io.sluice.core.lane.Invoker;
 import io.sluice.core.lane.LaneRouter;
 import io.sluice.core.lane.RecordSize;
 import io.sluice.core.lane.WorkerPool;
@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
@@ -54,7 +55,8 @@ public final class ConsumerLoop implements Runnable {
     private final Consumer<byte[], byte[]> consumer;
     private final LaneRouter router;
     private final WorkerPool pool;
-    private final RecordProcessor<?, ?> processor;
+    private final Invoker invoker;
+    private final Semaphore inFlight;
     private final MemoryBudget budget;
     private final OffsetCommitter committer;
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
@@ -69,13 +71,15 @@ public final class ConsumerLoop implements Runnable {
     final LongAdder completed = new LongAdder();
     final LongAdder rebalances = new LongAdder();
 
+    /** @param inFlight a limit on records in flight for asynchronous handlers, or null */
     public ConsumerLoop(EngineConfig config, Consumer<byte[], byte[]> consumer, LaneRouter router, WorkerPool pool,
-            RecordProcessor<?, ?> processor, MemoryBudget budget) {
+            Invoker invoker, Semaphore inFlight, MemoryBudget budget) {
         this.config = config;
         this.consumer = consumer;
         this.router = router;
         this.pool = pool;
-        this.processor = processor;
+        this.invoker = invoker;
+        this.inFlight = inFlight;
         this.budget = budget;
         this.committer = new OffsetCommitter(consumer, config.commitInterval(), config.drainTimeout());
     }
@@ -369,7 +373,7 @@ public final class ConsumerLoop implements Runnable {
                 CompletionMap done = oam != null ? CommitMetadata.decode(oam.offset(), oam.metadata())
                         : CompletionMap.empty(start);
                 PartitionState p = new PartitionState(tp, new PartitionLedger(start, config.window()), done,
-                        router.lanesPerPartition(), pool, processor, completions);
+                        router.lanesPerPartition(), pool, invoker, completions, inFlight);
                 p.lastCommitted = oam;
                 partitions.put(tp, p);
                 if (operatorPaused.contains(tp)) {

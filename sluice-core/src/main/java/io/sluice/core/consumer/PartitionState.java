@@ -1,6 +1,6 @@
 package io.sluice.core.consumer;
 
-import io.sluice.core.failure.RecordProcessor;
+import io.sluice.core.lane.Invoker;
 import io.sluice.core.lane.Lane;
 import io.sluice.core.lane.PartitionWork;
 import io.sluice.core.lane.WorkerPool;
@@ -9,8 +9,8 @@ import io.sluice.core.ledger.PartitionLedger;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Queue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -35,26 +35,29 @@ final class PartitionState implements PartitionWork {
 
     private final Lane[] lanes;
     private final WorkerPool pool;
-    private final RecordProcessor<?, ?> processor;
+    private final Invoker invoker;
     private final Queue<Completion> completions;
+    private final Semaphore inFlight;
     private volatile boolean open = true;
 
+    /** @param inFlight the engine's limit on records in flight, or null when the worker count is the limit */
     PartitionState(TopicPartition partition, PartitionLedger ledger, CompletionMap alreadyComplete, int lanes,
-            WorkerPool pool, RecordProcessor<?, ?> processor, Queue<Completion> completions) {
+            WorkerPool pool, Invoker invoker, Queue<Completion> completions, Semaphore inFlight) {
         this.partition = partition;
         this.ledger = ledger;
         this.alreadyComplete = alreadyComplete;
         this.lanes = new Lane[lanes];
         this.pool = pool;
-        this.processor = processor;
+        this.invoker = invoker;
         this.completions = completions;
+        this.inFlight = inFlight;
     }
 
     /** The lane for {@code index}, created on first use. Consumer thread only. */
     Lane lane(int index) {
         Lane lane = lanes[index];
         if (lane == null) {
-            lane = new Lane(this, pool);
+            lane = new Lane(this, invoker, pool);
             lanes[index] = lane;
         }
         return lane;
@@ -71,12 +74,23 @@ final class PartitionState implements PartitionWork {
     }
 
     @Override
-    public boolean process(ConsumerRecord<byte[], byte[]> record) {
+    public boolean attemptStarted() {
+        if (inFlight != null) {
+            try {
+                inFlight.acquire();
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
         running.incrementAndGet();
-        try {
-            return processor.process(record, this::isOpen);
-        } finally {
-            running.decrementAndGet();
+        return true;
+    }
+
+    @Override
+    public void attemptEnded() {
+        running.decrementAndGet();
+        if (inFlight != null) {
+            inFlight.release();
         }
     }
 

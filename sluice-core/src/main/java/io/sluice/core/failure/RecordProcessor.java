@@ -1,10 +1,11 @@
 package io.sluice.core.failure;
 
+import io.sluice.core.AsyncRecordHandler;
 import io.sluice.core.FailureOutcome;
 import io.sluice.core.RecordHandler;
-import java.util.concurrent.TimeUnit;
+import io.sluice.core.lane.Invoker;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -12,20 +13,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes one record through deserialization and the user's handler to its end: retries with backoff, then the
- * failure outcome. Deserialization happens here, on a worker, so a record that cannot be read is one failed record
- * (dead-lettered with its original bytes), never an exception that stops the consumer.
+ * The user's handler as lanes call it: deserializes, runs one attempt, and applies the failure outcome once every
+ * attempt failed. Deserialization happens here, on a worker, so a record that cannot be read is one failed record
+ * (dead-lettered with its original bytes, never retried), not an exception that stops the consumer.
  *
- * <p>Threading: safe for concurrent use by workers; counters are adders. A retry waits on the worker's own thread,
- * which keeps the lane in order (the next record of a lane never overtakes a record being retried).
+ * <p>Threading: safe for concurrent use by workers; counters are adders.
  */
-public final class RecordProcessor<K, V> {
+public final class RecordProcessor<K, V> implements Invoker {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordProcessor.class);
 
     private final Deserializer<K> keys;
     private final Deserializer<V> values;
     private final RecordHandler<K, V> handler;
+    private final AsyncRecordHandler<K, V> asyncHandler;
     private final int maxAttempts;
     private final Backoff backoff;
     private final FailureOutcome outcome;
@@ -37,11 +38,13 @@ public final class RecordProcessor<K, V> {
     public final LongAdder skipped = new LongAdder();
     public final LongAdder deadLettered = new LongAdder();
 
-    public RecordProcessor(Deserializer<K> keys, Deserializer<V> values, RecordHandler<K, V> handler, int maxAttempts,
-            Backoff backoff, FailureOutcome outcome, DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
+    private RecordProcessor(Deserializer<K> keys, Deserializer<V> values, RecordHandler<K, V> handler,
+            AsyncRecordHandler<K, V> asyncHandler, int maxAttempts, Backoff backoff, FailureOutcome outcome,
+            DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
         this.keys = keys;
         this.values = values;
         this.handler = handler;
+        this.asyncHandler = asyncHandler;
         this.maxAttempts = maxAttempts;
         this.backoff = backoff;
         this.outcome = outcome;
@@ -49,38 +52,67 @@ public final class RecordProcessor<K, V> {
         this.stopEngine = stopEngine;
     }
 
-    /**
-     * @param wanted false once the record's partition is revoked or the engine drains: no further attempt is made
-     * @return true when the record is done; false when it stays pending (to be processed again after a restart)
-     */
-    public boolean process(ConsumerRecord<byte[], byte[]> raw, BooleanSupplier wanted) {
+    public static <K, V> RecordProcessor<K, V> blocking(Deserializer<K> keys, Deserializer<V> values,
+            RecordHandler<K, V> handler, int maxAttempts, Backoff backoff, FailureOutcome outcome,
+            DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
+        return new RecordProcessor<>(keys, values, handler, null, maxAttempts, backoff, outcome, deadLetters,
+                stopEngine);
+    }
+
+    public static <K, V> RecordProcessor<K, V> async(Deserializer<K> keys, Deserializer<V> values,
+            AsyncRecordHandler<K, V> handler, int maxAttempts, Backoff backoff, FailureOutcome outcome,
+            DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
+        return new RecordProcessor<>(keys, values, null, handler, maxAttempts, backoff, outcome, deadLetters,
+                stopEngine);
+    }
+
+    @Override
+    public CompletionStage<?> attempt(ConsumerRecord<byte[], byte[]> raw) throws Throwable {
         ConsumerRecord<K, V> record;
         try {
             record = typed(raw);
         } catch (RuntimeException e) {
             failedAttempts.increment();
-            return giveUp(raw, new IllegalArgumentException("cannot deserialize: " + e.getMessage(), e), 1);
+            throw new UnreadableRecordException(e);
         }
-        Throwable last = null;
-        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-            try {
-                handler.process(record);
-                return true;
-            } catch (Exception | LinkageError | AssertionError e) {
-                failedAttempts.increment();
-                last = e;
-                if (attempt < maxAttempts) {
-                    retried.increment();
-                    if (!pause(backoff.nanosAfter(attempt)) || !wanted.getAsBoolean()) {
-                        return false; // revoked or shutting down: the record stays pending and is replayed
-                    }
+        try {
+            if (asyncHandler != null) {
+                CompletionStage<?> stage = asyncHandler.process(record);
+                if (stage == null) {
+                    throw new NullPointerException("the asynchronous handler returned no CompletionStage");
                 }
+                return stage;
             }
+            handler.process(record);
+            return null;
+        } catch (Throwable t) {
+            failedAttempts.increment();
+            throw t;
         }
-        return giveUp(raw, last, maxAttempts);
     }
 
-    private boolean giveUp(ConsumerRecord<byte[], byte[]> raw, Throwable error, int attempts) {
+    @Override
+    public boolean retriable(Throwable error) {
+        return !(error instanceof UnreadableRecordException);
+    }
+
+    @Override
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    @Override
+    public long backoffNanos(int failures) {
+        return backoff.nanosAfter(failures);
+    }
+
+    @Override
+    public void retrying() {
+        retried.increment();
+    }
+
+    @Override
+    public boolean giveUp(ConsumerRecord<byte[], byte[]> raw, Throwable error, int attempts) {
         switch (outcome) {
             case SKIP -> {
                 skipped.increment();
@@ -114,13 +146,12 @@ public final class RecordProcessor<K, V> {
                 raw.deliveryCount());
     }
 
-    private static boolean pause(long nanos) {
-        try {
-            TimeUnit.NANOSECONDS.sleep(nanos);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+    /** The bytes of a record could not be turned into a key and value: retrying cannot help. */
+    public static final class UnreadableRecordException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableRecordException(RuntimeException cause) {
+            super("cannot deserialize: " + cause.getMessage(), cause);
         }
     }
 }

@@ -1,16 +1,28 @@
 package io.sluice.core.lane;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A queue of records processed strictly one after another, in the order they were added. A lane is never pinned
- * to a thread: whenever it has records and no worker, it is handed to the {@link WorkerPool}, and any idle worker
- * takes it, so one busy lane never leaves other lanes waiting behind it.
+ * to a thread: whenever it has records and no owner it is handed to the {@link WorkerPool}, and any idle worker
+ * takes it, so one busy lane never leaves others waiting behind it.
  *
- * <p>Threading: {@link #add} is called by the consumer thread only; {@link #run} by one worker at a time, which the
- * {@code scheduled} flag guarantees: it is set by whoever submits the lane and cleared by the worker when it leaves.
+ * <p>Ownership is the threading rule. {@link #add} is called by the consumer thread only. Everything else belongs to
+ * the lane's current <em>owner</em>: the worker running {@link #run}, or, while an asynchronous attempt is pending,
+ * that attempt. Ownership passes only through the pool's queue (a happens-before edge) and through the attempt
+ * {@code stamp}: it is odd while an attempt runs, and whoever moves it on from that odd value (the worker when the
+ * attempt returns, the completing thread of an asynchronous attempt, or the watchdog when the attempt overran its
+ * timeout) owns the lane next. A worker that loses that race to the watchdog is stuck in user code; it must leave
+ * the lane untouched and retire.
  */
 public final class Lane {
 
@@ -18,17 +30,31 @@ public final class Lane {
     static final int TURN = 64;
 
     private final PartitionWork partition;
+    private final Invoker invoker;
     private final WorkerPool pool;
     private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
-    private volatile boolean halted;
+    private final AtomicLong stamp = new AtomicLong();
+    private volatile long deadline;
+    private volatile boolean asyncAttempt;
 
-    public Lane(PartitionWork partition, WorkerPool pool) {
+    // owner-only state
+    private ConsumerRecord<byte[], byte[]> current;
+    private int failures;
+    private boolean resultPending;
+    private Throwable pendingError;
+    private boolean halted;
+    private final long[] doneOffsets = new long[TURN + 1];
+    private int doneCount;
+    private long doneBytes;
+
+    public Lane(PartitionWork partition, Invoker invoker, WorkerPool pool) {
         this.partition = partition;
+        this.invoker = invoker;
         this.pool = pool;
     }
 
-    /** Queues a record and makes sure a worker will get to it. */
+    /** Queues a record and makes sure a worker will get to it. Consumer thread only. */
     public void add(ConsumerRecord<byte[], byte[]> record) {
         queue.offer(record);
         if (scheduled.compareAndSet(false, true)) {
@@ -36,37 +62,182 @@ public final class Lane {
         }
     }
 
-    /** One turn of a worker: up to {@link #TURN} records, then the completions, then yield or reschedule. */
-    void run(long[] offsets) {
-        int count = 0;
-        long bytes = 0;
-        try {
-            ConsumerRecord<byte[], byte[]> record;
-            while (count < TURN && !halted && partition.isOpen() && (record = queue.poll()) != null) {
-                if (!partition.process(record)) {
-                    // the engine stops because of this record: leave it and everything behind it pending
-                    halted = true;
+    /**
+     * One turn of a worker: up to {@link #TURN} records.
+     *
+     * @return false when the watchdog took the lane over while this thread was stuck in an attempt: the caller must
+     *         retire this thread (a replacement was started)
+     */
+    boolean run() {
+        for (int n = 0; n < TURN; n++) {
+            if (halted || !partition.isOpen()) {
+                break;
+            }
+            if (current == null) {
+                current = queue.poll();
+                if (current == null) {
                     break;
                 }
-                offsets[count++] = record.offset();
-                bytes += RecordSize.of(record);
+                failures = 0;
             }
-        } finally {
-            if (count > 0) {
-                partition.completed(offsets, count, bytes);
+            Throwable error;
+            if (resultPending) {
+                error = pendingError;
+                resultPending = false;
+                pendingError = null;
+            } else {
+                if (!partition.attemptStarted()) {
+                    halted = true; // interrupted while waiting for an in-flight permit: the engine is stopping
+                    break;
+                }
+                asyncAttempt = false;
+                deadline = System.nanoTime() + pool.timeoutNanos(); // before the stamp: see expireIfOverdue
+                long s = stamp.incrementAndGet();
+                CompletionStage<?> stage = null;
+                error = null;
+                try {
+                    stage = invoker.attempt(current);
+                } catch (Throwable t) {
+                    error = t;
+                }
+                if (stage != null && !isDone(stage)) {
+                    suspend(s, stage);
+                    return true;
+                }
+                if (!stamp.compareAndSet(s, s + 1)) {
+                    return false; // overran its timeout; the watchdog owns the lane now
+                }
+                partition.attemptEnded();
+                if (stage != null) {
+                    error = failureOf(stage);
+                }
             }
-            if (!partition.isOpen() || halted) {
-                queue.clear();
+            if (error == null) {
+                done();
+            } else {
+                fail(error);
             }
-            scheduled.set(false);
-            // a record added after the loop's last poll but before the flag was cleared must not be stranded
-            if (!queue.isEmpty() && !halted && partition.isOpen() && scheduled.compareAndSet(false, true)) {
-                pool.submit(this);
-            }
+        }
+        flush();
+        release();
+        return true;
+    }
+
+    private void done() {
+        doneOffsets[doneCount++] = current.offset();
+        doneBytes += RecordSize.of(current);
+        current = null;
+        if (doneCount == doneOffsets.length) {
+            flush();
         }
     }
 
-    int queued() {
-        return queue.size();
+    private void fail(Throwable error) {
+        failures++;
+        if (failures < invoker.maxAttempts() && invoker.retriable(error)) {
+            invoker.retrying();
+            try {
+                TimeUnit.NANOSECONDS.sleep(invoker.backoffNanos(failures));
+            } catch (InterruptedException e) {
+                // the engine is stopping; the record stays current and pending
+                halted = true;
+            }
+            return;
+        }
+        if (invoker.giveUp(current, error, failures)) {
+            done();
+        } else {
+            halted = true; // the engine stops because of this record: it and all behind it stay pending
+        }
+    }
+
+    /** The attempt goes on after this thread leaves; its completion brings the lane back to the pool. */
+    private void suspend(long s, CompletionStage<?> stage) {
+        flush();
+        asyncAttempt = true;
+        pool.suspended(this);
+        stage.whenComplete((value, error) -> {
+            if (stamp.compareAndSet(s, s + 1)) {
+                pool.resumed(this);
+                partition.attemptEnded();
+                resume(unwrap(error));
+            }
+            // else: the watchdog timed it out already; a late completion is ignored
+        });
+    }
+
+    private void resume(Throwable error) {
+        pendingError = error;
+        resultPending = true;
+        pool.submit(this);
+    }
+
+    /**
+     * Called by the watchdog: ends the running attempt as failed (with a {@link TimeoutException}) if it overran its
+     * deadline, and hands the lane to a new owner.
+     *
+     * @param worker the thread found running this lane, or null when checking a suspended asynchronous attempt
+     * @return whether the attempt was expired; when {@code worker} is not null, that thread is stuck and retires
+     */
+    boolean expireIfOverdue(long now, Thread worker) {
+        // read the stamp before the deadline: a deadline is written before its stamp, so it is never older
+        long s = stamp.get();
+        if ((s & 1) == 0 || now - deadline < 0 || (worker != null && asyncAttempt)) {
+            return false;
+        }
+        if (!stamp.compareAndSet(s, s + 1)) {
+            return false; // it just ended by itself
+        }
+        pool.resumed(this);
+        partition.attemptEnded();
+        if (worker != null) {
+            worker.interrupt(); // a courtesy: a handler that honours interrupts gives its thread back sooner
+        }
+        resume(new TimeoutException("processing did not finish within "
+                + TimeUnit.NANOSECONDS.toMillis(pool.timeoutNanos()) + " ms"));
+        return true;
+    }
+
+    private void flush() {
+        if (doneCount > 0) {
+            partition.completed(doneOffsets, doneCount, doneBytes);
+            doneCount = 0;
+            doneBytes = 0;
+        }
+    }
+
+    private void release() {
+        if (halted || !partition.isOpen()) {
+            queue.clear();
+            current = null;
+        }
+        scheduled.set(false);
+        // a record added after the last poll but before the flag was cleared must not be stranded
+        if ((current != null || !queue.isEmpty()) && !halted && partition.isOpen()
+                && scheduled.compareAndSet(false, true)) {
+            pool.submit(this);
+        }
+    }
+
+    private static boolean isDone(CompletionStage<?> stage) {
+        return stage instanceof CompletableFuture<?> f && f.isDone();
+    }
+
+    private static Throwable failureOf(CompletionStage<?> stage) {
+        try {
+            ((CompletableFuture<?>) stage).get();
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (java.util.concurrent.CancellationException e) {
+            return e;
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

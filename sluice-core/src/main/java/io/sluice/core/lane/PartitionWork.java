@@ -1,11 +1,10 @@
 package io.sluice.core.lane;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 /**
  * What a lane needs from the partition it belongs to. Implemented by the engine's partition state.
  *
- * <p>Threading: called from worker threads; implementations must be safe for that.
+ * <p>Threading: called from worker threads (and from threads completing asynchronous attempts); implementations
+ * must be safe for that.
  */
 public interface PartitionWork {
 
@@ -13,12 +12,14 @@ public interface PartitionWork {
     boolean isOpen();
 
     /**
-     * Processes one record to its end (attempts, retries, failure outcome).
+     * An attempt at one of this partition's records is about to begin; may wait for the engine's in-flight limit.
      *
-     * @return true when the record is done and its offset may be committed; false when it must stay pending (the
-     *         engine is stopping because of it)
+     * @return false when interrupted while waiting (the engine is stopping): the attempt does not begin
      */
-    boolean process(ConsumerRecord<byte[], byte[]> record);
+    boolean attemptStarted();
+
+    /** That attempt ended: it finished, failed, or timed out. */
+    void attemptEnded();
 
     /** Reports records done, in any order, with the bytes they held. {@code offsets[0..count)} are valid. */
     void completed(long[] offsets, int count, long bytes);

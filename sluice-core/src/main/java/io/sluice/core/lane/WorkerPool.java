@@ -1,49 +1,95 @@
 package io.sluice.core.lane;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The worker threads that run lanes. Lanes with work wait in one shared queue and every idle worker takes the next,
- * so work spreads over all workers however unevenly it arrives.
+ * The worker threads that run lanes, and the watchdog that times out attempts. Lanes with work wait in one shared
+ * queue and every idle worker takes the next, so work spreads over all workers however unevenly it arrives.
  *
- * <p>Threading: {@link #submit} from any thread; {@link #shutdown} from the engine's owner.
+ * <p>A worker stuck in a handler past the processing timeout is left behind: the watchdog fails the attempt, gives
+ * the lane to the pool again and starts a replacement worker, so the pool keeps its size in working threads. The
+ * stuck thread retires whenever the handler returns.
+ *
+ * <p>Threading: {@link #submit} from any thread. Each worker publishes the lane it runs in a volatile field that
+ * only the watchdog reads. {@link #shutdown} from the engine's owner.
  */
 public final class WorkerPool {
 
+    private final String name;
+    private final long timeoutNanos;
     private final LinkedBlockingQueue<Lane> ready = new LinkedBlockingQueue<>();
-    private final List<Thread> workers = new ArrayList<>();
+    private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
+    private final Set<Lane> suspended = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger sequence = new AtomicInteger();
+    private final Thread watchdog;
+    /** Attempts that overran the processing timeout. */
+    public final LongAdder timeouts = new LongAdder();
     private volatile boolean stopped;
 
-    public WorkerPool(String name, int threads) {
+    public WorkerPool(String name, int threads, long timeoutNanos) {
+        this.name = name;
+        this.timeoutNanos = timeoutNanos;
         for (int i = 0; i < threads; i++) {
-            Thread t = new Thread(this::work, name + "-worker-" + i);
-            t.setDaemon(true);
-            workers.add(t);
+            startWorker();
         }
-        workers.forEach(Thread::start);
+        this.watchdog = new Thread(this::watch, name + "-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
     }
 
     void submit(Lane lane) {
         ready.offer(lane);
     }
 
-    private void work() {
-        long[] offsets = new long[Lane.TURN];
+    void suspended(Lane lane) {
+        suspended.add(lane);
+    }
+
+    void resumed(Lane lane) {
+        suspended.remove(lane);
+    }
+
+    /** Worker threads alive now, including stuck ones not yet retired. */
+    public int threads() {
+        return workers.size();
+    }
+
+    private void startWorker() {
+        Worker worker = new Worker();
+        workers.add(worker);
+        worker.thread.start();
+    }
+
+    private void watch() {
+        long period = Math.max(1, Math.min(TimeUnit.MILLISECONDS.toNanos(100), timeoutNanos / 4));
         while (!stopped) {
-            Lane lane;
             try {
-                lane = ready.poll(100, TimeUnit.MILLISECONDS);
+                TimeUnit.NANOSECONDS.sleep(period);
             } catch (InterruptedException e) {
-                if (stopped) {
-                    return;
-                }
-                continue;
+                return;
             }
-            if (lane != null) {
-                lane.run(offsets);
+            long now = System.nanoTime();
+            for (Worker w : workers) {
+                Lane lane = w.running;
+                if (lane != null && !w.retiring && lane.expireIfOverdue(now, w.thread)) {
+                    timeouts.increment();
+                    w.retiring = true;
+                    startWorker();
+                }
+            }
+            for (Lane lane : suspended) {
+                if (lane.expireIfOverdue(now, null)) {
+                    timeouts.increment();
+                }
             }
         }
     }
@@ -51,15 +97,52 @@ public final class WorkerPool {
     /** Stops the workers once their current record is done; waits up to {@code millis} for them. */
     public void shutdown(long millis) {
         stopped = true;
+        watchdog.interrupt();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (Thread t : workers) {
+        for (Worker w : workers) {
             try {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                w.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
-        workers.stream().filter(Thread::isAlive).forEach(Thread::interrupt);
+        workers.forEach(w -> w.thread.interrupt());
+    }
+
+    private final class Worker implements Runnable {
+        final Thread thread = new Thread(this, name + "-worker-" + sequence.getAndIncrement());
+        volatile Lane running;
+        volatile boolean retiring;
+
+        Worker() {
+            thread.setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (!stopped && !retiring) {
+                    Lane lane;
+                    try {
+                        lane = ready.poll(100, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        continue; // a stale interrupt from the watchdog, or shutdown: the loop condition decides
+                    }
+                    if (lane == null) {
+                        continue;
+                    }
+                    running = lane;
+                    boolean kept = lane.run();
+                    running = null;
+                    if (!kept) {
+                        return;
+                    }
+                    Thread.interrupted(); // an interrupt meant for a finished attempt must not hit the next one
+                }
+            } finally {
+                workers.remove(this);
+            }
+        }
     }
 }
