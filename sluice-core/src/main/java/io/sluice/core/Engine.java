@@ -155,6 +155,7 @@ public final class Engine implements AutoCloseable {
                 client.put(k, v);
             }
         });
+        client.putAll(config.producerProperties());
         return client;
     }
 }

@@ -20,6 +20,7 @@ public final class EngineConfig {
     static final int METADATA_RESERVE = 1024;
 
     private final Map<String, Object> consumerProperties;
+    private final Map<String, Object> producerProperties;
     private final List<String> topics;
     private final Ordering ordering;
     private final LaneFunction laneFunction;
@@ -40,6 +41,7 @@ public final class EngineConfig {
 
     private EngineConfig(Builder b) {
         this.consumerProperties = Map.copyOf(b.consumerProperties);
+        this.producerProperties = Map.copyOf(b.producerProperties);
         this.topics = List.copyOf(b.topics);
         this.ordering = b.ordering;
         this.laneFunction = b.laneFunction;
@@ -65,6 +67,11 @@ public final class EngineConfig {
 
     public Map<String, Object> consumerProperties() {
         return consumerProperties;
+    }
+
+    /** Settings of the dead-letter producer beyond the connection and security ones it shares with the consumer. */
+    public Map<String, Object> producerProperties() {
+        return producerProperties;
     }
 
     public List<String> topics() {
@@ -143,6 +150,7 @@ public final class EngineConfig {
     /** Builder with the defaults documented on each method. */
     public static final class Builder {
         private final Map<String, Object> consumerProperties = new HashMap<>();
+        private final Map<String, Object> producerProperties = new HashMap<>();
         private List<String> topics = List.of();
         private Ordering ordering = Ordering.KEY;
         private LaneFunction laneFunction;
@@ -172,6 +180,12 @@ public final class EngineConfig {
 
         public Builder consumerProperty(String key, Object value) {
             consumerProperties.put(key, value);
+            return this;
+        }
+
+        /** A setting of the dead-letter producer, e.g. {@code max.block.ms}; connection settings come from the consumer's. */
+        public Builder producerProperty(String key, Object value) {
+            producerProperties.put(key, value);
             return this;
         }
 

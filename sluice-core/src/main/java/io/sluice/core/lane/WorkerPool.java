@@ -100,6 +100,9 @@ public final class WorkerPool {
         watchdog.interrupt();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         for (Worker w : workers) {
+            if (w.retiring) {
+                continue; // stuck in a handler that ignores interrupts: waiting for it would hang the shutdown
+            }
             try {
                 w.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
