@@ -31,10 +31,15 @@ final class EngineTestSupport {
     }
 
     static void await(String what, Duration timeout, BooleanSupplier condition) {
+        await(what, timeout, condition, () -> "");
+    }
+
+    /** Waits for {@code condition}; on time-out the message includes {@code state}, to show how far it got. */
+    static void await(String what, Duration timeout, BooleanSupplier condition, java.util.function.Supplier<?> state) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what + " " + state.get());
             }
             try {
                 Thread.sleep(10);

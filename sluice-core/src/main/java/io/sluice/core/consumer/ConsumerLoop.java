@@ -150,6 +150,7 @@ public final class ConsumerLoop implements Runnable {
             if (p == null || !p.isOpen()) {
                 continue;
             }
+            int unordered = 0;
             for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
                 long offset = record.offset();
                 if (p.alreadyComplete.isComplete(offset)) {
@@ -166,7 +167,16 @@ public final class ConsumerLoop implements Runnable {
                 p.bufferedBytes += bytes;
                 budget.charge(bytes);
                 consumed.increment();
-                p.lane(router.laneOf(record)).add(record);
+                int lane = router.laneOf(record);
+                if (lane == LaneRouter.UNORDERED_LANE) {
+                    p.addUnordered(record);
+                    unordered++;
+                } else {
+                    p.lane(lane).add(record);
+                }
+            }
+            if (unordered > 0) {
+                p.wakeLanes(unordered);
             }
             if (budget.atShare(p.bufferedBytes)) {
                 pause(p, PauseReason.BUDGET);
@@ -190,12 +200,10 @@ public final class ConsumerLoop implements Runnable {
             if (partitions.get(p.partition) != p) {
                 continue; // from an earlier assignment of the partition: fenced
             }
-            for (long offset : c.offsets()) {
-                p.ledger.completed(offset);
-            }
+            p.ledger.completed(c.offset());
             p.bufferedBytes -= c.bytes();
             budget.release(c.bytes());
-            completed.add(c.offsets().length);
+            completed.increment();
         }
         for (PartitionState p : partitions.values()) {
             if (p.pauses.contains(PauseReason.BUDGET) && budget.belowResumeMark(p.bufferedBytes)) {

@@ -6,10 +6,11 @@ import io.sluice.core.lane.PartitionWork;
 import io.sluice.core.lane.WorkerPool;
 import io.sluice.core.ledger.CompletionMap;
 import io.sluice.core.ledger.PartitionLedger;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -34,6 +35,7 @@ final class PartitionState implements PartitionWork {
     OffsetAndMetadata lastCommitted;
 
     private final Lane[] lanes;
+    private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> unordered = new ConcurrentLinkedQueue<>();
     private final WorkerPool pool;
     private final Invoker invoker;
     private final Queue<Completion> completions;
@@ -55,9 +57,27 @@ final class PartitionState implements PartitionWork {
 
     /** The lane for {@code index}, created on first use. Consumer thread only. */
     Lane lane(int index) {
+        return laneAt(index);
+    }
+
+    /** Queues an unordered record for whichever lane of this partition is free first. Consumer thread only. */
+    void addUnordered(ConsumerRecord<byte[], byte[]> record) {
+        unordered.offer(record);
+    }
+
+    /** Puts up to {@code count} idle lanes to work on the unordered queue. Consumer thread only. */
+    void wakeLanes(int count) {
+        for (int i = 0; i < lanes.length && count > 0; i++) {
+            if (laneAt(i).schedule()) {
+                count--;
+            }
+        }
+    }
+
+    private Lane laneAt(int index) {
         Lane lane = lanes[index];
         if (lane == null) {
-            lane = new Lane(this, invoker, pool);
+            lane = new Lane(this, invoker, pool, unordered);
             lanes[index] = lane;
         }
         return lane;
@@ -66,6 +86,7 @@ final class PartitionState implements PartitionWork {
     /** Stops workers from starting this partition's queued records; those already running finish. */
     void close() {
         open = false;
+        unordered.clear();
     }
 
     @Override
@@ -95,8 +116,8 @@ final class PartitionState implements PartitionWork {
     }
 
     @Override
-    public void completed(long[] offsets, int count, long bytes) {
-        completions.offer(new Completion(this, Arrays.copyOf(offsets, count), bytes));
+    public void completed(long offset, long bytes) {
+        completions.offer(new Completion(this, offset, bytes));
     }
 
     /** @return whether the partition went from fetching to paused */

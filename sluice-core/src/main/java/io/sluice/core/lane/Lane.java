@@ -1,5 +1,6 @@
 package io.sluice.core.lane;
 
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -33,6 +34,8 @@ public final class Lane {
     private final Invoker invoker;
     private final WorkerPool pool;
     private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> queue = new ConcurrentLinkedQueue<>();
+    /** The partition's queue of unordered records, which every lane of the partition drains; null when ordered. */
+    private final Queue<ConsumerRecord<byte[], byte[]>> shared;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicLong stamp = new AtomicLong();
     private volatile long deadline;
@@ -44,22 +47,32 @@ public final class Lane {
     private boolean resultPending;
     private Throwable pendingError;
     private boolean halted;
-    private final long[] doneOffsets = new long[TURN + 1];
-    private int doneCount;
-    private long doneBytes;
 
-    public Lane(PartitionWork partition, Invoker invoker, WorkerPool pool) {
+    /**
+     * @param shared for unordered processing, the partition's queue that all its lanes take records from when their
+     *               own queue is empty: a lane stuck on one record then holds up no other record; null when ordered
+     */
+    public Lane(PartitionWork partition, Invoker invoker, WorkerPool pool,
+            Queue<ConsumerRecord<byte[], byte[]>> shared) {
         this.partition = partition;
         this.invoker = invoker;
         this.pool = pool;
+        this.shared = shared;
     }
 
     /** Queues a record and makes sure a worker will get to it. Consumer thread only. */
     public void add(ConsumerRecord<byte[], byte[]> record) {
         queue.offer(record);
+        schedule();
+    }
+
+    /** Makes sure a worker will look at this lane; true when this call scheduled it. */
+    public boolean schedule() {
         if (scheduled.compareAndSet(false, true)) {
             pool.submit(this);
+            return true;
         }
+        return false;
     }
 
     /**
@@ -75,6 +88,9 @@ public final class Lane {
             }
             if (current == null) {
                 current = queue.poll();
+                if (current == null && shared != null) {
+                    current = shared.poll();
+                }
                 if (current == null) {
                     break;
                 }
@@ -118,18 +134,17 @@ public final class Lane {
                 fail(error);
             }
         }
-        flush();
         release();
         return true;
     }
 
+    /**
+     * Reported at once, record by record: a completion held back until a later record finishes could be held for as
+     * long as that record is stuck, and then replayed after a restart although it was done.
+     */
     private void done() {
-        doneOffsets[doneCount++] = current.offset();
-        doneBytes += RecordSize.of(current);
+        partition.completed(current.offset(), RecordSize.of(current));
         current = null;
-        if (doneCount == doneOffsets.length) {
-            flush();
-        }
     }
 
     private void fail(Throwable error) {
@@ -153,7 +168,6 @@ public final class Lane {
 
     /** The attempt goes on after this thread leaves; its completion brings the lane back to the pool. */
     private void suspend(long s, CompletionStage<?> stage) {
-        flush();
         asyncAttempt = true;
         pool.suspended(this);
         stage.whenComplete((value, error) -> {
@@ -198,14 +212,6 @@ public final class Lane {
         return true;
     }
 
-    private void flush() {
-        if (doneCount > 0) {
-            partition.completed(doneOffsets, doneCount, doneBytes);
-            doneCount = 0;
-            doneBytes = 0;
-        }
-    }
-
     private void release() {
         if (halted || !partition.isOpen()) {
             queue.clear();
@@ -213,9 +219,9 @@ public final class Lane {
         }
         scheduled.set(false);
         // a record added after the last poll but before the flag was cleared must not be stranded
-        if ((current != null || !queue.isEmpty()) && !halted && partition.isOpen()
-                && scheduled.compareAndSet(false, true)) {
-            pool.submit(this);
+        if ((current != null || !queue.isEmpty() || (shared != null && !shared.isEmpty())) && !halted
+                && partition.isOpen()) {
+            schedule();
         }
     }
 

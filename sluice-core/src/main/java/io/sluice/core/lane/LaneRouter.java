@@ -7,12 +7,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Picks the lane of a record within its partition: always lane 0 for {@link Ordering#PARTITION}, a hash of the key
- * bytes for {@link Ordering#KEY}, the offset for {@link Ordering#UNORDERED} (consecutive records land in different
- * lanes), or the user's {@link LaneFunction}.
+ * bytes for {@link Ordering#KEY}, or the user's {@link LaneFunction}. {@link Ordering#UNORDERED} has no fixed lane
+ * ({@link #UNORDERED_LANE}): such records wait in one queue per partition that every lane of it drains, so a stuck
+ * record holds up nothing.
  *
  * <p>Threading: stateless; called on the consumer thread.
  */
 public final class LaneRouter {
+
+    /** Returned for {@link Ordering#UNORDERED}: any idle lane will do. */
+    public static final int UNORDERED_LANE = -1;
 
     private final Ordering ordering;
     private final LaneFunction function;
@@ -35,7 +39,7 @@ public final class LaneRouter {
         return switch (ordering) {
             case PARTITION -> 0;
             case KEY -> record.key() == null ? 0 : spread(Arrays.hashCode(record.key()));
-            case UNORDERED -> (int) Long.remainderUnsigned(record.offset(), lanes);
+            case UNORDERED -> UNORDERED_LANE;
         };
     }
 

@@ -21,6 +21,6 @@ public interface PartitionWork {
     /** That attempt ended: it finished, failed, or timed out. */
     void attemptEnded();
 
-    /** Reports records done, in any order, with the bytes they held. {@code offsets[0..count)} are valid. */
-    void completed(long[] offsets, int count, long bytes);
+    /** Reports a record done, with the bytes it held. Records of different lanes complete in any order. */
+    void completed(long offset, long bytes);
 }

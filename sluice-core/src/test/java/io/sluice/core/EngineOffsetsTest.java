@@ -1,0 +1,174 @@
+package io.sluice.core;
+
+import static io.sluice.core.EngineTestSupport.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.kafka.TestRecords;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+class EngineOffsetsTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void aRestartAfterCloseNeitherReplaysCompletedRecordsNorLosesAny() throws Exception {
+        String topic = Names.unique("restart");
+        kafka.createTopic(topic, 3);
+        int count = 30_000;
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, count);
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).concurrency(16).ordering(Ordering.UNORDERED).build();
+
+        // first run: stop part-way, with records completed out of order beyond each watermark
+        try (Engine first = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+            seen.computeIfAbsent(record.value(), v -> new AtomicInteger()).incrementAndGet();
+            if (record.offset() % 97 == 0) {
+                Thread.sleep(2);
+            }
+        })) {
+            await("a part of the records", Duration.ofSeconds(60), () -> seen.size() > count / 3);
+        }
+        int afterFirst = seen.size();
+        assertTrue(afterFirst < count, "the first run stopped part-way (" + afterFirst + ")");
+        boolean mapUsed = EngineTestSupport.committed(kafka, config.groupId()).values().stream()
+                .anyMatch(oam -> !oam.metadata().isEmpty());
+
+        try (Engine second = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> seen.computeIfAbsent(record.value(), v -> new AtomicInteger()).incrementAndGet())) {
+            await("every record", Duration.ofSeconds(60), () -> seen.size() == count);
+        }
+        List<String> twice = seen.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey)
+                .limit(10).toList();
+        assertTrue(twice.isEmpty(), "processed twice after a clean close: " + twice + " (completion map used: "
+                + mapUsed + ")");
+    }
+
+    @Test
+    void oneStuckRecordBoundsWhatRunsKeepsTheMetadataSmallAndARestartReplaysNothingCompleted() throws Exception {
+        String topic = Names.unique("stuck");
+        kafka.createTopic(topic, 1);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 100_000);
+        CountDownLatch release = new CountDownLatch(1);
+        Map<Long, AtomicInteger> processed = new ConcurrentHashMap<>();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).ordering(Ordering.UNORDERED).concurrency(8)
+                .drainTimeout(Duration.ofSeconds(2)).build();
+        Engine first = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+            if (record.offset() == 10) {
+                release.await();
+            }
+            processed.computeIfAbsent(record.offset(), o -> new AtomicInteger()).incrementAndGet();
+        });
+        // at most a window from the stuck offset 10 on (less the stuck record itself), plus the ten before it; at
+        // least a window from offset 0, depending on whether the watermark reached 10 before dispatch stopped
+        int atMost = 10 + config.window() - 1;
+        int atLeast = config.window() - 1;
+        await("the window fills", Duration.ofSeconds(30), () -> processed.size() >= atLeast,
+                () -> "(processed " + processed.size() + ")");
+        await("a commit at the stuck record", Duration.ofSeconds(10), () -> committedOffset(config, topic) == 10,
+                () -> "(committed " + committedOffset(config, topic) + ")");
+        OffsetAndMetadata committed = EngineTestSupport.committed(kafka, config.groupId()).get(new TopicPartition(topic, 0));
+        assertTrue(committed.metadata().length() < 100, "a run-length map: " + committed.metadata());
+        Thread.sleep(300); // a window's worth more would have run by now if the window did not hold
+        assertTrue(processed.size() <= atMost, "nothing beyond the window ran: " + processed.size());
+        first.close();
+        release.countDown();
+
+        try (Engine second = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> processed.computeIfAbsent(record.offset(), o -> new AtomicInteger()).incrementAndGet())) {
+            await("every record", Duration.ofSeconds(60), () -> processed.size() == 100_000);
+        }
+        long twice = processed.values().stream().filter(n -> n.get() > 1).count();
+        assertEquals(0, twice, "records processed twice");
+        assertEquals(1, processed.get(10L).get(), "the stuck record ran once, after the restart");
+    }
+
+    @Test
+    void recordsDeletedBeforeTheyWereProcessedFailTheRestartNamingTheLostRange() throws Exception {
+        String topic = Names.unique("retention");
+        kafka.createTopic(topic, 1);
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, 200);
+        AtomicInteger done = new AtomicInteger();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).build();
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.incrementAndGet())) {
+            await("the first 200", Duration.ofSeconds(30), () -> done.get() == 200);
+        }
+        TestRecords.produceNumbered(client, topic, 200, 800);
+        // what retention does to an unconsumed backlog: the log start moves past records nobody processed
+        kafka.admin().deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(600)))
+                .all().get(30, TimeUnit.SECONDS);
+
+        Engine restarted = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.incrementAndGet());
+        assertTrue(restarted.awaitTermination(Duration.ofSeconds(60)));
+        assertEquals(Health.FAILED, restarted.health());
+        String message = restarted.failure().orElseThrow().getMessage();
+        assertTrue(message.contains(topic + "-0: offsets 200 to 599 were deleted"), message);
+        assertEquals(200, done.get(), "nothing processed after the loss");
+    }
+
+    @Test
+    void onlyCommittedTransactionsAreProcessedAndTheWatermarkReachesTheLogEnd() throws Exception {
+        String topic = Names.unique("transactions");
+        kafka.createTopic(topic, 1);
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, Names.unique("tx"));
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            producer.initTransactions();
+            for (int t = 0; t < 10; t++) {
+                producer.beginTransaction();
+                for (int i = 0; i < 50; i++) {
+                    producer.send(new ProducerRecord<>(topic, "t" + t, (t % 2 == 0 ? "committed-" : "aborted-") + t + "-" + i));
+                }
+                producer.flush();
+                if (t % 2 == 0) {
+                    producer.commitTransaction();
+                } else {
+                    producer.abortTransaction();
+                }
+            }
+        }
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).commitInterval(Duration.ofMillis(100)).build();
+        long end = EngineTestSupport.endOffsets(kafka, topic, 1).get(new TopicPartition(topic, 0));
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> seen.add(record.value()))) {
+            await("the watermark at the log end, past the last marker", Duration.ofSeconds(30),
+                    () -> committedOffset(config, topic) == end);
+        }
+        assertEquals(250, seen.size());
+        assertTrue(seen.stream().allMatch(v -> v.startsWith("committed-")), "no aborted record processed");
+    }
+
+    private long committedOffset(EngineConfig config, String topic) {
+        try {
+            OffsetAndMetadata c = EngineTestSupport.committed(kafka, config.groupId()).get(new TopicPartition(topic, 0));
+            return c == null ? -1 : c.offset();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+}
