@@ -5,7 +5,6 @@ import io.sluice.core.consumer.ConsumerLoop;
 import io.sluice.core.failure.Backoff;
 import io.sluice.core.failure.DeadLetterPublisher;
 import io.sluice.core.failure.RecordProcessor;
-import io.sluice.core.lane.Invoker;
 import io.sluice.core.lane.LaneRouter;
 import io.sluice.core.lane.WorkerPool;
 import java.time.Duration;
@@ -41,10 +40,16 @@ public final class Engine implements AutoCloseable {
     private final Thread consumerThread;
     private final DeadLetterPublisher deadLetters;
 
-    private Engine(EngineConfig config, ConsumerLoop loop, DeadLetterPublisher deadLetters) {
+    private final RecordProcessor<?, ?> processor;
+    private final WorkerPool pool;
+
+    private Engine(EngineConfig config, ConsumerLoop loop, DeadLetterPublisher deadLetters,
+            RecordProcessor<?, ?> processor, WorkerPool pool) {
         this.config = config;
         this.loop = loop;
         this.deadLetters = deadLetters;
+        this.processor = processor;
+        this.pool = pool;
         this.consumerThread = new Thread(loop, "sluice-consumer-" + config.groupId());
     }
 
@@ -72,7 +77,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private interface ProcessorFactory {
-        Invoker create(DeadLetterPublisher deadLetters, java.util.function.Consumer<Throwable> stopEngine);
+        RecordProcessor<?, ?> create(DeadLetterPublisher deadLetters, java.util.function.Consumer<Throwable> stopEngine);
     }
 
     private static Engine start(EngineConfig config, ProcessorFactory processors, int workers, Semaphore inFlight) {
@@ -95,17 +100,22 @@ public final class Engine implements AutoCloseable {
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         ConsumerLoop[] loop = new ConsumerLoop[1];
-        Invoker processor = processors.create(deadLetters, error -> loop[0].fail(error));
+        RecordProcessor<?, ?> processor = processors.create(deadLetters, error -> loop[0].fail(error));
         loop[0] = new ConsumerLoop(config, consumer,
                 new LaneRouter(config.ordering(), config.laneFunction(), config.lanesPerPartition()), pool, processor,
                 inFlight, budget);
-        Engine engine = new Engine(config, loop[0], deadLetters);
+        Engine engine = new Engine(config, loop[0], deadLetters, processor, pool);
         engine.consumerThread.start();
         return engine;
     }
 
     public Health health() {
         return loop.health();
+    }
+
+    /** Counters and gauges, for metrics and tests. */
+    public EngineStats stats() {
+        return loop.stats(processor, pool);
     }
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */

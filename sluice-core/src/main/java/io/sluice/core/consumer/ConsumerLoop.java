@@ -1,6 +1,8 @@
 package io.sluice.core.consumer;
 
 import io.sluice.core.EngineConfig;
+import io.sluice.core.EngineStats;
+import io.sluice.core.failure.RecordProcessor;
 import io.sluice.core.Health;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.StartPosition;
@@ -67,9 +69,12 @@ public final class ConsumerLoop implements Runnable {
     private volatile boolean closing;
     private volatile boolean operatorPausesChanged;
 
-    final LongAdder consumed = new LongAdder();
-    final LongAdder completed = new LongAdder();
-    final LongAdder rebalances = new LongAdder();
+    private final LongAdder consumed = new LongAdder();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder revoked = new LongAdder();
+    private final LongAdder lost = new LongAdder();
+    private volatile long queuedBytes;
+    private volatile int pausedPartitions;
 
     /** @param inFlight a limit on records in flight for asynchronous handlers, or null */
     public ConsumerLoop(EngineConfig config, Consumer<byte[], byte[]> consumer, LaneRouter router, WorkerPool pool,
@@ -104,6 +109,7 @@ public final class ConsumerLoop implements Runnable {
                 dispatch(records);
                 advancePositions();
                 committer.maybeCommit(partitions.values());
+                publishGauges();
             }
         } catch (Throwable t) {
             fail(t);
@@ -114,6 +120,24 @@ public final class ConsumerLoop implements Runnable {
 
     public Health health() {
         return health.get();
+    }
+
+    /** Counters and gauges; the gauges are as of the consumer thread's last loop. */
+    public EngineStats stats(RecordProcessor<?, ?> processor, WorkerPool pool) {
+        return new EngineStats(consumed.sum(), completed.sum(), processor.failedAttempts.sum(), processor.retried.sum(),
+                processor.skipped.sum(), processor.deadLettered.sum(), pool.timeouts.sum(), revoked.sum(), lost.sum(),
+                committer.commits.sum(), committer.failures.sum(), queuedBytes, budget.total(), pausedPartitions);
+    }
+
+    private void publishGauges() {
+        queuedBytes = budget.used();
+        int paused = 0;
+        for (PartitionState p : partitions.values()) {
+            if (!p.pauses.isEmpty()) {
+                paused++;
+            }
+        }
+        pausedPartitions = paused;
     }
 
     public Throwable failure() {
@@ -327,9 +351,9 @@ public final class ConsumerLoop implements Runnable {
     private final class Rebalances implements ConsumerRebalanceListener {
 
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
-            rebalances.increment();
-            List<PartitionState> leaving = revoked.stream().map(partitions::get).filter(java.util.Objects::nonNull)
+        public void onPartitionsRevoked(Collection<TopicPartition> revokedPartitions) {
+            revoked.add(revokedPartitions.size());
+            List<PartitionState> leaving = revokedPartitions.stream().map(partitions::get).filter(java.util.Objects::nonNull)
                     .collect(Collectors.toList());
             if (leaving.isEmpty()) {
                 return;
@@ -339,17 +363,17 @@ public final class ConsumerLoop implements Runnable {
             try {
                 committer.commitSync(leaving);
             } catch (RuntimeException e) {
-                LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}", revoked,
-                        e.toString());
+                LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}",
+                        revokedPartitions, e.toString());
             }
             forget(leaving);
         }
 
         @Override
-        public void onPartitionsLost(Collection<TopicPartition> lost) {
-            rebalances.increment();
+        public void onPartitionsLost(Collection<TopicPartition> lostPartitions) {
+            lost.add(lostPartitions.size());
             // another member may own them already: never commit, just stop
-            List<PartitionState> gone = lost.stream().map(partitions::get).filter(java.util.Objects::nonNull)
+            List<PartitionState> gone = lostPartitions.stream().map(partitions::get).filter(java.util.Objects::nonNull)
                     .collect(Collectors.toList());
             gone.forEach(PartitionState::close);
             forget(gone);

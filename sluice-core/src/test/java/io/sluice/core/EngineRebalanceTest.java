@@ -1,0 +1,93 @@
+package io.sluice.core;
+
+import static io.sluice.core.EngineTestSupport.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.kafka.TestRecords;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+
+class EngineRebalanceTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void membersJoiningAndLeavingWhileProcessingLoseNothingAndRepeatNothing() throws Exception {
+        String topic = Names.unique("join-leave");
+        kafka.createTopic(topic, 6);
+        int count = 40_000;
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, count);
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        Map<String, Set<Integer>> partitionsByMember = new ConcurrentHashMap<>();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).concurrency(8).build();
+
+        try (Engine steady = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> handle("steady", record.value(), record.partition(), seen, partitionsByMember))) {
+            for (int round = 0; round < 3; round++) {
+                String member = "visitor-" + round;
+                LongAdder visitorDone = new LongAdder();
+                try (Engine visitor = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+                    handle(member, record.value(), record.partition(), seen, partitionsByMember);
+                    visitorDone.increment();
+                })) {
+                    await(member + " takes over partitions and processes", Duration.ofSeconds(30),
+                            () -> visitorDone.sum() >= 500 || seen.size() == count);
+                }
+                assertEquals(Health.RUNNING, steady.health());
+            }
+            await("every record", Duration.ofSeconds(60), () -> seen.size() == count,
+                    () -> "(" + seen.size() + " of " + count + ")");
+            EngineStats stats = steady.stats();
+            assertTrue(stats.revoked() > 0, "the steady member gave partitions away: " + stats);
+            assertEquals(0, stats.lost(), "no partition was lost without a commit");
+        }
+        List<String> twice = seen.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey)
+                .limit(10).toList();
+        assertTrue(twice.isEmpty(), "clean joins and leaves repeat nothing: " + twice);
+        assertTrue(partitionsByMember.keySet().stream().filter(m -> m.startsWith("visitor")).count() >= 1,
+                "visitors got partitions: " + partitionsByMember);
+    }
+
+    @Test
+    void aHandlerSlowerThanTheMaxPollIntervalCausesNoRebalance() throws Exception {
+        String topic = Names.unique("slow-handler");
+        kafka.createTopic(topic, 2);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 20);
+        LongAdder done = new LongAdder();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).ordering(Ordering.PARTITION).concurrency(2)
+                .consumerProperty(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 1_000)
+                .processingTimeout(Duration.ofSeconds(30))
+                .build();
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+            if (record.offset() < 3) {
+                Thread.sleep(1_500); // each longer than max.poll.interval.ms
+            }
+            done.increment();
+        })) {
+            await("every record", Duration.ofSeconds(60), () -> done.sum() == 20);
+            EngineStats stats = engine.stats();
+            assertEquals(0, stats.revoked() + stats.lost(), "no rebalance: " + stats);
+            assertEquals(Health.RUNNING, engine.health());
+        }
+    }
+
+    private static void handle(String member, String value, int partition, Map<String, AtomicInteger> seen,
+            Map<String, Set<Integer>> partitionsByMember) throws InterruptedException {
+        seen.computeIfAbsent(value, v -> new AtomicInteger()).incrementAndGet();
+        partitionsByMember.computeIfAbsent(member, m -> ConcurrentHashMap.newKeySet()).add(partition);
+        Thread.sleep(0, 200_000);
+    }
+}
