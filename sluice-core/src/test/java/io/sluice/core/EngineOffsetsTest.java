@@ -153,14 +153,38 @@ class EngineOffsetsTest {
         }
         Set<String> seen = ConcurrentHashMap.newKeySet();
         EngineConfig config = EngineTestSupport.config(kafka, topic).commitInterval(Duration.ofMillis(100)).build();
-        long end = EngineTestSupport.endOffsets(kafka, topic, 1).get(new TopicPartition(topic, 0));
+        long end = settledEnd(new TopicPartition(topic, 0));
         try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
                 record -> seen.add(record.value()))) {
             await("the watermark at the log end, past the last marker", Duration.ofSeconds(30),
-                    () -> committedOffset(config, topic) == end);
+                    () -> committedOffset(config, topic) == end,
+                    () -> "(committed " + committedOffset(config, topic) + ", end " + end + ", processed " + seen.size()
+                            + ", " + engine.stats() + ")");
         }
         assertEquals(250, seen.size());
         assertTrue(seen.stream().allMatch(v -> v.startsWith("committed-")), "no aborted record processed");
+    }
+
+    /**
+     * The log end once the last transaction's marker is written: the coordinator writes markers after the producer's
+     * abort or commit returns, so until the last stable offset equals the log end, the end can still move.
+     */
+    private long settledEnd(TopicPartition tp) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            long stable = kafka.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()),
+                    new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                    .partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+            long end = kafka.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()))
+                    .partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+            if (stable == end) {
+                return end;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("transaction markers still pending after 30 s: stable " + stable + ", end " + end);
+            }
+            Thread.sleep(20);
+        }
     }
 
     private long committedOffset(EngineConfig config, String topic) {

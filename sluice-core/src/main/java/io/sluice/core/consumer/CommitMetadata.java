@@ -6,7 +6,7 @@ import io.sluice.core.ledger.CompletionMap;
  * The text the engine stores with each committed offset: a version tag and the completion map. Metadata written by
  * other tools (or none) reads as "nothing complete beyond the offset", which is the safe reading.
  */
-final class CommitMetadata {
+public final class CommitMetadata {
 
     static final String PREFIX = "sluice1:";
 
@@ -18,7 +18,8 @@ final class CommitMetadata {
         return encoded.isEmpty() ? "" : PREFIX + encoded;
     }
 
-    static CompletionMap decode(long offset, String metadata) {
+    /** The records beyond a committed offset that are already done, as written by the engine in its commit. */
+    public static CompletionMap decode(long offset, String metadata) {
         if (metadata == null || !metadata.startsWith(PREFIX)) {
             return CompletionMap.empty(offset);
         }

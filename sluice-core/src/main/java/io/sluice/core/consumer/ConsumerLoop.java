@@ -1,5 +1,6 @@
 package io.sluice.core.consumer;
 
+import io.sluice.core.CrashPoints;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.EngineStats;
 import io.sluice.core.failure.RecordProcessor;
@@ -107,6 +108,9 @@ public final class ConsumerLoop implements Runnable {
                     continue;
                 }
                 dispatch(records);
+                if (!records.isEmpty()) {
+                    CrashPoints.reach(CrashPoints.AFTER_DISPATCH);
+                }
                 advancePositions();
                 committer.maybeCommit(partitions.values());
                 publishGauges();
@@ -228,6 +232,7 @@ public final class ConsumerLoop implements Runnable {
             p.bufferedBytes -= c.bytes();
             budget.release(c.bytes());
             completed.increment();
+            CrashPoints.reach(CrashPoints.AFTER_COMPLETION);
         }
         for (PartitionState p : partitions.values()) {
             if (p.pauses.contains(PauseReason.BUDGET) && budget.belowResumeMark(p.bufferedBytes)) {
@@ -312,7 +317,9 @@ public final class ConsumerLoop implements Runnable {
             all.forEach(PartitionState::close);
             consumer.pause(consumer.assignment());
             awaitIdle(all);
+            CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
             committer.commitSync(all);
+            CrashPoints.reach(CrashPoints.CLOSE_AFTER_COMMIT);
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);

@@ -1,5 +1,6 @@
 package io.sluice.core.consumer;
 
+import io.sluice.core.CrashPoints;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -51,6 +52,7 @@ final class OffsetCommitter {
         }
         Map<TopicPartition, PartitionState> byPartition = new HashMap<>();
         partitions.forEach(p -> byPartition.put(p.partition, p));
+        CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
         consumer.commitAsync(offsets, (committed, error) -> {
             if (error != null) {
                 failures.increment();
@@ -65,7 +67,9 @@ final class OffsetCommitter {
                     p.lastCommitted = oam;
                 }
             });
+            CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
         });
+        CrashPoints.reach(CrashPoints.AFTER_COMMIT_REQUEST);
     }
 
     /** Commits now and waits; used when partitions are revoked and when the engine closes. */

@@ -39,6 +39,9 @@ public final class TestRecords {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // one request in flight per partition: a retried batch can never be overtaken by a later one
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
         List<Future<RecordMetadata>> sends = new ArrayList<>(count);
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {

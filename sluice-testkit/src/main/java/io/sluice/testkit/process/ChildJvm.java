@@ -116,6 +116,14 @@ public final class ChildJvm {
             return this;
         }
 
+        /** The classpath of the running JVM: a child that runs the code under test (and the test's own classes). */
+        public Builder classpathOfThisJvm() {
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                classpath.add(Path.of(entry));
+            }
+            return this;
+        }
+
         public Builder classpath(List<Path> entries) {
             classpath.addAll(entries);
             return this;

@@ -90,7 +90,9 @@ public final class ChildProcess {
 
     /** SIGTERM, then SIGKILL if it has not exited within {@code grace}. Returns the exit status. */
     public int stop(Duration grace) {
-        process.destroy();
+        // ProcessHandle.destroy only signals; Process.destroy would also close the child's stdin first, which the
+        // child's watchdog reads as "parent gone" and halts on before its shutdown hooks finish
+        process.toHandle().destroy();
         try {
             if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 System.err.println("[sluice-testkit] " + name + " did not stop within " + grace + "; killing it");

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.TestDirs;
-import java.io.File;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -38,10 +35,8 @@ class ChildCleanupTest {
     }
 
     private static ChildProcess startParent() {
-        List<Path> classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(Path::of).toList();
         ChildProcess parent = ChildJvm.builder("orphan-parent")
-                .classpath(classpath)
+                .classpathOfThisJvm()
                 .jvmOptions(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1"))
                 .mainClass(OrphanParent.class.getName())
                 .workDir(TestDirs.newDir("orphan-parent"))
