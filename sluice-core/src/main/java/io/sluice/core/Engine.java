@@ -4,14 +4,17 @@ import io.sluice.core.budget.MemoryBudget;
 import io.sluice.core.consumer.ConsumerLoop;
 import io.sluice.core.failure.Backoff;
 import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.failure.FailurePolicy;
 import io.sluice.core.failure.RecordProcessor;
 import io.sluice.core.lane.LaneRouter;
 import io.sluice.core.lane.WorkerPool;
+import io.sluice.core.sink.Sink;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,11 +43,11 @@ public final class Engine implements AutoCloseable {
     private final Thread consumerThread;
     private final DeadLetterPublisher deadLetters;
 
-    private final RecordProcessor<?, ?> processor;
+    private final RecordProcessor processor;
     private final WorkerPool pool;
 
     private Engine(EngineConfig config, ConsumerLoop loop, DeadLetterPublisher deadLetters,
-            RecordProcessor<?, ?> processor, WorkerPool pool) {
+            RecordProcessor processor, WorkerPool pool) {
         this.config = config;
         this.loop = loop;
         this.deadLetters = deadLetters;
@@ -59,9 +62,8 @@ public final class Engine implements AutoCloseable {
      */
     public static <K, V> Engine start(EngineConfig config, Deserializer<K> keys, Deserializer<V> values,
             RecordHandler<K, V> handler) {
-        return start(config, (deadLetters, stop) -> RecordProcessor.blocking(keys, values, handler,
-                config.maxAttempts(), new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(),
-                deadLetters, stop), config.concurrency(), null);
+        return start(config, policy -> RecordProcessor.blocking(keys, values, handler, policy), config.concurrency(),
+                null, null, config.ordering(), config.processingTimeout());
     }
 
     /**
@@ -70,17 +72,26 @@ public final class Engine implements AutoCloseable {
      */
     public static <K, V> Engine startAsync(EngineConfig config, Deserializer<K> keys, Deserializer<V> values,
             AsyncRecordHandler<K, V> handler) {
-        return start(config, (deadLetters, stop) -> RecordProcessor.async(keys, values, handler,
-                config.maxAttempts(), new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(),
-                deadLetters, stop), Math.max(2, Runtime.getRuntime().availableProcessors()),
-                new Semaphore(config.concurrency()));
+        return start(config, policy -> RecordProcessor.async(keys, values, handler, policy),
+                Math.max(2, Runtime.getRuntime().availableProcessors()), new Semaphore(config.concurrency()), null,
+                config.ordering(), config.processingTimeout());
     }
 
-    private interface ProcessorFactory {
-        RecordProcessor<?, ?> create(DeadLetterPublisher deadLetters, java.util.function.Consumer<Throwable> stopEngine);
+    /**
+     * Starts consuming into a {@link Sink}: each partition's records reach the sink in offset order, partitions in
+     * parallel on up to {@code concurrency} workers, and offsets are committed from the sink's checkpoints, so the
+     * Kafka commit is the sink's commit point. Writes have no processing timeout: a sink bounds its own I/O.
+     */
+    public static Engine startSink(EngineConfig config, Sink sink) {
+        return start(config, policy -> RecordProcessor.sink(sink, policy), config.concurrency(), null, sink,
+                Ordering.PARTITION, NO_TIMEOUT);
     }
 
-    private static Engine start(EngineConfig config, ProcessorFactory processors, int workers, Semaphore inFlight) {
+    /** Long enough never to expire, short enough that adding it to a nanoTime cannot overflow twice. */
+    private static final Duration NO_TIMEOUT = Duration.ofNanos(Long.MAX_VALUE / 4);
+
+    private static Engine start(EngineConfig config, Function<FailurePolicy, RecordProcessor> processors, int workers,
+            Semaphore inFlight, Sink sink, Ordering ordering, Duration timeout) {
         MemoryBudget budget = new MemoryBudget(config.memoryBudgetBytes());
         Map<String, Object> props = new HashMap<>(config.consumerProperties());
         props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -96,14 +107,16 @@ public final class Engine implements AutoCloseable {
 
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
                 ? new DeadLetterPublisher(config.deadLetterTopic(), clientProperties(config)) : null;
-        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, config.processingTimeout().toNanos());
+        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos());
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         ConsumerLoop[] loop = new ConsumerLoop[1];
-        RecordProcessor<?, ?> processor = processors.create(deadLetters, error -> loop[0].fail(error));
+        RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
+                new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
+                error -> loop[0].fail(error)));
         loop[0] = new ConsumerLoop(config, consumer,
-                new LaneRouter(config.ordering(), config.laneFunction(), config.lanesPerPartition()), pool, processor,
-                inFlight, budget);
+                new LaneRouter(ordering, sink == null ? config.laneFunction() : null, config.lanesPerPartition()), pool,
+                processor, inFlight, budget, sink);
         Engine engine = new Engine(config, loop[0], deadLetters, processor, pool);
         engine.consumerThread.start();
         return engine;

@@ -14,6 +14,7 @@ import io.sluice.core.lane.RecordSize;
 import io.sluice.core.lane.WorkerPool;
 import io.sluice.core.ledger.CompletionMap;
 import io.sluice.core.ledger.PartitionLedger;
+import io.sluice.core.sink.Sink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,7 +62,7 @@ public final class ConsumerLoop implements Runnable {
     private final Invoker invoker;
     private final Semaphore inFlight;
     private final MemoryBudget budget;
-    private final OffsetCommitter committer;
+    private final CommitPolicy commits;
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final ConcurrentLinkedQueue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final Set<TopicPartition> operatorPaused = ConcurrentHashMap.newKeySet();
@@ -77,9 +78,12 @@ public final class ConsumerLoop implements Runnable {
     private volatile long queuedBytes;
     private volatile int pausedPartitions;
 
-    /** @param inFlight a limit on records in flight for asynchronous handlers, or null */
+    /**
+     * @param inFlight a limit on records in flight for asynchronous handlers, or null
+     * @param sink     the sink records go to, or null when {@code invoker} runs a handler
+     */
     public ConsumerLoop(EngineConfig config, Consumer<byte[], byte[]> consumer, LaneRouter router, WorkerPool pool,
-            Invoker invoker, Semaphore inFlight, MemoryBudget budget) {
+            Invoker invoker, Semaphore inFlight, MemoryBudget budget, Sink sink) {
         this.config = config;
         this.consumer = consumer;
         this.router = router;
@@ -87,7 +91,10 @@ public final class ConsumerLoop implements Runnable {
         this.invoker = invoker;
         this.inFlight = inFlight;
         this.budget = budget;
-        this.committer = new OffsetCommitter(consumer, config.commitInterval(), config.drainTimeout());
+        this.commits = sink == null
+                ? new LedgerCommits(consumer, config.commitInterval(), config.drainTimeout())
+                : new SinkCommits(sink, consumer, config.commitInterval(), config.drainTimeout(), this::fail,
+                        partitions::get);
     }
 
     @Override
@@ -112,7 +119,7 @@ public final class ConsumerLoop implements Runnable {
                     CrashPoints.reach(CrashPoints.AFTER_DISPATCH);
                 }
                 advancePositions();
-                committer.maybeCommit(partitions.values());
+                commits.maybeCommit(partitions.values());
                 publishGauges();
             }
         } catch (Throwable t) {
@@ -127,20 +134,22 @@ public final class ConsumerLoop implements Runnable {
     }
 
     /** Counters and gauges; the gauges are as of the consumer thread's last loop. */
-    public EngineStats stats(RecordProcessor<?, ?> processor, WorkerPool pool) {
+    public EngineStats stats(RecordProcessor processor, WorkerPool pool) {
         return new EngineStats(consumed.sum(), completed.sum(), processor.failedAttempts.sum(), processor.retried.sum(),
                 processor.skipped.sum(), processor.deadLettered.sum(), pool.timeouts.sum(), revoked.sum(), lost.sum(),
-                committer.commits.sum(), committer.failures.sum(), queuedBytes, budget.total(), pausedPartitions);
+                commits.commits(), commits.failures(), queuedBytes, budget.total(), pausedPartitions);
     }
 
     private void publishGauges() {
-        queuedBytes = budget.used();
+        long held = budget.used();
         int paused = 0;
         for (PartitionState p : partitions.values()) {
+            held += commits.heldBytes(p);
             if (!p.pauses.isEmpty()) {
                 paused++;
             }
         }
+        queuedBytes = held;
         pausedPartitions = paused;
     }
 
@@ -206,7 +215,7 @@ public final class ConsumerLoop implements Runnable {
             if (unordered > 0) {
                 p.wakeLanes(unordered);
             }
-            if (budget.atShare(p.bufferedBytes)) {
+            if (budget.atShare(p.bufferedBytes + commits.heldBytes(p))) {
                 pause(p, PauseReason.BUDGET);
             }
         }
@@ -235,7 +244,8 @@ public final class ConsumerLoop implements Runnable {
             CrashPoints.reach(CrashPoints.AFTER_COMPLETION);
         }
         for (PartitionState p : partitions.values()) {
-            if (p.pauses.contains(PauseReason.BUDGET) && budget.belowResumeMark(p.bufferedBytes)) {
+            if (p.pauses.contains(PauseReason.BUDGET)
+                    && budget.belowResumeMark(p.bufferedBytes + commits.heldBytes(p))) {
                 unpause(p, PauseReason.BUDGET);
             }
             if (p.pauses.contains(PauseReason.WINDOW) && p.ledger.end() - p.ledger.watermark() <= p.ledger.window() / 2) {
@@ -318,7 +328,7 @@ public final class ConsumerLoop implements Runnable {
             consumer.pause(consumer.assignment());
             awaitIdle(all);
             CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
-            committer.commitSync(all);
+            commits.commitFinal(all);
             CrashPoints.reach(CrashPoints.CLOSE_AFTER_COMMIT);
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
@@ -368,7 +378,7 @@ public final class ConsumerLoop implements Runnable {
             leaving.forEach(PartitionState::close);
             awaitIdle(leaving);
             try {
-                committer.commitSync(leaving);
+                commits.commitFinal(leaving);
             } catch (RuntimeException e) {
                 LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}",
                         revokedPartitions, e.toString());
@@ -383,6 +393,7 @@ public final class ConsumerLoop implements Runnable {
             List<PartitionState> gone = lostPartitions.stream().map(partitions::get).filter(java.util.Objects::nonNull)
                     .collect(Collectors.toList());
             gone.forEach(PartitionState::close);
+            commits.lost(gone);
             forget(gone);
         }
 
@@ -413,8 +424,8 @@ public final class ConsumerLoop implements Runnable {
                         : CompletionMap.empty(start);
                 PartitionState p = new PartitionState(tp, new PartitionLedger(start, config.window()), done,
                         router.lanesPerPartition(), pool, invoker, completions, inFlight);
-                p.lastCommitted = oam;
                 partitions.put(tp, p);
+                commits.assigned(p, oam);
                 if (operatorPaused.contains(tp)) {
                     pause(p, PauseReason.OPERATOR);
                 }

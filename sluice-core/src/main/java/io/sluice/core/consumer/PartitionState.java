@@ -33,6 +33,9 @@ final class PartitionState implements PartitionWork {
     final AtomicInteger running = new AtomicInteger();
     long bufferedBytes;
     OffsetAndMetadata lastCommitted;
+    /** Sinks only: the checkpoint asked for and not yet committed, and the last one committed. */
+    java.util.concurrent.CompletableFuture<io.sluice.core.sink.SinkCheckpoint> pendingCheckpoint;
+    io.sluice.core.sink.SinkCheckpoint lastCheckpoint;
 
     private final Lane[] lanes;
     private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> unordered = new ConcurrentLinkedQueue<>();

@@ -1,90 +1,79 @@
 package io.sluice.core.failure;
 
 import io.sluice.core.AsyncRecordHandler;
-import io.sluice.core.FailureOutcome;
 import io.sluice.core.RecordHandler;
 import io.sluice.core.lane.Invoker;
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.core.sink.Sink;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The user's handler as lanes call it: deserializes, runs one attempt, and applies the failure outcome once every
- * attempt failed. Deserialization happens here, on a worker, so a record that cannot be read is one failed record
- * (dead-lettered with its original bytes, never retried), not an exception that stops the consumer.
+ * What lanes run for each record, and what they do when every attempt failed: a user's handler (with
+ * deserialization) or a sink's write, under a {@link FailurePolicy}.
+ *
+ * <p>Deserialization happens here, on a worker, so a record that cannot be read is one failed record (dead-lettered
+ * with its original bytes, never retried), not an exception that stops the consumer.
  *
  * <p>Threading: safe for concurrent use by workers; counters are adders.
  */
-public final class RecordProcessor<K, V> implements Invoker {
+public final class RecordProcessor implements Invoker {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordProcessor.class);
 
-    private final Deserializer<K> keys;
-    private final Deserializer<V> values;
-    private final RecordHandler<K, V> handler;
-    private final AsyncRecordHandler<K, V> asyncHandler;
-    private final int maxAttempts;
-    private final Backoff backoff;
-    private final FailureOutcome outcome;
-    private final DeadLetterPublisher deadLetters;
-    private final Consumer<Throwable> stopEngine;
+    /** One attempt at a record: null when it finished on this thread, or a stage for an asynchronous attempt. */
+    @FunctionalInterface
+    public interface Attempt {
+        CompletionStage<?> run(ConsumerRecord<byte[], byte[]> record) throws Throwable;
+    }
+
+    private final Attempt attempt;
+    private final FailurePolicy policy;
 
     public final LongAdder failedAttempts = new LongAdder();
     public final LongAdder retried = new LongAdder();
     public final LongAdder skipped = new LongAdder();
     public final LongAdder deadLettered = new LongAdder();
 
-    private RecordProcessor(Deserializer<K> keys, Deserializer<V> values, RecordHandler<K, V> handler,
-            AsyncRecordHandler<K, V> asyncHandler, int maxAttempts, Backoff backoff, FailureOutcome outcome,
-            DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
-        this.keys = keys;
-        this.values = values;
-        this.handler = handler;
-        this.asyncHandler = asyncHandler;
-        this.maxAttempts = maxAttempts;
-        this.backoff = backoff;
-        this.outcome = outcome;
-        this.deadLetters = deadLetters;
-        this.stopEngine = stopEngine;
+    private RecordProcessor(Attempt attempt, FailurePolicy policy) {
+        this.attempt = attempt;
+        this.policy = policy;
     }
 
-    public static <K, V> RecordProcessor<K, V> blocking(Deserializer<K> keys, Deserializer<V> values,
-            RecordHandler<K, V> handler, int maxAttempts, Backoff backoff, FailureOutcome outcome,
-            DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
-        return new RecordProcessor<>(keys, values, handler, null, maxAttempts, backoff, outcome, deadLetters,
-                stopEngine);
+    public static <K, V> RecordProcessor blocking(Deserializer<K> keys, Deserializer<V> values,
+            RecordHandler<K, V> handler, FailurePolicy policy) {
+        return new RecordProcessor(raw -> {
+            handler.process(typed(keys, values, raw));
+            return null;
+        }, policy);
     }
 
-    public static <K, V> RecordProcessor<K, V> async(Deserializer<K> keys, Deserializer<V> values,
-            AsyncRecordHandler<K, V> handler, int maxAttempts, Backoff backoff, FailureOutcome outcome,
-            DeadLetterPublisher deadLetters, Consumer<Throwable> stopEngine) {
-        return new RecordProcessor<>(keys, values, null, handler, maxAttempts, backoff, outcome, deadLetters,
-                stopEngine);
+    public static <K, V> RecordProcessor async(Deserializer<K> keys, Deserializer<V> values,
+            AsyncRecordHandler<K, V> handler, FailurePolicy policy) {
+        return new RecordProcessor(raw -> {
+            CompletionStage<?> stage = handler.process(typed(keys, values, raw));
+            if (stage == null) {
+                throw new NullPointerException("the asynchronous handler returned no CompletionStage");
+            }
+            return stage;
+        }, policy);
+    }
+
+    public static RecordProcessor sink(Sink sink, FailurePolicy policy) {
+        return new RecordProcessor(raw -> {
+            sink.write(raw);
+            return null;
+        }, policy);
     }
 
     @Override
     public CompletionStage<?> attempt(ConsumerRecord<byte[], byte[]> raw) throws Throwable {
-        ConsumerRecord<K, V> record;
         try {
-            record = typed(raw);
-        } catch (RuntimeException e) {
-            failedAttempts.increment();
-            throw new UnreadableRecordException(e);
-        }
-        try {
-            if (asyncHandler != null) {
-                CompletionStage<?> stage = asyncHandler.process(record);
-                if (stage == null) {
-                    throw new NullPointerException("the asynchronous handler returned no CompletionStage");
-                }
-                return stage;
-            }
-            handler.process(record);
-            return null;
+            return attempt.run(raw);
         } catch (Throwable t) {
             failedAttempts.increment();
             throw t;
@@ -93,17 +82,17 @@ public final class RecordProcessor<K, V> implements Invoker {
 
     @Override
     public boolean retriable(Throwable error) {
-        return !(error instanceof UnreadableRecordException);
+        return !(error instanceof UnreadableRecordException) && !(error instanceof RecordRejectedException);
     }
 
     @Override
     public int maxAttempts() {
-        return maxAttempts;
+        return policy.maxAttempts();
     }
 
     @Override
     public long backoffNanos(int failures) {
-        return backoff.nanosAfter(failures);
+        return policy.backoff().nanosAfter(failures);
     }
 
     @Override
@@ -113,7 +102,7 @@ public final class RecordProcessor<K, V> implements Invoker {
 
     @Override
     public boolean giveUp(ConsumerRecord<byte[], byte[]> raw, Throwable error, int attempts) {
-        switch (outcome) {
+        switch (policy.outcome()) {
             case SKIP -> {
                 skipped.increment();
                 LOG.warn("skipping {}-{} offset {} after {} attempt(s): {}", raw.topic(), raw.partition(), raw.offset(),
@@ -122,25 +111,32 @@ public final class RecordProcessor<K, V> implements Invoker {
             }
             case DEAD_LETTER -> {
                 try {
-                    deadLetters.publish(raw, error, attempts);
+                    policy.deadLetters().publish(raw, error, attempts);
                     deadLettered.increment();
                     return true;
                 } catch (Exception e) {
-                    stopEngine.accept(new RecordFailedException("cannot publish to dead-letter topic '"
-                            + deadLetters.topic() + "' (" + e + ")", raw, attempts, error));
+                    policy.stopEngine().accept(new RecordFailedException("cannot publish to dead-letter topic '"
+                            + policy.deadLetters().topic() + "' (" + e + ")", raw, attempts, error));
                     return false;
                 }
             }
             default -> {
-                stopEngine.accept(new RecordFailedException("record failed", raw, attempts, error));
+                policy.stopEngine().accept(new RecordFailedException("record failed", raw, attempts, error));
                 return false;
             }
         }
     }
 
-    private ConsumerRecord<K, V> typed(ConsumerRecord<byte[], byte[]> raw) {
-        K key = keys.deserialize(raw.topic(), raw.headers(), raw.key());
-        V value = values.deserialize(raw.topic(), raw.headers(), raw.value());
+    private static <K, V> ConsumerRecord<K, V> typed(Deserializer<K> keys, Deserializer<V> values,
+            ConsumerRecord<byte[], byte[]> raw) {
+        K key;
+        V value;
+        try {
+            key = keys.deserialize(raw.topic(), raw.headers(), raw.key());
+            value = values.deserialize(raw.topic(), raw.headers(), raw.value());
+        } catch (RuntimeException e) {
+            throw new UnreadableRecordException(e);
+        }
         return new ConsumerRecord<>(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(), raw.timestampType(),
                 raw.serializedKeySize(), raw.serializedValueSize(), key, value, raw.headers(), raw.leaderEpoch(),
                 raw.deliveryCount());

@@ -33,7 +33,8 @@ public final class Lane {
     private final PartitionWork partition;
     private final Invoker invoker;
     private final WorkerPool pool;
-    private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> queue = new ConcurrentLinkedQueue<>();
+    /** Records and {@link LaneTask}s, in order. */
+    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
     /** The partition's queue of unordered records, which every lane of the partition drains; null when ordered. */
     private final Queue<ConsumerRecord<byte[], byte[]>> shared;
     private final AtomicBoolean scheduled = new AtomicBoolean();
@@ -66,6 +67,12 @@ public final class Lane {
         schedule();
     }
 
+    /** Queues a task to run after the records queued so far. */
+    public void addTask(LaneTask task) {
+        queue.offer(task);
+        schedule();
+    }
+
     /** Makes sure a worker will look at this lane; true when this call scheduled it. */
     public boolean schedule() {
         if (scheduled.compareAndSet(false, true)) {
@@ -83,17 +90,28 @@ public final class Lane {
      */
     boolean run() {
         for (int n = 0; n < TURN; n++) {
-            if (halted || !partition.isOpen()) {
-                break;
+            boolean accepting = !halted && partition.isOpen();
+            if (current != null && !accepting) {
+                current = null; // stays pending: revoked, draining, or the engine stops because of it
             }
             if (current == null) {
-                current = queue.poll();
-                if (current == null && shared != null) {
-                    current = shared.poll();
+                Object next = queue.poll();
+                if (next == null && shared != null && accepting) {
+                    next = shared.poll();
                 }
-                if (current == null) {
+                if (next == null) {
                     break;
                 }
+                if (next instanceof LaneTask task) {
+                    task.run();
+                    continue;
+                }
+                if (!accepting) {
+                    continue; // dropped, not done: the next owner of the partition processes it
+                }
+                @SuppressWarnings("unchecked")
+                ConsumerRecord<byte[], byte[]> record = (ConsumerRecord<byte[], byte[]>) next;
+                current = record;
                 failures = 0;
             }
             Throwable error;
@@ -104,7 +122,7 @@ public final class Lane {
             } else {
                 if (!partition.attemptStarted()) {
                     halted = true; // interrupted while waiting for an in-flight permit: the engine is stopping
-                    break;
+                    continue;
                 }
                 asyncAttempt = false;
                 deadline = System.nanoTime() + pool.timeoutNanos(); // before the stamp: see expireIfOverdue
@@ -213,14 +231,10 @@ public final class Lane {
     }
 
     private void release() {
-        if (halted || !partition.isOpen()) {
-            queue.clear();
-            current = null;
-        }
         scheduled.set(false);
-        // a record added after the last poll but before the flag was cleared must not be stranded
-        if ((current != null || !queue.isEmpty() || (shared != null && !shared.isEmpty())) && !halted
-                && partition.isOpen()) {
+        // anything added after the last poll but before the flag was cleared must not be stranded
+        boolean accepting = !halted && partition.isOpen();
+        if (current != null || !queue.isEmpty() || (accepting && shared != null && !shared.isEmpty())) {
             schedule();
         }
     }

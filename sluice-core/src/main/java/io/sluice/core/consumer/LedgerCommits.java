@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits each partition's watermark and completion map: asynchronously on an interval, synchronously on revoke and
- * close.
+ * Commits each partition's watermark and completion map, for handlers: asynchronously on an interval, synchronously
+ * on revoke and close.
  *
  * <p>A failed asynchronous commit is never resubmitted as it was: the next interval commits the partition's
  * current state, which is at least as new. Commits reach the group coordinator in the order they were sent, so an
@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: confined to the consumer thread (KafkaConsumer runs commit callbacks there too).
  */
-final class OffsetCommitter {
+final class LedgerCommits implements CommitPolicy {
 
-    private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LedgerCommits.class);
 
     private final Consumer<?, ?> consumer;
     private final long intervalNanos;
@@ -33,14 +33,20 @@ final class OffsetCommitter {
     final LongAdder commits = new LongAdder();
     final LongAdder failures = new LongAdder();
 
-    OffsetCommitter(Consumer<?, ?> consumer, Duration interval, Duration syncTimeout) {
+    LedgerCommits(Consumer<?, ?> consumer, Duration interval, Duration syncTimeout) {
         this.consumer = consumer;
         this.intervalNanos = interval.toNanos();
         this.syncTimeout = syncTimeout;
         this.nextCommit = System.nanoTime() + intervalNanos;
     }
 
-    void maybeCommit(Collection<PartitionState> partitions) {
+    @Override
+    public void assigned(PartitionState partition, OffsetAndMetadata committed) {
+        partition.lastCommitted = committed;
+    }
+
+    @Override
+    public void maybeCommit(Collection<PartitionState> partitions) {
         long now = System.nanoTime();
         if (now - nextCommit < 0) {
             return;
@@ -72,8 +78,8 @@ final class OffsetCommitter {
         CrashPoints.reach(CrashPoints.AFTER_COMMIT_REQUEST);
     }
 
-    /** Commits now and waits; used when partitions are revoked and when the engine closes. */
-    void commitSync(Collection<PartitionState> partitions) {
+    @Override
+    public void commitFinal(Collection<PartitionState> partitions) {
         Map<TopicPartition, OffsetAndMetadata> offsets = changed(partitions);
         if (offsets.isEmpty()) {
             return;
@@ -88,11 +94,31 @@ final class OffsetCommitter {
         }
     }
 
+    @Override
+    public void lost(Collection<PartitionState> partitions) {
+        // nothing held outside the ledger; nothing to undo
+    }
+
+    @Override
+    public long heldBytes(PartitionState partition) {
+        return 0;
+    }
+
+    @Override
+    public long commits() {
+        return commits.sum();
+    }
+
+    @Override
+    public long failures() {
+        return failures.sum();
+    }
+
     private static Map<TopicPartition, OffsetAndMetadata> changed(Collection<PartitionState> partitions) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionState p : partitions) {
             OffsetAndMetadata current = new OffsetAndMetadata(p.ledger.watermark(),
-                    CommitMetadata.encode(p.ledger.completionMap()));
+                    CommitMetadata.encode(p.ledger.completionMap(), null));
             if (!current.equals(p.lastCommitted)) {
                 offsets.put(p.partition, current);
             }

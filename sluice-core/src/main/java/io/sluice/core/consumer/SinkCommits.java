@@ -1,0 +1,274 @@
+package io.sluice.core.consumer;
+
+import io.sluice.core.CrashPoints;
+import io.sluice.core.sink.Sink;
+import io.sluice.core.sink.SinkCheckpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.IllegalGenerationException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits for a {@link Sink}: the Kafka commit, fenced by the group generation, is the commit point of the sink's
+ * output.
+ *
+ * <ol>
+ *   <li>On the interval, a checkpoint task goes into each partition's lane, behind the records handed out so far;
+ *       the worker that reaches it asks the sink to make everything before it durable.
+ *   <li>When a checkpoint is ready, the consumer thread commits its offset with the sink's data in the metadata.
+ *   <li>The commit's outcome goes back into the lane as a task: {@link Sink#committed} (publish) or
+ *       {@link Sink#notCommitted} (discard when certainly rejected; keep when unknown).
+ * </ol>
+ *
+ * Every sink call for a partition thus runs in its lane, in order with the writes, and needs no lock. On revoke and
+ * close the same steps run synchronously with a last checkpoint, and the sink is closed.
+ *
+ * <p>Threading: the consumer thread only (commit callbacks run there too); sink calls run in lanes.
+ */
+final class SinkCommits implements CommitPolicy {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SinkCommits.class);
+    private static final int METADATA_LIMIT = 4096;
+
+    private final Sink sink;
+    private final org.apache.kafka.clients.consumer.Consumer<?, ?> consumer;
+    private final long intervalNanos;
+    private final Duration timeout;
+    private final Consumer<Throwable> fail;
+    private final Function<TopicPartition, PartitionState> current;
+    private long nextCommit;
+    private final LongAdder commits = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+
+    SinkCommits(Sink sink, org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, Duration interval,
+            Duration timeout, Consumer<Throwable> fail, Function<TopicPartition, PartitionState> current) {
+        this.sink = sink;
+        this.consumer = consumer;
+        this.intervalNanos = interval.toNanos();
+        this.timeout = timeout;
+        this.fail = fail;
+        this.current = current;
+        this.nextCommit = System.nanoTime() + intervalNanos;
+    }
+
+    @Override
+    public void assigned(PartitionState p, OffsetAndMetadata committed) {
+        p.lastCommitted = committed;
+        long offset = committed == null ? p.ledger.watermark() : committed.offset();
+        var data = CommitMetadata.sinkData(committed == null ? null : committed.metadata());
+        // first in the lane: recovery finishes before the partition's first write
+        inLane(p, "open", () -> {
+            sink.open(p.partition, offset, data);
+            return null;
+        });
+    }
+
+    @Override
+    public void maybeCommit(Collection<PartitionState> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<TopicPartition, SinkCheckpoint> checkpoints = new HashMap<>();
+        for (PartitionState p : partitions) {
+            CompletableFuture<SinkCheckpoint> pending = p.pendingCheckpoint;
+            if (pending == null || !pending.isDone()) {
+                continue;
+            }
+            p.pendingCheckpoint = null;
+            SinkCheckpoint c = resultOf(p, pending);
+            if (c == null || c.equals(p.lastCheckpoint)) {
+                continue;
+            }
+            offsets.put(p.partition, metadata(p, c));
+            checkpoints.put(p.partition, c);
+        }
+        if (!offsets.isEmpty()) {
+            CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
+            consumer.commitAsync(offsets, (committed, error) -> {
+                if (error == null) {
+                    commits.increment();
+                    CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
+                } else {
+                    failures.increment();
+                    LOG.warn("commit of {} failed: {}", offsets.keySet(), error.toString());
+                }
+                checkpoints.forEach((tp, c) -> {
+                    PartitionState p = current.apply(tp);
+                    if (p != null && p.isOpen()) {
+                        settled(p, c, offsets.get(tp), error);
+                    }
+                    // else: revoked meanwhile; its final commit superseded this one, and open() recovers
+                });
+            });
+            CrashPoints.reach(CrashPoints.AFTER_COMMIT_REQUEST);
+        }
+        long now = System.nanoTime();
+        if (now - nextCommit >= 0) {
+            nextCommit = now + intervalNanos;
+            for (PartitionState p : partitions) {
+                if (p.pendingCheckpoint == null && p.isOpen()) {
+                    p.pendingCheckpoint = inLane(p, "checkpoint", () -> sink.checkpoint(p.partition, false));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void commitFinal(Collection<PartitionState> partitions) {
+        Map<PartitionState, CompletableFuture<SinkCheckpoint>> last = new HashMap<>();
+        for (PartitionState p : partitions) {
+            last.put(p, inLane(p, "last checkpoint", () -> sink.checkpoint(p.partition, true)));
+        }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<PartitionState, SinkCheckpoint> checkpoints = new HashMap<>();
+        last.forEach((p, f) -> {
+            SinkCheckpoint c = await(p, f);
+            if (c != null) {
+                checkpoints.put(p, c);
+                offsets.put(p.partition, metadata(p, c));
+            }
+        });
+        Exception error = null;
+        if (!offsets.isEmpty()) {
+            try {
+                consumer.commitSync(offsets, timeout);
+                commits.increment();
+            } catch (RuntimeException e) {
+                failures.increment();
+                error = e;
+                LOG.warn("final commit of {} failed: {}", offsets.keySet(), e.toString());
+            }
+        }
+        List<CompletableFuture<?>> closing = new ArrayList<>();
+        for (PartitionState p : partitions) {
+            SinkCheckpoint c = checkpoints.get(p);
+            if (c != null) {
+                settled(p, c, offsets.get(p.partition), error);
+            }
+            closing.add(inLane(p, "close", () -> {
+                sink.close(p.partition, false);
+                return null;
+            }));
+        }
+        closing.forEach(f -> await(null, f));
+    }
+
+    @Override
+    public void lost(Collection<PartitionState> partitions) {
+        List<CompletableFuture<?>> closing = new ArrayList<>();
+        for (PartitionState p : partitions) {
+            closing.add(inLane(p, "close after loss", () -> {
+                sink.close(p.partition, true);
+                return null;
+            }));
+        }
+        closing.forEach(f -> await(null, f));
+    }
+
+    @Override
+    public long heldBytes(PartitionState p) {
+        return sink.bufferedBytes(p.partition);
+    }
+
+    @Override
+    public long commits() {
+        return commits.sum();
+    }
+
+    @Override
+    public long failures() {
+        return failures.sum();
+    }
+
+    /** Tells the sink, in the lane, what became of a checkpoint's commit. */
+    private void settled(PartitionState p, SinkCheckpoint c, OffsetAndMetadata oam, Exception error) {
+        if (error == null) {
+            p.lastCommitted = oam;
+            p.lastCheckpoint = c;
+            inLane(p, "publish", () -> {
+                sink.committed(p.partition, c);
+                return null;
+            });
+        } else {
+            boolean certain = error instanceof CommitFailedException || error instanceof RebalanceInProgressException
+                    || error instanceof FencedInstanceIdException || error instanceof UnknownMemberIdException
+                    || error instanceof IllegalGenerationException;
+            inLane(p, "discard", () -> {
+                sink.notCommitted(p.partition, c, certain);
+                return null;
+            });
+        }
+    }
+
+    private OffsetAndMetadata metadata(PartitionState p, SinkCheckpoint c) {
+        long committed = p.lastCommitted == null ? 0 : p.lastCommitted.offset();
+        if (c.offset() < committed || c.offset() > p.ledger.end()) {
+            throw new IllegalStateException("the sink checkpointed " + p.partition + " at offset " + c.offset()
+                    + ", outside [" + committed + ", " + p.ledger.end() + "] (committed, handed out)");
+        }
+        String metadata = CommitMetadata.encode(io.sluice.core.ledger.CompletionMap.empty(c.offset()), c.data());
+        if (metadata.length() > METADATA_LIMIT) {
+            throw new IllegalStateException("the sink's checkpoint data for " + p.partition + " is " + metadata.length()
+                    + " characters; the broker's offset.metadata.max.bytes allows " + METADATA_LIMIT);
+        }
+        return new OffsetAndMetadata(c.offset(), metadata);
+    }
+
+    private SinkCheckpoint resultOf(PartitionState p, CompletableFuture<SinkCheckpoint> done) {
+        try {
+            return done.getNow(null);
+        } catch (RuntimeException e) {
+            fail.accept(new IllegalStateException("the sink failed to checkpoint " + p.partition + ": " + e.getCause(),
+                    e.getCause()));
+            return null;
+        }
+    }
+
+    private <T> T await(PartitionState p, CompletableFuture<T> f) {
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            fail.accept(new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
+                    + e.getCause(), e.getCause()));
+        } catch (TimeoutException e) {
+            fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
+                    + " within " + timeout + "; its last commit stands"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return null;
+    }
+
+    private interface SinkCall<T> {
+        T call() throws Exception;
+    }
+
+    /** Runs a sink call in the partition's lane, in order with its records; the future holds the outcome. */
+    private static <T> CompletableFuture<T> inLane(PartitionState p, String what, SinkCall<T> call) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        p.lane(0).addTask(() -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(new IllegalStateException(what + " of " + p.partition + ": " + t, t));
+            }
+        });
+        return result;
+    }
+}

@@ -1,0 +1,68 @@
+package io.sluice.core.sink;
+
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Where records go when the engine runs a sink rather than a handler: the contract between the engine and the
+ * storage sinks (files, S3, HDFS) or a mirror.
+ *
+ * <p>The sink takes ownership of each record at {@link #write}; it may buffer. The engine asks for a
+ * {@link #checkpoint} on every commit interval: the sink says up to which offset its records are durable, and what
+ * to store with that offset in the Kafka commit (say, a manifest's name). <b>The Kafka offset commit is the commit
+ * point</b>: the engine tells the sink whether it happened ({@link #committed}, {@link #notCommitted}), and only then
+ * may the sink make its output visible. After a restart or a reassignment, {@link #open} hands the sink the data of
+ * the partition's last successful commit, so it can finish what that commit promised and discard everything else.
+ *
+ * <p>Threading: all calls for one partition are made one at a time, in the order listed above, and in offset order
+ * for writes, but not always from the same thread: each call happens-before the next. Calls for different
+ * partitions run in parallel. {@link #bufferedBytes} may be called from any thread at any time.
+ */
+public interface Sink extends AutoCloseable {
+
+    /**
+     * The partition is now this member's. {@code committedOffset} is where the engine resumes (records below it are
+     * done), {@code committedData} what the last successful commit stored for the sink, if anything.
+     */
+    void open(TopicPartition partition, long committedOffset, Optional<String> committedData) throws Exception;
+
+    /**
+     * Takes a record. Throw {@link RecordRejectedException} for a record that can never be written (bad input): the
+     * engine applies the failure outcome (dead letter, skip, stop) without retrying. Any other exception is retried
+     * with backoff, then stops the engine.
+     */
+    void write(ConsumerRecord<byte[], byte[]> record) throws Exception;
+
+    /**
+     * Makes progress durable for a commit: every record below the returned offset is written where a restart will
+     * find it (through the returned data), and the offset must not be beyond the records written so far.
+     *
+     * @param last true when the partition is being revoked or the engine closes: write out everything held
+     */
+    SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception;
+
+    /** The commit of {@code checkpoint} succeeded: the sink may now make its output visible. */
+    void committed(TopicPartition partition, SinkCheckpoint checkpoint) throws Exception;
+
+    /**
+     * The commit of {@code checkpoint} did not succeed. When {@code certain}, the broker rejected it (this member was
+     * fenced or lost the partition) and the checkpoint's pending output must be discarded; otherwise the outcome is
+     * unknown (a timeout) and the checkpoint may yet be the committed one, so its output must be kept for recovery.
+     */
+    void notCommitted(TopicPartition partition, SinkCheckpoint checkpoint, boolean certain) throws Exception;
+
+    /**
+     * The partition is no longer this member's. After {@code revoked}, the engine has committed the last checkpoint
+     * (and said so); after a loss, another member may own it already and nothing may be published.
+     */
+    void close(TopicPartition partition, boolean lost) throws Exception;
+
+    /** Bytes the sink holds in memory for {@code partition}; they count against the engine's memory budget. */
+    long bufferedBytes(TopicPartition partition);
+
+    /** The whole sink is done (after every partition was closed). */
+    @Override
+    default void close() throws Exception {
+    }
+}
