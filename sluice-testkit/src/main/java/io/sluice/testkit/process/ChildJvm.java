@@ -119,7 +119,7 @@ public final class ChildJvm {
         /** The classpath of the running JVM: a child that runs the code under test (and the test's own classes). */
         public Builder classpathOfThisJvm() {
             for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-                classpath.add(Path.of(entry));
+                classpath.add(Path.of(entry).toAbsolutePath()); // the child runs in another folder
             }
             return this;
         }

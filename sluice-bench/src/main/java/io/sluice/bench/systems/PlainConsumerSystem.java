@@ -1,0 +1,32 @@
+package io.sluice.bench.systems;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/** The ceiling: one KafkaConsumer poll loop handling records on its own thread, as fast as Kafka delivers them. */
+final class PlainConsumerSystem {
+
+    private PlainConsumerSystem() {
+    }
+
+    static void run(String bootstrap, String topic, SystemMain.Handler handler, Measurement m) throws Exception {
+        Map<String, Object> props = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, SystemMain.group("plain"),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, true);
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            while (!m.done()) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    handler.handle(r.value());
+                }
+            }
+        }
+    }
+}
