@@ -8,9 +8,11 @@ import io.sluice.core.failure.FailurePolicy;
 import io.sluice.core.failure.RecordProcessor;
 import io.sluice.core.lane.LaneRouter;
 import io.sluice.core.lane.WorkerPool;
+import io.sluice.core.metrics.EngineMetrics;
 import io.sluice.core.sink.Sink;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
@@ -114,10 +116,12 @@ public final class Engine implements AutoCloseable {
         RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
                 new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
                 error -> loop[0].fail(error)));
+        EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
         loop[0] = new ConsumerLoop(config, consumer,
                 new LaneRouter(ordering, sink == null ? config.laneFunction() : null, config.lanesPerPartition()), pool,
-                processor, inFlight, budget, sink);
+                processor, inFlight, budget, sink, metrics);
         Engine engine = new Engine(config, loop[0], deadLetters, processor, pool);
+        metrics.bind(engine::stats);
         engine.consumerThread.start();
         return engine;
     }
@@ -129,6 +133,11 @@ public final class Engine implements AutoCloseable {
     /** Counters and gauges, for metrics and tests. */
     public EngineStats stats() {
         return loop.stats(processor, pool);
+    }
+
+    /** Each assigned partition: committed offset, watermark, gap, lag, stuck time; refreshed every second. */
+    public List<PartitionStats> partitions() {
+        return loop.partitionStats();
     }
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */

@@ -1,5 +1,7 @@
 package io.sluice.core;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import io.sluice.core.ledger.CompletionMap;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,6 +40,8 @@ public final class EngineConfig {
     private final String deadLetterTopic;
     private final StartPosition startPosition;
     private final OutOfRangePolicy outOfRangePolicy;
+    private final Duration stuckThreshold;
+    private final MeterRegistry meterRegistry;
 
     private EngineConfig(Builder b) {
         this.consumerProperties = Map.copyOf(b.consumerProperties);
@@ -59,6 +63,8 @@ public final class EngineConfig {
         this.deadLetterTopic = b.deadLetterTopic;
         this.startPosition = b.startPosition;
         this.outOfRangePolicy = b.outOfRangePolicy;
+        this.stuckThreshold = b.stuckThreshold;
+        this.meterRegistry = b.meterRegistry;
     }
 
     public static Builder builder() {
@@ -143,6 +149,14 @@ public final class EngineConfig {
         return outOfRangePolicy;
     }
 
+    public Duration stuckThreshold() {
+        return stuckThreshold;
+    }
+
+    public MeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
     public String groupId() {
         return (String) consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
     }
@@ -168,6 +182,8 @@ public final class EngineConfig {
         private String deadLetterTopic;
         private StartPosition startPosition = StartPosition.EARLIEST;
         private OutOfRangePolicy outOfRangePolicy = OutOfRangePolicy.FAIL;
+        private Duration stuckThreshold = Duration.ofMinutes(2);
+        private MeterRegistry meterRegistry = Metrics.globalRegistry;
 
         private Builder() {
         }
@@ -298,6 +314,21 @@ public final class EngineConfig {
             return this;
         }
 
+        /**
+         * How long a partition's watermark may stand still with records pending before the partition is reported
+         * stuck (metrics, {@link Engine#partitions()}). Default 2 min.
+         */
+        public Builder stuckThreshold(Duration threshold) {
+            this.stuckThreshold = threshold;
+            return this;
+        }
+
+        /** Where the engine's meters go. Default Micrometer's global registry (a no-op until one is added). */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
+            return this;
+        }
+
         public EngineConfig build() {
             require(consumerProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) != null,
                     "bootstrap.servers is required: where the Kafka brokers are, e.g. broker1:9092");
@@ -315,6 +346,7 @@ public final class EngineConfig {
             require(positive(commitInterval), "commit interval must be positive");
             require(positive(drainTimeout), "drain timeout must be positive");
             require(positive(processingTimeout), "processing timeout must be positive");
+            require(positive(stuckThreshold), "stuck threshold must be positive");
             require(maxAttempts >= 1, "max attempts must be at least 1, not " + maxAttempts);
             require(!initialBackoff.isNegative() && maxBackoff.compareTo(initialBackoff) >= 0,
                     "backoff must satisfy 0 <= initial <= max");

@@ -16,9 +16,11 @@ package io.sluice.core;
  * @param commitFailures offset commits that failed (the next interval commits the newer state)
  * @param queuedBytes    bytes of records queued or in flight, as the memory budget counts them
  * @param budgetBytes    the memory budget
+ * @param inFlight       records being processed now
  * @param pausedPartitions partitions not being fetched (backpressure, window or operator)
+ * @param stuckPartitions partitions whose watermark has not moved for the stuck threshold with records pending
  */
 public record EngineStats(long consumed, long completed, long failedAttempts, long retried, long skipped,
         long deadLettered, long timeouts, long revoked, long lost, long commits, long commitFailures, long queuedBytes,
-        long budgetBytes, int pausedPartitions) {
+        long budgetBytes, long inFlight, int pausedPartitions, int stuckPartitions) {
 }

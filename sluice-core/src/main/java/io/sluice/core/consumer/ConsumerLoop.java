@@ -3,6 +3,8 @@ package io.sluice.core.consumer;
 import io.sluice.core.CrashPoints;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.EngineStats;
+import io.sluice.core.PartitionStats;
+import io.sluice.core.metrics.EngineMetrics;
 import io.sluice.core.failure.RecordProcessor;
 import io.sluice.core.Health;
 import io.sluice.core.OutOfRangePolicy;
@@ -75,15 +77,21 @@ public final class ConsumerLoop implements Runnable {
     private final LongAdder completed = new LongAdder();
     private final LongAdder revoked = new LongAdder();
     private final LongAdder lost = new LongAdder();
+    final EngineMetrics metrics;
     private volatile long queuedBytes;
     private volatile int pausedPartitions;
+    private volatile int stuckPartitions;
+    private volatile long inFlightRecords;
+    private volatile List<PartitionStats> partitionStats = List.of();
+    private long nextPartitionStats;
+    private boolean assignmentChanged;
 
     /**
      * @param inFlight a limit on records in flight for asynchronous handlers, or null
      * @param sink     the sink records go to, or null when {@code invoker} runs a handler
      */
     public ConsumerLoop(EngineConfig config, Consumer<byte[], byte[]> consumer, LaneRouter router, WorkerPool pool,
-            Invoker invoker, Semaphore inFlight, MemoryBudget budget, Sink sink) {
+            Invoker invoker, Semaphore inFlight, MemoryBudget budget, Sink sink, EngineMetrics metrics) {
         this.config = config;
         this.consumer = consumer;
         this.router = router;
@@ -91,10 +99,11 @@ public final class ConsumerLoop implements Runnable {
         this.invoker = invoker;
         this.inFlight = inFlight;
         this.budget = budget;
+        this.metrics = metrics;
         this.commits = sink == null
-                ? new LedgerCommits(consumer, config.commitInterval(), config.drainTimeout())
+                ? new LedgerCommits(consumer, config.commitInterval(), config.drainTimeout(), metrics.commitLatency())
                 : new SinkCommits(sink, consumer, config.commitInterval(), config.drainTimeout(), this::fail,
-                        partitions::get);
+                        partitions::get, metrics.commitLatency());
     }
 
     @Override
@@ -137,20 +146,58 @@ public final class ConsumerLoop implements Runnable {
     public EngineStats stats(RecordProcessor processor, WorkerPool pool) {
         return new EngineStats(consumed.sum(), completed.sum(), processor.failedAttempts.sum(), processor.retried.sum(),
                 processor.skipped.sum(), processor.deadLettered.sum(), pool.timeouts.sum(), revoked.sum(), lost.sum(),
-                commits.commits(), commits.failures(), queuedBytes, budget.total(), pausedPartitions);
+                commits.commits(), commits.failures(), queuedBytes, budget.total(), inFlightRecords, pausedPartitions,
+                stuckPartitions);
+    }
+
+    /** Each assigned partition as of the last second. */
+    public List<PartitionStats> partitionStats() {
+        return partitionStats;
     }
 
     private void publishGauges() {
+        long now = System.nanoTime();
         long held = budget.used();
+        long running = 0;
         int paused = 0;
+        int stuck = 0;
         for (PartitionState p : partitions.values()) {
             held += commits.heldBytes(p);
+            running += p.running.get();
+            if (p.ledger.watermark() != p.watermarkSeen || p.ledger.pendingCount() == 0) {
+                p.watermarkSeen = p.ledger.watermark();
+                p.watermarkSinceNanos = now;
+            } else if (now - p.watermarkSinceNanos > config.stuckThreshold().toNanos()) {
+                stuck++;
+            }
             if (!p.pauses.isEmpty()) {
                 paused++;
             }
         }
         queuedBytes = held;
+        inFlightRecords = running;
         pausedPartitions = paused;
+        stuckPartitions = stuck;
+        if (now - nextPartitionStats >= 0 || assignmentChanged) {
+            assignmentChanged = false;
+            nextPartitionStats = now + 1_000_000_000L;
+            List<PartitionStats> stats = new ArrayList<>(partitions.size());
+            for (PartitionState p : partitions.values()) {
+                stats.add(stats(p, now));
+            }
+            partitionStats = List.copyOf(stats);
+            metrics.partitions(partitionStats);
+        }
+    }
+
+    private PartitionStats stats(PartitionState p, long now) {
+        long watermark = p.ledger.watermark();
+        java.util.OptionalLong behindPosition = consumer.currentLag(p.partition);
+        long lag = behindPosition.isPresent() ? behindPosition.getAsLong() + (p.ledger.end() - watermark) : -1;
+        long stuckMillis = p.ledger.pendingCount() > 0 && p.ledger.watermark() == p.watermarkSeen
+                ? (now - p.watermarkSinceNanos) / 1_000_000 : 0;
+        return new PartitionStats(p.partition, p.lastCommitted == null ? -1 : p.lastCommitted.offset(), watermark,
+                p.ledger.end() - watermark, lag, stuckMillis, !p.pauses.isEmpty());
     }
 
     public Throwable failure() {
@@ -423,7 +470,7 @@ public final class ConsumerLoop implements Runnable {
                 CompletionMap done = oam != null ? CommitMetadata.decode(oam.offset(), oam.metadata())
                         : CompletionMap.empty(start);
                 PartitionState p = new PartitionState(tp, new PartitionLedger(start, config.window()), done,
-                        router.lanesPerPartition(), pool, invoker, completions, inFlight);
+                        router.lanesPerPartition(), pool, invoker, completions, inFlight, metrics.processing());
                 partitions.put(tp, p);
                 commits.assigned(p, oam);
                 if (operatorPaused.contains(tp)) {
@@ -431,6 +478,7 @@ public final class ConsumerLoop implements Runnable {
                 }
             }
             budget.partitionsAssigned(partitions.size());
+            assignmentChanged = true;
         }
 
         private void forget(List<PartitionState> states) {
@@ -439,6 +487,7 @@ public final class ConsumerLoop implements Runnable {
                 budget.release(p.bufferedBytes);
             }
             budget.partitionsAssigned(partitions.size());
+            assignmentChanged = true;
         }
     }
 }

@@ -33,8 +33,12 @@ final class LedgerCommits implements CommitPolicy {
     final LongAdder commits = new LongAdder();
     final LongAdder failures = new LongAdder();
 
-    LedgerCommits(Consumer<?, ?> consumer, Duration interval, Duration syncTimeout) {
+    private final io.micrometer.core.instrument.Timer latency;
+
+    LedgerCommits(Consumer<?, ?> consumer, Duration interval, Duration syncTimeout,
+            io.micrometer.core.instrument.Timer latency) {
         this.consumer = consumer;
+        this.latency = latency;
         this.intervalNanos = interval.toNanos();
         this.syncTimeout = syncTimeout;
         this.nextCommit = System.nanoTime() + intervalNanos;
@@ -59,7 +63,9 @@ final class LedgerCommits implements CommitPolicy {
         Map<TopicPartition, PartitionState> byPartition = new HashMap<>();
         partitions.forEach(p -> byPartition.put(p.partition, p));
         CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
+        long sent = System.nanoTime();
         consumer.commitAsync(offsets, (committed, error) -> {
+            latency.record(System.nanoTime() - sent, java.util.concurrent.TimeUnit.NANOSECONDS);
             if (error != null) {
                 failures.increment();
                 LOG.warn("commit of {} failed; the next interval commits the newer state: {}", committed.keySet(),

@@ -43,11 +43,16 @@ final class PartitionState implements PartitionWork {
     private final Invoker invoker;
     private final Queue<Completion> completions;
     private final Semaphore inFlight;
+    private final io.micrometer.core.instrument.Timer processing;
     private volatile boolean open = true;
+    /** Consumer thread: the watermark last seen, and since when it has not moved. */
+    long watermarkSeen = -1;
+    long watermarkSinceNanos;
 
     /** @param inFlight the engine's limit on records in flight, or null when the worker count is the limit */
     PartitionState(TopicPartition partition, PartitionLedger ledger, CompletionMap alreadyComplete, int lanes,
-            WorkerPool pool, Invoker invoker, Queue<Completion> completions, Semaphore inFlight) {
+            WorkerPool pool, Invoker invoker, Queue<Completion> completions, Semaphore inFlight,
+            io.micrometer.core.instrument.Timer processing) {
         this.partition = partition;
         this.ledger = ledger;
         this.alreadyComplete = alreadyComplete;
@@ -56,6 +61,7 @@ final class PartitionState implements PartitionWork {
         this.invoker = invoker;
         this.completions = completions;
         this.inFlight = inFlight;
+        this.processing = processing;
     }
 
     /** The lane for {@code index}, created on first use. Consumer thread only. */
@@ -119,7 +125,8 @@ final class PartitionState implements PartitionWork {
     }
 
     @Override
-    public void completed(long offset, long bytes) {
+    public void completed(long offset, long bytes, long startNanos) {
+        processing.record(System.nanoTime() - startNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
         completions.offer(new Completion(this, offset, bytes));
     }
 

@@ -54,12 +54,15 @@ final class SinkCommits implements CommitPolicy {
     private final Duration timeout;
     private final Consumer<Throwable> fail;
     private final Function<TopicPartition, PartitionState> current;
+    private final io.micrometer.core.instrument.Timer latency;
     private long nextCommit;
     private final LongAdder commits = new LongAdder();
     private final LongAdder failures = new LongAdder();
 
     SinkCommits(Sink sink, org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, Duration interval,
-            Duration timeout, Consumer<Throwable> fail, Function<TopicPartition, PartitionState> current) {
+            Duration timeout, Consumer<Throwable> fail, Function<TopicPartition, PartitionState> current,
+            io.micrometer.core.instrument.Timer latency) {
+        this.latency = latency;
         this.sink = sink;
         this.consumer = consumer;
         this.intervalNanos = interval.toNanos();
@@ -100,7 +103,9 @@ final class SinkCommits implements CommitPolicy {
         }
         if (!offsets.isEmpty()) {
             CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
+            long sent = System.nanoTime();
             consumer.commitAsync(offsets, (committed, error) -> {
+                latency.record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
                 if (error == null) {
                     commits.increment();
                     CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);

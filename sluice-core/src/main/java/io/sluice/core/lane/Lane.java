@@ -44,6 +44,7 @@ public final class Lane {
 
     // owner-only state
     private ConsumerRecord<byte[], byte[]> current;
+    private long currentSince;
     private int failures;
     private boolean resultPending;
     private Throwable pendingError;
@@ -112,6 +113,7 @@ public final class Lane {
                 @SuppressWarnings("unchecked")
                 ConsumerRecord<byte[], byte[]> record = (ConsumerRecord<byte[], byte[]>) next;
                 current = record;
+                currentSince = System.nanoTime();
                 failures = 0;
             }
             Throwable error;
@@ -161,7 +163,7 @@ public final class Lane {
      * long as that record is stuck, and then replayed after a restart although it was done.
      */
     private void done() {
-        partition.completed(current.offset(), RecordSize.of(current));
+        partition.completed(current.offset(), RecordSize.of(current), currentSince);
         current = null;
     }
 

@@ -21,6 +21,9 @@ public interface PartitionWork {
     /** That attempt ended: it finished, failed, or timed out. */
     void attemptEnded();
 
-    /** Reports a record done, with the bytes it held. Records of different lanes complete in any order. */
-    void completed(long offset, long bytes);
+    /**
+     * Reports a record done, with the bytes it held and when its first attempt began ({@link System#nanoTime}).
+     * Records of different lanes complete in any order.
+     */
+    void completed(long offset, long bytes, long startNanos);
 }

@@ -1,0 +1,61 @@
+package io.sluice.core;
+
+import static io.sluice.core.EngineTestSupport.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.kafka.TestRecords;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+
+class EngineMetricsTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void metersCountRecordsTimeProcessingAndReportAStuckWatermark() throws Exception {
+        String topic = Names.unique("metrics");
+        kafka.createTopic(topic, 2);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 1_000);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CountDownLatch release = new CountDownLatch(1);
+        LongAdder done = new LongAdder();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry)
+                .ordering(Ordering.UNORDERED).stuckThreshold(Duration.ofMillis(300)).build();
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+            if (record.value().equals("v500")) {
+                release.await();
+            }
+            done.increment();
+        })) {
+            await("all but the held record", Duration.ofSeconds(30), () -> done.sum() == 999);
+            await("the stuck partition reported", Duration.ofSeconds(10),
+                    () -> registry.get("sluice.partitions.stuck").gauge().value() == 1.0,
+                    () -> engine.partitions().toString());
+            await("the stuck partition in the partition view", Duration.ofSeconds(5),
+                    () -> engine.partitions().stream().anyMatch(p -> p.stuckMillis() >= 300 && p.watermarkGap() > 0),
+                    () -> engine.partitions().toString());
+            assertEquals(1.0, registry.get("sluice.in.flight").gauge().value());
+            release.countDown();
+            await("the last record", Duration.ofSeconds(10), () -> done.sum() == 1_000);
+            await("nothing stuck", Duration.ofSeconds(10),
+                    () -> registry.get("sluice.partitions.stuck").gauge().value() == 0.0);
+            await("per-partition lag at zero", Duration.ofSeconds(10), () -> registry.find("sluice.partition.lag")
+                    .gauges().stream().allMatch(g -> g.value() == 0.0) && !registry.find("sluice.partition.lag")
+                    .gauges().isEmpty());
+        }
+        assertEquals(1_000, registry.get("sluice.records.completed").functionCounter().count());
+        assertEquals(1_000, registry.get("sluice.records.consumed").functionCounter().count());
+        assertEquals(1_000, registry.get("sluice.processing").timer().count());
+        assertTrue(registry.get("sluice.commits").functionCounter().count() >= 1);
+        assertEquals(2, registry.find("sluice.partition.committed.offset").gauges().size());
+    }
+}
