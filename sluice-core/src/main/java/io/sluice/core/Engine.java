@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -108,7 +109,7 @@ public final class Engine implements AutoCloseable {
         }
 
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
-                ? new DeadLetterPublisher(config.deadLetterTopic(), clientProperties(config)) : null;
+                ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config)) : null;
         WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos());
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -119,7 +120,7 @@ public final class Engine implements AutoCloseable {
         EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
         loop[0] = new ConsumerLoop(config, consumer,
                 new LaneRouter(ordering, sink == null ? config.laneFunction() : null, config.lanesPerPartition()), pool,
-                processor, inFlight, budget, sink, metrics);
+                processor, inFlight, budget, sink, metrics, Admin.create(connectionProperties(config)));
         Engine engine = new Engine(config, loop[0], deadLetters, processor, pool);
         metrics.bind(engine::stats);
         engine.consumerThread.start();
@@ -178,16 +179,21 @@ public final class Engine implements AutoCloseable {
         return stopped;
     }
 
-    private static Map<String, Object> clientProperties(EngineConfig config) {
+    /** Connection and security settings, which the engine's admin client and dead-letter producer share. */
+    private static Map<String, Object> connectionProperties(EngineConfig config) {
         Map<String, Object> client = new HashMap<>();
         config.consumerProperties().forEach((k, v) -> {
-            // connection and security settings carry over to the dead-letter producer; consumer-only ones do not
             if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
                     || k.equals(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) || k.equals(ConsumerConfig.CLIENT_DNS_LOOKUP_CONFIG)) {
                 client.put(k, v);
             }
         });
-        client.putAll(config.producerProperties());
         return client;
+    }
+
+    private static Map<String, Object> producerProperties(EngineConfig config) {
+        Map<String, Object> producer = connectionProperties(config);
+        producer.putAll(config.producerProperties());
+        return producer;
     }
 }

@@ -131,6 +131,64 @@ class EngineOffsetsTest {
     }
 
     @Test
+    void aTopicDeletedAndCreatedAgainStartsFromItsBeginning() throws Exception {
+        String topic = Names.unique("recreated");
+        kafka.createTopic(topic, 1);
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, 100);
+        AtomicInteger done = new AtomicInteger();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).build();
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.incrementAndGet())) {
+            await("the first topic's records", Duration.ofSeconds(30), () -> done.get() == 100);
+        }
+        kafka.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        await("the topic gone", Duration.ofSeconds(30), () -> {
+            try {
+                return !kafka.admin().listTopics().names().get().contains(topic);
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        kafka.createTopic(topic, 1);
+        // more records than the old commit's offset: applying it would skip the first 100 silently
+        TestRecords.produceNumbered(client, topic, 0, 300);
+        AtomicInteger fresh = new AtomicInteger();
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> fresh.incrementAndGet())) {
+            await("the new topic from its start", Duration.ofSeconds(30), () -> fresh.get() == 300,
+                    () -> "(" + fresh.get() + ")");
+        }
+    }
+
+    @Test
+    void aCommitMadeForAnotherTopicOfTheSameNameFailsLoudly() throws Exception {
+        String topic = Names.unique("foreign-commit");
+        kafka.createTopic(topic, 1);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 300);
+        EngineConfig config = EngineTestSupport.config(kafka, topic).build();
+        // as offsets restored from a backup or copied from another cluster would be: made for a different topic ID
+        kafka.admin().alterConsumerGroupOffsets(config.groupId(), Map.of(new TopicPartition(topic, 0),
+                new OffsetAndMetadata(100, "sluice1:" + org.apache.kafka.common.Uuid.randomUuid() + ":")))
+                .all().get(30, TimeUnit.SECONDS);
+        AtomicInteger done = new AtomicInteger();
+        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.incrementAndGet());
+        assertTrue(engine.awaitTermination(Duration.ofSeconds(60)));
+        assertEquals(Health.FAILED, engine.health());
+        String message = engine.failure().orElseThrow().getMessage();
+        assertTrue(message.contains("deleted and created again") && message.contains(topic + "-0"), message);
+        assertEquals(0, done.get(), "nothing processed against a commit of another topic");
+
+        EngineConfig restart = EngineTestSupport.config(kafka, topic).groupId(config.groupId())
+                .outOfRangePolicy(OutOfRangePolicy.EARLIEST).build();
+        try (Engine again = Engine.start(restart, new StringDeserializer(), new StringDeserializer(),
+                record -> done.incrementAndGet())) {
+            await("the topic from its start", Duration.ofSeconds(30), () -> done.get() == 300);
+        }
+    }
+
+    @Test
     void onlyCommittedTransactionsAreProcessedAndTheWatermarkReachesTheLogEnd() throws Exception {
         String topic = Names.unique("transactions");
         kafka.createTopic(topic, 1);

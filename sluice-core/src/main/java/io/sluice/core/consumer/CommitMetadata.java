@@ -2,11 +2,13 @@ package io.sluice.core.consumer;
 
 import io.sluice.core.ledger.CompletionMap;
 import java.util.Optional;
+import org.apache.kafka.common.Uuid;
 
 /**
- * The text the engine stores with each committed offset: a version tag, the completion map (handlers), and a sink's
- * checkpoint data (sinks): {@code sluice1:<map>} or {@code sluice1:<map>|<sink data>}. Metadata written by other
- * tools (or none) reads as "nothing complete beyond the offset, no sink data", which is the safe reading.
+ * The text the engine stores with each committed offset: {@code sluice1:<topic id>:<completion map>[|<sink data>]}.
+ * The topic ID tells a commit of a deleted topic from one of its namesake; the completion map lists records done
+ * beyond the offset (handlers); the sink data is a sink's checkpoint (sinks). Metadata written by other tools, or
+ * none, reads as "no topic ID known, nothing complete beyond the offset, no sink data", which is the safe reading.
  */
 public final class CommitMetadata {
 
@@ -17,22 +19,21 @@ public final class CommitMetadata {
     }
 
     /** @param sinkData a sink's checkpoint data, or null when a handler runs */
-    static String encode(CompletionMap map, String sinkData) {
-        String encoded = map.encode();
-        if (sinkData == null) {
-            return encoded.isEmpty() ? "" : PREFIX + encoded;
-        }
-        return PREFIX + encoded + SINK_SEPARATOR + sinkData;
+    static String encode(Uuid topicId, CompletionMap map, String sinkData) {
+        String text = PREFIX + topicId + ":" + map.encode();
+        return sinkData == null ? text : text + SINK_SEPARATOR + sinkData;
     }
 
     /** The records beyond a committed offset that are already done, as written by the engine in its commit. */
     public static CompletionMap decode(long offset, String metadata) {
-        if (metadata == null || !metadata.startsWith(PREFIX)) {
-            return CompletionMap.empty(offset);
-        }
-        String body = metadata.substring(PREFIX.length());
-        int separator = body.indexOf(SINK_SEPARATOR);
-        return CompletionMap.decode(offset, separator < 0 ? body : body.substring(0, separator));
+        String map = field(metadata, 1);
+        return map == null ? CompletionMap.empty(offset) : CompletionMap.decode(offset, map);
+    }
+
+    /** The ID of the topic the commit was made for, if the engine wrote it. */
+    public static Optional<Uuid> topicId(String metadata) {
+        String id = field(metadata, 0);
+        return id == null ? Optional.empty() : Optional.of(Uuid.fromString(id));
     }
 
     /** The sink data of a commit the engine wrote for a sink, if any. */
@@ -42,5 +43,19 @@ public final class CommitMetadata {
         }
         int separator = metadata.indexOf(SINK_SEPARATOR, PREFIX.length());
         return separator < 0 ? Optional.empty() : Optional.of(metadata.substring(separator + 1));
+    }
+
+    /** Field 0 is the topic ID, field 1 the completion map; null when the metadata is not the engine's. */
+    private static String field(String metadata, int index) {
+        if (metadata == null || !metadata.startsWith(PREFIX)) {
+            return null;
+        }
+        String body = metadata.substring(PREFIX.length());
+        int separator = body.indexOf(SINK_SEPARATOR);
+        if (separator >= 0) {
+            body = body.substring(0, separator);
+        }
+        String[] fields = body.split(":", 2);
+        return fields.length == 2 ? fields[index] : null;
     }
 }

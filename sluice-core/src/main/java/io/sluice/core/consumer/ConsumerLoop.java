@@ -30,6 +30,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -65,6 +66,7 @@ public final class ConsumerLoop implements Runnable {
     private final Semaphore inFlight;
     private final MemoryBudget budget;
     private final CommitPolicy commits;
+    private final TopicIds topicIds;
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final ConcurrentLinkedQueue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final Set<TopicPartition> operatorPaused = ConcurrentHashMap.newKeySet();
@@ -91,7 +93,7 @@ public final class ConsumerLoop implements Runnable {
      * @param sink     the sink records go to, or null when {@code invoker} runs a handler
      */
     public ConsumerLoop(EngineConfig config, Consumer<byte[], byte[]> consumer, LaneRouter router, WorkerPool pool,
-            Invoker invoker, Semaphore inFlight, MemoryBudget budget, Sink sink, EngineMetrics metrics) {
+            Invoker invoker, Semaphore inFlight, MemoryBudget budget, Sink sink, EngineMetrics metrics, Admin admin) {
         this.config = config;
         this.consumer = consumer;
         this.router = router;
@@ -100,6 +102,7 @@ public final class ConsumerLoop implements Runnable {
         this.inFlight = inFlight;
         this.budget = budget;
         this.metrics = metrics;
+        this.topicIds = new TopicIds(admin, config.drainTimeout());
         this.commits = sink == null
                 ? new LedgerCommits(consumer, config.commitInterval(), config.drainTimeout(), metrics.commitLatency())
                 : new SinkCommits(sink, consumer, config.commitInterval(), config.drainTimeout(), this::fail,
@@ -132,10 +135,19 @@ public final class ConsumerLoop implements Runnable {
                 publishGauges();
             }
         } catch (Throwable t) {
-            fail(t);
+            fail(unwrapListenerError(t));
         } finally {
             drainAndClose();
         }
+    }
+
+    /** The consumer wraps what a rebalance listener throws; the engine's own message is the one to show. */
+    private static Throwable unwrapListenerError(Throwable t) {
+        if (t instanceof org.apache.kafka.common.KafkaException && t.getCause() != null
+                && String.valueOf(t.getMessage()).startsWith("User rebalance callback")) {
+            return t.getCause();
+        }
+        return t;
     }
 
     public Health health() {
@@ -377,6 +389,8 @@ public final class ConsumerLoop implements Runnable {
             CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
             commits.commitFinal(all);
             CrashPoints.reach(CrashPoints.CLOSE_AFTER_COMMIT);
+            // consumer.close() revokes the assignment through the listener: there must be nothing left to commit
+            partitions.clear();
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);
@@ -387,6 +401,7 @@ public final class ConsumerLoop implements Runnable {
                 LOG.warn("closing the consumer: {}", t.toString());
             }
             pool.shutdown(config.drainTimeout().toMillis());
+            topicIds.close();
             health.set(failure.get() == null ? Health.STOPPED : Health.FAILED);
         }
     }
@@ -449,12 +464,15 @@ public final class ConsumerLoop implements Runnable {
             if (assigned.isEmpty()) {
                 return;
             }
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(assigned),
-                    config.drainTimeout());
+            Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(consumer.committed(Set.copyOf(assigned),
+                    config.drainTimeout()));
+            topicIds.refresh(assigned);
+            forgetCommitsOfRecreatedTopics(committed);
             List<TopicPartition> fresh = assigned.stream().filter(tp -> committed.get(tp) == null)
                     .collect(Collectors.toList());
             if (!fresh.isEmpty()) {
-                if (config.startPosition() == StartPosition.EARLIEST) {
+                if (config.startPosition() == StartPosition.EARLIEST && config.outOfRangePolicy() != OutOfRangePolicy.LATEST
+                        || config.outOfRangePolicy() == OutOfRangePolicy.EARLIEST) {
                     consumer.seekToBeginning(fresh);
                 } else {
                     consumer.seekToEnd(fresh);
@@ -471,6 +489,7 @@ public final class ConsumerLoop implements Runnable {
                         : CompletionMap.empty(start);
                 PartitionState p = new PartitionState(tp, new PartitionLedger(start, config.window()), done,
                         router.lanesPerPartition(), pool, invoker, completions, inFlight, metrics.processing());
+                p.topicId = topicIds.idOf(tp.topic());
                 partitions.put(tp, p);
                 commits.assigned(p, oam);
                 if (operatorPaused.contains(tp)) {
@@ -479,6 +498,38 @@ public final class ConsumerLoop implements Runnable {
             }
             budget.partitionsAssigned(partitions.size());
             assignmentChanged = true;
+        }
+
+        /**
+         * A commit made for an earlier topic of the same name must not position the new one: by default that is a
+         * loud failure; with the out-of-range policy EARLIEST or LATEST, the commit is ignored and the partition
+         * starts there.
+         */
+        private void forgetCommitsOfRecreatedTopics(Map<TopicPartition, OffsetAndMetadata> committed) {
+            List<String> recreated = new ArrayList<>();
+            committed.entrySet().removeIf(e -> {
+                if (e.getValue() == null) {
+                    return false;
+                }
+                var was = CommitMetadata.topicId(e.getValue().metadata());
+                var now = topicIds.idOf(e.getKey().topic());
+                if (was.isPresent() && !was.get().equals(now)) {
+                    recreated.add(e.getKey() + " (committed at offset " + e.getValue().offset() + " for topic ID "
+                            + was.get() + "; the topic's ID is now " + now + ")");
+                    return true;
+                }
+                return false;
+            });
+            if (recreated.isEmpty()) {
+                return;
+            }
+            String message = "topic deleted and created again since this group committed: " + String.join(", ",
+                    recreated);
+            if (config.outOfRangePolicy() == OutOfRangePolicy.FAIL) {
+                throw new IllegalStateException(message + ". Its records are not the ones the commit speaks of. Set "
+                        + "the out-of-range policy to EARLIEST or LATEST to start the new topic there.");
+            }
+            LOG.error("{}; starting from the {} offset", message, config.outOfRangePolicy());
         }
 
         private void forget(List<PartitionState> states) {

@@ -124,7 +124,7 @@ final class LedgerCommits implements CommitPolicy {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionState p : partitions) {
             OffsetAndMetadata current = new OffsetAndMetadata(p.ledger.watermark(),
-                    CommitMetadata.encode(p.ledger.completionMap(), null));
+                    CommitMetadata.encode(p.topicId, p.ledger.completionMap(), null));
             if (!current.equals(p.lastCommitted)) {
                 offsets.put(p.partition, current);
             }

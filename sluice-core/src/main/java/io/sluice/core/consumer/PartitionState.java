@@ -27,6 +27,8 @@ import org.apache.kafka.common.TopicPartition;
 final class PartitionState implements PartitionWork {
 
     final TopicPartition partition;
+    /** The topic's ID at assignment; stored with every commit. */
+    org.apache.kafka.common.Uuid topicId;
     final PartitionLedger ledger;
     final CompletionMap alreadyComplete;
     final EnumSet<PauseReason> pauses = EnumSet.noneOf(PauseReason.class);

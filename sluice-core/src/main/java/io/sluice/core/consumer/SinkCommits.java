@@ -79,7 +79,7 @@ final class SinkCommits implements CommitPolicy {
         var data = CommitMetadata.sinkData(committed == null ? null : committed.metadata());
         // first in the lane: recovery finishes before the partition's first write
         inLane(p, "open", () -> {
-            sink.open(p.partition, offset, data);
+            sink.open(p.partition, p.topicId, offset, data);
             return null;
         });
     }
@@ -227,7 +227,8 @@ final class SinkCommits implements CommitPolicy {
             throw new IllegalStateException("the sink checkpointed " + p.partition + " at offset " + c.offset()
                     + ", outside [" + committed + ", " + p.ledger.end() + "] (committed, handed out)");
         }
-        String metadata = CommitMetadata.encode(io.sluice.core.ledger.CompletionMap.empty(c.offset()), c.data());
+        String metadata = CommitMetadata.encode(p.topicId, io.sluice.core.ledger.CompletionMap.empty(c.offset()),
+                c.data());
         if (metadata.length() > METADATA_LIMIT) {
             throw new IllegalStateException("the sink's checkpoint data for " + p.partition + " is " + metadata.length()
                     + " characters; the broker's offset.metadata.max.bytes allows " + METADATA_LIMIT);

@@ -3,6 +3,7 @@ package io.sluice.core.sink;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Where records go when the engine runs a sink rather than a handler: the contract between the engine and the
@@ -22,10 +23,12 @@ import org.apache.kafka.common.TopicPartition;
 public interface Sink extends AutoCloseable {
 
     /**
-     * The partition is now this member's. {@code committedOffset} is where the engine resumes (records below it are
-     * done), {@code committedData} what the last successful commit stored for the sink, if anything.
+     * The partition is now this member's. {@code topicId} tells this topic from an earlier one of the same name (key
+     * what the sink stores by it); {@code committedOffset} is where the engine resumes (records below it are done),
+     * {@code committedData} what the last successful commit stored for the sink, if anything.
      */
-    void open(TopicPartition partition, long committedOffset, Optional<String> committedData) throws Exception;
+    void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
+            throws Exception;
 
     /**
      * Takes a record. Throw {@link RecordRejectedException} for a record that can never be written (bad input): the

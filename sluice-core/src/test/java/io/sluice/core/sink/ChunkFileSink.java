@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * A small exactly-once file sink that exercises the engine's sink contract: each checkpoint writes the records since
@@ -35,7 +36,8 @@ final class ChunkFileSink implements Sink {
     }
 
     @Override
-    public void open(TopicPartition tp, long committedOffset, Optional<String> committedData) throws IOException {
+    public void open(TopicPartition tp, Uuid topicId, long committedOffset, Optional<String> committedData)
+            throws IOException {
         calls.add("open " + tp + " " + committedOffset + " " + committedData.orElse("-"));
         Path partitionDir = Files.createDirectories(dir.resolve(tp.toString()));
         if (committedData.isPresent() && !committedData.get().isEmpty()) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
+import io.sluice.core.Health;
 import io.sluice.core.consumer.CommitMetadata;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
@@ -45,9 +46,10 @@ class SinkContractTest {
                 .build();
 
         ChunkFileSink first = new ChunkFileSink(dir);
-        try (Engine engine = Engine.startSink(config, first)) {
-            awaitVisible(dir, 6_000);
-        }
+        Engine firstEngine = Engine.startSink(config, first);
+        awaitVisible(dir, 6_000);
+        firstEngine.close();
+        assertEquals(Health.STOPPED, firstEngine.health(), "a clean close: " + firstEngine.failure());
         assertExactlyOnce(dir, 6_000);
         assertOrdered(first.calls, "open", "checkpoint", "committed", "close");
 
@@ -56,18 +58,20 @@ class SinkContractTest {
                 .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
         committed.values().forEach(oam -> assertTrue(
                 CommitMetadata.sinkData(oam.metadata()).orElse("-").matches("chunk-\\d+|"), oam.metadata()));
+        committed.values().forEach(oam -> assertTrue(CommitMetadata.topicId(oam.metadata()).isPresent(), oam.metadata()));
 
         // a restart resumes after the committed chunks; a second member joining moves partitions by revoke
         TestRecords.produceNumbered(client, topic, 6_000, 6_000);
         ChunkFileSink second = new ChunkFileSink(dir);
         ChunkFileSink third = new ChunkFileSink(dir);
-        try (Engine engine = Engine.startSink(config, second)) {
-            awaitVisible(dir, 8_000);
-            try (Engine joiner = Engine.startSink(config, third)) {
-                awaitVisible(dir, 12_000);
-            }
-            awaitVisible(dir, 12_000);
-        }
+        Engine engine = Engine.startSink(config, second);
+        awaitVisible(dir, 8_000);
+        Engine joiner = Engine.startSink(config, third);
+        awaitVisible(dir, 12_000);
+        joiner.close();
+        engine.close();
+        assertEquals(Health.STOPPED, joiner.health(), "a clean close: " + joiner.failure());
+        assertEquals(Health.STOPPED, engine.health(), "a clean close: " + engine.failure());
         assertExactlyOnce(dir, 12_000);
         assertTrue(second.calls.stream().anyMatch(c -> c.startsWith("open ") && !c.endsWith(" -")),
                 "reopened partitions get the committed sink data: " + second.calls);
