@@ -66,7 +66,7 @@ public final class Engine implements AutoCloseable {
     public static <K, V> Engine start(EngineConfig config, Deserializer<K> keys, Deserializer<V> values,
             RecordHandler<K, V> handler) {
         return start(config, policy -> RecordProcessor.blocking(keys, values, handler, policy), config.concurrency(),
-                null, null, config.ordering(), config.processingTimeout());
+                null, null, config.ordering(), config.processingTimeout(), config.virtualThreads());
     }
 
     /**
@@ -77,7 +77,7 @@ public final class Engine implements AutoCloseable {
             AsyncRecordHandler<K, V> handler) {
         return start(config, policy -> RecordProcessor.async(keys, values, handler, policy),
                 Math.max(2, Runtime.getRuntime().availableProcessors()), new Semaphore(config.concurrency()), null,
-                config.ordering(), config.processingTimeout());
+                config.ordering(), config.processingTimeout(), requirePlatformThreads(config, "asynchronous handlers"));
     }
 
     /**
@@ -87,14 +87,22 @@ public final class Engine implements AutoCloseable {
      */
     public static Engine startSink(EngineConfig config, Sink sink) {
         return start(config, policy -> RecordProcessor.sink(sink, policy), config.concurrency(), null, sink,
-                Ordering.PARTITION, NO_TIMEOUT);
+                Ordering.PARTITION, NO_TIMEOUT, requirePlatformThreads(config, "sinks"));
     }
 
     /** Long enough never to expire, short enough that adding it to a nanoTime cannot overflow twice. */
     private static final Duration NO_TIMEOUT = Duration.ofNanos(Long.MAX_VALUE / 4);
 
+    private static boolean requirePlatformThreads(EngineConfig config, String what) {
+        if (config.virtualThreads()) {
+            throw new IllegalArgumentException("virtual threads are for blocking handlers; " + what
+                    + " run on a few platform threads already: leave virtualThreads off");
+        }
+        return false;
+    }
+
     private static Engine start(EngineConfig config, Function<FailurePolicy, RecordProcessor> processors, int workers,
-            Semaphore inFlight, Sink sink, Ordering ordering, Duration timeout) {
+            Semaphore inFlight, Sink sink, Ordering ordering, Duration timeout, boolean virtual) {
         MemoryBudget budget = new MemoryBudget(config.memoryBudgetBytes());
         Map<String, Object> props = new HashMap<>(config.consumerProperties());
         props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -110,7 +118,7 @@ public final class Engine implements AutoCloseable {
 
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
                 ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config)) : null;
-        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos());
+        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos(), virtual);
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         ConsumerLoop[] loop = new ConsumerLoop[1];

@@ -42,6 +42,7 @@ public final class EngineConfig {
     private final OutOfRangePolicy outOfRangePolicy;
     private final Duration stuckThreshold;
     private final MeterRegistry meterRegistry;
+    private final boolean virtualThreads;
 
     private EngineConfig(Builder b) {
         this.consumerProperties = Map.copyOf(b.consumerProperties);
@@ -65,6 +66,7 @@ public final class EngineConfig {
         this.outOfRangePolicy = b.outOfRangePolicy;
         this.stuckThreshold = b.stuckThreshold;
         this.meterRegistry = b.meterRegistry;
+        this.virtualThreads = b.virtualThreads;
     }
 
     public static Builder builder() {
@@ -157,6 +159,10 @@ public final class EngineConfig {
         return meterRegistry;
     }
 
+    public boolean virtualThreads() {
+        return virtualThreads;
+    }
+
     public String groupId() {
         return (String) consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
     }
@@ -184,6 +190,7 @@ public final class EngineConfig {
         private OutOfRangePolicy outOfRangePolicy = OutOfRangePolicy.FAIL;
         private Duration stuckThreshold = Duration.ofMinutes(2);
         private MeterRegistry meterRegistry = Metrics.globalRegistry;
+        private boolean virtualThreads;
 
         private Builder() {
         }
@@ -329,6 +336,17 @@ public final class EngineConfig {
             return this;
         }
 
+        /**
+         * Runs blocking handlers on virtual threads, one per worker, so {@code concurrency} can be in the thousands
+         * for I/O-bound handlers. Needs JDK 24 or newer, where virtual threads no longer pin their carrier inside
+         * {@code synchronized} blocks (JEP 491); on older JDKs a blocked virtual thread could stall the engine.
+         * Default false: platform threads.
+         */
+        public Builder virtualThreads(boolean enabled) {
+            this.virtualThreads = enabled;
+            return this;
+        }
+
         public EngineConfig build() {
             require(consumerProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) != null,
                     "bootstrap.servers is required: where the Kafka brokers are, e.g. broker1:9092");
@@ -347,6 +365,9 @@ public final class EngineConfig {
             require(positive(drainTimeout), "drain timeout must be positive");
             require(positive(processingTimeout), "processing timeout must be positive");
             require(positive(stuckThreshold), "stuck threshold must be positive");
+            require(!virtualThreads || Runtime.version().feature() >= 24, "virtual threads need JDK 24 or newer (this is "
+                    + "JDK " + Runtime.version().feature() + ", where they pin their carrier in synchronized code); run "
+                    + "on a newer JDK or leave virtualThreads off");
             require(maxAttempts >= 1, "max attempts must be at least 1, not " + maxAttempts);
             require(!initialBackoff.isNegative() && maxBackoff.compareTo(initialBackoff) >= 0,
                     "backoff must satisfy 0 <= initial <= max");

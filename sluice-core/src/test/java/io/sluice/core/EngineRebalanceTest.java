@@ -62,6 +62,39 @@ class EngineRebalanceTest {
     }
 
     @Test
+    void theKip848ConsumerGroupProtocolSharesTheWorkToo() throws Exception {
+        String topic = Names.unique("kip848");
+        kafka.createTopic(topic, 4);
+        int count = 8_000;
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        Map<String, Set<Integer>> partitionsByMember = new ConcurrentHashMap<>();
+        EngineConfig config = EngineConfig.builder()
+                .consumerProperties(kafka.clientProperties(Listener.PLAINTEXT))
+                .groupId(Names.unique("kip848-group"))
+                .consumerProperty(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer")
+                .topics(topic)
+                .concurrency(8)
+                .drainTimeout(Duration.ofSeconds(10))
+                .build();
+        try (Engine first = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> handle("first", record.value(), record.partition(), seen, partitionsByMember));
+             Engine second = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> handle("second", record.value(), record.partition(), seen, partitionsByMember))) {
+            await("the broker shares the partitions between both members", Duration.ofSeconds(30),
+                    () -> !first.partitions().isEmpty() && !second.partitions().isEmpty()
+                            && first.partitions().size() + second.partitions().size() == 4,
+                    () -> first.partitions() + " / " + second.partitions());
+            TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, count);
+            await("every record", Duration.ofSeconds(60), () -> seen.size() == count,
+                    () -> "(" + seen.size() + " of " + count + ")");
+            assertEquals(Health.RUNNING, first.health());
+            assertEquals(Health.RUNNING, second.health());
+        }
+        assertEquals(2, partitionsByMember.size(), "both members got partitions: " + partitionsByMember);
+        assertTrue(seen.values().stream().allMatch(n -> n.get() == 1), "each record once");
+    }
+
+    @Test
     void aHandlerSlowerThanTheMaxPollIntervalCausesNoRebalance() throws Exception {
         String topic = Names.unique("slow-handler");
         kafka.createTopic(topic, 2);

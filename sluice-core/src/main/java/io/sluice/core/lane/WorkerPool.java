@@ -26,14 +26,21 @@ public final class WorkerPool {
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Set<Lane> suspended = ConcurrentHashMap.newKeySet();
     private final AtomicInteger sequence = new AtomicInteger();
+    private final boolean virtual;
     private final Thread watchdog;
     /** Attempts that overran the processing timeout. */
     public final LongAdder timeouts = new LongAdder();
     private volatile boolean stopped;
 
     public WorkerPool(String name, int threads, long timeoutNanos) {
+        this(name, threads, timeoutNanos, false);
+    }
+
+    /** @param virtual workers on virtual threads (JDK 21+ API; the engine allows it on JDK 24+ only) */
+    public WorkerPool(String name, int threads, long timeoutNanos, boolean virtual) {
         this.name = name;
         this.timeoutNanos = timeoutNanos;
+        this.virtual = virtual;
         for (int i = 0; i < threads; i++) {
             startWorker();
         }
@@ -56,6 +63,23 @@ public final class WorkerPool {
 
     void resumed(Lane lane) {
         suspended.remove(lane);
+    }
+
+    /** Compiled for release 17, so virtual threads (a JDK 21 API) are reached by reflection. */
+    private Thread newThread(Runnable body, String threadName) {
+        if (!virtual) {
+            Thread t = new Thread(body, threadName);
+            t.setDaemon(true);
+            return t;
+        }
+        try {
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            Class<?> type = Class.forName("java.lang.Thread$Builder");
+            builder = type.getMethod("name", String.class).invoke(builder, threadName);
+            return (Thread) type.getMethod("unstarted", Runnable.class).invoke(builder, body);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("virtual threads are not available on this JDK", e);
+        }
     }
 
     /** Worker threads alive now, including stuck ones not yet retired. */
@@ -114,13 +138,9 @@ public final class WorkerPool {
     }
 
     private final class Worker implements Runnable {
-        final Thread thread = new Thread(this, name + "-worker-" + sequence.getAndIncrement());
+        final Thread thread = newThread(this, name + "-worker-" + sequence.getAndIncrement());
         volatile Lane running;
         volatile boolean retiring;
-
-        Worker() {
-            thread.setDaemon(true);
-        }
 
         @Override
         public void run() {
