@@ -110,12 +110,8 @@ class EngineOffsetsTest {
         kafka.createTopic(topic, 1);
         Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
         TestRecords.produceNumbered(client, topic, 0, 200);
-        AtomicInteger done = new AtomicInteger();
         EngineConfig config = EngineTestSupport.config(kafka, topic).build();
-        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.incrementAndGet())) {
-            await("the first 200", Duration.ofSeconds(30), () -> done.get() == 200);
-        }
+        AtomicInteger done = new AtomicInteger(EngineTestSupport.processUntil(config, 200));
         TestRecords.produceNumbered(client, topic, 200, 800);
         // what retention does to an unconsumed backlog: the log start moves past records nobody processed
         kafka.admin().deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(600)))
@@ -136,12 +132,8 @@ class EngineOffsetsTest {
         kafka.createTopic(topic, 1);
         Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
         TestRecords.produceNumbered(client, topic, 0, 100);
-        AtomicInteger done = new AtomicInteger();
         EngineConfig config = EngineTestSupport.config(kafka, topic).build();
-        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.incrementAndGet())) {
-            await("the first topic's records", Duration.ofSeconds(30), () -> done.get() == 100);
-        }
+        assertEquals(100, EngineTestSupport.processUntil(config, 100));
         kafka.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         await("the topic gone", Duration.ofSeconds(30), () -> {
             try {
@@ -153,12 +145,7 @@ class EngineOffsetsTest {
         kafka.createTopic(topic, 1);
         // more records than the old commit's offset: applying it would skip the first 100 silently
         TestRecords.produceNumbered(client, topic, 0, 300);
-        AtomicInteger fresh = new AtomicInteger();
-        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> fresh.incrementAndGet())) {
-            await("the new topic from its start", Duration.ofSeconds(30), () -> fresh.get() == 300,
-                    () -> "(" + fresh.get() + ")");
-        }
+        assertEquals(300, EngineTestSupport.processUntil(config, 300), "the new topic from its start, not from 100");
     }
 
     @Test

@@ -50,6 +50,16 @@ final class EngineTestSupport {
         }
     }
 
+    /** Runs an engine that counts records until it has seen {@code count}, then closes it; returns the count. */
+    static int processUntil(EngineConfig config, int count) {
+        java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+        try (Engine engine = Engine.start(config, new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.StringDeserializer(), record -> seen.incrementAndGet())) {
+            await(count + " records", Duration.ofSeconds(60), () -> seen.get() >= count, () -> "(" + seen.get() + ")");
+        }
+        return seen.get();
+    }
+
     static Map<TopicPartition, OffsetAndMetadata> committed(KafkaCluster kafka, String group) throws Exception {
         return kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
     }

@@ -29,7 +29,5 @@ interface CommitPolicy {
     /** Bytes held for the partition outside the engine's queues (a sink's buffers). */
     long heldBytes(PartitionState partition);
 
-    long commits();
-
-    long failures();
+    CommitCounts counts();
 }

@@ -158,7 +158,7 @@ public final class ConsumerLoop implements Runnable {
     public EngineStats stats(RecordProcessor processor, WorkerPool pool) {
         return new EngineStats(consumed.sum(), completed.sum(), processor.failedAttempts.sum(), processor.retried.sum(),
                 processor.skipped.sum(), processor.deadLettered.sum(), pool.timeouts.sum(), revoked.sum(), lost.sum(),
-                commits.commits(), commits.failures(), queuedBytes, budget.total(), inFlightRecords, pausedPartitions,
+                commits.counts().commits.sum(), commits.counts().failures.sum(), queuedBytes, budget.total(), inFlightRecords, pausedPartitions,
                 stuckPartitions);
     }
 

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -30,8 +29,7 @@ final class LedgerCommits implements CommitPolicy {
     private final long intervalNanos;
     private final Duration syncTimeout;
     private long nextCommit;
-    final LongAdder commits = new LongAdder();
-    final LongAdder failures = new LongAdder();
+    private final CommitCounts counts = new CommitCounts();
 
     private final io.micrometer.core.instrument.Timer latency;
 
@@ -67,12 +65,12 @@ final class LedgerCommits implements CommitPolicy {
         consumer.commitAsync(offsets, (committed, error) -> {
             latency.record(System.nanoTime() - sent, java.util.concurrent.TimeUnit.NANOSECONDS);
             if (error != null) {
-                failures.increment();
+                counts.failures.increment();
                 LOG.warn("commit of {} failed; the next interval commits the newer state: {}", committed.keySet(),
                         error.toString());
                 return;
             }
-            commits.increment();
+            counts.commits.increment();
             committed.forEach((tp, oam) -> {
                 PartitionState p = byPartition.get(tp);
                 if (p != null) {
@@ -91,7 +89,7 @@ final class LedgerCommits implements CommitPolicy {
             return;
         }
         consumer.commitSync(offsets, syncTimeout);
-        commits.increment();
+        counts.commits.increment();
         for (PartitionState p : partitions) {
             OffsetAndMetadata oam = offsets.get(p.partition);
             if (oam != null) {
@@ -111,13 +109,8 @@ final class LedgerCommits implements CommitPolicy {
     }
 
     @Override
-    public long commits() {
-        return commits.sum();
-    }
-
-    @Override
-    public long failures() {
-        return failures.sum();
+    public CommitCounts counts() {
+        return counts;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> changed(Collection<PartitionState> partitions) {

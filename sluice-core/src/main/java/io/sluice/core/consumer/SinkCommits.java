@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -56,8 +55,7 @@ final class SinkCommits implements CommitPolicy {
     private final Function<TopicPartition, PartitionState> current;
     private final io.micrometer.core.instrument.Timer latency;
     private long nextCommit;
-    private final LongAdder commits = new LongAdder();
-    private final LongAdder failures = new LongAdder();
+    private final CommitCounts counts = new CommitCounts();
 
     SinkCommits(Sink sink, org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, Duration interval,
             Duration timeout, Consumer<Throwable> fail, Function<TopicPartition, PartitionState> current,
@@ -107,10 +105,10 @@ final class SinkCommits implements CommitPolicy {
             consumer.commitAsync(offsets, (committed, error) -> {
                 latency.record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
                 if (error == null) {
-                    commits.increment();
+                    counts.commits.increment();
                     CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
                 } else {
-                    failures.increment();
+                    counts.failures.increment();
                     LOG.warn("commit of {} failed: {}", offsets.keySet(), error.toString());
                 }
                 checkpoints.forEach((tp, c) -> {
@@ -153,9 +151,9 @@ final class SinkCommits implements CommitPolicy {
         if (!offsets.isEmpty()) {
             try {
                 consumer.commitSync(offsets, timeout);
-                commits.increment();
+                counts.commits.increment();
             } catch (RuntimeException e) {
-                failures.increment();
+                counts.failures.increment();
                 error = e;
                 LOG.warn("final commit of {} failed: {}", offsets.keySet(), e.toString());
             }
@@ -192,13 +190,8 @@ final class SinkCommits implements CommitPolicy {
     }
 
     @Override
-    public long commits() {
-        return commits.sum();
-    }
-
-    @Override
-    public long failures() {
-        return failures.sum();
+    public CommitCounts counts() {
+        return counts;
     }
 
     /** Tells the sink, in the lane, what became of a checkpoint's commit. */
