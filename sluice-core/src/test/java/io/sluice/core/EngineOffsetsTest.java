@@ -176,6 +176,25 @@ class EngineOffsetsTest {
     }
 
     @Test
+    void aCommittedOffsetBeyondTheLogEndFailsLoudly() throws Exception {
+        String topic = Names.unique("beyond-end");
+        kafka.createTopic(topic, 1);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 300);
+        EngineConfig config = EngineTestSupport.config(kafka, topic).build();
+        // a commit from another tool, past the end: the log was truncated or the offsets belong elsewhere
+        kafka.admin().alterConsumerGroupOffsets(config.groupId(), Map.of(new TopicPartition(topic, 0),
+                new OffsetAndMetadata(1_000))).all().get(30, TimeUnit.SECONDS);
+        AtomicInteger done = new AtomicInteger();
+        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.incrementAndGet());
+        assertTrue(engine.awaitTermination(Duration.ofSeconds(60)));
+        assertEquals(Health.FAILED, engine.health());
+        String message = engine.failure().orElseThrow().getMessage();
+        assertTrue(message.contains("the position 1000 is beyond the end of the log (300)"), message);
+        assertEquals(0, done.get());
+    }
+
+    @Test
     void onlyCommittedTransactionsAreProcessedAndTheWatermarkReachesTheLogEnd() throws Exception {
         String topic = Names.unique("transactions");
         kafka.createTopic(topic, 1);
