@@ -14,6 +14,7 @@ package io.sluice.core;
  * @param lost           partitions lost without a chance to commit (session expired)
  * @param commits        offset commits acknowledged
  * @param commitFailures offset commits that failed (the next interval commits the newer state)
+ * @param queuedRecords  records queued or in flight (handed out and not yet done)
  * @param queuedBytes    bytes of records queued or in flight, as the memory budget counts them
  * @param budgetBytes    the memory budget
  * @param inFlight       records being processed now
@@ -21,6 +22,6 @@ package io.sluice.core;
  * @param stuckPartitions partitions whose watermark has not moved for the stuck threshold with records pending
  */
 public record EngineStats(long consumed, long completed, long failedAttempts, long retried, long skipped,
-        long deadLettered, long timeouts, long revoked, long lost, long commits, long commitFailures, long queuedBytes,
+        long deadLettered, long timeouts, long revoked, long lost, long commits, long commitFailures, long queuedRecords, long queuedBytes,
         long budgetBytes, long inFlight, int pausedPartitions, int stuckPartitions) {
 }

@@ -44,6 +44,7 @@ class EngineMetricsTest {
                     () -> engine.partitions().stream().anyMatch(p -> p.stuckMillis() >= 300 && p.watermarkGap() > 0),
                     () -> engine.partitions().toString());
             assertEquals(1.0, registry.get("sluice.in.flight").gauge().value());
+            assertTrue(registry.get("sluice.queued.records").gauge().value() >= 1.0, "the held record is queued");
             release.countDown();
             await("the last record", Duration.ofSeconds(10), () -> done.sum() == 1_000);
             await("nothing stuck", Duration.ofSeconds(10),

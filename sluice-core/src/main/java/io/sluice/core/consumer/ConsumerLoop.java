@@ -81,6 +81,7 @@ public final class ConsumerLoop implements Runnable {
     private final LongAdder lost = new LongAdder();
     final EngineMetrics metrics;
     private volatile long queuedBytes;
+    private volatile long queuedRecords;
     private volatile int pausedPartitions;
     private volatile int stuckPartitions;
     private volatile long inFlightRecords;
@@ -158,7 +159,7 @@ public final class ConsumerLoop implements Runnable {
     public EngineStats stats(RecordProcessor processor, WorkerPool pool) {
         return new EngineStats(consumed.sum(), completed.sum(), processor.failedAttempts.sum(), processor.retried.sum(),
                 processor.skipped.sum(), processor.deadLettered.sum(), pool.timeouts.sum(), revoked.sum(), lost.sum(),
-                commits.counts().commits.sum(), commits.counts().failures.sum(), queuedBytes, budget.total(), inFlightRecords, pausedPartitions,
+                commits.counts().commits.sum(), commits.counts().failures.sum(), queuedRecords, queuedBytes, budget.total(), inFlightRecords, pausedPartitions,
                 stuckPartitions);
     }
 
@@ -171,11 +172,13 @@ public final class ConsumerLoop implements Runnable {
         long now = System.nanoTime();
         long held = budget.used();
         long running = 0;
+        long pending = 0;
         int paused = 0;
         int stuck = 0;
         for (PartitionState p : partitions.values()) {
             held += commits.heldBytes(p);
             running += p.running.get();
+            pending += p.ledger.pendingCount();
             if (p.ledger.watermark() != p.watermarkSeen || p.ledger.pendingCount() == 0) {
                 p.watermarkSeen = p.ledger.watermark();
                 p.watermarkSinceNanos = now;
@@ -187,6 +190,7 @@ public final class ConsumerLoop implements Runnable {
             }
         }
         queuedBytes = held;
+        queuedRecords = pending;
         inFlightRecords = running;
         pausedPartitions = paused;
         stuckPartitions = stuck;

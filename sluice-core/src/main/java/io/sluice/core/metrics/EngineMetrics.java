@@ -66,6 +66,7 @@ public final class EngineMetrics {
         counter("sluice.partitions.lost", "partitions lost without a commit", stats, EngineStats::lost);
         counter("sluice.commits", "offset commits acknowledged", stats, EngineStats::commits);
         counter("sluice.commit.failures", "offset commits that failed", stats, EngineStats::commitFailures);
+        gauge("sluice.queued.records", "records queued or in flight", stats, EngineStats::queuedRecords);
         gauge("sluice.queued.bytes", "bytes of records queued, in flight or held by a sink", stats,
                 EngineStats::queuedBytes);
         gauge("sluice.budget.bytes", "the memory budget", stats, EngineStats::budgetBytes);
