@@ -1,0 +1,70 @@
+package io.sluice.storage.codec;
+
+import com.github.luben.zstd.ZstdInputStream;
+import com.github.luben.zstd.ZstdOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import net.jpountz.lz4.LZ4FrameInputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
+import org.xerial.snappy.SnappyFramedInputStream;
+import org.xerial.snappy.SnappyFramedOutputStream;
+
+/**
+ * Stream compression of line- and length-delimited files. Every codec writes a standard, self-describing framing that
+ * common tools read: gzip (RFC 1952, {@code gzip -d}, DuckDB), Zstandard frames ({@code zstd -d}, DuckDB), the LZ4
+ * frame format ({@code lz4 -d}; not the Hadoop block format), and the Snappy framing format ({@code .sz}, as in
+ * {@code snzip -t framing2}; not raw Snappy blocks).
+ */
+public enum Codec {
+    NONE(""),
+    GZIP(".gz"),
+    ZSTD(".zst"),
+    LZ4(".lz4"),
+    SNAPPY(".sz");
+
+    private final String extension;
+
+    Codec(String extension) {
+        this.extension = extension;
+    }
+
+    /** The file name suffix, with its dot; empty for {@link #NONE}. */
+    public String extension() {
+        return extension;
+    }
+
+    /** Compresses what is written to the returned stream into {@code out}; closing it finishes the frame. */
+    public OutputStream compress(OutputStream out) throws IOException {
+        return switch (this) {
+            case NONE -> out;
+            case GZIP -> new GZIPOutputStream(out, 64 * 1024);
+            case ZSTD -> new ZstdOutputStream(out, 3);
+            case LZ4 -> new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB);
+            case SNAPPY -> new SnappyFramedOutputStream(out);
+        };
+    }
+
+    public InputStream decompress(InputStream in) throws IOException {
+        return switch (this) {
+            case NONE -> in;
+            case GZIP -> new GZIPInputStream(in, 64 * 1024);
+            case ZSTD -> new ZstdInputStream(in);
+            case LZ4 -> new LZ4FrameInputStream(in);
+            case SNAPPY -> new SnappyFramedInputStream(in);
+        };
+    }
+
+    /** Parses a codec name as users write it: none, gzip, zstd, lz4, snappy (any case). */
+    public static Codec parse(String name) {
+        try {
+            return valueOf(name.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown codec '" + name + "'; expected one of none, gzip, zstd, lz4, "
+                    + "snappy", e);
+        }
+    }
+}

@@ -1,4 +1,0 @@
-/**
- * Sinks that archive records to local files, S3 and HDFS.
- */
-package io.sluice.storage;

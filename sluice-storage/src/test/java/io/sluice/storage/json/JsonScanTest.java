@@ -1,0 +1,57 @@
+package io.sluice.storage.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class JsonScanTest {
+
+    private static final List<String[]> PATHS = List.of(new String[] {"category"}, new String[] {"user", "country"},
+            new String[] {"ts"});
+
+    @Test
+    void picksTopLevelAndNestedScalars() throws Exception {
+        JsonScan s = JsonScan.scan(bytes("{\"ts\":1795000000000,\"user\":{\"id\":7,\"country\":\"NO\"},"
+                + "\"tags\":[{\"category\":\"nested-in-array\"}],\"category\":\"click\"}"), PATHS);
+        assertTrue(s.isObject());
+        assertFalse(s.isMultiline());
+        assertEquals("click", s.field(0));
+        assertEquals("NO", s.field(1));
+        assertEquals("1795000000000", s.field(2));
+    }
+
+    @Test
+    void missingAndNullFieldsAreNull() throws Exception {
+        JsonScan s = JsonScan.scan(bytes("{\"category\":null}"), PATHS);
+        assertNull(s.field(0));
+        assertNull(s.field(1));
+    }
+
+    @Test
+    void prettyPrintedValuesAreFlaggedAndScalarsAreNotObjects() throws Exception {
+        assertTrue(JsonScan.scan(bytes("{\n  \"category\": \"view\"\n}"), PATHS).isMultiline());
+        assertFalse(JsonScan.scan(bytes("[1,2]"), PATHS).isObject());
+        assertFalse(JsonScan.scan(bytes("\"text\""), PATHS).isObject());
+    }
+
+    @Test
+    void malformedJsonSaysWhere() {
+        MalformedJsonException e = assertThrows(MalformedJsonException.class,
+                () -> JsonScan.scan(bytes("{\"category\": \"click\", \"ts\": }"), PATHS));
+        assertTrue(e.getMessage().contains("line 1, column"), e.getMessage());
+        MalformedJsonException trailing = assertThrows(MalformedJsonException.class,
+                () -> JsonScan.scan(bytes("{\"a\":1} {\"b\":2}"), PATHS));
+        assertTrue(trailing.getMessage().contains("after the JSON document"), trailing.getMessage());
+        assertThrows(MalformedJsonException.class, () -> JsonScan.scan(bytes("{\"a\":1"), PATHS));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
