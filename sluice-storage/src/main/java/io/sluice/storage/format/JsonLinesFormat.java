@@ -1,0 +1,196 @@
+package io.sluice.storage.format;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.json.JsonScan;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * JSON Lines: one JSON object per line, {@code \n}-terminated, UTF-8, in the chosen codec's framing.
+ *
+ * <p>Each line is the record's value with the Kafka coordinates added in front: {@code kafka_topic},
+ * {@code kafka_partition}, {@code kafka_offset}, {@code kafka_timestamp} (epoch milliseconds), and optionally
+ * {@code kafka_key} (the key as UTF-8 text) and {@code kafka_headers} (an object of header names to UTF-8 values).
+ * A value that is a JSON object is spliced in as it is (no re-encoding), compacted first if it spans lines; a value
+ * that is an array or a scalar goes under {@code value}; a tombstone (null value) is written with
+ * {@code "value": null}, so deletes survive into the archive.
+ */
+public final class JsonLinesFormat implements FileFormat {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final JsonStringEncoder ENCODER = JsonStringEncoder.getInstance();
+    private static final byte[] TOPIC = utf8("{\"kafka_topic\":");
+    private static final byte[] PARTITION = utf8(",\"kafka_partition\":");
+    private static final byte[] OFFSET = utf8(",\"kafka_offset\":");
+    private static final byte[] TIMESTAMP = utf8(",\"kafka_timestamp\":");
+    private static final byte[] KEY = utf8(",\"kafka_key\":");
+    private static final byte[] HEADERS = utf8(",\"kafka_headers\":{");
+    private static final byte[] VALUE = utf8(",\"value\":");
+    private static final byte[] NULL_VALUE = utf8(",\"value\":null}\n");
+
+    private final Codec codec;
+    private final boolean keys;
+    private final boolean headers;
+
+    public JsonLinesFormat(Codec codec, boolean keys, boolean headers) {
+        this.codec = codec;
+        this.keys = keys;
+        this.headers = headers;
+    }
+
+    @Override
+    public String extension() {
+        return ".jsonl" + codec.extension();
+    }
+
+    @Override
+    public boolean needsJson() {
+        return true;
+    }
+
+    @Override
+    public RecordWriter open(OutputStream file) throws IOException {
+        CountingOutputStream counted = new CountingOutputStream(file);
+        return new Writer(counted, codec.compress(counted));
+    }
+
+    private final class Writer implements RecordWriter {
+        private final CountingOutputStream counted;
+        private final OutputStream out;
+        private final ByteArrayOutputStream prefix = new ByteArrayOutputStream(256);
+        private long records;
+
+        Writer(CountingOutputStream counted, OutputStream out) {
+            this.counted = counted;
+            this.out = out;
+        }
+
+        @Override
+        public void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws IOException {
+            // the coordinates, written by hand: a generator per record would cost more than the rest of the line
+            prefix.reset();
+            prefix.write(TOPIC);
+            quoted(record.topic());
+            prefix.write(PARTITION);
+            ascii(Integer.toString(record.partition()));
+            prefix.write(OFFSET);
+            ascii(Long.toString(record.offset()));
+            prefix.write(TIMESTAMP);
+            ascii(Long.toString(record.timestamp()));
+            if (keys) {
+                prefix.write(KEY);
+                if (record.key() == null) {
+                    ascii("null");
+                } else {
+                    quoted(new String(record.key(), StandardCharsets.UTF_8));
+                }
+            }
+            if (headers) {
+                prefix.write(HEADERS);
+                boolean first = true;
+                for (Header h : record.headers()) {
+                    if (!first) {
+                        prefix.write(',');
+                    }
+                    first = false;
+                    quoted(h.key());
+                    prefix.write(':');
+                    if (h.value() == null) {
+                        ascii("null");
+                    } else {
+                        quoted(new String(h.value(), StandardCharsets.UTF_8));
+                    }
+                }
+                prefix.write('}');
+            }
+            byte[] value = record.value();
+            prefix.writeTo(out);
+            if (value == null) {
+                out.write(NULL_VALUE);
+            } else {
+                if (scan.isMultiline()) {
+                    value = compact(value);
+                }
+                if (scan.isObject()) {
+                    spliceObject(value);
+                } else {
+                    out.write(VALUE);
+                    out.write(value);
+                    out.write('}');
+                }
+                out.write('\n');
+            }
+            records++;
+        }
+
+        private void quoted(String text) {
+            prefix.write('"');
+            byte[] escaped = ENCODER.quoteAsUTF8(text);
+            prefix.write(escaped, 0, escaped.length);
+            prefix.write('"');
+        }
+
+        private void ascii(String text) {
+            for (int i = 0; i < text.length(); i++) {
+                prefix.write(text.charAt(i));
+            }
+        }
+
+        /** Writes the object's members after the coordinates: everything after its opening brace. */
+        private void spliceObject(byte[] value) throws IOException {
+            int open = 0;
+            while (value[open] != '{') {
+                open++;
+            }
+            int next = open + 1;
+            while (next < value.length && Character.isWhitespace(value[next])) {
+                next++;
+            }
+            if (value[next] != '}') {
+                out.write(',');
+            }
+            int end = value.length;
+            while (Character.isWhitespace(value[end - 1])) {
+                end--;
+            }
+            out.write(value, next, end - next);
+        }
+
+        @Override
+        public long bytesWritten() {
+            return counted.count();
+        }
+
+        @Override
+        public long records() {
+            return records;
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close(); // finishes the codec's frame; the counting stream below stays open for the backend
+        }
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] compact(byte[] value) throws IOException {
+        ByteArrayOutputStream compacted = new ByteArrayOutputStream(value.length);
+        try (JsonParser p = FACTORY.createParser(value); JsonGenerator g = FACTORY.createGenerator(compacted)) {
+            while (p.nextToken() != null) {
+                g.copyCurrentEvent(p);
+            }
+        }
+        return compacted.toByteArray();
+    }
+}
