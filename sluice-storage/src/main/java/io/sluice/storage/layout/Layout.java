@@ -1,0 +1,200 @@
+package io.sluice.storage.layout;
+
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.json.JsonScan;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Where a record goes: a path template such as {@code {topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/}
+ * rendered for the record. Placeholders: {@code {topic}}, {@code {partition}}, {@code {ts:<pattern>}} (the record's
+ * time formatted with a {@link DateTimeFormatter} pattern in the layout's zone) and {@code {value.<path>}} (a scalar
+ * field of the JSON value, dots into nested objects).
+ *
+ * <p>The time is the record's timestamp, or a field of the value ({@code timeField}): epoch milliseconds, or an
+ * ISO-8601 date-time with an offset. A field that is missing or unreadable goes to {@code defaultBucket} when one is
+ * set, and otherwise rejects the record with the reason (the engine dead-letters it). Field values are
+ * percent-encoded outside {@code [A-Za-z0-9._-]}, so a value can never leave its directory.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class Layout {
+
+    private final List<Part> parts;
+    private final List<String[]> jsonPaths;
+    private final int timeFieldIndex;
+    private final String timeFieldName;
+    private final ZoneId zone;
+    private final String defaultBucket;
+
+    private sealed interface Part permits Literal, Topic, PartitionNumber, Time, Field {
+    }
+
+    private record Literal(String text) implements Part {
+    }
+
+    private record Topic() implements Part {
+    }
+
+    private record PartitionNumber() implements Part {
+    }
+
+    private record Time(DateTimeFormatter format) implements Part {
+    }
+
+    private record Field(String name, int index) implements Part {
+    }
+
+    /**
+     * @param template      the path template; it must end with {@code /} (a directory)
+     * @param timeField     a dotted path into the value for the time, or null for the record timestamp
+     * @param zone          the time zone of {@code ts} placeholders
+     * @param defaultBucket what to put for a missing or unreadable field, or null to reject such records
+     */
+    public Layout(String template, String timeField, ZoneId zone, String defaultBucket) {
+        if (!template.endsWith("/")) {
+            throw new IllegalArgumentException("the path template '" + template + "' must end with '/': it names a "
+                    + "directory, and file names are Sluice's");
+        }
+        this.zone = zone;
+        this.defaultBucket = defaultBucket == null ? null : encode(defaultBucket);
+        this.timeFieldName = timeField;
+        List<Part> parsed = new ArrayList<>();
+        List<String[]> paths = new ArrayList<>();
+        int i = 0;
+        while (i < template.length()) {
+            int open = template.indexOf('{', i);
+            if (open < 0) {
+                parsed.add(new Literal(template.substring(i)));
+                break;
+            }
+            if (open > i) {
+                parsed.add(new Literal(template.substring(i, open)));
+            }
+            int close = template.indexOf('}', open);
+            if (close < 0) {
+                throw new IllegalArgumentException("unclosed '{' at position " + open + " of the path template '"
+                        + template + "'");
+            }
+            parsed.add(placeholder(template, template.substring(open + 1, close), paths));
+            i = close + 1;
+        }
+        if (timeField != null) {
+            paths.add(timeField.split("\\."));
+            this.timeFieldIndex = paths.size() - 1;
+        } else {
+            this.timeFieldIndex = -1;
+        }
+        this.parts = List.copyOf(parsed);
+        this.jsonPaths = List.copyOf(paths);
+    }
+
+    private static Part placeholder(String template, String name, List<String[]> paths) {
+        if (name.equals("topic")) {
+            return new Topic();
+        }
+        if (name.equals("partition")) {
+            return new PartitionNumber();
+        }
+        if (name.startsWith("ts:")) {
+            try {
+                return new Time(DateTimeFormatter.ofPattern(name.substring(3), Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad time pattern '" + name.substring(3) + "' in the path template '"
+                        + template + "': " + e.getMessage(), e);
+            }
+        }
+        if (name.startsWith("value.") && name.length() > 6) {
+            paths.add(name.substring(6).split("\\."));
+            return new Field(name.substring(6), paths.size() - 1);
+        }
+        throw new IllegalArgumentException("unknown placeholder {" + name + "} in the path template '" + template
+                + "'; known: {topic}, {partition}, {ts:<pattern>}, {value.<field>}");
+    }
+
+    /** The fields of the JSON value the layout reads; empty when it needs none. */
+    public List<String[]> jsonPaths() {
+        return jsonPaths;
+    }
+
+    /** The directory of {@code record}, relative to the sink's root, ending with '/'. */
+    public String directory(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws RecordRejectedException {
+        StringBuilder b = new StringBuilder(64);
+        Instant time = null;
+        for (Part part : parts) {
+            if (part instanceof Literal l) {
+                b.append(l.text());
+            } else if (part instanceof Topic) {
+                b.append(encode(record.topic()));
+            } else if (part instanceof PartitionNumber) {
+                b.append(record.partition());
+            } else if (part instanceof Time t) {
+                if (time == null) {
+                    time = time(record, scan);
+                }
+                b.append(time == null ? defaultBucket : t.format().format(time.atZone(zone)));
+            } else if (part instanceof Field f) {
+                String value = scan == null ? null : scan.field(f.index());
+                if (value == null || value.isEmpty()) {
+                    b.append(missing("value." + f.name(), "is missing"));
+                } else {
+                    b.append(encode(value));
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    /** The record's time, or null when it goes to the default bucket. */
+    private Instant time(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws RecordRejectedException {
+        if (timeFieldIndex < 0) {
+            return Instant.ofEpochMilli(record.timestamp());
+        }
+        String text = scan == null ? null : scan.field(timeFieldIndex);
+        if (text == null) {
+            missing("value." + timeFieldName, "is missing");
+            return null;
+        }
+        try {
+            return text.chars().allMatch(c -> c >= '0' && c <= '9')
+                    ? Instant.ofEpochMilli(Long.parseLong(text))
+                    : OffsetDateTime.parse(text).toInstant();
+        } catch (NumberFormatException | DateTimeParseException e) {
+            missing("value." + timeFieldName, "is '" + text + "', neither epoch milliseconds nor an ISO-8601 date-time "
+                    + "with an offset");
+            return null;
+        }
+    }
+
+    private String missing(String field, String problem) throws RecordRejectedException {
+        if (defaultBucket == null) {
+            throw new RecordRejectedException("the path template needs " + field + ", which " + problem);
+        }
+        return defaultBucket;
+    }
+
+    /** Percent-encodes everything but {@code [A-Za-z0-9._-]}; "." and ".." are encoded too. */
+    static String encode(String value) {
+        if (value.equals(".") || value.equals("..")) {
+            return value.replace(".", "%2E");
+        }
+        StringBuilder b = new StringBuilder(value.length());
+        for (byte c : value.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+                    || c == '-') {
+                b.append((char) c);
+            } else {
+                b.append('%').append(Character.toUpperCase(Character.forDigit((c >> 4) & 0xF, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+            }
+        }
+        return b.toString();
+    }
+}

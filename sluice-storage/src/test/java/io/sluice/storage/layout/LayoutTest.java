@@ -1,0 +1,77 @@
+package io.sluice.storage.layout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.json.JsonScan;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.Test;
+
+class LayoutTest {
+
+    private static final String TEMPLATE = "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/";
+
+    @Test
+    void rendersTopicTimeAndFieldsFromTheRecordTimestamp() throws Exception {
+        Layout layout = new Layout(TEMPLATE, null, ZoneOffset.UTC, null);
+        // 2026-11-21T22:15:00Z
+        assertEquals("clicks/dt=2026-11-21/hr=22/category=view/",
+                directory(layout, 1_795_299_300_000L, "{\"category\":\"view\"}"));
+    }
+
+    @Test
+    void takesTheTimeFromAValueFieldInTheLayoutsZone() throws Exception {
+        Layout layout = new Layout(TEMPLATE, "event.time", ZoneId.of("Europe/Oslo"), null);
+        assertEquals("clicks/dt=2026-11-21/hr=23/category=buy/",
+                directory(layout, 0, "{\"event\":{\"time\":\"2026-11-21T22:15:00Z\"},\"category\":\"buy\"}"));
+        assertEquals("clicks/dt=2026-11-21/hr=23/category=buy/",
+                directory(layout, 0, "{\"event\":{\"time\":1795299300000},\"category\":\"buy\"}"));
+    }
+
+    @Test
+    void aMissingFieldIsRejectedWithTheReasonOrGoesToTheDefaultBucket() throws Exception {
+        Layout strict = new Layout(TEMPLATE, null, ZoneOffset.UTC, null);
+        RecordRejectedException e = assertThrows(RecordRejectedException.class,
+                () -> directory(strict, 0, "{\"other\":1}"));
+        assertEquals("the path template needs value.category, which is missing", e.getMessage());
+
+        Layout lenient = new Layout(TEMPLATE, "ts", ZoneOffset.UTC, "_unknown");
+        assertEquals("clicks/dt=_unknown/hr=_unknown/category=_unknown/", directory(lenient, 0, "{\"ts\":\"yesterday\"}"));
+        RecordRejectedException bad = assertThrows(RecordRejectedException.class,
+                () -> directory(new Layout(TEMPLATE, "ts", ZoneOffset.UTC, null), 0, "{\"ts\":\"yesterday\"}"));
+        assertTrue(bad.getMessage().contains("'yesterday', neither epoch milliseconds nor an ISO-8601"), bad.getMessage());
+    }
+
+    @Test
+    void fieldValuesCannotLeaveTheirDirectory() throws Exception {
+        Layout layout = new Layout("{value.category}/", null, ZoneOffset.UTC, null);
+        assertEquals("..%2F..%2Fetc/", directory(layout, 0, "{\"category\":\"../../etc\"}"));
+        assertEquals("%2E%2E/", directory(layout, 0, "{\"category\":\"..\"}"));
+        assertEquals("caf%C3%A9%20bar/", directory(layout, 0, "{\"category\":\"café bar\"}"));
+    }
+
+    @Test
+    void mistakesInTheTemplateAreExplained() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("{topic}", null, ZoneOffset.UTC, null))
+                .getMessage().contains("must end with '/'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("{topc}/", null, ZoneOffset.UTC, null))
+                .getMessage().contains("unknown placeholder {topc}"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("{ts:qqqqqq}/", null, ZoneOffset.UTC,
+                null)).getMessage().contains("bad time pattern"));
+    }
+
+    private static String directory(Layout layout, long timestamp, String value) throws Exception {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("clicks", 0, 0, timestamp, TimestampType.CREATE_TIME,
+                -1, -1, null, bytes, new RecordHeaders(), Optional.empty());
+        return layout.directory(record, JsonScan.scan(bytes, layout.jsonPaths()));
+    }
+}
