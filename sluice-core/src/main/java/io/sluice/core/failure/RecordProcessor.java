@@ -33,15 +33,17 @@ public final class RecordProcessor implements Invoker {
 
     private final Attempt attempt;
     private final FailurePolicy policy;
+    private final boolean sink;
 
     public final LongAdder failedAttempts = new LongAdder();
     public final LongAdder retried = new LongAdder();
     public final LongAdder skipped = new LongAdder();
     public final LongAdder deadLettered = new LongAdder();
 
-    private RecordProcessor(Attempt attempt, FailurePolicy policy) {
+    private RecordProcessor(Attempt attempt, FailurePolicy policy, boolean sink) {
         this.attempt = attempt;
         this.policy = policy;
+        this.sink = sink;
     }
 
     public static <K, V> RecordProcessor blocking(Deserializer<K> keys, Deserializer<V> values,
@@ -49,7 +51,7 @@ public final class RecordProcessor implements Invoker {
         return new RecordProcessor(raw -> {
             handler.process(typed(keys, values, raw));
             return null;
-        }, policy);
+        }, policy, false);
     }
 
     public static <K, V> RecordProcessor async(Deserializer<K> keys, Deserializer<V> values,
@@ -60,14 +62,20 @@ public final class RecordProcessor implements Invoker {
                 throw new NullPointerException("the asynchronous handler returned no CompletionStage");
             }
             return stage;
-        }, policy);
+        }, policy, false);
     }
 
+    /**
+     * A sink's writes. Only a {@link RecordRejectedException} is the record's own failure, to which the failure
+     * outcome applies. Any other failure is the sink's (storage down, disk full): a sink retries its own I/O, so it is
+     * not retried here, and it always stops the engine, whatever the outcome says, because skipping or
+     * dead-lettering a record the storage could not take would lose it.
+     */
     public static RecordProcessor sink(Sink sink, FailurePolicy policy) {
         return new RecordProcessor(raw -> {
             sink.write(raw);
             return null;
-        }, policy);
+        }, policy, true);
     }
 
     @Override
@@ -82,7 +90,7 @@ public final class RecordProcessor implements Invoker {
 
     @Override
     public boolean retriable(Throwable error) {
-        return !(error instanceof UnreadableRecordException) && !(error instanceof RecordRejectedException);
+        return !sink && !(error instanceof UnreadableRecordException) && !(error instanceof RecordRejectedException);
     }
 
     @Override
@@ -102,6 +110,10 @@ public final class RecordProcessor implements Invoker {
 
     @Override
     public boolean giveUp(ConsumerRecord<byte[], byte[]> raw, Throwable error, int attempts) {
+        if (sink && !(error instanceof RecordRejectedException)) {
+            policy.stopEngine().accept(new RecordFailedException("the sink failed", raw, attempts, error));
+            return false;
+        }
         switch (policy.outcome()) {
             case SKIP -> {
                 skipped.increment();

@@ -1,0 +1,172 @@
+package io.sluice.storage.backend;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * The local file system: files are staged under the root (same file system, so the final move is atomic), fsync'd
+ * when finished, renamed into place when published, and the directory entry is fsync'd too, so a published file
+ * survives a power cut as well as a crash.
+ *
+ * <p>A staged file is named {@code <uuid>~<final path with / as ~>} so that listing the staging folder alone is
+ * enough to know where each one belongs.
+ */
+public final class LocalBackend implements StorageBackend {
+
+    private static final char SEPARATOR = '~';
+
+    private final Path root;
+
+    public LocalBackend(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    @Override
+    public PendingFile create(String path, String stagingPrefix) throws IOException {
+        Path staging = resolve(stagingPrefix).resolve(UUID.randomUUID() + String.valueOf(SEPARATOR)
+                + path.replace('/', SEPARATOR));
+        Files.createDirectories(staging.getParent());
+        FileChannel channel = FileChannel.open(staging, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        OutputStream stream = new java.io.BufferedOutputStream(Channels.newOutputStream(channel), 256 * 1024);
+        PendingRef ref = new PendingRef(path, root.relativize(staging).toString().replace('\\', '/'));
+        return new PendingFile() {
+            @Override
+            public OutputStream stream() {
+                return stream;
+            }
+
+            @Override
+            public PendingRef finish() throws IOException {
+                stream.flush();
+                channel.force(true);
+                channel.close();
+                return ref;
+            }
+
+            @Override
+            public void abort() {
+                try {
+                    channel.close();
+                    Files.deleteIfExists(staging);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot remove " + staging, e);
+                }
+            }
+
+            @Override
+            public long bufferedBytes() {
+                return 256 * 1024;
+            }
+        };
+    }
+
+    @Override
+    public void publish(PendingRef ref) throws IOException {
+        Path staged = resolve(ref.staging());
+        Path target = resolve(ref.path());
+        if (!Files.exists(staged)) {
+            if (Files.exists(target)) {
+                return; // published before a crash: nothing left to do
+            }
+            throw new NoSuchFileException(staged.toString(), null, "neither the staged file nor " + target
+                    + " exists: the file a committed manifest names is gone");
+        }
+        Files.createDirectories(target.getParent());
+        try {
+            Files.move(staged, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("cannot publish " + target + " atomically: staging and archive must be on one file "
+                    + "system", e);
+        }
+        fsyncDirectory(target.getParent());
+    }
+
+    @Override
+    public void discard(PendingRef ref) throws IOException {
+        Files.deleteIfExists(resolve(ref.staging()));
+    }
+
+    @Override
+    public List<PendingRef> listStaged(String stagingPrefix) throws IOException {
+        Path dir = resolve(stagingPrefix);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<PendingRef> refs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                int separator = name.indexOf(SEPARATOR);
+                if (separator > 0) {
+                    refs.add(new PendingRef(name.substring(separator + 1).replace(SEPARATOR, '/'),
+                            root.relativize(f).toString().replace('\\', '/')));
+                }
+            }
+        }
+        return refs;
+    }
+
+    @Override
+    public void writeAtomically(String path, byte[] content) throws IOException {
+        Path target = resolve(path);
+        Files.createDirectories(target.getParent());
+        Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(content));
+            channel.force(true);
+        }
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(target.getParent());
+    }
+
+    @Override
+    public Optional<byte[]> read(String path) throws IOException {
+        Path file = resolve(path);
+        return Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+    }
+
+    @Override
+    public List<String> list(String prefix) throws IOException {
+        Path dir = resolve(prefix);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).map(f -> root.relativize(f).toString().replace('\\', '/'))
+                    .sorted().toList();
+        }
+    }
+
+    @Override
+    public String describe() {
+        return root.toUri().toString();
+    }
+
+    private Path resolve(String relative) {
+        Path p = root.resolve(relative).normalize();
+        if (!p.startsWith(root)) {
+            throw new IllegalArgumentException(relative + " is outside the archive root " + root);
+        }
+        return p;
+    }
+
+    private static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.storage.backend;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Storage as the archive sink needs it: files written invisibly and published later, idempotently, and small objects
+ * (manifests) written atomically. Paths are relative to the backend's root and use {@code /}.
+ *
+ * <p>Threading: implementations are safe for concurrent use on different paths.
+ */
+public interface StorageBackend extends AutoCloseable {
+
+    /**
+     * Starts a file that will appear at {@code path} when published; it is staged under {@code stagingPrefix}, which
+     * {@link #listStaged} lists for cleaning up what a crash left behind.
+     */
+    PendingFile create(String path, String stagingPrefix) throws IOException;
+
+    /** Makes a finished file visible at its path. Idempotent: publishing a published file does nothing. */
+    void publish(PendingRef ref) throws IOException;
+
+    /** Removes a staged file that will never be published. Idempotent. */
+    void discard(PendingRef ref) throws IOException;
+
+    /** Staged files under {@code stagingPrefix}, finished or not. */
+    List<PendingRef> listStaged(String stagingPrefix) throws IOException;
+
+    /** Writes a small object so that readers see all of it or nothing. */
+    void writeAtomically(String path, byte[] content) throws IOException;
+
+    Optional<byte[]> read(String path) throws IOException;
+
+    /** Visible files under {@code prefix}, recursively, as relative paths. */
+    List<String> list(String prefix) throws IOException;
+
+    /** A description for messages, e.g. {@code file:/data/archive}. */
+    String describe();
+
+    @Override
+    default void close() throws IOException {
+    }
+}

@@ -1,0 +1,103 @@
+package io.sluice.storage.sink;
+
+import io.sluice.core.sink.Sink;
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.format.FileFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * Archives records as files: laid out by a {@link Layout}, written in a {@link FileFormat}, rolled by a
+ * {@link RollingPolicy}, stored through a {@link StorageBackend}. Exactly once (files published only after the Kafka
+ * commit naming their manifest) or at least once (published before the commit, no manifests); see
+ * {@code docs/exactly-once.md}.
+ *
+ * <p>Threading: the engine calls each partition's methods one at a time ({@link Sink}); partitions run in parallel,
+ * each with its own {@link PartitionArchive}.
+ */
+public final class ArchiveSink implements Sink {
+
+    private final StorageBackend backend;
+    private final Layout layout;
+    private final FileFormat format;
+    private final RollingPolicy rolling;
+    private final boolean exactlyOnce;
+    private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
+    /** Rolls forced by the open-file bound. */
+    public final LongAdder boundRolls = new LongAdder();
+    /** Files published. */
+    public final LongAdder published = new LongAdder();
+
+    public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
+            boolean exactlyOnce) {
+        this.backend = backend;
+        this.layout = layout;
+        this.format = format;
+        this.rolling = rolling;
+        this.exactlyOnce = exactlyOnce;
+    }
+
+    @Override
+    public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
+            throws Exception {
+        PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolling,
+                exactlyOnce, boundRolls, published);
+        archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
+        partitions.put(partition, archive);
+    }
+
+    @Override
+    public void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
+        archive(new TopicPartition(record.topic(), record.partition())).write(record);
+    }
+
+    @Override
+    public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
+        return archive(partition).checkpoint(last);
+    }
+
+    @Override
+    public void committed(TopicPartition partition, SinkCheckpoint checkpoint) throws Exception {
+        archive(partition).committed(checkpoint);
+    }
+
+    @Override
+    public void notCommitted(TopicPartition partition, SinkCheckpoint checkpoint, boolean certain) throws Exception {
+        archive(partition).notCommitted(checkpoint, certain);
+    }
+
+    @Override
+    public void close(TopicPartition partition, boolean lost) {
+        PartitionArchive archive = partitions.remove(partition);
+        if (archive != null) {
+            archive.close(lost);
+        }
+    }
+
+    @Override
+    public long bufferedBytes(TopicPartition partition) {
+        PartitionArchive archive = partitions.get(partition);
+        return archive == null ? 0 : archive.bufferedBytes();
+    }
+
+    @Override
+    public void close() throws Exception {
+        backend.close();
+    }
+
+    private PartitionArchive archive(TopicPartition partition) {
+        PartitionArchive archive = partitions.get(partition);
+        if (archive == null) {
+            throw new IllegalStateException(partition + " is not open in this sink");
+        }
+        return archive;
+    }
+}

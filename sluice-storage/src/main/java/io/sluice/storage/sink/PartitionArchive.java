@@ -1,0 +1,258 @@
+package io.sluice.storage.sink;
+
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.PendingFile;
+import io.sluice.storage.backend.PendingRef;
+import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.format.FileFormat;
+import io.sluice.storage.format.RecordWriter;
+import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.json.MalformedJsonException;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One partition's files: those open for writing, and those sealed (finished, invisible) until a committed manifest
+ * lets them be published.
+ *
+ * <ul>
+ *   <li>{@code next}: the offset after the last record written;
+ *   <li>{@code barrier}: every record below it is in a sealed or published file. Open files all roll together, so the
+ *       partition's progress is this one offset, and it is what a checkpoint commits.
+ * </ul>
+ *
+ * <p>A write that fails on storage (a full disk, an I/O error) poisons the partition: its open files are discarded,
+ * and the error stops the engine, which then commits nothing beyond {@code barrier}. Records after it are delivered
+ * again after a restart; nothing is acknowledged that was not written.
+ *
+ * <p>Threading: one thread at a time (the engine's lane for this partition).
+ */
+final class PartitionArchive {
+
+    private final TopicPartition partition;
+    private final String topicId;
+    private final StorageBackend backend;
+    private final Layout layout;
+    private final FileFormat format;
+    private final RollingPolicy rolling;
+    private final boolean exactlyOnce;
+    private final LongAdder boundRolls;
+    private final LongAdder published;
+    private final boolean scanJson;
+
+    private final Map<String, OpenFile> open = new LinkedHashMap<>();
+    private final List<ManifestFile> sealed = new ArrayList<>();
+    private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
+    private long next;
+    private long barrier;
+    private long oldestOpenNanos;
+    private IOException broken;
+
+    private static final class OpenFile {
+        final PendingFile pending;
+        final RecordWriter writer;
+        final long firstOffset;
+        long lastOffset;
+
+        OpenFile(PendingFile pending, RecordWriter writer, long firstOffset) {
+            this.pending = pending;
+            this.writer = writer;
+            this.firstOffset = firstOffset;
+        }
+    }
+
+    PartitionArchive(TopicPartition partition, String topicId, StorageBackend backend, Layout layout, FileFormat format,
+            RollingPolicy rolling, boolean exactlyOnce, LongAdder boundRolls, LongAdder published) {
+        this.partition = partition;
+        this.topicId = topicId;
+        this.backend = backend;
+        this.layout = layout;
+        this.format = format;
+        this.rolling = rolling;
+        this.exactlyOnce = exactlyOnce;
+        this.boundRolls = boundRolls;
+        this.published = published;
+        this.scanJson = format.needsJson() || !layout.jsonPaths().isEmpty();
+    }
+
+    /**
+     * Finishes what the last commit promised (publishes the files of its manifest, idempotently) and removes every
+     * other staged file of this partition: those were never committed.
+     */
+    void recover(long committedOffset, Optional<String> manifestName) throws IOException {
+        next = committedOffset;
+        barrier = committedOffset;
+        if (manifestName.isPresent()) {
+            String path = Manifest.directory(topicId, partition.partition()) + manifestName.get();
+            byte[] json = backend.read(path).orElseThrow(() -> new IOException("the committed manifest " + path
+                    + " is missing from " + backend.describe() + "; its files cannot be published"));
+            for (ManifestFile f : Manifest.fromJson(json, path).files()) {
+                backend.publish(new PendingRef(f.path(), f.staging()));
+                published.increment();
+            }
+        }
+        for (PendingRef orphan : backend.listStaged(stagingPrefix())) {
+            backend.discard(orphan);
+        }
+    }
+
+    void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
+        if (broken != null) {
+            throw new IOException("the archive of " + partition + " failed earlier: " + broken.getMessage(), broken);
+        }
+        JsonScan scan = null;
+        if (scanJson && record.value() != null) {
+            try {
+                scan = JsonScan.scan(record.value(), layout.jsonPaths());
+            } catch (MalformedJsonException e) {
+                throw new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
+            }
+        }
+        String directory = layout.directory(record, scan);
+        try {
+            OpenFile file = open.get(directory);
+            if (file == null) {
+                if (open.size() >= rolling.maxOpenFiles()) {
+                    boundRolls.increment();
+                    rollAll();
+                }
+                file = openFile(directory, record.offset());
+            }
+            file.writer.write(record, scan);
+            file.lastOffset = record.offset();
+            next = record.offset() + 1;
+            if (rolling.full(file.writer.bytesWritten(), file.writer.records())) {
+                rollAll();
+            }
+        } catch (IOException e) {
+            poison(e);
+            throw e;
+        }
+    }
+
+    SinkCheckpoint checkpoint(boolean last) throws IOException {
+        if (broken == null && !open.isEmpty() && (last || rolling.old(oldestOpenNanos, System.nanoTime()))) {
+            try {
+                rollAll();
+            } catch (IOException e) {
+                poison(e);
+                throw e;
+            }
+        }
+        if (!exactlyOnce) {
+            for (ManifestFile f : sealed) {
+                backend.publish(new PendingRef(f.path(), f.staging()));
+                published.increment();
+            }
+            sealed.clear();
+            return new SinkCheckpoint(barrier, "");
+        }
+        if (sealed.isEmpty()) {
+            return new SinkCheckpoint(barrier, "");
+        }
+        String name = Manifest.name(barrier);
+        Manifest manifest = new Manifest(1, partition.topic(), topicId, partition.partition(), barrier,
+                List.copyOf(sealed));
+        backend.writeAtomically(Manifest.directory(topicId, partition.partition()) + name, manifest.toJson());
+        awaitingCommit.put(name, List.copyOf(sealed));
+        return new SinkCheckpoint(barrier, name);
+    }
+
+    void committed(SinkCheckpoint checkpoint) throws IOException {
+        List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
+        if (files == null) {
+            return;
+        }
+        for (ManifestFile f : files) {
+            backend.publish(new PendingRef(f.path(), f.staging()));
+            published.increment();
+        }
+        sealed.removeAll(files);
+        // earlier manifests whose outcome was unknown: this one carried their files, now published
+        awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) < 0);
+    }
+
+    void notCommitted(SinkCheckpoint checkpoint, boolean certain) throws IOException {
+        if (!certain) {
+            return; // it may yet be the committed one: keep its files staged and in the next manifest
+        }
+        List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
+        if (files == null) {
+            return;
+        }
+        for (ManifestFile f : files) {
+            backend.discard(new PendingRef(f.path(), f.staging()));
+        }
+        sealed.removeAll(files);
+    }
+
+    /**
+     * Open files are given up (no manifest names them). Sealed files stay staged: a commit whose outcome is unknown
+     * may name them, and the next owner's recovery publishes or removes them.
+     */
+    void close(boolean lost) {
+        for (OpenFile f : open.values()) {
+            f.pending.abort();
+        }
+        open.clear();
+    }
+
+    long bufferedBytes() {
+        long bytes = 0;
+        for (OpenFile f : open.values()) {
+            bytes += f.pending.bufferedBytes();
+        }
+        return bytes;
+    }
+
+    private OpenFile openFile(String directory, long firstOffset) throws IOException {
+        String path = directory + partition.topic() + "+" + partition.partition() + "+" + firstOffset + format.extension();
+        PendingFile pending = backend.create(path, stagingPrefix());
+        OpenFile file = new OpenFile(pending, format.open(pending.stream()), firstOffset);
+        if (open.isEmpty()) {
+            oldestOpenNanos = System.nanoTime();
+        }
+        open.put(directory, file);
+        return file;
+    }
+
+    /** Seals every open file at the current offset: the partition-wide barrier. */
+    private void rollAll() throws IOException {
+        for (OpenFile f : open.values()) {
+            f.writer.close();
+            PendingRef ref = f.pending.finish();
+            sealed.add(new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(),
+                    f.firstOffset, f.lastOffset));
+        }
+        open.clear();
+        barrier = next;
+    }
+
+    private void poison(IOException e) {
+        broken = e;
+        for (OpenFile f : open.values()) {
+            try {
+                f.pending.abort();
+            } catch (RuntimeException ignored) {
+                // already failing; the staged remains are removed at the next recovery
+            }
+        }
+        open.clear();
+        next = barrier;
+    }
+
+    private String stagingPrefix() {
+        return "_sluice/staging/" + topicId + "/" + partition.partition() + "/";
+    }
+}
