@@ -1,5 +1,6 @@
 package io.sluice.storage.sink;
 
+import io.sluice.core.CrashPoints;
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.PendingFile;
@@ -39,6 +40,17 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Threading: one thread at a time (the engine's lane for this partition).
  */
 final class PartitionArchive {
+
+    /** A record is in an open file. */
+    static final String AFTER_WRITE = "archive.after-write";
+    /** A roll sealed the open files (finished, staged, invisible). */
+    static final String AFTER_SEAL = "archive.after-seal";
+    /** A manifest was written; the commit naming it is not sent. */
+    static final String AFTER_MANIFEST = "archive.after-manifest";
+    /** The commit succeeded and one file of its manifest is published, the rest not. */
+    static final String MID_PUBLISH = "archive.mid-publish";
+    /** Every file of a committed manifest is published. */
+    static final String AFTER_PUBLISH = "archive.after-publish";
 
     private final TopicPartition partition;
     private final String topicId;
@@ -132,6 +144,7 @@ final class PartitionArchive {
             file.writer.write(record, scan);
             file.lastOffset = record.offset();
             next = record.offset() + 1;
+            CrashPoints.reach(AFTER_WRITE);
             if (rolling.full(file.writer.bytesWritten(), file.writer.records())) {
                 rollAll();
             }
@@ -165,6 +178,7 @@ final class PartitionArchive {
         Manifest manifest = new Manifest(1, partition.topic(), topicId, partition.partition(), barrier,
                 List.copyOf(sealed));
         backend.writeAtomically(Manifest.directory(topicId, partition.partition()) + name, manifest.toJson());
+        CrashPoints.reach(AFTER_MANIFEST);
         awaitingCommit.put(name, List.copyOf(sealed));
         return new SinkCheckpoint(barrier, name);
     }
@@ -177,7 +191,9 @@ final class PartitionArchive {
         for (ManifestFile f : files) {
             backend.publish(new PendingRef(f.path(), f.staging()));
             published.increment();
+            CrashPoints.reach(MID_PUBLISH);
         }
+        CrashPoints.reach(AFTER_PUBLISH);
         sealed.removeAll(files);
         // earlier manifests whose outcome was unknown: this one carried their files, now published
         awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) < 0);
@@ -237,6 +253,7 @@ final class PartitionArchive {
         }
         open.clear();
         barrier = next;
+        CrashPoints.reach(AFTER_SEAL);
     }
 
     private void poison(IOException e) {
