@@ -46,8 +46,12 @@ public final class BenchMain {
             }
         }
         if (name == null) {
-            System.err.println("usage: bench/run [--smoke] [--rounds N] <engine-cpu|engine-io>");
+            System.err.println("usage: bench/run [--smoke] [--rounds N] <engine-cpu|engine-io|testkit-startup>");
             System.exit(2);
+        }
+        if ("testkit-startup".equals(name)) {
+            TestKitStartup.main(args);
+            return;
         }
         if (rounds < 0) {
             rounds = smoke ? 1 : 3;
