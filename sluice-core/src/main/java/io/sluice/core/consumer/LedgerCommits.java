@@ -88,13 +88,25 @@ final class LedgerCommits implements CommitPolicy {
         if (offsets.isEmpty()) {
             return;
         }
-        consumer.commitSync(offsets, syncTimeout);
+        commitSync(consumer, offsets, syncTimeout);
         counts.commits.increment();
         for (PartitionState p : partitions) {
             OffsetAndMetadata oam = offsets.get(p.partition);
             if (oam != null) {
                 p.lastCommitted = oam;
             }
+        }
+    }
+
+    /**
+     * A synchronous commit that a pending wakeup cannot cancel: {@code wakeup()} is how the engine ends its poll loop
+     * (close, failure), and the final commit right after must still happen.
+     */
+    static void commitSync(Consumer<?, ?> consumer, Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+        try {
+            consumer.commitSync(offsets, timeout);
+        } catch (org.apache.kafka.common.errors.WakeupException e) {
+            consumer.commitSync(offsets, timeout);
         }
     }
 

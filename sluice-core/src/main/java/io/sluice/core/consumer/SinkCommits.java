@@ -150,7 +150,7 @@ final class SinkCommits implements CommitPolicy {
         Exception error = null;
         if (!offsets.isEmpty()) {
             try {
-                consumer.commitSync(offsets, timeout);
+                LedgerCommits.commitSync(consumer, offsets, timeout);
                 counts.commits.increment();
             } catch (RuntimeException e) {
                 counts.failures.increment();

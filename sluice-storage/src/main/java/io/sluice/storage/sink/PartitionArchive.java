@@ -70,6 +70,8 @@ final class PartitionArchive {
     private long barrier;
     private long oldestOpenNanos;
     private IOException broken;
+    /** Read by the engine's consumer thread at any time, so kept apart from the lane-owned map of open files. */
+    private volatile long buffered;
 
     private static final class OpenFile {
         final PendingFile pending;
@@ -222,14 +224,19 @@ final class PartitionArchive {
             f.pending.abort();
         }
         open.clear();
+        countBuffers();
     }
 
     long bufferedBytes() {
+        return buffered;
+    }
+
+    private void countBuffers() {
         long bytes = 0;
         for (OpenFile f : open.values()) {
             bytes += f.pending.bufferedBytes();
         }
-        return bytes;
+        buffered = bytes;
     }
 
     private OpenFile openFile(String directory, long firstOffset) throws IOException {
@@ -240,6 +247,7 @@ final class PartitionArchive {
             oldestOpenNanos = System.nanoTime();
         }
         open.put(directory, file);
+        countBuffers();
         return file;
     }
 
@@ -252,6 +260,7 @@ final class PartitionArchive {
                     f.firstOffset, f.lastOffset));
         }
         open.clear();
+        countBuffers();
         barrier = next;
         CrashPoints.reach(AFTER_SEAL);
     }
@@ -266,6 +275,7 @@ final class PartitionArchive {
             }
         }
         open.clear();
+        countBuffers();
         next = barrier;
     }
 
