@@ -117,11 +117,7 @@ class EngineOffsetsTest {
         kafka.admin().deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(600)))
                 .all().get(30, TimeUnit.SECONDS);
 
-        Engine restarted = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.incrementAndGet());
-        assertTrue(restarted.awaitTermination(Duration.ofSeconds(60)));
-        assertEquals(Health.FAILED, restarted.health());
-        String message = restarted.failure().orElseThrow().getMessage();
+        String message = EngineTestSupport.failureMessage(config, done);
         assertTrue(message.contains(topic + "-0: offsets 200 to 599 were deleted"), message);
         assertEquals(200, done.get(), "nothing processed after the loss");
     }
@@ -159,11 +155,7 @@ class EngineOffsetsTest {
                 new OffsetAndMetadata(100, "sluice1:" + org.apache.kafka.common.Uuid.randomUuid() + ":")))
                 .all().get(30, TimeUnit.SECONDS);
         AtomicInteger done = new AtomicInteger();
-        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.incrementAndGet());
-        assertTrue(engine.awaitTermination(Duration.ofSeconds(60)));
-        assertEquals(Health.FAILED, engine.health());
-        String message = engine.failure().orElseThrow().getMessage();
+        String message = EngineTestSupport.failureMessage(config, done);
         assertTrue(message.contains("deleted and created again") && message.contains(topic + "-0"), message);
         assertEquals(0, done.get(), "nothing processed against a commit of another topic");
 
@@ -185,11 +177,7 @@ class EngineOffsetsTest {
         kafka.admin().alterConsumerGroupOffsets(config.groupId(), Map.of(new TopicPartition(topic, 0),
                 new OffsetAndMetadata(1_000))).all().get(30, TimeUnit.SECONDS);
         AtomicInteger done = new AtomicInteger();
-        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.incrementAndGet());
-        assertTrue(engine.awaitTermination(Duration.ofSeconds(60)));
-        assertEquals(Health.FAILED, engine.health());
-        String message = engine.failure().orElseThrow().getMessage();
+        String message = EngineTestSupport.failureMessage(config, done);
         assertTrue(message.contains("the position 1000 is beyond the end of the log (300)"), message);
         assertEquals(0, done.get());
     }

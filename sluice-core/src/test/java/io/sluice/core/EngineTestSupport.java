@@ -60,6 +60,23 @@ final class EngineTestSupport {
         return seen.get();
     }
 
+    /**
+     * Starts an engine that counts its records into {@code processed}, expects it to stop by itself as FAILED, and
+     * returns the failure's message.
+     */
+    static String failureMessage(EngineConfig config, java.util.concurrent.atomic.AtomicInteger processed) {
+        Engine engine = Engine.start(config, new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.StringDeserializer(), record -> processed.incrementAndGet());
+        if (!engine.awaitTermination(Duration.ofSeconds(60))) {
+            engine.close();
+            throw new AssertionError("the engine did not stop by itself within 60 s: " + engine.health());
+        }
+        if (engine.health() != Health.FAILED) {
+            throw new AssertionError("expected FAILED, not " + engine.health());
+        }
+        return engine.failure().orElseThrow().getMessage();
+    }
+
     static Map<TopicPartition, OffsetAndMetadata> committed(KafkaCluster kafka, String group) throws Exception {
         return kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
     }

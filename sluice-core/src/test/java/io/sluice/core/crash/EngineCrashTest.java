@@ -85,16 +85,11 @@ class EngineCrashTest {
         s.verifyAfterRestart();
     }
 
-    private static int awaitExit(ChildProcess child, String point) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (child.isAlive()) {
-            if (System.nanoTime() > deadline) {
-                child.kill();
-                throw new AssertionError("crash point " + point + " was not reached within 60 s:\n" + child.tail());
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-        return child.waitForExit();
+    private static int awaitExit(ChildProcess child, String point) {
+        return child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
+            child.kill();
+            throw new AssertionError("crash point " + point + " was not reached within 60 s:\n" + child.tail());
+        });
     }
 
     /** One topic, one group, one processed-records log, and the child JVMs that work on them. */

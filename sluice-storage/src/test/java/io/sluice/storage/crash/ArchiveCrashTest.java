@@ -61,15 +61,11 @@ class ArchiveCrashTest {
             throws Exception {
         Scenario s = new Scenario(point.replace('.', '-') + "-" + rolling, rolling);
         ChildProcess child = s.start("-Dsluice.crash.at=" + point + ":" + hit);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (child.isAlive()) {
-            if (System.nanoTime() > deadline) {
-                child.kill();
-                throw new AssertionError(point + ":" + hit + " was not reached in 60 s:\n" + child.tail());
-            }
-            Thread.sleep(20);
-        }
-        assertEquals(CrashPoints.HALT_STATUS, child.waitForExit(), "halted at " + point + "\n" + child.tail());
+        int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
+            child.kill();
+            throw new AssertionError(point + ":" + hit + " was not reached in 60 s:\n" + child.tail());
+        });
+        assertEquals(CrashPoints.HALT_STATUS, status, "halted at " + point + "\n" + child.tail());
         s.finishAndVerify();
     }
 

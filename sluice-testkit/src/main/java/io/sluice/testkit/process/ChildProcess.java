@@ -123,6 +123,17 @@ public final class ChildProcess {
         }
     }
 
+    /** The exit status if the process exits within {@code timeout}, else empty (it keeps running). */
+    public java.util.OptionalInt exitStatusWithin(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    ? java.util.OptionalInt.of(process.exitValue()) : java.util.OptionalInt.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + name, e);
+        }
+    }
+
     /** SIGSTOP: the process freezes, holding its sockets and leases, as a long GC pause or a hung VM would. */
     public void freeze() {
         signal("STOP");
