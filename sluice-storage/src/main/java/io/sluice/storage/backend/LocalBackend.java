@@ -140,6 +140,11 @@ public final class LocalBackend implements StorageBackend {
     }
 
     @Override
+    public void download(String path, Path target) throws IOException {
+        Files.copy(resolve(path), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
     public List<String> list(String prefix) throws IOException {
         Path dir = resolve(prefix);
         if (!Files.isDirectory(dir)) {

@@ -151,6 +151,16 @@ public final class S3Backend implements StorageBackend {
     }
 
     @Override
+    public void download(String path, java.nio.file.Path target) throws IOException {
+        try {
+            java.nio.file.Files.deleteIfExists(target);
+            call(() -> s3.getObject(b -> b.bucket(bucket).key(prefix + path), target));
+        } catch (NoSuchKeyException e) {
+            throw new java.nio.file.NoSuchFileException(describe() + path);
+        }
+    }
+
+    @Override
     public List<String> list(String under) throws IOException {
         List<String> keys = new ArrayList<>();
         for (S3Object o : call(() -> s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix + under)).contents())) {

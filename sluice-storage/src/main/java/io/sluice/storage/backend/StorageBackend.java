@@ -32,6 +32,12 @@ public interface StorageBackend extends AutoCloseable {
 
     Optional<byte[]> read(String path) throws IOException;
 
+    /**
+     * Copies a visible file to a local path, for readers that need random access (Parquet footers, Avro sync
+     * markers) and for the audit. Throws {@link java.nio.file.NoSuchFileException} when the file is not there.
+     */
+    void download(String path, java.nio.file.Path target) throws IOException;
+
     /** Visible files under {@code prefix}, recursively, as relative paths. */
     List<String> list(String prefix) throws IOException;
 
