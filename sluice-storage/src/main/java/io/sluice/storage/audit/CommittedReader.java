@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -50,6 +51,8 @@ final class CommittedReader {
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         properties.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
         properties.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        // a partition read to its end is paused, so a long wait on an empty fetch only delays the others
+        properties.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         properties.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         this.timeout = timeout;
     }
@@ -64,7 +67,8 @@ final class CommittedReader {
         if (pending.isEmpty()) {
             return;
         }
-        try (KafkaConsumer<Void, Void> consumer = new KafkaConsumer<>(properties, new Ignored(), new Ignored())) {
+        KafkaConsumer<Void, Void> consumer = new KafkaConsumer<>(properties, new Ignored(), new Ignored());
+        try {
             consumer.assign(pending.keySet());
             pending.forEach((tp, r) -> consumer.seek(tp, r.from()));
             Map<TopicPartition, Long> positions = new HashMap<>();
@@ -107,6 +111,9 @@ final class CommittedReader {
             }
         } catch (KafkaException e) {
             throw new AuditException("cannot read " + ranges.keySet() + " read_committed: " + e, e);
+        } finally {
+            // no group to leave and nothing to commit: do not wait for the fetch still in flight
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
     }
 
