@@ -48,9 +48,12 @@ final class ArchivedFileReader {
             try {
                 rows.read(copy, visitor);
             } catch (IOException | RuntimeException e) {
-                // a reader names the file it was given: name the archived one instead of the local copy
-                String reason = String.valueOf(e.getMessage()).replace(copy.toString(), path);
-                throw new UnreadableFileException(reason, e);
+                // a reader names the file it was given; the report names the archived file next to the reason
+                String reason = String.valueOf(e.getMessage());
+                if (reason.startsWith(copy + ": ")) {
+                    reason = reason.substring(copy.toString().length() + 2);
+                }
+                throw new UnreadableFileException(reason.replace(copy.toString(), path), e);
             }
         } finally {
             Files.deleteIfExists(copy);

@@ -3,6 +3,7 @@ package io.sluice.storage.audit;
 import io.sluice.storage.audit.AuditReport.CommitStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -31,7 +32,7 @@ final class ReportText {
         if (r.duplicated() > 0) {
             wrong.add(n(r.duplicated()) + " duplicated");
         }
-        String offsets = wrong.isEmpty() ? "" : "of " + n(r.expected()) + " expected offsets " + String.join(", ", wrong);
+        String offsets = wrong.isEmpty() ? "" : "of " + n(r.expected()) + " expected offsets, " + String.join(", ", wrong);
         List<String> more = new ArrayList<>();
         if (r.unreadableFiles() > 0) {
             more.add(plural(r.unreadableFiles(), "unreadable file"));
@@ -53,7 +54,7 @@ final class ReportText {
                 .append(plural(r.partitions().size(), "partition")).append(" audited; archive ").append(r.storage())
                 .append('\n');
         out.append("Expected: the records Kafka returns read_committed in each partition's range (by default from the log "
-                + "start to the last stable offset at ").append(r.startedAt()).append(")");
+                + "start to the last stable offset at ").append(r.startedAt().truncatedTo(ChronoUnit.SECONDS)).append(")");
         out.append(r.deadLetterTopic() == null ? ", no dead-letter topic given" : ", minus those in the dead-letter topic "
                 + r.deadLetterTopic());
         out.append(r.groupId() == null ? "; no group given, so committed manifests were not checked"
@@ -145,7 +146,11 @@ final class ReportText {
                 out.append(d.files().size() == 1 ? " more than once in " + d.files().get(0)
                         : " in each of " + String.join(", ", d.files())).append('\n');
             }
-            more(out, p.duplicated().runs(), p.duplicates().size(), "runs");
+            long shown = p.duplicates().stream().mapToLong(AuditReport.DuplicateRun::offsets).sum();
+            if (shown < p.duplicated().offsets()) {
+                out.append("    … and ").append(n(p.duplicated().offsets() - shown)).append(" more duplicated offsets "
+                        + "in runs not listed (raise the list limit to see them)\n");
+            }
         }
         if (p.deadLettered() > 0) {
             out.append("  dead-lettered (not expected): ").append(n(p.deadLettered())).append('\n');
@@ -187,10 +192,21 @@ final class ReportText {
             out.append(c.detail()).append(c.status().problem() ? " [PROBLEM]" : "").append('\n');
             c.notVisible().forEach(f -> out.append("    ").append(f).append('\n'));
         }
-        if (p.staged().awaitingPublish() + p.staged().orphans() > 0) {
-            out.append("  staged, not visible: ").append(n(p.staged().awaitingPublish()))
-                    .append(" of the committed manifest, awaiting publication; ").append(n(p.staged().orphans()))
-                    .append(" orphans the archiver's next start removes\n");
+        long staged = p.staged().awaitingPublish() + p.staged().orphans();
+        if (staged > 0 && p.groupCommit() == null) {
+            out.append("  staged, not visible: ").append(plural(staged, "file")).append(" (the archiver's next start "
+                    + "publishes those its last commit names and removes the others; give the group to tell them apart)\n");
+        } else if (staged > 0) {
+            List<String> kinds = new ArrayList<>();
+            if (p.staged().awaitingPublish() > 0) {
+                kinds.add(plural(p.staged().awaitingPublish(), "file") + " of the committed manifest, awaiting "
+                        + "publication");
+            }
+            if (p.staged().orphans() > 0) {
+                kinds.add(plural(p.staged().orphans(), "orphan") + " that no committed manifest names, which the "
+                        + "archiver's next start removes");
+            }
+            out.append("  staged, not visible: ").append(String.join("; ", kinds)).append('\n');
         }
         p.notes().forEach(note -> out.append("  note: ").append(note).append('\n'));
     }
@@ -200,17 +216,17 @@ final class ReportText {
         String notYet = r.partitions().stream().filter(p -> p.missingNotYetCommitted() > 0)
                 .map(p -> Integer.toString(p.partition())).collect(Collectors.joining(", "));
         if (!notYet.isEmpty()) {
-            todo.add("Partitions " + notYet + ": offsets at or above the group's committed offset are not archived yet. "
+            todo.add(partitions(notYet) + ": offsets at or above the group's committed offset are not archived yet. "
                     + "If the archiver is running, let it catch up and audit again; if it stopped, start it.");
         }
         String awaiting = partitionsWith(r, CommitStatus.AWAITING_PUBLISH);
         if (!awaiting.isEmpty()) {
-            todo.add("Partitions " + awaiting + ": the committed manifest's files are still staged. Start the archiver "
+            todo.add(partitions(awaiting) + ": the committed manifest's files are still staged. Start the archiver "
                     + "with the same group: its recovery publishes them. Then audit again.");
         }
         String lostManifest = partitionsWith(r, CommitStatus.MANIFEST_MISSING, CommitStatus.MANIFEST_UNREADABLE);
         if (!lostManifest.isEmpty()) {
-            todo.add("Partitions " + lostManifest + ": the committed manifest is missing or damaged, and the archiver "
+            todo.add(partitions(lostManifest) + ": the committed manifest is missing or damaged, and the archiver "
                     + "will not start on it. Restore it from a backup. If there is none and no offset below the "
                     + "committed one is missing, reset the group's offset of that partition to the same offset "
                     + "(kafka-consumer-groups --reset-offsets --to-offset), which drops the manifest's name.");
@@ -235,6 +251,10 @@ final class ReportText {
                     + "up: move them elsewhere.");
         }
         return todo;
+    }
+
+    private static String partitions(String numbers) {
+        return (numbers.contains(",") ? "Partitions " : "Partition ") + numbers;
     }
 
     private static String partitionsWith(AuditReport r, CommitStatus... statuses) {

@@ -141,7 +141,8 @@ class AuditTest {
         assertEquals(0, p1.missingNotYetCommitted(), "the group committed past them: they were lost, not pending");
         assertTrue(report.partitions().get(0).clean() && report.partitions().get(2).clean());
         assertTrue(report.summary().startsWith("PROBLEMS: " + TOPIC + " in "), report.summary());
-        assertTrue(report.summary().contains(lost.size() + " missing"), report.summary());
+        assertTrue(report.summary().contains(": of 1,158 expected offsets, " + lost.size() + " missing"),
+                report.summary());
         assertTrue(report.text().contains("not visible: " + path), report.text());
         assertTrue(report.text().contains("Missing offsets: Kafka still has these records."), report.text());
     }
@@ -165,6 +166,8 @@ class AuditTest {
         assertEquals(List.of(new AuditReport.DuplicateRun(copied.get(0), copied.get(copied.size() - 1), copied.size(),
                 List.of(relative(root, copy), relative(root, original)).stream().sorted().toList())), p2.duplicates());
         assertEquals(List.of("README.txt"), report.strangers().stream().map(AuditReport.StrangeFile::path).toList());
+        assertTrue(report.text().contains("    " + copied.get(0) + "–" + copied.get(copied.size() - 1) + " ("
+                + copied.size() + " of these offsets) in each of "), report.text());
         assertTrue(report.text().contains("Duplicated offsets: the files listed for each run hold the same records"),
                 report.text());
 
@@ -189,8 +192,7 @@ class AuditTest {
         assertEquals(1, report.unreadableFiles());
         AuditReport.UnreadableFile unreadable = report.unreadable().get(0);
         assertEquals(relative(root, damaged), unreadable.path());
-        assertTrue(unreadable.reason().startsWith(relative(root, damaged) + ": unreadable after line "),
-                unreadable.reason());
+        assertTrue(unreadable.reason().startsWith("unreadable after line "), unreadable.reason());
         assertEquals(inIt.size(), report.partitions().get(0).missing().offsets());
         assertTrue(report.summary().contains("1 unreadable file"), report.summary());
         JsonNode json = JSON.readTree(report.json());
