@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -55,7 +56,7 @@ final class ArchiveScan {
         ExecutorService pool = Executors.newFixedThreadPool(threads, daemonThreads());
         try {
             CompletionService<Read> reads = new ExecutorCompletionService<>(pool);
-            int submitted = 0;
+            int pending = 0;
             for (String path : storage.list("")) {
                 if (path.startsWith("_sluice/")) {
                     continue;
@@ -79,9 +80,18 @@ final class ArchiveScan {
                     continue;
                 }
                 reads.submit(read(reader, path, name.isPresent(), rows.get()));
-                submitted++;
+                pending++;
+                // merge as files finish: each read file waits as bit sets until merged, so only a few may wait
+                for (Future<Read> done = reads.poll(); done != null; done = reads.poll()) {
+                    merge(contents, done.get());
+                    pending--;
+                }
+                if (pending >= 4 * threads) {
+                    merge(contents, reads.take().get());
+                    pending--;
+                }
             }
-            for (int i = 0; i < submitted; i++) {
+            for (; pending > 0; pending--) {
                 merge(contents, reads.take().get());
             }
         } catch (ExecutionException e) {

@@ -145,7 +145,8 @@ public final class Audit {
                 (System.nanoTime() - start) / 1_000_000, config.deadLetterTopic().orElse(null),
                 config.groupId().orElse(null), List.copyOf(partitions), contents.visibleFiles, contents.filesRead,
                 contents.rowsRead, unreadable.size(), unreadable.stream().limit(limit).toList(), strangers.size(),
-                strangers.stream().limit(limit).toList(), contents.skippedFiles, claims.checkedFiles, List.copyOf(notes));
+                strangers.stream().limit(limit).toList(), contents.skippedFiles, claims.checkedFiles,
+                List.copyOf(manifests.earlierTopicIds(config.topic())), List.copyOf(notes));
     }
 
     private static List<String> notes(KafkaPartition k) {

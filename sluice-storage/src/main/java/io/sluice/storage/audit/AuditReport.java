@@ -30,11 +30,12 @@ public record AuditReport(
         List<StrangeFile> strangers,
         long otherTopicFiles,
         long manifestCheckedFiles,
+        List<String> earlierTopicIds,
         List<String> notes) {
 
     /** Exit status when every expected offset appears exactly once and every file is readable. */
     public static final int OK = 0;
-    /** Exit status when anything is missing, duplicated or unreadable, or the group's commit is unsound. */
+    /** Exit status when anything is missing, duplicated or unreadable, or the result cannot be trusted. */
     public static final int PROBLEMS = 1;
 
     /** A record found in the dead-letter topic instead of the archive, and why it is there. */
@@ -100,13 +101,16 @@ public record AuditReport(
         }
     }
 
-    /** 0 only when every expected offset appears exactly once, no file is unreadable and no committed manifest is unsound. */
+    /**
+     * 0 only when every expected offset appears exactly once, no file is unreadable, no committed manifest is unsound,
+     * and no earlier topic of the same name left files that rows cannot tell apart.
+     */
     public int exitStatus() {
         return clean() ? OK : PROBLEMS;
     }
 
     public boolean clean() {
-        return unreadableFiles == 0 && partitions.stream().allMatch(PartitionReport::clean);
+        return unreadableFiles == 0 && earlierTopicIds.isEmpty() && partitions.stream().allMatch(PartitionReport::clean);
     }
 
     public long expected() {

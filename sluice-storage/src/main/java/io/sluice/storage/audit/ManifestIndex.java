@@ -7,11 +7,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * The manifests of the audited topic ID, {@code _sluice/manifests/<topic id>/<partition>/<end offset>.json}, listed
- * per partition when first needed and read on demand (each once). Not every manifest was committed: a commit that
+ * The manifests under {@code _sluice/manifests/<topic id>/<partition>/<end offset>.json}, listed once when first
+ * needed and read on demand (each once); those of the audited topic ID, and which other IDs had the same topic name. Not every manifest was committed: a commit that
  * failed leaves its manifest behind, and its files were never published. Only the manifest a group's commit names is
  * known to be committed.
  *
@@ -23,9 +25,12 @@ final class ManifestIndex {
     record Entry(String path, Manifest manifest, String problem) {
     }
 
+    private static final String ROOT = "_sluice/manifests/";
+
     private final StorageBackend storage;
     private final String topicId;
-    private final Map<Integer, NavigableMap<Long, String>> names = new HashMap<>();
+    /** Every manifest under the root, by topic ID, partition and end offset; listed once, when first needed. */
+    private Map<String, Map<Integer, NavigableMap<Long, String>>> all;
     private final Map<String, Entry> read = new HashMap<>();
 
     ManifestIndex(StorageBackend storage, String topicId) {
@@ -35,20 +40,44 @@ final class ManifestIndex {
 
     /** The partition's manifests by end offset. */
     NavigableMap<Long, String> names(int partition) throws IOException {
-        NavigableMap<Long, String> byEnd = names.get(partition);
-        if (byEnd == null) {
-            byEnd = new TreeMap<>();
-            String directory = Manifest.directory(topicId, partition);
-            for (String path : storage.list(directory)) {
-                String name = SluiceFileName.fileNameOf(path);
-                // skip what is not a manifest name, e.g. a temporary file of an atomic write
-                if (name.matches("[0-9]{20}\\.json")) {
-                    byEnd.put(Long.parseLong(name.substring(0, 20)), path);
+        return listed().getOrDefault(topicId, Map.of()).getOrDefault(partition, new TreeMap<>());
+    }
+
+    /**
+     * Topic IDs other than the audited one whose manifests name the audited topic: an earlier topic of the same
+     * name (deleted and created again), whose files carry the same topic name and partitions in their rows.
+     */
+    Set<String> earlierTopicIds(String topic) throws IOException {
+        Set<String> earlier = new TreeSet<>();
+        for (Map.Entry<String, Map<Integer, NavigableMap<Long, String>>> id : listed().entrySet()) {
+            if (id.getKey().equals(topicId)) {
+                continue;
+            }
+            for (NavigableMap<Long, String> byEnd : id.getValue().values()) {
+                Optional<Entry> first = byEnd.isEmpty() ? Optional.empty() : entry(byEnd.firstEntry().getValue());
+                if (first.isPresent() && first.get().manifest() != null && topic.equals(first.get().manifest().topic())) {
+                    earlier.add(id.getKey());
+                }
+                break; // one manifest tells which topic the ID was
+            }
+        }
+        return earlier;
+    }
+
+    private Map<String, Map<Integer, NavigableMap<Long, String>>> listed() throws IOException {
+        if (all == null) {
+            all = new HashMap<>();
+            for (String path : storage.list(ROOT)) {
+                // <topic id>/<partition>/<end offset>.json; anything else (a temporary file of an atomic write) is skipped
+                String[] parts = path.substring(ROOT.length()).split("/");
+                if (parts.length == 3 && parts[1].matches("[0-9]{1,9}") && parts[2].matches("[0-9]{20}\\.json")) {
+                    all.computeIfAbsent(parts[0], id -> new HashMap<>())
+                            .computeIfAbsent(Integer.parseInt(parts[1]), p -> new TreeMap<>())
+                            .put(Long.parseLong(parts[2].substring(0, 20)), path);
                 }
             }
-            names.put(partition, byEnd);
         }
-        return byEnd;
+        return all;
     }
 
     /** Reads a manifest by its name in the partition's directory; empty when there is no such manifest. */

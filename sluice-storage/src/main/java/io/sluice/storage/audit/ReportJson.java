@@ -50,6 +50,7 @@ final class ReportJson {
         r.strangers().forEach(f -> strangers.addObject().put("path", f.path()).put("reason", f.reason()));
         ArrayNode partitions = root.putArray("partitions");
         r.partitions().forEach(p -> partition(partitions.addObject(), p));
+        strings(root.putArray("earlierTopicIds"), r.earlierTopicIds());
         strings(root.putArray("notes"), r.notes());
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);

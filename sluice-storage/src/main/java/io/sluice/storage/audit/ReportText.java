@@ -42,6 +42,9 @@ final class ReportText {
         if (badCommits > 0) {
             more.add(plural(badCommits, "partition") + " whose committed manifest is unsound");
         }
+        if (!r.earlierTopicIds().isEmpty()) {
+            more.add("files of an earlier topic of the same name make the result untrustworthy");
+        }
         String rest = String.join(", ", more);
         return "PROBLEMS: " + r.topic() + " in " + r.storage() + ": " + offsets
                 + (offsets.isEmpty() || rest.isEmpty() ? "" : "; ") + rest + " (exit status " + r.exitStatus() + ")";
@@ -81,6 +84,12 @@ final class ReportText {
                     + "Sluice data files, or cannot be checked\n");
             r.strangers().forEach(f -> out.append("  ").append(f.path()).append(": ").append(f.reason()).append('\n'));
             more(out, r.strangeFiles(), r.strangers().size(), "files");
+        }
+        if (!r.earlierTopicIds().isEmpty()) {
+            out.append("\nAn earlier topic named ").append(r.topic()).append(" (topic ID ")
+                    .append(String.join(", ", r.earlierTopicIds())).append(") has manifests here, so its files are "
+                    + "very likely under this root too. Their rows carry the same topic name and partition numbers, so "
+                    + "they cannot be told apart from this topic's: they may hide gaps or look like duplicates.\n");
         }
         if (!r.notes().isEmpty()) {
             out.append("\nNotes\n");
@@ -245,6 +254,11 @@ final class ReportText {
         if (r.unreadableFiles() > 0) {
             todo.add("Unreadable files are damaged (truncated or corrupt) and their offsets count as missing. Restore "
                     + "them from a backup, or archive their offsets again and move them out of the archive root.");
+        }
+        if (!r.earlierTopicIds().isEmpty()) {
+            todo.add("Move the earlier topic's files out of the archive root (its manifests under _sluice/manifests/"
+                    + String.join("/, _sluice/manifests/", r.earlierTopicIds()) + "/ name them), or archive the new "
+                    + "topic under another root, then audit again.");
         }
         if (r.strangeFiles() > 0) {
             todo.add("Strangers do not change the exit status, but readers that glob the archive root may pick them "

@@ -203,8 +203,7 @@ class AuditTest {
     void aCommittedFileLeftStagedIsAwaitingPublicationAndAMissingManifestIsAProblem() throws Exception {
         Path root = copyOfArchive("staged");
         LocalBackend storage = new LocalBackend(root);
-        String topicId = KAFKA.admin().describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS)
-                .get(TOPIC).topicId().toString();
+        String topicId = topicId();
         String manifestPath = storage.list(Manifest.directory(topicId, 1)).stream().max(Comparator.naturalOrder())
                 .orElseThrow();
         ManifestFile committed = Manifest.fromJson(storage.read(manifestPath).orElseThrow(), manifestPath).files().get(0);
@@ -228,6 +227,28 @@ class AuditTest {
     }
 
     @Test
+    void manifestsOfAnEarlierTopicOfTheSameNameMakeTheResultUntrustworthy() throws Exception {
+        Path root = copyOfArchive("recreated");
+        String topicId = topicId();
+        String earlierId = "EarlierTopicIdOfSameNm";
+        Path earlier = root.resolve("_sluice/manifests/" + earlierId + "/0");
+        Files.createDirectories(earlier);
+        try (Stream<Path> manifests = Files.list(root.resolve("_sluice/manifests/" + topicId + "/0"))) {
+            for (Path m : manifests.toList()) {
+                Files.copy(m, earlier.resolve(m.getFileName()));
+            }
+        }
+
+        AuditReport report = audit(root, b -> { });
+
+        assertEquals(List.of(earlierId), report.earlierTopicIds());
+        assertEquals(1, report.exitStatus(), report.text());
+        assertEquals(0, report.missing() + report.duplicated(), "the offsets themselves look fine");
+        assertTrue(report.text().contains("An earlier topic named " + TOPIC + " (topic ID " + earlierId + ")"),
+                report.text());
+    }
+
+    @Test
     void withoutGroupOrDeadLetterTopicTheDeadLetteredOffsetsAreMissing() throws Exception {
         AuditReport report = audit(archive, b -> b.deadLetterTopic(null).groupId(null));
 
@@ -248,6 +269,11 @@ class AuditTest {
                 .workDir(TestDirs.newDir("audit-work"));
         more.accept(config);
         return Audit.run(config.build());
+    }
+
+    private static String topicId() throws Exception {
+        return KAFKA.admin().describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
+                .topicId().toString();
     }
 
     /** The first data file of {@code partition} (by path) that holds more than one row. */
