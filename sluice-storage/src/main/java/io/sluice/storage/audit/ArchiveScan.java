@@ -58,8 +58,8 @@ final class ArchiveScan {
             CompletionService<Read> reads = new ExecutorCompletionService<>(pool);
             int pending = 0;
             for (String path : storage.list("")) {
-                if (path.startsWith("_sluice/")) {
-                    continue;
+                if (path.startsWith("_sluice/") || path.endsWith("/")) {
+                    continue; // manifests and staged files; and the "folder" markers some S3 tools create
                 }
                 contents.visibleFiles++;
                 String fileName = SluiceFileName.fileNameOf(path);
