@@ -125,17 +125,6 @@ final class OffsetSet {
         }
     }
 
-    /** How many offsets of the set lie from {@code first} to {@code last}, both included. */
-    long countBetween(long first, long last) {
-        long count = 0;
-        for (long o = next(first); o >= 0 && o <= last; o = next(o + 1)) {
-            long end = Math.min(nextAbsent(o) - 1, last);
-            count += end - o + 1;
-            o = end;
-        }
-        return count;
-    }
-
     /** Calls {@code visitor} with each run of consecutive offsets, lowest first. */
     void forEachRun(RunVisitor visitor) {
         for (long o = next(0); o >= 0; o = next(o + 1)) {

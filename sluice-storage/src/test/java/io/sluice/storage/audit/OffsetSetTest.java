@@ -47,7 +47,7 @@ class OffsetSetTest {
         set.forEachRun((first, last) -> runs.add(first + "-" + last));
         assertEquals(List.of("4090-4100", "10000-10000"), runs);
         assertEquals(12, set.size());
-        assertEquals(6, set.countBetween(4095, 10_000 - 1));
+        assertEquals(6, set.between(4095, 10_000 - 1).size());
     }
 
     @Test
@@ -83,8 +83,7 @@ class OffsetSetTest {
             assertSame(and, x.and(y));
             assertSame(andNot, x.andNot(y));
             assertSame(a.get(4_000, 12_001), x.between(4_000, 12_000), 4_000);
-            assertEquals(a.get(4_000, 12_001).cardinality(), x.countBetween(4_000, 12_000));
-
+            
             OffsetSet union = new OffsetSet();
             OffsetSet twice = new OffsetSet();
             union.addAll(x, twice);
