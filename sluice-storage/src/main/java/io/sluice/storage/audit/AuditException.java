@@ -3,6 +3,8 @@ package io.sluice.storage.audit;
 /**
  * The audit could not be carried out (Kafka or the storage unreachable, the topic missing): there is no report. A
  * report with problems is not an exception; see {@link AuditReport#exitStatus()}.
+ *
+ * <p>Threading: immutable once thrown.
  */
 public final class AuditException extends Exception {
 
