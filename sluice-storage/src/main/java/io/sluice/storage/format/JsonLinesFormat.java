@@ -58,19 +58,14 @@ public final class JsonLinesFormat implements FileFormat {
 
     @Override
     public RecordWriter open(OutputStream file) throws IOException {
-        CountingOutputStream counted = new CountingOutputStream(file);
-        return new Writer(counted, codec.compress(counted));
+        return new Writer(file);
     }
 
-    private final class Writer implements RecordWriter {
-        private final CountingOutputStream counted;
-        private final OutputStream out;
+    private final class Writer extends StreamRecordWriter {
         private final ByteArrayOutputStream prefix = new ByteArrayOutputStream(256);
-        private long records;
 
-        Writer(CountingOutputStream counted, OutputStream out) {
-            this.counted = counted;
-            this.out = out;
+        Writer(OutputStream file) throws IOException {
+            super(file, codec);
         }
 
         @Override
@@ -128,7 +123,7 @@ public final class JsonLinesFormat implements FileFormat {
                 }
                 out.write('\n');
             }
-            records++;
+            counted();
         }
 
         private void quoted(String text) {
@@ -164,20 +159,6 @@ public final class JsonLinesFormat implements FileFormat {
             out.write(value, next, end - next);
         }
 
-        @Override
-        public long bytesWritten() {
-            return counted.count();
-        }
-
-        @Override
-        public long records() {
-            return records;
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close(); // finishes the codec's frame; the counting stream below stays open for the backend
-        }
     }
 
     private static byte[] utf8(String s) {
