@@ -1,13 +1,17 @@
 package io.sluice.storage.format;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.FileReader;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 
-/** The coordinates of an Avro container file: schema resolution skips the value's fields instead of building them. */
+/**
+ * The coordinates of an Avro container file: schema resolution skips the value's fields instead of building them. A
+ * file cut inside a block is reported, not taken for a shorter file.
+ */
 final class AvroRows extends ProjectedRows {
 
     @Override
@@ -21,6 +25,13 @@ final class AvroRows extends ProjectedRows {
             @Override
             public GenericRecord next() throws IOException {
                 if (!reader.hasNext()) {
+                    // Avro takes the end of the data inside a block for the end of the file: a truncated file would
+                    // look complete. A whole file ends right after a block's sync marker.
+                    long length = Files.size(file);
+                    if (reader instanceof DataFileReader<GenericRecord> blocks && blocks.previousSync() != length) {
+                        throw new IOException("the file ends inside the block that starts at byte "
+                                + blocks.previousSync() + " of " + length + " (truncated?)");
+                    }
                     return null;
                 }
                 reuse = reader.next(reuse);

@@ -18,7 +18,9 @@ import org.apache.kafka.common.header.Header;
  *
  * <p>Each line is the record's value with the Kafka coordinates added in front: {@code kafka_topic},
  * {@code kafka_partition}, {@code kafka_offset}, {@code kafka_timestamp} (epoch milliseconds), and optionally
- * {@code kafka_key} (the key as UTF-8 text) and {@code kafka_headers} (an object of header names to UTF-8 values).
+ * {@code kafka_key} (the key as UTF-8 text) and {@code kafka_headers} (an array of {@code {"key": ..., "value": ...}}
+ * objects with UTF-8 values, in record order: Kafka allows a header name more than once, and an object with a
+ * repeated name is one that DuckDB, among others, refuses to read).
  * A value that is a JSON object is spliced in as it is (no re-encoding), compacted first if it spans lines; a value
  * that is an array or a scalar goes under {@code value}; a tombstone (null value) is written with
  * {@code "value": null}, so deletes survive into the archive.
@@ -32,7 +34,9 @@ public final class JsonLinesFormat implements FileFormat {
     private static final byte[] OFFSET = utf8(",\"kafka_offset\":");
     private static final byte[] TIMESTAMP = utf8(",\"kafka_timestamp\":");
     private static final byte[] KEY = utf8(",\"kafka_key\":");
-    private static final byte[] HEADERS = utf8(",\"kafka_headers\":{");
+    private static final byte[] HEADERS = utf8(",\"kafka_headers\":[");
+    private static final byte[] HEADER_KEY = utf8("{\"key\":");
+    private static final byte[] HEADER_VALUE = utf8(",\"value\":");
     private static final byte[] VALUE = utf8(",\"value\":");
     private static final byte[] NULL_VALUE = utf8(",\"value\":null}\n");
 
@@ -96,15 +100,17 @@ public final class JsonLinesFormat implements FileFormat {
                         prefix.write(',');
                     }
                     first = false;
+                    prefix.write(HEADER_KEY);
                     quoted(h.key());
-                    prefix.write(':');
+                    prefix.write(HEADER_VALUE);
                     if (h.value() == null) {
                         ascii("null");
                     } else {
                         quoted(new String(h.value(), StandardCharsets.UTF_8));
                     }
+                    prefix.write('}');
                 }
-                prefix.write('}');
+                prefix.write(']');
             }
             byte[] value = record.value();
             prefix.writeTo(out);

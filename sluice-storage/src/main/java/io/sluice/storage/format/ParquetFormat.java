@@ -14,6 +14,7 @@ import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.TypeUtil;
 
 /**
  * Parquet files of {@link RowSchema rows} (Kafka coordinates, then the value's fields), written with parquet-avro
@@ -22,7 +23,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * <p>Memory: Parquet holds a whole row group in memory, encoded and compressed page by page, until it reaches
  * {@code rowGroupBytes}; then it writes the group out. {@link RecordWriter#bufferedBytes()} reports that held data
  * so the sink counts it against the engine's memory budget, and {@link RecordWriter#bytesWritten()} is the bytes
- * written plus that estimate, so size rolling sees a file grow before its first row group is out.
+ * written plus that data scaled by the compression earlier row groups showed, so size rolling sees a file grow before
+ * its first row group is out.
  *
  * <p>Lists use Parquet's standard three-level structure (what DuckDB, Spark and Arrow expect), not parquet-avro's
  * old two-level default.
@@ -42,7 +44,8 @@ public final class ParquetFormat implements FileFormat {
         this.rowGroupBytes = rowGroupBytes;
         this.pageBytes = pageBytes;
         try {
-            new AvroSchemaConverter(configuration()).convert(rows.schema());
+            // what the writer would refuse at its first file (an empty group), refused now
+            TypeUtil.checkValidWriteSchema(new AvroSchemaConverter(configuration()).convert(rows.schema()));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("the value schema cannot be written as Parquet: " + e.getMessage(), e);
         }
@@ -92,10 +95,16 @@ public final class ParquetFormat implements FileFormat {
         private final ParquetWriter<GenericRecord> parquet;
         private long records;
         private boolean closed;
+        /** Bytes out and bytes held as of the last write, to see what a row group shrank to when it went out. */
+        private long lastFlushed;
+        private long lastHeld;
+        private long flushedTotal;
+        private long heldTotal;
 
         Writer(CountingOutputStream counted, ParquetWriter<GenericRecord> parquet) {
             this.counted = counted;
             this.parquet = parquet;
+            this.lastFlushed = counted.count();
         }
 
         @Override
@@ -103,11 +112,31 @@ public final class ParquetFormat implements FileFormat {
                 throws IOException, RecordRejectedException {
             parquet.write(rows.row(record)); // the row is complete before Parquet sees it: a rejection writes nothing
             records++;
+            long flushed = counted.count();
+            if (flushed > lastFlushed) {
+                flushedTotal += flushed - lastFlushed;
+                heldTotal += lastHeld;
+                lastFlushed = flushed;
+            }
+            lastHeld = held();
         }
 
+        /** What Parquet holds in memory: its estimate of the data size, less what already reached the stream. */
+        private long held() {
+            return Math.max(0, parquet.getDataSize() - counted.count());
+        }
+
+        /**
+         * Bytes out, plus the held bytes scaled by how much earlier row groups shrank when they went out (Parquet's
+         * estimate counts much of a row group before compression); unscaled until the first row group is out.
+         */
         @Override
         public long bytesWritten() {
-            return closed ? counted.count() : parquet.getDataSize();
+            if (closed) {
+                return counted.count();
+            }
+            double shrink = heldTotal == 0 ? 1.0 : Math.min(1.0, (double) flushedTotal / heldTotal);
+            return counted.count() + (long) (held() * shrink);
         }
 
         @Override
@@ -117,7 +146,7 @@ public final class ParquetFormat implements FileFormat {
 
         @Override
         public long bufferedBytes() {
-            return closed ? 0 : Math.max(0, parquet.getDataSize() - counted.count());
+            return closed ? 0 : held();
         }
 
         @Override
