@@ -155,6 +155,7 @@ final class PartitionArchive {
             }
             file.lastOffset = record.offset();
             next = record.offset() + 1;
+            countBuffers(); // a Parquet row group or an S3 part grows with every record
             CrashPoints.reach(AFTER_WRITE);
             if (rolling.full(file.writer.bytesWritten(), file.writer.records())) {
                 rollAll();

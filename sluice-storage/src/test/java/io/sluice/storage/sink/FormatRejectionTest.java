@@ -25,8 +25,9 @@ import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 /**
- * A record the format rejects (a value that does not match the Parquet schema) is handled as one the layout rejects:
- * it goes back to the engine with the reason, the partition carries on, and no file is left for it.
+ * What the sink sees of a format. A record the format rejects (a value that does not match the Parquet schema) is handled as one the layout rejects:
+ * it goes back to the engine with the reason, the partition carries on, and no file is left for it. And the
+ * memory a Parquet writer holds is reported to the engine's budget.
  */
 class FormatRejectionTest {
 
@@ -54,11 +55,13 @@ class FormatRejectionTest {
         assertEquals(0, archive.bufferedBytes());
 
         archive.write(record(1, "{\"category\": \"a\", \"n\": 1}"));
+        assertTrue(archive.bufferedBytes() > 0, "the row group Parquet holds counts for the memory budget");
         // in a file already open, it leaves the file as it was
         assertThrows(RecordRejectedException.class, () -> archive.write(record(2, "{\"category\": \"a\"}")));
         archive.write(record(3, "{\"category\": \"b\", \"n\": 3}"));
         assertEquals(2, backend.listStaged("_sluice/staging/topic-id/0/").size());
         archive.checkpoint(true);
+        assertEquals(0, archive.bufferedBytes(), "rolled: nothing held");
 
         assertEquals(List.of("clicks/category=a/clicks+0+1.zstd.parquet", "clicks/category=b/clicks+0+3.zstd.parquet"),
                 backend.list("clicks/").stream().sorted().toList());
