@@ -1,14 +1,11 @@
 package io.sluice.storage.format;
 
-import io.sluice.core.sink.RecordRejectedException;
-import io.sluice.storage.json.JsonScan;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Avro object container files of {@link RowSchema rows} (Kafka coordinates, then the value's fields): the schema in
@@ -20,13 +17,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *
  * <p>Immutable and thread-safe; each {@link #open} returns a writer for one thread.
  */
-public final class AvroFormat implements FileFormat {
+public final class AvroFormat extends RowFormat {
 
-    private final RowSchema rows;
     private final CodecFactory codec;
 
     AvroFormat(RowSchema rows, CodecFactory codec) {
-        this.rows = rows;
+        super(rows);
         this.codec = codec;
     }
 
@@ -34,11 +30,6 @@ public final class AvroFormat implements FileFormat {
     @Override
     public String extension() {
         return ".avro";
-    }
-
-    @Override
-    public boolean needsJson() {
-        return false; // the conversion to the schema parses the value, with errors of its own
     }
 
     @Override
@@ -50,10 +41,9 @@ public final class AvroFormat implements FileFormat {
         return new Writer(counted, avro);
     }
 
-    private final class Writer implements RecordWriter {
+    private final class Writer extends RowWriter {
         private final CountingOutputStream counted;
         private final DataFileWriter<GenericRecord> avro;
-        private long records;
 
         Writer(CountingOutputStream counted, DataFileWriter<GenericRecord> avro) {
             this.counted = counted;
@@ -61,20 +51,13 @@ public final class AvroFormat implements FileFormat {
         }
 
         @Override
-        public void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan)
-                throws IOException, RecordRejectedException {
-            avro.append(rows.row(record)); // the row is complete before Avro sees it: a rejection writes nothing
-            records++;
+        protected void append(GenericRecord row) throws IOException {
+            avro.append(row);
         }
 
         @Override
         public long bytesWritten() {
             return counted.count();
-        }
-
-        @Override
-        public long records() {
-            return records;
         }
 
         @Override

@@ -164,7 +164,6 @@ public final class JsonLinesFormat implements FileFormat {
             }
             out.write(value, next, end - next);
         }
-
     }
 
     private static byte[] utf8(String s) {

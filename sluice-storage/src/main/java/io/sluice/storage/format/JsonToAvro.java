@@ -160,13 +160,22 @@ final class JsonToAvro {
 
     /** Reads the value at the parser's current token {@code t}, consuming it entirely (objects and arrays too). */
     private abstract static class Converter {
+        private final Set<JsonToken> tokens;
+
+        /** @param tokens the tokens a value of this type starts with */
+        Converter(JsonToken... tokens) {
+            this.tokens = Set.of(tokens);
+        }
+
         abstract Object read(JsonParser p, JsonToken t) throws IOException, Mismatch;
 
         /** What the schema expects, for messages: "long", "an array of string"... */
         abstract String expected();
 
         /** Whether a value starting with this token is this converter's to read (how unions pick a branch). */
-        abstract boolean accepts(JsonToken t);
+        boolean accepts(JsonToken t) {
+            return tokens.contains(t);
+        }
 
         /** For unions: which branch an integer is tried on first (exact integer types before floating ones). */
         int integerRank() {
@@ -329,19 +338,18 @@ final class JsonToAvro {
     private abstract static class Scalar extends Converter {
         private final String expected;
         private final int integerRank;
-        private final Set<JsonToken> tokens;
 
         Scalar(String expected, int integerRank, JsonToken... tokens) {
+            super(tokens);
             this.expected = expected;
             this.integerRank = integerRank;
-            this.tokens = Set.of(tokens);
         }
 
         abstract Object convert(JsonParser p, JsonToken t) throws IOException, Mismatch;
 
         @Override
         final Object read(JsonParser p, JsonToken t) throws IOException, Mismatch {
-            if (!tokens.contains(t)) {
+            if (!accepts(t)) {
                 throw mismatch(p, t);
             }
             return convert(p, t);
@@ -350,11 +358,6 @@ final class JsonToAvro {
         @Override
         final String expected() {
             return expected;
-        }
-
-        @Override
-        final boolean accepts(JsonToken t) {
-            return tokens.contains(t);
         }
 
         @Override
@@ -449,12 +452,13 @@ final class JsonToAvro {
         private final Converter element;
 
         ArrayConverter(Converter element) {
+            super(JsonToken.START_ARRAY);
             this.element = element;
         }
 
         @Override
         Object read(JsonParser p, JsonToken t) throws IOException, Mismatch {
-            if (t != JsonToken.START_ARRAY) {
+            if (!accepts(t)) {
                 throw mismatch(p, t);
             }
             List<Object> list = new ArrayList<>();
@@ -473,23 +477,19 @@ final class JsonToAvro {
         String expected() {
             return "an array of " + element.expected();
         }
-
-        @Override
-        boolean accepts(JsonToken t) {
-            return t == JsonToken.START_ARRAY;
-        }
     }
 
     private static final class MapConverter extends Converter {
         private final Converter value;
 
         MapConverter(Converter value) {
+            super(JsonToken.START_OBJECT);
             this.value = value;
         }
 
         @Override
         Object read(JsonParser p, JsonToken t) throws IOException, Mismatch {
-            if (t != JsonToken.START_OBJECT) {
+            if (!accepts(t)) {
                 throw mismatch(p, t);
             }
             Map<String, Object> map = new LinkedHashMap<>();
@@ -508,11 +508,6 @@ final class JsonToAvro {
         String expected() {
             return "an object (map of " + value.expected() + ")";
         }
-
-        @Override
-        boolean accepts(JsonToken t) {
-            return t == JsonToken.START_OBJECT;
-        }
     }
 
     private static final class RecordConverter extends Converter {
@@ -526,6 +521,7 @@ final class JsonToAvro {
         private final Map<String, Integer> positions = new HashMap<>();
 
         RecordConverter(Schema schema, Set<String> enclosing) {
+            super(JsonToken.START_OBJECT);
             if (!enclosing.add(schema.getFullName())) {
                 throw new IllegalArgumentException("the record " + schema.getFullName() + " contains itself; recursive "
                         + "schemas are not supported");
@@ -554,7 +550,7 @@ final class JsonToAvro {
 
         @Override
         Object read(JsonParser p, JsonToken t) throws IOException, Mismatch {
-            if (t != JsonToken.START_OBJECT) {
+            if (!accepts(t)) {
                 throw mismatch(p, t);
             }
             GenericData.Record record = new GenericData.Record(schema);
@@ -599,11 +595,6 @@ final class JsonToAvro {
         @Override
         String expected() {
             return "an object (record " + schema.getName() + ")";
-        }
-
-        @Override
-        boolean accepts(JsonToken t) {
-            return t == JsonToken.START_OBJECT;
         }
     }
 

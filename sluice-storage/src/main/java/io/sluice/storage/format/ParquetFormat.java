@@ -1,12 +1,9 @@
 package io.sluice.storage.format;
 
-import io.sluice.core.sink.RecordRejectedException;
-import io.sluice.storage.json.JsonScan;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.avro.AvroWriteSupport;
@@ -31,15 +28,14 @@ import org.apache.parquet.schema.TypeUtil;
  *
  * <p>Immutable and thread-safe; each {@link #open} returns a writer for one thread.
  */
-public final class ParquetFormat implements FileFormat {
+public final class ParquetFormat extends RowFormat {
 
-    private final RowSchema rows;
     private final CompressionCodecName codec;
     private final long rowGroupBytes;
     private final int pageBytes;
 
     ParquetFormat(RowSchema rows, CompressionCodecName codec, long rowGroupBytes, int pageBytes) {
-        this.rows = rows;
+        super(rows);
         this.codec = codec;
         this.rowGroupBytes = rowGroupBytes;
         this.pageBytes = pageBytes;
@@ -65,11 +61,6 @@ public final class ParquetFormat implements FileFormat {
     }
 
     @Override
-    public boolean needsJson() {
-        return false; // the conversion to the schema parses the value, with errors of its own
-    }
-
-    @Override
     public RecordWriter open(OutputStream file) throws IOException {
         CountingOutputStream counted = new CountingOutputStream(file);
         ParquetWriter<GenericRecord> parquet = AvroParquetWriter.<GenericRecord>builder(new StreamOutputFile(counted))
@@ -90,10 +81,9 @@ public final class ParquetFormat implements FileFormat {
         return conf;
     }
 
-    private final class Writer implements RecordWriter {
+    private final class Writer extends RowWriter {
         private final CountingOutputStream counted;
         private final ParquetWriter<GenericRecord> parquet;
-        private long records;
         private boolean closed;
         /** Bytes out and bytes held as of the last write, to see what a row group shrank to when it went out. */
         private long lastFlushed;
@@ -108,10 +98,8 @@ public final class ParquetFormat implements FileFormat {
         }
 
         @Override
-        public void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan)
-                throws IOException, RecordRejectedException {
-            parquet.write(rows.row(record)); // the row is complete before Parquet sees it: a rejection writes nothing
-            records++;
+        protected void append(GenericRecord row) throws IOException {
+            parquet.write(row);
             long flushed = counted.count();
             if (flushed > lastFlushed) {
                 flushedTotal += flushed - lastFlushed;
@@ -137,11 +125,6 @@ public final class ParquetFormat implements FileFormat {
             }
             double shrink = heldTotal == 0 ? 1.0 : Math.min(1.0, (double) flushedTotal / heldTotal);
             return counted.count() + (long) (held() * shrink);
-        }
-
-        @Override
-        public long records() {
-            return records;
         }
 
         @Override

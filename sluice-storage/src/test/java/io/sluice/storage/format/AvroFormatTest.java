@@ -34,13 +34,13 @@ class AvroFormatTest {
         FileFormat format = config("avro", codec).valueSchema(EVENT_SCHEMA).keys(true).headers(true).build()
                 .fileFormat();
         Path file = TestDirs.newDir("avro-" + codec).resolve("orders+2+0" + format.extension());
-        FormatFixtures.write(format, file, events(2_000));
+        FormatFixtures.write(format, file, events(1_000));
         List<GenericRecord> rows = new ArrayList<>();
         try (DataFileReader<GenericRecord> reader = new DataFileReader<>(file.toFile(), new GenericDatumReader<>())) {
             assertEquals(codec, reader.getMetaString("avro.codec"));
             reader.forEach(rows::add);
         }
-        assertEquals(2_000, rows.size());
+        assertEquals(1_000, rows.size());
         for (int i = 0; i < rows.size(); i++) {
             GenericRecord r = rows.get(i);
             assertEquals(List.of("orders", 2, (long) i, FormatFixtures.BASE_TIMESTAMP + i, "key-" + i),

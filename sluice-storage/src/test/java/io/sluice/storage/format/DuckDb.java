@@ -47,6 +47,12 @@ final class DuckDb implements AutoCloseable {
         return rows.get(0).stream().map(String::valueOf).collect(Collectors.joining("|"));
     }
 
+    /** Rows, first and last offset, sum of offsets, topic and partition of the rows {@code from} (a FROM clause). */
+    String coordinates(String from) throws SQLException {
+        return row("SELECT count(*), min(kafka_offset), max(kafka_offset), sum(kafka_offset), min(kafka_topic), "
+                + "max(kafka_partition)" + from);
+    }
+
     @Override
     public void close() throws SQLException {
         connection.close();

@@ -35,8 +35,7 @@ class ParquetFormatTest {
         FormatFixtures.write(format, file, events(3_000));
         try (DuckDb duck = new DuckDb()) {
             String from = " FROM read_parquet('" + file + "')";
-            assertEquals("3000|0|2999|4498500|orders|2", duck.row("SELECT count(*), min(kafka_offset), "
-                    + "max(kafka_offset), sum(kafka_offset), min(kafka_topic), max(kafka_partition)" + from));
+            assertEquals("3000|0|2999|4498500|orders|2", duck.coordinates(from));
             assertEquals("1790000000007|key-7|1|t-7|70|view|8.75|3|t2|user-7|null|1795168807000|7.07", duck.row(
                     "SELECT epoch_ms(kafka_timestamp), kafka_key, len(kafka_headers), kafka_headers[1].value, id, "
                     + "category, amount, len(tags), tags[3], \"user\".name, \"user\".age, epoch_ms(\"at\"), price"
@@ -124,7 +123,8 @@ class ParquetFormatTest {
         long peak = 0;
         int flushes = 0;
         long estimate;
-        try (OutputStream out = Files.newOutputStream(file); RecordWriter writer = format.open(out)) {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            RecordWriter writer = format.open(out); // closed below, by hand: what it reports after closing matters
             long before = 0;
             for (long i = 0; i < 5_000; i++) {
                 writer.write(record(i, "k", event(i)), null);
