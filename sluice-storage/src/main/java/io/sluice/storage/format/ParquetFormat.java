@@ -85,7 +85,10 @@ public final class ParquetFormat extends RowFormat {
         private final CountingOutputStream counted;
         private final ParquetWriter<GenericRecord> parquet;
         private boolean closed;
-        /** Bytes out and bytes held as of the last write, to see what a row group shrank to when it went out. */
+        /**
+         * Bytes out and bytes held as of the last write: what a row group shrank to when it went out, and what the
+         * size and memory reports use (nothing changes between writes, and Parquet's estimate walks every column).
+         */
         private long lastFlushed;
         private long lastHeld;
         private long flushedTotal;
@@ -124,12 +127,12 @@ public final class ParquetFormat extends RowFormat {
                 return counted.count();
             }
             double shrink = heldTotal == 0 ? 1.0 : Math.min(1.0, (double) flushedTotal / heldTotal);
-            return counted.count() + (long) (held() * shrink);
+            return counted.count() + (long) (lastHeld * shrink);
         }
 
         @Override
         public long bufferedBytes() {
-            return closed ? 0 : held();
+            return closed ? 0 : lastHeld;
         }
 
         @Override
