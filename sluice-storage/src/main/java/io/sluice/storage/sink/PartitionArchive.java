@@ -143,9 +143,19 @@ final class PartitionArchive {
                 }
                 file = openFile(directory, record.offset());
             }
-            file.writer.write(record, scan);
+            try {
+                file.writer.write(record, scan);
+            } catch (RecordRejectedException e) {
+                if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
+                    open.remove(directory);
+                    file.pending.abort();
+                    countBuffers();
+                }
+                throw e;
+            }
             file.lastOffset = record.offset();
             next = record.offset() + 1;
+            countBuffers(); // a Parquet row group or an S3 part grows with every record
             CrashPoints.reach(AFTER_WRITE);
             if (rolling.full(file.writer.bytesWritten(), file.writer.records())) {
                 rollAll();
@@ -234,7 +244,7 @@ final class PartitionArchive {
     private void countBuffers() {
         long bytes = 0;
         for (OpenFile f : open.values()) {
-            bytes += f.pending.bufferedBytes();
+            bytes += f.pending.bufferedBytes() + f.writer.bufferedBytes();
         }
         buffered = bytes;
     }
