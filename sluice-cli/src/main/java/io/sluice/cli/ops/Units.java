@@ -30,7 +30,7 @@ public final class Units {
         return unit == 0 ? String.format(Locale.ROOT, "%.0f B", n) : significant(n) + " " + units[unit];
     }
 
-    /** A rate per second with a compact magnitude: {@code 950}, {@code 12.3K}, {@code 1.25M}. */
+    /** A rate with a compact magnitude and three significant digits: {@code 0.50}, {@code 950}, {@code 12.3K}. */
     public static String compact(double n) {
         String[] suffixes = {"", "K", "M", "G"};
         int s = 0;
@@ -38,7 +38,7 @@ public final class Units {
             n /= 1000;
             s++;
         }
-        return (s == 0 ? String.format(Locale.ROOT, "%.0f", n) : significant(n)) + suffixes[s];
+        return significant(n) + suffixes[s];
     }
 
     private static String significant(double n) {
