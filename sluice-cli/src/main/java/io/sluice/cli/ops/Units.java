@@ -69,6 +69,40 @@ public final class Units {
     }
 
     /**
+     * Parses a byte count or rate: {@code 1048576}, {@code 512kB}, {@code 50MB}, {@code 2GiB}, with an optional
+     * {@code /s}. kB, MB and GB are powers of 1000; KiB, MiB and GiB powers of 1024.
+     *
+     * @throws IllegalArgumentException saying what is accepted
+     */
+    public static long parseBytes(String text) {
+        String t = text.trim();
+        if (t.endsWith("/s")) {
+            t = t.substring(0, t.length() - 2).trim();
+        }
+        int split = 0;
+        while (split < t.length() && (Character.isDigit(t.charAt(split)) || t.charAt(split) == '.')) {
+            split++;
+        }
+        try {
+            double amount = Double.parseDouble(t.substring(0, split));
+            long unit = switch (t.substring(split).trim().toLowerCase(Locale.ROOT)) {
+                case "", "b" -> 1;
+                case "kb" -> 1_000;
+                case "mb" -> 1_000_000;
+                case "gb" -> 1_000_000_000;
+                case "kib" -> 1L << 10;
+                case "mib" -> 1L << 20;
+                case "gib" -> 1L << 30;
+                default -> throw new IllegalArgumentException();
+            };
+            return Math.round(amount * unit);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a byte size: write a number and a unit (B, kB, "
+                    + "MB, GB, KiB, MiB, GiB), e.g. 50MB/s");
+        }
+    }
+
+    /**
      * Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d} or ISO-8601 ({@code PT1H30M}).
      *
      * @throws IllegalArgumentException saying what is accepted
