@@ -20,14 +20,14 @@ final class OpsTestSupport {
     private OpsTestSupport() {
     }
 
-    /** An engine config on {@code kafka} with a fresh group and short session timeouts. */
+    /** Short session timeouts: a member that leaves is noticed in seconds. */
+    private static final Map<String, Object> QUICK_GROUP = Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 3_000,
+            ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+
+    /** An engine config on {@code kafka}'s plain listener with a fresh group. */
     static EngineConfig.Builder config(KafkaCluster kafka, String topic) {
-        return EngineConfig.builder()
-                .consumerProperties(kafka.clientProperties(Listener.PLAINTEXT))
-                .groupId(Names.unique("group"))
-                .consumerProperty(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 3_000)
-                .consumerProperty(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500)
-                .topics(topic)
+        return EngineConfig.builder().consumerProperties(kafka.clientProperties(Listener.PLAINTEXT))
+                .consumerProperties(QUICK_GROUP).groupId(Names.unique("group")).topics(topic)
                 .drainTimeout(Duration.ofSeconds(10));
     }
 
