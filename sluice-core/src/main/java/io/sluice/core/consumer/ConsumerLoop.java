@@ -57,6 +57,9 @@ public final class ConsumerLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
     private static final Duration IDLE_POLL = Duration.ofMillis(50);
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
+    /** Pauses that no completion lifts; the loop need not poll faster for them. */
+    private static final java.util.EnumSet<PauseReason> LASTING_PAUSES = java.util.EnumSet.of(PauseReason.OPERATOR,
+            PauseReason.END);
 
     private final EngineConfig config;
     private final Consumer<byte[], byte[]> consumer;
@@ -384,10 +387,6 @@ public final class ConsumerLoop implements Runnable {
             }
         }
     }
-
-    /** Pauses that no completion lifts; the loop need not poll faster for them. */
-    private static final java.util.EnumSet<PauseReason> LASTING_PAUSES = java.util.EnumSet.of(PauseReason.OPERATOR,
-            PauseReason.END);
 
     private boolean anyPaused() {
         for (PartitionState p : partitions.values()) {
