@@ -29,9 +29,9 @@ public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFo
             Duration.ofMillis(1), 32);
 
     /** By hour (of the value's {@code ts}, UTC) and the value's category, as the issue and seed 004 lay logs out. */
-    static ArchiveWork hourAndCategory(Supplier<FileFormat> formats) {
+    static ArchiveWork hourAndCategory(Supplier<FileFormat> formats, Duration commitInterval) {
         return new ArchiveWork("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/", "ts", formats,
-                SEALED_AT_EVERY_COMMIT, Duration.ofSeconds(1), 256L * 1024 * 1024);
+                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024);
     }
 
     public Layout layout() {

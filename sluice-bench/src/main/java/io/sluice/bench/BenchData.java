@@ -27,6 +27,34 @@ public final class BenchData {
     /** 2026-11-18T11:06:40Z: the first record's time. */
     public static final long START_MILLIS = 1_795_000_000_000L;
 
+    /**
+     * The values' fields as an Avro record schema, in their order, for formats that need a schema (Parquet, Avro).
+     * {@code BenchDataTest} keeps it in step with {@link #value}.
+     */
+    public static final String LOG_SCHEMA = """
+            {"type": "record", "name": "LogLine", "namespace": "io.sluice.bench", "fields": [
+              {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+              {"name": "time", "type": "string"},
+              {"name": "level", "type": "string"},
+              {"name": "service", "type": "string"},
+              {"name": "host", "type": "string"},
+              {"name": "pod", "type": "string"},
+              {"name": "category", "type": "string"},
+              {"name": "trace_id", "type": "string"},
+              {"name": "span_id", "type": "string"},
+              {"name": "user", "type": "string"},
+              {"name": "client_ip", "type": "string"},
+              {"name": "method", "type": "string"},
+              {"name": "path", "type": "string"},
+              {"name": "status", "type": "int"},
+              {"name": "latency_ms", "type": "int"},
+              {"name": "bytes_out", "type": "int"},
+              {"name": "user_agent", "type": "string"},
+              {"name": "seq", "type": "long"},
+              {"name": "message", "type": "string"}
+            ]}
+            """;
+
     private static final String[] LEVELS = {"INFO", "INFO", "INFO", "INFO", "WARN", "DEBUG", "DEBUG", "ERROR"};
     private static final String[] SERVICES = {"checkout", "search", "auth", "catalog", "payments", "ads", "profile",
             "inventory"};

@@ -34,6 +34,8 @@ public final class BenchMain {
 
     /** Every system's JVM gets the same heap and collector. */
     static final List<String> SYSTEM_JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
+    /** The smoke form measures nothing: cheap JVMs (no C2 compiler, serial GC), as the test kit starts its children. */
+    static final List<String> SMOKE_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     static final List<String> BROKER_JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
 
     private BenchMain() {
@@ -73,14 +75,19 @@ public final class BenchMain {
             return runRounds(scenario, rounds, smoke, null, "-");
         }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
-            String topic = Names.unique(scenario.name());
-            kafka.createTopic(topic, scenario.partitions());
-            long start = System.nanoTime();
-            BenchData.produce(kafka.clientProperties(Listener.PLAINTEXT), topic, scenario);
-            log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
-            warmUp(kafka, topic, scenario);
-            return runRounds(scenario, rounds, smoke, kafka, topic);
+            return run(scenario, rounds, smoke, kafka);
         }
+    }
+
+    /** Runs a scenario on a broker that is already up (the smoke test shares one between scenarios). */
+    static String run(Scenario scenario, int rounds, boolean smoke, KafkaCluster kafka) {
+        String topic = Names.unique(scenario.name());
+        kafka.createTopic(topic, scenario.partitions());
+        long start = System.nanoTime();
+        BenchData.produce(kafka.clientProperties(Listener.PLAINTEXT), topic, scenario);
+        log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
+        warmUp(kafka, topic, scenario);
+        return runRounds(scenario, rounds, smoke, kafka, topic);
     }
 
     /** Every system once per round, each in a JVM of its own, the order rotating from round to round. */
@@ -93,10 +100,12 @@ public final class BenchMain {
                 if (kafka != null) {
                     warmUp(kafka, topic, scenario); // the page cache goes cold within a minute on this machine
                 }
+                long start = System.nanoTime();
                 JsonNode result = runSystem(system, kafka, topic, scenario, smoke, dir.resolve(system + "-" + round));
                 report.add(system, result);
-                log("round %d %-18s %,12.0f %s", round, system, result.path(report.headline()).asDouble(),
-                        report.headline().replace('_', ' '));
+                log("round %d %-18s %,12.0f %s (its JVM ran %.1f s)", round, system,
+                        result.path(report.headline()).asDouble(), report.headline().replace('_', ' '),
+                        (System.nanoTime() - start) / 1e9);
             }
             Collections.rotate(order, 1);
         }
@@ -114,7 +123,7 @@ public final class BenchMain {
         Path output = runDir.resolve("archive");
         ChildProcess child = ChildJvm.builder(system)
                 .classpathOfThisJvm()
-                .jvmOptions(SYSTEM_JVM)
+                .jvmOptions(smoke ? SMOKE_JVM : SYSTEM_JVM)
                 .systemProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn")
                 .mainClass(SystemMain.class.getName())
                 .args(system, kafka == null ? "-" : kafka.bootstrapServers(), topic, scenario.name(),

@@ -52,17 +52,20 @@ final class Report {
     String table() {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%n%s%n", description()));
         List<Column> extra = columns();
-        b.append(String.format(Locale.ROOT, "%-18s %13s %13s %13s %9s", "system", "median", "min", "max",
+        b.append(String.format(Locale.ROOT, "%-18s %13s %13s %13s %19s", "system", "median", "min", "max",
                 "vs " + scenario.baseline()));
         extra.forEach(c -> b.append(String.format(Locale.ROOT, " %12s", c.header())));
         b.append("  runs\n");
         double base = median(scenario.baseline(), headline());
         runs.forEach((system, list) -> {
             List<Double> rates = values(system, headline());
-            b.append(String.format(Locale.ROOT, "%-18s %,13.0f %,13.0f %,13.0f %8.2fx", system, median(rates),
+            b.append(String.format(Locale.ROOT, "%-18s %,13.0f %,13.0f %,13.0f %18.2fx", system, median(rates),
                     min(rates), max(rates), median(rates) / base));
-            extra.forEach(c -> b.append(String.format(Locale.ROOT, " %,12." + c.decimals() + "f",
-                    median(values(system, c.figure())) / c.divisor())));
+            for (Column c : extra) {
+                List<Double> values = values(system, c.figure());
+                b.append(values.isEmpty() ? String.format(Locale.ROOT, " %12s", "-") : String.format(Locale.ROOT,
+                        " %,12." + c.decimals() + "f", median(values) / c.divisor()));
+            }
             b.append("  ").append(rates.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList());
             if (anyTrue(system, "extrapolated")) {
                 b.append("  (extrapolated from the first ").append(scenario.prefix()).append(" records)");

@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.testkit.SharedKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The smoke form of each benchmark: tiny sizes, one round, the same code as a real run. It checks that every system
- * runs, that archiving systems leave every record in their files, and that the last line stays the JSON tools read;
- * it measures nothing (speed is shown by bench/run).
+ * The smoke form of each benchmark: tiny sizes, one round, the same code as a real run (on one broker for all, to
+ * keep it short). It checks that every system runs, that archiving systems leave every record in their files, and
+ * that the last line stays the JSON tools read; it measures nothing (speed is shown by bench/run).
  */
 class BenchSmokeTest {
 
@@ -44,7 +45,7 @@ class BenchSmokeTest {
     /** Runs the smoke form and checks what every scenario with a broker reports: a rate per system, the ratios. */
     private static JsonNode smoke(String name) throws Exception {
         Scenario scenario = Scenario.named(name, true);
-        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true));
+        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true, SharedKafka.cluster()));
         assertEquals(name, json.get("scenario").asText());
         assertEquals(scenario.records(), json.get("records").asInt());
         for (String system : scenario.systems()) {

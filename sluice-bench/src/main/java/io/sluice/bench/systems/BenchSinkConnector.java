@@ -19,10 +19,13 @@ public final class BenchSinkConnector extends SinkConnector {
     static final String OUTPUT = "sluice.bench.output";
     /** The scenario whose {@link io.sluice.bench.ArchiveWork} the tasks do. */
     static final String SCENARIO = "sluice.bench.scenario";
+    /** Whether it is the scenario's smoke form. */
+    static final String SMOKE = "sluice.bench.smoke";
 
     private static final ConfigDef CONFIG = new ConfigDef()
             .define(OUTPUT, ConfigDef.Type.STRING, ConfigDef.Importance.HIGH, "root folder of the archive")
-            .define(SCENARIO, ConfigDef.Type.STRING, ConfigDef.Importance.HIGH, "benchmark scenario");
+            .define(SCENARIO, ConfigDef.Type.STRING, ConfigDef.Importance.HIGH, "benchmark scenario")
+            .define(SMOKE, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.LOW, "the scenario's smoke form");
 
     private Map<String, String> settings;
 

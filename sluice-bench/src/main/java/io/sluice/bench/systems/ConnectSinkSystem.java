@@ -58,7 +58,8 @@ final class ConnectSinkSystem implements ArchiveSystem {
                     "tasks.max", Integer.toString(scenario.partitions()),
                     "topics", topic,
                     BenchSinkConnector.OUTPUT, output.toString(),
-                    BenchSinkConnector.SCENARIO, scenario.name()), false, created);
+                    BenchSinkConnector.SCENARIO, scenario.name(),
+                    BenchSinkConnector.SMOKE, Boolean.toString(scenario.smoke())), false, created);
             created.get(60, TimeUnit.SECONDS);
             m.awaitDone(TIMEOUT, () -> failure(herder, name));
             // Connect's sink consumers use the group connect-<connector name>
