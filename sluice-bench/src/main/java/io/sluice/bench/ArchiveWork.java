@@ -15,8 +15,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * how a file is written ({@link #format()}: format and codec), when files roll, and how often progress is committed.
  * Another format is another {@code formats} supplier; everything else, Kafka Connect's task included, follows.
  *
- * @param rolling        when files are sealed; {@link #SEALED_AT_EVERY_COMMIT} makes both systems seal all open files at
- *                       each commit, so the tail of the topic is visible one commit after it arrives
+ * @param rolling        when files are sealed; {@link #SEALED_AT_EVERY_COMMIT} makes both systems seal all open
+ *                       files at each commit, so the tail of the topic is visible one commit after it arrives
  * @param commitInterval Sluice's commit interval, and Kafka Connect's {@code offset.flush.interval.ms}
  * @param memoryBudgetBytes Sluice's memory budget, from which it derives its consumer's fetch sizes; the other
  *                       systems' consumers get the same fetch sizes ({@link #fetchSizes()})

@@ -149,8 +149,9 @@ final class Report {
         return switch (scenario.kind()) {
             case ENGINE -> String.format(Locale.ROOT, "%s: %,d records, %d partitions, %d keys, %d-byte values, "
                     + "handler %s, concurrency %d; records/s", scenario.name(), scenario.records(),
-                    scenario.partitions(), scenario.keys(), scenario.valueBytes(), scenario.handlerMillis() == 0
-                            ? "sums value lengths" : "waits " + scenario.handlerMillis() + " ms", scenario.concurrency());
+                    scenario.partitions(), scenario.keys(), scenario.valueBytes(),
+                    scenario.handlerMillis() == 0 ? "sums value lengths" : "waits " + scenario.handlerMillis() + " ms",
+                    scenario.concurrency());
             case ARCHIVE -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, %d partitions, into %s files "
                     + "under %s (time from value.%s, UTC) on local disk; commit every %d ms, files sealed at each "
                     + "commit; sluice exactly once, connect-sink at least once; records/s from the first record to "

@@ -43,11 +43,12 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
-            case "engine-cpu" -> engine("engine-cpu", smoke, smoke ? 5_000 : 2_000_000, 0, 16, List.of("plain-consumer",
-                    "sluice", "parallel-consumer"), "plain-consumer", 0);
-            case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256, List.of("per-partition", "sluice",
-                    "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
-            case "archive-jsonl" -> archive("archive-jsonl", smoke, () -> new JsonLinesFormat(Codec.ZSTD, false, false));
+            case "engine-cpu" -> engine("engine-cpu", smoke, smoke ? 5_000 : 2_000_000, 0, 16,
+                    List.of("plain-consumer", "sluice", "parallel-consumer"), "plain-consumer", 0);
+            case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256,
+                    List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
+            case "archive-jsonl" -> archive("archive-jsonl", smoke,
+                    () -> new JsonLinesFormat(Codec.ZSTD, false, false));
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
                     null, List.of());
@@ -56,10 +57,10 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         };
     }
 
-    private static Scenario engine(String name, boolean smoke, int records, int handlerMillis, int concurrency, List<String> systems,
-            String baseline, int prefix) {
-        return new Scenario(name, smoke, Kind.ENGINE, records, 4, 10_000, 1_000, handlerMillis, concurrency, systems, baseline,
-                prefix, null, List.of(new Ratio("sluice", "parallel-consumer", null)));
+    private static Scenario engine(String name, boolean smoke, int records, int handlerMillis, int concurrency,
+            List<String> systems, String baseline, int prefix) {
+        return new Scenario(name, smoke, Kind.ENGINE, records, 4, 10_000, 1_000, handlerMillis, concurrency, systems,
+                baseline, prefix, null, List.of(new Ratio("sluice", "parallel-consumer", null)));
     }
 
     /**

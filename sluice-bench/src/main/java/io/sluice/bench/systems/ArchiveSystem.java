@@ -11,9 +11,9 @@ interface ArchiveSystem {
     Duration TIMEOUT = Duration.ofMinutes(30);
 
     /**
-     * Archives the whole topic, counting each record it takes in {@code m}, and returns when ({@link System#nanoTime()})
-     * the output was complete: every record in a visible file and every partition's end committed. Stops the system
-     * before returning.
+     * Archives the whole topic, counting each record it takes in {@code m}, and returns when (a
+     * {@link System#nanoTime()}) the output was complete: every record in a visible file and every partition's end
+     * committed. Stops the system before returning.
      */
     long run(String bootstrap, String topic, Scenario scenario, Path output, Measurement m) throws Exception;
 }

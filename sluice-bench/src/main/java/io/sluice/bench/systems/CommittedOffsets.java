@@ -35,13 +35,13 @@ final class CommittedOffsets implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code group} has committed every partition's end and {@code published} holds for the ends, and returns that
-     * moment ({@link System#nanoTime()}).
+     * Waits until {@code group} has committed every partition's end and {@code published} holds for the ends, and
+     * returns that moment ({@link System#nanoTime()}).
      *
      * @param failure why the system stopped, if it did: ends the wait with an error
      */
-    long awaitEnd(String group, Predicate<Map<TopicPartition, Long>> published, Duration timeout, Supplier<Optional<String>> failure)
-            throws ExecutionException, InterruptedException {
+    long awaitEnd(String group, Predicate<Map<TopicPartition, Long>> published, Duration timeout,
+            Supplier<Optional<String>> failure) throws ExecutionException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Map<TopicPartition, OffsetAndMetadata> committed =

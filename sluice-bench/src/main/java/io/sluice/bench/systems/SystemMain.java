@@ -43,7 +43,8 @@ public final class SystemMain {
             case "plain-consumer" -> PlainConsumerSystem.run(bootstrap, topic, Map.of(), handler, m);
             case "per-partition" -> PerPartitionSystem.run(bootstrap, topic, scenario.partitions(), handler, m);
             case "sluice" -> SluiceSystem.run(bootstrap, topic, scenario.concurrency(), handler, m);
-            case "parallel-consumer" -> ParallelConsumerSystem.run(bootstrap, topic, scenario.concurrency(), handler, m);
+            case "parallel-consumer" ->
+                    ParallelConsumerSystem.run(bootstrap, topic, scenario.concurrency(), handler, m);
             default -> throw new IllegalArgumentException("unknown system " + system + " for " + scenario.name());
         }
         Map<String, Object> result = m.result();
