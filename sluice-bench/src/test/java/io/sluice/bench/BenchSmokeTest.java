@@ -24,7 +24,7 @@ class BenchSmokeTest {
     }
 
     @Test
-    void theArchiveSmokeFormFindsEveryRecordInEachSystemsFilesOnce() throws Exception {
+    void theArchiveSmokeFormFindsEveryRecordInEachSystemsFiles() throws Exception {
         Scenario scenario = Scenario.named("archive-jsonl", true);
         JsonNode json = smoke("archive-jsonl");
         for (String system : scenario.systems()) {
@@ -34,10 +34,11 @@ class BenchSmokeTest {
         }
         for (String archiver : new String[] {"sluice", "connect-sink"}) {
             JsonNode result = json.get("results").get(archiver);
-            assertEquals(0, result.get("duplicates").asInt(), archiver + ": " + result);
             assertTrue(result.get("output_files").asInt() > 0 && result.get("output_bytes").asLong() > 0,
                     archiver + ": " + result);
         }
+        // Connect's sink is at least once: a rebalance may write a record twice, and that is reported, not failed
+        assertEquals(0, json.get("results").get("sluice").get("duplicates").asInt(), json.toString());
         assertTrue(json.get("goals").has("sluice/connect-sink"), json.toString());
         assertTrue(json.get("goals").has("sluice/consume-ceiling"), json.toString());
     }
