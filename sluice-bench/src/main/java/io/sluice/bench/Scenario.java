@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.FileFormat;
+import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.format.JsonLinesFormat;
 import java.time.Duration;
 import java.util.Arrays;
@@ -39,7 +40,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         }
     }
 
-    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, codecs";
+    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-parquet, codecs";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -49,6 +50,8 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                     List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
             case "archive-jsonl" -> archive("archive-jsonl", smoke,
                     () -> new JsonLinesFormat(Codec.ZSTD, false, false));
+            case "archive-parquet" -> archive("archive-parquet", smoke, () -> FormatConfig.builder().format("parquet")
+                    .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
                     null, List.of());

@@ -23,10 +23,11 @@ class BenchSmokeTest {
         smoke(name);
     }
 
-    @Test
-    void theArchiveSmokeFormFindsEveryRecordInEachSystemsFiles() throws Exception {
-        Scenario scenario = Scenario.named("archive-jsonl", true);
-        JsonNode json = smoke("archive-jsonl");
+    @ParameterizedTest
+    @ValueSource(strings = {"archive-jsonl", "archive-parquet"})
+    void theArchiveSmokeFormFindsEveryRecordInEachSystemsFiles(String name) throws Exception {
+        Scenario scenario = Scenario.named(name, true);
+        JsonNode json = smoke(name);
         for (String system : scenario.systems()) {
             JsonNode result = json.get("results").get(system);
             assertEquals(scenario.records(), result.get("output_rows").asInt(), system + ": " + result);

@@ -2,6 +2,7 @@ package io.sluice.bench.systems;
 
 import io.sluice.bench.BenchData;
 import io.sluice.bench.Scenario;
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.format.RecordWriter;
@@ -35,7 +36,8 @@ final class CodecSystem {
     private CodecSystem() {
     }
 
-    static Map<String, Object> run(Codec codec, Scenario scenario) throws IOException, MalformedJsonException {
+    static Map<String, Object> run(Codec codec, Scenario scenario) throws IOException, MalformedJsonException,
+            RecordRejectedException {
         List<ConsumerRecord<byte[], byte[]>> records = records(scenario);
         List<JsonScan> scans = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -82,7 +84,7 @@ final class CodecSystem {
     }
 
     private static byte[] write(Codec codec, List<ConsumerRecord<byte[], byte[]>> records, List<JsonScan> scans,
-            int count) throws IOException {
+            int count) throws IOException, RecordRejectedException {
         ByteArrayOutputStream file = new ByteArrayOutputStream(count * 1_200);
         RecordWriter writer = new JsonLinesFormat(codec, false, false).open(file);
         for (int i = 0; i < count; i++) {
