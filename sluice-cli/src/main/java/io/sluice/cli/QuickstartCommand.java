@@ -14,6 +14,7 @@ import io.sluice.cli.quickstart.QuickstartPipeline;
 import io.sluice.cli.run.PipelineRun;
 import io.sluice.core.PartitionStats;
 import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.KafkaNode;
 import io.sluice.testkit.kafka.Listener;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Starts a local Kafka broker, produces realistic clickstream events (timestamps over the last "
-                + "48 hours) into a 4-partition topic, archives them exactly once into files by date, hour and event "
+                + "48 hours by default) into a 4-partition topic, archives them exactly once into files by date, hour and event "
                 + "type with live progress, checks that every offset landed once, and prints a summary and a DuckDB "
                 + "query over the files."})
 final class QuickstartCommand implements Callable<Integer> {
@@ -46,6 +47,11 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--events", paramLabel = "N", defaultValue = "1000000",
             description = "How many events to produce and archive (default ${DEFAULT-VALUE}).")
     long events;
+
+    @Option(names = "--hours", paramLabel = "H", defaultValue = "48",
+            description = "The events' times spread over the last H hours (default ${DEFAULT-VALUE}): one folder per "
+                    + "hour and event type.")
+    int hours;
 
     @Option(names = "--dir", paramLabel = "PATH", defaultValue = "sluice-quickstart",
             description = "The folder for the broker's data, the pipeline file and the archive (default "
@@ -66,6 +72,9 @@ final class QuickstartCommand implements Callable<Integer> {
         if (events < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--events must be at least 1, not " + events);
         }
+        if (hours < 1 || hours > 24 * 365) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--hours must be 1 to 8760, not " + hours);
+        }
         Path folder = dir.toAbsolutePath().normalize();
         QuickstartFolder.prepare(folder).ifPresent(problem -> {
             throw new CommandLine.ParameterException(spec.commandLine(), problem);
@@ -83,10 +92,10 @@ final class QuickstartCommand implements Callable<Integer> {
             console.result(String.format(Locale.ROOT, "      ready in %.1f s at %s", seconds(t), kafka.bootstrapServers()));
             kafka.createTopic(TOPIC, PARTITIONS);
 
-            console.result(String.format(Locale.ROOT, "[2/4] producing %,d events over the last 48 hours into topic "
-                    + "%s (%d partitions)", events, TOPIC, PARTITIONS));
+            console.result(String.format(Locale.ROOT, "[2/4] producing %,d events over the last %d hours into topic "
+                    + "%s (%d partitions)", events, hours, TOPIC, PARTITIONS));
             EventProducer.Result produced = EventProducer.produce(kafka.clientProperties(Listener.PLAINTEXT), TOPIC,
-                    new ClickstreamEvents(5, events, Instant.now(), Duration.ofHours(48)), events, console);
+                    new ClickstreamEvents(5, events, Instant.now(), Duration.ofHours(hours)), events, console);
             console.result(String.format(Locale.ROOT, "      %,d events (%s of JSON) in %.1f s", produced.events(),
                     Sizes.human(produced.jsonBytes()), produced.elapsed().toNanos() / 1e9));
 
@@ -109,6 +118,8 @@ final class QuickstartCommand implements Callable<Integer> {
             Path archive = Path.of(pipeline.sink().location().path());
             ArchiveTally tally = ArchiveTally.of(archive, TOPIC, produced.endOffsets());
             summary(console, produced, outcome, tally, archive, format);
+            // the broker's data stays for a look; a graceful shutdown would only add seconds
+            kafka.nodes().forEach(KafkaNode::kill);
             return tally.exact() ? ExitStatus.OK : ExitStatus.FAILURE;
         }
     }

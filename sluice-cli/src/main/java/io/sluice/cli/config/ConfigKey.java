@@ -101,10 +101,11 @@ public final class ConfigKey<T> {
         return description;
     }
 
-    /** The description's first sentence, for short messages. */
+    /** The description's first sentence, as a phrase for messages: "the consumer group whose ...". */
     public String summary() {
         int end = description.indexOf(". ");
-        return end < 0 ? description.replaceAll("\\.$", "") : description.substring(0, end);
+        String sentence = end < 0 ? description.replaceAll("\\.$", "") : description.substring(0, end);
+        return Character.toLowerCase(sentence.charAt(0)) + sentence.substring(1);
     }
 
     @Override

@@ -55,11 +55,12 @@ public final class SettingsReader {
                 if (entry.value() instanceof Value.Mapping nested) {
                     bindSection(path, nested, values, sections, written, problems);
                 } else if (!(entry.value() instanceof Value.Scalar s && s.nul())) {
+                    written.add(path); // reported as it is; its keys are not also missing
                     problems.add(entry.value().position(), path + ": expected a section (keys indented under it: "
                             + String.join(", ", catalog.names(path)) + "), got " + entry.value().kind());
                 }
             } else {
-                problems.add(entry.keyPosition(), unknown(section, entry.key()));
+                problems.add(entry.keyPosition(), unknown(section, entry.key(), written));
             }
         }
     }
@@ -77,11 +78,16 @@ public final class SettingsReader {
         }
     }
 
-    private String unknown(String section, String name) {
+    /**
+     * The message for an unknown key. A suggested key or section counts as written: "did you mean source.group" says
+     * all there is to say, without "source.group is missing" too.
+     */
+    private String unknown(String section, String name, Set<String> written) {
         List<String> here = catalog.names(section);
         String where = section.isEmpty() ? "at the top level" : "in " + section;
         Optional<String> near = Suggestions.closest(name, here);
         if (near.isPresent()) {
+            written.add(section.isEmpty() ? near.get() : section + "." + near.get());
             return "unknown key '" + name + "' " + where + "; did you mean '" + near.get() + "'?";
         }
         // the right name in the wrong place, e.g. group: at the top level instead of under source:
@@ -90,6 +96,7 @@ public final class SettingsReader {
                 .filter(p -> !KeyCatalog.parent(p).equals(section))
                 .findFirst();
         if (elsewhere.isPresent()) {
+            written.add(elsewhere.get());
             return "unknown key '" + name + "' " + where + "; did you mean '" + elsewhere.get() + "'?";
         }
         return "unknown key '" + name + "' " + where + "; expected one of: " + String.join(", ", here);
@@ -107,14 +114,17 @@ public final class SettingsReader {
             }
             List<String> required = catalog.keys().stream()
                     .filter(k -> k.presence() == ConfigKey.Presence.REQUIRED && k.path().startsWith(top.path() + ".")
-                            && !written.contains(k.path()))
+                            && !written.contains(k.path()) && !written.contains(k.section()))
                     .map(ConfigKey::path).toList();
             if (required.isEmpty()) {
                 continue;
             }
-            if (!settings.hasSection(top.path())) {
+            if (!settings.hasSection(top.path()) && !written.contains(top.path())) {
                 problems.add(Position.startOf(settings.file()), "missing section '" + top.path() + "' ("
                         + top.description() + "); it needs " + String.join(", ", required));
+                continue;
+            }
+            if (!settings.hasSection(top.path())) {
                 continue;
             }
             for (String path : required) {

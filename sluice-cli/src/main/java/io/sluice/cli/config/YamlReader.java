@@ -51,7 +51,10 @@ final class YamlReader {
             root = new Yaml(options).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
+            String context = e.getContext() == null ? "" : " (" + e.getContext()
+                    + (e.getContextMark() == null || e.getContextMark() == mark ? "" : " that starts at line "
+                            + (e.getContextMark().getLine() + 1) + ", column " + (e.getContextMark().getColumn() + 1))
+                    + ")";
             problems.add(mark == null ? Position.startOf(file) : position(mark),
                     "not valid YAML: " + e.getProblem() + context);
             return null;
@@ -64,7 +67,7 @@ final class YamlReader {
                     + "(optional) and sink");
             return null;
         }
-        Value value = convert(root, 0);
+        Value value = convert(root, "", 0);
         if (value instanceof Value.Mapping mapping) {
             return mapping;
         }
@@ -73,19 +76,20 @@ final class YamlReader {
         return null;
     }
 
-    private Value convert(Node node, int depth) {
+    /** @param path the dotted key path of the node, for messages */
+    private Value convert(Node node, String path, int depth) {
         Position at = position(node.getStartMark());
         if (depth > MAX_DEPTH) {
             problems.add(at, "nested more than " + MAX_DEPTH + " levels deep (a recursive alias?)");
             return new Value.Broken(at);
         }
         if (node instanceof ScalarNode scalar) {
-            return scalar(scalar, at);
+            return scalar(scalar, path, at);
         }
         if (node instanceof SequenceNode sequence) {
             List<Value> items = new ArrayList<>();
             for (Node item : sequence.getValue()) {
-                items.add(convert(item, depth + 1));
+                items.add(convert(item, path, depth + 1));
             }
             return new Value.Sequence(items, at);
         }
@@ -103,12 +107,13 @@ final class YamlReader {
                 problems.add(keyAt, "duplicate key '" + key.getValue() + "' (first set at line " + first.line() + ")");
                 continue;
             }
-            entries.add(new Value.Entry(key.getValue(), keyAt, convert(tuple.getValueNode(), depth + 1)));
+            String child = path.isEmpty() ? key.getValue() : path + "." + key.getValue();
+            entries.add(new Value.Entry(key.getValue(), keyAt, convert(tuple.getValueNode(), child, depth + 1)));
         }
         return new Value.Mapping(entries, at);
     }
 
-    private Value scalar(ScalarNode node, Position at) {
+    private Value scalar(ScalarNode node, String path, Position at) {
         String text = node.getValue();
         boolean nul = node.getTag() == Tag.NULL && node.isPlain();
         if (nul || !Substitution.hasReferences(text)) {
@@ -117,7 +122,7 @@ final class YamlReader {
         try {
             return new Value.Scalar(Substitution.expand(text, variables), false, text, at);
         } catch (Substitution.Unresolved e) {
-            problems.add(at, e.getMessage());
+            problems.add(at, (path.isEmpty() ? "" : path + ": ") + e.getMessage());
             return new Value.Broken(at);
         }
     }

@@ -125,7 +125,7 @@ public final class PipelineKeys {
     // ---- sink ----------------------------------------------------------------------------------------------------
 
     public static final ConfigKey<String> LOCATION = ConfigKey.required("sink.location", Types.STRING,
-            "Where the archive goes: a folder (`/data/archive` or `file:///data/archive`; a relative folder is from "
+            "Where the archive goes. A folder (`/data/archive` or `file:///data/archive`; a relative folder is from "
                     + "the pipeline file's folder), `s3://bucket/prefix/`, or `hdfs://namenode:8020/path`.");
     public static final ConfigKey<String> TEMPLATE = ConfigKey.withDefault("sink.template", Types.STRING,
             "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/",

@@ -136,8 +136,8 @@ public final class PipelineRun {
 
     private int report(Running running, Progress last, Duration elapsed) {
         Health health = running.engine.health();
-        String totals = String.format(Locale.ROOT, "%,d records archived in %,d files in %s", last.records(),
-                last.files(), io.sluice.cli.config.Durations.format(Duration.ofMillis(elapsed.toMillis())));
+        String totals = String.format(Locale.ROOT, "%,d records archived in %,d files in %.1f s", last.records(),
+                last.files(), elapsed.toMillis() / 1000.0);
         if (health == Health.STOPPED) {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;
