@@ -1,14 +1,12 @@
 package io.sluice.cli;
 
 import io.sluice.cli.pipeline.Pipeline;
-import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.run.PipelineRun;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code sluice run PIPELINE.yaml}: archives until stopped. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -18,8 +16,8 @@ import picocli.CommandLine.Parameters;
             "Instances started with the same source.group share the partitions."})
 final class RunCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "PIPELINE.yaml", description = "The pipeline file (see docs/configuration.md).")
-    Path file;
+    @Mixin
+    PipelineFile pipelineFile;
 
     @Option(names = "--progress-every", paramLabel = "DURATION", defaultValue = "30s",
             converter = DurationConverter.class,
@@ -35,7 +33,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Pipeline pipeline = Pipelines.load(file, context.variables());
+        Pipeline pipeline = pipelineFile.load(context);
         return new PipelineRun(pipeline, context.runExtensions(), context.console(), "archiving", progressEvery)
                 .run().exitStatus();
     }

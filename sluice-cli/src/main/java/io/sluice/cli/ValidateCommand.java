@@ -2,12 +2,10 @@ package io.sluice.cli;
 
 import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.pipeline.Pipeline;
-import io.sluice.cli.pipeline.Pipelines;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code sluice validate PIPELINE.yaml [--connect]}: checks a pipeline file without running it. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
@@ -15,8 +13,8 @@ import picocli.CommandLine.Parameters;
                 + "settings, each with file:line:column. Exit status 0 when valid, 2 when not."})
 final class ValidateCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "PIPELINE.yaml", description = "The pipeline file.")
-    Path file;
+    @Mixin
+    PipelineFile pipelineFile;
 
     @Option(names = "--connect", description = "Also check that the brokers and the storage answer with the "
             + "pipeline's credentials, and that its topics exist (exit status 1 if not).")
@@ -30,8 +28,8 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Pipeline pipeline = Pipelines.load(file, context.variables());
-        context.console().result(file + ": valid: " + pipeline.describe());
+        Pipeline pipeline = pipelineFile.load(context);
+        context.console().result(pipelineFile.path() + ": valid: " + pipeline.describe());
         for (ConfigProblem pending : pipeline.pending()) {
             context.console().result("note: " + pending + "; `run` refuses it until then");
         }

@@ -159,14 +159,16 @@ public final class Types {
 
     /** A whole number from {@code min} to {@code max}; {@code _} may group digits ({@code 10_000_000}). */
     public static ValueType<Integer> integer(int min, int max) {
-        return new ScalarType<>("a whole number from " + min + " to " + max) {
+        ValueType<Long> count = count(min, max);
+        return new ValueType<>() {
             @Override
-            Integer read(Value.Scalar s) throws ValueType.InvalidValue {
-                long n = wholeNumber(s);
-                if (n < min || n > max) {
-                    throw new ValueType.InvalidValue(s.quoted() + " is out of range; expected " + min + " to " + max);
-                }
-                return (int) n;
+            public String describe() {
+                return count.describe();
+            }
+
+            @Override
+            public Integer parse(Value value) throws ValueType.InvalidValue {
+                return count.parse(value).intValue();
             }
         };
     }
@@ -176,22 +178,18 @@ public final class Types {
         return new ScalarType<>("a whole number from " + min + " to " + max) {
             @Override
             Long read(Value.Scalar s) throws ValueType.InvalidValue {
-                long n = wholeNumber(s);
+                long n;
+                try {
+                    n = Long.parseLong(s.text().trim().replace("_", ""));
+                } catch (NumberFormatException e) {
+                    throw new ValueType.InvalidValue(s.quoted() + " is not a whole number");
+                }
                 if (n < min || n > max) {
                     throw new ValueType.InvalidValue(s.quoted() + " is out of range; expected " + min + " to " + max);
                 }
                 return n;
             }
         };
-    }
-
-    private static long wholeNumber(Value.Scalar s) throws ValueType.InvalidValue {
-        String t = s.text().trim().replace("_", "");
-        try {
-            return Long.parseLong(t);
-        } catch (NumberFormatException e) {
-            throw new ValueType.InvalidValue(s.quoted() + " is not a whole number");
-        }
     }
 
     /** One of {@code names}, exactly as listed. */

@@ -1,5 +1,6 @@
 package io.sluice.cli.pipeline;
 
+import io.sluice.cli.config.ConfigKey;
 import io.sluice.cli.config.Secret;
 import io.sluice.cli.config.Settings;
 import java.nio.file.Files;
@@ -46,27 +47,24 @@ final class KafkaSecurity {
     }
 
     private static void tls(Settings s, Path base, Map<String, Object> p) {
-        s.find(PipelineKeys.TRUSTSTORE).ifPresent(store -> {
-            Path file = existing(base, store, PipelineKeys.TRUSTSTORE);
-            p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, file.toString());
-            p.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, storeType(file));
-        });
-        s.find(PipelineKeys.TRUSTSTORE_PASSWORD).ifPresent(pw ->
-                p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, password(pw)));
-        s.find(PipelineKeys.KEYSTORE).ifPresent(store -> {
-            Path file = existing(base, store, PipelineKeys.KEYSTORE);
-            p.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, file.toString());
-            p.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, storeType(file));
-        });
-        s.find(PipelineKeys.KEYSTORE_PASSWORD).ifPresent(pw ->
-                p.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, password(pw)));
+        store(s, base, p, PipelineKeys.TRUSTSTORE, PipelineKeys.TRUSTSTORE_PASSWORD, "ssl.truststore.");
+        store(s, base, p, PipelineKeys.KEYSTORE, PipelineKeys.KEYSTORE_PASSWORD, "ssl.keystore.");
         s.find(PipelineKeys.KEY_PASSWORD).ifPresent(pw -> p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, password(pw)));
-        InvalidSetting.check(s.isSet(PipelineKeys.KEYSTORE) || !s.isSet(PipelineKeys.KEYSTORE_PASSWORD),
-                PipelineKeys.KEYSTORE_PASSWORD, "is set but source.tls.keystore is not");
-        InvalidSetting.check(s.isSet(PipelineKeys.TRUSTSTORE) || !s.isSet(PipelineKeys.TRUSTSTORE_PASSWORD),
-                PipelineKeys.TRUSTSTORE_PASSWORD, "is set but source.tls.truststore is not");
         p.put(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
                 s.get(PipelineKeys.VERIFY_HOSTNAME) ? "https" : "");
+    }
+
+    /** A trust or key store: {@code <prefix>location}, {@code type} (by its extension) and {@code password}. */
+    private static void store(Settings s, Path base, Map<String, Object> p, ConfigKey<String> store,
+            ConfigKey<Secret> password, String prefix) {
+        s.find(store).ifPresent(name -> {
+            Path file = base.resolve(name).toAbsolutePath().normalize();
+            InvalidSetting.check(Files.isReadable(file), store, file + " does not exist or cannot be read");
+            p.put(prefix + "location", file.toString());
+            p.put(prefix + "type", storeType(file));
+        });
+        s.find(password).ifPresent(pw -> p.put(prefix + "password", password(pw)));
+        InvalidSetting.check(s.isSet(store) || !s.isSet(password), password, "is set but " + store + " is not");
     }
 
     private static void sasl(Settings s, Map<String, Object> p) {
@@ -93,12 +91,6 @@ final class KafkaSecurity {
         p.put(SaslConfigs.SASL_JAAS_CONFIG, new Password(module + " required username=\""
                 + quote(s.get(PipelineKeys.SASL_USERNAME)) + "\" password=\""
                 + quote(s.get(PipelineKeys.SASL_PASSWORD).reveal()) + "\";"));
-    }
-
-    private static Path existing(Path base, String file, io.sluice.cli.config.ConfigKey<String> key) {
-        Path path = base.resolve(file).toAbsolutePath().normalize();
-        InvalidSetting.check(Files.isReadable(path), key, path + " does not exist or cannot be read");
-        return path;
     }
 
     private static String storeType(Path file) {

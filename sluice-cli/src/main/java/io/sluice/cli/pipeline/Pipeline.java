@@ -5,6 +5,7 @@ import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.config.Settings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A pipeline read from a file: source, processing and sink, validated together, plus the settings as written so that
@@ -29,11 +30,15 @@ public record Pipeline(String file, SourceConfig source, ProcessingConfig proces
             pending.add(new ConfigProblem(settings.at(PipelineKeys.FORMAT), "sink.format: " + sink.format().name()
                     + " is not in this build yet (" + sink.format().pending() + ")"));
         }
-        if (!sink.backend().available()) {
-            pending.add(new ConfigProblem(settings.at(PipelineKeys.LOCATION), "sink.location: "
-                    + sink.backend().scheme() + ":// is not in this build yet (" + sink.backend().pending() + ")"));
-        }
+        pendingBackend().ifPresent(pending::add);
         return pending;
+    }
+
+    /** The location's storage backend, when this build does not have it yet. */
+    Optional<ConfigProblem> pendingBackend() {
+        StorageBackends.Entry backend = sink.backend();
+        return backend.available() ? Optional.empty() : Optional.of(new ConfigProblem(settings.at(PipelineKeys.LOCATION),
+                "sink.location: " + backend.scheme() + ":// is not in this build yet (" + backend.pending() + ")"));
     }
 
     /** Throws the {@link #pending()} problems, if any: for commands about to run the pipeline. */

@@ -1,12 +1,14 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigException;
+import io.sluice.cli.config.ConfigProblem;
 import io.sluice.core.EngineConfig;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.sink.ArchiveSink;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
@@ -51,9 +53,12 @@ public final class PipelineParts {
         return builder;
     }
 
-    /** The sink's storage backend. Throws for a backend this build does not have yet. */
+    /** The sink's storage backend. Throws for a backend this build does not have yet (whatever the format). */
     public static StorageBackend backend(Pipeline pipeline) throws ConfigException, IOException {
-        pipeline.requireRunnable();
+        Optional<ConfigProblem> pending = pipeline.pendingBackend();
+        if (pending.isPresent()) {
+            throw new ConfigException(List.of(pending.get()));
+        }
         return pipeline.sink().backend().factory().create(pipeline.sink());
     }
 

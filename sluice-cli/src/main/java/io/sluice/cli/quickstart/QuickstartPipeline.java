@@ -53,8 +53,8 @@ public final class QuickstartPipeline {
         return file;
     }
 
-    /** A YAML double-quoted scalar. */
+    /** A YAML double-quoted scalar, with {@code $} escaped from variable substitution. */
     private static String quote(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("$", "$$") + "\"";
     }
 }

@@ -80,8 +80,9 @@ public final class PipelineRun {
                 pipeline.sink().describe());
         long start = System.nanoTime();
         Running running = new Running(Engine.startSink(config, metered), sink, metered);
-        try (ShutdownSignals signals = ShutdownSignals.install(() -> running.requestStop("signal received"),
-                () -> stopNow(running.engine))) {
+        ShutdownSignals signals = ShutdownSignals.install(() -> running.requestStop("signal received"),
+                () -> stopNow(running.engine));
+        try {
             List<AutoCloseable> attached = new ArrayList<>();
             try {
                 for (RunExtension extension : extensions) {
@@ -93,9 +94,11 @@ public final class PipelineRun {
                 loop(running, start);
             } finally {
                 closeAll(attached);
+                running.requestStop("the run is ending"); // no-op when a stop was requested already
+                drain(running);
             }
-            drain(running);
         } finally {
+            signals.close();
             reporter.finish();
             sink.close();
         }
