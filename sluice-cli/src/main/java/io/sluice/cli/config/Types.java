@@ -159,18 +159,7 @@ public final class Types {
 
     /** A whole number from {@code min} to {@code max}; {@code _} may group digits ({@code 10_000_000}). */
     public static ValueType<Integer> integer(int min, int max) {
-        ValueType<Long> count = count(min, max);
-        return new ValueType<>() {
-            @Override
-            public String describe() {
-                return count.describe();
-            }
-
-            @Override
-            public Integer parse(Value value) throws ValueType.InvalidValue {
-                return count.parse(value).intValue();
-            }
-        };
+        return mapped(count(min, max), Long::intValue);
     }
 
     /** Like {@link #integer} for counts beyond int. */
@@ -214,18 +203,7 @@ public final class Types {
         for (E e : type.getEnumConstants()) {
             byName.put(e.name().toLowerCase(Locale.ROOT).replace('_', '-'), e);
         }
-        ValueType<String> names = oneOf(List.copyOf(byName.keySet()));
-        return new ValueType<>() {
-            @Override
-            public String describe() {
-                return names.describe();
-            }
-
-            @Override
-            public E parse(Value value) throws ValueType.InvalidValue {
-                return byName.get(names.parse(value));
-            }
-        };
+        return mapped(oneOf(List.copyOf(byName.keySet())), byName::get);
     }
 
     /** Texts: a YAML list, or one value with commas ({@code a,b}), so one environment variable can hold a list. */
@@ -321,6 +299,21 @@ public final class Types {
             return List.copyOf(properties);
         }
     };
+
+    /** {@code base}, its values turned into another type (as written, so described as {@code base}). */
+    private static <A, B> ValueType<B> mapped(ValueType<A> base, java.util.function.Function<A, B> convert) {
+        return new ValueType<>() {
+            @Override
+            public String describe() {
+                return base.describe();
+            }
+
+            @Override
+            public B parse(Value value) throws ValueType.InvalidValue {
+                return convert.apply(base.parse(value));
+            }
+        };
+    }
 
     /** A type whose values are single values; a list, a section or nothing is reported the same way for each. */
     private abstract static class ScalarType<T> implements ValueType<T> {
