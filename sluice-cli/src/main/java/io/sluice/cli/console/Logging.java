@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sets up the command's logging once its options are known: to the console's log stream (standard error, around the
- * status line), as text or JSON. Sluice logs at INFO; the Kafka, AWS and Hadoop clients only at WARN (their INFO
+ * status line), as text or JSON. Sluice logs at INFO; the Kafka, AWS, Hadoop, Parquet and Avro libraries only at WARN (their INFO
  * output is configuration dumps and connection chatter), unless {@code --verbose}.
  *
  * <p>Threading: call from the main thread before the command starts its work.
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class Logging {
 
     private static final List<String> CHATTY = List.of("org.apache.kafka", "software.amazon", "org.apache.hadoop",
-            "io.micrometer");
+            "org.apache.parquet", "org.apache.avro", "io.micrometer");
 
     private static volatile boolean verbose;
 
