@@ -1,10 +1,11 @@
 package io.sluice.cli;
 
+import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.console.Console;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.SourceConfig;
-import io.sluice.cli.run.RunExtension;
+import io.sluice.cli.run.BrokerCheck;
 import io.sluice.cli.run.SourceTopics;
 import io.sluice.storage.backend.StorageBackend;
 import java.util.ArrayList;
@@ -35,19 +36,23 @@ final class ConnectionCheck {
     }
 
     /** True when every check passed. */
-    boolean check(Pipeline pipeline) throws Exception {
-        for (RunExtension extension : context.runExtensions()) {
-            extension.preflight(pipeline);
-        }
+    boolean check(Pipeline pipeline) throws ConfigException {
         boolean brokers = brokers(pipeline);
         boolean storage = storage(pipeline);
         return brokers && storage;
     }
 
-    private boolean brokers(Pipeline pipeline) {
+    /** @throws ConfigException when a broker speaks another protocol than the file says */
+    private boolean brokers(Pipeline pipeline) throws ConfigException {
         Console console = context.console();
         SourceConfig source = pipeline.source();
         String servers = String.join(",", source.bootstrapServers());
+        try {
+            BrokerCheck.require(pipeline);
+        } catch (RunFailure e) {
+            console.result("brokers: " + servers + " FAILED: " + e.getMessage());
+            return false;
+        }
         try (Admin admin = SourceTopics.admin(source)) {
             var cluster = admin.describeCluster();
             String id = cluster.clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -86,9 +91,9 @@ final class ConnectionCheck {
 
     private boolean storage(Pipeline pipeline) {
         Console console = context.console();
-        if (!pipeline.sink().backend().available()) {
-            console.result("storage: " + pipeline.sink().location() + " not checked: " + pipeline.sink().backend().scheme()
-                    + ":// is not in this build yet");
+        if (!pipeline.pending().isEmpty()) {
+            console.result("storage: " + pipeline.sink().location() + " not checked: " + pipeline.sink().storage()
+                    .backend().scheme() + ":// is not in this build yet");
             return true;
         }
         try (StorageBackend backend = PipelineParts.backend(pipeline)) {

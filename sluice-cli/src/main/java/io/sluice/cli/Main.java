@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import io.sluice.cli.config.Variables;
 import io.sluice.cli.console.Console;
-import io.sluice.cli.run.RunExtensions;
 
 /**
  * Entry point of the {@code sluice} command.
@@ -25,7 +24,7 @@ public final class Main {
 
     /** As {@link #execute(String[], Console)}, with the variables of pipeline files given. */
     public static int execute(String[] args, Console console, Variables variables) {
-        CliContext context = new CliContext(console, variables, RunExtensions.create());
+        CliContext context = new CliContext(console, variables);
         return SluiceCommand.commandLine(context).execute(args);
     }
 }

@@ -1,5 +1,8 @@
 package io.sluice.cli;
 
+import io.sluice.cli.config.OptionValues;
+import io.sluice.cli.ops.BoundedRunOptions;
+import io.sluice.cli.ops.MetricsOptions;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.run.PipelineRun;
 import java.time.Duration;
@@ -8,19 +11,27 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code sluice run PIPELINE.yaml}: archives until stopped. */
+/** {@code sluice run PIPELINE.yaml}: archives until stopped, or until the end with {@code --until-end}. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a pipeline: archives its topics until stopped. Ctrl-C or SIGTERM drains cleanly (records "
                 + "being written finish, files are committed and published) and exits 0; a second Ctrl-C stops at "
                 + "once and lists what was not committed.",
-            "Instances started with the same source.group share the partitions."})
+            "Instances started with the same source.group share the partitions. Before any client is created, each "
+                    + "bootstrap address is probed: a port that speaks another protocol than the pipeline's tls and "
+                    + "sasl sections say is reported at once (exit status 2)."})
 final class RunCommand implements Callable<Integer> {
 
     @Mixin
     PipelineFile pipelineFile;
 
+    @Mixin
+    BoundedRunOptions bounds;
+
+    @Mixin
+    MetricsOptions metrics;
+
     @Option(names = "--progress-every", paramLabel = "DURATION", defaultValue = "30s",
-            converter = DurationConverter.class,
+            converter = OptionValues.DurationValue.class,
             description = "Without a terminal, log a progress line this often (default ${DEFAULT-VALUE}); on a "
                     + "terminal one live line shows progress.")
     Duration progressEvery;
@@ -34,7 +45,10 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Pipeline pipeline = pipelineFile.load(context);
-        return new PipelineRun(pipeline, context.runExtensions(), context.console(), "archiving", progressEvery)
+        return new PipelineRun(pipeline, context.console())
+                .progress("archiving", progressEvery)
+                .engine(bounds::applyTo)
+                .metrics(metrics.over(pipeline.metrics()))
                 .run().exitStatus();
     }
 }

@@ -4,9 +4,15 @@ import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.console.LogFormat;
 import io.sluice.cli.console.Logging;
-import io.sluice.cli.run.RunExtension;
+import io.sluice.cli.ops.LagCommand;
+import io.sluice.cli.ops.LagInputs;
+import io.sluice.cli.pipeline.Pipeline;
+import io.sluice.cli.pipeline.PipelineParts;
+import io.sluice.cli.pipeline.Pipelines;
+import io.sluice.cli.run.SourceTopics;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -16,8 +22,7 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code sluice} command and the one place its subcommands are registered (the {@code subcommands} list below;
- * {@code run}'s extensions are in {@link io.sluice.cli.run.RunExtensions}).
+ * The {@code sluice} command and the one place its subcommands are registered (the {@code subcommands} list below).
  *
  * <p>Threading: one command line per invocation, on the main thread.
  */
@@ -30,6 +35,8 @@ import picocli.CommandLine.Spec;
             QuickstartCommand.class,
             RunCommand.class,
             ValidateCommand.class,
+            VerifyCommand.class,
+            LagCommand.class,
             DocsCommand.class,
             CommandLine.HelpCommand.class
         })
@@ -56,10 +63,6 @@ public final class SluiceCommand implements Callable<Integer> {
     static CommandLine commandLine(CliContext context) {
         SluiceCommand top = new SluiceCommand();
         CommandLine cli = new CommandLine(top, factory(context));
-        CommandLine run = cli.getSubcommands().get("run");
-        for (RunExtension extension : context.runExtensions()) {
-            run.addMixin(extension.name(), extension);
-        }
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new PrintWriter(context.console().out(), true));
         cli.setErr(new PrintWriter(context.console().err(), true));
@@ -87,12 +90,23 @@ public final class SluiceCommand implements Callable<Integer> {
         return ExitStatus.FAILURE;
     }
 
-    /** Creates commands, passing the context to those whose constructor takes it. */
+    private static LagInputs lagInputs(Path file, CliContext context) throws ConfigException, RunFailure {
+        Pipeline pipeline = Pipelines.load(file, context.variables());
+        return PipelineParts.lag(pipeline, SourceTopics.resolve(pipeline.source()));
+    }
+
+    /**
+     * Creates commands, passing the context to those whose constructor takes it; {@code lag} (a library command) gets
+     * the reader of pipeline files.
+     */
     private static CommandLine.IFactory factory(CliContext context) {
         CommandLine.IFactory fallback = CommandLine.defaultFactory();
         return new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> type) throws Exception {
+                if (type == LagCommand.class) {
+                    return type.cast(new LagCommand(file -> lagInputs(file, context), context.console().terminal()));
+                }
                 try {
                     Constructor<K> constructor = type.getDeclaredConstructor(CliContext.class);
                     constructor.setAccessible(true);

@@ -111,6 +111,26 @@ public final class Types {
         };
     }
 
+    /**
+     * Bytes per second: a size with an optional {@code /s}, {@code 50MB/s} or {@code 50MB}; at least {@code min}.
+     */
+    public static ValueType<Long> rate(long min) {
+        ValueType<Long> size = size(min);
+        return new ScalarType<>("a rate in bytes per second, e.g. 50MB/s, at least " + Sizes.format(min) + "/s") {
+            @Override
+            Long read(Value.Scalar s) throws ValueType.InvalidValue {
+                String text = s.text().trim();
+                String amount = text.endsWith("/s") ? text.substring(0, text.length() - 2) : text;
+                try {
+                    return size.parse(new Value.Scalar(amount, false, s.variables(), s.position()));
+                } catch (ValueType.InvalidValue e) {
+                    throw new ValueType.InvalidValue(s.quoted() + " is not a rate; write it like 50MB/s or 512KiB/s, at "
+                            + "least " + Sizes.format(min) + "/s");
+                }
+            }
+        };
+    }
+
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
     /** A duration: {@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h30m}, {@code 2d}, or ISO-8601 {@code PT10S}. */

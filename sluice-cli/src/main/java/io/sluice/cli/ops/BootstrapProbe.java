@@ -1,6 +1,7 @@
 package io.sluice.cli.ops;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -144,17 +145,45 @@ public final class BootstrapProbe {
         if (!mismatches.isEmpty() || !anyUsable) {
             List<String> all = new ArrayList<>(mismatches);
             all.addAll(unreachable);
-            throw new BootstrapException(String.join("\n", all));
+            throw new BootstrapException(String.join("\n", all), !mismatches.isEmpty());
         }
         return unreachable;
+    }
+
+    /**
+     * {@link #verify} for a command that takes client settings from flags: warnings and problems go to {@code err},
+     * prefixed with the command's name. Returns 0 when the clients can go on, 2 when a port speaks another protocol
+     * than the settings say (a usage mistake), 1 when no broker answers.
+     */
+    public int verifyFor(String command, Map<String, ?> clientProperties, PrintWriter err) {
+        try {
+            verify(clientProperties).forEach(w -> err.println(command + ": warning: " + w));
+            return 0;
+        } catch (BootstrapException e) {
+            err.println(command + ": " + (e.mismatch() ? "" : "no broker answers: ") + e.getMessage());
+            return e.mismatch() ? 2 : 1;
+        } finally {
+            err.flush();
+        }
     }
 
     /** Thrown by {@link #verify} when the client's settings cannot work with the brokers. */
     public static final class BootstrapException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        BootstrapException(String message) {
+        private final boolean mismatch;
+
+        BootstrapException(String message, boolean mismatch) {
             super(message);
+            this.mismatch = mismatch;
+        }
+
+        /**
+         * True when a broker answers but not as the settings expect (TLS, SASL): the settings are wrong. False when no
+         * broker answers at all: the brokers are down or the addresses wrong.
+         */
+        public boolean mismatch() {
+            return mismatch;
         }
     }
 

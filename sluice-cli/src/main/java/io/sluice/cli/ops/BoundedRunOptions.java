@@ -1,5 +1,6 @@
 package io.sluice.cli.ops;
 
+import io.sluice.cli.config.OptionValues;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.TimestampStart;
 import java.time.Instant;
@@ -33,12 +34,12 @@ public final class BoundedRunOptions {
             + "start is processed and committed.")
     boolean untilEnd;
 
-    @Option(names = "--max-read-rate", paramLabel = "RATE", converter = RateConverter.class,
+    @Option(names = "--max-read-rate", paramLabel = "RATE", converter = OptionValues.RateValue.class,
             description = "Read at most RATE from the brokers, e.g. 50MB/s, so a backfill does not starve other "
-                    + "clients.")
+                    + "clients (instead of the pipeline's source.max-read-rate).")
     Long maxReadRate;
 
-    /** Sets the bounds on {@code builder}; nothing when no flag was given. */
+    /** Sets the bounds on {@code builder}, over what the pipeline set; nothing when no flag was given. */
     public EngineConfig.Builder applyTo(EngineConfig.Builder builder) {
         if (from != null) {
             builder.startFrom(from, scope);
@@ -46,7 +47,10 @@ public final class BoundedRunOptions {
         if (maxReadRate != null) {
             builder.maxReadBytesPerSecond(maxReadRate);
         }
-        return builder.untilEnd(untilEnd);
+        if (untilEnd) {
+            builder.untilEnd(true);
+        }
+        return builder;
     }
 
     /** Parses the forms {@code --from} accepts. */
@@ -62,18 +66,6 @@ public final class BoundedRunOptions {
             } catch (DateTimeParseException e) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a time: write "
                         + "2026-11-20T00:00Z, 2026-11-20T01:00+01:00 or 2026-11-20 (midnight UTC)");
-            }
-        }
-    }
-
-    /** Parses {@code 50MB/s} and the like. */
-    public static final class RateConverter implements CommandLine.ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            try {
-                return Units.parseBytes(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }

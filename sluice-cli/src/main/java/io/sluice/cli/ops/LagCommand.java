@@ -1,17 +1,17 @@
 package io.sluice.cli.ops;
 
+import io.sluice.cli.config.OptionValues;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,34 +31,22 @@ import picocli.CommandLine.Spec;
             "Takes two samples --interval apart to measure rates; --watch keeps sampling."})
 public final class LagCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..1", paramLabel = "PIPELINE", description = "A pipeline file to take the brokers, group, "
-            + "topics and client settings from.")
+    @Parameters(arity = "0..1", paramLabel = "PIPELINE.yaml", description = "A pipeline file to take the brokers, "
+            + "group, topics and client settings (TLS, SASL) from.")
     Path pipeline;
 
-    @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
-            description = "The brokers (bootstrap.servers).")
-    String bootstrapServers;
-
-    @Option(names = {"-g", "--group"}, paramLabel = "GROUP", description = "The consumer group.")
-    String group;
-
-    @Option(names = {"-t", "--topic"}, paramLabel = "TOPIC", split = ",", description = "A topic of the group; "
-            + "repeat or separate with commas.")
-    List<String> topics;
-
-    @Option(names = {"-X", "--property"}, paramLabel = "KEY=VALUE", description = "A Kafka client setting, e.g. "
-            + "security.protocol=SSL; repeatable. Values are never printed.")
-    Map<String, String> properties;
+    @Mixin
+    KafkaFlags kafka;
 
     @Option(names = "--metrics-url", paramLabel = "URL", description = "A running instance's /metrics endpoint; "
             + "the processing rate then comes from its completed-records counter. Repeat for every instance.")
     List<URI> metricsUrls;
 
-    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "5s", converter = OptionValues.DurationValue.class,
             description = "Time between samples (default ${DEFAULT-VALUE}).")
     Duration interval;
 
-    @Option(names = "--within", paramLabel = "DURATION", defaultValue = "1h", converter = DurationConverter.class,
+    @Option(names = "--within", paramLabel = "DURATION", defaultValue = "1h", converter = OptionValues.DurationValue.class,
             description = "The catch-up target the verdict asks about (default ${DEFAULT-VALUE}).")
     Duration within;
 
@@ -71,47 +59,43 @@ public final class LagCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final Function<Path, LagInputs> pipelines;
+    /** Reads the lag inputs out of a pipeline file. */
+    @FunctionalInterface
+    public interface PipelineInputs {
+        /** Throws what reading and checking the file throws; the command line reports it. */
+        LagInputs read(Path file) throws Exception;
+    }
+
+    private final PipelineInputs pipelines;
+    private final boolean terminal;
     private final Clock clock;
 
     /** Without pipeline files: inputs come from flags only. */
     public LagCommand() {
-        this(null);
+        this(null, false);
     }
 
-    /** @param pipelines reads the lag inputs out of a pipeline file, or null when files are not supported */
-    public LagCommand(Function<Path, LagInputs> pipelines) {
+    /**
+     * @param pipelines reads the lag inputs out of a pipeline file, or null when files are not supported
+     * @param terminal  whether the output is a terminal, where {@code --watch} redraws the report in place
+     */
+    public LagCommand(PipelineInputs pipelines, boolean terminal) {
         this.pipelines = pipelines;
+        this.terminal = terminal;
         this.clock = Clock.systemUTC();
     }
 
-    /** Picocli's converter for durations such as {@code 5s}, {@code 1h} or {@code PT30M}. */
-    public static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                return Units.parseDuration(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LagInputs inputs = inputs();
-        try {
-            new BootstrapProbe(Duration.ofSeconds(5)).verify(inputs.clientProperties())
-                    .forEach(w -> err.println("Warning: " + w));
-        } catch (BootstrapProbe.BootstrapException e) {
-            err.println(e.getMessage());
-            err.flush();
-            return CommandLine.ExitCode.USAGE;
+        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice lag", inputs.clientProperties(), err);
+        if (probed != 0) {
+            return probed;
         }
         int reports = watch ? (count == null ? Integer.MAX_VALUE : count) : 1;
-        boolean redraw = watch && Terminal.isInteractive();
+        boolean redraw = watch && terminal;
         try (LagReport report = new LagReport(inputs, clock, within)) {
             report.sample();
             for (int shown = 0; shown < reports; shown++) {
@@ -135,23 +119,17 @@ public final class LagCommand implements Callable<Integer> {
     }
 
     /** The pipeline's inputs, if any, with the flags over them. */
-    LagInputs inputs() {
+    LagInputs inputs() throws Exception {
         LagInputs base = null;
         if (pipeline != null) {
             if (pipelines == null) {
                 throw usage("this command takes no pipeline file here; pass --bootstrap-servers, --group and --topic");
             }
-            base = pipelines.apply(pipeline);
+            base = pipelines.read(pipeline);
         }
-        Map<String, Object> props = new HashMap<>(base == null ? Map.of() : base.clientProperties());
-        if (properties != null) {
-            props.putAll(properties);
-        }
-        if (bootstrapServers != null) {
-            props.put("bootstrap.servers", bootstrapServers);
-        }
-        String g = group != null ? group : base == null ? null : base.group();
-        List<String> t = topics != null ? topics : base == null ? List.of() : base.topics();
+        Map<String, Object> props = kafka.clientProperties(base == null ? Map.of() : base.clientProperties());
+        String g = kafka.group(base == null ? null : base.group());
+        List<String> t = kafka.topics(base == null ? List.of() : base.topics());
         List<URI> urls = metricsUrls != null ? metricsUrls : base == null ? List.of() : base.metricsUrls();
         if (g == null) {
             throw usage("--group is required: the consumer group whose lag to show");
@@ -161,9 +139,6 @@ public final class LagCommand implements Callable<Integer> {
         }
         if (props.get("bootstrap.servers") == null) {
             throw usage("--bootstrap-servers is required: where the Kafka brokers are, e.g. broker1:9092");
-        }
-        if (interval.isNegative() || interval.isZero()) {
-            throw usage("--interval must be positive, not " + interval);
         }
         try {
             return new LagInputs(g, t, props, urls);

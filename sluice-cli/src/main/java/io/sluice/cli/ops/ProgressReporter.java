@@ -1,109 +1,73 @@
 package io.sluice.cli.ops;
 
-import java.io.PrintStream;
+import io.sluice.cli.console.Console;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Shows a run's progress: on a terminal, one line redrawn in place every second; otherwise a log line every half
- * minute. Rates are taken over the last few seconds so the line does not jitter.
+ * Shows a run's progress as one {@link ProgressLine}: on a terminal, the console's live status line, redrawn every
+ * second (log lines print above it); otherwise a log line every {@code logEvery}, its figures also as key-value pairs
+ * for JSON logs. On a terminal, rates are over the last five seconds so the line does not jitter; in the log, over the
+ * time since the previous line.
  *
- * <p>Threading: {@link #start} runs ticks on a daemon thread of its own; {@link #tick} and {@link #close} are
- * synchronized, so a last tick on close never interleaves with a scheduled one.
+ * <p>Threading: one thread (the run's loop) calls {@link #update}; it decides from the readings' own times when a line
+ * is due, so the caller may read as often as it likes.
  */
-public final class ProgressReporter implements AutoCloseable {
+public final class ProgressReporter {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ProgressReporter.class);
-    private static final long WINDOW_NANOS = Duration.ofSeconds(5).toNanos();
-    private static final String CLEAR_TO_END = "\u001b[K";
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.progress");
+    private static final long TERMINAL_EVERY = Duration.ofSeconds(1).toNanos();
+    private static final long WINDOW = Duration.ofSeconds(5).toNanos();
 
-    private final Supplier<ProgressSample> source;
-    private final PrintStream terminal;
-    private final Consumer<String> log;
+    private final Console console;
+    private final String label;
+    private final long every;
     private final Deque<ProgressSample> window = new ArrayDeque<>();
-    private ScheduledExecutorService scheduler;
-    private boolean drawn;
+    private long shownAt;
 
-    private ProgressReporter(Supplier<ProgressSample> source, PrintStream terminal, Consumer<String> log) {
-        this.source = source;
-        this.terminal = terminal;
-        this.log = log;
+    /** @param label what is progressing, e.g. "archiving" */
+    public ProgressReporter(Console console, String label, Duration logEvery) {
+        this.console = console;
+        this.label = label;
+        this.every = console.terminal() ? TERMINAL_EVERY : logEvery.toNanos();
     }
 
-    /** Redraws one line on {@code terminal}. */
-    static ProgressReporter onTerminal(Supplier<ProgressSample> source, PrintStream terminal) {
-        return new ProgressReporter(source, terminal, null);
-    }
-
-    /** Writes each reading as a line to {@code log}. */
-    static ProgressReporter toLog(Supplier<ProgressSample> source, Consumer<String> log) {
-        return new ProgressReporter(source, null, log);
-    }
-
-    /**
-     * Starts reporting: a line on standard error every second when it is a terminal, else a log line every 30 s.
-     */
-    public static ProgressReporter start(Supplier<ProgressSample> source) {
-        boolean interactive = Terminal.isInteractive();
-        ProgressReporter reporter = interactive ? onTerminal(source, System.err)
-                : toLog(source, line -> LOG.info("progress: {}", line));
-        reporter.schedule(interactive ? Duration.ofSeconds(1) : Duration.ofSeconds(30));
-        return reporter;
-    }
-
-    void schedule(Duration interval) {
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "sluice-progress");
-            t.setDaemon(true);
-            return t;
-        });
-        scheduler.scheduleAtFixedRate(this::tickQuietly, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
-    }
-
-    private void tickQuietly() {
-        try {
-            tick();
-        } catch (RuntimeException e) {
-            LOG.warn("progress: {}", e.toString()); // a progress line is not worth stopping for
+    /** Takes {@code now} as the latest reading and shows a line when one is due; the first reading is the baseline. */
+    public void update(ProgressSample now) {
+        if (window.isEmpty()) {
+            window.add(now);
+            shownAt = now.nanos();
+            return;
         }
-    }
-
-    /** Takes a reading and shows it. */
-    synchronized void tick() {
-        ProgressSample now = source.get();
+        if (now.nanos() - shownAt < every) {
+            return;
+        }
+        shownAt = now.nanos();
         window.addLast(now);
-        while (window.size() > 2 && now.nanos() - window.peekFirst().nanos() > WINDOW_NANOS) {
+        while (window.size() > 2 && now.nanos() - window.peekFirst().nanos() > WINDOW) {
             window.removeFirst();
         }
-        String line = ProgressLine.render(window.peekFirst(), now);
-        if (terminal != null) {
-            terminal.print("\r" + line + CLEAR_TO_END);
-            terminal.flush();
-            drawn = true;
-        } else {
-            log.accept(line);
+        ProgressSample from = window.peekFirst();
+        String line = label + ": " + ProgressLine.render(from, now);
+        if (console.terminal()) {
+            console.status(line);
+            return;
         }
+        double seconds = (now.nanos() - from.nanos()) / 1e9;
+        LOG.atInfo().setMessage(line)
+                .addKeyValue("records", now.records())
+                .addKeyValue("records_per_second", Math.round((now.records() - from.records()) / seconds))
+                .addKeyValue("bytes_per_second", Math.round((now.bytes() - from.bytes()) / seconds))
+                .addKeyValue("lag", now.lag())
+                .addKeyValue("files_committed", now.files())
+                .log();
     }
 
-    /** Stops reporting, showing a last reading; on a terminal the line is then ended. */
-    @Override
-    public synchronized void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-        }
-        tick();
-        if (terminal != null && drawn) {
-            terminal.println();
-            terminal.flush();
-        }
+    /** The run is over: the status line goes away (the caller reports the totals). */
+    public void finish() {
+        console.clearStatus();
     }
 }

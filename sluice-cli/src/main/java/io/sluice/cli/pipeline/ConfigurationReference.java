@@ -2,6 +2,8 @@ package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigKey;
 import io.sluice.cli.config.KeyCatalog;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Renders {@code docs/configuration.md} from {@link PipelineKeys} and the format and storage registries, so the
@@ -19,9 +21,10 @@ public final class ConfigurationReference {
         b.append("# Pipeline files\n\n")
                 .append("<!-- Generated from io.sluice.cli.pipeline.PipelineKeys by `./sluice docs > "
                         + "docs/configuration.md`; edit the code, not this file. -->\n\n")
-                .append("A pipeline is a YAML file with the sections `source` (the Kafka topics), `processing` "
-                        + "(optional) and `sink` (where the files go). `sluice validate FILE` checks one and "
-                        + "`sluice run FILE` runs it; [examples/](../examples) holds working ones.\n\n")
+                .append("A pipeline is a YAML file with the sections `source` (the Kafka topics), `processing` and "
+                        + "`metrics` (both optional) and `sink` (where the files go). `sluice validate FILE` checks "
+                        + "one, `sluice run FILE` runs it, `sluice verify FILE` audits its archive and `sluice lag "
+                        + "FILE` shows its group's lag; [examples/](../examples) holds working ones.\n\n")
                 .append("- **Variables**: `${NAME}` and `${NAME:-default}` in a value are replaced with environment "
                         + "variables (the default applies when the variable is unset or empty); `$$` is a literal "
                         + "`$`. Substitution happens in parsed values, so errors still point at the file's line and "
@@ -54,16 +57,23 @@ public final class ConfigurationReference {
 
     private static void formats(StringBuilder b) {
         b.append("\n## File formats\n\n")
-                .append("Every row carries its Kafka coordinates (topic, partition, offset, timestamp). JSON Lines "
-                        + "and raw files are compressed as standard streams (gzip, Zstandard frames, the LZ4 frame "
-                        + "format, the Snappy framing format) that command-line tools and DuckDB read.\n\n")
-                .append("| `format` | `codec` (default in bold) | `schema` | in this build |\n|---|---|---|---|\n");
+                .append("Every row of `jsonl`, `parquet` and `avro` files carries its Kafka coordinates (topic, "
+                        + "partition, offset, timestamp); `raw` files hold the values' bytes only. JSON Lines and raw "
+                        + "files are compressed as standard streams (gzip, Zstandard frames, the LZ4 frame format, the "
+                        + "Snappy framing format) that command-line tools and DuckDB read. How values become rows: "
+                        + "[formats.md](formats.md).\n\n")
+                .append("| `format` | `codec` (default in bold) | `schema` | other keys |\n|---|---|---|---|\n");
         for (FileFormats.Entry f : FileFormats.all()) {
+            List<String> keys = new ArrayList<>();
+            if (f.coordinates()) {
+                keys.add("`kafka-key`, `kafka-headers`");
+            }
+            PipelineKeys.CATALOG.keysIn("sink." + f.name()).forEach(k -> keys.add("`" + k.path() + "`"));
             b.append("| `").append(f.name()).append("` | ")
                     .append(String.join(", ", f.codecs().stream()
                             .map(c -> c.equals(f.defaultCodec()) ? "**" + c + "**" : c).toList()))
                     .append(" | ").append(f.needsSchema() ? "required" : "no").append(" | ")
-                    .append(f.available() ? "yes" : "not yet: " + f.pending()).append(" |\n");
+                    .append(String.join(", ", keys)).append(" |\n");
         }
     }
 

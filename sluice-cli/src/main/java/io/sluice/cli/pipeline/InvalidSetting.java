@@ -1,6 +1,8 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigKey;
+import io.sluice.cli.config.Settings;
+import java.util.List;
 
 /**
  * A setting that does not make sense with the others, found when a pipeline's immutable configuration is built. The
@@ -19,6 +21,18 @@ public final class InvalidSetting extends RuntimeException {
 
     public ConfigKey<?> key() {
         return key;
+    }
+
+    /**
+     * Throws for the first of {@code keys} that the file sets, unless they {@code apply}: settings of another storage or
+     * format than the pipeline's.
+     *
+     * @param why what they apply to, and what the pipeline has instead
+     */
+    static void onlyIf(boolean apply, Settings settings, List<ConfigKey<?>> keys, String why) {
+        for (ConfigKey<?> key : keys) {
+            check(apply || !settings.isSet(key), key, why);
+        }
     }
 
     /** Throws an {@link InvalidSetting} unless {@code condition} holds. */

@@ -3,9 +3,7 @@ package io.sluice.cli.pipeline;
 import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.config.Settings;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A pipeline read from a file: source, processing and sink, validated together, plus the settings as written so that
@@ -13,8 +11,8 @@ import java.util.Optional;
  *
  * <p>Immutable.
  */
-public record Pipeline(String file, SourceConfig source, ProcessingConfig processing, SinkConfig sink,
-        Settings settings) {
+public record Pipeline(String file, SourceConfig source, ProcessingConfig processing, MetricsConfig metrics,
+        SinkConfig sink, Settings settings) {
 
     public Pipeline {
         InvalidSetting.check(processing.deadLetterTopic() == null
@@ -23,21 +21,10 @@ public record Pipeline(String file, SourceConfig source, ProcessingConfig proces
                         + "their own");
     }
 
-    /** What this build cannot run yet (a pending format or storage backend), where the file names it. */
+    /** What this build cannot run yet (a pending storage backend), where the file names it. */
     public List<ConfigProblem> pending() {
-        List<ConfigProblem> pending = new ArrayList<>();
-        if (!sink.format().available()) {
-            pending.add(new ConfigProblem(settings.at(PipelineKeys.FORMAT), "sink.format: " + sink.format().name()
-                    + " is not in this build yet (" + sink.format().pending() + ")"));
-        }
-        pendingBackend().ifPresent(pending::add);
-        return pending;
-    }
-
-    /** The location's storage backend, when this build does not have it yet. */
-    Optional<ConfigProblem> pendingBackend() {
-        StorageBackends.Entry backend = sink.backend();
-        return backend.available() ? Optional.empty() : Optional.of(new ConfigProblem(settings.at(PipelineKeys.LOCATION),
+        StorageBackends.Entry backend = sink.storage().backend();
+        return backend.available() ? List.of() : List.of(new ConfigProblem(settings.at(PipelineKeys.LOCATION),
                 "sink.location: " + backend.scheme() + ":// is not in this build yet (" + backend.pending() + ")"));
     }
 

@@ -45,6 +45,12 @@ public final class PipelineKeys {
                     + "they were archived: `fail` names the lost range and stops; `earliest` or `latest` log the lost "
                     + "range loudly and go on from there.");
 
+    public static final ConfigKey<Long> MAX_READ_RATE = ConfigKey.optional("source.max-read-rate", Types.rate(1024),
+            "Read at most this many bytes a second from the brokers (keys, values and headers), e.g. `50MB/s`, so that "
+                    + "reading a big topic from the beginning does not starve the brokers' other clients: partitions "
+                    + "pause while the pipeline is ahead of the rate. Without it there is no limit. `sluice run "
+                    + "--max-read-rate` overrides it for one run.");
+
     public static final ConfigKey<Boolean> TLS_ENABLED = ConfigKey.computed("source.tls.enabled", Types.BOOLEAN,
             "true when any other `tls` key is set",
             "Encrypt the connections to the brokers with TLS (Kafka's `security.protocol` SSL, or SASL_SSL with "
@@ -122,6 +128,17 @@ public final class PipelineKeys {
             "The topic (it must exist) for records that could not be written, with the error, the number of "
                     + "attempts, and their source topic, partition and offset in headers.");
 
+    // ---- metrics -------------------------------------------------------------------------------------------------
+
+    public static final ConfigKey<Integer> METRICS_PORT = ConfigKey.optional("metrics.port", Types.integer(0, 65_535),
+            "Serve `/metrics` (Prometheus: the engine's and the sink's meters), `/health` (liveness) and `/ready` "
+                    + "(assigned and consuming) on this port while the pipeline runs; `0` takes any free port and logs "
+                    + "it. Without it there is no endpoint. `sluice run --metrics-port` overrides it.");
+    public static final ConfigKey<String> METRICS_ADDRESS = ConfigKey.withDefault("metrics.address", Types.STRING,
+            "127.0.0.1",
+            "The address the endpoint listens on: `0.0.0.0` for every interface. Metrics name topics and groups, so "
+                    + "the default keeps them on this machine. `sluice run --metrics-address` overrides it.");
+
     // ---- sink ----------------------------------------------------------------------------------------------------
 
     public static final ConfigKey<String> LOCATION = ConfigKey.required("sink.location", Types.STRING,
@@ -141,17 +158,29 @@ public final class PipelineKeys {
             "The folder name to use when a field the template needs is missing or unreadable. Without it such a "
                     + "record fails, and `on-failure` applies (the dead-letter topic, with the reason).");
     public static final ConfigKey<String> FORMAT = ConfigKey.withDefault("sink.format",
-            Types.oneOf(FileFormats.names()), "jsonl", "The file format; the table below lists each with its codecs.");
+            Types.oneOf(FileFormats.names()), "jsonl",
+            "The file format; the table below lists each with its codecs and keys.");
     public static final ConfigKey<String> CODEC = ConfigKey.computed("sink.codec", Types.STRING,
             "the format's default codec (table below)", "The compression of the files; each format has its own set.");
     public static final ConfigKey<String> SCHEMA = ConfigKey.optional("sink.schema", Types.STRING,
-            "An Avro schema file (`.avsc`) that describes the JSON values; required by the formats that need one "
-                    + "(table below). A relative path is from the pipeline file's folder.");
+            "An Avro schema file (`.avsc`) of the JSON values, a record: its fields become the columns of `parquet` "
+                    + "and `avro` files, after the Kafka coordinates, and a value that does not match it is rejected "
+                    + "with the field and the reason (docs/formats.md). A relative path is from the pipeline file's "
+                    + "folder.");
     public static final ConfigKey<Boolean> KAFKA_KEY = ConfigKey.withDefault("sink.kafka-key", Types.BOOLEAN, "false",
             "Store each record's key with it (`kafka_key`), besides its topic, partition, offset and timestamp, "
-                    + "which are always stored.");
+                    + "which are always stored (raw files store the values only).");
     public static final ConfigKey<Boolean> KAFKA_HEADERS = ConfigKey.withDefault("sink.kafka-headers", Types.BOOLEAN,
             "false", "Store each record's headers with it (`kafka_headers`).");
+    public static final ConfigKey<Long> ROW_GROUP_SIZE = ConfigKey.withDefault("sink.parquet.row-group-size",
+            Types.size(64L << 10), "16MiB",
+            "The bytes of rows a Parquet file holds in memory before writing them out as a row group (at most "
+                    + "1GiB). Every open file holds up to this much, within the memory budget: lower it for layouts "
+                    + "with many open files, raise it for fewer, larger row groups that read faster.");
+    public static final ConfigKey<String> RAW_DELIMITER = ConfigKey.withDefault("sink.raw.delimiter",
+            Types.oneOf(FileFormats.RAW_DELIMITERS), "newline",
+            "How raw files separate values: `newline` (each value, then `\\n`; values that contain a newline and "
+                    + "tombstones are rejected) or `length` (a 4-byte big-endian length before each value; any bytes).");
     public static final ConfigKey<Delivery> DELIVERY = ConfigKey.withDefault("sink.delivery",
             Types.choice(Delivery.class), "exactly-once",
             "`exactly-once`: files are staged, listed in a manifest that the Kafka commit names, and published only "
@@ -195,21 +224,26 @@ public final class PipelineKeys {
             new KeyCatalog.Section("source.tls", "TLS to the brokers"),
             new KeyCatalog.Section("source.sasl", "SASL authentication to the brokers"),
             new KeyCatalog.Section("processing", "parallelism, memory, commits and failures"),
+            new KeyCatalog.Section("metrics", "the HTTP endpoint of a running pipeline"),
             new KeyCatalog.Section("sink", "where and how records are archived"),
             new KeyCatalog.Section("sink.rolling", "when files are sealed; all open files of a partition roll "
                     + "together, at one offset"),
+            new KeyCatalog.Section("sink.parquet", "settings of the `parquet` format"),
+            new KeyCatalog.Section("sink.raw", "settings of the `raw` format"),
             new KeyCatalog.Section("sink.s3", "settings of `s3://` locations"),
             new KeyCatalog.Section("sink.hdfs", "settings of `hdfs://` locations")),
-            List.of(BOOTSTRAP_SERVERS, TOPICS, PATTERN, GROUP, START, ON_OUT_OF_RANGE,
+            List.of(BOOTSTRAP_SERVERS, TOPICS, PATTERN, GROUP, START, ON_OUT_OF_RANGE, MAX_READ_RATE,
                     TLS_ENABLED, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEYSTORE, KEYSTORE_PASSWORD, KEY_PASSWORD,
                     VERIFY_HOSTNAME,
                     SASL_MECHANISM, SASL_USERNAME, SASL_PASSWORD, SASL_JAAS,
                     KAFKA_PROPERTIES,
                     CONCURRENCY, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT, MAX_ATTEMPTS, RETRY_BACKOFF,
                     RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
+                    METRICS_PORT, METRICS_ADDRESS,
                     LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA, KAFKA_KEY,
                     KAFKA_HEADERS, DELIVERY,
                     MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,
+                    ROW_GROUP_SIZE, RAW_DELIMITER,
                     S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PART_SIZE,
                     HDFS_PROPERTIES));
 }

@@ -1,19 +1,18 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigException;
-import io.sluice.cli.config.ConfigProblem;
+import io.sluice.cli.ops.LagInputs;
 import io.sluice.core.EngineConfig;
+import io.sluice.storage.audit.AuditConfig;
 import io.sluice.storage.backend.StorageBackend;
-import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.sink.ArchiveSink;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
- * Builds what runs a pipeline: the engine's configuration and the archive sink, through the format and backend
- * registries.
+ * Builds what runs a pipeline and what looks at it: the engine's configuration, the archive sink, the inputs of
+ * {@code lag} and the configuration of the audit ({@code verify}).
  *
  * <p>Stateless.
  */
@@ -50,24 +49,43 @@ public final class PipelineParts {
         if (processing.deadLetterTopic() != null) {
             builder.deadLetterTopic(processing.deadLetterTopic());
         }
+        if (source.maxReadRate() != null) {
+            builder.maxReadBytesPerSecond(source.maxReadRate());
+        }
         return builder;
     }
 
-    /** The sink's storage backend. Throws for a backend this build does not have yet (whatever the format). */
+    /** The sink's storage backend. Throws for a backend this build does not have yet. */
     public static StorageBackend backend(Pipeline pipeline) throws ConfigException, IOException {
-        Optional<ConfigProblem> pending = pipeline.pendingBackend();
-        if (pending.isPresent()) {
-            throw new ConfigException(List.of(pending.get()));
-        }
-        return pipeline.sink().backend().factory().create(pipeline.sink());
+        pipeline.requireRunnable();
+        return pipeline.sink().storage().open();
     }
 
-    /** The archive sink of {@code pipeline}. Throws for a format or backend this build does not have yet. */
+    /** The archive sink of {@code pipeline}. Throws for a backend this build does not have yet. */
     public static ArchiveSink sink(Pipeline pipeline) throws ConfigException, IOException {
         SinkConfig sink = pipeline.sink();
-        pipeline.requireRunnable();
-        FileFormat format = sink.format().factory().create(sink.formatOptions());
-        return new ArchiveSink(backend(pipeline), sink.layout(), format, sink.rolling(),
+        return new ArchiveSink(backend(pipeline), sink.layout(), sink.files().config().fileFormat(), sink.rolling(),
                 sink.delivery() == Delivery.EXACTLY_ONCE);
+    }
+
+    /** What {@code sluice lag} looks at for the pipeline: its group on its topics, with its client settings. */
+    public static LagInputs lag(Pipeline pipeline, List<String> topics) {
+        return new LagInputs(pipeline.source().group(), topics, pipeline.source().clientProperties(), List.of());
+    }
+
+    /**
+     * The audit of {@code topic}'s archive as the pipeline wrote it: its brokers and client settings, its
+     * dead-letter topic, its group's commits. Still open for ranges; the caller closes {@code storage}.
+     */
+    public static AuditConfig.Builder audit(Pipeline pipeline, String topic, StorageBackend storage) {
+        AuditConfig.Builder audit = AuditConfig.builder()
+                .kafkaProperties(pipeline.source().clientProperties())
+                .topic(topic)
+                .storage(storage)
+                .groupId(pipeline.source().group());
+        if (pipeline.processing().deadLetterTopic() != null) {
+            audit.deadLetterTopic(pipeline.processing().deadLetterTopic());
+        }
+        return audit;
     }
 }

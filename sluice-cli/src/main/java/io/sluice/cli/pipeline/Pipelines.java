@@ -51,9 +51,10 @@ public final class Pipelines {
         Problems problems = new Problems();
         SourceConfig source = build(settings, problems, () -> SourceConfig.from(settings, base, problems));
         ProcessingConfig processing = build(settings, problems, () -> ProcessingConfig.from(settings));
+        MetricsConfig metrics = MetricsConfig.from(settings);
         SinkConfig sink = build(settings, problems, () -> SinkConfig.from(settings, base));
         Pipeline pipeline = source == null || processing == null || sink == null ? null
-                : build(settings, problems, () -> new Pipeline(name, source, processing, sink, settings));
+                : build(settings, problems, () -> new Pipeline(name, source, processing, metrics, sink, settings));
         problems.throwIfAny();
         return pipeline;
     }

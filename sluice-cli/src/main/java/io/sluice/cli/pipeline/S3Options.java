@@ -28,4 +28,10 @@ public record S3Options(String region, String endpoint, String accessKey, Secret
         }
         InvalidSetting.check(partSize <= Integer.MAX_VALUE, PipelineKeys.S3_PART_SIZE, "must be under 2GiB");
     }
+
+    /** The keys' defaults: AWS in the default region, with the AWS default credentials chain. */
+    static S3Options defaults() {
+        return new S3Options(PipelineKeys.S3_REGION.defaultValue(), null, null, null,
+                PipelineKeys.S3_PART_SIZE.defaultValue());
+    }
 }

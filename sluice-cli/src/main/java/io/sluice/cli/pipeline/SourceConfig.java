@@ -18,12 +18,14 @@ import org.apache.kafka.clients.CommonClientConfigs;
  *
  * <p>Immutable; validated at construction. Passwords in the settings are Kafka {@code Password}s.
  *
- * @param topics   the topics, or empty when {@code pattern} chooses them
- * @param security settings made from the tls and sasl sections
- * @param extra    other consumer settings from {@code source.properties}
+ * @param topics      the topics, or empty when {@code pattern} chooses them
+ * @param maxReadRate bytes a second to read at most, or null for no limit
+ * @param security    settings made from the tls and sasl sections
+ * @param extra       other consumer settings from {@code source.properties}
  */
 public record SourceConfig(List<String> bootstrapServers, List<String> topics, Pattern pattern, String group,
-        StartPosition start, OutOfRangePolicy onOutOfRange, Map<String, Object> security, Map<String, Object> extra) {
+        StartPosition start, OutOfRangePolicy onOutOfRange, Long maxReadRate, Map<String, Object> security,
+        Map<String, Object> extra) {
 
     public SourceConfig {
         bootstrapServers = List.copyOf(bootstrapServers);
@@ -42,7 +44,7 @@ public record SourceConfig(List<String> bootstrapServers, List<String> topics, P
                 security, problems);
         return new SourceConfig(s.get(PipelineKeys.BOOTSTRAP_SERVERS), s.get(PipelineKeys.TOPICS),
                 s.get(PipelineKeys.PATTERN), s.get(PipelineKeys.GROUP), s.get(PipelineKeys.START),
-                s.get(PipelineKeys.ON_OUT_OF_RANGE), security, extra);
+                s.get(PipelineKeys.ON_OUT_OF_RANGE), s.get(PipelineKeys.MAX_READ_RATE), security, extra);
     }
 
     /**

@@ -15,8 +15,9 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * The storage a sink location may name, by scheme. A backend not in this build yet is listed as pending: pipelines
- * that name it validate, and {@code run} refuses them with the reason. Adding one is one line: replace its
- * {@code pending(...)} with {@code available(..., sink -> new TheBackend(...))}.
+ * that name it validate, and {@code run} and {@code verify} refuse them with the reason. Adding one is one line:
+ * replace its {@code pending(...)} with {@code available(..., target -> new TheBackend(...))}, reading the location
+ * and the storage's settings from the {@link StorageTarget}.
  *
  * <p>Immutable.
  */
@@ -24,7 +25,7 @@ public final class StorageBackends {
 
     @FunctionalInterface
     public interface Factory {
-        StorageBackend create(SinkConfig sink) throws IOException;
+        StorageBackend create(StorageTarget target) throws IOException;
     }
 
     /** @param factory null while the backend is pending; {@code pending} says why */
@@ -36,7 +37,7 @@ public final class StorageBackends {
     }
 
     private static final List<Entry> ENTRIES = List.of(
-            available("file", sink -> new LocalBackend(Path.of(sink.location().path()))),
+            available("file", target -> new LocalBackend(Path.of(target.location().path()))),
             available("s3", StorageBackends::s3),
             pending("hdfs", "the HDFS backend is being added to sluice-storage"));
 
@@ -63,12 +64,12 @@ public final class StorageBackends {
         return ENTRIES.stream().filter(e -> e.scheme().equals(scheme)).findFirst();
     }
 
-    private static StorageBackend s3(SinkConfig sink) {
-        S3Options s3 = sink.s3();
+    private static StorageBackend s3(StorageTarget target) {
+        S3Options s3 = target.s3();
         AwsCredentialsProvider credentials = s3.accessKey() == null
                 ? DefaultCredentialsProvider.builder().build()
                 : StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.accessKey(), s3.secretKey().reveal()));
         return new S3Backend(s3.endpoint() == null ? null : URI.create(s3.endpoint()), s3.region(), credentials,
-                sink.location().authority(), sink.location().prefix(), (int) s3.partSize());
+                target.location().authority(), target.location().prefix(), (int) s3.partSize());
     }
 }

@@ -1,9 +1,17 @@
 package io.sluice.cli.run;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
 import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.console.Console;
+import io.sluice.cli.ops.MetricsServer;
+import io.sluice.cli.ops.ProgressReporter;
+import io.sluice.cli.ops.ProgressSample;
+import io.sluice.cli.ops.SinkMeters;
 import io.sluice.cli.pipeline.Delivery;
+import io.sluice.cli.pipeline.MetricsConfig;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.core.Engine;
@@ -11,21 +19,24 @@ import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
 import io.sluice.storage.sink.ArchiveSink;
+import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a pipeline until it is told to stop: builds the engine and the archive sink, shows progress, and drains on the
- * first SIGINT/SIGTERM (the engine's close: records being written finish, files are sealed, committed and
- * published). A second signal stops at once and says which offsets were not committed.
+ * Runs a pipeline until it is told to stop, or until the end offsets seen at start with a bounded run: probes the
+ * brokers, builds the engine and the archive sink on one meter registry (served over HTTP when the pipeline or the
+ * command line asks), shows progress, and drains on the first SIGINT/SIGTERM (the engine's close: records being
+ * written finish, files are sealed, committed and published). A second signal stops at once and says which offsets
+ * were not committed.
  *
- * <p>Threading: {@link #run()} runs on the calling thread; signal handlers and extensions only set the stop request.
+ * <p>Threading: {@link #run()} runs on the calling thread; the signal handlers only set the stop request.
  */
 public final class PipelineRun {
 
@@ -33,96 +44,112 @@ public final class PipelineRun {
     private static final Duration TICK = Duration.ofMillis(200);
     private static final Duration ASSIGNMENT_WARNING = Duration.ofSeconds(30);
 
-    /** How a run ended: the exit status, the last counters, and how long it ran. */
-    public record Outcome(int exitStatus, Progress last, Duration elapsed) {
+    /** How a run ended: the exit status, the last reading, and how long it ran. */
+    public record Outcome(int exitStatus, ProgressSample last, Duration elapsed) {
     }
 
     private final Pipeline pipeline;
-    private final List<RunExtension> extensions;
     private final Console console;
-    private final ProgressReporter reporter;
-    private Predicate<RunningPipeline> done = running -> false;
-    private String doneReason = "";
+    private String label = "archiving";
+    private Duration progressEvery = Duration.ofSeconds(30);
+    private Consumer<EngineConfig.Builder> engineSettings = builder -> { };
+    private MetricsConfig metrics;
 
-    public PipelineRun(Pipeline pipeline, List<RunExtension> extensions, Console console, String label,
-            Duration progressEvery) {
+    public PipelineRun(Pipeline pipeline, Console console) {
         this.pipeline = pipeline;
-        this.extensions = List.copyOf(extensions);
         this.console = console;
-        this.reporter = new ProgressReporter(console, label, progressEvery);
+        this.metrics = pipeline.metrics();
     }
 
-    /** Stops (with a drain) once {@code condition} holds, checked a few times a second. */
-    public PipelineRun until(Predicate<RunningPipeline> condition, String reason) {
-        this.done = condition;
-        this.doneReason = reason;
+    /**
+     * @param label    what the progress line says is going on, e.g. "archiving"
+     * @param logEvery without a terminal, how often a progress line is logged
+     */
+    public PipelineRun progress(String label, Duration logEvery) {
+        this.label = label;
+        this.progressEvery = logEvery;
+        return this;
+    }
+
+    /** Engine settings over the pipeline's, such as a bounded run's. */
+    public PipelineRun engine(Consumer<EngineConfig.Builder> settings) {
+        this.engineSettings = settings;
+        return this;
+    }
+
+    /** The metrics endpoint, instead of the pipeline's own {@code metrics} section. */
+    public PipelineRun metrics(MetricsConfig metrics) {
+        this.metrics = metrics;
         return this;
     }
 
     /**
-     * @throws ConfigException when the pipeline cannot run as written (a format not in this build; an extension's
-     *     check)
+     * @throws ConfigException when the pipeline cannot run as written (a storage not in this build; a broker that
+     *     speaks another protocol than the file says)
+     * @throws RunFailure      when the brokers, the storage or the metrics port cannot be used
      */
     public Outcome run() throws Exception {
         pipeline.requireRunnable();
-        for (RunExtension extension : extensions) {
-            extension.preflight(pipeline);
-        }
+        BrokerCheck.require(pipeline);
         List<String> topics = SourceTopics.resolve(pipeline.source());
         EngineConfig.Builder builder = PipelineParts.engine(pipeline, topics);
-        for (RunExtension extension : extensions) {
-            extension.configure(pipeline, builder);
-        }
-        EngineConfig config = builder.build();
-        ArchiveSink sink = PipelineParts.sink(pipeline);
-        MeteredSink metered = new MeteredSink(sink);
-        LOG.info("archiving topics {} (group {}) to {}", String.join(", ", topics), pipeline.source().group(),
-                pipeline.sink().describe());
-        long start = System.nanoTime();
-        Running running = new Running(Engine.startSink(config, metered), sink, metered);
-        ShutdownSignals signals = ShutdownSignals.install(() -> running.requestStop("signal received"),
-                () -> stopNow(running.engine));
-        try {
-            List<AutoCloseable> attached = new ArrayList<>();
+        engineSettings.accept(builder);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        EngineConfig config = builder.meterRegistry(registry).build();
+        try (MetricsServer server = serveMetrics(registry); ArchiveSink sink = PipelineParts.sink(pipeline)) {
+            SinkMeters.bind(registry, config.groupId(), sink);
+            LOG.info("archiving topics {} (group {}) to {}", String.join(", ", topics), pipeline.source().group(),
+                    pipeline.sink().describe());
+            long start = System.nanoTime();
+            Running running = new Running(Engine.startSink(config, sink), sink);
+            if (server != null) {
+                server.watch(running.engine);
+            }
+            ShutdownSignals signals = ShutdownSignals.install(() -> running.requestStop("signal received"),
+                    () -> stopNow(running.engine));
+            ProgressReporter reporter = new ProgressReporter(console, label, progressEvery);
             try {
-                for (RunExtension extension : extensions) {
-                    AutoCloseable handle = extension.started(running);
-                    if (handle != null) {
-                        attached.add(handle);
-                    }
-                }
-                loop(running, start);
+                loop(running, reporter, start);
             } finally {
-                closeAll(attached);
                 running.requestStop("the run is ending"); // no-op when a stop was requested already
                 drain(running);
+                signals.close();
+                reporter.finish();
             }
-        } finally {
-            signals.close();
-            reporter.finish();
-            sink.close();
+            ProgressSample last = running.progress();
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            return new Outcome(report(running, last, elapsed), last, elapsed);
         }
-        Progress last = running.progress();
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        return new Outcome(report(running, last, elapsed), last, elapsed);
     }
 
-    private void loop(Running running, long start) {
-        reporter.start(running.progress());
+    /** The endpoint, when asked for, serving {@code registry}; null otherwise. */
+    private MetricsServer serveMetrics(PrometheusMeterRegistry registry) throws RunFailure {
+        Optional<InetSocketAddress> endpoint = metrics.endpoint();
+        if (endpoint.isEmpty()) {
+            return null;
+        }
+        try {
+            MetricsServer server = MetricsServer.start(registry, endpoint.get());
+            LOG.info("metrics at {}, liveness at /health, readiness at /ready", server.uri("/metrics"));
+            return server;
+        } catch (IllegalStateException e) {
+            throw new RunFailure(e.getMessage(), e);
+        }
+    }
+
+    private void loop(Running running, ProgressReporter reporter, long start) {
         boolean warned = false;
-        while (!running.engine.awaitTermination(TICK)) {
-            Progress now = running.progress();
+        while (true) {
+            ProgressSample now = running.progress();
             reporter.update(now);
-            if (!warned && now.partitions() == 0 && now.nanos() - start > ASSIGNMENT_WARNING.toNanos()) {
+            if (!warned && running.engine.partitions().isEmpty()
+                    && now.nanos() - start > ASSIGNMENT_WARNING.toNanos()) {
                 warned = true;
                 LOG.warn("no partition assigned after {} s: are the brokers reachable ({}), do the topics exist, or "
                         + "do other instances of group {} hold every partition?", ASSIGNMENT_WARNING.toSeconds(),
                         String.join(",", pipeline.source().bootstrapServers()), pipeline.source().group());
             }
-            if (running.stopReason.get() == null && done.test(running)) {
-                running.requestStop(doneReason);
-            }
-            if (running.stopReason.get() != null) {
+            if (running.stopReason.get() != null || running.engine.awaitTermination(TICK)) {
                 return;
             }
         }
@@ -137,10 +164,10 @@ public final class PipelineRun {
         running.engine.close();
     }
 
-    private int report(Running running, Progress last, Duration elapsed) {
+    private int report(Running running, ProgressSample last, Duration elapsed) {
         Health health = running.engine.health();
-        String totals = String.format(Locale.ROOT, "%,d records archived in %,d files in %.1f s", last.records(),
-                last.files(), elapsed.toMillis() / 1000.0);
+        String totals = String.format(Locale.ROOT, "%,d records done, %,d files published, in %.1f s",
+                last.records(), last.files(), elapsed.toMillis() / 1000.0);
         if (health == Health.STOPPED) {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;
@@ -182,55 +209,22 @@ public final class PipelineRun {
         Runtime.getRuntime().halt(ExitStatus.INTERRUPTED);
     }
 
-    private static void closeAll(List<AutoCloseable> handles) {
-        for (int i = handles.size() - 1; i >= 0; i--) {
-            try {
-                handles.get(i).close();
-            } catch (Exception e) {
-                LOG.warn("closing {}: {}", handles.get(i), e.toString());
-            }
-        }
-    }
-
-    /** The started pipeline, as extensions and the stop condition see it. */
-    private final class Running implements RunningPipeline {
+    /** The started pipeline, as the loop and the signal handlers see it. */
+    private static final class Running {
         private final Engine engine;
         private final ArchiveSink sink;
-        private final MeteredSink metered;
         private final AtomicReference<String> stopReason = new AtomicReference<>();
 
-        Running(Engine engine, ArchiveSink sink, MeteredSink metered) {
+        Running(Engine engine, ArchiveSink sink) {
             this.engine = engine;
             this.sink = sink;
-            this.metered = metered;
         }
 
-        @Override
-        public Pipeline pipeline() {
-            return pipeline;
+        ProgressSample progress() {
+            return ProgressSample.of(engine, sink.published::sum);
         }
 
-        @Override
-        public Engine engine() {
-            return engine;
-        }
-
-        @Override
-        public ArchiveSink sink() {
-            return sink;
-        }
-
-        @Override
-        public Progress progress() {
-            List<PartitionStats> partitions = engine.partitions();
-            long lag = partitions.stream().anyMatch(p -> p.lag() >= 0)
-                    ? partitions.stream().mapToLong(p -> Math.max(0, p.lag())).sum() : -1;
-            return new Progress(metered.records.sum(), metered.bytes.sum(), sink.published.sum(), lag,
-                    partitions.size(), engine.health(), System.nanoTime());
-        }
-
-        @Override
-        public void requestStop(String reason) {
+        void requestStop(String reason) {
             stopReason.compareAndSet(null, reason);
         }
     }

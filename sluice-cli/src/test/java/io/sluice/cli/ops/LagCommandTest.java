@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.net.Ports;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -69,8 +70,12 @@ class LagCommandTest {
         Run tls = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "g", "-t", "orders", "-X",
                 "security.protocol=SSL");
         assertEquals(2, tls.status());
-        assertEquals(kafka.bootstrapServers() + ": this port speaks plain TCP, not TLS, but security.protocol is SSL: "
-                + "set security.protocol=PLAINTEXT", tls.err().strip());
+        assertEquals("sluice lag: " + kafka.bootstrapServers() + ": this port speaks plain TCP, not TLS, but "
+                + "security.protocol is SSL: set security.protocol=PLAINTEXT", tls.err().strip());
+
+        Run nobody = run(new LagCommand(), "-b", "127.0.0.1:" + Ports.free(), "-g", "g", "-t", "orders");
+        assertEquals(1, nobody.status());
+        assertTrue(nobody.err().startsWith("sluice lag: no broker answers: 127.0.0.1:"), nobody.err());
 
         Run missing = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "g", "-t", "no-such-topic-here",
                 "--interval", "10ms");
@@ -80,11 +85,11 @@ class LagCommandTest {
     }
 
     @Test
-    void aPipelineReaderSuppliesInputsThatFlagsOverride() {
+    void aPipelineReaderSuppliesInputsThatFlagsOverride() throws Exception {
         String topic = Names.unique("lag-pipeline");
         kafka.createTopic(topic, 1);
         LagCommand command = new LagCommand(path -> new LagInputs("from-" + path.getFileName(), List.of(topic),
-                Map.of("bootstrap.servers", kafka.bootstrapServers()), List.of()));
+                Map.of("bootstrap.servers", kafka.bootstrapServers()), List.of()), false);
         new CommandLine(command).parseArgs("pipeline.yaml", "--group", "override");
         LagInputs inputs = command.inputs();
         assertEquals("override", inputs.group());

@@ -6,18 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.cli.pipeline.MetricsConfig;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.TimestampStart;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** The bounded-run and metrics flags, parsed by picocli and applied; and the units they read. */
+/** The bounded-run and metrics flags, parsed by picocli and applied; and the units figures are shown in. */
 class OptionsTest {
 
     @Command(name = "run")
@@ -63,24 +63,26 @@ class OptionsTest {
         assertTrue(time.getMessage().contains("'yesterday' is not a time: write 2026-11-20T00:00Z, "
                 + "2026-11-20T01:00+01:00 or 2026-11-20 (midnight UTC)"), time.getMessage());
         var rate = assertThrows(CommandLine.ParameterException.class, () -> parse("--max-read-rate", "fast"));
-        assertTrue(rate.getMessage().contains("'fast' is not a byte size"), rate.getMessage());
+        assertTrue(rate.getMessage().contains("'fast' is not a rate; write it like 50MB/s or 512KiB/s, at least "
+                + "1KiB/s"), rate.getMessage());
+        var slow = assertThrows(CommandLine.ParameterException.class, () -> parse("--max-read-rate", "100B/s"));
+        assertTrue(slow.getMessage().contains("'100B/s' is not a rate"), slow.getMessage());
+        assertEquals(512 * 1024, config(parse("--max-read-rate", "512KiB/s")).maxReadBytesPerSecond());
     }
 
     @Test
-    void theMetricsEndpointStartsOnlyWhenAPortIsGivenAndOnLoopbackByDefault() {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        assertNull(parse().metrics.startIfAsked(registry));
-        try (MetricsServer server = parse("--metrics-port", "0").metrics.startIfAsked(registry)) {
-            assertTrue(server.address().getAddress().isLoopbackAddress());
-        }
+    void metricsFlagsGoOverThePipelinesEndpoint() {
+        MetricsConfig file = new MetricsConfig(9400, "127.0.0.1");
+        assertEquals(file, parse().metrics.over(file));
+        assertEquals(new MetricsConfig(0, "0.0.0.0"), parse("--metrics-port", "0", "--metrics-address", "0.0.0.0")
+                .metrics.over(file));
+        assertEquals(Optional.empty(), parse().metrics.over(new MetricsConfig(null, "127.0.0.1")).endpoint());
+        var port = assertThrows(CommandLine.ParameterException.class, () -> parse("--metrics-port", "70000"));
+        assertTrue(port.getMessage().contains("'70000' is out of range; expected 0 to 65535"), port.getMessage());
     }
 
     @Test
     void unitsReadAndWriteAsPeopleDo() {
-        assertEquals(512 * 1024, Units.parseBytes("512KiB"));
-        assertEquals(1_500_000, Units.parseBytes("1.5 MB/s"));
-        assertEquals(Duration.ofMinutes(90), Units.parseDuration("PT1H30M"));
-        assertEquals(Duration.ofMillis(250), Units.parseDuration("250ms"));
         assertEquals("1 h 17 min", Units.duration(Duration.ofMinutes(77)));
         assertEquals("2 d 3 h", Units.duration(Duration.ofHours(51)));
         assertEquals("4.10 GB", Units.bytes(4_100_000_000L));

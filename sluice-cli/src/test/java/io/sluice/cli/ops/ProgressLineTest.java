@@ -2,15 +2,19 @@ package io.sluice.cli.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.sluice.cli.console.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
+/** The progress line, and how the reporter shows it on a terminal and in the log. */
 class ProgressLineTest {
 
     private static final long SECOND = 1_000_000_000L;
@@ -44,38 +48,46 @@ class ProgressLineTest {
     }
 
     @Test
-    void onATerminalTheLineIsRedrawnInPlaceAndEndedOnClose() {
-        Deque<ProgressSample> readings = new ArrayDeque<>(List.of(
-                new ProgressSample(0, 0, 0, 3_000, -1),
-                new ProgressSample(SECOND, 1_000, 1_000_000, 2_000, -1),
-                new ProgressSample(2 * SECOND, 3_000, 3_000_000, 0, -1)));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ProgressReporter reporter = ProgressReporter.onTerminal(readings::removeFirst,
-                new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        reporter.tick();
-        reporter.tick();
-        reporter.close();
-        assertEquals("\r0 records · lag 3,000 · ETA unknown\u001b[K"
-                + "\r1,000 records · 1.00K rec/s · 1.00 MB/s · lag 2,000 · ETA 2 s\u001b[K"
-                + "\r3,000 records · 1.50K rec/s · 1.50 MB/s · lag 0 · caught up\u001b[K" + System.lineSeparator(),
-                bytes.toString(StandardCharsets.UTF_8));
+    void onATerminalTheStatusLineIsRedrawnEverySecondWithRatesOverTheLastFiveSeconds() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Console console = new Console(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), true);
+        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(30));
+        reporter.update(new ProgressSample(0, 0, 0, 3_000, 0));
+        // read every 200 ms: a line only once a second has passed since the last one
+        reporter.update(new ProgressSample(SECOND / 5, 200, 200_000, 2_800, 0));
+        reporter.update(new ProgressSample(SECOND, 1_000, 1_000_000, 2_000, 1));
+        reporter.update(new ProgressSample(SECOND + SECOND / 5, 1_200, 1_200_000, 1_800, 1));
+        reporter.update(new ProgressSample(2 * SECOND, 3_000, 3_000_000, 0, 2));
+        reporter.finish();
+        String clear = "\r\u001b[K";
+        assertEquals(clear + "archiving: 1,000 records · 1.00K rec/s · 1.00 MB/s · lag 2,000 · ETA 2 s · 1 file "
+                + "committed" + clear + "archiving: 3,000 records · 1.50K rec/s · 1.50 MB/s · lag 0 · caught up · 2 "
+                + "files committed" + clear, err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
-    void withoutATerminalEachReadingIsALogLineWithRatesOverTheLastFewSeconds() {
-        Deque<ProgressSample> readings = new ArrayDeque<>();
-        for (int s = 0; s <= 10; s++) {
-            // 1,000 records a second until second 6, then 3,000 a second
-            long records = s <= 6 ? s * 1_000L : 6_000 + (s - 6) * 3_000L;
-            readings.add(new ProgressSample(s * SECOND, records, records * 100, -1, -1));
+    void withoutATerminalALogLineIsDueEveryIntervalWithItsFiguresAsKeyValues() {
+        Console console = new Console(System.out, System.err, false);
+        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(5));
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger("sluice.progress");
+        log.start();
+        logger.addAppender(log);
+        try {
+            for (int s = 0; s <= 10; s++) {
+                // 1,000 records a second until second 6, then 3,000 a second
+                long records = s <= 6 ? s * 1_000L : 6_000 + (s - 6) * 3_000L;
+                reporter.update(new ProgressSample(s * SECOND, records, records * 100, -1, -1));
+            }
+        } finally {
+            logger.detachAppender(log);
         }
-        List<String> lines = new ArrayList<>();
-        ProgressReporter reporter = ProgressReporter.toLog(readings::removeFirst, lines::add);
-        for (int i = 0; i < 11; i++) {
-            reporter.tick();
-        }
-        // at second 10 the window reaches back to second 5: (18,000 - 5,000) / 5 s
-        assertEquals("18,000 records · 2.60K rec/s · 260 kB/s", lines.get(10));
-        assertEquals(11, lines.size());
+        assertEquals(List.of("archiving: 5,000 records · 1.00K rec/s · 100 kB/s",
+                "archiving: 18,000 records · 2.60K rec/s · 260 kB/s"),
+                log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        // over the five seconds since the line before: (18,000 - 5,000) / 5 s
+        assertEquals(List.of("records=18000", "records_per_second=2600", "bytes_per_second=260000", "lag=-1",
+                "files_committed=-1"), log.list.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
     }
 }
