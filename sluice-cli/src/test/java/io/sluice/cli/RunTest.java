@@ -15,9 +15,14 @@ import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.kafka.Listener;
 import io.sluice.testkit.kafka.TestRecords;
+import io.sluice.testkit.net.Ports;
 import io.sluice.testkit.process.ChildJvm;
 import io.sluice.testkit.process.ChildProcess;
 import io.sluice.testkit.s3.S3Server;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -41,9 +48,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@code sluice run} as a user runs it: its own JVM, a pipeline file, the real broker and S3 server. SIGTERM while it
- * archives drains it: exit status 0, and the committed offsets are exactly what the visible files (and the dead
- * letters) hold. Nothing it prints contains a secret.
+ * {@code sluice run} as a user runs it: its own JVM, a pipeline file, the real broker and S3 server. While it archives,
+ * its endpoint serves the engine's and the sink's meters. SIGTERM drains it: exit status 0, and the committed offsets
+ * are exactly what the visible files (and the dead letters) hold. Nothing it prints contains a secret.
  */
 class RunTest {
 
@@ -66,17 +73,20 @@ class RunTest {
         Path dir = TestDirs.newDir("run");
         Path pipeline = pipeline(dir, topic, dlq, group, bucket, s3.secretKey());
 
+        int metricsPort = Ports.free();
         ChildProcess child = ChildJvm.builder("sluice-run")
                 .classpathOfThisJvm()
                 .jvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"))
                 .mainClass(Main.class.getName())
-                .args("--verbose", "--log-format", "json", "run", pipeline.toString(), "--progress-every", "1s")
+                .args("--verbose", "--log-format", "json", "run", pipeline.toString(), "--progress-every", "1s",
+                        "--metrics-port", Integer.toString(metricsPort))
                 .workDir(dir)
                 .build()
                 .start();
         try (S3Client client = s3.client()) {
             // files are visible, so commits happen: stop it while more records keep coming
             awaitObjects(client, bucket, child);
+            assertServesTheEnginesAndTheSinksMeters(metricsPort, group);
             produce(topic, 3_000, 3_000, false);
             int status = child.stop(Duration.ofSeconds(90));
             String log = Files.readString(child.logFile(), StandardCharsets.UTF_8);
@@ -220,6 +230,21 @@ class RunTest {
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
         return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    /** One registry for the engine and the sink, served while the run goes on. */
+    private static void assertServesTheEnginesAndTheSinksMeters(int port, String group) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/ready")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("200 READY: 3 partitions assigned", ready.statusCode() + " " + ready.body().strip());
+        String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String meter : List.of("sluice_records_completed_total", "sluice_sink_files_published_total")) {
+            Matcher sample = Pattern.compile("(?m)^" + meter + "\\{[^}]*group=\"" + group + "\"[^}]*} (\\S+)$")
+                    .matcher(metrics);
+            assertTrue(sample.find() && Double.parseDouble(sample.group(1)) > 0, meter + " counts:\n" + metrics);
+        }
     }
 
     private void assertLogIsJsonWithoutSecrets(String log) throws Exception {

@@ -24,6 +24,9 @@ public final class Logging {
     private static final List<String> CHATTY = List.of("org.apache.kafka", "software.amazon", "org.apache.hadoop",
             "org.apache.parquet", "org.apache.avro", "io.micrometer");
 
+    private static final String UNASSIGNED_LSO_WARNINGS =
+            "org.apache.kafka.clients.consumer.internals.OffsetFetcherUtils";
+
     private static volatile boolean verbose;
 
     private Logging() {
@@ -49,6 +52,11 @@ public final class Logging {
         context.getLogger("sluice").setLevel(verbose ? Level.DEBUG : Level.INFO);
         for (String chatty : CHATTY) {
             context.getLogger(chatty).setLevel(verbose ? Level.INFO : Level.WARN);
+        }
+        if (!verbose) {
+            // a read_committed endOffsets for partitions not assigned yet (how a bounded run takes its ends) warns
+            // once for each that their last stable offset is not kept: nothing is wrong
+            context.getLogger(UNASSIGNED_LSO_WARNINGS).setLevel(Level.ERROR);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.sluice.cli.SecureKafka;
 import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.kafka.Listener;
 import io.sluice.testkit.net.Ports;
@@ -11,25 +12,13 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The probe against a real broker with plain, TLS and SASL-over-TLS listeners. */
 class BootstrapProbeTest {
 
-    private static KafkaCluster kafka;
+    private static final KafkaCluster kafka = SecureKafka.cluster();
     private final BootstrapProbe probe = new BootstrapProbe(Duration.ofSeconds(5));
-
-    @BeforeAll
-    static void start() {
-        kafka = KafkaCluster.builder().name("probe-kafka").tls().scram().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        kafka.close();
-    }
 
     @Test
     void eachListenerIsRecognisedForWhatItSpeaks() {
