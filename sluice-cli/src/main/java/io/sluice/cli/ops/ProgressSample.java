@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
  * One reading of a run's progress.
  *
  * @param nanos   when, on {@link System#nanoTime()}'s clock
- * @param records records done so far
- * @param bytes   bytes read so far
+ * @param records records done so far (written, or dead-lettered or skipped)
+ * @param bytes   bytes (keys, values, headers) of those records
  * @param lag     records between the committable offsets and the log ends, or -1 when unknown
  * @param files   files committed so far, or -1 when the run has no file sink
  */
@@ -29,7 +29,11 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
             }
             lag += p.lag();
         }
-        return new ProgressSample(System.nanoTime(), stats.completed(), stats.consumedBytes(), lag,
+        // the engine counts the bytes of records read, not done; records read but not done yet are a bounded few (the
+        // memory budget), so the done ones' bytes are their count at the average size read
+        long bytes = stats.consumed() == 0 ? 0
+                : Math.round((double) stats.consumedBytes() * stats.completed() / stats.consumed());
+        return new ProgressSample(System.nanoTime(), stats.completed(), bytes, lag,
                 files == null ? -1 : files.getAsLong());
     }
 }
