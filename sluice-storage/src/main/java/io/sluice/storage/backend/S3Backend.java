@@ -1,7 +1,6 @@
 package io.sluice.storage.backend;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -30,65 +30,101 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * S3 and S3-compatible stores. A file is a multipart upload to its final key, left incomplete (and so invisible)
- * until published; completing it is the publication. Parts are {@code partSize} bytes (at least 5 MiB, as S3
- * demands of every part but the last), buffered on the heap one at a time per open file, which the memory budget
- * counts.
+ * until published; completing it is the publication. Parts are {@code partSize} bytes (at least 5 MiB, as S3 demands
+ * of every part but the last) and accumulate in a local spool file, not on the heap: an open file holds only a small
+ * buffer in memory ({@link SpooledUpload}), so a thousand open files cost a thousand small buffers, not a thousand
+ * parts.
  *
  * <p>An upload leaves a marker object, {@code <staging prefix><upload id>}, holding its key, so that recovery can
- * find a partition's uploads without listing the whole bucket. Requests retry with exponential backoff (0.2 s up to
- * 10 s, 12 attempts, about a minute) on 5xx, throttling and connection errors, so a short outage is ridden out.
+ * find a partition's uploads without listing the whole bucket. Every request is retried with exponential backoff
+ * (0.2 s doubling up to 5 s, half jitter) on 5xx answers, throttling and connection errors for as long as
+ * {@link S3Config#retryFor()} allows, so an outage shorter than that is ridden out; a longer one fails the request
+ * with an error that says so.
  *
  * <p>Threading: safe for concurrent use; the client is.
  */
 public final class S3Backend implements StorageBackend {
 
     /** S3's smallest part, except the last. */
-    public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+    public static final int MIN_PART_SIZE = S3Config.MIN_PART_SIZE;
 
     private final S3Client s3;
     private final String bucket;
     private final String prefix;
     private final int partSize;
+    private final Duration retryFor;
+    private final SpoolDirectory spool;
 
     /**
+     * With parts spooled under {@code <java.io.tmpdir>/sluice-s3-spool} and requests retried for 5 minutes.
+     *
      * @param endpoint an endpoint override (S3-compatible stores, tests), or null for AWS
      * @param prefix   the key prefix of the archive root, "" or ending with '/'
      */
     public S3Backend(URI endpoint, String region, AwsCredentialsProvider credentials, String bucket, String prefix,
             int partSize) {
-        if (partSize < MIN_PART_SIZE) {
-            throw new IllegalArgumentException("S3 parts must be at least 5 MiB, not " + partSize + " bytes");
-        }
-        if (!prefix.isEmpty() && !prefix.endsWith("/")) {
-            throw new IllegalArgumentException("the key prefix '" + prefix + "' must be empty or end with '/'");
-        }
+        this(S3Config.builder(bucket).endpoint(endpoint).region(region).credentials(credentials).prefix(prefix)
+                .partSize(partSize).build());
+    }
+
+    /**
+     * Takes a private spool folder under the configured directory and removes what earlier runs left there.
+     *
+     * @throws UncheckedIOException when the spool directory cannot be used
+     */
+    public S3Backend(S3Config config) {
+        // attempts are bounded by time (the API call timeout), not by count: the outage's length is what matters
         StandardRetryStrategy retries = AwsRetryStrategy.configure(StandardRetryStrategy.builder())
-                .maxAttempts(12)
-                .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(200), Duration.ofSeconds(10)))
-                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(500), Duration.ofSeconds(10)))
+                .maxAttempts(Integer.MAX_VALUE)
+                .backoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(200), Duration.ofSeconds(5)))
+                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(500),
+                        Duration.ofSeconds(5)))
                 .circuitBreakerEnabled(false)
                 .build();
         var builder = S3Client.builder()
-                .region(Region.of(region))
-                .credentialsProvider(credentials)
+                .region(Region.of(config.region()))
+                .credentialsProvider(config.credentials())
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .overrideConfiguration(o -> o.retryStrategy(retries));
-        if (endpoint != null) {
-            builder.endpointOverride(endpoint).forcePathStyle(true);
+                .overrideConfiguration(o -> o.retryStrategy(retries).apiCallTimeout(config.retryFor()));
+        if (config.endpoint() != null) {
+            builder.endpointOverride(config.endpoint()).forcePathStyle(true);
+        }
+        try {
+            this.spool = SpoolDirectory.open(config.spoolDirectory());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spool S3 parts in " + config.spoolDirectory() + ": " + e
+                    + "; set a writable spool directory", e);
         }
         this.s3 = builder.build();
-        this.bucket = bucket;
-        this.prefix = prefix;
-        this.partSize = partSize;
+        this.bucket = config.bucket();
+        this.prefix = config.prefix();
+        this.partSize = config.partSize();
+        this.retryFor = config.retryFor();
     }
 
+    /** Nothing is sent yet: the upload starts with the file's first part. */
     @Override
-    public PendingFile create(String path, String stagingPrefix) throws IOException {
+    public PendingFile create(String path, String stagingPrefix) {
+        return new SpooledUpload(this, path, stagingPrefix, spool.newFile(), partSize);
+    }
+
+    /** A multipart upload with its marker: the state a file is in from its first part on. */
+    record Started(String key, String uploadId, PendingRef ref) {
+    }
+
+    Started start(String path, String stagingPrefix) throws IOException {
         String key = prefix + path;
-        String uploadId = call(() -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
+        String uploadId = call("start an upload of " + path,
+                () -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
         String marker = stagingPrefix + URLEncoder.encode(uploadId, StandardCharsets.UTF_8);
-        call(() -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
-        return new Upload(key, uploadId, new PendingRef(path, marker));
+        call("write the staging marker of " + path,
+                () -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
+        return new Started(key, uploadId, new PendingRef(path, marker));
+    }
+
+    void uploadPart(Started upload, int number, RequestBody body) throws IOException {
+        call("upload part " + number + " of " + upload.ref().path(), () -> s3.uploadPart(b -> b.bucket(bucket)
+                .key(upload.key()).uploadId(upload.uploadId()).partNumber(number), body));
     }
 
     @Override
@@ -97,11 +133,13 @@ public final class S3Backend implements StorageBackend {
         String uploadId = uploadId(ref);
         try {
             List<CompletedPart> parts = new ArrayList<>();
-            for (Part p : call(() -> s3.listPartsPaginator(b -> b.bucket(bucket).key(key).uploadId(uploadId)).parts())) {
+            // a paginator sends its requests while iterated, so the whole listing happens inside call()
+            for (Part p : call("list the parts of " + ref.path(), () -> s3.listPartsPaginator(b -> b.bucket(bucket)
+                    .key(key).uploadId(uploadId)).parts().stream().toList())) {
                 parts.add(CompletedPart.builder().partNumber(p.partNumber()).eTag(p.eTag()).build());
             }
             parts.sort(Comparator.comparing(CompletedPart::partNumber));
-            call(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+            call("publish " + ref.path(), () -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
                     .multipartUpload(m -> m.parts(parts))));
         } catch (NoSuchUploadException e) {
             if (!exists(key)) {
@@ -110,27 +148,29 @@ public final class S3Backend implements StorageBackend {
             }
             // completed before a crash: nothing left to do
         }
-        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+        call("remove the staging marker of " + ref.path(),
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
     }
 
     @Override
     public void discard(PendingRef ref) throws IOException {
         String uploadId = uploadId(ref);
         try {
-            call(() -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(prefix + ref.path()).uploadId(uploadId)));
+            call("abort the upload of " + ref.path(), () -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(prefix + ref.path()).uploadId(uploadId)));
         } catch (NoSuchUploadException e) {
             // already gone
         }
-        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+        call("remove the staging marker of " + ref.path(),
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
     }
 
     @Override
     public List<PendingRef> listStaged(String stagingPrefix) throws IOException {
         List<PendingRef> refs = new ArrayList<>();
-        for (S3Object o : call(() -> s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix + stagingPrefix))
-                .contents())) {
+        for (S3Object o : call("list " + stagingPrefix, () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)
+                .prefix(prefix + stagingPrefix)).contents().stream().toList())) {
             String marker = o.key().substring(prefix.length());
-            String path = call(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
+            String path = call("read the staging marker " + marker, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
             refs.add(new PendingRef(path, marker));
         }
         return refs;
@@ -138,13 +178,14 @@ public final class S3Backend implements StorageBackend {
 
     @Override
     public void writeAtomically(String path, byte[] content) throws IOException {
-        call(() -> s3.putObject(b -> b.bucket(bucket).key(prefix + path), RequestBody.fromBytes(content)));
+        call("write " + path, () -> s3.putObject(b -> b.bucket(bucket).key(prefix + path),
+                RequestBody.fromBytes(content)));
     }
 
     @Override
     public Optional<byte[]> read(String path) throws IOException {
         try {
-            return Optional.of(call(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + path)).asByteArray()));
+            return Optional.of(call("read " + path, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + path)).asByteArray()));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
@@ -154,7 +195,7 @@ public final class S3Backend implements StorageBackend {
     public void download(String path, java.nio.file.Path target) throws IOException {
         try {
             java.nio.file.Files.deleteIfExists(target);
-            call(() -> s3.getObject(b -> b.bucket(bucket).key(prefix + path), target));
+            call("download " + path, () -> s3.getObject(b -> b.bucket(bucket).key(prefix + path), target));
         } catch (NoSuchKeyException e) {
             throw new java.nio.file.NoSuchFileException(describe() + path);
         }
@@ -163,7 +204,8 @@ public final class S3Backend implements StorageBackend {
     @Override
     public List<String> list(String under) throws IOException {
         List<String> keys = new ArrayList<>();
-        for (S3Object o : call(() -> s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix + under)).contents())) {
+        for (S3Object o : call("list " + under, () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)
+                .prefix(prefix + under)).contents().stream().toList())) {
             keys.add(o.key().substring(prefix.length()));
         }
         return keys;
@@ -175,13 +217,14 @@ public final class S3Backend implements StorageBackend {
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         s3.close();
+        spool.close();
     }
 
     private boolean exists(String key) throws IOException {
         try {
-            call(() -> s3.headObject(b -> b.bucket(bucket).key(key)));
+            call("look up " + key, () -> s3.headObject(b -> b.bucket(bucket).key(key)));
             return true;
         } catch (NoSuchKeyException e) {
             return false;
@@ -204,9 +247,9 @@ public final class S3Backend implements StorageBackend {
 
     /**
      * Runs a request; S3's "not found" answers pass through as they are (callers decide), every other failure that
-     * outlived the retries becomes an IOException that says which store failed.
+     * outlived the retries becomes an IOException that says what could not be done, on which store, and why.
      */
-    private <T> T call(S3Call<T> request) throws IOException {
+    private <T> T call(String what, S3Call<T> request) throws IOException {
         try {
             return request.call();
         } catch (NoSuchKeyException | NoSuchUploadException e) {
@@ -215,83 +258,13 @@ public final class S3Backend implements StorageBackend {
             if (e.statusCode() == 404) {
                 throw e;
             }
-            throw new IOException(describe() + ": " + e.getMessage(), e);
+            throw new IOException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
+        } catch (ApiCallTimeoutException e) {
+            throw new IOException(describe() + ": cannot " + what + ": the store did not answer within the retry time ("
+                    + retryFor + "); it is down or unreachable. Uncommitted records are written again after a restart;"
+                    + " raise the retry time to ride out longer outages", e);
         } catch (SdkException e) {
-            throw new IOException(describe() + " is unreachable after retries: " + e.getMessage(), e);
-        }
-    }
-
-    /** One multipart upload, written part by part. Not thread-safe: one writer at a time. */
-    private final class Upload implements PendingFile {
-        private final String key;
-        private final String uploadId;
-        private final PendingRef ref;
-        private final byte[] part = new byte[partSize];
-        private int filled;
-        private int nextPart = 1;
-        private final OutputStream stream = new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                part[filled++] = (byte) b;
-                if (filled == part.length) {
-                    uploadPart();
-                }
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                while (len > 0) {
-                    int n = Math.min(len, part.length - filled);
-                    System.arraycopy(b, off, part, filled, n);
-                    filled += n;
-                    off += n;
-                    len -= n;
-                    if (filled == part.length) {
-                        uploadPart();
-                    }
-                }
-            }
-        };
-
-        Upload(String key, String uploadId, PendingRef ref) {
-            this.key = key;
-            this.uploadId = uploadId;
-            this.ref = ref;
-        }
-
-        @Override
-        public OutputStream stream() {
-            return stream;
-        }
-
-        @Override
-        public PendingRef finish() throws IOException {
-            if (filled > 0 || nextPart == 1) {
-                uploadPart(); // the last part may be small, or empty when the whole file is
-            }
-            return ref;
-        }
-
-        @Override
-        public void abort() {
-            try {
-                discard(ref);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public long bufferedBytes() {
-            return part.length;
-        }
-
-        private void uploadPart() throws IOException {
-            byte[] body = java.util.Arrays.copyOf(part, filled);
-            filled = 0;
-            int number = nextPart++;
-            call(() -> s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number),
-                    RequestBody.fromBytes(body)));
+            throw new IOException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         }
     }
 }

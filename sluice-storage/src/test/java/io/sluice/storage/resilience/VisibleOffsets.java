@@ -1,0 +1,68 @@
+package io.sluice.storage.resilience;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.format.ArchivedFormats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which Kafka offsets an archive made visible, read back from the rows of its visible files through the backend (so
+ * local and S3 alike). For tests; the audit is the full-blown version.
+ */
+final class VisibleOffsets {
+
+    private VisibleOffsets() {
+    }
+
+    /** Visible data files: everything outside {@code _sluice/}. */
+    static List<String> files(StorageBackend backend) throws IOException {
+        return backend.list("").stream().filter(p -> !p.startsWith("_sluice/")).sorted().toList();
+    }
+
+    /** "partition@offset" → how many visible rows hold it. */
+    static Map<String, Integer> read(StorageBackend backend) throws IOException {
+        Map<String, Integer> counts = new HashMap<>();
+        Path scratch = Files.createTempFile("sluice-visible", ".data");
+        try {
+            for (String path : files(backend)) {
+                backend.download(path, scratch);
+                ArchivedFormats.rowsOf(path).orElseThrow(() -> new AssertionError(path + " is not a data file"))
+                        .read(scratch, (topic, partition, offset) -> counts.merge(partition + "@" + offset, 1,
+                                Integer::sum));
+            }
+        } finally {
+            Files.deleteIfExists(scratch);
+        }
+        return counts;
+    }
+
+    /** How many distinct offsets are visible: enough to wait on. */
+    static int count(StorageBackend backend) throws IOException {
+        return read(backend).size();
+    }
+
+    /** Every offset below {@code ends.get(partition)} is visible exactly once, and nothing else is. */
+    static void assertExactlyOnce(Map<String, Integer> visible, Map<Integer, Long> ends) {
+        List<String> twice = visible.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
+                .sorted().limit(10).toList();
+        assertTrue(twice.isEmpty(), "offsets visible more than once: " + twice);
+        ends.forEach((partition, end) -> {
+            List<Long> missing = new java.util.ArrayList<>();
+            for (long offset = 0; offset < end && missing.size() < 10; offset++) {
+                if (!visible.containsKey(partition + "@" + offset)) {
+                    missing.add(offset);
+                }
+            }
+            assertTrue(missing.isEmpty(), "partition " + partition + " misses offsets " + missing);
+        });
+        assertEquals(ends.values().stream().mapToLong(Long::longValue).sum(), visible.size(),
+                "no offsets beyond the topic's");
+    }
+}
