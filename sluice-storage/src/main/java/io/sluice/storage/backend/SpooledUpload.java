@@ -16,7 +16,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * a whole part it is uploaded, streamed from disk, and emptied, and {@link #finish} uploads the rest as the last
  * part. So every part but the last is exactly the part size, and the heap holds {@link #BUFFER} bytes per open file
  * whatever the part size. The multipart upload itself starts with the first part: a file given up before then costs
- * no request, and a file that never outgrows the buffer never touches the disk.
+ * no request, a file smaller than a part is staged whole at {@link #finish} instead, and a file that never outgrows
+ * the buffer never touches the disk.
  *
  * <p>Threading: one thread at a time.
  */
@@ -38,6 +39,8 @@ final class SpooledUpload implements PendingFile {
     private FileChannel spool;
     /** Started with the first part. */
     private S3Backend.Started upload;
+    /** Where a file smaller than a part was staged whole. */
+    private PendingRef whole;
     private int nextPart = 1;
 
     private final OutputStream stream = new OutputStream() {
@@ -78,19 +81,21 @@ final class SpooledUpload implements PendingFile {
 
     @Override
     public PendingRef finish() throws IOException {
-        if (buffered > 0 || spooled > 0 || nextPart == 1) {
-            uploadPart(); // the last part may be small, or empty when the whole file is
+        if (upload == null) {
+            whole = backend.stageWhole(path, stagingPrefix, body()); // smaller than a part: no multipart upload
+        } else if (buffered > 0 || spooled > 0) {
+            uploadPart(); // the last part, smaller than the others
         }
         removeSpool();
-        return upload.ref();
+        return whole != null ? whole : upload.ref();
     }
 
     @Override
     public void abort() {
         try {
             removeSpool();
-            if (upload != null) {
-                backend.discard(upload.ref());
+            if (upload != null || whole != null) {
+                backend.discard(whole != null ? whole : upload.ref());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -124,16 +129,19 @@ final class SpooledUpload implements PendingFile {
         buffered = 0;
     }
 
-    private void uploadPart() throws IOException {
-        RequestBody body;
+    /** What has accumulated since the last part, as a request body that can be re-read for every retry. */
+    private RequestBody body() throws IOException {
         if (spooled == 0) {
             int length = buffered; // all of it is still on the heap: send it from there
-            body = RequestBody.fromContentProvider(() -> new ByteArrayInputStream(buffer, 0, length), length,
+            return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(buffer, 0, length), length,
                     "application/octet-stream");
-        } else {
-            spill();
-            body = RequestBody.fromFile(spoolFile); // re-read from disk on every retry
         }
+        spill();
+        return RequestBody.fromFile(spoolFile); // streamed from disk
+    }
+
+    private void uploadPart() throws IOException {
+        RequestBody body = body();
         if (upload == null) {
             upload = backend.start(path, stagingPrefix);
         }

@@ -62,6 +62,32 @@ class S3BackendTest {
     }
 
     @Test
+    void aFileSmallerThanAPartIsStagedWholeUnderItsPartitionAndCopiedIntoPlaceWhenPublished() throws Exception {
+        String bucket = server.createBucket("whole");
+        String path = "t/category=a b~c/t+0+7.jsonl"; // characters that need encoding, and the separator itself
+        try (S3Backend backend = backend(bucket); S3Client client = server.client()) {
+            PendingFile file = backend.create(path, "_sluice/staging/id/4/");
+            file.stream().write("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8));
+            PendingRef ref = file.finish();
+            assertTrue(client.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty(), "no multipart upload");
+            assertTrue(backend.list("t/").isEmpty(), "invisible before publishing");
+            assertEquals(List.of(ref), backend.listStaged("_sluice/staging/id/4/"), "recovery finds it, and where "
+                    + "it goes");
+
+            backend.publish(ref);
+            backend.publish(ref); // recovery may publish what was published before a crash
+            assertEquals(List.of(path), backend.list("t/"));
+            assertEquals("{\"a\":1}\n", new String(backend.read(path).orElseThrow(), StandardCharsets.UTF_8));
+            assertTrue(backend.listStaged("_sluice/staging/id/4/").isEmpty(), "the staged copy is gone");
+
+            PendingFile discarded = backend.create("t/gone.jsonl", "_sluice/staging/id/4/");
+            backend.discard(discarded.finish()); // an empty file, given up after a rejected commit
+            assertTrue(backend.listStaged("_sluice/staging/id/4/").isEmpty());
+            assertEquals(List.of(path), backend.list("t/"));
+        }
+    }
+
+    @Test
     void aDiscardedFileNeverAppearsAndManifestsRoundTrip() throws Exception {
         String bucket = server.createBucket("discard");
         try (S3Backend backend = backend(bucket); S3Client client = server.client()) {

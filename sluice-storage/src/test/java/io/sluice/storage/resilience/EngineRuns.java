@@ -27,6 +27,30 @@ final class EngineRuns {
                 .commitInterval(Duration.ofMillis(200));
     }
 
+    /** The sum of the group's committed offsets on {@code topic}: how many records a restart will not read again. */
+    static long committed(KafkaCluster kafka, String group, String topic) throws Exception {
+        return kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().entrySet().stream()
+                .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+                .mapToLong(e -> e.getValue().offset()).sum();
+    }
+
+    /** Waits until the engine stops by itself, failed; returns the messages of its error and all its causes. */
+    static String untilFailed(Engine engine, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (engine.health() != Health.FAILED) {
+            if (System.nanoTime() > deadline) {
+                engine.close();
+                throw new AssertionError("the engine did not fail within " + timeout + ": " + engine.health());
+            }
+            Thread.sleep(20);
+        }
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = engine.failure().orElseThrow(); t != null; t = t.getCause()) {
+            messages.append(t).append('\n');
+        }
+        return messages.toString();
+    }
+
     /** Waits until the engine has handed {@code records} records to the sink, then closes it cleanly. */
     static void untilWritten(Engine engine, long records, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

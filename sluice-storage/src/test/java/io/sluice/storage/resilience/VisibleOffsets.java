@@ -8,9 +8,14 @@ import io.sluice.storage.format.ArchivedFormats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Which Kafka offsets an archive made visible, read back from the rows of its visible files through the backend (so
@@ -26,26 +31,38 @@ final class VisibleOffsets {
         return backend.list("").stream().filter(p -> !p.startsWith("_sluice/")).sorted().toList();
     }
 
-    /** "partition@offset" → how many visible rows hold it. */
+    /** "partition@offset" → how many visible rows hold it. Reads four files at a time. */
     static Map<String, Integer> read(StorageBackend backend) throws IOException {
-        Map<String, Integer> counts = new HashMap<>();
-        Path scratch = Files.createTempFile("sluice-visible", ".data");
+        Map<String, Integer> counts = new ConcurrentHashMap<>();
+        ExecutorService readers = Executors.newFixedThreadPool(4);
         try {
+            List<Future<?>> reads = new ArrayList<>();
             for (String path : files(backend)) {
-                backend.download(path, scratch);
-                ArchivedFormats.rowsOf(path).orElseThrow(() -> new AssertionError(path + " is not a data file"))
-                        .read(scratch, (topic, partition, offset) -> counts.merge(partition + "@" + offset, 1,
-                                Integer::sum));
+                reads.add(readers.submit(() -> {
+                    Path scratch = Files.createTempFile("sluice-visible", ".data");
+                    try {
+                        backend.download(path, scratch);
+                        ArchivedFormats.rowsOf(path).orElseThrow(() -> new AssertionError(path + " is not data"))
+                                .read(scratch, (topic, partition, offset) -> counts.merge(partition + "@" + offset,
+                                        1, Integer::sum));
+                    } finally {
+                        Files.deleteIfExists(scratch);
+                    }
+                    return null;
+                }));
             }
+            for (Future<?> read : reads) {
+                read.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause());
         } finally {
-            Files.deleteIfExists(scratch);
+            readers.shutdownNow();
         }
         return counts;
-    }
-
-    /** How many distinct offsets are visible: enough to wait on. */
-    static int count(StorageBackend backend) throws IOException {
-        return read(backend).size();
     }
 
     /** Every offset below {@code ends.get(partition)} is visible exactly once, and nothing else is. */
