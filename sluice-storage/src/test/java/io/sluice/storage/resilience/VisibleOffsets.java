@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 
 /**
  * Which Kafka offsets an archive made visible, read back from the rows of its visible files through the backend (so
@@ -26,9 +27,17 @@ final class VisibleOffsets {
     private VisibleOffsets() {
     }
 
-    /** Visible data files: everything outside {@code _sluice/}. */
+    /**
+     * What s3proxy's file system store leaves when killed mid-write: it writes {@code <key>-<uuid>} and renames it
+     * into place, and lists the leftover as an object (S3 itself never shows a partial object). No Sluice file name
+     * ends this way.
+     */
+    private static final Pattern S3PROXY_TEMP = Pattern.compile(".*-\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}");
+
+    /** Visible data files: everything outside {@code _sluice/}, but for s3proxy's leftovers. */
     static List<String> files(StorageBackend backend) throws IOException {
-        return backend.list("").stream().filter(p -> !p.startsWith("_sluice/")).sorted().toList();
+        return backend.list("").stream().filter(p -> !p.startsWith("_sluice/"))
+                .filter(p -> !S3PROXY_TEMP.matcher(p).matches()).sorted().toList();
     }
 
     /** "partition@offset" → how many visible rows hold it. Reads four files at a time. */
