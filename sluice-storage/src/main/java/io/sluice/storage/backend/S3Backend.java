@@ -266,10 +266,15 @@ public final class S3Backend implements StorageBackend {
         return "s3://" + bucket + "/" + prefix;
     }
 
+    /** @throws UncheckedIOException when the spool folder cannot be removed */
     @Override
-    public void close() throws IOException {
+    public void close() {
         s3.close();
-        spool.close();
+        try {
+            spool.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the S3 spool folder " + spool, e);
+        }
     }
 
     private boolean exists(String key) throws IOException {
