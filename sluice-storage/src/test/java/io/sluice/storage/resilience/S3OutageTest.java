@@ -91,7 +91,7 @@ class S3OutageTest {
             Thread.sleep(100);
         }
         assertTrue(paused, "with the lanes waiting on S3, the memory budget paused consumption");
-        String error = EngineRuns.untilFailed(hastyEngine, Duration.ofSeconds(1)); // long since
+        String error = EngineRuns.untilFailed(hastyEngine, Duration.ofSeconds(30)); // 3 s of retries: long since
         server.start();
 
         assertTrue(error.contains("did not answer within the retry time (3 s)") && error.contains(hastyBucket), error);
