@@ -60,7 +60,9 @@ public final class ArchiverMain {
         ArchiveSink sink = new ArchiveSink(backend, new Layout(a.get("layout"), null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false), new RollingPolicy(1L << 40,
                         Long.parseLong(a.get("maxRecords")), Duration.ofHours(1), Integer.parseInt(a.get("maxOpenFiles"))),
-                true);
+                // a thousand open zstd files hold about 160 MiB (codec buffers and S3 spool buffers): allow it, so the
+                // test shows them all open at once rather than the pressure rolls that the default limit would force
+                true, 256L << 20);
         EngineConfig config = EngineConfig.builder()
                 .bootstrapServers(a.get("bootstrap"))
                 .topics(a.get("topic"))
