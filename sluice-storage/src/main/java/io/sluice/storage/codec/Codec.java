@@ -43,8 +43,23 @@ public enum Codec {
             case NONE -> out;
             case GZIP -> new GZIPOutputStream(out, 64 * 1024);
             case ZSTD -> new ZstdOutputStream(out, 3);
-            case LZ4 -> new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB);
+            // 256 KiB blocks: the stream holds two blocks per open file, so 4 MiB blocks cost 8 MiB of heap each
+            case LZ4 -> new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_256KB);
             case SNAPPY -> new SnappyFramedOutputStream(out);
+        };
+    }
+
+    /**
+     * About how much heap the compressing stream holds while a file is open (its input and output buffers), so that
+     * open files count against the memory budget. Native memory of zstd's context is not included.
+     */
+    public long heapBuffer() {
+        return switch (this) {
+            case NONE -> 0;
+            case GZIP -> 64 * 1024 + 512; // the output buffer; the deflater's window is native memory
+            case ZSTD -> 128 * 1024 + 8; // one compressed block out (ZSTD_CStreamOutSize)
+            case LZ4 -> 2 * 256 * 1024 + 1024; // a block in and its compressed copy out
+            case SNAPPY -> 2 * 64 * 1024 + 1024; // a 64 KiB chunk in and out
         };
     }
 

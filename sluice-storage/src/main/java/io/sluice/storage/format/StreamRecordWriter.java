@@ -14,6 +14,7 @@ import java.io.OutputStream;
 abstract class StreamRecordWriter implements RecordWriter {
 
     private final CountingOutputStream counted;
+    private final long codecBuffer;
     /** The codec's stream: what subclasses write rows to. */
     protected final OutputStream out;
     private long records;
@@ -21,6 +22,7 @@ abstract class StreamRecordWriter implements RecordWriter {
     protected StreamRecordWriter(OutputStream file, Codec codec) throws IOException {
         this.counted = new CountingOutputStream(file);
         this.out = codec.compress(counted);
+        this.codecBuffer = codec.heapBuffer();
     }
 
     /** Called by subclasses once a record is completely written. */
@@ -31,6 +33,12 @@ abstract class StreamRecordWriter implements RecordWriter {
     @Override
     public final long bytesWritten() {
         return counted.count();
+    }
+
+    /** The codec's buffers live as long as the file is open, so with many open files they are what counts. */
+    @Override
+    public final long bufferedBytes() {
+        return codecBuffer;
     }
 
     @Override

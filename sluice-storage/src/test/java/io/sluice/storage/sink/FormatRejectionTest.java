@@ -17,7 +17,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -43,7 +42,7 @@ class FormatRejectionTest {
         PartitionArchive archive = new PartitionArchive(tp, "topic-id", backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 FormatConfig.builder().format("parquet").valueSchema(SCHEMA).build().fileFormat(),
-                RollingPolicy.defaults(), false, new LongAdder(), new LongAdder());
+                RollingPolicy.defaults(), false, new ArchiveCounters(), new MemoryPressure(Long.MAX_VALUE, List.of()));
         archive.recover(0, Optional.empty());
 
         // the first record of its directory: the file opened for it must go with it
