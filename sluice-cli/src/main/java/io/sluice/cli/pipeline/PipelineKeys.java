@@ -99,7 +99,8 @@ public final class PipelineKeys {
     public static final ConfigKey<Long> MEMORY_BUDGET = ConfigKey.withDefault("processing.memory-budget",
             Types.size(1L << 20), "256MiB",
             "Bytes of records queued and being written, plus the files' output buffers. A partition over its share "
-                    + "is paused until it drains. Keep it well under the heap (`-Xmx`).");
+                    + "is paused until it drains. Half of it bounds the open files' buffers: past that, the partition "
+                    + "whose files hold the most rolls early. Keep it well under the heap (`-Xmx`).");
     public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("processing.commit-interval",
             Types.duration(Duration.ofMillis(10)), "1s",
             "How often progress is committed: files sealed since the last commit are listed in a manifest, the "

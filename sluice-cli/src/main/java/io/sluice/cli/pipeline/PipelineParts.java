@@ -65,12 +65,20 @@ public final class PipelineParts {
     public static ArchiveSink sink(Pipeline pipeline) throws ConfigException, IOException {
         SinkConfig sink = pipeline.sink();
         return new ArchiveSink(backend(pipeline), sink.layout(), sink.files().config().fileFormat(), sink.rolling(),
-                sink.delivery() == Delivery.EXACTLY_ONCE);
+                sink.delivery() == Delivery.EXACTLY_ONCE, openFilesHeap(pipeline.processing()));
     }
 
     /** What {@code sluice lag} looks at for the pipeline: its group on its topics, with its client settings. */
     public static LagInputs lag(Pipeline pipeline, List<String> topics) {
         return new LagInputs(pipeline.source().group(), topics, pipeline.source().clientProperties(), List.of());
+    }
+
+    /**
+     * The heap the open files may hold together before the partition holding the most rolls early: half the memory
+     * budget, which counts these bytes too, so that queued records keep the other half (docs/rolling.md).
+     */
+    static long openFilesHeap(ProcessingConfig processing) {
+        return processing.memoryBudget() / 2;
     }
 
     /**
