@@ -213,7 +213,18 @@ public final class PipelineKeys {
             "The secret of `access-key`.");
     public static final ConfigKey<Long> S3_PART_SIZE = ConfigKey.withDefault("sink.s3.part-size",
             Types.size(5L << 20), "8MiB",
-            "The part size of multipart uploads. One part per open file is held in memory, within the memory budget.");
+            "The part size of multipart uploads. Parts accumulate on local disk, in `spool-directory`, so each open "
+                    + "file holds about this much disk, not heap; files smaller than a part are uploaded whole.");
+    public static final ConfigKey<String> S3_SPOOL_DIRECTORY = ConfigKey.computed("sink.s3.spool-directory",
+            Types.STRING, "`sluice-s3-spool` in the JVM's temporary folder",
+            "The local folder where parts accumulate before upload: up to `part-size` times the open files. What "
+                    + "a killed run left there is removed at start. A relative path is from the pipeline file's "
+                    + "folder.");
+    public static final ConfigKey<Duration> S3_RETRY_FOR = ConfigKey.withDefault("sink.s3.retry-for",
+            Types.duration(Duration.ofSeconds(1)), "5m",
+            "How long one request is retried (with backoff) on server errors, throttling and lost connections before "
+                    + "the store counts as down and the pipeline stops (exit status 1; a restart resumes from the "
+                    + "commits). While it retries, the partition waits and the memory budget pauses fetching.");
 
     public static final ConfigKey<List<Types.Property>> HDFS_PROPERTIES = ConfigKey.optional("sink.hdfs.properties",
             Types.PROPERTIES, "Hadoop client settings, e.g. `dfs.client.use.datanode.hostname: true`.");
@@ -245,6 +256,7 @@ public final class PipelineKeys {
                     KAFKA_HEADERS, DELIVERY,
                     MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,
                     ROW_GROUP_SIZE, RAW_DELIMITER,
-                    S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PART_SIZE,
+                    S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PART_SIZE, S3_SPOOL_DIRECTORY,
+                    S3_RETRY_FOR,
                     HDFS_PROPERTIES));
 }

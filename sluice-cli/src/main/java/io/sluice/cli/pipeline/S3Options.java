@@ -2,14 +2,19 @@ package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.Secret;
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * How to reach an {@code s3://} location: region, an optional endpoint of an S3-compatible store, static credentials
- * or none (the AWS default chain), and the multipart part size.
+ * or none (the AWS default chain), the multipart part size, where parts spool, and how long requests are retried.
  *
  * <p>Immutable; validated at construction.
+ *
+ * @param spoolDirectory where parts accumulate, or null for the storage's default
  */
-public record S3Options(String region, String endpoint, String accessKey, Secret secretKey, long partSize) {
+public record S3Options(String region, String endpoint, String accessKey, Secret secretKey, long partSize,
+        Path spoolDirectory, Duration retryFor) {
 
     public S3Options {
         InvalidSetting.check((accessKey == null) == (secretKey == null),
@@ -32,6 +37,6 @@ public record S3Options(String region, String endpoint, String accessKey, Secret
     /** The keys' defaults: AWS in the default region, with the AWS default credentials chain. */
     static S3Options defaults() {
         return new S3Options(PipelineKeys.S3_REGION.defaultValue(), null, null, null,
-                PipelineKeys.S3_PART_SIZE.defaultValue());
+                PipelineKeys.S3_PART_SIZE.defaultValue(), null, PipelineKeys.S3_RETRY_FOR.defaultValue());
     }
 }

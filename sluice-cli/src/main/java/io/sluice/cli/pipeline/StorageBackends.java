@@ -2,6 +2,7 @@ package io.sluice.cli.pipeline;
 
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.S3Backend;
+import io.sluice.storage.backend.S3Config;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.IOException;
 import java.net.URI;
@@ -69,7 +70,16 @@ public final class StorageBackends {
         AwsCredentialsProvider credentials = s3.accessKey() == null
                 ? DefaultCredentialsProvider.builder().build()
                 : StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.accessKey(), s3.secretKey().reveal()));
-        return new S3Backend(s3.endpoint() == null ? null : URI.create(s3.endpoint()), s3.region(), credentials,
-                target.location().authority(), target.location().prefix(), (int) s3.partSize());
+        S3Config.Builder config = S3Config.builder(target.location().authority())
+                .endpoint(s3.endpoint() == null ? null : URI.create(s3.endpoint()))
+                .region(s3.region())
+                .credentials(credentials)
+                .prefix(target.location().prefix())
+                .partSize((int) s3.partSize())
+                .retryFor(s3.retryFor());
+        if (s3.spoolDirectory() != null) {
+            config.spoolDirectory(s3.spoolDirectory());
+        }
+        return new S3Backend(config.build());
     }
 }

@@ -39,13 +39,16 @@ public record StorageTarget(Location location, StorageBackends.Entry backend, S3
         }
         StorageBackends.Entry backend = backend(location);
         InvalidSetting.onlyIf(location.scheme().equals("s3"), s, List.of(PipelineKeys.S3_REGION,
-                PipelineKeys.S3_ENDPOINT, PipelineKeys.S3_ACCESS_KEY, PipelineKeys.S3_SECRET_KEY, PipelineKeys.S3_PART_SIZE),
+                PipelineKeys.S3_ENDPOINT, PipelineKeys.S3_ACCESS_KEY, PipelineKeys.S3_SECRET_KEY, PipelineKeys.S3_PART_SIZE,
+                PipelineKeys.S3_SPOOL_DIRECTORY, PipelineKeys.S3_RETRY_FOR),
                 "applies to s3:// locations only, and sink.location is " + location);
         InvalidSetting.onlyIf(location.scheme().equals("hdfs"), s, List.of(PipelineKeys.HDFS_PROPERTIES),
                 "applies to hdfs:// locations only, and sink.location is " + location);
         S3Options s3 = location.scheme().equals("s3")
                 ? new S3Options(s.get(PipelineKeys.S3_REGION), s.get(PipelineKeys.S3_ENDPOINT),
-                        s.get(PipelineKeys.S3_ACCESS_KEY), s.get(PipelineKeys.S3_SECRET_KEY), s.get(PipelineKeys.S3_PART_SIZE))
+                        s.get(PipelineKeys.S3_ACCESS_KEY), s.get(PipelineKeys.S3_SECRET_KEY), s.get(PipelineKeys.S3_PART_SIZE),
+                        s.find(PipelineKeys.S3_SPOOL_DIRECTORY).map(d -> base.resolve(d).toAbsolutePath().normalize())
+                                .orElse(null), s.get(PipelineKeys.S3_RETRY_FOR))
                 : null;
         Map<String, String> hdfs = new LinkedHashMap<>();
         for (Types.Property p : s.find(PipelineKeys.HDFS_PROPERTIES).orElse(List.of())) {
