@@ -116,9 +116,7 @@ final class PartitionArchive {
                 published.increment();
             }
         }
-        for (PendingRef orphan : backend.listStaged(stagingPrefix())) {
-            backend.discard(orphan);
-        }
+        backend.discardAll(backend.listStaged(stagingPrefix()));
     }
 
     void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
