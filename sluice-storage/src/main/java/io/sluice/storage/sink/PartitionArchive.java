@@ -62,6 +62,8 @@ final class PartitionArchive {
     private final LongAdder boundRolls;
     private final LongAdder published;
     private final boolean scanJson;
+    /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
+    private final String manifestWriter = java.util.UUID.randomUUID().toString().substring(0, 8);
 
     private final Map<String, OpenFile> open = new LinkedHashMap<>();
     private final List<ManifestFile> sealed = new ArrayList<>();
@@ -174,7 +176,7 @@ final class PartitionArchive {
         if (sealed.isEmpty()) {
             return new SinkCheckpoint(barrier, "");
         }
-        String name = Manifest.name(barrier);
+        String name = Manifest.name(barrier, manifestWriter);
         Manifest manifest = new Manifest(1, partition.topic(), topicId, partition.partition(), barrier,
                 List.copyOf(sealed));
         backend.writeAtomically(Manifest.directory(topicId, partition.partition()) + name, manifest.toJson());

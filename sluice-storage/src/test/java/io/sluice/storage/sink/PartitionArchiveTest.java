@@ -1,0 +1,72 @@
+package io.sluice.storage.sink;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.backend.TestStorage;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.testkit.TestDirs;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/** One partition's archive driven step by step, on local files, for interleavings the engine makes rare. */
+class PartitionArchiveTest {
+
+    private static final TopicPartition PARTITION = new TopicPartition("t", 0);
+    private static final String TOPIC_ID = "Xw4uM0Q7T3mJcJgHq9Ykzw";
+
+    /**
+     * A zombie that lost the partition still writes, rolls and checkpoints, at the same barrier as the new owner's
+     * committed manifest. Its manifest must not take the place of the owner's: the next owner recovers from the name
+     * in the Kafka commit, and would otherwise publish the zombie's files beside the owner's (duplicates), or fail on
+     * files the zombie discarded.
+     */
+    @Test
+    void aZombieCheckpointingAtTheOwnersBarrierNeverReplacesTheCommittedManifest() throws Exception {
+        Path root = TestDirs.newDir("partition-archive-zombie");
+        LocalBackend backend = new LocalBackend(root);
+        PartitionArchive zombie = archive(backend, 5);
+        zombie.recover(0, Optional.empty());
+        PartitionArchive owner = archive(backend, 3); // other rolling, so the zombie's files have other names
+        owner.recover(0, Optional.empty());
+
+        for (long offset = 0; offset < 10; offset++) {
+            zombie.write(record(offset));
+        }
+        for (long offset = 0; offset < 10; offset++) {
+            owner.write(record(offset));
+        }
+        SinkCheckpoint committed = owner.checkpoint(true);
+        owner.committed(committed); // the owner's commit succeeded and its files are published
+        SinkCheckpoint zombies = zombie.checkpoint(false); // the zombie's commit would be fenced; it is not sent yet
+        assertNotEquals(committed.data(), zombies.data(), "two writers, two manifests");
+
+        archive(backend, 3).recover(committed.offset(), Optional.of(committed.data())); // the next owner
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
+    private static PartitionArchive archive(LocalBackend backend, int recordsPerFile) {
+        return new PartitionArchive(PARTITION, TOPIC_ID, backend,
+                new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
+                new JsonLinesFormat(Codec.ZSTD, false, false),
+                new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new LongAdder(),
+                new LongAdder());
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset) {
+        return new ConsumerRecord<>("t", 0, offset, ("k" + offset).getBytes(StandardCharsets.UTF_8),
+                ("{\"category\":\"click\",\"i\":" + offset + "}").getBytes(StandardCharsets.UTF_8));
+    }
+}
