@@ -34,8 +34,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * demands of every part but the last), buffered on the heap one at a time per open file, which the memory budget
  * counts.
  *
- * <p>An upload leaves a marker object, {@code <staging prefix><upload id>}, holding its key, so that recovery can
- * find a partition's uploads without listing the whole bucket. Requests retry with exponential backoff (0.2 s up to
+ * <p>Before an upload is created, a marker object, {@code <staging prefix><uuid>}, is written holding its path, so that
+ * recovery finds a partition's uploads without listing the whole bucket, even one whose creation a crash interrupted.
+ * A file's staging reference is {@code <marker>/<upload id>}; recovery, which sees only markers, aborts every upload
+ * of the marker's key. Requests retry with exponential backoff (0.2 s up to
  * 10 s, 12 attempts, about a minute) on 5xx, throttling and connection errors, so a short outage is ridden out.
  *
  * <p>Threading: safe for concurrent use; the client is.
@@ -85,10 +87,12 @@ public final class S3Backend implements StorageBackend {
     @Override
     public PendingFile create(String path, String stagingPrefix) throws IOException {
         String key = prefix + path;
-        String uploadId = call(() -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
-        String marker = stagingPrefix + URLEncoder.encode(uploadId, StandardCharsets.UTF_8);
+        // the marker first: a crash between the two requests must not leave an upload that no marker leads to
+        String marker = stagingPrefix + java.util.UUID.randomUUID();
         call(() -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
-        return new Upload(key, uploadId, new PendingRef(path, marker));
+        String uploadId = call(() -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
+        return new Upload(key, uploadId, new PendingRef(path, marker + "/" + URLEncoder.encode(uploadId,
+                StandardCharsets.UTF_8)));
     }
 
     @Override
@@ -110,18 +114,29 @@ public final class S3Backend implements StorageBackend {
             }
             // completed before a crash: nothing left to do
         }
-        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
     }
 
+    /**
+     * Aborts the upload and removes its marker. A reference from {@link #listStaged} does not know its upload, so
+     * every upload of its key is aborted: only recovery uses those, before this owner of the partition writes, when
+     * any upload of the key is a dead writer's or a zombie's.
+     */
     @Override
     public void discard(PendingRef ref) throws IOException {
-        String uploadId = uploadId(ref);
-        try {
-            call(() -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(prefix + ref.path()).uploadId(uploadId)));
-        } catch (NoSuchUploadException e) {
-            // already gone
+        String key = prefix + ref.path();
+        String known = uploadId(ref);
+        List<String> uploadIds = !known.isEmpty() ? List.of(known) : call(() -> s3.listMultipartUploadsPaginator(
+                b -> b.bucket(bucket).prefix(key)).uploads().stream().filter(u -> u.key().equals(key))
+                .map(software.amazon.awssdk.services.s3.model.MultipartUpload::uploadId).toList());
+        for (String uploadId : uploadIds) {
+            try {
+                call(() -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)));
+            } catch (NoSuchUploadException e) {
+                // already gone
+            }
         }
-        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
     }
 
     @Override
@@ -131,7 +146,7 @@ public final class S3Backend implements StorageBackend {
                 .contents())) {
             String marker = o.key().substring(prefix.length());
             String path = call(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
-            refs.add(new PendingRef(path, marker));
+            refs.add(new PendingRef(path, marker + "/")); // the upload is not known from the marker
         }
         return refs;
     }
@@ -193,9 +208,14 @@ public final class S3Backend implements StorageBackend {
         }
     }
 
+    /** The upload ID of a staging reference {@code <marker>/<upload id>}, or "" when not known. */
     private static String uploadId(PendingRef ref) {
-        String marker = ref.staging();
-        return URLDecoder.decode(marker.substring(marker.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
+        String staging = ref.staging();
+        return URLDecoder.decode(staging.substring(staging.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
+    }
+
+    private static String marker(PendingRef ref) {
+        return ref.staging().substring(0, ref.staging().lastIndexOf('/'));
     }
 
     private interface S3Call<T> {
