@@ -57,6 +57,56 @@ class PartitionArchiveTest {
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
+    /**
+     * The broker refuses a commit during a cooperative rebalance (RebalanceInProgress: certainly not committed), and
+     * the partition stays with this member, which goes on from its barrier: the refused checkpoint's files must go
+     * into the next manifest, or their records would never be visible.
+     */
+    @Test
+    void aCommitRefusedWhileThePartitionStaysLosesNothing() throws Exception {
+        Path root = TestDirs.newDir("partition-archive-refused");
+        LocalBackend backend = new LocalBackend(root);
+        PartitionArchive archive = archive(backend, 3);
+        archive.recover(0, Optional.empty());
+        for (long offset = 0; offset < 10; offset++) {
+            archive.write(record(offset));
+        }
+        archive.notCommitted(archive.checkpoint(true), true);
+        for (long offset = 10; offset < 15; offset++) {
+            archive.write(record(offset));
+        }
+        SinkCheckpoint next = archive.checkpoint(true);
+        archive.committed(next);
+        archive.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 15L));
+    }
+
+    /**
+     * Closing (revoked, or lost as a fenced zombie) gives up the files no commit can name any more, but keeps those
+     * of a commit whose outcome is unknown: it may have succeeded, and then the next owner publishes them.
+     */
+    @Test
+    void closingKeepsOnlyTheFilesOfACommitWhoseOutcomeIsUnknown() throws Exception {
+        Path root = TestDirs.newDir("partition-archive-close");
+        LocalBackend backend = new LocalBackend(root);
+        PartitionArchive zombie = archive(backend, 3);
+        zombie.recover(0, Optional.empty());
+        for (long offset = 0; offset < 5; offset++) {
+            zombie.write(record(offset));
+        }
+        SinkCheckpoint unknown = zombie.checkpoint(true);
+        zombie.notCommitted(unknown, false); // a time-out: in fact the broker took it
+        for (long offset = 5; offset < 10; offset++) {
+            zombie.write(record(offset));
+        }
+        zombie.notCommitted(zombie.checkpoint(true), true); // fenced
+        zombie.write(record(10)); // open, never sealed
+        zombie.close(true);
+
+        archive(backend, 3).recover(unknown.offset(), Optional.of(unknown.data())); // the next owner
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 5L));
+    }
+
     private static PartitionArchive archive(LocalBackend backend, int recordsPerFile) {
         return new PartitionArchive(PARTITION, TOPIC_ID, backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
