@@ -59,6 +59,9 @@ public final class HdfsBackend implements StorageBackend {
         this.config = config;
         Configuration conf = new Configuration();
         conf.setInt(HdfsClientConfigKeys.Write.MAX_PACKETS_IN_FLIGHT_KEY, PACKETS_IN_FLIGHT);
+        // Hadoop closes its file systems in a shutdown hook of its own, which races the engine's close (the last roll,
+        // commit and publish) on SIGTERM: this backend is closed by its owner instead
+        conf.setBoolean("fs.automatic.close", false);
         config.properties().forEach(conf::set);
         // our own instance, not the JVM-wide cache: closing this backend must not close another's file system
         this.fs = FileSystem.newInstance(config.fileSystem(), conf);
