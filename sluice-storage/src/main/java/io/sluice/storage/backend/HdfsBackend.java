@@ -236,7 +236,8 @@ public final class HdfsBackend implements StorageBackend {
 
     @Override
     public String describe() {
-        return root + "/";
+        String where = root.toString();
+        return where.endsWith("/") ? where : where + "/";
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.storage.crash;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.CrashPoints;
@@ -13,15 +14,14 @@ import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.SharedS3;
 import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.process.ChildJvm;
 import io.sluice.testkit.process.ChildProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,29 +54,30 @@ class ArchiveZombieTest {
         Path thawed = dir.resolve("thawed");
 
         // A rolls by size, B by age: had A published anything of its own, its files would overlap B's
-        ChildProcess a = start("zombie-a", "size", kafka, topic, group, storage, dir,
-                "-Dsluice.pause.at=" + step + ":1", "-Dsluice.pause.until=" + thawed);
+        ChildProcess a = ArchiveChild.start("zombie-a", dir, List.of("-Dsluice.pause.at=" + step + ":1",
+                "-Dsluice.pause.until=" + thawed), kafka.bootstrapServers(), topic, group, storage, "size");
         a.awaitLogLine(l -> l.equals(CrashPoints.PAUSED + step), Duration.ofSeconds(60));
         a.freeze();
         long pending = pendingFiles(storage);
         assertTrue(pending >= 2, "the zombie holds a manifest of several files: " + pending);
 
-        ChildProcess b = start("zombie-b", "age", kafka, topic, group, storage, dir);
-        Set<String> published = new HashSet<>();
-        b.awaitLogLine(l -> l.startsWith(ProgressSink.PUBLISHED) && published.add(l)
-                && published.size() == PARTITIONS, Duration.ofSeconds(60));
+        InProcessArchive b = InProcessArchive.start(kafka.bootstrapServers(), topic, group, storage, "age", "zombie-b",
+                ends);
+        b.awaitAll(ProgressSink.PUBLISHED, Duration.ofSeconds(60));
         ArchiveContents.read(storage).assertExactlyOnce(topic, ends);
 
         Files.createFile(thawed);
         a.thaw();
+        // whatever it does at that step, it is done once it has let go of both partitions
         boolean[] resumed = {false};
-        String after = a.awaitLogLine(l -> (resumed[0] |= l.startsWith(CrashPoints.PAUSED)) && (step.equals(
-                "archive.mid-publish") ? l.startsWith(ProgressSink.COMMITTED) : l.contains("Lost previously assigned")),
-                Duration.ofSeconds(30));
-        System.out.println("[archive-zombie] resumed at " + step + ", then: " + after);
+        Set<String> released = new HashSet<>();
+        a.awaitLogLine(l -> (resumed[0] |= l.startsWith(CrashPoints.PAUSED)) && l.startsWith(ProgressSink.RELEASED)
+                && released.add(l) && released.size() == PARTITIONS, Duration.ofSeconds(30));
+        System.out.println("[archive-zombie] resumed at " + step + ", then " + released + "; its commit: " + a.tail()
+                .lines().filter(l -> l.contains("commit of [" + topic)).findFirst().orElse("none sent"));
         ArchiveContents.read(storage).assertExactlyOnce(topic, ends);
 
-        b.stop(Duration.ofSeconds(30));
+        assertEquals("STOPPED", b.close());
         a.stop(Duration.ofSeconds(30));
         ArchiveContents.read(storage).assertExactlyOnce(topic, ends);
     }
@@ -90,18 +91,5 @@ class ArchiveZombieTest {
             }
             return files;
         }
-    }
-    private static ChildProcess start(String instance, String rolling, KafkaCluster kafka, String topic, String group,
-            TestStorage storage, Path dir, String... jvmOptions) {
-        ChildProcess child = ChildJvm.builder(instance)
-                .classpathOfThisJvm()
-                .jvmOptions(List.of(jvmOptions))
-                .mainClass(ArchiveChild.class.getName())
-                .args(kafka.bootstrapServers(), topic, group, storage.spec(), rolling, instance)
-                .workDir(dir)
-                .build()
-                .start();
-        child.awaitLogLine(l -> l.startsWith("SLUICE-READY"), Duration.ofSeconds(60));
-        return child;
     }
 }

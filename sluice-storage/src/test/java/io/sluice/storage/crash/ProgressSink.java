@@ -4,31 +4,35 @@ import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A sink that tells a test, on standard output, how far a child JVM's archive got, so the test waits for an event
- * rather than polling storage: {@code SLUICE-CAUGHT-UP <partition>} once the partition's records below its end offset
+ * A sink that tells a test how far an archive got (a child JVM prints it, an archive in the test JVM hands it over),
+ * so the test waits for an event rather than polling storage: {@code SLUICE-CAUGHT-UP <partition>} once the partition's records below its end offset
  * are written (or were committed before it was opened), {@code SLUICE-COMMITTED <partition> <offset>} once a commit
- * succeeded and its files are published, and {@code SLUICE-PUBLISHED <partition>} once that commit covers all of
- * them.
+ * succeeded and its files are published, {@code SLUICE-PUBLISHED <partition>} once that commit covers all of
+ * them, and {@code SLUICE-RELEASED <partition> lost|revoked} once the sink has closed the partition.
  *
- * <p>Threading: as the sink it wraps; printing is synchronized by {@link System#out}.
+ * <p>Threading: as the sink it wraps; {@code report} is called from the partitions' lanes.
  */
 final class ProgressSink implements Sink {
 
     static final String CAUGHT_UP = "SLUICE-CAUGHT-UP ";
     static final String COMMITTED = "SLUICE-COMMITTED ";
     static final String PUBLISHED = "SLUICE-PUBLISHED ";
+    static final String RELEASED = "SLUICE-RELEASED ";
 
     private final Sink sink;
     private final Map<Integer, Long> endOffsets;
+    private final Consumer<String> report;
 
-    ProgressSink(Sink sink, Map<Integer, Long> endOffsets) {
+    ProgressSink(Sink sink, Map<Integer, Long> endOffsets, Consumer<String> report) {
         this.sink = sink;
         this.endOffsets = Map.copyOf(endOffsets);
+        this.report = report;
     }
 
     @Override
@@ -56,7 +60,7 @@ final class ProgressSink implements Sink {
     @Override
     public void committed(TopicPartition partition, SinkCheckpoint checkpoint) throws Exception {
         sink.committed(partition, checkpoint);
-        System.out.println(COMMITTED + partition.partition() + " " + checkpoint.offset());
+        report.accept(COMMITTED + partition.partition() + " " + checkpoint.offset());
         if (checkpoint.offset() >= end(partition)) {
             say(PUBLISHED, partition);
         }
@@ -70,6 +74,7 @@ final class ProgressSink implements Sink {
     @Override
     public void close(TopicPartition partition, boolean lost) throws Exception {
         sink.close(partition, lost);
+        report.accept(RELEASED + partition.partition() + (lost ? " lost" : " revoked"));
     }
 
     @Override
@@ -86,8 +91,7 @@ final class ProgressSink implements Sink {
         return endOffsets.getOrDefault(partition.partition(), Long.MAX_VALUE);
     }
 
-    private static void say(String what, TopicPartition partition) {
-        System.out.println(what + partition.partition());
-        System.out.flush();
+    private void say(String what, TopicPartition partition) {
+        report.accept(what + partition.partition());
     }
 }
