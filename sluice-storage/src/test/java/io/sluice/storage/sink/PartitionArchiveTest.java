@@ -27,6 +27,9 @@ class PartitionArchiveTest {
     private static final TopicPartition PARTITION = new TopicPartition("t", 0);
     private static final String TOPIC_ID = "Xw4uM0Q7T3mJcJgHq9Ykzw";
 
+    private final Path root = TestDirs.newDir("partition-archive");
+    private final LocalBackend backend = new LocalBackend(root);
+
     /**
      * A zombie that lost the partition still writes, rolls and checkpoints, at the same barrier as the new owner's
      * committed manifest. Its manifest must not take the place of the owner's: the next owner recovers from the name
@@ -35,25 +38,17 @@ class PartitionArchiveTest {
      */
     @Test
     void aZombieCheckpointingAtTheOwnersBarrierNeverReplacesTheCommittedManifest() throws Exception {
-        Path root = TestDirs.newDir("partition-archive-zombie");
-        LocalBackend backend = new LocalBackend(root);
-        PartitionArchive zombie = archive(backend, 5);
-        zombie.recover(0, Optional.empty());
-        PartitionArchive owner = archive(backend, 3); // other rolling, so the zombie's files have other names
-        owner.recover(0, Optional.empty());
+        PartitionArchive zombie = opened(5);
+        PartitionArchive owner = opened(3); // other rolling, so the zombie's files have other names
 
-        for (long offset = 0; offset < 10; offset++) {
-            zombie.write(record(offset));
-        }
-        for (long offset = 0; offset < 10; offset++) {
-            owner.write(record(offset));
-        }
+        write(zombie, 0, 10);
+        write(owner, 0, 10);
         SinkCheckpoint committed = owner.checkpoint(true);
         owner.committed(committed); // the owner's commit succeeded and its files are published
         SinkCheckpoint zombies = zombie.checkpoint(false); // the zombie's commit would be fenced; it is not sent yet
         assertNotEquals(committed.data(), zombies.data(), "two writers, two manifests");
 
-        archive(backend, 3).recover(committed.offset(), Optional.of(committed.data())); // the next owner
+        archive(3).recover(committed.offset(), Optional.of(committed.data())); // the next owner
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
@@ -64,17 +59,10 @@ class PartitionArchiveTest {
      */
     @Test
     void aCommitRefusedWhileThePartitionStaysLosesNothing() throws Exception {
-        Path root = TestDirs.newDir("partition-archive-refused");
-        LocalBackend backend = new LocalBackend(root);
-        PartitionArchive archive = archive(backend, 3);
-        archive.recover(0, Optional.empty());
-        for (long offset = 0; offset < 10; offset++) {
-            archive.write(record(offset));
-        }
+        PartitionArchive archive = opened(3);
+        write(archive, 0, 10);
         archive.notCommitted(archive.checkpoint(true), true);
-        for (long offset = 10; offset < 15; offset++) {
-            archive.write(record(offset));
-        }
+        write(archive, 10, 15);
         SinkCheckpoint next = archive.checkpoint(true);
         archive.committed(next);
         archive.close(false);
@@ -87,32 +75,38 @@ class PartitionArchiveTest {
      */
     @Test
     void closingKeepsOnlyTheFilesOfACommitWhoseOutcomeIsUnknown() throws Exception {
-        Path root = TestDirs.newDir("partition-archive-close");
-        LocalBackend backend = new LocalBackend(root);
-        PartitionArchive zombie = archive(backend, 3);
-        zombie.recover(0, Optional.empty());
-        for (long offset = 0; offset < 5; offset++) {
-            zombie.write(record(offset));
-        }
+        PartitionArchive zombie = opened(3);
+        write(zombie, 0, 5);
         SinkCheckpoint unknown = zombie.checkpoint(true);
         zombie.notCommitted(unknown, false); // a time-out: in fact the broker took it
-        for (long offset = 5; offset < 10; offset++) {
-            zombie.write(record(offset));
-        }
+        write(zombie, 5, 10);
         zombie.notCommitted(zombie.checkpoint(true), true); // fenced
         zombie.write(record(10)); // open, never sealed
         zombie.close(true);
 
-        archive(backend, 3).recover(unknown.offset(), Optional.of(unknown.data())); // the next owner
+        archive(3).recover(unknown.offset(), Optional.of(unknown.data())); // the next owner
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 5L));
     }
 
-    private static PartitionArchive archive(LocalBackend backend, int recordsPerFile) {
+    /** A fresh owner of the partition, from offset 0 with nothing committed. */
+    private PartitionArchive opened(int recordsPerFile) throws Exception {
+        PartitionArchive archive = archive(recordsPerFile);
+        archive.recover(0, Optional.empty());
+        return archive;
+    }
+
+    private PartitionArchive archive(int recordsPerFile) {
         return new PartitionArchive(PARTITION, TOPIC_ID, backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
                 new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new LongAdder(),
                 new LongAdder());
+    }
+
+    private static void write(PartitionArchive archive, long from, long to) throws Exception {
+        for (long offset = from; offset < to; offset++) {
+            archive.write(record(offset));
+        }
     }
 
     private static ConsumerRecord<byte[], byte[]> record(long offset) {
