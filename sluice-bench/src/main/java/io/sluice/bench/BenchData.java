@@ -1,7 +1,9 @@
 package io.sluice.bench;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -10,19 +12,84 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Writes a scenario's records once: log-like JSON values of about the requested size, with repetitive fields as real
- * logs have (random bytes would not compress, which misleads any codec-related measurement), keyed over the
- * scenario's key space.
+ * A scenario's records: application-log JSON values of exactly the scenario's size, keyed over its key space, the
+ * same sequence every time (fixed seed). Written once to the broker by {@link #produce}; the codec scenario takes the
+ * same sequence from {@link #generator}.
+ *
+ * <p>The values are meant to compress like real logs (seed 002 measured lz4 at about 3.3x on plaintext logs), not
+ * like random bytes (nothing) or one repeated phrase (everything): the field names, levels, services, hosts and
+ * message templates repeat, while trace and span ids, numbers, addresses and template parameters vary. Each value has
+ * a {@code ts} (epoch milliseconds, seven per record plus or minus a second of jitter, so 2M records span about four
+ * hours) and a {@code category}, the fields the archive scenarios lay out by.
  */
-final class BenchData {
+public final class BenchData {
 
-    private static final String[] LEVELS = {"INFO", "INFO", "INFO", "WARN", "DEBUG", "ERROR"};
-    private static final String[] SERVICES = {"checkout", "search", "auth", "catalog", "payments", "ads"};
+    /** 2026-11-18T11:06:40Z: the first record's time. */
+    public static final long START_MILLIS = 1_795_000_000_000L;
+
+    /**
+     * The values' fields as an Avro record schema, in their order, for formats that need a schema (Parquet, Avro).
+     * {@code BenchDataTest} keeps it in step with {@link #value}.
+     */
+    public static final String LOG_SCHEMA = """
+            {"type": "record", "name": "LogLine", "namespace": "io.sluice.bench", "fields": [
+              {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+              {"name": "time", "type": "string"},
+              {"name": "level", "type": "string"},
+              {"name": "service", "type": "string"},
+              {"name": "host", "type": "string"},
+              {"name": "pod", "type": "string"},
+              {"name": "category", "type": "string"},
+              {"name": "trace_id", "type": "string"},
+              {"name": "span_id", "type": "string"},
+              {"name": "user", "type": "string"},
+              {"name": "client_ip", "type": "string"},
+              {"name": "method", "type": "string"},
+              {"name": "path", "type": "string"},
+              {"name": "status", "type": "int"},
+              {"name": "latency_ms", "type": "int"},
+              {"name": "bytes_out", "type": "int"},
+              {"name": "user_agent", "type": "string"},
+              {"name": "seq", "type": "long"},
+              {"name": "message", "type": "string"}
+            ]}
+            """;
+
+    private static final String[] LEVELS = {"INFO", "INFO", "INFO", "INFO", "WARN", "DEBUG", "DEBUG", "ERROR"};
+    private static final String[] SERVICES = {"checkout", "search", "auth", "catalog", "payments", "ads", "profile",
+            "inventory"};
     private static final String[] CATEGORIES = {"click", "view", "purchase", "signup", "error", "impression"};
+    private static final String[] METHODS = {"GET", "GET", "GET", "POST", "POST", "PUT", "DELETE"};
+    private static final String[] RESOURCES = {"items", "orders", "users", "carts", "sessions", "offers", "reviews",
+            "stores"};
+    private static final String[] REGIONS = {"eu-west-1", "eu-central-1", "us-east-1", "us-west-2", "ap-south-1"};
+    private static final String[] AGENTS = {
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 "
+                + "Safari/537.36",
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 "
+                + "Safari/605.1.15",
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+        "Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0",
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.71 Mobile",
+        "okhttp/4.12.0",
+        "Go-http-client/2.0",
+        "curl/8.8.0"};
+    private static final String[] MESSAGES = {
+        "request served from cache region=%s shard=%d items=%d",
+        "upstream %s responded after %d ms with %d bytes, retries=%d",
+        "user %s added %d items to cart %s, total=%d.%02d EUR",
+        "slow query on table %s took %d ms, rows examined=%d, rows sent=%d",
+        "token refreshed for client %s, expires in %d s, scope=read write",
+        "rate limit bucket %s at %d of %d requests in window %d",
+        "payment authorization %s approved by acquirer in %d ms, amount=%d.%02d",
+        "feature flag %s evaluated to variant %d for cohort %d (rollout %d%%)",
+        "connection pool %s: active=%d idle=%d waiting=%d",
+        "retrying delivery of message %s to partition %d after %d ms (attempt %d)"};
 
     private BenchData() {
     }
 
+    /** Writes the scenario's records to {@code topic} once, as fast as the broker takes them. */
     static void produce(Map<String, Object> client, String topic, Scenario s) {
         Map<String, Object> props = new HashMap<>(client);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -30,37 +97,120 @@ final class BenchData {
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
         props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
         props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        Random random = new Random(42);
-        long start = 1_795_000_000_000L;
+        Generator records = generator(s);
         try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < s.records(); i++) {
-                byte[] key = ("user-" + random.nextInt(s.keys())).getBytes(StandardCharsets.UTF_8);
-                byte[] value = value(random, i, start + i * 7L, s.valueBytes());
-                producer.send(new ProducerRecord<>(topic, key, value));
+                producer.send(new ProducerRecord<>(topic, records.nextKey(), records.nextValue()));
             }
             producer.flush();
         }
     }
 
-    static byte[] value(Random random, int i, long timestamp, int size) {
-        StringBuilder b = new StringBuilder(size + 64);
-        b.append("{\"ts\":").append(timestamp)
-                .append(",\"level\":\"").append(LEVELS[random.nextInt(LEVELS.length)])
-                .append("\",\"service\":\"").append(SERVICES[random.nextInt(SERVICES.length)])
-                .append("\",\"category\":\"").append(CATEGORIES[random.nextInt(CATEGORIES.length)])
-                .append("\",\"request_id\":\"").append(Long.toHexString(random.nextLong()))
+    /** The scenario's record sequence, from the start. */
+    public static Generator generator(Scenario s) {
+        return new Generator(s.keys(), s.valueBytes());
+    }
+
+    /**
+     * Keys and values in production order: call {@link #nextKey()} then {@link #nextValue()} for each record.
+     *
+     * <p>Threading: one thread.
+     */
+    public static final class Generator {
+        private final Random random = new Random(42);
+        private final int keys;
+        private final int size;
+        private int index;
+
+        private Generator(int keys, int size) {
+            this.keys = keys;
+            this.size = size;
+        }
+
+        public byte[] nextKey() {
+            return ("user-" + random.nextInt(keys)).getBytes(StandardCharsets.UTF_8);
+        }
+
+        public byte[] nextValue() {
+            long ts = START_MILLIS + index * 7L + random.nextInt(2_000) - 1_000;
+            return value(random, index++, ts, size);
+        }
+    }
+
+    /** One log line as JSON, exactly {@code size} bytes (the message is cut or extended to fit). */
+    static byte[] value(Random random, int seq, long ts, int size) {
+        String service = pick(random, SERVICES);
+        String resource = pick(random, RESOURCES);
+        int status = random.nextInt(20) == 0 ? 500 : random.nextInt(10) == 0 ? 404 : 200;
+        StringBuilder b = new StringBuilder(size + 256);
+        b.append("{\"ts\":").append(ts)
+                .append(",\"time\":\"").append(Instant.ofEpochMilli(ts))
+                .append("\",\"level\":\"").append(pick(random, LEVELS))
+                .append("\",\"service\":\"").append(service)
+                .append("\",\"host\":\"ip-10-").append(random.nextInt(4)).append('-').append(random.nextInt(16))
+                .append('-').append(random.nextInt(64))
+                .append("\",\"pod\":\"").append(service).append("-7d9f8c6b5-").append(hex(random, 5))
+                .append("\",\"category\":\"").append(pick(random, CATEGORIES))
+                .append("\",\"trace_id\":\"").append(hex(random, 32))
+                .append("\",\"span_id\":\"").append(hex(random, 16))
                 .append("\",\"user\":\"user-").append(random.nextInt(100_000))
-                .append("\",\"path\":\"/api/v2/items/").append(random.nextInt(5_000))
-                .append("\",\"status\":").append(random.nextInt(10) == 0 ? 500 : 200)
-                .append(",\"latency_ms\":").append(random.nextInt(900))
-                .append(",\"seq\":").append(i)
+                .append("\",\"client_ip\":\"").append(random.nextInt(224)).append('.').append(random.nextInt(256))
+                .append('.').append(random.nextInt(256)).append('.').append(random.nextInt(256))
+                .append("\",\"method\":\"").append(pick(random, METHODS))
+                .append("\",\"path\":\"/api/v2/").append(resource).append('/').append(random.nextInt(50_000))
+                .append("\",\"status\":").append(status)
+                .append(",\"latency_ms\":").append(random.nextInt(random.nextInt(10) == 0 ? 5_000 : 300))
+                .append(",\"bytes_out\":").append(random.nextInt(64 * 1024))
+                .append(",\"user_agent\":\"").append(pick(random, AGENTS))
+                .append("\",\"seq\":").append(seq)
                 .append(",\"message\":\"");
         while (b.length() < size - 2) {
-            b.append("request handled by worker pool with cache hit ratio nominal ");
+            b.append(message(random)).append(". ");
         }
-        b.setLength(Math.max(b.length(), size - 2));
-        b.setLength(size - 2);
+        b.setLength(Math.max(0, size - 2));
         b.append("\"}");
-        return b.toString().getBytes(StandardCharsets.UTF_8);
+        if (b.length() != size || !b.substring(0, size - 2).contains("\"message\":\"")) {
+            throw new IllegalArgumentException("a value of " + size + " bytes cannot hold a log line's fields; use at "
+                    + "least 700");
+        }
+        return b.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static String message(Random random) {
+        return switch (random.nextInt(MESSAGES.length)) {
+            case 0 -> format(MESSAGES[0], pick(random, REGIONS), random.nextInt(64), random.nextInt(100));
+            case 1 -> format(MESSAGES[1], pick(random, SERVICES), random.nextInt(800), random.nextInt(40_000),
+                    random.nextInt(3));
+            case 2 -> format(MESSAGES[2], "user-" + random.nextInt(100_000), 1 + random.nextInt(5), hex(random, 8),
+                    random.nextInt(400), random.nextInt(100));
+            case 3 -> format(MESSAGES[3], pick(random, RESOURCES), 100 + random.nextInt(3_000),
+                    random.nextInt(200_000), random.nextInt(500));
+            case 4 -> format(MESSAGES[4], hex(random, 12), 300 + random.nextInt(3_300));
+            case 5 -> format(MESSAGES[5], pick(random, SERVICES), random.nextInt(1_000), 1_000, random.nextInt(60));
+            case 6 -> format(MESSAGES[6], hex(random, 16), random.nextInt(900), random.nextInt(900),
+                    random.nextInt(100));
+            case 7 -> format(MESSAGES[7], pick(random, RESOURCES) + "-v" + random.nextInt(4), random.nextInt(3),
+                    random.nextInt(20), 5 * random.nextInt(21));
+            case 8 -> format(MESSAGES[8], pick(random, SERVICES), random.nextInt(64), random.nextInt(32),
+                    random.nextInt(4));
+            default -> format(MESSAGES[9], hex(random, 16), random.nextInt(12), 100 << random.nextInt(6),
+                    1 + random.nextInt(5));
+        };
+    }
+
+    private static String format(String template, Object... args) {
+        return String.format(Locale.ROOT, template, args);
+    }
+
+    private static String pick(Random random, String[] values) {
+        return values[random.nextInt(values.length)];
+    }
+
+    private static String hex(Random random, int digits) {
+        char[] c = new char[digits];
+        for (int i = 0; i < digits; i++) {
+            c[i] = Character.forDigit(random.nextInt(16), 16);
+        }
+        return new String(c);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.bench.systems.SystemMain;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.TestDirs;
@@ -23,12 +25,17 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * {@code bench/run [--smoke] [--rounds N] <scenario>}: starts a real broker, writes the scenario's data once, warms the
  * broker up, then runs every system in a JVM of its own, interleaved round after round (the order rotates), and
- * reports the median and spread of each, ending with one JSON line.
+ * reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
+ * broker and the data, and keep the rest.
+ *
+ * <p>Threading: the main thread only.
  */
 public final class BenchMain {
 
     /** Every system's JVM gets the same heap and collector. */
     static final List<String> SYSTEM_JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
+    /** The smoke form measures nothing: cheap JVMs (no C2 compiler, serial GC), as the test kit starts its children. */
+    static final List<String> SMOKE_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     static final List<String> BROKER_JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
 
     private BenchMain() {
@@ -46,7 +53,8 @@ public final class BenchMain {
             }
         }
         if (name == null) {
-            System.err.println("usage: bench/run [--smoke] [--rounds N] <engine-cpu|engine-io|testkit-startup>");
+            System.err.println("usage: bench/run [--smoke] [--rounds N] <scenario>; scenarios: " + Scenario.NAMES
+                    + ", testkit-startup");
             System.exit(2);
         }
         if ("testkit-startup".equals(name)) {
@@ -63,48 +71,75 @@ public final class BenchMain {
     }
 
     static String run(Scenario scenario, int rounds, boolean smoke) throws Exception {
+        if (!scenario.kind().needsBroker()) {
+            return runRounds(scenario, rounds, smoke, null, "-");
+        }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
-            String topic = Names.unique(scenario.name());
-            kafka.createTopic(topic, scenario.partitions());
-            long start = System.nanoTime();
-            BenchData.produce(kafka.clientProperties(Listener.PLAINTEXT), topic, scenario);
-            log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
-            warmUp(kafka, topic, scenario);
-
-            Report report = new Report(scenario);
-            List<String> order = new ArrayList<>(scenario.systems());
-            Path dir = TestDirs.newDir("bench-runs");
-            for (int round = 1; round <= rounds; round++) {
-                for (String system : order) {
-                    warmUp(kafka, topic, scenario); // the page cache goes cold within a minute on this machine
-                    double[] result = runSystem(system, kafka, topic, scenario, smoke, dir);
-                    report.add(system, result[0], result[1] > 0);
-                    log("round %d %-18s %,12.0f records/s", round, system, result[0]);
-                }
-                Collections.rotate(order, 1);
-            }
-            System.out.print(report.table());
-            return report.json();
+            return run(scenario, rounds, smoke, kafka);
         }
     }
 
-    private static double[] runSystem(String system, KafkaCluster kafka, String topic, Scenario scenario, boolean smoke,
-            Path dir) {
+    /** Runs a scenario on a broker that is already up (the smoke test shares one between scenarios). */
+    static String run(Scenario scenario, int rounds, boolean smoke, KafkaCluster kafka) {
+        String topic = Names.unique(scenario.name());
+        kafka.createTopic(topic, scenario.partitions());
+        long start = System.nanoTime();
+        BenchData.produce(kafka.clientProperties(Listener.PLAINTEXT), topic, scenario);
+        log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
+        warmUp(kafka, topic, scenario);
+        return runRounds(scenario, rounds, smoke, kafka, topic);
+    }
+
+    /** Every system once per round, each in a JVM of its own, the order rotating from round to round. */
+    private static String runRounds(Scenario scenario, int rounds, boolean smoke, KafkaCluster kafka, String topic) {
+        Report report = new Report(scenario);
+        List<String> order = new ArrayList<>(scenario.systems());
+        Path dir = TestDirs.newDir("bench-runs");
+        for (int round = 1; round <= rounds; round++) {
+            for (String system : order) {
+                if (kafka != null && !smoke) {
+                    // the page cache goes cold within a minute on this machine (the smoke form measures nothing)
+                    warmUp(kafka, topic, scenario);
+                }
+                long start = System.nanoTime();
+                JsonNode result = runSystem(system, kafka, topic, scenario, smoke, dir.resolve(system + "-" + round));
+                report.add(system, result);
+                log("round %d %-18s %,12.0f %s (its JVM ran %.1f s)", round, system,
+                        result.path(report.headline()).asDouble(), report.headline().replace('_', ' '),
+                        (System.nanoTime() - start) / 1e9);
+            }
+            Collections.rotate(order, 1);
+        }
+        System.out.print(report.table());
+        return report.json();
+    }
+
+    /**
+     * Runs one system in its own JVM and returns the figures it printed. An archiving system writes under
+     * {@code runDir}/archive, which is removed once the system has read it back (a full run writes gigabytes), and
+     * kept when the run fails.
+     */
+    private static JsonNode runSystem(String system, KafkaCluster kafka, String topic, Scenario scenario,
+            boolean smoke, Path runDir) {
+        Path output = runDir.resolve("archive");
         ChildProcess child = ChildJvm.builder(system)
                 .classpathOfThisJvm()
-                .jvmOptions(SYSTEM_JVM)
+                .jvmOptions(smoke ? SMOKE_JVM : SYSTEM_JVM)
                 .systemProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn")
                 .mainClass(SystemMain.class.getName())
-                .args(system, kafka.bootstrapServers(), topic, scenario.name(), Boolean.toString(smoke))
-                .workDir(dir)
+                .args(system, kafka == null ? "-" : kafka.bootstrapServers(), topic, scenario.name(),
+                        Boolean.toString(smoke), output.toString())
+                .workDir(TestDirs.createDirectories(runDir))
                 .build()
                 .start();
-        String line = child.awaitLogLine(l -> l.startsWith("RESULT "), Duration.ofMinutes(30));
+        String line = child.awaitLogLine(l -> l.startsWith("RESULT "), Duration.ofMinutes(40));
         child.waitForExit();
-        String[] f = line.split(" ");
-        long records = Long.parseLong(f[1]);
-        double seconds = Double.parseDouble(f[2]);
-        return new double[] {records / seconds, Boolean.parseBoolean(f[3]) ? 1 : 0};
+        TestDirs.deleteTree(output); // kept when the run failed, to look at
+        try {
+            return new ObjectMapper().readTree(line.substring("RESULT ".length()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(system + " printed a result that is not JSON: " + line, e);
+        }
     }
 
     /** Reads the whole topic once, untimed: a cold broker halves the first reader's throughput. */

@@ -1,8 +1,11 @@
 package io.sluice.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,72 +13,192 @@ import java.util.Map;
 
 /**
  * The runs of every system of a scenario: a table with the median and spread of each, and, as the last line, one
- * JSON object that tools and CI can read.
+ * JSON object that tools and CI can read. Each run's figures are what its JVM printed ({@code RESULT <json>}); every
+ * numeric figure is reported as the median over the runs, the headline rate also with its minimum, maximum and runs.
+ *
+ * <p>Threading: one thread.
  */
 final class Report {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final Scenario scenario;
-    private final Map<String, List<Double>> rates = new LinkedHashMap<>();
-    private final Map<String, Boolean> extrapolated = new LinkedHashMap<>();
+    private final Map<String, List<JsonNode>> runs = new LinkedHashMap<>();
 
     Report(Scenario scenario) {
         this.scenario = scenario;
-        scenario.systems().forEach(s -> rates.put(s, new ArrayList<>()));
+        scenario.systems().forEach(s -> runs.put(s, new ArrayList<>()));
     }
 
-    void add(String system, double recordsPerSecond, boolean partial) {
-        rates.get(system).add(recordsPerSecond);
-        extrapolated.put(system, partial);
+    void add(String system, JsonNode run) {
+        runs.get(system).add(run);
+    }
+
+    /** The figure systems are compared by: records per second, or for codecs the compression rate. */
+    String headline() {
+        return scenario.kind() == Scenario.Kind.CODECS ? "compress_mb_per_sec" : "records_per_sec";
+    }
+
+    /** Figures reported with their minimum and maximum too. */
+    private List<String> spread() {
+        return scenario.kind() == Scenario.Kind.CODECS ? List.of("compress_mb_per_sec", "decompress_mb_per_sec")
+                : List.of("records_per_sec");
+    }
+
+    double median(String system, String figure) {
+        return median(values(system, figure));
     }
 
     String table() {
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%n%s: %,d records, %d partitions, %d keys, %d-byte values, handler %s, "
-                        + "concurrency %d%n", scenario.name(), scenario.records(), scenario.partitions(), scenario.keys(),
-                scenario.valueBytes(), scenario.handlerMillis() == 0 ? "sums value lengths" : "waits "
-                        + scenario.handlerMillis() + " ms", scenario.concurrency()));
-        b.append(String.format(Locale.ROOT, "%-20s %14s %14s %14s %10s  %s%n", "system", "median rec/s", "min", "max",
-                "vs " + scenario.baseline(), "runs"));
-        double base = median(rates.get(scenario.baseline()));
-        rates.forEach((system, runs) -> b.append(String.format(Locale.ROOT, "%-20s %,14.0f %,14.0f %,14.0f %9.2fx  %s%s%n",
-                system, median(runs), min(runs), max(runs), median(runs) / base, format(runs),
-                Boolean.TRUE.equals(extrapolated.get(system))
-                        ? "  (extrapolated from the first " + scenario.prefix() + " records)" : "")));
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%n%s%n", description()));
+        List<Column> extra = columns();
+        b.append(String.format(Locale.ROOT, "%-18s %13s %13s %13s %19s", "system", "median", "min", "max",
+                "vs " + scenario.baseline()));
+        extra.forEach(c -> b.append(String.format(Locale.ROOT, " %12s", c.header())));
+        b.append("  runs\n");
+        double base = median(scenario.baseline(), headline());
+        runs.forEach((system, list) -> {
+            List<Double> rates = values(system, headline());
+            b.append(String.format(Locale.ROOT, "%-18s %,13.0f %,13.0f %,13.0f %18.2fx", system, median(rates),
+                    min(rates), max(rates), median(rates) / base));
+            for (Column c : extra) {
+                List<Double> values = values(system, c.figure());
+                b.append(values.isEmpty() ? String.format(Locale.ROOT, " %12s", "-") : String.format(Locale.ROOT,
+                        " %,12." + c.decimals() + "f", median(values) / c.divisor()));
+            }
+            b.append("  ").append(rates.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList());
+            if (anyTrue(system, "extrapolated")) {
+                b.append("  (extrapolated from the first ").append(scenario.prefix()).append(" records)");
+            }
+            b.append('\n');
+        });
+        ratios().forEach(r -> b.append(String.format(Locale.ROOT, "%s = %.2f%s%n", r.name(), ratio(r),
+                r.goal() == null ? "" : String.format(Locale.ROOT, " (goal >= %.1f: %s)", r.goal(),
+                        ratio(r) >= r.goal() ? "met" : "NOT met"))));
         return b.toString();
     }
 
     String json() {
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode root = mapper.createObjectNode();
+        ObjectNode root = JSON.createObjectNode();
         root.put("scenario", scenario.name());
         root.put("records", scenario.records());
         ObjectNode results = root.putObject("results");
-        rates.forEach((system, runs) -> {
-            ObjectNode r = results.putObject(system);
-            r.put("records_per_sec", round(median(runs)));
-            r.put("min_records_per_sec", round(min(runs)));
-            r.put("max_records_per_sec", round(max(runs)));
-            r.put("mb_per_sec", round(median(runs) * scenario.valueBytes() / 1e6));
-            r.put("extrapolated", Boolean.TRUE.equals(extrapolated.get(system)));
-            var array = r.putArray("runs");
-            runs.forEach(v -> array.add(round(v)));
-        });
+        runs.forEach((system, list) -> results.set(system, summary(system, list)));
         ObjectNode ratios = root.putObject("ratios");
-        double base = median(rates.get(scenario.baseline()));
-        for (String system : rates.keySet()) {
-            if (!system.equals(scenario.baseline())) {
-                ratios.put(system + "/" + scenario.baseline(), round(median(rates.get(system)) / base));
+        ObjectNode goals = JSON.createObjectNode();
+        for (Scenario.Ratio r : ratios()) {
+            ratios.put(r.name(), round(ratio(r)));
+            if (r.goal() != null) {
+                goals.putObject(r.name()).put("at_least", r.goal()).put("met", ratio(r) >= r.goal());
             }
         }
-        if (rates.containsKey("sluice") && rates.containsKey("parallel-consumer")) {
-            ratios.put("sluice/parallel-consumer",
-                    round(median(rates.get("sluice")) / median(rates.get("parallel-consumer"))));
+        if (!goals.isEmpty()) {
+            root.set("goals", goals);
         }
         try {
-            return mapper.writeValueAsString(root);
+            return JSON.writeValueAsString(root);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private ObjectNode summary(String system, List<JsonNode> list) {
+        ObjectNode r = JSON.createObjectNode();
+        for (String figure : figures(list)) {
+            List<Double> values = values(system, figure);
+            // a doubled record in any run is worth reporting, whatever the other runs did
+            double value = figure.equals("duplicates") ? max(values) : median(values);
+            if (values.stream().allMatch(v -> v == Math.rint(v))) {
+                r.put(figure, Math.round(value));
+            } else {
+                r.put(figure, round(value));
+            }
+            if (spread().contains(figure)) {
+                r.put("min_" + figure, round(min(values)));
+                r.put("max_" + figure, round(max(values)));
+            }
+        }
+        if (scenario.kind() != Scenario.Kind.CODECS) {
+            r.put("extrapolated", anyTrue(system, "extrapolated"));
+        }
+        for (String figure : spread()) {
+            ArrayNode array = r.putArray(figure.equals(headline()) ? "runs" : figure + "_runs");
+            values(system, figure).forEach(v -> array.add(round(v)));
+        }
+        return r;
+    }
+
+    /** Every system against the baseline, then the scenario's own comparisons. */
+    private List<Scenario.Ratio> ratios() {
+        List<Scenario.Ratio> all = new ArrayList<>();
+        for (String system : runs.keySet()) {
+            if (!system.equals(scenario.baseline()) && scenario.ratios().stream().noneMatch(r ->
+                    r.system().equals(system) && r.against().equals(scenario.baseline()))) {
+                all.add(new Scenario.Ratio(system, scenario.baseline(), null));
+            }
+        }
+        all.addAll(scenario.ratios());
+        return all;
+    }
+
+    private double ratio(Scenario.Ratio r) {
+        return median(r.system(), headline()) / median(r.against(), headline());
+    }
+
+    private String description() {
+        return switch (scenario.kind()) {
+            case ENGINE -> String.format(Locale.ROOT, "%s: %,d records, %d partitions, %d keys, %d-byte values, "
+                    + "handler %s, concurrency %d; records/s", scenario.name(), scenario.records(),
+                    scenario.partitions(), scenario.keys(), scenario.valueBytes(),
+                    scenario.handlerMillis() == 0 ? "sums value lengths" : "waits " + scenario.handlerMillis() + " ms",
+                    scenario.concurrency());
+            case ARCHIVE -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, %d partitions, into %s files "
+                    + "under %s (time from value.%s, UTC) on local disk; commit every %d ms, files sealed at each "
+                    + "commit; sluice exactly once, connect-sink at least once; records/s from the first record to "
+                    + "every partition's end committed", scenario.name(), scenario.records(), scenario.valueBytes(),
+                    scenario.partitions(), scenario.archive().format().extension(),
+                    scenario.archive().pathTemplate(), scenario.archive().timeField(),
+                    scenario.archive().commitInterval().toMillis());
+            case CODECS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes as JSON Lines, in memory; "
+                    + "compress = the format writing through the codec, MB/s of uncompressed JSON Lines",
+                    scenario.name(), scenario.records(), scenario.valueBytes());
+        };
+    }
+
+    private record Column(String header, String figure, double divisor, int decimals) {
+    }
+
+    private List<Column> columns() {
+        return switch (scenario.kind()) {
+            case ENGINE -> List.of();
+            case ARCHIVE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1), new Column("drain s", "seconds", 1, 2),
+                    new Column("output MB", "output_bytes", 1e6, 1), new Column("files", "output_files", 1, 0),
+                    new Column("heap MB", "heap_peak_mb", 1, 0));
+            case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
+                    new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
+        };
+    }
+
+    private static List<String> figures(List<JsonNode> list) {
+        List<String> names = new ArrayList<>();
+        for (JsonNode run : list) {
+            for (Iterator<String> it = run.fieldNames(); it.hasNext(); ) {
+                String name = it.next();
+                if (run.get(name).isNumber() && !name.equals("records") && !names.contains(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        return names;
+    }
+
+    private List<Double> values(String system, String figure) {
+        return runs.get(system).stream().filter(run -> run.has(figure)).map(run -> run.get(figure).asDouble())
+                .toList();
+    }
+
+    private boolean anyTrue(String system, String flag) {
+        return runs.get(system).stream().anyMatch(run -> run.path(flag).asBoolean(false));
     }
 
     static double median(List<Double> values) {
@@ -94,9 +217,5 @@ final class Report {
 
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
-    }
-
-    private static String format(List<Double> runs) {
-        return runs.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList().toString();
     }
 }

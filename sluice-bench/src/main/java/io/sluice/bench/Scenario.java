@@ -1,25 +1,81 @@
 package io.sluice.bench;
 
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.FileFormat;
+import io.sluice.storage.format.FormatConfig;
+import io.sluice.storage.format.JsonLinesFormat;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
- * A benchmark: the data, the work per record, and the systems compared. Sizes are the issue's; the smoke form runs
+ * A benchmark: the data, the work per record, and the systems compared. Sizes are the issues'; the smoke form runs
  * the same code on tiny sizes so the test suite can check that the harness and its JSON still work.
  *
- * @param handlerMillis per-record wait of the handler (0: CPU-light, it sums value lengths)
+ * @param smoke         the smoke form: tiny sizes, and shorter waits where a wait is not what is measured
+ * @param kind          what the systems do: run a handler, archive to files, or compress in memory (no broker)
+ * @param handlerMillis per-record wait of the handler (0: CPU-light, it sums value lengths); engine scenarios only
  * @param prefix        records a slow system processes before its rate is extrapolated (0: all)
+ * @param archive       the archive both archiving systems write; archive scenarios only, else null
+ * @param ratios        ratios reported besides each system's ratio to the baseline, some with a goal
  */
-public record Scenario(String name, int records, int partitions, int keys, int valueBytes, int handlerMillis,
-        int concurrency, List<String> systems, String baseline, int prefix) {
+public record Scenario(String name, boolean smoke, Kind kind, int records, int partitions, int keys, int valueBytes,
+        int handlerMillis, int concurrency, List<String> systems, String baseline, int prefix, ArchiveWork archive,
+        List<Ratio> ratios) {
+
+    public enum Kind {
+        ENGINE, ARCHIVE, CODECS;
+
+        public boolean needsBroker() {
+            return this != CODECS;
+        }
+    }
+
+    /** {@code system}'s median rate over {@code against}'s, with the goal (at least {@code goal}) or null. */
+    public record Ratio(String system, String against, Double goal) {
+        public String name() {
+            return system + "/" + against;
+        }
+    }
+
+    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-parquet, codecs";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
-            case "engine-cpu" -> new Scenario("engine-cpu", smoke ? 5_000 : 2_000_000, 4, 10_000, 1_000, 0, 16,
+            case "engine-cpu" -> engine("engine-cpu", smoke, smoke ? 5_000 : 2_000_000, 0, 16,
                     List.of("plain-consumer", "sluice", "parallel-consumer"), "plain-consumer", 0);
-            case "engine-io" -> new Scenario("engine-io", smoke ? 2_000 : 200_000, 4, 10_000, 1_000, 5, 256,
+            case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256,
                     List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
-            default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: engine-cpu, engine-io");
+            case "archive-jsonl" -> archive("archive-jsonl", smoke,
+                    () -> new JsonLinesFormat(Codec.ZSTD, false, false));
+            case "archive-parquet" -> archive("archive-parquet", smoke, () -> FormatConfig.builder().format("parquet")
+                    .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
+            case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
+                    Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
+                    null, List.of());
+            default -> throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + NAMES
+                    + ", testkit-startup");
         };
+    }
+
+    private static Scenario engine(String name, boolean smoke, int records, int handlerMillis, int concurrency,
+            List<String> systems, String baseline, int prefix) {
+        return new Scenario(name, smoke, Kind.ENGINE, records, 4, 10_000, 1_000, handlerMillis, concurrency, systems,
+                baseline, prefix, null, List.of(new Ratio("sluice", "parallel-consumer", null)));
+    }
+
+    /**
+     * Seed 004's comparison on the issue's data: 2M log lines of 1 KB over 4 partitions, archived by Sluice's engine
+     * (one worker per partition) and by Kafka Connect (one task per partition), against a consumer that discards.
+     * The files are laid out by hour and category, written by {@code formats}. The smoke form commits every 200 ms
+     * instead of every second, as the wait for the last commit is most of its run.
+     */
+    private static Scenario archive(String name, boolean smoke, Supplier<FileFormat> formats) {
+        ArchiveWork work = ArchiveWork.hourAndCategory(formats, Duration.ofMillis(smoke ? 200 : 1_000));
+        return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, 4, 10_000, 1_000, 0, 4,
+                List.of("consume-ceiling", "sluice", "connect-sink"), "consume-ceiling", 0, work,
+                List.of(new Ratio("sluice", "consume-ceiling", 0.7), new Ratio("sluice", "connect-sink", 3.0)));
     }
 }

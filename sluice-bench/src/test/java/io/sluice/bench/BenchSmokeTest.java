@@ -5,20 +5,49 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.testkit.SharedKafka;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The smoke form of each benchmark: tiny sizes, one round, the same code as a real run. It checks that every system
- * runs and that the last line stays the JSON tools read; it measures nothing (speed is shown by bench/run).
+ * The smoke form of each benchmark: tiny sizes, one round, the same code as a real run (on one broker for all, to
+ * keep it short). It checks that every system runs, that archiving systems leave every record in their files, and
+ * that the last line stays the JSON tools read; it measures nothing (speed is shown by bench/run).
  */
 class BenchSmokeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"engine-cpu", "engine-io"})
     void theSmokeFormRunsEverySystemAndEndsWithValidJson(String name) throws Exception {
+        smoke(name);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"archive-jsonl", "archive-parquet"})
+    void theArchiveSmokeFormFindsEveryRecordInEachSystemsFiles(String name) throws Exception {
         Scenario scenario = Scenario.named(name, true);
-        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true));
+        JsonNode json = smoke(name);
+        for (String system : scenario.systems()) {
+            JsonNode result = json.get("results").get(system);
+            assertEquals(scenario.records(), result.get("output_rows").asInt(), system + ": " + result);
+            assertTrue(result.get("heap_peak_mb").asDouble() > 0, system + ": " + result);
+        }
+        for (String archiver : new String[] {"sluice", "connect-sink"}) {
+            JsonNode result = json.get("results").get(archiver);
+            assertTrue(result.get("output_files").asInt() > 0 && result.get("output_bytes").asLong() > 0,
+                    archiver + ": " + result);
+        }
+        // Connect's sink is at least once: a rebalance may write a record twice, and that is reported, not failed
+        assertEquals(0, json.get("results").get("sluice").get("duplicates").asInt(), json.toString());
+        assertTrue(json.get("goals").has("sluice/connect-sink"), json.toString());
+        assertTrue(json.get("goals").has("sluice/consume-ceiling"), json.toString());
+    }
+
+    /** Runs the smoke form and checks what every scenario with a broker reports: a rate per system, the ratios. */
+    private static JsonNode smoke(String name) throws Exception {
+        Scenario scenario = Scenario.named(name, true);
+        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true, SharedKafka.cluster()));
         assertEquals(name, json.get("scenario").asText());
         assertEquals(scenario.records(), json.get("records").asInt());
         for (String system : scenario.systems()) {
@@ -26,5 +55,24 @@ class BenchSmokeTest {
             assertTrue(rate > 0, system + " handled records: " + json);
         }
         assertTrue(json.get("ratios").has("sluice/" + scenario.baseline()), json.toString());
+        return json;
+    }
+
+    @Test
+    void theCodecsSmokeFormMeasuresEveryCodecOnTheSamePayload() throws Exception {
+        Scenario scenario = Scenario.named("codecs", true);
+        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true));
+        JsonNode results = json.get("results");
+        long plain = results.get("none").get("plain_bytes").asLong();
+        assertEquals(plain, results.get("none").get("compressed_bytes").asLong(), "none stores the bytes as they are");
+        for (String codec : scenario.systems()) {
+            JsonNode r = results.get(codec);
+            assertEquals(plain, r.get("plain_bytes").asLong(), codec + " saw the same JSON Lines: " + r);
+            assertTrue(r.get("compress_mb_per_sec").asDouble() > 0 && r.get("decompress_mb_per_sec").asDouble() > 0,
+                    codec + ": " + r);
+            if (!codec.equals("none")) {
+                assertTrue(r.get("compressed_bytes").asLong() < plain, codec + " compresses log lines: " + r);
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.core;
 
 import io.sluice.core.budget.MemoryBudget;
 import io.sluice.core.consumer.ConsumerLoop;
+import io.sluice.core.consumer.ReadRateLimit;
 import io.sluice.core.failure.Backoff;
 import io.sluice.core.failure.DeadLetterPublisher;
 import io.sluice.core.failure.FailurePolicy;
@@ -109,6 +110,9 @@ public final class Engine implements AutoCloseable {
         props.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, budget.partitionFetchBytes());
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, budget.fetchMaxBytes());
+        if (config.maxReadBytesPerSecond() > 0) {
+            ReadRateLimit.capFetchSizes(props, config.maxReadBytesPerSecond());
+        }
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // the engine decides where to start; a missing or lost position must never be reset silently
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.sluice.core.ledger.CompletionMap;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,10 @@ public final class EngineConfig {
     private final Duration stuckThreshold;
     private final MeterRegistry meterRegistry;
     private final boolean virtualThreads;
+    private final Instant startTimestamp;
+    private final TimestampStart timestampStart;
+    private final boolean untilEnd;
+    private final long maxReadBytesPerSecond;
 
     private EngineConfig(Builder b) {
         this.consumerProperties = Map.copyOf(b.consumerProperties);
@@ -67,6 +72,10 @@ public final class EngineConfig {
         this.stuckThreshold = b.stuckThreshold;
         this.meterRegistry = b.meterRegistry;
         this.virtualThreads = b.virtualThreads;
+        this.startTimestamp = b.startTimestamp;
+        this.timestampStart = b.timestampStart;
+        this.untilEnd = b.untilEnd;
+        this.maxReadBytesPerSecond = b.maxReadBytesPerSecond;
     }
 
     public static Builder builder() {
@@ -163,6 +172,25 @@ public final class EngineConfig {
         return virtualThreads;
     }
 
+    /** Where partitions start by record time, or null; {@link #timestampStart()} says which partitions. */
+    public Instant startTimestamp() {
+        return startTimestamp;
+    }
+
+    public TimestampStart timestampStart() {
+        return timestampStart;
+    }
+
+    /** Whether the run stops by itself at the end offsets seen when it started. */
+    public boolean untilEnd() {
+        return untilEnd;
+    }
+
+    /** The most bytes per second read from the brokers (keys, values, headers), or 0 for no limit. */
+    public long maxReadBytesPerSecond() {
+        return maxReadBytesPerSecond;
+    }
+
     public String groupId() {
         return (String) consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
     }
@@ -191,6 +219,10 @@ public final class EngineConfig {
         private Duration stuckThreshold = Duration.ofMinutes(2);
         private MeterRegistry meterRegistry = Metrics.globalRegistry;
         private boolean virtualThreads;
+        private Instant startTimestamp;
+        private TimestampStart timestampStart = TimestampStart.UNCOMMITTED;
+        private boolean untilEnd;
+        private long maxReadBytesPerSecond;
 
         private Builder() {
         }
@@ -347,6 +379,43 @@ public final class EngineConfig {
             return this;
         }
 
+        /**
+         * Partitions the group never committed start at the first record whose timestamp is at or after
+         * {@code timestamp} (instead of {@link #startPosition}), or at the log end when no record is that recent.
+         */
+        public Builder startFrom(Instant timestamp) {
+            return startFrom(timestamp, TimestampStart.UNCOMMITTED);
+        }
+
+        /** Starts by record time; {@code scope} says whether committed partitions move too ({@link TimestampStart}). */
+        public Builder startFrom(Instant timestamp, TimestampStart scope) {
+            this.startTimestamp = Objects.requireNonNull(timestamp, "timestamp");
+            this.timestampStart = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        /**
+         * A bounded run, for backfills and catch-up jobs: the end offsets of every partition of the topics are read
+         * when the engine starts, records at or past them are not processed, and once every partition is done up to
+         * its end (the ones of other instances of the group by their committed offsets) the engine drains, commits
+         * and stops by itself ({@link Health#STOPPED}). Partitions created after the start are not read. Default off.
+         */
+        public Builder untilEnd(boolean enabled) {
+            this.untilEnd = enabled;
+            return this;
+        }
+
+        /**
+         * Limits reading to {@code bytesPerSecond} on average (keys, values and headers of the records fetched), so
+         * that reading a big topic from the beginning does not starve the brokers' other clients. Partitions are
+         * paused while the run is ahead of the rate, and fetch sizes shrink to a fraction of a second's worth, so the
+         * consumer keeps polling and stays in its group. At least 1 KiB/s; default 0, no limit.
+         */
+        public Builder maxReadBytesPerSecond(long bytesPerSecond) {
+            this.maxReadBytesPerSecond = bytesPerSecond;
+            return this;
+        }
+
         public EngineConfig build() {
             require(consumerProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) != null,
                     "bootstrap.servers is required: where the Kafka brokers are, e.g. broker1:9092");
@@ -375,6 +444,13 @@ public final class EngineConfig {
                     "the DEAD_LETTER outcome needs a dead-letter topic");
             require(deadLetterTopic == null || !topics.contains(deadLetterTopic),
                     "the dead-letter topic must not be one of the consumed topics");
+            require(maxReadBytesPerSecond == 0 || maxReadBytesPerSecond >= 1024, "the read rate limit must be at least "
+                    + "1024 bytes/s (or 0 for no limit), not " + maxReadBytesPerSecond);
+            require(startTimestamp == null || !startTimestamp.isAfter(Instant.now().plus(Duration.ofMinutes(1))),
+                    "the start timestamp " + startTimestamp + " is in the future, so no record is that recent; to "
+                            + "start at the end of the log use startPosition(LATEST)");
+            require(startTimestamp == null || !startTimestamp.isBefore(Instant.EPOCH),
+                    "the start timestamp " + startTimestamp + " is before 1970, where Kafka timestamps begin");
             for (String key : List.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                     ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG)) {
                 require(!consumerProperties.containsKey(key), key + " is managed by the engine; remove it (use "

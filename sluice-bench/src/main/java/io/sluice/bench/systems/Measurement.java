@@ -1,11 +1,17 @@
 package io.sluice.bench.systems;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Counts handled records and times them from the first to the target count, so that group joins and JVM start-up,
- * which differ between systems, stay out of the figure.
+ * which differ between systems, stay out of the figure. Archive systems end the clock later, when their output is
+ * committed ({@link #result(long)}).
  *
  * <p>Threading: safe for concurrent use by handler threads.
  */
@@ -15,7 +21,7 @@ final class Measurement {
     private final LongAdder handled = new LongAdder();
     private final AtomicLong first = new AtomicLong();
     private final AtomicLong last = new AtomicLong();
-    private final LongAdder checksum = new LongAdder();
+    private final LongAdder bytes = new LongAdder();
 
     Measurement(long target) {
         this.target = target;
@@ -25,7 +31,7 @@ final class Measurement {
     void handled(int bytes) {
         long now = System.nanoTime();
         first.compareAndSet(0, now);
-        checksum.add(bytes);
+        this.bytes.add(bytes);
         handled.increment();
         if (handled.sum() >= target) {
             last.compareAndSet(0, now);
@@ -37,25 +43,47 @@ final class Measurement {
     }
 
     void awaitDone(long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        awaitDone(Duration.ofMillis(timeoutMillis), Optional::empty);
+    }
+
+    /** Waits for the target count; {@code failure} says why the system stopped, if it did, and ends the wait. */
+    void awaitDone(Duration timeout, Supplier<Optional<String>> failure) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (!done()) {
+            Optional<String> failed = failure.get();
+            if (failed.isPresent()) {
+                throw new IllegalStateException("the system failed after " + handled.sum() + " of " + target
+                        + " records: " + failed.get());
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("handled " + handled.sum() + " of " + target + " records in "
-                        + timeoutMillis + " ms");
+                        + timeout);
             }
             Thread.sleep(5);
         }
     }
 
-    double seconds() {
-        return (last.get() - first.get()) / 1e9;
+    /** The figures of a run from the first record to the target count. */
+    Map<String, Object> result() {
+        return result(last.get());
+    }
+
+    /** The figures of a run from the first record to {@code endNanos} (for example when the output is committed). */
+    Map<String, Object> result(long endNanos) {
+        double seconds = (endNanos - first.get()) / 1e9;
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("records", target);
+        r.put("seconds", seconds);
+        r.put("records_per_sec", target / seconds);
+        r.put("mb_per_sec", bytes.sum() / seconds / 1e6);
+        return r;
     }
 
     long target() {
         return target;
     }
 
-    long checksum() {
-        return checksum.sum();
+    long count() {
+        return handled.sum();
     }
 }

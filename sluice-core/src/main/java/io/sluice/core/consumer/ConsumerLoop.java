@@ -57,6 +57,9 @@ public final class ConsumerLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
     private static final Duration IDLE_POLL = Duration.ofMillis(50);
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
+    /** Pauses that no completion lifts; the loop need not poll faster for them. */
+    private static final java.util.EnumSet<PauseReason> LASTING_PAUSES = java.util.EnumSet.of(PauseReason.OPERATOR,
+            PauseReason.END);
 
     private final EngineConfig config;
     private final Consumer<byte[], byte[]> consumer;
@@ -67,6 +70,11 @@ public final class ConsumerLoop implements Runnable {
     private final MemoryBudget budget;
     private final CommitPolicy commits;
     private final TopicIds topicIds;
+    private final Admin admin;
+    /** Null without a read-rate limit. */
+    private final ReadRateLimit readRate;
+    /** Null unless the run stops at the end offsets seen at start; read at the start of {@link #run}. */
+    private RunEnd runEnd;
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final ConcurrentLinkedQueue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final Set<TopicPartition> operatorPaused = ConcurrentHashMap.newKeySet();
@@ -76,6 +84,7 @@ public final class ConsumerLoop implements Runnable {
     private volatile boolean operatorPausesChanged;
 
     private final LongAdder consumed = new LongAdder();
+    private final LongAdder consumedBytes = new LongAdder();
     private final LongAdder completed = new LongAdder();
     private final LongAdder revoked = new LongAdder();
     private final LongAdder lost = new LongAdder();
@@ -104,6 +113,9 @@ public final class ConsumerLoop implements Runnable {
         this.budget = budget;
         this.metrics = metrics;
         this.topicIds = new TopicIds(admin, config.drainTimeout());
+        this.admin = admin;
+        this.readRate = config.maxReadBytesPerSecond() > 0
+                ? new ReadRateLimit(config.maxReadBytesPerSecond(), System.nanoTime()) : null;
         this.commits = sink == null
                 ? new LedgerCommits(consumer, config.commitInterval(), config.drainTimeout(), metrics.commitLatency())
                 : new SinkCommits(sink, consumer, config.commitInterval(), config.drainTimeout(), this::fail,
@@ -113,11 +125,15 @@ public final class ConsumerLoop implements Runnable {
     @Override
     public void run() {
         try {
+            if (config.untilEnd()) {
+                runEnd = RunEnd.capture(consumer, config, admin);
+            }
             consumer.subscribe(config.topics(), new Rebalances());
             health.set(Health.RUNNING);
             while (!closing && failure.get() == null) {
                 takeCompletions();
                 applyOperatorPauses();
+                limitReadRate();
                 ConsumerRecords<byte[], byte[]> records;
                 try {
                     records = consumer.poll(anyPaused() ? BUSY_POLL : IDLE_POLL);
@@ -127,6 +143,9 @@ public final class ConsumerLoop implements Runnable {
                     outOfRange(e);
                     continue;
                 }
+                if (readRate != null) {
+                    readRate.fetched(records, System.nanoTime());
+                }
                 dispatch(records);
                 if (!records.isEmpty()) {
                     CrashPoints.reach(CrashPoints.AFTER_DISPATCH);
@@ -134,6 +153,10 @@ public final class ConsumerLoop implements Runnable {
                 advancePositions();
                 commits.maybeCommit(partitions.values());
                 publishGauges();
+                if (runEnd != null && runEnd.reached(partitions, System.nanoTime())) {
+                    LOG.info("every partition is done up to the end offsets seen at start; stopping");
+                    closing = true;
+                }
             }
         } catch (Throwable t) {
             fail(unwrapListenerError(t));
@@ -160,7 +183,7 @@ public final class ConsumerLoop implements Runnable {
         return new EngineStats(consumed.sum(), completed.sum(), processor.failedAttempts.sum(), processor.retried.sum(),
                 processor.skipped.sum(), processor.deadLettered.sum(), pool.timeouts.sum(), revoked.sum(), lost.sum(),
                 commits.counts().commits.sum(), commits.counts().failures.sum(), queuedRecords, queuedBytes, budget.total(), inFlightRecords, pausedPartitions,
-                stuckPartitions);
+                stuckPartitions, consumedBytes.sum());
     }
 
     /** Each assigned partition as of the last second. */
@@ -253,6 +276,12 @@ public final class ConsumerLoop implements Runnable {
             int unordered = 0;
             for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
                 long offset = record.offset();
+                if (runEnd != null && offset >= runEnd.endOf(tp)) {
+                    // past the end seen at start: this run never processes it
+                    consumer.seek(tp, offset);
+                    pause(p, PauseReason.END);
+                    break;
+                }
                 if (p.alreadyComplete.isComplete(offset)) {
                     continue; // done by an earlier owner: the completion map says so
                 }
@@ -267,6 +296,7 @@ public final class ConsumerLoop implements Runnable {
                 p.bufferedBytes += bytes;
                 budget.charge(bytes);
                 consumed.increment();
+                consumedBytes.add(bytes);
                 int lane = router.laneOf(record);
                 if (lane == LaneRouter.UNORDERED_LANE) {
                     p.addUnordered(record);
@@ -343,9 +373,24 @@ public final class ConsumerLoop implements Runnable {
         }
     }
 
+    /** Pauses every partition while the run is ahead of the read-rate limit, and resumes them after. */
+    private void limitReadRate() {
+        if (readRate == null) {
+            return;
+        }
+        boolean inDebt = readRate.inDebt(System.nanoTime());
+        for (PartitionState p : partitions.values()) {
+            if (inDebt) {
+                pause(p, PauseReason.RATE);
+            } else if (p.pauses.contains(PauseReason.RATE)) {
+                unpause(p, PauseReason.RATE);
+            }
+        }
+    }
+
     private boolean anyPaused() {
         for (PartitionState p : partitions.values()) {
-            if (!p.pauses.isEmpty() && !p.pauses.equals(java.util.EnumSet.of(PauseReason.OPERATOR))) {
+            if (!LASTING_PAUSES.containsAll(p.pauses)) {
                 return true;
             }
         }
@@ -472,8 +517,9 @@ public final class ConsumerLoop implements Runnable {
                     config.drainTimeout()));
             topicIds.refresh(assigned);
             forgetCommitsOfRecreatedTopics(committed);
-            List<TopicPartition> fresh = assigned.stream().filter(tp -> committed.get(tp) == null)
-                    .collect(Collectors.toList());
+            Map<TopicPartition, Long> byTime = TimestampStarts.resolve(consumer, config, assigned, committed);
+            List<TopicPartition> fresh = assigned.stream()
+                    .filter(tp -> committed.get(tp) == null && !byTime.containsKey(tp)).collect(Collectors.toList());
             if (!fresh.isEmpty()) {
                 if (config.startPosition() == StartPosition.EARLIEST && config.outOfRangePolicy() != OutOfRangePolicy.LATEST
                         || config.outOfRangePolicy() == OutOfRangePolicy.EARLIEST) {
@@ -484,13 +530,17 @@ public final class ConsumerLoop implements Runnable {
             }
             for (TopicPartition tp : assigned) {
                 OffsetAndMetadata oam = committed.get(tp);
-                if (oam != null) {
+                Long timeStart = byTime.get(tp);
+                if (timeStart != null) {
+                    consumer.seek(tp, timeStart);
+                } else if (oam != null) {
                     // position known now, so reading it never blocks the loop
                     consumer.seek(tp, oam);
                 }
-                long start = oam != null ? oam.offset() : consumer.position(tp, config.drainTimeout());
-                CompletionMap done = oam != null ? CommitMetadata.decode(oam.offset(), oam.metadata())
-                        : CompletionMap.empty(start);
+                long start = timeStart != null ? timeStart
+                        : oam != null ? oam.offset() : consumer.position(tp, config.drainTimeout());
+                CompletionMap done = timeStart == null && oam != null
+                        ? CommitMetadata.decode(oam.offset(), oam.metadata()) : CompletionMap.empty(start);
                 PartitionState p = new PartitionState(tp, new PartitionLedger(start, config.window()), done,
                         router.lanesPerPartition(), pool, invoker, completions, inFlight, metrics.processing());
                 p.topicId = topicIds.idOf(tp.topic());
@@ -498,6 +548,9 @@ public final class ConsumerLoop implements Runnable {
                 commits.assigned(p, oam);
                 if (operatorPaused.contains(tp)) {
                     pause(p, PauseReason.OPERATOR);
+                }
+                if (runEnd != null && start >= runEnd.endOf(tp)) {
+                    pause(p, PauseReason.END);
                 }
             }
             budget.partitionsAssigned(partitions.size());

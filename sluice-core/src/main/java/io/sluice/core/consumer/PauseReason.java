@@ -7,5 +7,9 @@ enum PauseReason {
     /** The partition holds its share of the memory budget. */
     BUDGET,
     /** The next record is a full window ahead of the oldest unfinished one. */
-    WINDOW
+    WINDOW,
+    /** The run is ahead of the read-rate limit. */
+    RATE,
+    /** A bounded run reached the partition's end offset as seen at the start. */
+    END
 }

@@ -73,7 +73,8 @@ final class SinkCommits implements CommitPolicy {
     @Override
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
-        long offset = committed == null ? p.ledger.watermark() : committed.offset();
+        // where the engine resumes: the commit, unless a start timestamp skipped past it
+        long offset = p.ledger.watermark();
         var data = CommitMetadata.sinkData(committed == null ? null : committed.metadata());
         // first in the lane: recovery finishes before the partition's first write
         inLane(p, "open", () -> {

@@ -56,6 +56,8 @@ public final class EngineMetrics {
         this.stats = stats;
         counter("sluice.records.consumed", "records handed to lanes", stats, EngineStats::consumed);
         counter("sluice.records.completed", "records done", stats, EngineStats::completed);
+        counter("sluice.bytes.consumed", "bytes (keys, values, headers) of records handed to lanes", stats,
+                EngineStats::consumedBytes);
         counter("sluice.records.failed", "failed attempts", stats, EngineStats::failedAttempts);
         counter("sluice.records.retried", "attempts repeated after a failure", stats, EngineStats::retried);
         counter("sluice.records.skipped", "records skipped after every attempt failed", stats, EngineStats::skipped);

@@ -63,6 +63,8 @@ final class ChunkFileSink implements Sink {
     public SinkCheckpoint checkpoint(TopicPartition tp, boolean last) throws IOException {
         List<String> lines = buffers.get(tp);
         long end = next.get(tp);
+        // every checkpoint is a call, the empty ones too: the engine may commit one before the first fetch arrives
+        calls.add("checkpoint " + tp + " " + end + (last ? " last" : ""));
         if (lines.isEmpty()) {
             return new SinkCheckpoint(end, "");
         }
@@ -73,7 +75,6 @@ final class ChunkFileSink implements Sink {
             channel.force(true);
         }
         lines.clear();
-        calls.add("checkpoint " + tp + " " + end + (last ? " last" : ""));
         return new SinkCheckpoint(end, chunk);
     }
 

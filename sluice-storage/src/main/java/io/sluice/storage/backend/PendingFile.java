@@ -19,6 +19,15 @@ public interface PendingFile {
     /** Gives the file up: nothing of it will ever be visible. */
     void abort();
 
-    /** Bytes held in memory for this file (buffers not yet written out). */
+    /**
+     * Gives the file up without waiting on the storage, because the storage has just failed: local resources are
+     * freed, and whatever was staged remotely stays until the partition's next recovery removes it (nothing names it).
+     * Backends whose {@link #abort} is local anyway need not override it.
+     */
+    default void abandon() {
+        abort();
+    }
+
+    /** Bytes of heap held for this file (buffers not yet written out), which count against the memory budget. */
     long bufferedBytes();
 }

@@ -1,7 +1,6 @@
 package io.sluice.storage.backend;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -12,8 +11,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -22,6 +23,7 @@ import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.Part;
@@ -29,83 +31,143 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * S3 and S3-compatible stores. A file is a multipart upload to its final key, left incomplete (and so invisible)
- * until published; completing it is the publication. Parts are {@code partSize} bytes (at least 5 MiB, as S3
- * demands of every part but the last), buffered on the heap one at a time per open file, which the memory budget
- * counts.
+ * S3 and S3-compatible stores. Bytes accumulate in a local spool file, not on the heap: an open file holds only a
+ * small buffer in memory ({@link SpooledUpload}), so a thousand open files cost a thousand small buffers, not a
+ * thousand parts. A file is staged in one of two ways, both invisible until published:
  *
- * <p>Before an upload is created, a marker object, {@code <staging prefix><uuid>}, is written holding its path, so that
- * recovery finds a partition's uploads without listing the whole bucket, even one whose creation a crash interrupted.
- * A file's staging reference is {@code <marker>/<upload id>}; recovery, which sees only markers, aborts every upload
- * of the marker's key. Requests retry with exponential backoff (0.2 s up to
- * 10 s, 12 attempts, about a minute) on 5xx, throttling and connection errors, so a short outage is ridden out.
+ * <ul>
+ *   <li>A file that reaches the part size becomes a multipart upload to its final key, left incomplete; completing
+ *       it is the publication. Parts are {@code partSize} bytes (at least 5 MiB, as S3 demands of every part but the
+ *       last). Before the upload is created, a marker object, {@code <staging prefix><uuid>}, is written holding its
+ *       final path, so that recovery finds a partition's uploads without listing the whole bucket, even one whose
+ *       creation a crash interrupted. The file's staging reference is {@code <marker>/<upload id>}; recovery, which
+ *       sees only markers, aborts every upload of the marker's key.
+ *   <li>A smaller file, the common case when many files are open, is put whole under
+ *       {@code <staging prefix><uuid>~<final path, URL-encoded>}; publishing copies it to its final key (an atomic,
+ *       server-side copy) and deletes it. Three requests instead of six.
+ * </ul>
+ *
+ * <p>The last segment of an upload's staging key is a UUID (the marker) or the URL-encoded upload ID, which turns any
+ * {@code ~} into {@code %7E}, so a {@code ~} in the last segment says it is a whole staged object. Every request is retried with exponential backoff
+ * (half jitter; 0.2 s doubling up to 2 s, throttling 0.5 s up to 10 s) on 5xx answers, throttling and connection
+ * errors for as long as
+ * {@link S3Config#retryFor()} allows, so an outage shorter than that is ridden out; a longer one fails the request
+ * with an error that says so.
  *
  * <p>Threading: safe for concurrent use; the client is.
  */
 public final class S3Backend implements StorageBackend {
 
     /** S3's smallest part, except the last. */
-    public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+    public static final int MIN_PART_SIZE = S3Config.MIN_PART_SIZE;
+    /** Separates a whole staged object's id from its final path; never in a URL-encoded upload ID. */
+    private static final char WHOLE = '~';
 
     private final S3Client s3;
     private final String bucket;
     private final String prefix;
     private final int partSize;
+    private final Duration retryFor;
+    private final SpoolDirectory spool;
 
     /**
+     * With parts spooled under {@code <java.io.tmpdir>/sluice-s3-spool} and requests retried for 5 minutes.
+     *
      * @param endpoint an endpoint override (S3-compatible stores, tests), or null for AWS
      * @param prefix   the key prefix of the archive root, "" or ending with '/'
      */
     public S3Backend(URI endpoint, String region, AwsCredentialsProvider credentials, String bucket, String prefix,
             int partSize) {
-        if (partSize < MIN_PART_SIZE) {
-            throw new IllegalArgumentException("S3 parts must be at least 5 MiB, not " + partSize + " bytes");
-        }
-        if (!prefix.isEmpty() && !prefix.endsWith("/")) {
-            throw new IllegalArgumentException("the key prefix '" + prefix + "' must be empty or end with '/'");
-        }
+        this(S3Config.builder(bucket).endpoint(endpoint).region(region).credentials(credentials).prefix(prefix)
+                .partSize(partSize).build());
+    }
+
+    /**
+     * Takes a private spool folder under the configured directory and removes what earlier runs left there.
+     *
+     * @throws UncheckedIOException when the spool directory cannot be used
+     */
+    public S3Backend(S3Config config) {
+        // attempts are bounded by time (the API call timeout), not by count: the outage's length is what matters
         StandardRetryStrategy retries = AwsRetryStrategy.configure(StandardRetryStrategy.builder())
-                .maxAttempts(12)
-                .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(200), Duration.ofSeconds(10)))
-                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(500), Duration.ofSeconds(10)))
+                .maxAttempts(Integer.MAX_VALUE)
+                .backoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(200), Duration.ofSeconds(2)))
+                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(500),
+                        Duration.ofSeconds(10)))
                 .circuitBreakerEnabled(false)
                 .build();
         var builder = S3Client.builder()
-                .region(Region.of(region))
-                .credentialsProvider(credentials)
+                .region(Region.of(config.region()))
+                .credentialsProvider(config.credentials())
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .overrideConfiguration(o -> o.retryStrategy(retries));
-        if (endpoint != null) {
-            builder.endpointOverride(endpoint).forcePathStyle(true);
+                .overrideConfiguration(o -> o.retryStrategy(retries).apiCallTimeout(config.retryFor()));
+        if (config.endpoint() != null) {
+            builder.endpointOverride(config.endpoint()).forcePathStyle(true);
+        }
+        try {
+            this.spool = SpoolDirectory.open(config.spoolDirectory());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spool S3 parts in " + config.spoolDirectory() + ": " + e
+                    + "; set a writable spool directory", e);
         }
         this.s3 = builder.build();
-        this.bucket = bucket;
-        this.prefix = prefix;
-        this.partSize = partSize;
+        this.bucket = config.bucket();
+        this.prefix = config.prefix();
+        this.partSize = config.partSize();
+        this.retryFor = config.retryFor();
     }
 
+    /** Nothing is sent yet: the upload starts with the file's first part. */
     @Override
-    public PendingFile create(String path, String stagingPrefix) throws IOException {
+    public PendingFile create(String path, String stagingPrefix) {
+        return new SpooledUpload(this, path, stagingPrefix, spool.newFile(), partSize);
+    }
+
+    /** A multipart upload with its marker: the state a file is in from its first part on. */
+    record Started(String key, String uploadId, PendingRef ref) {
+    }
+
+    Started start(String path, String stagingPrefix) throws IOException {
         String key = prefix + path;
         // the marker first: a crash between the two requests must not leave an upload that no marker leads to
-        String marker = stagingPrefix + java.util.UUID.randomUUID();
-        call(() -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
-        String uploadId = call(() -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
-        return new Upload(key, uploadId, new PendingRef(path, marker + "/" + URLEncoder.encode(uploadId,
+        String marker = stagingPrefix + UUID.randomUUID();
+        call("write the staging marker of " + path,
+                () -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
+        String uploadId = call("start an upload of " + path,
+                () -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
+        return new Started(key, uploadId, new PendingRef(path, marker + "/" + URLEncoder.encode(uploadId,
                 StandardCharsets.UTF_8)));
+    }
+
+    /** Stages a file smaller than a part as one object, its final path in its name. */
+    PendingRef stageWhole(String path, String stagingPrefix, RequestBody body) throws IOException {
+        String staged = stagingPrefix + UUID.randomUUID() + WHOLE + URLEncoder.encode(path, StandardCharsets.UTF_8);
+        call("stage " + path, () -> s3.putObject(b -> b.bucket(bucket).key(prefix + staged), body));
+        return new PendingRef(path, staged);
+    }
+
+    void uploadPart(Started upload, int number, RequestBody body) throws IOException {
+        call("upload part " + number + " of " + upload.ref().path(), () -> s3.uploadPart(b -> b.bucket(bucket)
+                .key(upload.key()).uploadId(upload.uploadId()).partNumber(number), body));
     }
 
     @Override
     public void publish(PendingRef ref) throws IOException {
+        if (isWhole(ref.staging())) {
+            publishWhole(ref);
+            return;
+        }
         String key = prefix + ref.path();
         String uploadId = uploadId(ref);
         try {
             List<CompletedPart> parts = new ArrayList<>();
-            for (Part p : call(() -> s3.listPartsPaginator(b -> b.bucket(bucket).key(key).uploadId(uploadId)).parts())) {
+            // a paginator sends its requests while iterated, so the whole listing happens inside call()
+            for (Part p : call("list the parts of " + ref.path(), () -> s3.listPartsPaginator(b -> b.bucket(bucket)
+                    .key(key).uploadId(uploadId)).parts().stream().toList())) {
                 parts.add(CompletedPart.builder().partNumber(p.partNumber()).eTag(p.eTag()).build());
             }
             parts.sort(Comparator.comparing(CompletedPart::partNumber));
-            call(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+            call("publish " + ref.path(), () -> s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
                     .multipartUpload(m -> m.parts(parts))));
         } catch (NoSuchUploadException e) {
             if (!exists(key)) {
@@ -114,38 +176,68 @@ public final class S3Backend implements StorageBackend {
             }
             // completed before a crash: nothing left to do
         }
-        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
+        call("remove the staging marker of " + ref.path(),
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
+    }
+
+    private void publishWhole(PendingRef ref) throws IOException {
+        String key = prefix + ref.path();
+        try {
+            call("publish " + ref.path(), () -> s3.copyObject(b -> b.sourceBucket(bucket).sourceKey(prefix + ref.staging())
+                    .destinationBucket(bucket).destinationKey(key)));
+        } catch (S3Exception e) { // only "not found" comes through call() unwrapped: the staged object is gone
+            if (!exists(key)) {
+                throw new IOException("neither the staged object " + ref.staging() + " nor the object s3://" + bucket
+                        + "/" + key + " exists: the file a committed manifest names is gone", e);
+            }
+            return; // published before a crash: nothing left to do
+        }
+        call("remove the staged copy of " + ref.path(),
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
     }
 
     /**
-     * Aborts the upload and removes its marker. A reference from {@link #listStaged} does not know its upload, so
-     * every upload of its key is aborted: only recovery uses those, before this owner of the partition writes, when
-     * any upload of the key is a dead writer's or a zombie's.
+     * Removes a staged file. For an upload, a reference from {@link #listStaged} does not know its upload ID, so every
+     * upload of its key is aborted: only recovery uses those, before this owner of the partition writes, when any
+     * upload of the key is a dead writer's or a zombie's.
      */
     @Override
     public void discard(PendingRef ref) throws IOException {
+        if (isWhole(ref.staging())) {
+            call("remove the staged " + ref.path(), () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix
+                    + ref.staging())));
+            return;
+        }
         String key = prefix + ref.path();
         String known = uploadId(ref);
-        List<String> uploadIds = !known.isEmpty() ? List.of(known) : call(() -> s3.listMultipartUploadsPaginator(
-                b -> b.bucket(bucket).prefix(key)).uploads().stream().filter(u -> u.key().equals(key))
-                .map(software.amazon.awssdk.services.s3.model.MultipartUpload::uploadId).toList());
+        List<String> uploadIds = !known.isEmpty() ? List.of(known) : call("list the uploads of " + ref.path(),
+                () -> s3.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(key)).uploads().stream()
+                        .filter(u -> u.key().equals(key)).map(MultipartUpload::uploadId).toList());
         for (String uploadId : uploadIds) {
             try {
-                call(() -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)));
+                call("abort the upload of " + ref.path(),
+                        () -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)));
             } catch (NoSuchUploadException e) {
                 // already gone
             }
         }
-        call(() -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
+        call("remove the staging marker of " + ref.path(),
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
     }
 
     @Override
     public List<PendingRef> listStaged(String stagingPrefix) throws IOException {
         List<PendingRef> refs = new ArrayList<>();
-        for (S3Object o : call(() -> s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix + stagingPrefix))
-                .contents())) {
+        for (S3Object o : call("list " + stagingPrefix, () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)
+                .prefix(prefix + stagingPrefix)).contents().stream().toList())) {
             String marker = o.key().substring(prefix.length());
-            String path = call(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
+            if (isWhole(marker)) {
+                String name = marker.substring(marker.lastIndexOf('/') + 1);
+                refs.add(new PendingRef(URLDecoder.decode(name.substring(name.indexOf(WHOLE) + 1),
+                        StandardCharsets.UTF_8), marker));
+                continue;
+            }
+            String path = call("read the staging marker " + marker, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
             refs.add(new PendingRef(path, marker + "/")); // the upload is not known from the marker
         }
         return refs;
@@ -153,13 +245,14 @@ public final class S3Backend implements StorageBackend {
 
     @Override
     public void writeAtomically(String path, byte[] content) throws IOException {
-        call(() -> s3.putObject(b -> b.bucket(bucket).key(prefix + path), RequestBody.fromBytes(content)));
+        call("write " + path, () -> s3.putObject(b -> b.bucket(bucket).key(prefix + path),
+                RequestBody.fromBytes(content)));
     }
 
     @Override
     public Optional<byte[]> read(String path) throws IOException {
         try {
-            return Optional.of(call(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + path)).asByteArray()));
+            return Optional.of(call("read " + path, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(prefix + path)).asByteArray()));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
@@ -169,7 +262,7 @@ public final class S3Backend implements StorageBackend {
     public void download(String path, java.nio.file.Path target) throws IOException {
         try {
             java.nio.file.Files.deleteIfExists(target);
-            call(() -> s3.getObject(b -> b.bucket(bucket).key(prefix + path), target));
+            call("download " + path, () -> s3.getObject(b -> b.bucket(bucket).key(prefix + path), target));
         } catch (NoSuchKeyException e) {
             throw new java.nio.file.NoSuchFileException(describe() + path);
         }
@@ -178,7 +271,8 @@ public final class S3Backend implements StorageBackend {
     @Override
     public List<String> list(String under) throws IOException {
         List<String> keys = new ArrayList<>();
-        for (S3Object o : call(() -> s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix + under)).contents())) {
+        for (S3Object o : call("list " + under, () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)
+                .prefix(prefix + under)).contents().stream().toList())) {
             keys.add(o.key().substring(prefix.length()));
         }
         return keys;
@@ -189,14 +283,20 @@ public final class S3Backend implements StorageBackend {
         return "s3://" + bucket + "/" + prefix;
     }
 
+    /** @throws UncheckedIOException when the spool folder cannot be removed */
     @Override
     public void close() {
         s3.close();
+        try {
+            spool.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the S3 spool folder " + spool, e);
+        }
     }
 
     private boolean exists(String key) throws IOException {
         try {
-            call(() -> s3.headObject(b -> b.bucket(bucket).key(key)));
+            call("look up " + key, () -> s3.headObject(b -> b.bucket(bucket).key(key)));
             return true;
         } catch (NoSuchKeyException e) {
             return false;
@@ -208,7 +308,11 @@ public final class S3Backend implements StorageBackend {
         }
     }
 
-    /** The upload ID of a staging reference {@code <marker>/<upload id>}, or "" when not known. */
+    private static boolean isWhole(String staging) {
+        return staging.indexOf(WHOLE, staging.lastIndexOf('/') + 1) >= 0;
+    }
+
+    /** The upload ID of an upload's staging reference {@code <marker>/<upload id>}, or "" when not known. */
     private static String uploadId(PendingRef ref) {
         String staging = ref.staging();
         return URLDecoder.decode(staging.substring(staging.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
@@ -224,9 +328,9 @@ public final class S3Backend implements StorageBackend {
 
     /**
      * Runs a request; S3's "not found" answers pass through as they are (callers decide), every other failure that
-     * outlived the retries becomes an IOException that says which store failed.
+     * outlived the retries becomes an IOException that says what could not be done, on which store, and why.
      */
-    private <T> T call(S3Call<T> request) throws IOException {
+    private <T> T call(String what, S3Call<T> request) throws IOException {
         try {
             return request.call();
         } catch (NoSuchKeyException | NoSuchUploadException e) {
@@ -235,83 +339,13 @@ public final class S3Backend implements StorageBackend {
             if (e.statusCode() == 404) {
                 throw e;
             }
-            throw new IOException(describe() + ": " + e.getMessage(), e);
+            throw new IOException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
+        } catch (ApiCallTimeoutException e) {
+            throw new IOException(describe() + ": cannot " + what + ": the store did not answer within the retry time ("
+                    + retryFor.toSeconds() + " s); it is down or unreachable (raise the retry time to ride out longer "
+                    + "outages)", e);
         } catch (SdkException e) {
-            throw new IOException(describe() + " is unreachable after retries: " + e.getMessage(), e);
-        }
-    }
-
-    /** One multipart upload, written part by part. Not thread-safe: one writer at a time. */
-    private final class Upload implements PendingFile {
-        private final String key;
-        private final String uploadId;
-        private final PendingRef ref;
-        private final byte[] part = new byte[partSize];
-        private int filled;
-        private int nextPart = 1;
-        private final OutputStream stream = new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                part[filled++] = (byte) b;
-                if (filled == part.length) {
-                    uploadPart();
-                }
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                while (len > 0) {
-                    int n = Math.min(len, part.length - filled);
-                    System.arraycopy(b, off, part, filled, n);
-                    filled += n;
-                    off += n;
-                    len -= n;
-                    if (filled == part.length) {
-                        uploadPart();
-                    }
-                }
-            }
-        };
-
-        Upload(String key, String uploadId, PendingRef ref) {
-            this.key = key;
-            this.uploadId = uploadId;
-            this.ref = ref;
-        }
-
-        @Override
-        public OutputStream stream() {
-            return stream;
-        }
-
-        @Override
-        public PendingRef finish() throws IOException {
-            if (filled > 0 || nextPart == 1) {
-                uploadPart(); // the last part may be small, or empty when the whole file is
-            }
-            return ref;
-        }
-
-        @Override
-        public void abort() {
-            try {
-                discard(ref);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public long bufferedBytes() {
-            return part.length;
-        }
-
-        private void uploadPart() throws IOException {
-            byte[] body = java.util.Arrays.copyOf(part, filled);
-            filled = 0;
-            int number = nextPart++;
-            call(() -> s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number),
-                    RequestBody.fromBytes(body)));
+            throw new IOException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         }
     }
 }

@@ -9,11 +9,23 @@ import java.util.Optional;
  */
 public final class ArchivedFormats {
 
+    private static final ArchivedRows PARQUET = new ParquetRows();
+    private static final ArchivedRows AVRO = new AvroRows();
+
     private ArchivedFormats() {
     }
 
-    /** The reader for a file name such as {@code part-00001.jsonl.zst}, or empty when the format stores no coordinates. */
+    /**
+     * The reader for a file name such as {@code part-00001.jsonl.zst}, {@code ….zstd.parquet} or {@code ….avro}, or
+     * empty when the format stores no coordinates (raw) or the name is not one Sluice writes.
+     */
     public static Optional<ArchivedRows> rowsOf(String fileName) {
+        if (fileName.endsWith(".parquet")) {
+            return Optional.of(PARQUET); // the codec is inside the file
+        }
+        if (fileName.endsWith(".avro")) {
+            return Optional.of(AVRO);
+        }
         for (Codec codec : Codec.values()) {
             if (fileName.endsWith(".jsonl" + codec.extension())) {
                 return Optional.of(new JsonLinesRows(codec));
@@ -22,8 +34,8 @@ public final class ArchivedFormats {
         return Optional.empty();
     }
 
-    /** Whether the name is one Sluice writes data files under (so the audit can flag strangers). */
+    /** Whether the name is one Sluice writes data files under (so the audit can flag strangers), raw files included. */
     public static boolean isDataFile(String fileName) {
-        return rowsOf(fileName).isPresent();
+        return rowsOf(fileName).isPresent() || RawFormat.isRawFile(fileName);
     }
 }

@@ -18,7 +18,9 @@ import org.apache.kafka.common.header.Header;
  *
  * <p>Each line is the record's value with the Kafka coordinates added in front: {@code kafka_topic},
  * {@code kafka_partition}, {@code kafka_offset}, {@code kafka_timestamp} (epoch milliseconds), and optionally
- * {@code kafka_key} (the key as UTF-8 text) and {@code kafka_headers} (an object of header names to UTF-8 values).
+ * {@code kafka_key} (the key as UTF-8 text) and {@code kafka_headers} (an array of {@code {"key": ..., "value": ...}}
+ * objects with UTF-8 values, in record order: Kafka allows a header name more than once, and an object with a
+ * repeated name is one that DuckDB, among others, refuses to read).
  * A value that is a JSON object is spliced in as it is (no re-encoding), compacted first if it spans lines; a value
  * that is an array or a scalar goes under {@code value}; a tombstone (null value) is written with
  * {@code "value": null}, so deletes survive into the archive.
@@ -32,7 +34,9 @@ public final class JsonLinesFormat implements FileFormat {
     private static final byte[] OFFSET = utf8(",\"kafka_offset\":");
     private static final byte[] TIMESTAMP = utf8(",\"kafka_timestamp\":");
     private static final byte[] KEY = utf8(",\"kafka_key\":");
-    private static final byte[] HEADERS = utf8(",\"kafka_headers\":{");
+    private static final byte[] HEADERS = utf8(",\"kafka_headers\":[");
+    private static final byte[] HEADER_KEY = utf8("{\"key\":");
+    private static final byte[] HEADER_VALUE = utf8(",\"value\":");
     private static final byte[] VALUE = utf8(",\"value\":");
     private static final byte[] NULL_VALUE = utf8(",\"value\":null}\n");
 
@@ -58,19 +62,14 @@ public final class JsonLinesFormat implements FileFormat {
 
     @Override
     public RecordWriter open(OutputStream file) throws IOException {
-        CountingOutputStream counted = new CountingOutputStream(file);
-        return new Writer(counted, codec.compress(counted));
+        return new Writer(file);
     }
 
-    private final class Writer implements RecordWriter {
-        private final CountingOutputStream counted;
-        private final OutputStream out;
+    private final class Writer extends StreamRecordWriter {
         private final ByteArrayOutputStream prefix = new ByteArrayOutputStream(256);
-        private long records;
 
-        Writer(CountingOutputStream counted, OutputStream out) {
-            this.counted = counted;
-            this.out = out;
+        Writer(OutputStream file) throws IOException {
+            super(file, codec);
         }
 
         @Override
@@ -101,15 +100,17 @@ public final class JsonLinesFormat implements FileFormat {
                         prefix.write(',');
                     }
                     first = false;
+                    prefix.write(HEADER_KEY);
                     quoted(h.key());
-                    prefix.write(':');
+                    prefix.write(HEADER_VALUE);
                     if (h.value() == null) {
                         ascii("null");
                     } else {
                         quoted(new String(h.value(), StandardCharsets.UTF_8));
                     }
+                    prefix.write('}');
                 }
-                prefix.write('}');
+                prefix.write(']');
             }
             byte[] value = record.value();
             prefix.writeTo(out);
@@ -128,7 +129,7 @@ public final class JsonLinesFormat implements FileFormat {
                 }
                 out.write('\n');
             }
-            records++;
+            counted();
         }
 
         private void quoted(String text) {
@@ -162,21 +163,6 @@ public final class JsonLinesFormat implements FileFormat {
                 end--;
             }
             out.write(value, next, end - next);
-        }
-
-        @Override
-        public long bytesWritten() {
-            return counted.count();
-        }
-
-        @Override
-        public long records() {
-            return records;
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close(); // finishes the codec's frame; the counting stream below stays open for the backend
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.storage.format;
 
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.json.JsonScan;
 import java.io.Closeable;
 import java.io.IOException;
@@ -13,11 +14,24 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  */
 public interface RecordWriter extends Closeable {
 
-    /** @param scan the value's JSON scan, or null when the layout needed none and the format does not either */
-    void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws IOException;
+    /**
+     * @param scan the value's JSON scan, or null when the layout needed none and the format does not either
+     * @throws RecordRejectedException when the format cannot take the record (a value that does not match the schema,
+     *     a tombstone the format cannot hold); thrown before anything of the record reaches the file, so the file
+     *     stays valid and the engine applies its failure outcome to the record alone
+     */
+    void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws IOException, RecordRejectedException;
 
-    /** Bytes that reached the file so far (after compression), for size-based rolling. */
+    /**
+     * The file's size so far, for size-based rolling: bytes that reached the stream (after compression) plus, for
+     * formats that hold data back in memory (a Parquet row group), an estimate of what that data will add.
+     */
     long bytesWritten();
 
     long records();
+
+    /** Bytes this writer holds in memory for rows not yet written out (a Parquet row group), for the memory budget. */
+    default long bufferedBytes() {
+        return 0;
+    }
 }

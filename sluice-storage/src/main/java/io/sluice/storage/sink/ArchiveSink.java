@@ -20,6 +20,9 @@ import org.apache.kafka.common.Uuid;
  * commit naming their manifest) or at least once (published before the commit, no manifests); see
  * {@code docs/exactly-once.md}.
  *
+ * <p>The heap its open files hold is limited sink-wide ({@code maxBufferedBytes}): over the limit, the partition
+ * holding the most rolls early ({@link MemoryPressure}, {@code docs/rolling.md}).
+ *
  * <p>Threading: the engine calls each partition's methods one at a time ({@link Sink}); partitions run in parallel,
  * each with its own {@link PartitionArchive}.
  */
@@ -31,25 +34,42 @@ public final class ArchiveSink implements Sink {
     private final RollingPolicy rolling;
     private final boolean exactlyOnce;
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
+    private final MemoryPressure pressure;
+    /** Rolls by cause, files sealed and published. */
+    public final ArchiveCounters counters = new ArchiveCounters();
     /** Rolls forced by the open-file bound. */
-    public final LongAdder boundRolls = new LongAdder();
+    public final LongAdder boundRolls = counters.boundRolls;
     /** Files published. */
-    public final LongAdder published = new LongAdder();
+    public final LongAdder published = counters.published;
 
+    /** The default limit on the heap open files hold: half the engine's default memory budget. */
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = 128L * 1024 * 1024;
+
+    /** With {@link #DEFAULT_MAX_BUFFERED_BYTES}. */
     public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
             boolean exactlyOnce) {
+        this(backend, layout, format, rolling, exactlyOnce, DEFAULT_MAX_BUFFERED_BYTES);
+    }
+
+    /**
+     * @param maxBufferedBytes the heap all open files together may hold before the partition holding the most rolls
+     *                         early; keep it well under the engine's memory budget, which counts these bytes too
+     */
+    public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
+            boolean exactlyOnce, long maxBufferedBytes) {
         this.backend = backend;
         this.layout = layout;
         this.format = format;
         this.rolling = rolling;
         this.exactlyOnce = exactlyOnce;
+        this.pressure = new MemoryPressure(maxBufferedBytes, partitions.values());
     }
 
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolling,
-                exactlyOnce, boundRolls, published);
+                exactlyOnce, counters, pressure);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
     }
@@ -86,6 +106,11 @@ public final class ArchiveSink implements Sink {
     public long bufferedBytes(TopicPartition partition) {
         PartitionArchive archive = partitions.get(partition);
         return archive == null ? 0 : archive.bufferedBytes();
+    }
+
+    /** Heap held by all open files of the sink. */
+    public long bufferedBytes() {
+        return pressure.total();
     }
 
     @Override

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -37,9 +36,14 @@ import org.slf4j.LoggerFactory;
  *       partition's progress is this one offset, and it is what a checkpoint commits.
  * </ul>
  *
- * <p>A write that fails on storage (a full disk, an I/O error) poisons the partition: its open files are discarded,
- * and the error stops the engine, which then commits nothing beyond {@code barrier}. Records after it are delivered
- * again after a restart; nothing is acknowledged that was not written.
+ * <p>A storage failure (a full disk, an I/O error, a store down for longer than its retry time) while writing,
+ * rolling or publishing poisons the partition: its open files are given up without further storage calls, every
+ * later write and checkpoint fails at once, and the error stops the engine, which then commits nothing more for this
+ * partition. Records after the last commit are delivered again after a restart; nothing is acknowledged that was not
+ * written.
+ *
+ * <p>The heap its open files hold (backend buffers plus what the format writers report) is summed here, in
+ * {@link #recount}, and reported to the sink-wide {@link MemoryPressure}.
  *
  * <p>Threading: one thread at a time (the engine's lane for this partition).
  */
@@ -65,8 +69,8 @@ final class PartitionArchive {
     private final FileFormat format;
     private final RollingPolicy rolling;
     private final boolean exactlyOnce;
-    private final LongAdder boundRolls;
-    private final LongAdder published;
+    private final ArchiveCounters counters;
+    private final MemoryPressure pressure;
     private final boolean scanJson;
     /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
     private final String manifestWriter = java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -78,16 +82,23 @@ final class PartitionArchive {
     private long barrier;
     private long oldestOpenNanos;
     private IOException broken;
-    /** Read by the engine's consumer thread at any time, so kept apart from the lane-owned map of open files. */
+    /**
+     * Heap held by the open files. Written by the lane only; read by the consumer thread and other partitions' lanes
+     * at any time, so kept apart from the lane-owned map of open files.
+     */
     private volatile long buffered;
 
     private static final class OpenFile {
+        final String path;
         final PendingFile pending;
         final RecordWriter writer;
         final long firstOffset;
         long lastOffset;
+        /** This file's share of {@code buffered}. */
+        long counted;
 
-        OpenFile(PendingFile pending, RecordWriter writer, long firstOffset) {
+        OpenFile(String path, PendingFile pending, RecordWriter writer, long firstOffset) {
+            this.path = path;
             this.pending = pending;
             this.writer = writer;
             this.firstOffset = firstOffset;
@@ -95,7 +106,7 @@ final class PartitionArchive {
     }
 
     PartitionArchive(TopicPartition partition, String topicId, StorageBackend backend, Layout layout, FileFormat format,
-            RollingPolicy rolling, boolean exactlyOnce, LongAdder boundRolls, LongAdder published) {
+            RollingPolicy rolling, boolean exactlyOnce, ArchiveCounters counters, MemoryPressure pressure) {
         this.partition = partition;
         this.topicId = topicId;
         this.backend = backend;
@@ -103,8 +114,8 @@ final class PartitionArchive {
         this.format = format;
         this.rolling = rolling;
         this.exactlyOnce = exactlyOnce;
-        this.boundRolls = boundRolls;
-        this.published = published;
+        this.counters = counters;
+        this.pressure = pressure;
         this.scanJson = format.needsJson() || !layout.jsonPaths().isEmpty();
     }
 
@@ -121,16 +132,14 @@ final class PartitionArchive {
                     + " is missing from " + backend.describe() + "; its files cannot be published"));
             for (ManifestFile f : Manifest.fromJson(json, path).files()) {
                 backend.publish(new PendingRef(f.path(), f.staging()));
-                published.increment();
+                counters.published.increment();
             }
         }
         backend.discardAll(backend.listStaged(stagingPrefix()));
     }
 
     void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
-        if (broken != null) {
-            throw new IOException("the archive of " + partition + " failed earlier: " + broken.getMessage(), broken);
-        }
+        failIfBroken();
         JsonScan scan = null;
         if (scanJson && record.value() != null) {
             try {
@@ -140,65 +149,90 @@ final class PartitionArchive {
             }
         }
         String directory = layout.directory(record, scan);
+        OpenFile file = open.get(directory);
+        if (file == null) {
+            if (open.size() >= rolling.maxOpenFiles()) {
+                counters.boundRolls.increment();
+                roll();
+            }
+            file = openFile(directory, record.offset());
+        }
         try {
-            OpenFile file = open.get(directory);
-            if (file == null) {
-                if (open.size() >= rolling.maxOpenFiles()) {
-                    boundRolls.increment();
-                    rollAll();
-                }
-                file = openFile(directory, record.offset());
-            }
             file.writer.write(record, scan);
-            file.lastOffset = record.offset();
-            next = record.offset() + 1;
-            CrashPoints.reach(AFTER_WRITE);
-            if (rolling.full(file.writer.bytesWritten(), file.writer.records())) {
-                rollAll();
+        } catch (RecordRejectedException e) {
+            if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
+                open.remove(directory);
+                uncount(file);
+                file.pending.abort();
             }
-        } catch (IOException e) {
-            poison(e);
             throw e;
+        } catch (IOException e) {
+            throw poison(file.path, "write", e);
+        }
+        file.lastOffset = record.offset();
+        next = record.offset() + 1;
+        CrashPoints.reach(AFTER_WRITE);
+        recount(file);
+        boolean full = rolling.full(file.writer.bytesWritten(), file.writer.records());
+        if (full || pressure.mustRoll(this)) {
+            if (!full) {
+                counters.pressureRolls.increment();
+            }
+            roll();
         }
     }
 
     SinkCheckpoint checkpoint(boolean last) throws IOException {
-        if (broken == null && !open.isEmpty() && (last || rolling.old(oldestOpenNanos, System.nanoTime()))) {
-            try {
-                rollAll();
-            } catch (IOException e) {
-                poison(e);
-                throw e;
+        failIfBroken();
+        if (!open.isEmpty()) {
+            if (last || rolling.old(oldestOpenNanos, System.nanoTime())) {
+                roll();
+            } else if (pressure.mustRoll(this)) {
+                counters.pressureRolls.increment(); // this partition holds the most and no write came to roll it
+                roll();
             }
         }
-        if (!exactlyOnce) {
-            for (ManifestFile f : sealed) {
-                backend.publish(new PendingRef(f.path(), f.staging()));
-                published.increment();
+        try {
+            if (!exactlyOnce) {
+                for (ManifestFile f : sealed) {
+                    backend.publish(new PendingRef(f.path(), f.staging()));
+                    counters.published.increment();
+                }
+                sealed.clear();
+                return new SinkCheckpoint(barrier, "");
             }
-            sealed.clear();
-            return new SinkCheckpoint(barrier, "");
+            if (sealed.isEmpty()) {
+                return new SinkCheckpoint(barrier, "");
+            }
+            String name = Manifest.name(barrier, manifestWriter);
+            Manifest manifest = new Manifest(1, partition.topic(), topicId, partition.partition(), barrier,
+                    List.copyOf(sealed));
+            backend.writeAtomically(Manifest.directory(topicId, partition.partition()) + name, manifest.toJson());
+            CrashPoints.reach(AFTER_MANIFEST);
+            awaitingCommit.put(name, List.copyOf(sealed));
+            return new SinkCheckpoint(barrier, name);
+        } catch (IOException e) {
+            throw poison(null, exactlyOnce ? "write the manifest" : "publish", e);
         }
-        if (sealed.isEmpty()) {
-            return new SinkCheckpoint(barrier, "");
-        }
-        String name = Manifest.name(barrier, manifestWriter);
-        Manifest manifest = new Manifest(1, partition.topic(), topicId, partition.partition(), barrier,
-                List.copyOf(sealed));
-        backend.writeAtomically(Manifest.directory(topicId, partition.partition()) + name, manifest.toJson());
-        CrashPoints.reach(AFTER_MANIFEST);
-        awaitingCommit.put(name, List.copyOf(sealed));
-        return new SinkCheckpoint(barrier, name);
     }
 
+    /**
+     * Publishes the committed manifest's files. A failure poisons the partition (the engine does not wait for this
+     * call, so the next write or checkpoint reports it and stops the engine); the files stay staged, and the next
+     * recovery publishes them, since the commit names their manifest.
+     */
     void committed(SinkCheckpoint checkpoint) throws IOException {
         List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
         if (files == null) {
             return;
         }
         for (ManifestFile f : files) {
-            backend.publish(new PendingRef(f.path(), f.staging()));
-            published.increment();
+            try {
+                backend.publish(new PendingRef(f.path(), f.staging()));
+            } catch (IOException e) {
+                throw poison(f.path(), "publish", e);
+            }
+            counters.published.increment();
             CrashPoints.reach(MID_PUBLISH);
         }
         CrashPoints.reach(AFTER_PUBLISH);
@@ -227,16 +261,25 @@ final class PartitionArchive {
      * them.
      */
     void close(boolean lost) {
-        for (OpenFile f : open.values()) {
-            f.pending.abort();
+        try {
+            for (OpenFile f : open.values()) {
+                if (broken == null) {
+                    f.pending.abort();
+                } else {
+                    f.pending.abandon();
+                }
+            }
+        } finally {
+            forgetOpenFiles();
         }
-        open.clear();
-        countBuffers();
         Set<ManifestFile> maybeCommitted = new HashSet<>();
         awaitingCommit.values().forEach(maybeCommitted::addAll);
         List<PendingRef> givenUp = sealed.stream().filter(f -> !maybeCommitted.contains(f))
                 .map(f -> new PendingRef(f.path(), f.staging())).toList();
         sealed.clear();
+        if (broken != null || givenUp.isEmpty()) {
+            return; // a failing store gets no more calls: the partition's next recovery removes them
+        }
         try {
             backend.discardAll(givenUp);
         } catch (IOException e) {
@@ -246,56 +289,127 @@ final class PartitionArchive {
         }
     }
 
+    /** Heap held by the open files; any thread. */
     long bufferedBytes() {
         return buffered;
     }
 
-    private void countBuffers() {
-        long bytes = 0;
-        for (OpenFile f : open.values()) {
-            bytes += f.pending.bufferedBytes();
+    /** Brings {@code file}'s share of {@link #buffered} up to date: the one place the open files' heap is summed. */
+    private void recount(OpenFile file) {
+        long now = file.pending.bufferedBytes() + file.writer.bufferedBytes();
+        long delta = now - file.counted;
+        if (delta != 0) {
+            file.counted = now;
+            buffered += delta; // volatile, but written by this lane only
+            pressure.changed(delta);
         }
-        buffered = bytes;
+    }
+
+    private void uncount(OpenFile file) {
+        buffered -= file.counted;
+        pressure.changed(-file.counted);
+        file.counted = 0;
+    }
+
+    private void forgetOpenFiles() {
+        open.clear();
+        pressure.changed(-buffered);
+        buffered = 0;
     }
 
     private OpenFile openFile(String directory, long firstOffset) throws IOException {
         String path = directory + partition.topic() + "+" + partition.partition() + "+" + firstOffset + format.extension();
-        PendingFile pending = backend.create(path, stagingPrefix());
-        OpenFile file = new OpenFile(pending, format.open(pending.stream()), firstOffset);
+        OpenFile file;
+        try {
+            PendingFile pending = backend.create(path, stagingPrefix());
+            try {
+                file = new OpenFile(path, pending, format.open(pending.stream()), firstOffset);
+            } catch (IOException e) {
+                pending.abandon();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw poison(path, "start", e);
+        }
         if (open.isEmpty()) {
             oldestOpenNanos = System.nanoTime();
         }
         open.put(directory, file);
-        countBuffers();
+        recount(file);
         return file;
     }
 
-    /** Seals every open file at the current offset: the partition-wide barrier. */
-    private void rollAll() throws IOException {
-        for (OpenFile f : open.values()) {
-            f.writer.close();
-            PendingRef ref = f.pending.finish();
-            sealed.add(new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(),
-                    f.firstOffset, f.lastOffset));
+    private void roll() throws IOException {
+        try {
+            rollAll();
+        } catch (FileFailure e) {
+            throw poison(e.path, "seal", e.cause);
         }
-        open.clear();
-        countBuffers();
+    }
+
+    /**
+     * Seals every open file at the current offset: the partition-wide barrier. The files join {@code sealed} only
+     * when all are sealed, so a failure half-way never lets a later manifest list records beyond the barrier.
+     */
+    private void rollAll() throws FileFailure {
+        List<ManifestFile> sealedNow = new ArrayList<>(open.size());
+        for (OpenFile f : open.values()) {
+            try {
+                f.writer.close();
+                PendingRef ref = f.pending.finish();
+                sealedNow.add(new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(),
+                        f.firstOffset, f.lastOffset));
+            } catch (IOException e) {
+                throw new FileFailure(f.path, e);
+            }
+        }
+        sealed.addAll(sealedNow);
+        forgetOpenFiles();
         barrier = next;
+        counters.rolls.increment();
+        counters.sealedFiles.add(sealedNow.size());
         CrashPoints.reach(AFTER_SEAL);
     }
 
-    private void poison(IOException e) {
-        broken = e;
+    /** A storage failure on one file while rolling, so that the error can name it. */
+    private static final class FileFailure extends Exception {
+        final String path;
+        final IOException cause;
+
+        FileFailure(String path, IOException cause) {
+            super(cause);
+            this.path = path;
+            this.cause = cause;
+        }
+    }
+
+    private void failIfBroken() throws IOException {
+        if (broken != null) {
+            throw new IOException("the archive of " + partition + " failed earlier: " + broken.getMessage(), broken);
+        }
+    }
+
+    /**
+     * Marks the partition failed and gives its open files up without further storage calls (the storage just
+     * failed; the next recovery removes what is staged). Returns the error to throw: it names the partition, the
+     * file, what was being done and the storage's own reason.
+     */
+    private IOException poison(String path, String action, IOException cause) {
+        IOException error = new IOException("cannot " + action + " " + (path == null ? "the archive of " + partition
+                : path) + " in " + backend.describe() + " (" + partition + "): " + cause.getMessage()
+                + ". The engine stops; nothing after the last commit is acknowledged, and a restart writes it again",
+                cause);
+        broken = error;
         for (OpenFile f : open.values()) {
             try {
-                f.pending.abort();
+                f.pending.abandon();
             } catch (RuntimeException ignored) {
                 // already failing; the staged remains are removed at the next recovery
             }
         }
-        open.clear();
-        countBuffers();
+        forgetOpenFiles();
         next = barrier;
+        return error;
     }
 
     private String stagingPrefix() {

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.SharedS3;
+import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.s3.S3Server;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -60,6 +64,32 @@ class S3BackendTest {
     }
 
     @Test
+    void aFileSmallerThanAPartIsStagedWholeUnderItsPartitionAndCopiedIntoPlaceWhenPublished() throws Exception {
+        String bucket = server.createBucket("whole");
+        String path = "t/category=a b~c/t+0+7.jsonl"; // characters that need encoding, and the separator itself
+        try (S3Backend backend = backend(bucket); S3Client client = server.client()) {
+            PendingFile file = backend.create(path, "_sluice/staging/id/4/");
+            file.stream().write("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8));
+            PendingRef ref = file.finish();
+            assertTrue(client.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty(), "no multipart upload");
+            assertTrue(backend.list("t/").isEmpty(), "invisible before publishing");
+            assertEquals(List.of(ref), backend.listStaged("_sluice/staging/id/4/"), "recovery finds it, and where "
+                    + "it goes");
+
+            backend.publish(ref);
+            backend.publish(ref); // recovery may publish what was published before a crash
+            assertEquals(List.of(path), backend.list("t/"));
+            assertEquals("{\"a\":1}\n", new String(backend.read(path).orElseThrow(), StandardCharsets.UTF_8));
+            assertTrue(backend.listStaged("_sluice/staging/id/4/").isEmpty(), "the staged copy is gone");
+
+            PendingFile discarded = backend.create("t/gone.jsonl", "_sluice/staging/id/4/");
+            backend.discard(discarded.finish()); // an empty file, given up after a rejected commit
+            assertTrue(backend.listStaged("_sluice/staging/id/4/").isEmpty());
+            assertEquals(List.of(path), backend.list("t/"));
+        }
+    }
+
+    @Test
     void aDiscardedFileNeverAppearsAndManifestsRoundTrip() throws Exception {
         String bucket = server.createBucket("discard");
         try (S3Backend backend = backend(bucket); S3Client client = server.client()) {
@@ -86,9 +116,10 @@ class S3BackendTest {
     void recoveryAbortsTheUploadsItFindsThroughMarkers() throws Exception {
         String bucket = server.createBucket("recover");
         try (S3Backend backend = backend(bucket); S3Client client = server.client()) {
+            byte[] overAPart = new byte[S3Backend.MIN_PART_SIZE + 100]; // so each file is an upload
             for (String path : List.of("t/a.jsonl", "t/b.jsonl")) {
                 PendingFile file = backend.create(path, "_sluice/staging/id/2/");
-                file.stream().write("{}\n".getBytes(StandardCharsets.UTF_8));
+                file.stream().write(overAPart);
                 if (path.endsWith("a.jsonl")) {
                     file.finish(); // a sealed file; b stays open, as a crash leaves it
                 }
@@ -103,9 +134,85 @@ class S3BackendTest {
         }
     }
 
+    @Test
+    void partsAccumulateOnLocalDiskWhileTheHeapHoldsOneSmallBufferPerFile() throws Exception {
+        String bucket = server.createBucket("spool");
+        Path spool = TestDirs.newDir("spool");
+        byte[] data = new byte[S3Backend.MIN_PART_SIZE + 700_000];
+        new Random(7).nextBytes(data);
+        try (S3Backend backend = new S3Backend(config(bucket).spoolDirectory(spool).build());
+                S3Client client = server.client()) {
+            PendingFile file = backend.create("t/spooled.bin", "_sluice/staging/id/2/");
+            file.stream().write(data, 0, 3 * 1024 * 1024);
+            assertTrue(file.bufferedBytes() <= 64 * 1024, file.bufferedBytes() + " bytes on the heap for one file");
+            long spooled = spooledBytes(spool);
+            assertTrue(spooled >= 3 * 1024 * 1024 - file.bufferedBytes(), spooled + " bytes on disk: all but a buffer");
+            assertTrue(client.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty(),
+                    "no request before the first part is complete");
+
+            file.stream().write(data, 3 * 1024 * 1024, data.length - 3 * 1024 * 1024);
+            assertEquals(1, client.listMultipartUploads(b -> b.bucket(bucket)).uploads().size(), "part 1 is sent");
+            assertTrue(spooledBytes(spool) < 700_000, "and its bytes left the spool");
+
+            PendingRef ref = file.finish();
+            assertEquals(0, spooledBytes(spool), "the spool file is gone after the last part");
+            backend.publish(ref);
+            assertArrayEquals(data, client.getObject(b -> b.bucket(bucket).key("archive/t/spooled.bin"),
+                    ResponseTransformer.toBytes()).asByteArray());
+
+            PendingFile aborted = backend.create("t/aborted.bin", "_sluice/staging/id/2/");
+            aborted.stream().write(data);
+            aborted.abort();
+            assertEquals(0, spooledBytes(spool), "an aborted file's spool is gone");
+            assertTrue(client.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty(), "and its upload");
+            assertTrue(backend.listStaged("_sluice/staging/id/2/").isEmpty(), "and its marker");
+        }
+    }
+
+    @Test
+    void aStartingBackendRemovesWhatKilledRunsLeftInTheSpoolButNotWhatALiveBackendHolds() throws Exception {
+        String bucket = server.createBucket("leftovers");
+        Path spool = TestDirs.newDir("spool-leftovers");
+        // a killed run: its lock file (nobody holds the lock any more) and its folder with a half-written part
+        Files.createDirectories(spool.resolve("killed"));
+        Files.write(spool.resolve("killed/part.part"), new byte[1000]);
+        Files.createFile(spool.resolve("killed.lock"));
+        // a run killed while removing its folder: the lock file went first
+        Files.createDirectories(spool.resolve("half-removed"));
+        try (S3Backend live = new S3Backend(config(bucket).spoolDirectory(spool).build())) {
+            try (Stream<Path> left = Files.list(spool)) {
+                assertEquals(List.of(), left.map(p -> p.getFileName().toString())
+                        .filter(n -> n.startsWith("killed") || n.startsWith("half")).toList(), "leftovers removed");
+            }
+            PendingFile open = live.create("t/live.bin", "_sluice/staging/id/3/");
+            open.stream().write(new byte[100_000]); // spilled to the live backend's spool
+            try (S3Backend second = new S3Backend(config(bucket).spoolDirectory(spool).build())) {
+                assertTrue(spooledBytes(spool) >= 100_000 - open.bufferedBytes(), "a live spool stays");
+            }
+            open.abort();
+        }
+        try (Stream<Path> left = Files.list(spool)) {
+            assertEquals(List.of(), left.toList(), "a closed backend leaves nothing");
+        }
+    }
+
+    private static long spooledBytes(Path spool) throws Exception {
+        try (Stream<Path> files = Files.walk(spool)) {
+            long total = 0;
+            for (Path f : files.filter(p -> p.toString().endsWith(".part")).toList()) {
+                total += Files.size(f);
+            }
+            return total;
+        }
+    }
+
+    private S3Config.Builder config(String bucket) {
+        return S3Config.builder(bucket).endpoint(server.endpoint()).prefix("archive/").partSize(S3Backend.MIN_PART_SIZE)
+                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(server.accessKey(),
+                        server.secretKey())));
+    }
+
     private S3Backend backend(String bucket) {
-        return new S3Backend(server.endpoint(), S3Server.REGION, StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(server.accessKey(), server.secretKey())), bucket, "archive/",
-                S3Backend.MIN_PART_SIZE);
+        return new S3Backend(config(bucket).spoolDirectory(TestDirs.newDir("spool")).build());
     }
 }

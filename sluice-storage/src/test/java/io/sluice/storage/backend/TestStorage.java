@@ -47,8 +47,9 @@ public record TestStorage(String spec) {
     public StorageBackend open() throws IOException {
         return switch (kind()) {
             case "local" -> new LocalBackend(Path.of(part(1)));
-            case "s3" -> new S3Backend(URI.create(part(1)), io.sluice.testkit.s3.S3Server.REGION, credentials(),
-                    part(2), S3_PREFIX, S3Backend.MIN_PART_SIZE);
+            case "s3" -> new S3Backend(S3Config.builder(part(2)).endpoint(URI.create(part(1)))
+                    .region(S3Server.REGION).credentials(credentials()).prefix(S3_PREFIX)
+                    .partSize(S3Config.MIN_PART_SIZE).build());
             case "hdfs" -> new HdfsBackend(HdfsConfig.builder(URI.create(part(1))).root(part(2))
                     .property("dfs.replication", "1").build());
             default -> throw new IllegalArgumentException("unknown storage " + spec);

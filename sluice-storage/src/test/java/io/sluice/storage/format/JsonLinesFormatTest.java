@@ -29,11 +29,11 @@ class JsonLinesFormatTest {
                 record(4, "k\"4", null, new RecordHeaders()));
         String text = write(new JsonLinesFormat(Codec.ZSTD, true, true), records);
         assertEquals(String.join("\n",
-                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":0,\"kafka_timestamp\":1000,\"kafka_key\":\"k0\",\"kafka_headers\":{},\"category\":\"click\",\"n\":1}",
-                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":1,\"kafka_timestamp\":1001,\"kafka_key\":\"k1\",\"kafka_headers\":{\"trace\":\"abc\"},\"category\":\"view\"}",
-                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":2,\"kafka_timestamp\":1002,\"kafka_key\":null,\"kafka_headers\":{},\"value\":[1,2,3]}",
-                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":3,\"kafka_timestamp\":1003,\"kafka_key\":\"k3\",\"kafka_headers\":{}}",
-                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":4,\"kafka_timestamp\":1004,\"kafka_key\":\"k\\\"4\",\"kafka_headers\":{},\"value\":null}",
+                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":0,\"kafka_timestamp\":1000,\"kafka_key\":\"k0\",\"kafka_headers\":[],\"category\":\"click\",\"n\":1}",
+                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":1,\"kafka_timestamp\":1001,\"kafka_key\":\"k1\",\"kafka_headers\":[{\"key\":\"trace\",\"value\":\"abc\"}],\"category\":\"view\"}",
+                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":2,\"kafka_timestamp\":1002,\"kafka_key\":null,\"kafka_headers\":[],\"value\":[1,2,3]}",
+                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":3,\"kafka_timestamp\":1003,\"kafka_key\":\"k3\",\"kafka_headers\":[]}",
+                "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":4,\"kafka_timestamp\":1004,\"kafka_key\":\"k\\\"4\",\"kafka_headers\":[],\"value\":null}",
                 ""), text);
     }
 

@@ -14,9 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -99,8 +99,8 @@ class PartitionArchiveTest {
         return new PartitionArchive(PARTITION, TOPIC_ID, backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new LongAdder(),
-                new LongAdder());
+                new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new ArchiveCounters(),
+                new MemoryPressure(Long.MAX_VALUE, List.of()));
     }
 
     private static void write(PartitionArchive archive, long from, long to) throws Exception {

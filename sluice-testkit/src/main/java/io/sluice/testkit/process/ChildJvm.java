@@ -30,6 +30,7 @@ public final class ChildJvm {
     private final Map<String, String> systemProperties;
     private final Path workDir;
     private final Path logFile;
+    private final long fileSizeLimitKib;
 
     private ChildJvm(Builder b) {
         this.name = Objects.requireNonNull(b.name, "name");
@@ -40,6 +41,7 @@ public final class ChildJvm {
         this.systemProperties = Map.copyOf(b.systemProperties);
         this.workDir = Objects.requireNonNull(b.workDir, "workDir");
         this.logFile = b.logFile != null ? b.logFile : workDir.resolve(name + ".log");
+        this.fileSizeLimitKib = b.fileSizeLimitKib;
         if (classpath.isEmpty()) {
             throw new IllegalArgumentException("a child JVM needs a classpath");
         }
@@ -66,6 +68,11 @@ public final class ChildJvm {
             Files.writeString(argFile, "-cp " + quote(classpath.stream().map(Path::toString)
                     .collect(Collectors.joining(java.io.File.pathSeparator))) + "\n", StandardCharsets.UTF_8);
             List<String> command = new ArrayList<>();
+            if (fileSizeLimitKib > 0) {
+                // the shell sets the limit and becomes the JVM (same PID); the JVM ignores SIGXFSZ, so writes past
+                // the limit fail with EFBIG ("File too large"), as on a full disk
+                command.addAll(List.of("bash", "-c", "ulimit -f " + fileSizeLimitKib + " && exec \"$@\"", name));
+            }
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
             systemProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
@@ -106,6 +113,7 @@ public final class ChildJvm {
         private final Map<String, String> systemProperties = new LinkedHashMap<>();
         private Path workDir;
         private Path logFile;
+        private long fileSizeLimitKib;
 
         private Builder(String name) {
             this.name = name;
@@ -156,6 +164,18 @@ public final class ChildJvm {
 
         public Builder logFile(Path file) {
             this.logFile = file;
+            return this;
+        }
+
+        /**
+         * Runs the child under {@code ulimit -f}: no file it writes may grow past {@code kibibytes}, so writes beyond
+         * fail as on a full disk. Its log counts too: keep the limit well above what the child logs.
+         */
+        public Builder fileSizeLimit(long kibibytes) {
+            if (kibibytes < 1) {
+                throw new IllegalArgumentException("the file size limit must be at least 1 KiB, not " + kibibytes);
+            }
+            this.fileSizeLimitKib = kibibytes;
             return this;
         }
 

@@ -1,0 +1,51 @@
+package io.sluice.bench;
+
+import io.sluice.core.budget.MemoryBudget;
+import io.sluice.storage.format.FileFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * The work of an archive scenario, the same for every system that archives: where records go ({@link #layout()}),
+ * how a file is written ({@link #format()}: format and codec), when files roll, and how often progress is committed.
+ * Another format is another {@code formats} supplier; everything else, Kafka Connect's task included, follows.
+ *
+ * @param rolling        when files are sealed; {@link #SEALED_AT_EVERY_COMMIT} makes both systems seal all open
+ *                       files at each commit, so the tail of the topic is visible one commit after it arrives
+ * @param commitInterval Sluice's commit interval, and Kafka Connect's {@code offset.flush.interval.ms}
+ * @param memoryBudgetBytes Sluice's memory budget, from which it derives its consumer's fetch sizes; the other
+ *                       systems' consumers get the same fetch sizes ({@link #fetchSizes()})
+ */
+public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFormat> formats, RollingPolicy rolling,
+        Duration commitInterval, long memoryBudgetBytes) {
+
+    /** Files of every partition roll at each commit: a file's age is checked at commits, and a millisecond is over. */
+    static final RollingPolicy SEALED_AT_EVERY_COMMIT = new RollingPolicy(128L * 1024 * 1024, 10_000_000,
+            Duration.ofMillis(1), 32);
+
+    /** By hour (of the value's {@code ts}, UTC) and the value's category, as the issue and seed 004 lay logs out. */
+    static ArchiveWork hourAndCategory(Supplier<FileFormat> formats, Duration commitInterval) {
+        return new ArchiveWork("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/", "ts", formats,
+                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024);
+    }
+
+    public Layout layout() {
+        return new Layout(pathTemplate, timeField, ZoneOffset.UTC, null);
+    }
+
+    public FileFormat format() {
+        return formats.get();
+    }
+
+    /** {@code max.partition.fetch.bytes} and {@code fetch.max.bytes} as Sluice sets them for its budget. */
+    public Map<String, Object> fetchSizes() {
+        MemoryBudget budget = new MemoryBudget(memoryBudgetBytes);
+        return Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, budget.partitionFetchBytes(),
+                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, budget.fetchMaxBytes());
+    }
+}

@@ -1,0 +1,46 @@
+package io.sluice.bench.systems;
+
+import io.sluice.bench.ArchiveWork;
+import io.sluice.bench.Scenario;
+import io.sluice.core.Engine;
+import io.sluice.core.EngineConfig;
+import io.sluice.core.Health;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.sink.ArchiveSink;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Sluice's engine with the archive sink, exactly once: files are staged, listed in a manifest that the Kafka commit
+ * names, and published after the commit. One worker per partition (a sink keeps each partition's records in order),
+ * the default memory budget, the scenario's commit interval.
+ */
+final class SluiceArchiveSystem implements ArchiveSystem {
+
+    @Override
+    public long run(String bootstrap, String topic, Scenario scenario, Path output, Measurement m) throws Exception {
+        ArchiveWork work = scenario.archive();
+        String group = SystemMain.group("sluice-archive");
+        CountingSink sink = new CountingSink(new ArchiveSink(new LocalBackend(output), work.layout(), work.format(),
+                work.rolling(), true), m);
+        EngineConfig config = EngineConfig.builder()
+                .bootstrapServers(bootstrap)
+                .groupId(group)
+                .topics(topic)
+                .concurrency(scenario.concurrency())
+                .commitInterval(work.commitInterval())
+                .memoryBudgetBytes(work.memoryBudgetBytes())
+                .build();
+        try (CommittedOffsets committed = new CommittedOffsets(bootstrap, topic, scenario.partitions());
+                Engine engine = Engine.startSink(config, sink)) {
+            m.awaitDone(ArchiveSystem.TIMEOUT, () -> failure(engine));
+            return committed.awaitEnd(group, sink::publishedUpTo, ArchiveSystem.TIMEOUT, () -> failure(engine));
+        }
+    }
+
+    private static Optional<String> failure(Engine engine) {
+        return engine.health() == Health.FAILED || engine.health() == Health.STOPPED
+                ? Optional.of(engine.health() + ": " + engine.failure().map(Throwable::toString).orElse("no cause"))
+                : Optional.empty();
+    }
+}

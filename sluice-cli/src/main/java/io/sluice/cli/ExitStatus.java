@@ -1,0 +1,17 @@
+package io.sluice.cli;
+
+/** The command's exit statuses. */
+public final class ExitStatus {
+
+    /** Done, or drained cleanly after SIGTERM / Ctrl-C. */
+    public static final int OK = 0;
+    /** Something outside the command line and the pipeline file failed: brokers, storage, a record, a bug. */
+    public static final int FAILURE = 1;
+    /** Bad usage or a bad pipeline file; nothing was started. */
+    public static final int USAGE = 2;
+    /** Stopped at once by a second Ctrl-C, without draining (the shells' 128 + SIGINT). */
+    public static final int INTERRUPTED = 130;
+
+    private ExitStatus() {
+    }
+}

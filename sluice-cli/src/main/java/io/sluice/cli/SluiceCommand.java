@@ -1,0 +1,106 @@
+package io.sluice.cli;
+
+import io.sluice.cli.config.ConfigException;
+import io.sluice.cli.config.ConfigProblem;
+import io.sluice.cli.console.LogFormat;
+import io.sluice.cli.console.Logging;
+import io.sluice.cli.run.RunExtension;
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code sluice} command and the one place its subcommands are registered (the {@code subcommands} list below;
+ * {@code run}'s extensions are in {@link io.sluice.cli.run.RunExtensions}).
+ *
+ * <p>Threading: one command line per invocation, on the main thread.
+ */
+@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Moves data out of Kafka: archives topics to local files, S3 and HDFS as compressed, "
+                + "partitioned files, exactly once.", ""},
+        footer = {"", "Exit status: 0 done (or drained cleanly after Ctrl-C / SIGTERM), 1 runtime failure, 2 bad usage "
+                + "or pipeline file, 130 stopped at once by a second Ctrl-C."},
+        subcommands = {
+            QuickstartCommand.class,
+            RunCommand.class,
+            ValidateCommand.class,
+            DocsCommand.class,
+            CommandLine.HelpCommand.class
+        })
+public final class SluiceCommand implements Callable<Integer> {
+
+    @Option(names = "--log-format", scope = ScopeType.INHERIT, paramLabel = "text|json", defaultValue = "text",
+            description = "Log lines as readable text (the default) or one JSON object per line.")
+    LogFormat logFormat;
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+            description = "Debug logs of Sluice and info logs of the Kafka and storage clients.")
+    boolean verbose;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitStatus.USAGE;
+    }
+
+    /** The command line with everything wired: factory, extensions, logging set-up and exit statuses. */
+    static CommandLine commandLine(CliContext context) {
+        SluiceCommand top = new SluiceCommand();
+        CommandLine cli = new CommandLine(top, factory(context));
+        CommandLine run = cli.getSubcommands().get("run");
+        for (RunExtension extension : context.runExtensions()) {
+            run.addMixin(extension.name(), extension);
+        }
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setOut(new PrintWriter(context.console().out(), true));
+        cli.setErr(new PrintWriter(context.console().err(), true));
+        cli.setExecutionStrategy(parsed -> {
+            Logging.configure(context.console().logStream(), top.logFormat, top.verbose);
+            return new CommandLine.RunLast().execute(parsed);
+        });
+        cli.setExecutionExceptionHandler((e, command, parsed) -> failed(e, context, top.verbose));
+        return cli;
+    }
+
+    private static int failed(Exception e, CliContext context, boolean verbose) {
+        context.console().clearStatus();
+        if (e instanceof ConfigException config) {
+            for (ConfigProblem problem : config.problems()) {
+                context.console().say(problem.toString());
+            }
+            return ExitStatus.USAGE;
+        }
+        if (e instanceof RunFailure failure) {
+            context.console().say("sluice: " + failure.getMessage());
+            return ExitStatus.FAILURE;
+        }
+        LoggerFactory.getLogger("sluice").error("unexpected error: {}", e.toString(), verbose ? e : null);
+        return ExitStatus.FAILURE;
+    }
+
+    /** Creates commands, passing the context to those whose constructor takes it. */
+    private static CommandLine.IFactory factory(CliContext context) {
+        CommandLine.IFactory fallback = CommandLine.defaultFactory();
+        return new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                try {
+                    Constructor<K> constructor = type.getDeclaredConstructor(CliContext.class);
+                    constructor.setAccessible(true);
+                    return constructor.newInstance(context);
+                } catch (NoSuchMethodException e) {
+                    return fallback.create(type);
+                }
+            }
+        };
+    }
+}

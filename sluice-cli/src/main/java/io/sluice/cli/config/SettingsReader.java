@@ -1,0 +1,137 @@
+package io.sluice.cli.config;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a configuration file against a {@link KeyCatalog}: unknown keys (with "did you mean"), values of the wrong
+ * type, and missing required keys, each reported at its line and column; all of them at once.
+ *
+ * <p>Threading: one instance per file.
+ */
+public final class SettingsReader {
+
+    private final KeyCatalog catalog;
+    private final Variables variables;
+
+    public SettingsReader(KeyCatalog catalog, Variables variables) {
+        this.catalog = catalog;
+        this.variables = variables;
+    }
+
+    /**
+     * @param file how to name the file in messages (the path as the user gave it)
+     * @throws ConfigException with every problem found
+     */
+    public Settings read(String file, String text) throws ConfigException {
+        Problems problems = new Problems();
+        Value.Mapping root = new YamlReader(file, variables, problems).read(text);
+        Map<String, Settings.Bound> values = new LinkedHashMap<>();
+        Map<String, Position> sections = new HashMap<>();
+        Set<String> written = new HashSet<>();
+        if (root != null) {
+            bindSection("", root, values, sections, written, problems);
+            reportMissing(new Settings(file, values, sections), written, problems);
+        }
+        problems.throwIfAny();
+        return new Settings(file, values, sections);
+    }
+
+    private void bindSection(String section, Value.Mapping mapping, Map<String, Settings.Bound> values,
+            Map<String, Position> sections, Set<String> written, Problems problems) {
+        for (Value.Entry entry : mapping.entries()) {
+            String path = section.isEmpty() ? entry.key() : section + "." + entry.key();
+            Optional<ConfigKey<?>> key = catalog.key(path);
+            if (key.isPresent()) {
+                written.add(path);
+                bindKey(key.get(), entry, values, problems);
+            } else if (catalog.isSection(path)) {
+                sections.put(path, entry.keyPosition());
+                if (entry.value() instanceof Value.Mapping nested) {
+                    bindSection(path, nested, values, sections, written, problems);
+                } else if (!(entry.value() instanceof Value.Scalar s && s.nul())) {
+                    written.add(path); // reported as it is; its keys are not also missing
+                    problems.add(entry.value().position(), path + ": expected a section (keys indented under it: "
+                            + String.join(", ", catalog.names(path)) + "), got " + entry.value().kind());
+                }
+            } else {
+                problems.add(entry.keyPosition(), unknown(section, entry.key(), written));
+            }
+        }
+    }
+
+    private static void bindKey(ConfigKey<?> key, Value.Entry entry, Map<String, Settings.Bound> values,
+            Problems problems) {
+        Value value = entry.value();
+        if (value instanceof Value.Broken) {
+            return;
+        }
+        try {
+            values.put(key.path(), new Settings.Bound(key.type().parse(value), entry.keyPosition(), value.position()));
+        } catch (ValueType.InvalidValue e) {
+            problems.add(value.position(), key.path() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The message for an unknown key. A suggested key or section counts as written: "did you mean source.group" says
+     * all there is to say, without "source.group is missing" too.
+     */
+    private String unknown(String section, String name, Set<String> written) {
+        List<String> here = catalog.names(section);
+        String where = section.isEmpty() ? "at the top level" : "in " + section;
+        Optional<String> near = Suggestions.closest(name, here);
+        if (near.isPresent()) {
+            written.add(section.isEmpty() ? near.get() : section + "." + near.get());
+            return "unknown key '" + name + "' " + where + "; did you mean '" + near.get() + "'?";
+        }
+        // the right name in the wrong place, e.g. group: at the top level instead of under source:
+        Optional<String> elsewhere = catalog.allPaths().stream()
+                .filter(p -> p.endsWith("." + name) || Suggestions.closest(name, List.of(lastPart(p))).isPresent())
+                .filter(p -> !KeyCatalog.parent(p).equals(section))
+                .findFirst();
+        if (elsewhere.isPresent()) {
+            written.add(elsewhere.get());
+            return "unknown key '" + name + "' " + where + "; did you mean '" + elsewhere.get() + "'?";
+        }
+        return "unknown key '" + name + "' " + where + "; expected one of: " + String.join(", ", here);
+    }
+
+    private static String lastPart(String path) {
+        return path.substring(path.lastIndexOf('.') + 1);
+    }
+
+    /** Required keys not written at all; one written with a bad value is reported as bad, not also as missing. */
+    private void reportMissing(Settings settings, Set<String> written, Problems problems) {
+        for (KeyCatalog.Section top : catalog.sections()) {
+            if (top.path().isEmpty() || top.path().contains(".")) {
+                continue;
+            }
+            List<String> required = catalog.keys().stream()
+                    .filter(k -> k.presence() == ConfigKey.Presence.REQUIRED && k.path().startsWith(top.path() + ".")
+                            && !written.contains(k.path()) && !written.contains(k.section()))
+                    .map(ConfigKey::path).toList();
+            if (required.isEmpty()) {
+                continue;
+            }
+            if (!settings.hasSection(top.path()) && !written.contains(top.path())) {
+                problems.add(Position.startOf(settings.file()), "missing section '" + top.path() + "' ("
+                        + top.description() + "); it needs " + String.join(", ", required));
+                continue;
+            }
+            if (!settings.hasSection(top.path())) {
+                continue;
+            }
+            for (String path : required) {
+                ConfigKey<?> key = catalog.key(path).orElseThrow();
+                problems.add(settings.sectionAt(key.section()), key.section() + ": missing required key '" + key.name()
+                        + "' (" + key.summary() + ")");
+            }
+        }
+    }
+}

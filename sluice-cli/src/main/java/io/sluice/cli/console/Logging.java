@@ -1,0 +1,85 @@
+package io.sluice.cli.console;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import java.io.OutputStream;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sets up the command's logging once its options are known: to the console's log stream (standard error, around the
+ * status line), as text or JSON. Sluice logs at INFO; the Kafka, AWS, Hadoop, Parquet and Avro libraries only at WARN (their INFO
+ * output is configuration dumps and connection chatter), unless {@code --verbose}.
+ *
+ * <p>Threading: call from the main thread before the command starts its work.
+ */
+public final class Logging {
+
+    private static final List<String> CHATTY = List.of("org.apache.kafka", "software.amazon", "org.apache.hadoop",
+            "org.apache.parquet", "org.apache.avro", "io.micrometer");
+
+    private static volatile boolean verbose;
+
+    private Logging() {
+    }
+
+    public static void configure(OutputStream stream, LogFormat format, boolean verbose) {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.reset();
+        Encoder<ILoggingEvent> encoder = format == LogFormat.JSON ? json(context) : text(context);
+        OutputStreamAppender<ILoggingEvent> appender = new OutputStreamAppender<>();
+        appender.setContext(context);
+        appender.setName("console");
+        appender.setEncoder(encoder);
+        appender.setOutputStream(stream);
+        appender.setImmediateFlush(true);
+        appender.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.addAppender(appender);
+        root.setLevel(Level.INFO);
+        Logging.verbose = verbose;
+        // Sluice's own loggers: io.sluice.* (engine, storage) and sluice.* (the command's messages)
+        context.getLogger("io.sluice").setLevel(verbose ? Level.DEBUG : Level.INFO);
+        context.getLogger("sluice").setLevel(verbose ? Level.DEBUG : Level.INFO);
+        for (String chatty : CHATTY) {
+            context.getLogger(chatty).setLevel(verbose ? Level.INFO : Level.WARN);
+        }
+    }
+
+    /**
+     * Only warnings and errors from {@code logger} from now on, unless {@code --verbose}: for a command that says the
+     * same in its own words.
+     */
+    public static void quiet(String logger) {
+        if (!verbose) {
+            ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(logger).setLevel(Level.WARN);
+        }
+    }
+
+    private static Encoder<ILoggingEvent> text(LoggerContext context) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0}: %msg%n%ex{8}");
+        encoder.start();
+        return encoder;
+    }
+
+    private static Encoder<ILoggingEvent> json(LoggerContext context) {
+        JsonEncoder encoder = new JsonEncoder();
+        encoder.setContext(context);
+        encoder.setWithSequenceNumber(false);
+        encoder.setWithNanoseconds(false);
+        encoder.setWithContext(false);
+        encoder.setWithArguments(false);
+        encoder.setWithMessage(false);
+        encoder.setWithFormattedMessage(true);
+        encoder.start();
+        return encoder;
+    }
+}

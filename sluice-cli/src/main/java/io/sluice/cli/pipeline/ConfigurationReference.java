@@ -1,0 +1,95 @@
+package io.sluice.cli.pipeline;
+
+import io.sluice.cli.config.ConfigKey;
+import io.sluice.cli.config.KeyCatalog;
+
+/**
+ * Renders {@code docs/configuration.md} from {@link PipelineKeys} and the format and storage registries, so the
+ * reference cannot drift from the code ({@code ConfigurationReferenceTest} fails when the file is stale).
+ *
+ * <p>Stateless.
+ */
+public final class ConfigurationReference {
+
+    private ConfigurationReference() {
+    }
+
+    public static String markdown() {
+        StringBuilder b = new StringBuilder();
+        b.append("# Pipeline files\n\n")
+                .append("<!-- Generated from io.sluice.cli.pipeline.PipelineKeys by `./sluice docs > "
+                        + "docs/configuration.md`; edit the code, not this file. -->\n\n")
+                .append("A pipeline is a YAML file with the sections `source` (the Kafka topics), `processing` "
+                        + "(optional) and `sink` (where the files go). `sluice validate FILE` checks one and "
+                        + "`sluice run FILE` runs it; [examples/](../examples) holds working ones.\n\n")
+                .append("- **Variables**: `${NAME}` and `${NAME:-default}` in a value are replaced with environment "
+                        + "variables (the default applies when the variable is unset or empty); `$$` is a literal "
+                        + "`$`. Substitution happens in parsed values, so errors still point at the file's line and "
+                        + "column.\n")
+                .append("- **Sizes**: bytes (`1048576`), powers of 1024 (`KiB`, `MiB`, `GiB`, `TiB`: `128MiB`) or "
+                        + "of 1000 (`KB`, `MB`, `GB`, `TB`: `100MB`).\n")
+                .append("- **Durations**: `500ms`, `10s`, `5m`, `1h30m`, `2d`, or ISO-8601 (`PT10S`).\n")
+                .append("- **Secrets**: keys of type *secret* are never printed in logs, errors or help. Give them "
+                        + "through variables (`password: ${KAFKA_PASSWORD}`) to keep them out of the file.\n")
+                .append("- **Order**: each partition is archived in offset order, by one writer at a time; "
+                        + "`processing.concurrency` is how many partitions are written at once.\n");
+        for (KeyCatalog.Section section : PipelineKeys.CATALOG.sections()) {
+            if (section.path().isEmpty()) {
+                continue;
+            }
+            b.append('\n').append(section.path().contains(".") ? "### " : "## ").append('`').append(section.path())
+                    .append("`: ").append(section.description()).append("\n\n");
+            b.append("| key | type | default | description |\n|---|---|---|---|\n");
+            for (ConfigKey<?> key : PipelineKeys.CATALOG.keysIn(section.path())) {
+                b.append("| `").append(key.name()).append("` | ")
+                        .append(cell(key.type().describe().replace(" (secret)", "")))
+                        .append(key.secret() ? ", **secret**" : "").append(" | ")
+                        .append(defaultCell(key)).append(" | ").append(cell(key.description())).append(" |\n");
+            }
+        }
+        formats(b);
+        storage(b);
+        return b.toString();
+    }
+
+    private static void formats(StringBuilder b) {
+        b.append("\n## File formats\n\n")
+                .append("Every row carries its Kafka coordinates (topic, partition, offset, timestamp). JSON Lines "
+                        + "and raw files are compressed as standard streams (gzip, Zstandard frames, the LZ4 frame "
+                        + "format, the Snappy framing format) that command-line tools and DuckDB read.\n\n")
+                .append("| `format` | `codec` (default in bold) | `schema` | in this build |\n|---|---|---|---|\n");
+        for (FileFormats.Entry f : FileFormats.all()) {
+            b.append("| `").append(f.name()).append("` | ")
+                    .append(String.join(", ", f.codecs().stream()
+                            .map(c -> c.equals(f.defaultCodec()) ? "**" + c + "**" : c).toList()))
+                    .append(" | ").append(f.needsSchema() ? "required" : "no").append(" | ")
+                    .append(f.available() ? "yes" : "not yet: " + f.pending()).append(" |\n");
+        }
+    }
+
+    private static void storage(StringBuilder b) {
+        b.append("\n## Storage\n\n| `location` | in this build |\n|---|---|\n");
+        for (StorageBackends.Entry s : StorageBackends.all()) {
+            String example = switch (s.scheme()) {
+                case "file" -> "a folder: `/data/archive`, `file:///data/archive`";
+                case "s3" -> "`s3://bucket/prefix/`";
+                default -> "`" + s.scheme() + "://...`";
+            };
+            b.append("| ").append(example).append(" | ").append(s.available() ? "yes" : "not yet: " + s.pending())
+                    .append(" |\n");
+        }
+    }
+
+    private static String defaultCell(ConfigKey<?> key) {
+        return switch (key.presence()) {
+            case REQUIRED -> "**required**";
+            case OPTIONAL -> "none";
+            case DEFAULT -> "`" + key.defaultText() + "`";
+            case COMPUTED -> cell(key.defaultText());
+        };
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+}

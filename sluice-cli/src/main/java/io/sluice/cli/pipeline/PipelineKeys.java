@@ -1,0 +1,215 @@
+package io.sluice.cli.pipeline;
+
+import io.sluice.cli.config.ConfigKey;
+import io.sluice.cli.config.KeyCatalog;
+import io.sluice.cli.config.Secret;
+import io.sluice.cli.config.Types;
+import io.sluice.core.FailureOutcome;
+import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.StartPosition;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Every key of a pipeline file, documented once, here. {@code docs/configuration.md} is generated from this class
+ * ({@code ./sluice docs > docs/configuration.md}) and a test fails when it is stale.
+ *
+ * <p>Immutable constants.
+ */
+public final class PipelineKeys {
+
+    private PipelineKeys() {
+    }
+
+    // ---- source --------------------------------------------------------------------------------------------------
+
+    public static final ConfigKey<List<String>> BOOTSTRAP_SERVERS = ConfigKey.required("source.bootstrap-servers",
+            Types.HOST_PORTS, "The Kafka brokers to connect to first; the client discovers the others from them.");
+    public static final ConfigKey<List<String>> TOPICS = ConfigKey.optional("source.topics", Types.LIST,
+            "The topics to archive. Give either `topics` or `pattern`.");
+    public static final ConfigKey<Pattern> PATTERN = ConfigKey.optional("source.pattern", Types.REGEX,
+            "A regular expression that whole topic names must match, instead of `topics`. It is resolved when the "
+                    + "pipeline starts: a matching topic created later is picked up at the next start.");
+    public static final ConfigKey<String> GROUP = ConfigKey.required("source.group", Types.STRING,
+            "The consumer group whose committed offsets are the pipeline's progress. Every instance started with the "
+                    + "same group shares the partitions: that is how a pipeline scales past one machine.");
+    public static final ConfigKey<StartPosition> START = ConfigKey.withDefault("source.start",
+            Types.choice(StartPosition.class), "earliest",
+            "Where to begin in partitions the group has never committed: `earliest` (every retained record) or "
+                    + "`latest` (only records that arrive from now on).");
+    public static final ConfigKey<OutOfRangePolicy> ON_OUT_OF_RANGE = ConfigKey.withDefault(
+            "source.on-offset-out-of-range", Types.choice(OutOfRangePolicy.class), "fail",
+            "What to do when the committed offset is no longer in the log, because retention deleted records before "
+                    + "they were archived: `fail` names the lost range and stops; `earliest` or `latest` log the lost "
+                    + "range loudly and go on from there.");
+
+    public static final ConfigKey<Boolean> TLS_ENABLED = ConfigKey.computed("source.tls.enabled", Types.BOOLEAN,
+            "true when any other `tls` key is set",
+            "Encrypt the connections to the brokers with TLS (Kafka's `security.protocol` SSL, or SASL_SSL with "
+                    + "`sasl`).");
+    public static final ConfigKey<String> TRUSTSTORE = ConfigKey.optional("source.tls.truststore", Types.STRING,
+            "A truststore (PKCS12, JKS, or PEM by its extension) with the certificate authority that signed the "
+                    + "brokers' certificates. Without it, the JDK's default authorities are trusted. A relative path "
+                    + "is from the pipeline file's folder.");
+    public static final ConfigKey<Secret> TRUSTSTORE_PASSWORD = ConfigKey.optional("source.tls.truststore-password",
+            Types.SECRET, "The truststore's password.");
+    public static final ConfigKey<String> KEYSTORE = ConfigKey.optional("source.tls.keystore", Types.STRING,
+            "A keystore with this client's certificate and key, for brokers that authenticate clients by "
+                    + "certificate (mutual TLS).");
+    public static final ConfigKey<Secret> KEYSTORE_PASSWORD = ConfigKey.optional("source.tls.keystore-password",
+            Types.SECRET, "The keystore's password.");
+    public static final ConfigKey<Secret> KEY_PASSWORD = ConfigKey.optional("source.tls.key-password", Types.SECRET,
+            "The password of the key in the keystore, when it differs from the keystore's.");
+    public static final ConfigKey<Boolean> VERIFY_HOSTNAME = ConfigKey.withDefault("source.tls.verify-hostname",
+            Types.BOOLEAN, "true",
+            "Check that each broker's certificate names the host connected to. Turn it off only for tests.");
+
+    public static final ConfigKey<String> SASL_MECHANISM = ConfigKey.optional("source.sasl.mechanism",
+            Types.oneOf(KafkaSecurity.MECHANISMS),
+            "How to authenticate to the brokers; required when the `sasl` section is present.");
+    public static final ConfigKey<String> SASL_USERNAME = ConfigKey.optional("source.sasl.username", Types.STRING,
+            "The user, for PLAIN and SCRAM.");
+    public static final ConfigKey<Secret> SASL_PASSWORD = ConfigKey.optional("source.sasl.password", Types.SECRET,
+            "The user's password, for PLAIN and SCRAM.");
+    public static final ConfigKey<Secret> SASL_JAAS = ConfigKey.optional("source.sasl.jaas-config", Types.SECRET,
+            "A complete JAAS configuration (Kafka's `sasl.jaas.config`) instead of `username` and `password`: for "
+                    + "OAUTHBEARER and GSSAPI, or login module options.");
+
+    public static final ConfigKey<List<Types.Property>> KAFKA_PROPERTIES = ConfigKey.optional("source.properties",
+            Types.PROPERTIES,
+            "Any other Kafka consumer setting, under its Kafka name (e.g. `session.timeout.ms`, `client.rack`). "
+                    + "Names and values are checked against the Kafka client's own definitions; settings of type "
+                    + "password are secrets. Not here: what the keys above set, and what Sluice manages itself "
+                    + "(`enable.auto.commit`, `auto.offset.reset`, deserializers).");
+
+    // ---- processing ----------------------------------------------------------------------------------------------
+
+    public static final ConfigKey<Integer> CONCURRENCY = ConfigKey.withDefault("processing.concurrency",
+            Types.integer(1, 10_000), "16",
+            "How many partitions are written at the same time (worker threads). Each partition is archived in "
+                    + "offset order, by one worker at a time.");
+    public static final ConfigKey<Long> MEMORY_BUDGET = ConfigKey.withDefault("processing.memory-budget",
+            Types.size(1L << 20), "256MiB",
+            "Bytes of records queued and being written, plus the files' output buffers. A partition over its share "
+                    + "is paused until it drains. Keep it well under the heap (`-Xmx`).");
+    public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("processing.commit-interval",
+            Types.duration(Duration.ofMillis(10)), "1s",
+            "How often progress is committed: files sealed since the last commit are listed in a manifest, the "
+                    + "offset is committed to Kafka, then the files are published.");
+    public static final ConfigKey<Duration> DRAIN_TIMEOUT = ConfigKey.withDefault("processing.drain-timeout",
+            Types.duration(Duration.ofSeconds(1)), "30s",
+            "On shutdown (SIGTERM, Ctrl-C) or a rebalance, how long to wait for records being written before "
+                    + "committing what is done.");
+    public static final ConfigKey<Integer> MAX_ATTEMPTS = ConfigKey.withDefault("processing.max-attempts",
+            Types.integer(1, 100), "3",
+            "Attempts at writing a record before `on-failure` applies. Records that can never be written (not JSON, "
+                    + "missing a field the template needs) fail at once, without retries.");
+    public static final ConfigKey<Duration> RETRY_BACKOFF = ConfigKey.withDefault("processing.retry-backoff",
+            Types.duration(Duration.ZERO), "100ms",
+            "The wait before the first retry; it doubles at each attempt (with ±20% jitter), up to "
+                    + "`retry-backoff-max`.");
+    public static final ConfigKey<Duration> RETRY_BACKOFF_MAX = ConfigKey.withDefault("processing.retry-backoff-max",
+            Types.duration(Duration.ZERO), "10s", "The longest wait between retries.");
+    public static final ConfigKey<FailureOutcome> ON_FAILURE = ConfigKey.computed("processing.on-failure",
+            Types.choice(FailureOutcome.class), "`dead-letter` when `dead-letter-topic` is set, otherwise `stop`",
+            "What happens to a record that could not be written: `dead-letter` publishes it to the dead-letter "
+                    + "topic with the reason in its headers; `skip` logs and counts it; `stop` commits what is done "
+                    + "before it and exits with status 1.");
+    public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.optional("processing.dead-letter-topic",
+            Types.STRING,
+            "The topic (it must exist) for records that could not be written, with the error, the number of "
+                    + "attempts, and their source topic, partition and offset in headers.");
+
+    // ---- sink ----------------------------------------------------------------------------------------------------
+
+    public static final ConfigKey<String> LOCATION = ConfigKey.required("sink.location", Types.STRING,
+            "Where the archive goes. A folder (`/data/archive` or `file:///data/archive`; a relative folder is from "
+                    + "the pipeline file's folder), `s3://bucket/prefix/`, or `hdfs://namenode:8020/path`.");
+    public static final ConfigKey<String> TEMPLATE = ConfigKey.withDefault("sink.template", Types.STRING,
+            "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/",
+            "The folder of each record under the location, ending with `/`. Placeholders: `{topic}`, "
+                    + "`{partition}`, `{ts:<pattern>}` (the record's time in `time-zone`, as a java.time pattern), "
+                    + "`{value.<field>}` (a field of the JSON value; dots reach into nested objects).");
+    public static final ConfigKey<String> TIME_FIELD = ConfigKey.optional("sink.time-field", Types.STRING,
+            "A field of the JSON value that holds the record's time (epoch milliseconds, or ISO-8601 with an "
+                    + "offset), used by `{ts:...}` instead of the Kafka timestamp.");
+    public static final ConfigKey<ZoneId> TIME_ZONE = ConfigKey.withDefault("sink.time-zone", Types.ZONE, "UTC",
+            "The time zone of `{ts:...}` in the template.");
+    public static final ConfigKey<String> DEFAULT_BUCKET = ConfigKey.optional("sink.default-bucket", Types.STRING,
+            "The folder name to use when a field the template needs is missing or unreadable. Without it such a "
+                    + "record fails, and `on-failure` applies (the dead-letter topic, with the reason).");
+    public static final ConfigKey<String> FORMAT = ConfigKey.withDefault("sink.format",
+            Types.oneOf(FileFormats.names()), "jsonl", "The file format; the table below lists each with its codecs.");
+    public static final ConfigKey<String> CODEC = ConfigKey.computed("sink.codec", Types.STRING,
+            "the format's default codec (table below)", "The compression of the files; each format has its own set.");
+    public static final ConfigKey<String> SCHEMA = ConfigKey.optional("sink.schema", Types.STRING,
+            "An Avro schema file (`.avsc`) that describes the JSON values; required by the formats that need one "
+                    + "(table below). A relative path is from the pipeline file's folder.");
+    public static final ConfigKey<Boolean> KAFKA_KEY = ConfigKey.withDefault("sink.kafka-key", Types.BOOLEAN, "false",
+            "Store each record's key with it (`kafka_key`), besides its topic, partition, offset and timestamp, "
+                    + "which are always stored.");
+    public static final ConfigKey<Boolean> KAFKA_HEADERS = ConfigKey.withDefault("sink.kafka-headers", Types.BOOLEAN,
+            "false", "Store each record's headers with it (`kafka_headers`).");
+    public static final ConfigKey<Delivery> DELIVERY = ConfigKey.withDefault("sink.delivery",
+            Types.choice(Delivery.class), "exactly-once",
+            "`exactly-once`: files are staged, listed in a manifest that the Kafka commit names, and published only "
+                    + "after that commit succeeds, so each offset is in exactly one visible file whatever crashes. "
+                    + "`at-least-once`: files are published, then the offset committed; cheaper, but a crash in "
+                    + "between writes those records again.");
+
+    public static final ConfigKey<Long> MAX_BYTES = ConfigKey.withDefault("sink.rolling.max-bytes", Types.size(1),
+            "128MiB", "A file is sealed when it reaches this size, compressed, as written.");
+    public static final ConfigKey<Long> MAX_RECORDS = ConfigKey.withDefault("sink.rolling.max-records",
+            Types.count(1, Long.MAX_VALUE), "10000000", "A file is sealed when it holds this many records.");
+    public static final ConfigKey<Duration> MAX_AGE = ConfigKey.withDefault("sink.rolling.max-age",
+            Types.duration(Duration.ofSeconds(1)), "10m",
+            "A partition's files are sealed when the oldest is this old, even when no more records arrive.");
+    public static final ConfigKey<Integer> MAX_OPEN_FILES = ConfigKey.withDefault("sink.rolling.max-open-files",
+            Types.integer(1, 10_000), "32",
+            "Files open at once per partition. A record that needs one more seals the partition's open files "
+                    + "first, so late or interleaved data never opens files without bound.");
+
+    public static final ConfigKey<String> S3_REGION = ConfigKey.withDefault("sink.s3.region", Types.STRING,
+            "us-east-1", "The bucket's region.");
+    public static final ConfigKey<String> S3_ENDPOINT = ConfigKey.optional("sink.s3.endpoint", Types.STRING,
+            "The URL of an S3-compatible store (MinIO, Ceph, s3proxy...) instead of AWS; path-style addressing is "
+                    + "used with it.");
+    public static final ConfigKey<String> S3_ACCESS_KEY = ConfigKey.optional("sink.s3.access-key", Types.STRING,
+            "With `secret-key`: static credentials. Without both, the AWS default chain applies (environment, "
+                    + "profile, instance or container role).");
+    public static final ConfigKey<Secret> S3_SECRET_KEY = ConfigKey.optional("sink.s3.secret-key", Types.SECRET,
+            "The secret of `access-key`.");
+    public static final ConfigKey<Long> S3_PART_SIZE = ConfigKey.withDefault("sink.s3.part-size",
+            Types.size(5L << 20), "8MiB",
+            "The part size of multipart uploads. One part per open file is held in memory, within the memory budget.");
+
+    public static final ConfigKey<List<Types.Property>> HDFS_PROPERTIES = ConfigKey.optional("sink.hdfs.properties",
+            Types.PROPERTIES, "Hadoop client settings, e.g. `dfs.client.use.datanode.hostname: true`.");
+
+    /** The sections and keys of a pipeline file, in reference order. */
+    public static final KeyCatalog CATALOG = new KeyCatalog(List.of(
+            new KeyCatalog.Section("", "A pipeline file"),
+            new KeyCatalog.Section("source", "the Kafka topics to read, and how to connect"),
+            new KeyCatalog.Section("source.tls", "TLS to the brokers"),
+            new KeyCatalog.Section("source.sasl", "SASL authentication to the brokers"),
+            new KeyCatalog.Section("processing", "parallelism, memory, commits and failures"),
+            new KeyCatalog.Section("sink", "where and how records are archived"),
+            new KeyCatalog.Section("sink.rolling", "when files are sealed; all open files of a partition roll "
+                    + "together, at one offset"),
+            new KeyCatalog.Section("sink.s3", "settings of `s3://` locations"),
+            new KeyCatalog.Section("sink.hdfs", "settings of `hdfs://` locations")),
+            List.of(BOOTSTRAP_SERVERS, TOPICS, PATTERN, GROUP, START, ON_OUT_OF_RANGE,
+                    TLS_ENABLED, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEYSTORE, KEYSTORE_PASSWORD, KEY_PASSWORD,
+                    VERIFY_HOSTNAME,
+                    SASL_MECHANISM, SASL_USERNAME, SASL_PASSWORD, SASL_JAAS,
+                    KAFKA_PROPERTIES,
+                    CONCURRENCY, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT, MAX_ATTEMPTS, RETRY_BACKOFF,
+                    RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
+                    LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA, KAFKA_KEY,
+                    KAFKA_HEADERS, DELIVERY,
+                    MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,
+                    S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PART_SIZE,
+                    HDFS_PROPERTIES));
+}

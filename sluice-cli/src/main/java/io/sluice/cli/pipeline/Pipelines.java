@@ -1,0 +1,69 @@
+package io.sluice.cli.pipeline;
+
+import io.sluice.cli.config.ConfigException;
+import io.sluice.cli.config.Position;
+import io.sluice.cli.config.Problems;
+import io.sluice.cli.config.Settings;
+import io.sluice.cli.config.SettingsReader;
+import io.sluice.cli.config.Variables;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * Loads pipeline files: YAML with {@code ${VAR}} substitution, checked key by key and then as a whole. Every problem
+ * is reported with its file, line and column, all at once; secret values never appear in messages.
+ *
+ * <p>Stateless.
+ */
+public final class Pipelines {
+
+    private Pipelines() {
+    }
+
+    /** Reads {@code file} with variables from the environment; relative paths in it are from its folder. */
+    public static Pipeline load(Path file) throws ConfigException {
+        return load(file, Variables.environment());
+    }
+
+    public static Pipeline load(Path file, Variables variables) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(Position.builtIn(file.toString()), "no such file");
+        } catch (IOException e) {
+            throw new ConfigException(Position.builtIn(file.toString()), "cannot read it: " + e.getMessage());
+        }
+        Path base = file.toAbsolutePath().getParent();
+        return parse(file.toString(), text, base, variables);
+    }
+
+    /**
+     * @param name how messages name the file
+     * @param base the folder relative paths in the file are resolved against
+     */
+    public static Pipeline parse(String name, String text, Path base, Variables variables) throws ConfigException {
+        Settings settings = new SettingsReader(PipelineKeys.CATALOG, variables).read(name, text);
+        Problems problems = new Problems();
+        SourceConfig source = build(settings, problems, () -> SourceConfig.from(settings, base, problems));
+        ProcessingConfig processing = build(settings, problems, () -> ProcessingConfig.from(settings));
+        SinkConfig sink = build(settings, problems, () -> SinkConfig.from(settings, base));
+        Pipeline pipeline = source == null || processing == null || sink == null ? null
+                : build(settings, problems, () -> new Pipeline(name, source, processing, sink, settings));
+        problems.throwIfAny();
+        return pipeline;
+    }
+
+    private static <T> T build(Settings settings, Problems problems, Supplier<T> constructor) {
+        try {
+            return constructor.get();
+        } catch (InvalidSetting e) {
+            problems.add(settings.at(e.key()), e.getMessage());
+            return null;
+        }
+    }
+}

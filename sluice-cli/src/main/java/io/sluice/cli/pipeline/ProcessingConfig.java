@@ -1,0 +1,36 @@
+package io.sluice.cli.pipeline;
+
+import io.sluice.cli.config.Settings;
+import io.sluice.core.FailureOutcome;
+import java.time.Duration;
+
+/**
+ * How a pipeline processes: parallelism, memory, commits, and what happens to records that cannot be written.
+ *
+ * <p>Immutable; validated at construction.
+ *
+ * @param deadLetterTopic null when there is none
+ */
+public record ProcessingConfig(int concurrency, long memoryBudget, Duration commitInterval, Duration drainTimeout,
+        int maxAttempts, Duration retryBackoff, Duration retryBackoffMax, FailureOutcome onFailure,
+        String deadLetterTopic) {
+
+    public ProcessingConfig {
+        InvalidSetting.check(retryBackoffMax.compareTo(retryBackoff) >= 0, PipelineKeys.RETRY_BACKOFF_MAX,
+                "must not be shorter than processing.retry-backoff");
+        InvalidSetting.check(onFailure != FailureOutcome.DEAD_LETTER || deadLetterTopic != null,
+                PipelineKeys.ON_FAILURE, "dead-letter needs processing.dead-letter-topic");
+        InvalidSetting.check(deadLetterTopic == null || onFailure == FailureOutcome.DEAD_LETTER,
+                PipelineKeys.DEAD_LETTER_TOPIC, "is set, but on-failure is " + onFailure.name().toLowerCase(
+                        java.util.Locale.ROOT) + "; remove one of the two");
+    }
+
+    static ProcessingConfig from(Settings s) {
+        String dlq = s.get(PipelineKeys.DEAD_LETTER_TOPIC);
+        FailureOutcome outcome = s.find(PipelineKeys.ON_FAILURE)
+                .orElse(dlq != null ? FailureOutcome.DEAD_LETTER : FailureOutcome.STOP);
+        return new ProcessingConfig(s.get(PipelineKeys.CONCURRENCY), s.get(PipelineKeys.MEMORY_BUDGET),
+                s.get(PipelineKeys.COMMIT_INTERVAL), s.get(PipelineKeys.DRAIN_TIMEOUT), s.get(PipelineKeys.MAX_ATTEMPTS),
+                s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq);
+    }
+}

@@ -1,0 +1,91 @@
+package io.sluice.cli.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.core.EngineConfig;
+import io.sluice.core.TimestampStart;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** The bounded-run and metrics flags, parsed by picocli and applied; and the units they read. */
+class OptionsTest {
+
+    @Command(name = "run")
+    static final class Run {
+        @Mixin
+        BoundedRunOptions bounds;
+        @Mixin
+        MetricsOptions metrics;
+    }
+
+    private static Run parse(String... args) {
+        Run run = new Run();
+        new CommandLine(run).parseArgs(args);
+        return run;
+    }
+
+    private static EngineConfig config(Run run) {
+        return run.bounds.applyTo(EngineConfig.builder().bootstrapServers("b:9092").groupId("g").topics("t")).build();
+    }
+
+    @Test
+    void boundedRunFlagsReachTheEngineConfig() {
+        EngineConfig config = config(parse("--from", "2026-01-20T00:00Z", "--from-scope", "ALWAYS", "--until-end",
+                "--max-read-rate", "50MB/s"));
+        assertEquals(Instant.parse("2026-01-20T00:00:00Z"), config.startTimestamp());
+        assertEquals(TimestampStart.ALWAYS, config.timestampStart());
+        assertTrue(config.untilEnd());
+        assertEquals(50_000_000, config.maxReadBytesPerSecond());
+
+        EngineConfig plain = config(parse());
+        assertNull(plain.startTimestamp());
+        assertFalse(plain.untilEnd());
+        assertEquals(0, plain.maxReadBytesPerSecond());
+
+        assertEquals(Instant.parse("2026-01-19T23:00:00Z"), config(parse("--from", "2026-01-20T00:00+01:00"))
+                .startTimestamp());
+        assertEquals(Instant.parse("2026-01-20T00:00:00Z"), config(parse("--from", "2026-01-20")).startTimestamp());
+    }
+
+    @Test
+    void badValuesSayWhatIsAccepted() {
+        var time = assertThrows(CommandLine.ParameterException.class, () -> parse("--from", "yesterday"));
+        assertTrue(time.getMessage().contains("'yesterday' is not a time: write 2026-11-20T00:00Z, "
+                + "2026-11-20T01:00+01:00 or 2026-11-20 (midnight UTC)"), time.getMessage());
+        var rate = assertThrows(CommandLine.ParameterException.class, () -> parse("--max-read-rate", "fast"));
+        assertTrue(rate.getMessage().contains("'fast' is not a byte size"), rate.getMessage());
+    }
+
+    @Test
+    void theMetricsEndpointStartsOnlyWhenAPortIsGivenAndOnLoopbackByDefault() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        assertNull(parse().metrics.startIfAsked(registry));
+        try (MetricsServer server = parse("--metrics-port", "0").metrics.startIfAsked(registry)) {
+            assertTrue(server.address().getAddress().isLoopbackAddress());
+        }
+    }
+
+    @Test
+    void unitsReadAndWriteAsPeopleDo() {
+        assertEquals(512 * 1024, Units.parseBytes("512KiB"));
+        assertEquals(1_500_000, Units.parseBytes("1.5 MB/s"));
+        assertEquals(Duration.ofMinutes(90), Units.parseDuration("PT1H30M"));
+        assertEquals(Duration.ofMillis(250), Units.parseDuration("250ms"));
+        assertEquals("1 h 17 min", Units.duration(Duration.ofMinutes(77)));
+        assertEquals("2 d 3 h", Units.duration(Duration.ofHours(51)));
+        assertEquals("4.10 GB", Units.bytes(4_100_000_000L));
+        assertEquals("999 B", Units.bytes(999));
+        assertEquals("1.00 kB", Units.bytes(999.7));
+        assertEquals("12.3K", Units.compact(12_345));
+    }
+}

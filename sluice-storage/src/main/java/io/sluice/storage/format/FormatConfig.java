@@ -1,0 +1,241 @@
+package io.sluice.storage.format;
+
+import io.sluice.storage.codec.Codec;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
+import org.apache.avro.file.CodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * A file format chosen by names, as the CLI and pipelines give it: the format ({@code jsonl}, {@code parquet},
+ * {@code avro}, {@code raw}), its codec, and the options that format takes. Everything is checked when it is built,
+ * and a mistake says what to write instead; an option a format does not take is an error, not ignored.
+ *
+ * <table>
+ *   <caption>Formats, codecs (the first is the default) and options</caption>
+ *   <tr><th>format</th><th>codecs</th><th>options</th></tr>
+ *   <tr><td>jsonl</td><td>zstd, none, gzip, lz4, snappy</td><td>keys, headers</td></tr>
+ *   <tr><td>parquet</td><td>zstd, none, snappy, gzip, lz4_raw</td>
+ *       <td>valueSchema (required), keys, headers, rowGroupBytes, pageBytes</td></tr>
+ *   <tr><td>avro</td><td>zstandard, null, deflate, snappy, bzip2, xz</td><td>valueSchema (required), keys, headers</td></tr>
+ *   <tr><td>raw</td><td>zstd, none, gzip, lz4, snappy</td><td>delimiter (newline or length; newline by default)</td></tr>
+ * </table>
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class FormatConfig {
+
+    /** Parquet's row group held in memory per open file: modest, since a partition may have many files open. */
+    public static final long DEFAULT_ROW_GROUP_BYTES = 16L << 20;
+    public static final int DEFAULT_PAGE_BYTES = 1 << 20;
+    static final long MIN_ROW_GROUP_BYTES = 64L << 10;
+    static final long MAX_ROW_GROUP_BYTES = 1L << 30;
+    static final int MIN_PAGE_BYTES = 1 << 10;
+
+    private static final Map<String, Codec> STREAM_CODECS = names("none", Codec.NONE, "gzip", Codec.GZIP,
+            "zstd", Codec.ZSTD, "lz4", Codec.LZ4, "snappy", Codec.SNAPPY);
+    private static final Map<String, CompressionCodecName> PARQUET_CODECS = names("none",
+            CompressionCodecName.UNCOMPRESSED, "snappy", CompressionCodecName.SNAPPY, "gzip", CompressionCodecName.GZIP,
+            "zstd", CompressionCodecName.ZSTD, "lz4_raw", CompressionCodecName.LZ4_RAW);
+    private static final Map<String, String> AVRO_CODECS = names("null", "null", "deflate", "deflate",
+            "snappy", "snappy", "zstandard", "zstandard", "bzip2", "bzip2", "xz", "xz");
+    private static final Map<String, RawFormat.Delimiter> DELIMITERS = names("newline", RawFormat.Delimiter.NEWLINE,
+            "length", RawFormat.Delimiter.LENGTH);
+
+    private final String format;
+    private final String codec;
+    private final FileFormat fileFormat;
+
+    private FormatConfig(Builder b) {
+        if (b.format == null) {
+            throw new IllegalArgumentException("no format given; expected one of jsonl, parquet, avro, raw");
+        }
+        this.format = b.format.trim().toLowerCase(Locale.ROOT);
+        switch (format) {
+            case "jsonl" -> {
+                refuse(b.valueSchema != null, "valueSchema", "parquet and avro");
+                refuse(b.delimiter != null, "delimiter", "raw");
+                refuseRowGroups(b);
+                this.codec = orDefault(b.codec, "zstd");
+                this.fileFormat = new JsonLinesFormat(pick(STREAM_CODECS, codec, "codec"), b.keys, b.headers);
+            }
+            case "raw" -> {
+                refuse(b.valueSchema != null, "valueSchema", "parquet and avro");
+                refuse(b.keys || b.headers, "keys and headers", "jsonl, parquet and avro (raw stores the value bytes "
+                        + "only)");
+                refuseRowGroups(b);
+                this.codec = orDefault(b.codec, "zstd");
+                this.fileFormat = new RawFormat(pick(DELIMITERS, orDefault(b.delimiter, "newline"), "delimiter"),
+                        pick(STREAM_CODECS, codec, "codec"));
+            }
+            case "parquet" -> {
+                refuse(b.delimiter != null, "delimiter", "raw");
+                this.codec = orDefault(b.codec, "zstd");
+                CompressionCodecName parquetCodec = pick(PARQUET_CODECS, codec, "codec");
+                long rowGroup = b.rowGroupBytes == null ? DEFAULT_ROW_GROUP_BYTES : b.rowGroupBytes;
+                int page = b.pageBytes != null ? b.pageBytes : (int) Math.min(DEFAULT_PAGE_BYTES, rowGroup);
+                if (rowGroup < MIN_ROW_GROUP_BYTES || rowGroup > MAX_ROW_GROUP_BYTES) {
+                    throw new IllegalArgumentException("rowGroupBytes for parquet must be between " + MIN_ROW_GROUP_BYTES
+                            + " (64 KiB) and " + MAX_ROW_GROUP_BYTES + " (1 GiB), not " + rowGroup + "; the default is "
+                            + DEFAULT_ROW_GROUP_BYTES + " (16 MiB)");
+                }
+                if (page < MIN_PAGE_BYTES || page > rowGroup) {
+                    throw new IllegalArgumentException("pageBytes for parquet must be between " + MIN_PAGE_BYTES
+                            + " (1 KiB) and rowGroupBytes (" + rowGroup + "), not " + page + "; the default is "
+                            + DEFAULT_PAGE_BYTES + " (1 MiB) or the row group size if smaller");
+                }
+                this.fileFormat = new ParquetFormat(rows(b), parquetCodec, rowGroup, page);
+            }
+            case "avro" -> {
+                refuse(b.delimiter != null, "delimiter", "raw");
+                refuseRowGroups(b);
+                this.codec = orDefault(b.codec, "zstandard");
+                this.fileFormat = new AvroFormat(rows(b), CodecFactory.fromString(pick(AVRO_CODECS, codec, "codec")));
+            }
+            default -> throw new IllegalArgumentException("unknown format '" + b.format + "'; expected one of jsonl, "
+                    + "parquet, avro, raw");
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The format, ready to open files with. */
+    public FileFormat fileFormat() {
+        return fileFormat;
+    }
+
+    /** The format's name, lower case: jsonl, parquet, avro or raw. */
+    public String format() {
+        return format;
+    }
+
+    /** The codec's name as the format spells it (zstd, lz4_raw, zstandard...). */
+    public String codec() {
+        return codec;
+    }
+
+    @Override
+    public String toString() {
+        return format + " (" + codec + ", files " + fileFormat.extension() + ")";
+    }
+
+    private RowSchema rows(Builder b) {
+        if (b.valueSchema == null) {
+            throw new IllegalArgumentException(format + " needs a valueSchema: the Avro schema (JSON) of the records' "
+                    + "values, a record whose fields become the columns next to the Kafka coordinates");
+        }
+        Schema schema;
+        try {
+            schema = new Schema.Parser().parse(b.valueSchema);
+        } catch (SchemaParseException e) {
+            throw new IllegalArgumentException("the valueSchema is not a valid Avro schema: " + e.getMessage(), e);
+        }
+        return new RowSchema(schema, b.keys, b.headers);
+    }
+
+    private void refuse(boolean given, String option, String formats) {
+        if (given) {
+            throw new IllegalArgumentException("the " + format + " format takes no " + option + "; that option is for "
+                    + formats);
+        }
+    }
+
+    private void refuseRowGroups(Builder b) {
+        refuse(b.rowGroupBytes != null || b.pageBytes != null, "rowGroupBytes or pageBytes", "parquet");
+    }
+
+    private static String orDefault(String given, String fallback) {
+        return given == null ? fallback : given.trim().toLowerCase(Locale.ROOT);
+    }
+
+    private <T> T pick(Map<String, T> known, String name, String what) {
+        T value = known.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("unknown " + what + " '" + name + "' for " + format + "; expected one of "
+                    + String.join(", ", known.keySet()));
+        }
+        return value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Map<String, T> names(Object... pairs) {
+        Map<String, T> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put((String) pairs[i], (T) pairs[i + 1]);
+        }
+        return map;
+    }
+
+    /** Collects the names and options; {@link #build()} checks them together. Not thread-safe. */
+    public static final class Builder {
+        private String format;
+        private String codec;
+        private String valueSchema;
+        private boolean keys;
+        private boolean headers;
+        private String delimiter;
+        private Long rowGroupBytes;
+        private Integer pageBytes;
+
+        private Builder() {
+        }
+
+        /** jsonl, parquet, avro or raw (any case). */
+        public Builder format(String format) {
+            this.format = format;
+            return this;
+        }
+
+        /** The codec's name as the format spells it; each format has a default (see the class comment). */
+        public Builder codec(String codec) {
+            this.codec = codec;
+            return this;
+        }
+
+        /** The Avro schema (JSON text) of the values: a record. Required for parquet and avro. */
+        public Builder valueSchema(String avroSchemaJson) {
+            this.valueSchema = avroSchemaJson;
+            return this;
+        }
+
+        /** Store the record key in {@code kafka_key} (as Kafka Connect's {@code store.kafka.keys}). */
+        public Builder keys(boolean keys) {
+            this.keys = keys;
+            return this;
+        }
+
+        /** Store the headers in {@code kafka_headers} (as Kafka Connect's {@code store.kafka.headers}). */
+        public Builder headers(boolean headers) {
+            this.headers = headers;
+            return this;
+        }
+
+        /** For raw: {@code newline} (the default) or {@code length} (a 4-byte big-endian length before each value). */
+        public Builder delimiter(String delimiter) {
+            this.delimiter = delimiter == null ? null : delimiter.trim().toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /** For parquet: the row group size held in memory before it is written out. */
+        public Builder rowGroupBytes(long rowGroupBytes) {
+            this.rowGroupBytes = rowGroupBytes;
+            return this;
+        }
+
+        /** For parquet: the page size, the unit of encoding and compression within a row group. */
+        public Builder pageBytes(int pageBytes) {
+            this.pageBytes = pageBytes;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException saying what is wrong and what would be right */
+        public FormatConfig build() {
+            return new FormatConfig(this);
+        }
+    }
+}

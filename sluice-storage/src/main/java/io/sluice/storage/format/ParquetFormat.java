@@ -1,0 +1,146 @@
+package io.sluice.storage.format;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.avro.AvroSchemaConverter;
+import org.apache.parquet.avro.AvroWriteSupport;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.TypeUtil;
+
+/**
+ * Parquet files of {@link RowSchema rows} (Kafka coordinates, then the value's fields), written with parquet-avro
+ * straight to the backend's stream.
+ *
+ * <p>Memory: Parquet holds a whole row group in memory, encoded and compressed page by page, until it reaches
+ * {@code rowGroupBytes}; then it writes the group out. {@link RecordWriter#bufferedBytes()} reports that held data
+ * so the sink counts it against the engine's memory budget, and {@link RecordWriter#bytesWritten()} is the bytes
+ * written plus that data scaled by the compression earlier row groups showed, so size rolling sees a file grow before
+ * its first row group is out.
+ *
+ * <p>Lists use Parquet's standard three-level structure (what DuckDB, Spark and Arrow expect), not parquet-avro's
+ * old two-level default.
+ *
+ * <p>Immutable and thread-safe; each {@link #open} returns a writer for one thread.
+ */
+public final class ParquetFormat extends RowFormat {
+
+    private final CompressionCodecName codec;
+    private final long rowGroupBytes;
+    private final int pageBytes;
+
+    ParquetFormat(RowSchema rows, CompressionCodecName codec, long rowGroupBytes, int pageBytes) {
+        super(rows);
+        this.codec = codec;
+        this.rowGroupBytes = rowGroupBytes;
+        this.pageBytes = pageBytes;
+        try {
+            // what the writer would refuse at its first file (an empty group), refused now
+            TypeUtil.checkValidWriteSchema(new AvroSchemaConverter(configuration()).convert(rows.schema()));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("the value schema cannot be written as Parquet: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code .parquet}, with the codec in front as Spark names them: {@code .zstd.parquet}, {@code .snappy.parquet}. */
+    @Override
+    public String extension() {
+        return switch (codec) {
+            case UNCOMPRESSED -> ".parquet";
+            case SNAPPY -> ".snappy.parquet";
+            case GZIP -> ".gz.parquet";
+            case ZSTD -> ".zstd.parquet";
+            case LZ4_RAW -> ".lz4raw.parquet";
+            default -> throw new IllegalStateException("not a codec Sluice writes: " + codec);
+        };
+    }
+
+    @Override
+    public RecordWriter open(OutputStream file) throws IOException {
+        CountingOutputStream counted = new CountingOutputStream(file);
+        ParquetWriter<GenericRecord> parquet = AvroParquetWriter.<GenericRecord>builder(new StreamOutputFile(counted))
+                .withConf(configuration())
+                .withSchema(rows.schema())
+                .withDataModel(GenericData.get())
+                .withCompressionCodec(codec)
+                .withRowGroupSize(rowGroupBytes)
+                .withPageSize(pageBytes)
+                .withDictionaryPageSize(pageBytes)
+                .build();
+        return new Writer(counted, parquet);
+    }
+
+    private static ParquetConfiguration configuration() {
+        PlainParquetConfiguration conf = new PlainParquetConfiguration();
+        conf.setBoolean(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, false);
+        return conf;
+    }
+
+    private final class Writer extends RowWriter {
+        private final CountingOutputStream counted;
+        private final ParquetWriter<GenericRecord> parquet;
+        private boolean closed;
+        /**
+         * Bytes out and bytes held as of the last write: what a row group shrank to when it went out, and what the
+         * size and memory reports use (nothing changes between writes, and Parquet's estimate walks every column).
+         */
+        private long lastFlushed;
+        private long lastHeld;
+        private long flushedTotal;
+        private long heldTotal;
+
+        Writer(CountingOutputStream counted, ParquetWriter<GenericRecord> parquet) {
+            this.counted = counted;
+            this.parquet = parquet;
+            this.lastFlushed = counted.count();
+        }
+
+        @Override
+        protected void append(GenericRecord row) throws IOException {
+            parquet.write(row);
+            long flushed = counted.count();
+            if (flushed > lastFlushed) {
+                flushedTotal += flushed - lastFlushed;
+                heldTotal += lastHeld;
+                lastFlushed = flushed;
+            }
+            lastHeld = held();
+        }
+
+        /** What Parquet holds in memory: its estimate of the data size, less what already reached the stream. */
+        private long held() {
+            return Math.max(0, parquet.getDataSize() - counted.count());
+        }
+
+        /**
+         * Bytes out, plus the held bytes scaled by how much earlier row groups shrank when they went out (Parquet's
+         * estimate counts much of a row group before compression); unscaled until the first row group is out.
+         */
+        @Override
+        public long bytesWritten() {
+            if (closed) {
+                return counted.count();
+            }
+            double shrink = heldTotal == 0 ? 1.0 : Math.min(1.0, (double) flushedTotal / heldTotal);
+            return counted.count() + (long) (lastHeld * shrink);
+        }
+
+        @Override
+        public long bufferedBytes() {
+            return closed ? 0 : lastHeld;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!closed) {
+                closed = true;
+                parquet.close(); // the last row group and the footer
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.sluice.storage.format;
+
+import static io.sluice.storage.format.FormatFixtures.EVENT_SCHEMA;
+import static io.sluice.storage.format.FormatFixtures.NULLABLE_SCHEMA;
+import static io.sluice.storage.format.FormatFixtures.config;
+import static io.sluice.storage.format.FormatFixtures.event;
+import static io.sluice.storage.format.FormatFixtures.events;
+import static io.sluice.storage.format.FormatFixtures.record;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.testkit.TestDirs;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Parquet files as DuckDB reads them: an independent reader, not parquet-java reading its own output. */
+class ParquetFormatTest {
+
+    private static final long ROW_GROUP = 64 << 10;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "snappy", "gzip", "zstd", "lz4_raw"})
+    void everyCodecIsReadByDuckDbWithCoordinatesKeysHeadersAndValues(String codec) throws Exception {
+        FileFormat format = config("parquet", codec).valueSchema(EVENT_SCHEMA).keys(true).headers(true)
+                .rowGroupBytes(ROW_GROUP).pageBytes(8 << 10).build().fileFormat();
+        Path file = TestDirs.newDir("parquet-" + codec).resolve("orders+2+0" + format.extension());
+        FormatFixtures.write(format, file, events(3_000));
+        try (DuckDb duck = new DuckDb()) {
+            String from = " FROM read_parquet('" + file + "')";
+            assertEquals("3000|0|2999|4498500|orders|2", duck.coordinates(from));
+            assertEquals("1790000000007|key-7|1|t-7|70|view|8.75|3|t2|user-7|null|1795168807000|7.07", duck.row(
+                    "SELECT epoch_ms(kafka_timestamp), kafka_key, len(kafka_headers), kafka_headers[1].value, id, "
+                    + "category, amount, len(tags), tags[3], \"user\".name, \"user\".age, epoch_ms(\"at\"), price"
+                    + from + " WHERE kafka_offset = 7"));
+            assertEquals("2|trace|null|null|2|null", duck.row("SELECT len(kafka_headers), kafka_headers[2].key, "
+                    + "kafka_headers[2].value, amount, len(tags), \"user\".age" + from + " WHERE kafka_offset = 1050"), "repeated header names kept, absent fields null");
+            String codecName = codec.equals("none") ? "UNCOMPRESSED" : codec.toUpperCase(Locale.ROOT);
+            assertEquals(codecName, duck.row("SELECT DISTINCT compression FROM parquet_metadata('" + file + "')"));
+            long rowGroups = (Long) duck.rows("SELECT count(DISTINCT row_group_id) FROM parquet_metadata('" + file
+                    + "')").get(0).get(0);
+            assertTrue(rowGroups > 1, "several row groups of at most 64 KiB, got " + rowGroups);
+        }
+    }
+
+    @Test
+    void keysAndHeadersAreColumnsOnlyWhenAskedFor() throws Exception {
+        FileFormat format = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).build().fileFormat();
+        Path file = TestDirs.newDir("parquet-plain").resolve("orders+2+0" + format.extension());
+        FormatFixtures.write(format, file, events(10));
+        try (DuckDb duck = new DuckDb()) {
+            assertEquals("kafka_topic,kafka_partition,kafka_offset,kafka_timestamp,id,category,amount,tags,user,at,price",
+                    duck.row("SELECT string_agg(column_name, ',') FROM (DESCRIBE SELECT * FROM read_parquet('" + file
+                            + "'))"));
+        }
+    }
+
+    @Test
+    void aTombstoneIsARowOfNullsWhenEveryFieldIsNullableAndIsRejectedOtherwise() throws Exception {
+        FileFormat nullable = config("parquet", "snappy").valueSchema(NULLABLE_SCHEMA).keys(true).build().fileFormat();
+        Path file = TestDirs.newDir("parquet-tombstones").resolve("orders+2+0" + nullable.extension());
+        FormatFixtures.write(nullable, file, List.of(record(0, "a", "{\"id\": 1, \"name\": \"x\"}"),
+                record(1, "a", null), record(2, "b", "{\"id\": 2}")));
+        try (DuckDb duck = new DuckDb()) {
+            assertEquals(List.of(List.of(0L, "a", 1L, "x"), listOf(1L, "a", null, null), listOf(2L, "b", 2L, null)),
+                    duck.rows("SELECT kafka_offset, kafka_key, id, name FROM read_parquet('" + file + "') ORDER BY 1"));
+        }
+
+        FileFormat strict = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).build().fileFormat();
+        try (RecordWriter writer = strict.open(OutputStream.nullOutputStream())) {
+            RecordRejectedException e = assertThrows(RecordRejectedException.class,
+                    () -> writer.write(record(5, "k", null), null));
+            assertEquals("a tombstone (null value) is archived as a row whose value fields are all null, but the value "
+                    + "schema's field id is not nullable; make every field of the value schema nullable to archive "
+                    + "tombstones", e.getMessage());
+        }
+    }
+
+    @Test
+    void aRejectedRecordLeavesNothingInTheFileAndTheNextOnesGoOn() throws Exception {
+        FileFormat format = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).keys(true).build().fileFormat();
+        Path file = TestDirs.newDir("parquet-reject").resolve("orders+2+0" + format.extension());
+        try (OutputStream out = Files.newOutputStream(file); RecordWriter writer = format.open(out)) {
+            for (long i = 0; i < 10; i++) {
+                writer.write(record(i, "k", event(i)), null);
+            }
+            long written = writer.bytesWritten();
+            long buffered = writer.bufferedBytes();
+            RecordRejectedException e = assertThrows(RecordRejectedException.class, () -> writer.write(
+                    record(10, "k", event(10).replace("\"user\": {\"name\": \"user-0\"", "\"user\": {\"name\": 7")),
+                    null));
+            assertEquals("the value does not match the schema: field 'user.name': expected string, found number 7",
+                    e.getMessage());
+            assertEquals(List.of(10L, written, buffered), List.of(writer.records(), writer.bytesWritten(),
+                    writer.bufferedBytes()));
+            RecordRejectedException key = assertThrows(RecordRejectedException.class, () -> writer.write(
+                    new org.apache.kafka.clients.consumer.ConsumerRecord<>("orders", 2, 11L, new byte[] {(byte) 0xC3},
+                            event(11).getBytes(java.nio.charset.StandardCharsets.UTF_8)), null));
+            assertEquals("the key is not UTF-8 text, and kafka_key is a string column; store keys and headers only "
+                    + "for topics whose keys and headers are text", key.getMessage());
+            for (long i = 12; i < 20; i++) {
+                writer.write(record(i, "k", event(i)), null);
+            }
+        }
+        try (DuckDb duck = new DuckDb()) {
+            assertEquals("18|0|19|169", duck.row("SELECT count(*), min(kafka_offset), max(kafka_offset), "
+                    + "sum(kafka_offset) FROM read_parquet('" + file + "')"));
+        }
+    }
+
+    @Test
+    void theRowGroupHeldInMemoryIsReportedAndTheSizeEstimateFollowsTheCompressedFile() throws Exception {
+        FileFormat format = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).rowGroupBytes(ROW_GROUP)
+                .pageBytes(8 << 10).build().fileFormat();
+        Path file = TestDirs.newDir("parquet-memory").resolve("orders+2+0" + format.extension());
+        long peak = 0;
+        int flushes = 0;
+        long estimate;
+        try (OutputStream out = Files.newOutputStream(file)) {
+            RecordWriter writer = format.open(out); // closed below, by hand: what it reports after closing matters
+            long before = 0;
+            for (long i = 0; i < 5_000; i++) {
+                writer.write(record(i, "k", event(i)), null);
+                long buffered = writer.bufferedBytes();
+                peak = Math.max(peak, buffered);
+                flushes += buffered < before ? 1 : 0;
+                before = buffered;
+            }
+            assertTrue(writer.bufferedBytes() > 0, "the last row group is still held");
+            estimate = writer.bytesWritten();
+            writer.close();
+            assertEquals(0, writer.bufferedBytes(), "closed: nothing held");
+            out.flush();
+            assertEquals(Files.size(file), writer.bytesWritten(), "closed: the size is the file's");
+        }
+        assertTrue(flushes >= 5, "row groups went out as the data grew: " + flushes);
+        assertTrue(peak > ROW_GROUP / 2 && peak < 2 * ROW_GROUP, "about one row group held at most: " + peak);
+        // the held data (about 10x its compressed size here) is scaled by the compression seen so far; the footer
+        // (statistics and indexes of every row group) is what the estimate does not know of
+        double ratio = (double) estimate / Files.size(file);
+        assertTrue(ratio > 0.6 && ratio <= 1.0, "estimate " + estimate + " vs " + Files.size(file) + " bytes");
+    }
+
+    private static List<Object> listOf(Object... values) {
+        return java.util.Arrays.asList(values); // List.of refuses nulls
+    }
+}

@@ -1,0 +1,67 @@
+package io.sluice.storage.resilience;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.Engine;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.sink.ArchiveSink;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/** The sink-wide memory limit: over it, the partition holding the most rolls early, and nothing is lost for it. */
+class MemoryPressureTest {
+
+    private static final KafkaCluster KAFKA = SharedKafka.cluster();
+    /** What a local open file holds (its write buffer). */
+    private static final long PER_FILE = 256 * 1024;
+
+    @Test
+    void overTheLimitThePartitionHoldingMostRollsAndTheOthersKeepTheirFiles() throws Exception {
+        String topic = Names.unique("pressure");
+        KAFKA.createTopic(topic, 2);
+        int records = 400;
+        // partition 0 spreads over 8 categories (up to 8 open files), partition 1 has one
+        try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < records; i++) {
+                int partition = i % 2;
+                String category = partition == 0 ? "c" + (i / 2 % 8) : "solo";
+                producer.send(new ProducerRecord<>(topic, partition, null,
+                        "{\"category\":\"" + category + "\",\"i\":" + i + "}"));
+            }
+            producer.flush();
+        }
+        LocalBackend backend = new LocalBackend(TestDirs.newDir("pressure"));
+        // four open files' worth: partition 0 goes over it by itself, partition 1 never holds the most
+        ArchiveSink sink = new ArchiveSink(backend, new Layout("{topic}/category={value.category}/", null,
+                ZoneOffset.UTC, null), new JsonLinesFormat(Codec.ZSTD, false, false),
+                new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16), true, 4 * PER_FILE);
+        EngineRuns.untilWritten(Engine.startSink(EngineRuns.config(KAFKA, topic).build(), sink), records,
+                Duration.ofSeconds(60));
+
+        VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(backend), Map.of(0, records / 2L, 1, records / 2L));
+        long pressureRolls = sink.counters.pressureRolls.sum();
+        System.out.println("[pressure] " + pressureRolls + " pressure rolls, " + sink.counters.rolls.sum() + " rolls");
+        assertTrue(pressureRolls >= records / 2 / 5, pressureRolls + " pressure rolls: partition 0 must roll whenever "
+                + "it opens a fifth file (a fourth once partition 1 holds one)");
+        List<String> solo = VisibleOffsets.files(backend).stream().filter(f -> f.contains("category=solo/")).toList();
+        assertEquals(1, solo.size(), "partition 1 never held the most, so it rolled only at close: " + solo);
+        assertEquals(0, sink.bufferedBytes(), "nothing held after close");
+    }
+}

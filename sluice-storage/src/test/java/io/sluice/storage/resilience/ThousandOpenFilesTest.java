@@ -1,0 +1,110 @@
+package io.sluice.storage.resilience;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.storage.backend.S3Backend;
+import io.sluice.storage.backend.S3Config;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.SharedS3;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.process.ChildJvm;
+import io.sluice.testkit.process.ChildProcess;
+import io.sluice.testkit.s3.S3Server;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * A thousand files open at once, writing to S3, in a JVM with a 512 MB heap: the heap holds a small buffer per file
+ * while parts accumulate on local disk, so nothing runs out of memory (buffering a 5 MiB part per file on the heap,
+ * as Kafka Connect does, would need 5 GB), and every offset lands exactly once.
+ */
+@Tag("slow")
+class ThousandOpenFilesTest {
+
+    private static final int PARTITIONS = 4;
+    private static final int FILES = 1_000;
+    private static final int PER_FILE = 20;
+
+    @Test
+    void aThousandOpenFilesToS3FitInAFiveHundredMegabyteHeap() throws Exception {
+        KafkaCluster kafka = SharedKafka.cluster();
+        S3Server s3 = SharedS3.server();
+        String topic = Names.unique("thousand");
+        kafka.createTopic(topic, PARTITIONS);
+        String bucket = s3.createBucket("thousand");
+        Path dir = TestDirs.newDir("thousand-files");
+        int records = FILES * PER_FILE;
+        try (var producer = new KafkaProducer<>(kafka.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
+                new StringSerializer())) {
+            String text = "a log line of the kind archives are made of, ".repeat(5);
+            for (int i = 0; i < records; i++) {
+                String k = "k" + (i % FILES); // the key too, so each value of k lives in one partition
+                producer.send(new ProducerRecord<>(topic, k, "{\"k\":\"" + k + "\",\"i\":" + i + ",\"text\":\""
+                        + text + "\"}"));
+            }
+            producer.flush();
+        }
+
+        long started = System.nanoTime();
+        ChildProcess child = ChildJvm.builder("thousand")
+                .classpathOfThisJvm()
+                .jvmOptions(List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"))
+                .mainClass(ArchiverMain.class.getName())
+                .args("bootstrap=" + kafka.bootstrapServers(), "topic=" + topic, "group=" + Names.unique("thousand"),
+                        "layout={topic}/k={value.k}/", "maxOpenFiles=" + FILES, "maxRecords=1000000",
+                        "expect=" + records, "s3=" + s3.endpoint(), "bucket=" + bucket, "access=" + s3.accessKey(),
+                        "secret=" + s3.secretKey(), "spool=" + dir.resolve("spool"))
+                .workDir(dir)
+                .build()
+                .start();
+        child.awaitLogLine(l -> l.startsWith("SLUICE-READY"), Duration.ofSeconds(60));
+        String written = child.awaitLogLine(l -> l.startsWith("SLUICE-WRITTEN") || l.startsWith("SLUICE-FAILED"),
+                Duration.ofSeconds(90));
+        assertTrue(written.startsWith("SLUICE-WRITTEN"), written);
+        long held = Long.parseLong(written.split(" ")[1]);
+        // nothing rolled yet: every file is open, and the sink says what its buffers hold
+        assertTrue(held >= FILES * 32 * 1024L, "all " + FILES + " files open at once: " + held + " bytes held");
+        long writtenAt = System.nanoTime();
+        child.stop(Duration.ofMinutes(2)); // closing rolls the thousand files, commits and publishes them
+        long closedAt = System.nanoTime();
+        String log = Files.readString(child.logFile());
+        assertFalse(log.contains("OutOfMemoryError"), child.tail());
+        String closed = log.lines().filter(l -> l.startsWith("SLUICE-CLOSED")).findFirst()
+                .orElseThrow(() -> new AssertionError("no clean close:\n" + child.tail()));
+        assertTrue(closed.contains("STOPPED") && closed.contains("files=" + FILES), closed);
+        System.out.println("[thousand-files] open files held " + held / 1024 + " KiB of heap; " + closed);
+
+        try (S3Backend reader = new S3Backend(S3Config.builder(bucket).endpoint(s3.endpoint())
+                .spoolDirectory(dir.resolve("reader-spool"))
+                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.accessKey(),
+                        s3.secretKey()))).build())) {
+            Map<String, Integer> visible = VisibleOffsets.read(reader);
+            Map<Integer, Long> ends = new java.util.HashMap<>();
+            try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                    kafka.clientProperties(Listener.PLAINTEXT), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                    new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                consumer.endOffsets(java.util.stream.IntStream.range(0, PARTITIONS)
+                        .mapToObj(p -> new org.apache.kafka.common.TopicPartition(topic, p)).toList())
+                        .forEach((tp, end) -> ends.put(tp.partition(), end));
+            }
+            VisibleOffsets.assertExactlyOnce(visible, ends);
+        }
+        System.out.printf("[thousand-files] written in %.1f s, closed (1,000 files sealed and published) in %.1f s, "
+                + "read back in %.1f s%n", (writtenAt - started) / 1e9, (closedAt - writtenAt) / 1e9,
+                (System.nanoTime() - closedAt) / 1e9);
+    }
+}

@@ -1,0 +1,79 @@
+package io.sluice.storage.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.format.ArchivedFormats;
+import io.sluice.storage.format.FormatConfig;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.testkit.TestDirs;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the sink sees of a format. A record the format rejects (a value that does not match the Parquet schema) is handled as one the layout rejects:
+ * it goes back to the engine with the reason, the partition carries on, and no file is left for it. And the
+ * memory a Parquet writer holds is reported to the engine's budget.
+ */
+class FormatRejectionTest {
+
+    private static final String SCHEMA = """
+            {"type": "record", "name": "Click", "fields": [
+              {"name": "category", "type": "string"}, {"name": "n", "type": "long"}]}""";
+
+    @Test
+    void aRejectedRecordLeavesNoFileBehindAndThePartitionCarriesOn() throws Exception {
+        Path root = TestDirs.newDir("format-rejection");
+        LocalBackend backend = new LocalBackend(root);
+        TopicPartition tp = new TopicPartition("clicks", 0);
+        PartitionArchive archive = new PartitionArchive(tp, "topic-id", backend,
+                new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
+                FormatConfig.builder().format("parquet").valueSchema(SCHEMA).build().fileFormat(),
+                RollingPolicy.defaults(), false, new ArchiveCounters(), new MemoryPressure(Long.MAX_VALUE, List.of()));
+        archive.recover(0, Optional.empty());
+
+        // the first record of its directory: the file opened for it must go with it
+        RecordRejectedException first = assertThrows(RecordRejectedException.class,
+                () -> archive.write(record(0, "{\"category\": \"a\", \"n\": \"one\"}")));
+        assertEquals("the value does not match the schema: field 'n': expected long, found string \"one\"",
+                first.getMessage());
+        assertTrue(backend.listStaged("_sluice/staging/topic-id/0/").isEmpty(), "no staged file for it");
+        assertEquals(0, archive.bufferedBytes());
+
+        archive.write(record(1, "{\"category\": \"a\", \"n\": 1}"));
+        assertTrue(archive.bufferedBytes() > 0, "the row group Parquet holds counts for the memory budget");
+        // in a file already open, it leaves the file as it was
+        assertThrows(RecordRejectedException.class, () -> archive.write(record(2, "{\"category\": \"a\"}")));
+        archive.write(record(3, "{\"category\": \"b\", \"n\": 3}"));
+        assertEquals(2, backend.listStaged("_sluice/staging/topic-id/0/").size());
+        archive.checkpoint(true);
+        assertEquals(0, archive.bufferedBytes(), "rolled: nothing held");
+
+        assertEquals(List.of("clicks/category=a/clicks+0+1.zstd.parquet", "clicks/category=b/clicks+0+3.zstd.parquet"),
+                backend.list("clicks/").stream().sorted().toList());
+        List<Long> offsets = new ArrayList<>();
+        for (String file : List.of("clicks/category=a/clicks+0+1.zstd.parquet",
+                "clicks/category=b/clicks+0+3.zstd.parquet")) {
+            ArchivedFormats.rowsOf(file).orElseThrow().read(root.resolve(file), (t, p, offset) -> offsets.add(offset));
+        }
+        assertEquals(List.of(1L, 3L), offsets);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
+        return new ConsumerRecord<>("clicks", 0, offset, 0L, TimestampType.CREATE_TIME, -1, -1, null,
+                value.getBytes(StandardCharsets.UTF_8), new RecordHeaders(), Optional.empty());
+    }
+}
