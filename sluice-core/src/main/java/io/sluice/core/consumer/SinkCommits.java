@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *       the worker that reaches it asks the sink to make everything before it durable.
  *   <li>When a checkpoint is ready, the consumer thread commits its offset with the sink's data in the metadata.
  *   <li>The commit's outcome goes back into the lane as a task: {@link Sink#committed} (publish) or
- *       {@link Sink#notCommitted} (discard when certainly rejected; keep when unknown).
+ *       {@link Sink#notCommitted} (certainly rejected, or outcome unknown).
  * </ol>
  *
  * Every sink call for a partition thus runs in its lane, in order with the writes, and needs no lock. On revoke and
@@ -56,6 +58,8 @@ final class SinkCommits implements CommitPolicy {
     private final io.micrometer.core.instrument.Timer latency;
     private long nextCommit;
     private final CommitCounts counts = new CommitCounts();
+    /** Partitions being lost, whose commits' failures still reach the sink (see {@link #lost}). */
+    private final Set<TopicPartition> losing = new HashSet<>();
 
     SinkCommits(Sink sink, org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, Duration interval,
             Duration timeout, Consumer<Throwable> fail, Function<TopicPartition, PartitionState> current,
@@ -114,7 +118,7 @@ final class SinkCommits implements CommitPolicy {
                 }
                 checkpoints.forEach((tp, c) -> {
                     PartitionState p = current.apply(tp);
-                    if (p != null && p.isOpen()) {
+                    if (p != null && (p.isOpen() || error != null && losing.contains(tp))) {
                         settled(p, c, offsets.get(tp), error);
                     }
                     // else: revoked meanwhile; its final commit superseded this one, and open() recovers
@@ -174,10 +178,30 @@ final class SinkCommits implements CommitPolicy {
     }
 
     @Override
+    /**
+     * Before the sink lets go of lost partitions, it learns what became of their checkpoints, so that it gives up
+     * the output no commit can name instead of leaving it staged: the outcome of commits still in flight (a zombie's
+     * commit is refused), and every checkpoint computed but never sent (certainly not committed).
+     */
     public void lost(Collection<PartitionState> partitions) {
+        partitions.forEach(p -> losing.add(p.partition));
+        try {
+            consumer.commitSync(Map.of(), timeout); // commits nothing; runs the callbacks of commits in flight
+        } catch (RuntimeException e) {
+            LOG.debug("waiting for the commits in flight of lost partitions: {}", e.toString());
+        } finally {
+            losing.clear();
+        }
         List<CompletableFuture<?>> closing = new ArrayList<>();
         for (PartitionState p : partitions) {
+            CompletableFuture<SinkCheckpoint> unsent = p.pendingCheckpoint;
+            p.pendingCheckpoint = null;
             closing.add(inLane(p, "close after loss", () -> {
+                // the lane ran the checkpoint before this task, so it is done
+                if (unsent != null && unsent.isDone() && !unsent.isCompletedExceptionally()
+                        && !unsent.join().equals(p.lastCheckpoint)) {
+                    sink.notCommitted(p.partition, unsent.join(), true);
+                }
                 sink.close(p.partition, true);
                 return null;
             }));

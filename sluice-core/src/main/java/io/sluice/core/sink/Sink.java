@@ -50,8 +50,11 @@ public interface Sink extends AutoCloseable {
 
     /**
      * The commit of {@code checkpoint} did not succeed. When {@code certain}, the broker rejected it (this member was
-     * fenced or lost the partition) and the checkpoint's pending output must be discarded; otherwise the outcome is
-     * unknown (a timeout) and the checkpoint may yet be the committed one, so its output must be kept for recovery.
+     * fenced, or a rebalance was in progress) and it will never be the committed one; otherwise the outcome is unknown
+     * (a timeout) and it may yet be, so its output must be kept for recovery. Either way the partition may stay with
+     * this member (a cooperative rebalance can refuse a commit and leave the partition where it is), and the engine
+     * goes on from the checkpoint's offset: the sink must keep the checkpoint's output for its next checkpoint, and
+     * give up only at {@link #close} what no commit can name any more.
      */
     void notCommitted(TopicPartition partition, SinkCheckpoint checkpoint, boolean certain) throws Exception;
 

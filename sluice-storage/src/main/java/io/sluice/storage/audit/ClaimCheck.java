@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -79,9 +78,8 @@ final class ClaimCheck {
             throws IOException {
         Set<ManifestFile> entries = new HashSet<>();
         int looked = 0;
-        for (Map.Entry<Long, String> m : manifests.names(partition).tailMap(claim.name().firstOffset(), false)
-                .entrySet()) {
-            var entry = manifests.entry(m.getValue());
+        for (String path : manifests.endingAfter(partition, claim.name().firstOffset())) {
+            var entry = manifests.entry(path);
             if (entry.isPresent() && entry.get().manifest() != null) {
                 for (ManifestFile f : entry.get().manifest().files()) {
                     if (f.path().equals(claim.path())) {

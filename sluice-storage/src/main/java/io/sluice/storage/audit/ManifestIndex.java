@@ -3,7 +3,9 @@ package io.sluice.storage.audit;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.sink.Manifest;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -12,7 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The manifests under {@code _sluice/manifests/<topic id>/<partition>/<end offset>.json}, listed once when first
+ * The manifests under {@code _sluice/manifests/<topic id>/<partition>/<end offset>-<writer>.json}, listed once when first
  * needed and read on demand (each once); those of the audited topic ID, and which other IDs had the same topic name. Not every manifest was committed: a commit that
  * failed leaves its manifest behind, and its files were never published. Only the manifest a group's commit names is
  * known to be committed.
@@ -29,8 +31,11 @@ final class ManifestIndex {
 
     private final StorageBackend storage;
     private final String topicId;
-    /** Every manifest under the root, by topic ID, partition and end offset; listed once, when first needed. */
-    private Map<String, Map<Integer, NavigableMap<Long, String>>> all;
+    /**
+     * Every manifest under the root, by topic ID, partition and end offset (several writers may end at one offset: an
+     * owner and a zombie); listed once, when first needed.
+     */
+    private Map<String, Map<Integer, NavigableMap<Long, List<String>>>> all;
     private final Map<String, Entry> read = new HashMap<>();
 
     ManifestIndex(StorageBackend storage, String topicId) {
@@ -38,9 +43,12 @@ final class ManifestIndex {
         this.topicId = topicId;
     }
 
-    /** The partition's manifests by end offset. */
-    NavigableMap<Long, String> names(int partition) throws IOException {
-        return listed().getOrDefault(topicId, Map.of()).getOrDefault(partition, new TreeMap<>());
+    /** The paths of the partition's manifests that end after {@code offset}, by end offset. */
+    List<String> endingAfter(int partition, long offset) throws IOException {
+        List<String> paths = new ArrayList<>();
+        listed().getOrDefault(topicId, Map.of()).getOrDefault(partition, new TreeMap<>()).tailMap(offset, false)
+                .values().forEach(paths::addAll);
+        return paths;
     }
 
     /**
@@ -49,12 +57,12 @@ final class ManifestIndex {
      */
     Set<String> earlierTopicIds(String topic) throws IOException {
         Set<String> earlier = new TreeSet<>();
-        for (Map.Entry<String, Map<Integer, NavigableMap<Long, String>>> id : listed().entrySet()) {
+        for (Map.Entry<String, Map<Integer, NavigableMap<Long, List<String>>>> id : listed().entrySet()) {
             if (id.getKey().equals(topicId)) {
                 continue;
             }
-            for (NavigableMap<Long, String> byEnd : id.getValue().values()) {
-                Optional<Entry> first = byEnd.isEmpty() ? Optional.empty() : entry(byEnd.firstEntry().getValue());
+            for (NavigableMap<Long, List<String>> byEnd : id.getValue().values()) {
+                Optional<Entry> first = byEnd.isEmpty() ? Optional.empty() : entry(byEnd.firstEntry().getValue().get(0));
                 if (first.isPresent() && first.get().manifest() != null && topic.equals(first.get().manifest().topic())) {
                     earlier.add(id.getKey());
                 }
@@ -64,16 +72,19 @@ final class ManifestIndex {
         return earlier;
     }
 
-    private Map<String, Map<Integer, NavigableMap<Long, String>>> listed() throws IOException {
+    private Map<String, Map<Integer, NavigableMap<Long, List<String>>>> listed() throws IOException {
         if (all == null) {
             all = new HashMap<>();
             for (String path : storage.list(ROOT)) {
-                // <topic id>/<partition>/<end offset>.json; anything else (a temporary file of an atomic write) is skipped
+                // <topic id>/<partition>/<end offset>[-<writer>].json; anything else (a temporary file of an atomic
+                // write) is skipped
                 String[] parts = path.substring(ROOT.length()).split("/");
-                if (parts.length == 3 && parts[1].matches("[0-9]{1,9}") && parts[2].matches("[0-9]{20}\\.json")) {
+                if (parts.length == 3 && parts[1].matches("[0-9]{1,9}")
+                        && parts[2].matches("[0-9]{20}(-[0-9a-z]+)?\\.json")) {
                     all.computeIfAbsent(parts[0], id -> new HashMap<>())
                             .computeIfAbsent(Integer.parseInt(parts[1]), p -> new TreeMap<>())
-                            .put(Long.parseLong(parts[2].substring(0, 20)), path);
+                            .computeIfAbsent(Long.parseLong(parts[2].substring(0, 20)), end -> new ArrayList<>())
+                            .add(path);
                 }
             }
         }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,11 +30,11 @@ final class MissingFiles {
         }
         Set<String> named = new HashSet<>();
         int looked = 0;
-        for (Map.Entry<Long, String> m : manifests.names(partition).tailMap(missing.next(0), false).entrySet()) {
+        for (String path : manifests.endingAfter(partition, missing.next(0))) {
             if (++looked > MANIFESTS_LOOKED_AT || found.size() >= limit) {
                 break;
             }
-            var entry = manifests.entry(m.getValue());
+            var entry = manifests.entry(path);
             if (entry.isEmpty() || entry.get().manifest() == null) {
                 continue;
             }
@@ -44,7 +43,7 @@ final class MissingFiles {
                 if (next >= 0 && next <= f.lastOffset() && !visible.contains(f.path()) && named.add(f.path())
                         && found.size() < limit) {
                     found.add(new AuditReport.MissingFile(f.path(), f.firstOffset(), f.lastOffset(), f.records(),
-                            SluiceFileName.fileNameOf(m.getValue())));
+                            SluiceFileName.fileNameOf(path)));
                 }
             }
         }

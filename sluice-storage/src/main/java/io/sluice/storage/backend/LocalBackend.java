@@ -22,12 +22,9 @@ import java.util.stream.Stream;
  * when finished, renamed into place when published, and the directory entry is fsync'd too, so a published file
  * survives a power cut as well as a crash.
  *
- * <p>A staged file is named {@code <uuid>~<final path with / as ~>} so that listing the staging folder alone is
- * enough to know where each one belongs.
+ * <p>Staged files are named by {@link StagedName}.
  */
 public final class LocalBackend implements StorageBackend {
-
-    private static final char SEPARATOR = '~';
 
     private final Path root;
 
@@ -37,8 +34,7 @@ public final class LocalBackend implements StorageBackend {
 
     @Override
     public PendingFile create(String path, String stagingPrefix) throws IOException {
-        Path staging = resolve(stagingPrefix).resolve(UUID.randomUUID() + String.valueOf(SEPARATOR)
-                + path.replace('/', SEPARATOR));
+        Path staging = resolve(stagingPrefix).resolve(StagedName.of(path));
         Files.createDirectories(staging.getParent());
         FileChannel channel = FileChannel.open(staging, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         OutputStream stream = new java.io.BufferedOutputStream(Channels.newOutputStream(channel), 256 * 1024);
@@ -109,12 +105,8 @@ public final class LocalBackend implements StorageBackend {
         List<PendingRef> refs = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.toList()) {
-                String name = f.getFileName().toString();
-                int separator = name.indexOf(SEPARATOR);
-                if (separator > 0) {
-                    refs.add(new PendingRef(name.substring(separator + 1).replace(SEPARATOR, '/'),
-                            root.relativize(f).toString().replace('\\', '/')));
-                }
+                StagedName.pathOf(f.getFileName().toString()).ifPresent(path -> refs.add(new PendingRef(path,
+                        root.relativize(f).toString().replace('\\', '/'))));
             }
         }
         return refs;

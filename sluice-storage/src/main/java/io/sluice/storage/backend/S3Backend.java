@@ -23,6 +23,7 @@ import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.Part;
@@ -37,15 +38,17 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <ul>
  *   <li>A file that reaches the part size becomes a multipart upload to its final key, left incomplete; completing
  *       it is the publication. Parts are {@code partSize} bytes (at least 5 MiB, as S3 demands of every part but the
- *       last). The upload leaves a marker object, {@code <staging prefix><upload id>}, holding its final path, so that
- *       recovery finds a partition's uploads without listing the whole bucket.
+ *       last). Before the upload is created, a marker object, {@code <staging prefix><uuid>}, is written holding its
+ *       final path, so that recovery finds a partition's uploads without listing the whole bucket, even one whose
+ *       creation a crash interrupted. The file's staging reference is {@code <marker>/<upload id>}; recovery, which
+ *       sees only markers, aborts every upload of the marker's key.
  *   <li>A smaller file, the common case when many files are open, is put whole under
  *       {@code <staging prefix><uuid>~<final path, URL-encoded>}; publishing copies it to its final key (an atomic,
  *       server-side copy) and deletes it. Three requests instead of six.
  * </ul>
  *
- * <p>Upload IDs are URL-encoded in markers, which turns any {@code ~} into {@code %7E}, so a {@code ~} in the last
- * segment of a staging key says it is a whole staged object. Every request is retried with exponential backoff
+ * <p>The last segment of an upload's staging key is a UUID (the marker) or the URL-encoded upload ID, which turns any
+ * {@code ~} into {@code %7E}, so a {@code ~} in the last segment says it is a whole staged object. Every request is retried with exponential backoff
  * (half jitter; 0.2 s doubling up to 2 s, throttling 0.5 s up to 10 s) on 5xx answers, throttling and connection
  * errors for as long as
  * {@link S3Config#retryFor()} allows, so an outage shorter than that is ridden out; a longer one fails the request
@@ -126,12 +129,14 @@ public final class S3Backend implements StorageBackend {
 
     Started start(String path, String stagingPrefix) throws IOException {
         String key = prefix + path;
-        String uploadId = call("start an upload of " + path,
-                () -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
-        String marker = stagingPrefix + URLEncoder.encode(uploadId, StandardCharsets.UTF_8);
+        // the marker first: a crash between the two requests must not leave an upload that no marker leads to
+        String marker = stagingPrefix + UUID.randomUUID();
         call("write the staging marker of " + path,
                 () -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
-        return new Started(key, uploadId, new PendingRef(path, marker));
+        String uploadId = call("start an upload of " + path,
+                () -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
+        return new Started(key, uploadId, new PendingRef(path, marker + "/" + URLEncoder.encode(uploadId,
+                StandardCharsets.UTF_8)));
     }
 
     /** Stages a file smaller than a part as one object, its final path in its name. */
@@ -172,7 +177,7 @@ public final class S3Backend implements StorageBackend {
             // completed before a crash: nothing left to do
         }
         call("remove the staging marker of " + ref.path(),
-                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
     }
 
     private void publishWhole(PendingRef ref) throws IOException {
@@ -191,6 +196,11 @@ public final class S3Backend implements StorageBackend {
                 () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
     }
 
+    /**
+     * Removes a staged file. For an upload, a reference from {@link #listStaged} does not know its upload ID, so every
+     * upload of its key is aborted: only recovery uses those, before this owner of the partition writes, when any
+     * upload of the key is a dead writer's or a zombie's.
+     */
     @Override
     public void discard(PendingRef ref) throws IOException {
         if (isWhole(ref.staging())) {
@@ -198,14 +208,21 @@ public final class S3Backend implements StorageBackend {
                     + ref.staging())));
             return;
         }
-        String uploadId = uploadId(ref);
-        try {
-            call("abort the upload of " + ref.path(), () -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(prefix + ref.path()).uploadId(uploadId)));
-        } catch (NoSuchUploadException e) {
-            // already gone
+        String key = prefix + ref.path();
+        String known = uploadId(ref);
+        List<String> uploadIds = !known.isEmpty() ? List.of(known) : call("list the uploads of " + ref.path(),
+                () -> s3.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(key)).uploads().stream()
+                        .filter(u -> u.key().equals(key)).map(MultipartUpload::uploadId).toList());
+        for (String uploadId : uploadIds) {
+            try {
+                call("abort the upload of " + ref.path(),
+                        () -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)));
+            } catch (NoSuchUploadException e) {
+                // already gone
+            }
         }
         call("remove the staging marker of " + ref.path(),
-                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+                () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
     }
 
     @Override
@@ -221,7 +238,7 @@ public final class S3Backend implements StorageBackend {
                 continue;
             }
             String path = call("read the staging marker " + marker, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
-            refs.add(new PendingRef(path, marker));
+            refs.add(new PendingRef(path, marker + "/")); // the upload is not known from the marker
         }
         return refs;
     }
@@ -295,9 +312,14 @@ public final class S3Backend implements StorageBackend {
         return staging.indexOf(WHOLE, staging.lastIndexOf('/') + 1) >= 0;
     }
 
+    /** The upload ID of an upload's staging reference {@code <marker>/<upload id>}, or "" when not known. */
     private static String uploadId(PendingRef ref) {
-        String marker = ref.staging();
-        return URLDecoder.decode(marker.substring(marker.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
+        String staging = ref.staging();
+        return URLDecoder.decode(staging.substring(staging.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
+    }
+
+    private static String marker(PendingRef ref) {
+        return ref.staging().substring(0, ref.staging().lastIndexOf('/'));
     }
 
     private interface S3Call<T> {

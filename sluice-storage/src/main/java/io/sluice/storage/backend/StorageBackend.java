@@ -24,6 +24,13 @@ public interface StorageBackend extends AutoCloseable {
     /** Removes a staged file that will never be published. Idempotent. */
     void discard(PendingRef ref) throws IOException;
 
+    /** Removes staged files that will never be published, such as those {@link #listStaged} found after a crash. */
+    default void discardAll(List<PendingRef> refs) throws IOException {
+        for (PendingRef ref : refs) {
+            discard(ref);
+        }
+    }
+
     /** Staged files under {@code stagingPrefix}, finished or not. */
     List<PendingRef> listStaged(String stagingPrefix) throws IOException;
 

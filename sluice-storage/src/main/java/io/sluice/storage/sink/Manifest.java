@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * What one Kafka commit promises for one partition: the files that hold its records below {@code endOffset} and are
  * not known to be published yet (including those of earlier checkpoints whose commit outcome was unknown). Immutable
- * and written once, under {@code _sluice/manifests/<topic id>/<partition>/<end offset>.json}; the commit's metadata
+ * and written once, under {@code _sluice/manifests/<topic id>/<partition>/}{@link #name}; the commit's metadata
  * names it. Recovery publishes exactly the files of the last committed manifest.
  */
 public record Manifest(int version, String topic, String topicId, int partition, long endOffset,
@@ -19,9 +19,13 @@ public record Manifest(int version, String topic, String topicId, int partition,
         return "_sluice/manifests/" + topicId + "/" + partition + "/";
     }
 
-    /** Manifest names sort by end offset. */
-    public static String name(long endOffset) {
-        return String.format("%020d.json", endOffset);
+    /**
+     * {@code <end offset, 20 digits>-<writer>.json}: names sort by end offset, and two writers of the partition (the
+     * owner and a zombie that lost it, both at the same barrier) never write the same name, so a zombie can never
+     * replace the manifest the owner committed.
+     */
+    public static String name(long endOffset, String writer) {
+        return String.format("%020d-%s.json", endOffset, writer);
     }
 
     public byte[] toJson() {

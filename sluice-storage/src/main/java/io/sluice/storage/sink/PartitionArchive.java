@@ -15,12 +15,16 @@ import io.sluice.storage.rolling.RollingPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One partition's files: those open for writing, and those sealed (finished, invisible) until a committed manifest
@@ -45,6 +49,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class PartitionArchive {
 
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionArchive.class);
+
     /** A record is in an open file. */
     static final String AFTER_WRITE = "archive.after-write";
     /** A roll sealed the open files (finished, staged, invisible). */
@@ -66,6 +72,8 @@ final class PartitionArchive {
     private final ArchiveCounters counters;
     private final MemoryPressure pressure;
     private final boolean scanJson;
+    /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
+    private final String manifestWriter = java.util.UUID.randomUUID().toString().substring(0, 8);
 
     private final Map<String, OpenFile> open = new LinkedHashMap<>();
     private final List<ManifestFile> sealed = new ArrayList<>();
@@ -127,9 +135,7 @@ final class PartitionArchive {
                 counters.published.increment();
             }
         }
-        for (PendingRef orphan : backend.listStaged(stagingPrefix())) {
-            backend.discard(orphan);
-        }
+        backend.discardAll(backend.listStaged(stagingPrefix()));
     }
 
     void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
@@ -198,7 +204,7 @@ final class PartitionArchive {
             if (sealed.isEmpty()) {
                 return new SinkCheckpoint(barrier, "");
             }
-            String name = Manifest.name(barrier);
+            String name = Manifest.name(barrier, manifestWriter);
             Manifest manifest = new Manifest(1, partition.topic(), topicId, partition.partition(), barrier,
                     List.copyOf(sealed));
             backend.writeAtomically(Manifest.directory(topicId, partition.partition()) + name, manifest.toJson());
@@ -235,23 +241,24 @@ final class PartitionArchive {
         awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) < 0);
     }
 
-    void notCommitted(SinkCheckpoint checkpoint, boolean certain) throws IOException {
-        if (!certain) {
-            return; // it may yet be the committed one: keep its files staged and in the next manifest
+    /**
+     * A commit that certainly failed no longer needs its manifest, but its files stay sealed, for the next manifest:
+     * a commit refused during a cooperative rebalance leaves the partition with this member, and the engine moves on
+     * from the barrier, so those files are the only copy of their records. Whatever no commit can name any more is
+     * given up when the partition closes. A commit whose outcome is unknown may yet be the committed one: its
+     * manifest stays awaiting.
+     */
+    void notCommitted(SinkCheckpoint checkpoint, boolean certain) {
+        if (certain) {
+            awaitingCommit.remove(checkpoint.data());
         }
-        List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
-        if (files == null) {
-            return;
-        }
-        for (ManifestFile f : files) {
-            backend.discard(new PendingRef(f.path(), f.staging()));
-        }
-        sealed.removeAll(files);
     }
 
     /**
-     * Open files are given up (no manifest names them). Sealed files stay staged: a commit whose outcome is unknown
-     * may name them, and the next owner's recovery publishes or removes them.
+     * Open files are given up (no manifest names them), and so are sealed files that no commit can name: never in a
+     * manifest, or only in manifests whose commit certainly failed (a fenced zombie aborts its pending files here).
+     * Files of a manifest whose commit outcome is unknown stay staged: the next owner's recovery publishes or removes
+     * them.
      */
     void close(boolean lost) {
         try {
@@ -264,6 +271,21 @@ final class PartitionArchive {
             }
         } finally {
             forgetOpenFiles();
+        }
+        Set<ManifestFile> maybeCommitted = new HashSet<>();
+        awaitingCommit.values().forEach(maybeCommitted::addAll);
+        List<PendingRef> givenUp = sealed.stream().filter(f -> !maybeCommitted.contains(f))
+                .map(f -> new PendingRef(f.path(), f.staging())).toList();
+        sealed.clear();
+        if (broken != null || givenUp.isEmpty()) {
+            return; // a failing store gets no more calls: the partition's next recovery removes them
+        }
+        try {
+            backend.discardAll(givenUp);
+        } catch (IOException e) {
+            // invisible leftovers: the partition's next recovery removes them
+            LOG.warn("could not remove {} staged files of {} from {}: {}", givenUp.size(), partition,
+                    backend.describe(), e.toString());
         }
     }
 

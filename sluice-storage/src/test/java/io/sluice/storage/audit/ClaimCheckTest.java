@@ -46,7 +46,7 @@ class ClaimCheckTest {
     }
 
     private static void manifest(LocalBackend storage, long end, ManifestFile... files) throws Exception {
-        storage.writeAtomically(Manifest.directory(ID, 0) + Manifest.name(end),
+        storage.writeAtomically(Manifest.directory(ID, 0) + Manifest.name(end, "test"),
                 new Manifest(1, "t", ID, 0, end, List.of(files)).toJson());
     }
 }

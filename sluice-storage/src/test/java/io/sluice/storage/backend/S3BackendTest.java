@@ -50,7 +50,9 @@ class S3BackendTest {
             }
             assertEquals(data.length, parts.stream().mapToLong(Part::size).sum());
             assertTrue(backend.list("t/").isEmpty(), "invisible before publishing");
-            assertEquals(List.of(ref), backend.listStaged("_sluice/staging/id/0/"));
+            List<PendingRef> staged = backend.listStaged("_sluice/staging/id/0/");
+            assertEquals(List.of(ref.path()), staged.stream().map(PendingRef::path).toList());
+            assertTrue(ref.staging().startsWith(staged.get(0).staging()), "the same marker: " + staged + " " + ref);
 
             backend.publish(ref);
             backend.publish(ref); // recovery may publish what was published before a crash
@@ -103,6 +105,32 @@ class S3BackendTest {
             assertEquals("{\"a\":1}", new String(backend.read("_sluice/manifests/id/1/00000000000000000042.json")
                     .orElseThrow()));
             assertTrue(backend.read("_sluice/manifests/id/1/missing.json").isEmpty());
+        }
+    }
+
+    /**
+     * Recovery knows uploads only by their markers, written before the upload is created: it aborts every upload of
+     * the marker's key, so even an upload whose creation a crash interrupted (no ID recorded anywhere) is found.
+     */
+    @Test
+    void recoveryAbortsTheUploadsItFindsThroughMarkers() throws Exception {
+        String bucket = server.createBucket("recover");
+        try (S3Backend backend = backend(bucket); S3Client client = server.client()) {
+            byte[] overAPart = new byte[S3Backend.MIN_PART_SIZE + 100]; // so each file is an upload
+            for (String path : List.of("t/a.jsonl", "t/b.jsonl")) {
+                PendingFile file = backend.create(path, "_sluice/staging/id/2/");
+                file.stream().write(overAPart);
+                if (path.endsWith("a.jsonl")) {
+                    file.finish(); // a sealed file; b stays open, as a crash leaves it
+                }
+            }
+            // a second upload of the same key, as a dead writer and a zombie may both leave
+            client.createMultipartUpload(b -> b.bucket(bucket).key("archive/t/a.jsonl"));
+            assertEquals(3, client.listMultipartUploads(b -> b.bucket(bucket)).uploads().size());
+
+            backend.discardAll(backend.listStaged("_sluice/staging/id/2/"));
+            assertTrue(client.listMultipartUploads(b -> b.bucket(bucket)).uploads().isEmpty(), "every upload aborted");
+            assertTrue(backend.list("").isEmpty(), "no marker, no object: " + backend.list(""));
         }
     }
 

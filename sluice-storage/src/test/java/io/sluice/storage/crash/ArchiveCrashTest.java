@@ -1,29 +1,30 @@
 package io.sluice.storage.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.CrashPoints;
-import io.sluice.storage.sink.LocalArchiveFiles;
+import io.sluice.storage.backend.TestStorage;
+import io.sluice.storage.sink.ArchiveContents;
+import io.sluice.storage.sink.CategoryRecords;
 import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedHdfs;
 import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.SharedS3;
 import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
-import io.sluice.testkit.process.ChildJvm;
 import io.sluice.testkit.process.ChildProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,121 +32,160 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A child JVM archiving a topic to local files halts at each named step of the exactly-once protocol in turn, with
- * size rolling and with wall-clock rolling, and is killed at three seeded random moments; a restart then finishes
- * the topic. Afterwards every offset is in exactly one visible file and nothing is left staged.
+ * A child JVM archiving a topic halts at each named step of the exactly-once protocol in turn, with size rolling and
+ * with wall-clock rolling, and is killed at three seeded random moments; a restart (in the test JVM) then archives
+ * the rest and closes cleanly. Afterwards every offset is in exactly one visible file, nothing is left staged and no upload is left
+ * incomplete. Every case runs on local files, S3 and HDFS at once: each storage has its own topic, group and child
+ * JVMs, so the waits of one overlap the work of the others.
  */
 @Tag("slow")
 class ArchiveCrashTest {
 
     private static final int PARTITIONS = 2;
     private static final int RECORDS = 1_200;
+    private static final List<String> STORAGES = List.of("local", "s3", "hdfs");
+    /** The group member of the crashing child and of the restart: static membership, no wait for its session. */
+    private static final String MEMBER = "archiver";
 
     static Stream<Arguments> crashPoints() {
-        List<String[]> points = List.of(
-                new String[] {"archive.after-write", "150"},
-                new String[] {"archive.after-seal", "2"},
-                new String[] {"archive.after-manifest", "2"},
-                new String[] {CrashPoints.BEFORE_COMMIT, "2"},
-                new String[] {CrashPoints.AFTER_COMMIT_REQUEST, "2"},
-                new String[] {CrashPoints.AFTER_COMMIT_ACK, "2"},
-                new String[] {"archive.mid-publish", "2"},
-                new String[] {"archive.after-publish", "2"});
+        List<Arguments> points = List.of(
+                Arguments.of("archive.after-write", 150),
+                Arguments.of("archive.after-seal", 2),
+                Arguments.of("archive.after-manifest", 2),
+                Arguments.of(CrashPoints.BEFORE_COMMIT, 2),
+                Arguments.of(CrashPoints.AFTER_COMMIT_REQUEST, 2),
+                Arguments.of(CrashPoints.AFTER_COMMIT_ACK, 2),
+                Arguments.of("archive.mid-publish", 2),
+                Arguments.of("archive.after-publish", 2));
         return Stream.of("size", "age").flatMap(rolling -> points.stream()
-                .map(p -> Arguments.of(p[0], Integer.parseInt(p[1]), rolling)));
+                .map(p -> Arguments.of(p.get()[0], p.get()[1], rolling)));
     }
 
-    @ParameterizedTest(name = "{0}:{1} with {2} rolling")
+    @ParameterizedTest(name = "{0}:{1} with {2} rolling, on local files, S3 and HDFS")
     @MethodSource("crashPoints")
     void aCrashAtANamedStepLeavesEveryOffsetInExactlyOneVisibleFile(String point, int hit, String rolling)
             throws Exception {
-        Scenario s = new Scenario(point.replace('.', '-') + "-" + rolling, rolling);
-        ChildProcess child = s.start("-Dsluice.crash.at=" + point + ":" + hit);
-        int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
-            child.kill();
-            throw new AssertionError(point + ":" + hit + " was not reached in 60 s:\n" + child.tail());
+        onEveryStorage(storage -> {
+            Scenario s = new Scenario(storage, point.replace('.', '-') + "-" + rolling, rolling);
+            ChildProcess child = s.start("-Dsluice.crash.at=" + point + ":" + hit);
+            int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
+                child.kill();
+                throw new AssertionError(point + ":" + hit + " was not reached in 60 s:\n" + child.tail());
+            });
+            assertEquals(CrashPoints.HALT_STATUS, status, "halted at " + point + "\n" + child.tail());
+            s.lap("halted");
+            s.finishAndVerify();
         });
-        assertEquals(CrashPoints.HALT_STATUS, status, "halted at " + point + "\n" + child.tail());
-        s.finishAndVerify();
     }
 
-    @ParameterizedTest(name = "seed {0}")
+    @ParameterizedTest(name = "seed {0}, on local files, S3 and HDFS")
     @ValueSource(longs = {11L, 2026L, 77_777L})
     void aKillAtASeededRandomMomentLeavesEveryOffsetInExactlyOneVisibleFile(long seed) throws Exception {
         long delay = 200 + new Random(seed).nextInt(1_500);
         System.out.println("[archive-crash] seed " + seed + ": kill -9 after " + delay + " ms");
-        Scenario s = new Scenario("random-" + seed, seed % 2 == 0 ? "size" : "age");
-        ChildProcess child = s.start();
-        Thread.sleep(delay);
-        child.kill();
-        s.finishAndVerify();
+        onEveryStorage(storage -> {
+            Scenario s = new Scenario(storage, "random-" + seed, seed % 2 == 0 ? "size" : "age");
+            ChildProcess child = s.start();
+            Thread.sleep(delay); // the seeded random moment itself, not a wait for something
+            child.kill();
+            s.lap("killed");
+            s.finishAndVerify();
+        });
     }
 
+    private interface StorageCase {
+        void run(String storage) throws Exception;
+    }
+
+    /** Runs {@code c} on every storage in parallel; fails with every storage's failure, each named. */
+    private static void onEveryStorage(StorageCase c) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(STORAGES.size());
+        try {
+            Map<String, Future<?>> runs = new LinkedHashMap<>();
+            for (String storage : STORAGES) {
+                runs.put(storage, pool.submit(() -> {
+                    c.run(storage);
+                    return null;
+                }));
+            }
+            List<Throwable> failures = new ArrayList<>();
+            StringBuilder message = new StringBuilder();
+            for (Map.Entry<String, Future<?>> run : runs.entrySet()) {
+                try {
+                    run.getValue().get();
+                } catch (ExecutionException e) {
+                    failures.add(e.getCause());
+                    message.append("\n[").append(run.getKey()).append("] ").append(e.getCause());
+                }
+            }
+            if (!failures.isEmpty()) {
+                AssertionError error = new AssertionError("failed on " + failures.size() + " of " + STORAGES.size()
+                        + " storages:" + message);
+                failures.forEach(error::addSuppressed);
+                throw error;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A topic of its own, produced once, archived by child JVMs into a storage of its own. */
     private static final class Scenario {
         final KafkaCluster kafka = SharedKafka.cluster();
         final String topic = Names.unique("archive-crash");
         final String group = Names.unique("archive-crash-group");
+        final String name;
         final String rolling;
         final Path dir;
-        final Path root;
+        final TestStorage storage;
+        final Map<Integer, Long> ends;
+        final StringBuilder laps = new StringBuilder();
+        long lapStart = System.nanoTime();
 
-        Scenario(String name, String rolling) {
+        Scenario(String storageKind, String name, String rolling) throws Exception {
+            this.name = storageKind + " " + name;
             this.rolling = rolling;
             kafka.createTopic(topic, PARTITIONS);
-            produce();
-            dir = TestDirs.newDir("archive-crash-" + name);
-            root = dir.resolve("archive");
+            ends = CategoryRecords.produce(kafka, topic, RECORDS);
+            dir = TestDirs.newDir("archive-crash-" + storageKind + "-" + name);
+            storage = switch (storageKind) {
+                case "local" -> TestStorage.local(dir.resolve("archive"));
+                case "s3" -> TestStorage.s3(SharedS3.server());
+                case "hdfs" -> TestStorage.hdfs(SharedHdfs.server());
+                default -> throw new IllegalArgumentException(storageKind);
+            };
+            lap("produced");
         }
 
         ChildProcess start(String... jvmOptions) {
-            ChildProcess child = ChildJvm.builder("archiver")
-                    .classpathOfThisJvm()
-                    .jvmOptions(List.of(jvmOptions))
-                    .mainClass(ArchiveChild.class.getName())
-                    .args(kafka.bootstrapServers(), topic, group, root.toString(), rolling)
-                    .workDir(dir)
-                    .build()
-                    .start();
-            child.awaitLogLine(l -> l.startsWith("SLUICE-READY"), Duration.ofSeconds(60));
+            ChildProcess child = ArchiveChild.start(MEMBER, dir, List.of(jvmOptions), kafka.bootstrapServers(),
+                    topic, group, storage, rolling);
+            lap("started");
             return child;
         }
 
+        /**
+         * Restarts the archive in this JVM as the same group member, waits until it has written every record, closes
+         * it (the last roll, commit and publish, as on shutdown) and checks the storage.
+         */
         void finishAndVerify() throws Exception {
-            ChildProcess again = start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (LocalArchiveFiles.offsets(root).size() < RECORDS) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("after the restart only " + LocalArchiveFiles.offsets(root).size()
-                            + " of " + RECORDS + " offsets are visible:\n" + again.tail());
-                }
-                Thread.sleep(50);
-            }
-            again.stop(Duration.ofSeconds(30));
-            Map<String, Integer> visible = LocalArchiveFiles.offsets(root);
-            assertEquals(RECORDS, visible.size(), "every offset visible");
-            List<String> twice = visible.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
-                    .limit(10).toList();
-            assertTrue(twice.isEmpty(), "offsets visible more than once: " + twice);
-            Path staging = root.resolve("_sluice/staging");
-            if (Files.exists(staging)) {
-                try (Stream<Path> staged = Files.walk(staging)) {
-                    List<Path> left = staged.filter(Files::isRegularFile).toList();
-                    assertTrue(left.isEmpty(), "orphans left staged: " + left);
-                }
-            }
+            InProcessArchive again = InProcessArchive.start(kafka.bootstrapServers(), topic, group, storage, rolling,
+                    MEMBER, ends);
+            lap("restarted");
+            again.awaitAll(ProgressSink.CAUGHT_UP, Duration.ofSeconds(90));
+            lap("caught up");
+            assertEquals("STOPPED", again.close(), "a clean close after recovery");
+            lap("closed");
+            ArchiveContents.read(storage).assertExactlyOnce(topic, ends);
+            lap("verified");
+            System.out.println("[archive-crash] " + name + ":" + laps);
         }
 
-        private void produce() {
-            Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
-            props.put("max.in.flight.requests.per.connection", 1);
-            String[] categories = {"click", "view", "buy"};
-            try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-                for (int i = 0; i < RECORDS; i++) {
-                    producer.send(new ProducerRecord<>(topic, "k" + (i % 40), "{\"category\":\""
-                            + categories[i % 3] + "\",\"i\":" + i + "}"));
-                }
-                producer.flush();
-            }
+        /** Where the time goes, printed per case: the suite has a time budget. */
+        void lap(String what) {
+            long now = System.nanoTime();
+            laps.append(String.format(" %s %.1f s,", what, (now - lapStart) / 1e9));
+            lapStart = now;
         }
     }
 }

@@ -1,0 +1,116 @@
+package io.sluice.storage.sink;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.backend.TestStorage;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.testkit.TestDirs;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/** One partition's archive driven step by step, on local files, for interleavings the engine makes rare. */
+class PartitionArchiveTest {
+
+    private static final TopicPartition PARTITION = new TopicPartition("t", 0);
+    private static final String TOPIC_ID = "Xw4uM0Q7T3mJcJgHq9Ykzw";
+
+    private final Path root = TestDirs.newDir("partition-archive");
+    private final LocalBackend backend = new LocalBackend(root);
+
+    /**
+     * A zombie that lost the partition still writes, rolls and checkpoints, at the same barrier as the new owner's
+     * committed manifest. Its manifest must not take the place of the owner's: the next owner recovers from the name
+     * in the Kafka commit, and would otherwise publish the zombie's files beside the owner's (duplicates), or fail on
+     * files the zombie discarded.
+     */
+    @Test
+    void aZombieCheckpointingAtTheOwnersBarrierNeverReplacesTheCommittedManifest() throws Exception {
+        PartitionArchive zombie = opened(5);
+        PartitionArchive owner = opened(3); // other rolling, so the zombie's files have other names
+
+        write(zombie, 0, 10);
+        write(owner, 0, 10);
+        SinkCheckpoint committed = owner.checkpoint(true);
+        owner.committed(committed); // the owner's commit succeeded and its files are published
+        SinkCheckpoint zombies = zombie.checkpoint(false); // the zombie's commit would be fenced; it is not sent yet
+        assertNotEquals(committed.data(), zombies.data(), "two writers, two manifests");
+
+        archive(3).recover(committed.offset(), Optional.of(committed.data())); // the next owner
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
+    /**
+     * The broker refuses a commit during a cooperative rebalance (RebalanceInProgress: certainly not committed), and
+     * the partition stays with this member, which goes on from its barrier: the refused checkpoint's files must go
+     * into the next manifest, or their records would never be visible.
+     */
+    @Test
+    void aCommitRefusedWhileThePartitionStaysLosesNothing() throws Exception {
+        PartitionArchive archive = opened(3);
+        write(archive, 0, 10);
+        archive.notCommitted(archive.checkpoint(true), true);
+        write(archive, 10, 15);
+        SinkCheckpoint next = archive.checkpoint(true);
+        archive.committed(next);
+        archive.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 15L));
+    }
+
+    /**
+     * Closing (revoked, or lost as a fenced zombie) gives up the files no commit can name any more, but keeps those
+     * of a commit whose outcome is unknown: it may have succeeded, and then the next owner publishes them.
+     */
+    @Test
+    void closingKeepsOnlyTheFilesOfACommitWhoseOutcomeIsUnknown() throws Exception {
+        PartitionArchive zombie = opened(3);
+        write(zombie, 0, 5);
+        SinkCheckpoint unknown = zombie.checkpoint(true);
+        zombie.notCommitted(unknown, false); // a time-out: in fact the broker took it
+        write(zombie, 5, 10);
+        zombie.notCommitted(zombie.checkpoint(true), true); // fenced
+        zombie.write(record(10)); // open, never sealed
+        zombie.close(true);
+
+        archive(3).recover(unknown.offset(), Optional.of(unknown.data())); // the next owner
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 5L));
+    }
+
+    /** A fresh owner of the partition, from offset 0 with nothing committed. */
+    private PartitionArchive opened(int recordsPerFile) throws Exception {
+        PartitionArchive archive = archive(recordsPerFile);
+        archive.recover(0, Optional.empty());
+        return archive;
+    }
+
+    private PartitionArchive archive(int recordsPerFile) {
+        return new PartitionArchive(PARTITION, TOPIC_ID, backend,
+                new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
+                new JsonLinesFormat(Codec.ZSTD, false, false),
+                new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new ArchiveCounters(),
+                new MemoryPressure(Long.MAX_VALUE, List.of()));
+    }
+
+    private static void write(PartitionArchive archive, long from, long to) throws Exception {
+        for (long offset = from; offset < to; offset++) {
+            archive.write(record(offset));
+        }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset) {
+        return new ConsumerRecord<>("t", 0, offset, ("k" + offset).getBytes(StandardCharsets.UTF_8),
+                ("{\"category\":\"click\",\"i\":" + offset + "}").getBytes(StandardCharsets.UTF_8));
+    }
+}
