@@ -1,5 +1,7 @@
 package io.sluice.cli.pipeline;
 
+import io.sluice.storage.backend.HdfsBackend;
+import io.sluice.storage.backend.HdfsConfig;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.S3Backend;
 import io.sluice.storage.backend.S3Config;
@@ -40,7 +42,9 @@ public final class StorageBackends {
     private static final List<Entry> ENTRIES = List.of(
             available("file", target -> new LocalBackend(Path.of(target.location().path()))),
             available("s3", StorageBackends::s3),
-            pending("hdfs", "the HDFS backend is being added to sluice-storage"));
+            available("hdfs", target -> new HdfsBackend(HdfsConfig.builder(
+                    URI.create("hdfs://" + target.location().authority())).root("/" + target.location().path())
+                    .properties(target.hdfsProperties()).build())));
 
     private StorageBackends() {
     }
