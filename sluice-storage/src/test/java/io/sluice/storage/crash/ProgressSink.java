@@ -1,5 +1,6 @@
 package io.sluice.storage.crash;
 
+import io.sluice.core.sink.ForwardingSink;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.Map;
@@ -18,19 +19,18 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>Threading: as the sink it wraps; {@code report} is called from the partitions' lanes.
  */
-final class ProgressSink implements Sink {
+final class ProgressSink extends ForwardingSink {
 
     static final String CAUGHT_UP = "SLUICE-CAUGHT-UP ";
     static final String COMMITTED = "SLUICE-COMMITTED ";
     static final String PUBLISHED = "SLUICE-PUBLISHED ";
     static final String RELEASED = "SLUICE-RELEASED ";
 
-    private final Sink sink;
     private final Map<Integer, Long> endOffsets;
     private final Consumer<String> report;
 
     ProgressSink(Sink sink, Map<Integer, Long> endOffsets, Consumer<String> report) {
-        this.sink = sink;
+        super(sink);
         this.endOffsets = Map.copyOf(endOffsets);
         this.report = report;
     }
@@ -38,7 +38,7 @@ final class ProgressSink implements Sink {
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
-        sink.open(partition, topicId, committedOffset, committedData);
+        super.open(partition, topicId, committedOffset, committedData);
         if (committedOffset >= end(partition)) {
             say(CAUGHT_UP, partition);
         }
@@ -46,20 +46,15 @@ final class ProgressSink implements Sink {
 
     @Override
     public void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
-        sink.write(record);
+        super.write(record);
         if (record.offset() + 1 == endOffsets.getOrDefault(record.partition(), Long.MAX_VALUE)) {
             say(CAUGHT_UP, new TopicPartition(record.topic(), record.partition()));
         }
     }
 
     @Override
-    public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
-        return sink.checkpoint(partition, last);
-    }
-
-    @Override
     public void committed(TopicPartition partition, SinkCheckpoint checkpoint) throws Exception {
-        sink.committed(partition, checkpoint);
+        super.committed(partition, checkpoint);
         report.accept(COMMITTED + partition.partition() + " " + checkpoint.offset());
         if (checkpoint.offset() >= end(partition)) {
             say(PUBLISHED, partition);
@@ -67,24 +62,9 @@ final class ProgressSink implements Sink {
     }
 
     @Override
-    public void notCommitted(TopicPartition partition, SinkCheckpoint checkpoint, boolean certain) throws Exception {
-        sink.notCommitted(partition, checkpoint, certain);
-    }
-
-    @Override
     public void close(TopicPartition partition, boolean lost) throws Exception {
-        sink.close(partition, lost);
+        super.close(partition, lost);
         report.accept(RELEASED + partition.partition() + (lost ? " lost" : " revoked"));
-    }
-
-    @Override
-    public long bufferedBytes(TopicPartition partition) {
-        return sink.bufferedBytes(partition);
-    }
-
-    @Override
-    public void close() throws Exception {
-        sink.close();
     }
 
     private long end(TopicPartition partition) {
