@@ -113,13 +113,20 @@ final class ChunkFileSink implements Sink {
         }
     }
 
-    /** Offset → how many visible chunk lines hold it, over every partition's folder. */
+    /**
+     * Offset → how many visible chunk lines hold it, over every partition's folder. Lists names only (a directory
+     * stream with a glob reads no attributes), because the sink renames chunks while a test polls.
+     */
     static Map<String, Integer> visible(Path dir) {
         Map<String, Integer> counts = new java.util.HashMap<>();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.filter(f -> f.toString().endsWith(".txt")).toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    counts.merge(f.getParent().getFileName() + "@" + line.split(" ")[0], 1, Integer::sum);
+        try (Stream<Path> partitions = Files.list(dir)) {
+            for (Path partition : partitions.filter(Files::isDirectory).toList()) {
+                try (var chunks = Files.newDirectoryStream(partition, "*.txt")) {
+                    for (Path f : chunks) {
+                        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                            counts.merge(partition.getFileName() + "@" + line.split(" ")[0], 1, Integer::sum);
+                        }
+                    }
                 }
             }
         } catch (IOException e) {
