@@ -6,6 +6,7 @@ import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Avro object container files of {@link RowSchema rows} (Kafka coordinates, then the value's fields): the schema in
@@ -51,7 +52,7 @@ public final class AvroFormat extends RowFormat {
         }
 
         @Override
-        protected void append(GenericRecord row) throws IOException {
+        protected void append(GenericRecord row, ConsumerRecord<byte[], byte[]> record) throws IOException {
             avro.append(row);
         }
 

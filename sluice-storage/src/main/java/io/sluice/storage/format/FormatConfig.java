@@ -19,7 +19,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *   <tr><th>format</th><th>codecs</th><th>options</th></tr>
  *   <tr><td>jsonl</td><td>zstd, none, gzip, lz4, snappy</td><td>keys, headers</td></tr>
  *   <tr><td>parquet</td><td>zstd, none, snappy, gzip, lz4_raw</td>
- *       <td>valueSchema (required), keys, headers, rowGroupBytes, pageBytes</td></tr>
+ *       <td>valueSchema (required), keys, headers, rowGroupBytes, pageBytes, dictionaryPageBytes</td></tr>
  *   <tr><td>avro</td><td>zstandard, null, deflate, snappy, bzip2, xz</td><td>valueSchema (required), keys, headers</td></tr>
  *   <tr><td>raw</td><td>zstd, none, gzip, lz4, snappy</td><td>delimiter (newline or length; newline by default)</td></tr>
  * </table>
@@ -30,7 +30,17 @@ public final class FormatConfig {
 
     /** Parquet's row group held in memory per open file: modest, since a partition may have many files open. */
     public static final long DEFAULT_ROW_GROUP_BYTES = 16L << 20;
-    public static final int DEFAULT_PAGE_BYTES = 1 << 20;
+    /**
+     * Parquet's page: small, since each open file holds a page-sized compressor buffer from its first row (Parquet's
+     * own default of 1 MiB made a thousand small open files hold 1.1 GB); 64 KiB pages compress within a few percent
+     * of 1 MiB ones.
+     */
+    public static final int DEFAULT_PAGE_BYTES = 64 << 10;
+    /**
+     * Parquet's limit on a column's dictionary: a dictionary lives on the heap until its row group ends, at 4.5 to 8
+     * times this size (docs/formats.md), so with many open files a large one costs more than it saves.
+     */
+    public static final int DEFAULT_DICTIONARY_PAGE_BYTES = 16 << 10;
     static final long MIN_ROW_GROUP_BYTES = 64L << 10;
     static final long MAX_ROW_GROUP_BYTES = 1L << 30;
     static final int MIN_PAGE_BYTES = 1 << 10;
@@ -76,18 +86,19 @@ public final class FormatConfig {
                 this.codec = orDefault(b.codec, "zstd");
                 CompressionCodecName parquetCodec = pick(PARQUET_CODECS, codec, "codec");
                 long rowGroup = b.rowGroupBytes == null ? DEFAULT_ROW_GROUP_BYTES : b.rowGroupBytes;
-                int page = b.pageBytes != null ? b.pageBytes : (int) Math.min(DEFAULT_PAGE_BYTES, rowGroup);
+                int page = b.pageBytes == null ? DEFAULT_PAGE_BYTES : b.pageBytes; // the default fits any row group
+                int dictionary = b.dictionaryPageBytes == null ? DEFAULT_DICTIONARY_PAGE_BYTES : b.dictionaryPageBytes;
                 if (rowGroup < MIN_ROW_GROUP_BYTES || rowGroup > MAX_ROW_GROUP_BYTES) {
                     throw new IllegalArgumentException("rowGroupBytes for parquet must be between " + MIN_ROW_GROUP_BYTES
                             + " (64 KiB) and " + MAX_ROW_GROUP_BYTES + " (1 GiB), not " + rowGroup + "; the default is "
                             + DEFAULT_ROW_GROUP_BYTES + " (16 MiB)");
                 }
-                if (page < MIN_PAGE_BYTES || page > rowGroup) {
-                    throw new IllegalArgumentException("pageBytes for parquet must be between " + MIN_PAGE_BYTES
-                            + " (1 KiB) and rowGroupBytes (" + rowGroup + "), not " + page + "; the default is "
-                            + DEFAULT_PAGE_BYTES + " (1 MiB) or the row group size if smaller");
-                }
-                this.fileFormat = new ParquetFormat(rows(b), parquetCodec, rowGroup, page);
+                checkPage("pageBytes", page, rowGroup, DEFAULT_PAGE_BYTES + " (64 KiB); each open file holds a "
+                        + "page-sized buffer, so large pages cost heap with many open files");
+                checkPage("dictionaryPageBytes", dictionary, rowGroup, DEFAULT_DICTIONARY_PAGE_BYTES + " (16 KiB); "
+                        + "each column's dictionary stays on the heap, at up to 8 times this size, until its row "
+                        + "group is written");
+                this.fileFormat = new ParquetFormat(rows(b), parquetCodec, rowGroup, page, dictionary);
             }
             case "avro" -> {
                 refuse(b.delimiter != null, "delimiter", "raw");
@@ -146,7 +157,16 @@ public final class FormatConfig {
     }
 
     private void refuseRowGroups(Builder b) {
-        refuse(b.rowGroupBytes != null || b.pageBytes != null, "rowGroupBytes or pageBytes", "parquet");
+        refuse(b.rowGroupBytes != null || b.pageBytes != null || b.dictionaryPageBytes != null,
+                "rowGroupBytes, pageBytes or dictionaryPageBytes", "parquet");
+    }
+
+    private static void checkPage(String option, int bytes, long rowGroup, String defaultAndWhy) {
+        if (bytes < MIN_PAGE_BYTES || bytes > rowGroup) {
+            throw new IllegalArgumentException(option + " for parquet must be between " + MIN_PAGE_BYTES
+                    + " (1 KiB) and rowGroupBytes (" + rowGroup + "), not " + bytes + "; the default is "
+                    + defaultAndWhy);
+        }
     }
 
     private static String orDefault(String given, String fallback) {
@@ -181,6 +201,7 @@ public final class FormatConfig {
         private String delimiter;
         private Long rowGroupBytes;
         private Integer pageBytes;
+        private Integer dictionaryPageBytes;
 
         private Builder() {
         }
@@ -230,6 +251,15 @@ public final class FormatConfig {
         /** For parquet: the page size, the unit of encoding and compression within a row group. */
         public Builder pageBytes(int pageBytes) {
             this.pageBytes = pageBytes;
+            return this;
+        }
+
+        /**
+         * For parquet: the most a column's dictionary may hold (encoded) before the column falls back to plain
+         * encoding for the rest of its row group.
+         */
+        public Builder dictionaryPageBytes(int dictionaryPageBytes) {
+            this.dictionaryPageBytes = dictionaryPageBytes;
             return this;
         }
 

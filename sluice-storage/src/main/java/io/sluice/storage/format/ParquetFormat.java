@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.avro.AvroWriteSupport;
@@ -11,6 +12,7 @@ import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.TypeUtil;
 
 /**
@@ -19,9 +21,14 @@ import org.apache.parquet.schema.TypeUtil;
  *
  * <p>Memory: Parquet holds a whole row group in memory, encoded and compressed page by page, until it reaches
  * {@code rowGroupBytes}; then it writes the group out. {@link RecordWriter#bufferedBytes()} reports that held data
- * so the sink counts it against the engine's memory budget, and {@link RecordWriter#bytesWritten()} is the bytes
- * written plus that data scaled by the compression earlier row groups showed, so size rolling sees a file grow before
- * its first row group is out.
+ * plus what the writer holds besides ({@link ParquetHeap}: per-column buffers, the compressor's page-sized buffer,
+ * dictionaries, page indexes), so the sink counts the real heap against its limit and the engine's memory budget.
+ * {@link RecordWriter#bytesWritten()} is the bytes written plus the held data scaled by the compression earlier row
+ * groups showed, so size rolling sees a file grow before its first row group is out.
+ *
+ * <p>Pages are small by default (64 KiB, 16 KiB dictionaries, {@link FormatConfig}): Parquet allocates a page-sized
+ * buffer per open file up front and keeps each column's dictionary until the row group ends, so with many open files
+ * the page sizes, not the data, decide the heap. {@code kafka_offset} is never dictionary-encoded: every value is new.
  *
  * <p>Lists use Parquet's standard three-level structure (what DuckDB, Spark and Arrow expect), not parquet-avro's
  * old two-level default.
@@ -33,18 +40,26 @@ public final class ParquetFormat extends RowFormat {
     private final CompressionCodecName codec;
     private final long rowGroupBytes;
     private final int pageBytes;
+    private final int dictionaryPageBytes;
+    /** What each open writer holds besides its data; package-private for the tests. */
+    final ParquetHeap heap;
 
-    ParquetFormat(RowSchema rows, CompressionCodecName codec, long rowGroupBytes, int pageBytes) {
+    ParquetFormat(RowSchema rows, CompressionCodecName codec, long rowGroupBytes, int pageBytes,
+            int dictionaryPageBytes) {
         super(rows);
         this.codec = codec;
         this.rowGroupBytes = rowGroupBytes;
         this.pageBytes = pageBytes;
+        this.dictionaryPageBytes = dictionaryPageBytes;
+        MessageType columns;
         try {
+            columns = new AvroSchemaConverter(configuration()).convert(rows.schema());
             // what the writer would refuse at its first file (an empty group), refused now
-            TypeUtil.checkValidWriteSchema(new AvroSchemaConverter(configuration()).convert(rows.schema()));
+            TypeUtil.checkValidWriteSchema(columns);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("the value schema cannot be written as Parquet: " + e.getMessage(), e);
         }
+        this.heap = new ParquetHeap(columns, codec, pageBytes, dictionaryPageBytes);
     }
 
     /** {@code .parquet}, with the codec in front as Spark names them: {@code .zstd.parquet}, {@code .snappy.parquet}. */
@@ -70,7 +85,8 @@ public final class ParquetFormat extends RowFormat {
                 .withCompressionCodec(codec)
                 .withRowGroupSize(rowGroupBytes)
                 .withPageSize(pageBytes)
-                .withDictionaryPageSize(pageBytes)
+                .withDictionaryPageSize(dictionaryPageBytes)
+                .withDictionaryEncoding(RowSchema.OFFSET, false)
                 .build();
         return new Writer(counted, parquet);
     }
@@ -93,23 +109,37 @@ public final class ParquetFormat extends RowFormat {
         private long lastHeld;
         private long flushedTotal;
         private long heldTotal;
+        /** The row group being written: its rows and their records' serialized size, for {@link ParquetHeap}. */
+        private long groupRows;
+        private long groupSourceBytes;
+        private long lastHeap;
 
         Writer(CountingOutputStream counted, ParquetWriter<GenericRecord> parquet) {
             this.counted = counted;
             this.parquet = parquet;
             this.lastFlushed = counted.count();
+            this.lastHeap = heap.fixed();
         }
 
         @Override
-        protected void append(GenericRecord row) throws IOException {
+        protected void append(GenericRecord row, ConsumerRecord<byte[], byte[]> record) throws IOException {
             parquet.write(row);
+            groupRows++;
+            groupSourceBytes += length(record.key()) + length(record.value());
             long flushed = counted.count();
-            if (flushed > lastFlushed) {
+            if (flushed > lastFlushed) { // this row completed a row group, which went out with it
                 flushedTotal += flushed - lastFlushed;
                 heldTotal += lastHeld;
                 lastFlushed = flushed;
+                groupRows = 0;
+                groupSourceBytes = 0;
             }
             lastHeld = held();
+            lastHeap = heap.fixed() + heap.growing(groupRows, groupSourceBytes);
+        }
+
+        private static int length(byte[] bytes) {
+            return bytes == null ? 0 : bytes.length;
         }
 
         /** What Parquet holds in memory: its estimate of the data size, less what already reached the stream. */
@@ -130,9 +160,10 @@ public final class ParquetFormat extends RowFormat {
             return counted.count() + (long) (lastHeld * shrink);
         }
 
+        /** The held data plus the rest of the writer's heap ({@link ParquetHeap}). */
         @Override
         public long bufferedBytes() {
-            return closed ? 0 : lastHeld;
+            return closed ? 0 : lastHeld + lastHeap;
         }
 
         @Override

@@ -29,14 +29,18 @@ abstract class RowFormat implements FileFormat {
     protected abstract class RowWriter implements RecordWriter {
         private long records;
 
-        /** Writes a row that matches the schema; nothing in it can be rejected any more. */
-        protected abstract void append(GenericRecord row) throws IOException;
+        /**
+         * Writes a row that matches the schema; nothing in it can be rejected any more.
+         *
+         * @param record the record it was made of, for writers that estimate their memory from the input's size
+         */
+        protected abstract void append(GenericRecord row, ConsumerRecord<byte[], byte[]> record) throws IOException;
 
         @Override
         public final void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan)
                 throws IOException, RecordRejectedException {
             GenericRecord row = rows.row(record);
-            append(row);
+            append(row, record);
             records++;
         }
 

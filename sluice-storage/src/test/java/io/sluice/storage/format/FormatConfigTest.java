@@ -54,13 +54,19 @@ class FormatConfigTest {
                 + "stores the value bytes only)", b -> b.format("raw").headers(true));
         assertMistake("the avro format takes no delimiter; that option is for raw",
                 b -> b.format("avro").valueSchema(EVENT_SCHEMA).delimiter("newline"));
-        assertMistake("the jsonl format takes no rowGroupBytes or pageBytes; that option is for parquet",
-                b -> b.format("jsonl").rowGroupBytes(1 << 20));
+        assertMistake("the jsonl format takes no rowGroupBytes, pageBytes or dictionaryPageBytes; that option is for "
+                + "parquet", b -> b.format("jsonl").rowGroupBytes(1 << 20));
+        assertMistake("the avro format takes no rowGroupBytes, pageBytes or dictionaryPageBytes; that option is for "
+                + "parquet", b -> b.format("avro").valueSchema(EVENT_SCHEMA).dictionaryPageBytes(1 << 20));
         assertMistake("rowGroupBytes for parquet must be between 65536 (64 KiB) and 1073741824 (1 GiB), not 1000; the "
                 + "default is 16777216 (16 MiB)", b -> b.format("parquet").valueSchema(EVENT_SCHEMA).rowGroupBytes(1000));
         assertMistake("pageBytes for parquet must be between 1024 (1 KiB) and rowGroupBytes (16777216), not 33554432; "
-                + "the default is 1048576 (1 MiB) or the row group size if smaller",
-                b -> b.format("parquet").valueSchema(EVENT_SCHEMA).pageBytes(32 << 20));
+                + "the default is 65536 (64 KiB); each open file holds a page-sized buffer, so large pages cost heap "
+                + "with many open files", b -> b.format("parquet").valueSchema(EVENT_SCHEMA).pageBytes(32 << 20));
+        assertMistake("dictionaryPageBytes for parquet must be between 1024 (1 KiB) and rowGroupBytes (65536), not "
+                + "100; the default is 16384 (16 KiB); each column's dictionary stays on the heap, at up to 8 times "
+                + "this size, until its row group is written", b -> b.format("parquet").valueSchema(EVENT_SCHEMA)
+                        .rowGroupBytes(64 << 10).dictionaryPageBytes(100));
     }
 
     private static void assertMistake(String message, UnaryOperator<FormatConfig.Builder> options) {
