@@ -105,7 +105,7 @@ final class ParquetHeap {
         for (int i = 0; i < entryBytes.length; i++) {
             dictionaries += Math.min(rows * entryBytes[i], dictionaryCaps[i]);
         }
-        long pages = sourceBytes / pageBytes + columns * ((rows + PAGE_ROW_LIMIT - 1) / PAGE_ROW_LIMIT);
+        long pages = sourceBytes / pageBytes + columns * (rows / PAGE_ROW_LIMIT); // pages written, not begun
         return dictionaries + pages * PER_PAGE;
     }
 

@@ -7,6 +7,7 @@ import static io.sluice.storage.format.FormatFixtures.event;
 import static io.sluice.storage.format.FormatFixtures.events;
 import static io.sluice.storage.format.FormatFixtures.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -119,21 +120,23 @@ class ParquetFormatTest {
     void theRowGroupHeldInMemoryIsReportedAndTheSizeEstimateFollowsTheCompressedFile() throws Exception {
         FileFormat format = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).rowGroupBytes(ROW_GROUP)
                 .pageBytes(8 << 10).build().fileFormat();
+        ParquetHeap heap = ((ParquetFormat) format).heap;
         Path file = TestDirs.newDir("parquet-memory").resolve("orders+2+0" + format.extension());
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> records = events(5_000);
         long peak = 0;
         int flushes = 0;
         long estimate;
         try (OutputStream out = Files.newOutputStream(file)) {
             RecordWriter writer = format.open(out); // closed below, by hand: what it reports after closing matters
             long before = 0;
-            for (long i = 0; i < 5_000; i++) {
-                writer.write(record(i, "k", event(i)), null);
+            for (var record : records) {
+                writer.write(record, null);
                 long buffered = writer.bufferedBytes();
                 peak = Math.max(peak, buffered);
                 flushes += buffered < before ? 1 : 0;
                 before = buffered;
             }
-            assertTrue(writer.bufferedBytes() > 0, "the last row group is still held");
+            assertTrue(writer.bufferedBytes() > heap.fixed(), "the last row group is still held");
             estimate = writer.bytesWritten();
             writer.close();
             assertEquals(0, writer.bufferedBytes(), "closed: nothing held");
@@ -141,11 +144,63 @@ class ParquetFormatTest {
             assertEquals(Files.size(file), writer.bytesWritten(), "closed: the size is the file's");
         }
         assertTrue(flushes >= 5, "row groups went out as the data grew: " + flushes);
-        assertTrue(peak > ROW_GROUP / 2 && peak < 2 * ROW_GROUP, "about one row group held at most: " + peak);
+        // besides the row group's data, the writer's own heap: fixed, plus dictionaries and page indexes that grow with
+        // the row group (less than with all 5,000 records in one)
+        long sourceBytes = records.stream().mapToLong(r -> r.key().length + r.value().length).sum();
+        long besides = heap.fixed() + heap.growing(records.size(), sourceBytes);
+        assertTrue(peak > heap.fixed() + ROW_GROUP / 2 && peak < besides + 2 * ROW_GROUP,
+                "about one row group held at most, besides the writer's own " + besides + " bytes: " + peak);
         // the held data (about 10x its compressed size here) is scaled by the compression seen so far; the footer
         // (statistics and indexes of every row group) is what the estimate does not know of
         double ratio = (double) estimate / Files.size(file);
         assertTrue(ratio > 0.6 && ratio <= 1.0, "estimate " + estimate + " vs " + Files.size(file) + " bytes");
+    }
+
+    /**
+     * What a writer holds from its first row whatever its data (measured, see {@link ParquetHeap}): 20 KiB per leaf
+     * column (12 here: 4 coordinates, 8 of the event), and for a compressed file a page-sized buffer plus 16 KiB.
+     * One row's data and its share of dictionaries stay under 1 KiB.
+     */
+    @Test
+    void aWriterCountsTheHeapItHoldsBesidesItsData() throws Exception {
+        assertEquals(12 * 20 + 64 + 16, firstRowKiB(config("parquet", "zstd")), "the default 64 KiB pages");
+        assertEquals(12 * 20 + 1024 + 16, firstRowKiB(config("parquet", "snappy").pageBytes(1 << 20)),
+                "parquet-java's default 1 MiB pages");
+        assertEquals(12 * 20, firstRowKiB(config("parquet", "none")), "no compressor, no buffer");
+    }
+
+    @Test
+    void dictionariesAreCountedAsIfEveryValueWereNewUpToTheirCapAndPageIndexesPerPageWritten() {
+        ParquetHeap heap = ((ParquetFormat) config("parquet", "zstd").valueSchema(EVENT_SCHEMA).build().fileFormat())
+                .heap;
+        // timestamp, id, amount and at (longs, doubles): 5 x 16 KiB; category, tags, user.name, price (strings,
+        // bytes) and user.age (int): 8 x 16 KiB; topic, partition and offset: none
+        assertEquals((4 * 5 + 5 * 8) * 16 << 10, heap.dictionaryCap());
+        assertEquals(0, heap.growing(0, 0));
+        assertEquals(4 * 40 + 4 * 64 + 32, heap.growing(1, 0));
+        assertEquals(heap.dictionaryCap(), heap.growing(10_000, 0), "full after 2,048 rows at most");
+        assertEquals(heap.dictionaryCap() + 10 * 512, heap.growing(10_000, 10 * 64 << 10), "a page per 64 KiB of input");
+        assertEquals(heap.dictionaryCap() + 12 * 512, heap.growing(20_000, 0), "and per 20,000 rows in each column");
+    }
+
+    @Test
+    void offsetsAreNeverDictionaryEncodedTheOtherColumnsAre() throws Exception {
+        FileFormat format = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).build().fileFormat();
+        Path file = TestDirs.newDir("parquet-dictionaries").resolve("orders+2+0" + format.extension());
+        FormatFixtures.write(format, file, events(1_000));
+        try (DuckDb duck = new DuckDb()) {
+            String encodings = "SELECT encodings FROM parquet_metadata('" + file + "') WHERE path_in_schema = ";
+            assertFalse(duck.row(encodings + "'kafka_offset'").contains("DICTIONARY"), "every offset is new");
+            assertTrue(duck.row(encodings + "'category'").contains("DICTIONARY"), duck.row(encodings + "'category'"));
+        }
+    }
+
+    private static long firstRowKiB(FormatConfig.Builder options) throws Exception {
+        FileFormat format = options.valueSchema(EVENT_SCHEMA).build().fileFormat();
+        try (RecordWriter writer = format.open(OutputStream.nullOutputStream())) {
+            writer.write(record(0, "k", event(0)), null);
+            return writer.bufferedBytes() / 1024;
+        }
     }
 
     private static List<Object> listOf(Object... values) {
