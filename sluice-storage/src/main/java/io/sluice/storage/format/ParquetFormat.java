@@ -2,6 +2,7 @@ package io.sluice.storage.format;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Set;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,7 +29,9 @@ import org.apache.parquet.schema.TypeUtil;
  *
  * <p>Pages are small by default (64 KiB, 16 KiB dictionaries, {@link FormatConfig}): Parquet allocates a page-sized
  * buffer per open file up front and keeps each column's dictionary until the row group ends, so with many open files
- * the page sizes, not the data, decide the heap. {@code kafka_offset} is never dictionary-encoded: every value is new.
+ * the page sizes, not the data, decide the heap. The Kafka coordinates are never dictionary-encoded: every offset is new,
+ * timestamps mostly are, and the topic and partition are one value per file, which plain encoding and the codec store
+ * as well (measured: the same file size within 0.1%), while each dictionary costs 16 KiB of heap from the first row.
  *
  * <p>Lists use Parquet's standard three-level structure (what DuckDB, Spark and Arrow expect), not parquet-avro's
  * old two-level default.
@@ -36,6 +39,10 @@ import org.apache.parquet.schema.TypeUtil;
  * <p>Immutable and thread-safe; each {@link #open} returns a writer for one thread.
  */
 public final class ParquetFormat extends RowFormat {
+
+    /** The columns written without a dictionary (see the class comment). */
+    static final Set<String> PLAIN_COLUMNS = Set.of(RowSchema.TOPIC, RowSchema.PARTITION, RowSchema.OFFSET,
+            RowSchema.TIMESTAMP);
 
     private final CompressionCodecName codec;
     private final long rowGroupBytes;
@@ -78,16 +85,17 @@ public final class ParquetFormat extends RowFormat {
     @Override
     public RecordWriter open(OutputStream file) throws IOException {
         CountingOutputStream counted = new CountingOutputStream(file);
-        ParquetWriter<GenericRecord> parquet = AvroParquetWriter.<GenericRecord>builder(new StreamOutputFile(counted))
+        AvroParquetWriter.Builder<GenericRecord> builder = AvroParquetWriter.<GenericRecord>builder(
+                        new StreamOutputFile(counted))
                 .withConf(configuration())
                 .withSchema(rows.schema())
                 .withDataModel(GenericData.get())
                 .withCompressionCodec(codec)
                 .withRowGroupSize(rowGroupBytes)
                 .withPageSize(pageBytes)
-                .withDictionaryPageSize(dictionaryPageBytes)
-                .withDictionaryEncoding(RowSchema.OFFSET, false)
-                .build();
+                .withDictionaryPageSize(dictionaryPageBytes);
+        PLAIN_COLUMNS.forEach(column -> builder.withDictionaryEncoding(column, false));
+        ParquetWriter<GenericRecord> parquet = builder.build();
         return new Writer(counted, parquet);
     }
 

@@ -3,7 +3,6 @@ package io.sluice.storage.format;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.LongStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -13,20 +12,20 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 /**
  * The heap an open Parquet writer holds besides the data it reports ({@code ParquetWriter.getDataSize()}: the
  * compressed pages of the row group and the current pages' raw values). That data is all parquet-java counts, yet
- * with many small open files the rest is most of the heap: with the old default of 1 MiB pages, a writer of 7 columns
- * holding 20 rows (about 5 KiB of data) held 1,170 KiB, and a thousand such files ran a 512 MB heap out.
+ * with many small open files the rest is most of the heap: at parquet-java's default 1 MiB pages, a writer of 7
+ * columns holding 20 rows (5 KiB of data) held 1,170 KiB, and a thousand such files ran a 512 MB heap out.
  *
- * <p>Measured with parquet-avro 1.18.1 on JDK 17 by opening N writers (N = 10 to 200) on a discarding stream, writing
+ * <p>Measured with parquet-avro 1.18.1 on JDK 17 by opening N writers (N = 10 to 500) on a discarding stream, writing
  * rows to each, and comparing the heap live after a full collection (serial collector) before and after, per writer;
  * the figures do not depend on N. What a writer holds, and how it is counted here:
  *
  * <ul>
- *   <li><b>Per column, from the first row</b>: the column's writers, its level and value encoders' first slabs, and
- *       for a dictionary column the dictionary's first list of ids (16 KiB). Measured 13.5 KiB per column without
- *       dictionaries, 18–20 KiB with; counted {@value #PER_COLUMN} bytes per leaf column. Not tied to the page size
- *       (8 KiB to 1 MiB pages changed it by less than 1 KiB).
- *   <li><b>The compressor's output buffer</b>: parquet's {@code CodecFactory} allocates one of the page size per
- *       writer, up front, whatever the codec (1,042 KiB of the 1,170 above; 64 KiB at 64 KiB pages); lz4_raw holds
+ *   <li><b>Per column, from the first row</b>: the column's writers and its encoders' first slabs, 2 to 4 KiB
+ *       (counted {@value #PER_COLUMN} bytes), plus for a dictionary-encoded column the dictionary's first list of
+ *       ids, 14.5 to 16.3 KiB (counted {@value #PER_DICTIONARY_COLUMN}). Not tied to the page size (8 KiB to 1 MiB
+ *       pages changed it by less than 1 KiB).
+ *   <li><b>The compressor's output buffer</b>: parquet-java's {@code CodecFactory} allocates one of the page size per
+ *       writer, up front, for every codec (1,042 KiB of the 1,170 above; 64 KiB at 64 KiB pages); lz4_raw holds
  *       16 KiB more. Counted: the page size plus {@value #PER_COMPRESSOR} bytes, for every codec but none.
  *   <li><b>Dictionaries</b>, kept from a column's first page to the end of the row group even once the column falls
  *       back to plain encoding, and not in {@code getDataSize()}. A full dictionary holds 4.5 to 8 times its page
@@ -36,30 +35,32 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *       floats, 40 for longs and doubles, 64 for strings and bytes (measured per entry: 32, 40, 49 to 61), up to 8,
  *       5 and 8 times the dictionary page limit. Low-cardinality columns hold far less than that, so this
  *       over-counts them by up to the cap: the memory limit then rolls a little early, never late. Distinct strings
- *       of one or two characters can hold up to 16 times the limit. Columns constant in a file (the topic and
- *       partition) and {@code kafka_offset}, whose dictionary is turned off (every value is new), count nothing.
+ *       of one or two characters can hold up to 16 times the limit. The Kafka coordinates are never
+ *       dictionary-encoded ({@link ParquetFormat}) and count no dictionary.
  *   <li><b>Page indexes</b>: per page written in the row group, its compressed bytes' buffer object, its truncated
- *       minimum and maximum for the column index and its offset index entries: about 240 bytes measured (at most about
- *       300 for strings, truncated to 64 bytes), counted {@value #PER_PAGE} bytes. Pages are estimated from the records' serialized size (a page ends at the page size
- *       of raw values) and from Parquet's limit of {@value #PAGE_ROW_LIMIT} rows per page.
+ *       minimum and maximum for the column index and its offset index entries: about 240 bytes measured (about 300
+ *       for strings, whose statistics are truncated to 64 bytes), counted {@value #PER_PAGE} bytes. Pages are
+ *       estimated from the records' serialized size (a page ends at the page size of raw values) and from
+ *       parquet-java's limit of {@value #PAGE_ROW_LIMIT} rows per page.
  * </ul>
  *
- * <p>Checked against the same measurement (7 columns, zstd, 64 KiB pages, 16 KiB dictionaries): 20 rows held
- * 187 KiB, counted 230 KiB; 20,000 rows of distinct values held 686 KiB, counted 1,040 KiB; 300,000 rows held
- * 2,490 KiB, counted 2,730 KiB. Value schemas of lists count a list's values as one per row, so long lists of new
- * values are under-counted.
+ * <p>Checked against the same measurement, writers of the coordinates and {@code {k string, i int, text string}} with
+ * zstd, 64 KiB pages and 16 KiB dictionaries (held on the heap / counted here): 20 rows 138 / 164 KiB; 2,000 rows
+ * 274–349 / 623–628 KiB (low and high cardinality); 20,000 rows 495–581 / 812–870 KiB; 300,000 rows 1,935–2,418 /
+ * 2,537–2,997 KiB; with 10 more columns of distinct ints, 100,000 rows 5,100 / 5,618 KiB. So the count is above the
+ * heap by 10 to 130%, the most where the dictionaries' cap is reached but they hold little. Value schemas of lists
+ * count a list's values as one per row, so long lists of new values are under-counted.
  *
  * <p>Immutable and thread-safe.
  */
 final class ParquetHeap {
 
-    static final long PER_COLUMN = 20 << 10;
+    static final long PER_COLUMN = 4 << 10;
+    static final long PER_DICTIONARY_COLUMN = 16 << 10;
     static final long PER_COMPRESSOR = 16 << 10;
     static final long PER_PAGE = 512;
     /** parquet-java's default limit of rows per page ({@code ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT}). */
     static final long PAGE_ROW_LIMIT = 20_000;
-    /** Columns whose dictionary stays at one entry (a file holds one partition) or is turned off. */
-    private static final Set<String> NO_DICTIONARY = Set.of(RowSchema.TOPIC, RowSchema.PARTITION, RowSchema.OFFSET);
 
     private final int pageBytes;
     private final int columns;
@@ -73,7 +74,7 @@ final class ParquetHeap {
         this.columns = schema.getColumns().size();
         List<Dictionary> dictionaries = new ArrayList<>();
         for (ColumnDescriptor column : schema.getColumns()) {
-            if (!NO_DICTIONARY.contains(column.getPath()[0])) {
+            if (!ParquetFormat.PLAIN_COLUMNS.contains(column.getPath()[0])) {
                 Dictionary.of(column.getPrimitiveType().getPrimitiveTypeName()).ifPresent(dictionaries::add);
             }
         }
@@ -81,7 +82,8 @@ final class ParquetHeap {
         this.dictionaryCaps = dictionaries.stream().mapToLong(d -> (long) d.heapFactor() * dictionaryPageBytes)
                 .toArray();
         boolean compressed = codec != CompressionCodecName.UNCOMPRESSED;
-        this.fixed = columns * PER_COLUMN + (compressed ? pageBytes + PER_COMPRESSOR : 0);
+        this.fixed = columns * PER_COLUMN + dictionaries.size() * PER_DICTIONARY_COLUMN
+                + (compressed ? pageBytes + PER_COMPRESSOR : 0);
     }
 
     /** Held from the file's first row to its close, whatever it holds. */
