@@ -8,8 +8,8 @@ import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.S3Backend;
 import io.sluice.storage.backend.S3Config;
 import io.sluice.storage.backend.StorageBackend;
-import io.sluice.storage.codec.Codec;
-import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.format.FileFormat;
+import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
@@ -34,11 +34,14 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * The archive in a child JVM for the resilience tests, configured by {@code key=value} arguments: {@code bootstrap},
  * {@code topic}, {@code group}, {@code layout}, {@code maxOpenFiles}, {@code maxRecords}, {@code expect} (records),
  * and either {@code root} (local files) or {@code s3} (endpoint), {@code bucket}, {@code access}, {@code secret},
- * {@code spool}. Rolls by record count only, and at close.
+ * {@code spool}; optionally {@code format}: {@code jsonl} (zstd, the default) or {@code parquet} (zstd, the values
+ * {@code {k string, i int, text string}}), each with its defaults. Rolls by record count, at close, and when the open
+ * files hold more than the sink's limit (pressure rolls).
  *
- * <p>Prints {@code SLUICE-READY}; {@code SLUICE-WRITTEN <heap held by open files>} once {@code expect} records are
- * in open files; on SIGTERM closes the engine and prints {@code SLUICE-CLOSED} with the rolls, the files and the
- * peak heap; if the engine fails, prints {@code SLUICE-FAILED <errors>} and exits with status 1.
+ * <p>Prints {@code SLUICE-READY}; {@code SLUICE-WRITTEN <heap the sink counts for its open files> live=<heap live
+ * after a full collection>} once {@code expect} records are in open files; on SIGTERM closes the engine and prints
+ * {@code SLUICE-CLOSED} with the rolls, pressure rolls, files and the peak heap; if the engine fails, prints
+ * {@code SLUICE-FAILED <errors>} and exits with status 1.
  */
 public final class ArchiverMain {
 
@@ -58,10 +61,11 @@ public final class ArchiverMain {
                                 a.get("secret"))))
                         .build());
         ArchiveSink sink = new ArchiveSink(backend, new Layout(a.get("layout"), null, ZoneOffset.UTC, null),
-                new JsonLinesFormat(Codec.ZSTD, false, false), new RollingPolicy(1L << 40,
+                format(a.getOrDefault("format", "jsonl")), new RollingPolicy(1L << 40,
                         Long.parseLong(a.get("maxRecords")), Duration.ofHours(1), Integer.parseInt(a.get("maxOpenFiles"))),
-                // a thousand open zstd files hold about 160 MiB (codec buffers and S3 spool buffers): allow it, so the
-                // test shows them all open at once rather than the pressure rolls that the default limit would force
+                // a thousand open files hold about 160 MiB (JSON Lines + zstd: codec and S3 spool buffers) or 195 MiB
+                // (Parquet + zstd: the writers' own heap and spool buffers): allow it, so the test shows them all open
+                // at once rather than the pressure rolls that the default limit would force
                 true, 256L << 20);
         EngineConfig config = EngineConfig.builder()
                 .bootstrapServers(a.get("bootstrap"))
@@ -75,7 +79,8 @@ public final class ArchiverMain {
         Engine engine = Engine.startSink(config, sink);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             engine.close();
-            System.out.println("SLUICE-CLOSED " + engine.health() + " rolls=" + sink.counters.rolls.sum() + " files="
+            System.out.println("SLUICE-CLOSED " + engine.health() + " rolls=" + sink.counters.rolls.sum()
+                    + " pressure-rolls=" + sink.counters.pressureRolls.sum() + " files="
                     + sink.counters.sealedFiles.sum() + " peak-heap-after-gc=" + heap.afterGc.get()
                     + " peak-heap-used=" + heap.peakUsed() + " after " + uptime());
             System.out.flush();
@@ -88,7 +93,8 @@ public final class ArchiverMain {
         while (!engine.awaitTermination(Duration.ofMillis(20))) {
             if (!written && engine.stats().completed() >= expect && expect >= 0) {
                 written = true;
-                System.out.println("SLUICE-WRITTEN " + sink.bufferedBytes() + " after " + uptime());
+                System.out.println("SLUICE-WRITTEN " + sink.bufferedBytes() + " live=" + liveHeap() + " after "
+                        + uptime());
                 System.out.flush();
             }
         }
@@ -101,6 +107,23 @@ public final class ArchiverMain {
             System.out.flush();
             Runtime.getRuntime().halt(1);
         }
+    }
+
+    /** JSON Lines + zstd, or Parquet + zstd with the schema of the test's values. */
+    private static FileFormat format(String name) {
+        FormatConfig.Builder format = FormatConfig.builder().format(name).codec("zstd");
+        if (name.equals("parquet")) {
+            format.valueSchema("""
+                    {"type": "record", "name": "Line", "fields": [{"name": "k", "type": "string"},
+                      {"name": "i", "type": "int"}, {"name": "text", "type": "string"}]}""");
+        }
+        return format.build().fileFormat();
+    }
+
+    /** What the heap holds now, garbage aside: a full collection first. */
+    private static long liveHeap() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     private static String uptime() {
