@@ -91,7 +91,7 @@ class ThousandOpenFilesTest {
         long held = Long.parseLong(written.split(" ")[1]);
         long live = Long.parseLong(written.split(" ")[2].substring("live=".length()));
         // nothing rolled yet: every file is open, and the sink counts most of the live heap for them (the rest is the
-        // JVM's own: consumer, S3 client, engine); when Parquet writers reported only their data, it counted 1/30
+        // JVM's own: consumer, S3 client, engine); when Parquet writers reported only their data, it counted a fifth
         assertTrue(held >= FILES * 32 * 1024L, "all " + FILES + " files open at once: " + held + " bytes held");
         assertTrue(held >= live * 6 / 10, "the sink counts " + held + " bytes for its open files, the heap holds "
                 + live);
