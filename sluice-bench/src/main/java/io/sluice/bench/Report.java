@@ -170,10 +170,10 @@ final class Report {
 
     private List<Column> columns() {
         return switch (scenario.kind()) {
-            case ENGINE -> List.of();
+            case ENGINE -> List.of(new Column("CPU µs/rec", "cpu_us_per_record", 1, 1));
             case ARCHIVE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1), new Column("drain s", "seconds", 1, 2),
                     new Column("output MB", "output_bytes", 1e6, 1), new Column("files", "output_files", 1, 0),
-                    new Column("heap MB", "heap_peak_mb", 1, 0));
+                    new Column("heap MB", "heap_peak_mb", 1, 0), new Column("CPU µs/rec", "cpu_us_per_record", 1, 1));
             case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
                     new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
         };
