@@ -23,6 +23,9 @@ import org.apache.kafka.common.Uuid;
  * <p>The heap its open files hold is limited sink-wide ({@code maxBufferedBytes}): over the limit, the partition
  * holding the most rolls early ({@link MemoryPressure}, {@code docs/rolling.md}).
  *
+ * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
+ * ({@link StorageCalls}).
+ *
  * <p>Threading: the engine calls each partition's methods one at a time ({@link Sink}); partitions run in parallel,
  * each with its own {@link PartitionArchive}.
  */
@@ -35,6 +38,7 @@ public final class ArchiveSink implements Sink {
     private final boolean exactlyOnce;
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
     private final MemoryPressure pressure;
+    private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
     /** Rolls by cause, files sealed and published. */
     public final ArchiveCounters counters = new ArchiveCounters();
     /** Rolls forced by the open-file bound. */
@@ -69,7 +73,7 @@ public final class ArchiveSink implements Sink {
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolling,
-                exactlyOnce, counters, pressure);
+                exactlyOnce, counters, pressure, storageCalls);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
     }
@@ -115,6 +119,7 @@ public final class ArchiveSink implements Sink {
 
     @Override
     public void close() throws Exception {
+        storageCalls.close();
         backend.close();
     }
 
