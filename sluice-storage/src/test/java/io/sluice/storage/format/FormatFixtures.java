@@ -82,7 +82,7 @@ final class FormatFixtures {
     static void write(FileFormat format, Path file, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
         try (OutputStream out = Files.newOutputStream(file); RecordWriter writer = format.open(out)) {
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                writer.write(r, format.needsJson() && r.value() != null ? JsonScan.scan(r.value(), List.of()) : null);
+                writer.write(r, format.decodesValues() && r.value() != null ? JsonScan.scan(r.value(), List.of()) : null);
             }
         }
     }
