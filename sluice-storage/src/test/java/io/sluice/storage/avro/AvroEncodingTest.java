@@ -11,8 +11,6 @@ import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.UnreadableFieldException;
 import io.sluice.storage.value.ValueFields;
 import io.sluice.storage.value.ValueReader;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -21,11 +19,8 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.GenericRecordBuilder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
@@ -73,32 +68,9 @@ class AvroEncodingTest {
                 .build();
     }
 
-    static byte[] avro(GenericRecord record) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-            new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
-            encoder.flush();
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** The Confluent wire format: magic byte 0, the schema id (big-endian), the Avro datum. */
-    static byte[] confluent(int schemaId, byte[] avro) {
-        byte[] framed = new byte[5 + avro.length];
-        framed[1] = (byte) (schemaId >>> 24);
-        framed[2] = (byte) (schemaId >>> 16);
-        framed[3] = (byte) (schemaId >>> 8);
-        framed[4] = (byte) schemaId;
-        System.arraycopy(avro, 0, framed, 5, avro.length);
-        return framed;
-    }
-
     @Test
     void readsScalarsNestedFieldsAndEveryKindOfTimeWholeOrProjected() throws Exception {
-        byte[] value = avro(click("view", "NO", "2026-11-21T23:15:00+01:00"));
+        byte[] value = AvroValues.binary(click("view", "NO", "2026-11-21T23:15:00+01:00"));
         for (boolean whole : new boolean[] {true, false}) {
             ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, whole).read(value);
             assertEquals("view", f.text(0));
@@ -121,7 +93,7 @@ class AvroEncodingTest {
 
     @Test
     void nullFieldsAndNullRecordsOnThePathAreMissing() throws Exception {
-        ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, false).read(avro(click("buy", null, null)));
+        ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, false).read(AvroValues.binary(click("buy", null, null)));
         assertEquals("buy", f.text(0));
         assertNull(f.text(2), "user is null, so user.country is missing");
         assertNull(f.time(7), "iso is null");
@@ -129,7 +101,7 @@ class AvroEncodingTest {
 
     @Test
     void aTimeStringThatIsNoTimeSaysWhatItIs() throws Exception {
-        ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, false).read(avro(click("buy", "NO", "yesterday")));
+        ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, false).read(AvroValues.binary(click("buy", "NO", "yesterday")));
         assertEquals("is 'yesterday', neither epoch milliseconds nor an ISO-8601 date-time with an offset",
                 assertThrows(UnreadableFieldException.class, () -> f.time(7)).getMessage());
     }
@@ -137,13 +109,13 @@ class AvroEncodingTest {
     @Test
     void theConfluentWireFormatIsReadWithTheGivenSchemaWhateverItsId() throws Exception {
         ValueReader reader = AvroEncoding.confluent(CLICK).reader(PATHS, true);
-        assertEquals("view", reader.read(confluent(4242, avro(click("view", "NO", null)))).text(0));
+        assertEquals("view", reader.read(AvroValues.confluent(4242, click("view", "NO", null))).text(0));
 
         assertEquals("the value is not in the Confluent wire format: it starts with byte 0x7B, not the magic byte 0 "
                 + "(plain Avro is value encoding avro)", rejection(reader, "{\"category\":\"view\"}".getBytes()));
         assertEquals("the value is not in the Confluent wire format: it has 3 bytes, fewer than the format's 5-byte "
                 + "header (the magic byte 0 and a 4-byte schema id)", rejection(reader, new byte[3]));
-        byte[] cut = confluent(17, avro(click("view", "NO", null)));
+        byte[] cut = AvroValues.confluent(17, click("view", "NO", null));
         assertEquals("the value is not Avro of the schema io.sluice.test.Click: it ends (13 bytes) inside field 'at' "
                 + "(its schema id is 17; every value is read with the configured schema); was it written with another "
                 + "schema?", rejection(reader, Arrays.copyOf(cut, 13)));
@@ -152,7 +124,7 @@ class AvroEncodingTest {
     @Test
     void malformedValuesAreRejectedWithTheFieldThePositionAndWhatWasFound() {
         ValueReader whole = AvroEncoding.plain(CLICK).reader(PATHS, true);
-        byte[] value = avro(click("view", "NO", null));
+        byte[] value = AvroValues.binary(click("view", "NO", null));
         String prefix = "the value is not Avro of the schema io.sluice.test.Click: ";
         String suffix = "; was it written with another schema?";
 
@@ -166,7 +138,7 @@ class AvroEncodingTest {
                 + " bytes" + suffix, rejection(whole, longer));
 
         byte[] badUnion = value.clone();
-        int iso = 1 + 4 + 1 + 6 + 7 + 6; // after category "view", kind, at, at_us, epoch (zig-zag varints)
+        int iso = 1 + 4 + 1 + 6 + 8 + 6; // after category "view", kind, at, at_us, epoch (zig-zag varints)
         badUnion[iso] = 14; // union branch 7
         assertEquals(prefix + "field 'iso' at byte " + (iso + 1) + ": an index out of range (of a union's branches or "
                 + "an enum's symbols): Index 7 out of bounds for length 2" + suffix, rejection(whole, badUnion));
@@ -184,18 +156,18 @@ class AvroEncodingTest {
         String template = "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/country={value.user.country}/";
         Layout byMicros = new Layout(template, "at_us", ZoneId.of("Europe/Oslo"), null);
         assertEquals("clicks/dt=2026-11-21/hr=23/category=view/country=NO/",
-                directory(byMicros, avro(click("view", "NO", null))));
+                directory(byMicros, AvroValues.binary(click("view", "NO", null))));
 
         Layout byIso = new Layout(template, "iso", ZoneOffset.UTC, "_unknown");
         assertEquals("clicks/dt=_unknown/hr=_unknown/category=buy/country=_unknown/",
-                directory(byIso, avro(click("buy", null, null))));
+                directory(byIso, AvroValues.binary(click("buy", null, null))));
         assertEquals("clicks/dt=_unknown/hr=_unknown/category=buy/country=SE/",
-                directory(byIso, avro(click("buy", "SE", "soon"))));
+                directory(byIso, AvroValues.binary(click("buy", "SE", "soon"))));
 
         Layout strict = new Layout(template, "iso", ZoneOffset.UTC, null);
         assertEquals("the path template needs value.iso, which is 'soon', neither epoch milliseconds nor an ISO-8601 "
                 + "date-time with an offset", assertThrows(RecordRejectedException.class,
-                        () -> directory(strict, avro(click("buy", "SE", "soon")))).getMessage());
+                        () -> directory(strict, AvroValues.binary(click("buy", "SE", "soon")))).getMessage());
     }
 
     @Test
@@ -227,7 +199,7 @@ class AvroEncodingTest {
                 .set("zip", "0150").build();
         GenericRecord to = new GenericRecordBuilder(twice.getField("from").schema()).set("city", "Bergen")
                 .set("zip", "5003").build();
-        byte[] value = avro(new GenericRecordBuilder(twice).set("from", from).set("to", to).build());
+        byte[] value = AvroValues.binary(new GenericRecordBuilder(twice).set("from", from).set("to", to).build());
         ValueFields f = AvroEncoding.plain(twice).reader(List.of(FieldPath.of("to.city", false)), false).read(value);
         assertEquals("Bergen", f.text(0));
         assertEquals(twice, ((AvroFields) f).record().getSchema());
