@@ -31,13 +31,13 @@ class AvroValuesFormatTest {
     @Test
     void parquetOfConfluentFramedAvroValuesHasTheRowsOfTheSameEventsAsJson() throws Exception {
         Path dir = TestDirs.newDir("parquet-avro-values");
-        Path fromJson = write(dir, config("parquet", "zstd").valueSchema(EVENT_SCHEMA), events(500));
+        Path fromJson = write(dir, config("parquet", "zstd").valueSchema(EVENT_SCHEMA), events(200));
         Path fromAvro = write(dir, config("parquet", "zstd").valueSchema(EVENT_SCHEMA).valueEncoding("avro-confluent"),
-                encoded(events(500), r -> AvroValues.confluent(7, r)));
+                encoded(events(200), r -> AvroValues.confluent(7, r)));
         try (DuckDb duck = new DuckDb()) {
             String json = "read_parquet('" + fromJson + "')";
             String avro = "read_parquet('" + fromAvro + "')";
-            assertEquals("500|0|499|124750|orders|2", duck.coordinates(" FROM " + avro));
+            assertEquals("200|0|199|19900|orders|2", duck.coordinates(" FROM " + avro));
             assertEquals("0|0", duck.row("SELECT (SELECT count(*) FROM (SELECT * FROM " + json + " EXCEPT ALL SELECT * "
                     + "FROM " + avro + ")), (SELECT count(*) FROM (SELECT * FROM " + avro + " EXCEPT ALL SELECT * FROM "
                     + json + "))"), "the same rows, keys, headers and values");
@@ -50,11 +50,11 @@ class AvroValuesFormatTest {
     @Test
     void avroFilesOfPlainAvroValuesHoldTheDecodedRecords() throws Exception {
         Path dir = TestDirs.newDir("avro-avro-values");
-        Path fromJson = write(dir, config("avro", "deflate").valueSchema(EVENT_SCHEMA), events(300));
+        Path fromJson = write(dir, config("avro", "deflate").valueSchema(EVENT_SCHEMA), events(100));
         Path fromAvro = write(dir, config("avro", "deflate").valueSchema(EVENT_SCHEMA).valueEncoding("avro"),
-                encoded(events(300), AvroValues::binary));
+                encoded(events(100), AvroValues::binary));
         List<GenericRecord> rows = read(fromAvro);
-        assertEquals(300, rows.size());
+        assertEquals(100, rows.size());
         assertEquals(read(fromJson), rows);
     }
 
