@@ -58,7 +58,8 @@ class AvroValuesRunTest {
     private static final String SCHEMA = """
             {"type": "record", "name": "Order", "namespace": "io.sluice.test", "fields": [
               {"name": "id", "type": "long"},
-              {"name": "category", "type": {"type": "enum", "name": "Category", "symbols": ["books", "games", "music"]}},
+              {"name": "category", "type": {"type": "enum", "name": "Category",
+                "symbols": ["books", "games", "music"]}},
               {"name": "placed_at", "type": {"type": "long", "logicalType": "timestamp-micros"}},
               {"name": "amount", "type": ["null", "double"], "default": null},
               {"name": "customer", "type": {"type": "record", "name": "Customer", "fields": [

@@ -48,16 +48,18 @@ final class AvroPath {
         for (int i = 0; i < names.size(); i++) {
             Schema.Field field = current.getField(names.get(i));
             if (field == null) {
-                throw invalid(path, path.describe() + ": " + where + " has no field '" + names.get(i) + "'; its fields: "
-                        + current.getFields().stream().map(Schema.Field::name).collect(Collectors.joining(", ")));
+                throw invalid(path, path.describe() + ": " + where + " has no field '" + names.get(i)
+                        + "'; its fields: " + current.getFields().stream().map(Schema.Field::name)
+                                .collect(Collectors.joining(", ")));
             }
             positions[i] = field.pos();
             String step = String.join(".", names.subList(0, i + 1));
             if (i < names.size() - 1) {
                 current = nullableRecord(field.schema());
                 if (current == null) {
-                    throw invalid(path, path.describe() + ": '" + step + "' is " + describe(field.schema()) + " in the value schema, not a "
-                            + "record or a nullable record, so the path cannot go on to '" + names.get(i + 1) + "'");
+                    throw invalid(path, path.describe() + ": '" + step + "' is " + describe(field.schema())
+                            + " in the value schema, not a record or a nullable record, so the path cannot go on to '"
+                            + names.get(i + 1) + "'");
                 }
                 where = "the record " + current.getFullName() + " ('" + step + "')";
             } else {

@@ -40,8 +40,9 @@ final class AvroValueReader implements ValueReader {
         String schemaId = "";
         if (encoding.confluent()) {
             checkConfluentHeader(value);
-            schemaId = " (its schema id is " + (((value[1] & 0xFF) << 24) | ((value[2] & 0xFF) << 16)
-                    | ((value[3] & 0xFF) << 8) | (value[4] & 0xFF)) + "; every value is read with the configured schema)";
+            int id = ((value[1] & 0xFF) << 24) | ((value[2] & 0xFF) << 16) | ((value[3] & 0xFF) << 8)
+                    | (value[4] & 0xFF);
+            schemaId = " (its schema id is " + id + "; every value is read with the configured schema)";
             start = CONFLUENT_HEADER;
         }
         decoder.reset(value, start);

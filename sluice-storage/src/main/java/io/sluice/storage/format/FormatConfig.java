@@ -27,11 +27,13 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * <table>
  *   <caption>Formats, codecs (the first is the default) and options</caption>
  *   <tr><th>format</th><th>codecs</th><th>options</th></tr>
- *   <tr><td>jsonl</td><td>zstd, none, gzip, lz4, snappy</td><td>keys, headers</td></tr>
+ *   <tr><td>jsonl</td><td>zstd, none, gzip, lz4, snappy</td><td>keys, headers (JSON values only)</td></tr>
  *   <tr><td>parquet</td><td>zstd, none, snappy, gzip, lz4_raw</td>
- *       <td>valueSchema (required), keys, headers, rowGroupBytes, pageBytes</td></tr>
- *   <tr><td>avro</td><td>zstandard, null, deflate, snappy, bzip2, xz</td><td>valueSchema (required), keys, headers</td></tr>
- *   <tr><td>raw</td><td>zstd, none, gzip, lz4, snappy</td><td>delimiter (newline or length; newline by default)</td></tr>
+ *       <td>valueSchema (required), valueEncoding, keys, headers, rowGroupBytes, pageBytes</td></tr>
+ *   <tr><td>avro</td><td>zstandard, null, deflate, snappy, bzip2, xz</td>
+ *       <td>valueSchema (required), valueEncoding, keys, headers</td></tr>
+ *   <tr><td>raw</td><td>zstd, none, gzip, lz4, snappy</td>
+ *       <td>delimiter (newline or length; newline by default), valueEncoding with valueSchema</td></tr>
  * </table>
  *
  * <p>Immutable and thread-safe.
@@ -73,9 +75,9 @@ public final class FormatConfig {
         switch (format) {
             case "jsonl" -> {
                 if (!json) {
-                    throw new IllegalArgumentException("the jsonl format writes JSON values as they are, and the values "
-                            + "are " + values.name() + "; write parquet or avro files (the decoded records, with the "
-                            + "valueSchema as their columns), or raw files to keep the bytes");
+                    throw new IllegalArgumentException("the jsonl format writes JSON values as they are, and the "
+                            + "values are " + values.name() + "; write parquet or avro files (the decoded records, "
+                            + "with the valueSchema as their columns), or raw files to keep the bytes");
                 }
                 refuse(b.valueSchema != null, "valueSchema", "parquet and avro");
                 refuse(b.delimiter != null, "delimiter", "raw");

@@ -93,7 +93,8 @@ class AvroEncodingTest {
 
     @Test
     void nullFieldsAndNullRecordsOnThePathAreMissing() throws Exception {
-        ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, false).read(AvroValues.binary(click("buy", null, null)));
+        ValueReader reader = AvroEncoding.plain(CLICK).reader(PATHS, false);
+        ValueFields f = reader.read(AvroValues.binary(click("buy", null, null)));
         assertEquals("buy", f.text(0));
         assertNull(f.text(2), "user is null, so user.country is missing");
         assertNull(f.time(7), "iso is null");
@@ -101,7 +102,8 @@ class AvroEncodingTest {
 
     @Test
     void aTimeStringThatIsNoTimeSaysWhatItIs() throws Exception {
-        ValueFields f = AvroEncoding.plain(CLICK).reader(PATHS, false).read(AvroValues.binary(click("buy", "NO", "yesterday")));
+        ValueReader reader = AvroEncoding.plain(CLICK).reader(PATHS, false);
+        ValueFields f = reader.read(AvroValues.binary(click("buy", "NO", "yesterday")));
         assertEquals("is 'yesterday', neither epoch milliseconds nor an ISO-8601 date-time with an offset",
                 assertThrows(UnreadableFieldException.class, () -> f.time(7)).getMessage());
     }
@@ -153,7 +155,8 @@ class AvroEncodingTest {
 
     @Test
     void theLayoutTakesItsDirectoryFromAvroFieldsOrItsDefaultBucketOrRejects() throws Exception {
-        String template = "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/country={value.user.country}/";
+        String template = "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/"
+                + "country={value.user.country}/";
         Layout byMicros = new Layout(template, "at_us", ZoneId.of("Europe/Oslo"), null);
         assertEquals("clicks/dt=2026-11-21/hr=23/category=view/country=NO/",
                 directory(byMicros, AvroValues.binary(click("view", "NO", null))));

@@ -67,8 +67,9 @@ class AvroValuesFormatTest {
         assertEquals("field Payment.method: the union [{\"type\":\"record\",\"name\":\"Card\",\"fields\":[{\"name\":"
                 + "\"last4\",\"type\":\"string\"}]},{\"type\":\"record\",\"name\":\"Iban\",\"fields\":[{\"name\":"
                 + "\"country\",\"type\":\"string\"}]}] has several branches that a JSON object could be; JSON cannot "
-                + "tell them apart", assertThrows(IllegalArgumentException.class, () -> config("avro", "null").valueSchema(schema)
-                        .build()).getMessage());
+                + "tell them apart",
+                assertThrows(IllegalArgumentException.class, () -> config("avro", "null").valueSchema(schema).build())
+                        .getMessage());
 
         Schema payment = new Schema.Parser().parse(schema);
         Schema card = payment.getField("method").schema().getTypes().get(0);

@@ -34,7 +34,8 @@ class FormatConfigTest {
                 + "with, a record", b -> b.format("raw").valueEncoding("avro"));
         assertMistake("the jsonl format writes JSON values as they are, and the values are avro-confluent; write "
                 + "parquet or avro files (the decoded records, with the valueSchema as their columns), or raw files "
-                + "to keep the bytes", b -> b.format("jsonl").valueSchema(EVENT_SCHEMA).valueEncoding("avro-confluent"));
+                + "to keep the bytes",
+                b -> b.format("jsonl").valueSchema(EVENT_SCHEMA).valueEncoding("avro-confluent"));
         assertMistake("Avro values need a record schema (its fields are what the layout and the columns read), not an "
                 + "array", b -> b.format("avro").valueSchema("{\"type\": \"array\", \"items\": \"long\"}")
                         .valueEncoding("avro"));
