@@ -6,6 +6,8 @@ import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.value.InvalidFieldPathException;
+import io.sluice.storage.value.ValueReader;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +27,9 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
  * ({@link StorageCalls}).
+ *
+ * <p>Each value is decoded once, in the format's value encoding (JSON or Avro), for the layout's fields and for the
+ * writer; a value that is not in that encoding is rejected with the reason (the engine dead-letters it).
  *
  * <p>Threading: the engine calls each partition's methods one at a time ({@link Sink}); partitions run in parallel,
  * each with its own {@link PartitionArchive}.
@@ -61,12 +66,23 @@ public final class ArchiveSink implements Sink {
      */
     public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
             boolean exactlyOnce, long maxBufferedBytes) {
+        valueReader(layout, format); // a field the values can never have fails here, not at the first assignment
         this.backend = backend;
         this.layout = layout;
         this.format = format;
         this.rolling = rolling;
         this.exactlyOnce = exactlyOnce;
         this.pressure = new MemoryPressure(maxBufferedBytes, partitions.values());
+    }
+
+    /**
+     * A reader of the values for this layout and format, for one partition's lane.
+     *
+     * @throws InvalidFieldPathException when the layout reads a field the values can never have (Avro values are
+     *     checked against their schema): call it to validate a configuration before building the sink
+     */
+    public static ValueReader valueReader(Layout layout, FileFormat format) {
+        return format.valueEncoding().reader(layout.fieldPaths(), format.decodesValues());
     }
 
     @Override

@@ -8,10 +8,10 @@ import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.RecordWriter;
-import io.sluice.storage.json.JsonScan;
-import io.sluice.storage.json.MalformedJsonException;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.value.ValueFields;
+import io.sluice.storage.value.ValueReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,7 +75,9 @@ final class PartitionArchive {
     private final ArchiveCounters counters;
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls;
-    private final boolean scanJson;
+    /** Decodes each value once, for the layout's fields and, when the format needs it, for the writer. */
+    private final ValueReader values;
+    private final boolean decode;
     /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
     private final String manifestWriter = java.util.UUID.randomUUID().toString().substring(0, 8);
 
@@ -122,7 +124,8 @@ final class PartitionArchive {
         this.counters = counters;
         this.pressure = pressure;
         this.storageCalls = storageCalls;
-        this.scanJson = format.needsJson() || !layout.jsonPaths().isEmpty();
+        this.values = ArchiveSink.valueReader(layout, format);
+        this.decode = format.decodesValues() || !layout.fieldPaths().isEmpty();
     }
 
     /**
@@ -146,15 +149,8 @@ final class PartitionArchive {
 
     void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
         failIfBroken();
-        JsonScan scan = null;
-        if (scanJson && record.value() != null) {
-            try {
-                scan = JsonScan.scan(record.value(), layout.jsonPaths());
-            } catch (MalformedJsonException e) {
-                throw new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
-            }
-        }
-        String directory = layout.directory(record, scan);
+        ValueFields value = decode && record.value() != null ? values.read(record.value()) : null;
+        String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
             if (open.size() >= rolling.maxOpenFiles()) {
@@ -164,7 +160,7 @@ final class PartitionArchive {
             file = openFile(directory, record.offset());
         }
         try {
-            file.writer.write(record, scan);
+            file.writer.write(record, value);
         } catch (RecordRejectedException e) {
             if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
                 open.remove(directory);
