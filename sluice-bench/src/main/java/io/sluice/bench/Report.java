@@ -154,7 +154,8 @@ final class Report {
                     scenario.concurrency());
             case ARCHIVE -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, %d partitions, into %s files "
                     + "under %s (time from value.%s, UTC) on local disk; commit every %d ms, files sealed at each "
-                    + "commit; sluice exactly once, connect-sink at least once; records/s from the first record to "
+                    + "commit; sluice exactly once, connect-sink at least once on the bytes, connect-json the same "
+                    + "through Connect's schemaless JsonConverter; records/s from the first record to "
                     + "every partition's end committed", scenario.name(), scenario.records(), scenario.valueBytes(),
                     scenario.partitions(), scenario.archive().format().extension(),
                     scenario.archive().pathTemplate(), scenario.archive().timeField(),

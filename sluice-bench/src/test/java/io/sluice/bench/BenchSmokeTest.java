@@ -33,7 +33,7 @@ class BenchSmokeTest {
             assertEquals(scenario.records(), result.get("output_rows").asInt(), system + ": " + result);
             assertTrue(result.get("heap_peak_mb").asDouble() > 0, system + ": " + result);
         }
-        for (String archiver : new String[] {"sluice", "connect-sink"}) {
+        for (String archiver : new String[] {"sluice", "connect-sink", "connect-json"}) {
             JsonNode result = json.get("results").get(archiver);
             assertTrue(result.get("output_files").asInt() > 0 && result.get("output_bytes").asLong() > 0,
                     archiver + ": " + result);
