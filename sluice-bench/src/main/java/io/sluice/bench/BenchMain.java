@@ -23,9 +23,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * {@code bench/run [--smoke] [--rounds N] <scenario>}: starts a real broker, writes the scenario's data once, warms the
- * broker up, then runs every system in a JVM of its own, interleaved round after round (the order rotates), and
- * reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
+ * {@code bench/run [--smoke] [--rounds N] [--profile] <scenario>}: starts a real broker, writes the scenario's data
+ * once, warms the broker up, then runs every system in a JVM of its own, interleaved round after round (the order
+ * rotates), and reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
  * broker and the data, and keep the rest.
  *
  * <p>Threading: the main thread only.
@@ -43,18 +43,20 @@ public final class BenchMain {
 
     public static void main(String[] args) throws Exception {
         boolean smoke = false;
+        boolean profile = false;
         int rounds = -1;
         String name = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--smoke" -> smoke = true;
+                case "--profile" -> profile = true;
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> name = args[i];
             }
         }
         if (name == null) {
-            System.err.println("usage: bench/run [--smoke] [--rounds N] <scenario>; scenarios: " + Scenario.NAMES
-                    + ", testkit-startup");
+            System.err.println("usage: bench/run [--smoke] [--rounds N] [--profile] <scenario>; scenarios: "
+                    + Scenario.NAMES + ", testkit-startup");
             System.exit(2);
         }
         if ("testkit-startup".equals(name)) {
@@ -65,44 +67,66 @@ public final class BenchMain {
             rounds = smoke ? 1 : 3;
         }
         Scenario scenario = Scenario.named(name, smoke);
-        String json = run(scenario, rounds, smoke);
+        String json = run(scenario, new Runs(rounds, smoke, profile));
         System.out.println(json);
         System.exit(0);
     }
 
-    static String run(Scenario scenario, int rounds, boolean smoke) throws Exception {
+    /**
+     * How the systems run.
+     *
+     * @param profile each system's JVM records a Java Flight Recording ({@code settings=profile}) next to its output,
+     *                to see where a system spends its time; the figures then include the recorder's cost
+     */
+    record Runs(int rounds, boolean smoke, boolean profile) {
+
+        /** The smoke form, once. */
+        static Runs smokeOnce() {
+            return new Runs(1, true, false);
+        }
+
+        List<String> jvmOptions(String system, Path runDir) {
+            List<String> options = new ArrayList<>(smoke ? SMOKE_JVM : SYSTEM_JVM);
+            if (profile) {
+                options.add("-XX:StartFlightRecording=settings=profile,filename=" + runDir.resolve(system + ".jfr"));
+            }
+            return options;
+        }
+    }
+
+    static String run(Scenario scenario, Runs runs) throws Exception {
         if (!scenario.kind().needsBroker()) {
-            return runRounds(scenario, rounds, smoke, null, "-");
+            return runRounds(scenario, runs, null, "-");
         }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
-            return run(scenario, rounds, smoke, kafka);
+            return run(scenario, runs, kafka);
         }
     }
 
     /** Runs a scenario on a broker that is already up (the smoke test shares one between scenarios). */
-    static String run(Scenario scenario, int rounds, boolean smoke, KafkaCluster kafka) {
+    static String run(Scenario scenario, Runs runs, KafkaCluster kafka) {
         String topic = Names.unique(scenario.name());
         kafka.createTopic(topic, scenario.partitions());
         long start = System.nanoTime();
         BenchData.produce(kafka.clientProperties(Listener.PLAINTEXT), topic, scenario);
         log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
         warmUp(kafka, topic, scenario);
-        return runRounds(scenario, rounds, smoke, kafka, topic);
+        return runRounds(scenario, runs, kafka, topic);
     }
 
     /** Every system once per round, each in a JVM of its own, the order rotating from round to round. */
-    private static String runRounds(Scenario scenario, int rounds, boolean smoke, KafkaCluster kafka, String topic) {
+    private static String runRounds(Scenario scenario, Runs runs, KafkaCluster kafka, String topic) {
         Report report = new Report(scenario);
         List<String> order = new ArrayList<>(scenario.systems());
         Path dir = TestDirs.newDir("bench-runs");
-        for (int round = 1; round <= rounds; round++) {
+        for (int round = 1; round <= runs.rounds(); round++) {
             for (String system : order) {
-                if (kafka != null && !smoke) {
+                if (kafka != null && !runs.smoke()) {
                     // the page cache goes cold within a minute on this machine (the smoke form measures nothing)
                     warmUp(kafka, topic, scenario);
                 }
                 long start = System.nanoTime();
-                JsonNode result = runSystem(system, kafka, topic, scenario, smoke, dir.resolve(system + "-" + round));
+                JsonNode result = runSystem(system, kafka, topic, scenario, runs, dir.resolve(system + "-" + round));
                 report.add(system, result);
                 log("round %d %-18s %,12.0f %s (its JVM ran %.1f s)", round, system,
                         result.path(report.headline()).asDouble(), report.headline().replace('_', ' '),
@@ -119,16 +143,16 @@ public final class BenchMain {
      * {@code runDir}/archive, which is removed once the system has read it back (a full run writes gigabytes), and
      * kept when the run fails.
      */
-    private static JsonNode runSystem(String system, KafkaCluster kafka, String topic, Scenario scenario,
-            boolean smoke, Path runDir) {
+    private static JsonNode runSystem(String system, KafkaCluster kafka, String topic, Scenario scenario, Runs runs,
+            Path runDir) {
         Path output = runDir.resolve("archive");
         ChildProcess child = ChildJvm.builder(system)
                 .classpathOfThisJvm()
-                .jvmOptions(smoke ? SMOKE_JVM : SYSTEM_JVM)
+                .jvmOptions(runs.jvmOptions(system, runDir))
                 .systemProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn")
                 .mainClass(SystemMain.class.getName())
                 .args(system, kafka == null ? "-" : kafka.bootstrapServers(), topic, scenario.name(),
-                        Boolean.toString(smoke), output.toString())
+                        Boolean.toString(runs.smoke()), output.toString())
                 .workDir(TestDirs.createDirectories(runDir))
                 .build()
                 .start();

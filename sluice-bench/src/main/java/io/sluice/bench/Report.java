@@ -154,7 +154,8 @@ final class Report {
                     scenario.concurrency());
             case ARCHIVE -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, %d partitions, into %s files "
                     + "under %s (time from value.%s, UTC) on local disk; commit every %d ms, files sealed at each "
-                    + "commit; sluice exactly once, connect-sink at least once; records/s from the first record to "
+                    + "commit; sluice exactly once, connect-sink at least once on the bytes, connect-json the same "
+                    + "through Connect's schemaless JsonConverter; records/s from the first record to "
                     + "every partition's end committed", scenario.name(), scenario.records(), scenario.valueBytes(),
                     scenario.partitions(), scenario.archive().format().extension(),
                     scenario.archive().pathTemplate(), scenario.archive().timeField(),
@@ -170,10 +171,10 @@ final class Report {
 
     private List<Column> columns() {
         return switch (scenario.kind()) {
-            case ENGINE -> List.of();
+            case ENGINE -> List.of(new Column("CPU µs/rec", "cpu_us_per_record", 1, 1));
             case ARCHIVE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1), new Column("drain s", "seconds", 1, 2),
                     new Column("output MB", "output_bytes", 1e6, 1), new Column("files", "output_files", 1, 0),
-                    new Column("heap MB", "heap_peak_mb", 1, 0));
+                    new Column("heap MB", "heap_peak_mb", 1, 0), new Column("CPU µs/rec", "cpu_us_per_record", 1, 1));
             case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
                     new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
         };

@@ -75,7 +75,8 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     private static Scenario archive(String name, boolean smoke, Supplier<FileFormat> formats) {
         ArchiveWork work = ArchiveWork.hourAndCategory(formats, Duration.ofMillis(smoke ? 200 : 1_000));
         return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, 4, 10_000, 1_000, 0, 4,
-                List.of("consume-ceiling", "sluice", "connect-sink"), "consume-ceiling", 0, work,
-                List.of(new Ratio("sluice", "consume-ceiling", 0.7), new Ratio("sluice", "connect-sink", 3.0)));
+                List.of("consume-ceiling", "sluice", "connect-sink", "connect-json"), "consume-ceiling", 0, work,
+                List.of(new Ratio("sluice", "consume-ceiling", 0.7), new Ratio("sluice", "connect-sink", 3.0),
+                        new Ratio("sluice", "connect-json", null)));
     }
 }

@@ -33,7 +33,7 @@ class BenchSmokeTest {
             assertEquals(scenario.records(), result.get("output_rows").asInt(), system + ": " + result);
             assertTrue(result.get("heap_peak_mb").asDouble() > 0, system + ": " + result);
         }
-        for (String archiver : new String[] {"sluice", "connect-sink"}) {
+        for (String archiver : new String[] {"sluice", "connect-sink", "connect-json"}) {
             JsonNode result = json.get("results").get(archiver);
             assertTrue(result.get("output_files").asInt() > 0 && result.get("output_bytes").asLong() > 0,
                     archiver + ": " + result);
@@ -47,7 +47,7 @@ class BenchSmokeTest {
     /** Runs the smoke form and checks what every scenario with a broker reports: a rate per system, the ratios. */
     private static JsonNode smoke(String name) throws Exception {
         Scenario scenario = Scenario.named(name, true);
-        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true, SharedKafka.cluster()));
+        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, BenchMain.Runs.smokeOnce(), SharedKafka.cluster()));
         assertEquals(name, json.get("scenario").asText());
         assertEquals(scenario.records(), json.get("records").asInt());
         for (String system : scenario.systems()) {
@@ -61,7 +61,7 @@ class BenchSmokeTest {
     @Test
     void theCodecsSmokeFormMeasuresEveryCodecOnTheSamePayload() throws Exception {
         Scenario scenario = Scenario.named("codecs", true);
-        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, 1, true));
+        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, BenchMain.Runs.smokeOnce()));
         JsonNode results = json.get("results");
         long plain = results.get("none").get("plain_bytes").asLong();
         assertEquals(plain, results.get("none").get("compressed_bytes").asLong(), "none stores the bytes as they are");

@@ -20,14 +20,16 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 
 /**
  * Kafka Connect's side of the archive comparison: the same archive work as Sluice's, done by the same code (the
  * archive sink's per-partition writer: layout, file format and codec, rolling, the local backend's fsync and rename)
- * in Connect's model. Records arrive through the {@code ByteArrayConverter}, so Connect converts nothing, and are
- * written on Connect's task thread in {@link #put}. Every {@code offset.flush.interval.ms} Connect calls
+ * in Connect's model. Records arrive through the {@code ByteArrayConverter}, so Connect converts nothing, or through
+ * the schemaless {@code JsonConverter}, and then the task writes the value back as JSON bytes as Connect's storage
+ * sinks' JSON formats do; either way they are written on Connect's task thread in {@link #put}. Every {@code offset.flush.interval.ms} Connect calls
  * {@link #preCommit}: files due to roll are finished and made visible, and the offset they cover is returned for
  * Connect to commit. That is the archive sink's at-least-once mode, as Connect sinks without a write-ahead log are.
  *
@@ -42,6 +44,8 @@ public final class BenchSinkTask extends SinkTask {
     private final Set<TopicPartition> started = new HashSet<>();
     private ArchiveSink archive;
     private Measurement measurement;
+    /** Writes values that the JsonConverter parsed back as JSON, as Connect's storage sinks' JSON formats do. */
+    private final JsonConverter json = new JsonConverter();
 
     @Override
     public String version() {
@@ -55,12 +59,14 @@ public final class BenchSinkTask extends SinkTask {
         archive = new ArchiveSink(new LocalBackend(Path.of(props.get(BenchSinkConnector.OUTPUT))), work.layout(),
                 work.format(), work.rolling(), false);
         measurement = ConnectSinkSystem.measurement();
+        json.configure(Map.of("schemas.enable", "false"), false);
     }
 
     @Override
     public void put(Collection<SinkRecord> records) {
         for (SinkRecord r : records) {
-            byte[] value = (byte[]) r.value();
+            byte[] value = r.value() instanceof byte[] bytes ? bytes
+                    : json.fromConnectData(r.topic(), r.valueSchema(), r.value());
             TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
             try {
                 if (started.add(tp)) {

@@ -10,17 +10,22 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.cli.ConnectStandalone;
 import org.apache.kafka.connect.converters.ByteArrayConverter;
 import org.apache.kafka.connect.errors.NotFoundException;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.runtime.Connect;
 import org.apache.kafka.connect.runtime.Herder;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.runtime.standalone.StandaloneHerder;
+import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.util.FutureCallback;
 
 /**
  * Kafka Connect 4.3.1 in standalone mode, in this JVM, running {@link BenchSinkConnector} with one task per partition.
- * Settings besides the defaults, so that it does what Sluice does: the byte-array converter (no conversion), Sluice's
- * consumer fetch sizes, and {@code offset.flush.interval.ms} equal to Sluice's commit interval.
+ * Settings besides the defaults, so that it does what Sluice does: Sluice's consumer fetch sizes, and
+ * {@code offset.flush.interval.ms} equal to Sluice's commit interval. The value converter is the system's choice:
+ * {@link #sameWork()} takes the bytes as they are (the byte-array converter), {@link #asDeployed()} converts JSON
+ * values as Connect's storage sinks are usually run on schemaless JSON: the {@code JsonConverter} with
+ * {@code schemas.enable=false} parses each value into Connect's data, and the task writes it back as JSON.
  *
  * <p>Threading: the benchmark's main thread; the tasks report into the {@link Measurement} from Connect's threads.
  */
@@ -28,6 +33,22 @@ final class ConnectSinkSystem implements ArchiveSystem {
 
     /** What the tasks, which Connect instantiates, count records into: one system runs per JVM. */
     private static volatile Measurement measurement;
+
+    private final Class<? extends Converter> valueConverter;
+
+    private ConnectSinkSystem(Class<? extends Converter> valueConverter) {
+        this.valueConverter = valueConverter;
+    }
+
+    /** The same work as Sluice's: no conversion. */
+    static ConnectSinkSystem sameWork() {
+        return new ConnectSinkSystem(ByteArrayConverter.class);
+    }
+
+    /** JSON values through Connect's data model and back, as its storage sinks run on schemaless JSON. */
+    static ConnectSinkSystem asDeployed() {
+        return new ConnectSinkSystem(JsonConverter.class);
+    }
 
     static Measurement measurement() {
         return measurement;
@@ -41,7 +62,8 @@ final class ConnectSinkSystem implements ArchiveSystem {
         Map<String, String> worker = new HashMap<>();
         worker.put("bootstrap.servers", bootstrap);
         worker.put("key.converter", ByteArrayConverter.class.getName());
-        worker.put("value.converter", ByteArrayConverter.class.getName());
+        worker.put("value.converter", valueConverter.getName());
+        worker.put("value.converter.schemas.enable", "false");
         worker.put("offset.flush.interval.ms", Long.toString(work.commitInterval().toMillis()));
         worker.put("offset.storage.file.filename", output.resolveSibling(name + ".offsets").toString());
         worker.put("listeners", "http://127.0.0.1:0");

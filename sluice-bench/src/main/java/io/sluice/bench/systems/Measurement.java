@@ -1,5 +1,6 @@
 package io.sluice.bench.systems;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,6 +23,8 @@ final class Measurement {
     private final AtomicLong first = new AtomicLong();
     private final AtomicLong last = new AtomicLong();
     private final LongAdder bytes = new LongAdder();
+    /** The process's CPU time at the first record: the run's CPU cost is what the process spends from there. */
+    private volatile long cpuAtFirst;
 
     Measurement(long target) {
         this.target = target;
@@ -30,7 +33,9 @@ final class Measurement {
     /** Records one handled record of {@code bytes} value bytes. */
     void handled(int bytes) {
         long now = System.nanoTime();
-        first.compareAndSet(0, now);
+        if (first.compareAndSet(0, now)) {
+            cpuAtFirst = processCpuNanos();
+        }
         this.bytes.add(bytes);
         handled.increment();
         if (handled.sum() >= target) {
@@ -76,7 +81,14 @@ final class Measurement {
         r.put("seconds", seconds);
         r.put("records_per_sec", target / seconds);
         r.put("mb_per_sec", bytes.sum() / seconds / 1e6);
+        // every thread of the system's JVM (consumer, workers, GC, JIT): what a record costs on any number of cores
+        r.put("cpu_us_per_record", (processCpuNanos() - cpuAtFirst) / 1e3 / target);
         return r;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     long target() {

@@ -67,7 +67,8 @@ public final class SystemMain {
         }
         ArchiveSystem archiver = switch (system) {
             case "sluice" -> new SluiceArchiveSystem();
-            case "connect-sink" -> new ConnectSinkSystem();
+            case "connect-sink" -> ConnectSinkSystem.sameWork();
+            case "connect-json" -> ConnectSinkSystem.asDeployed();
             default -> throw new IllegalArgumentException("unknown system " + system + " for " + scenario.name());
         };
         long end = archiver.run(bootstrap, topic, scenario, output, m);

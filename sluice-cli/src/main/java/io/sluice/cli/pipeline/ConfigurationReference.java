@@ -60,9 +60,11 @@ public final class ConfigurationReference {
                 .append("Every row of `jsonl`, `parquet` and `avro` files carries its Kafka coordinates (topic, "
                         + "partition, offset, timestamp); `raw` files hold the values' bytes only. JSON Lines and raw "
                         + "files are compressed as standard streams (gzip, Zstandard frames, the LZ4 frame format, the "
-                        + "Snappy framing format) that command-line tools and DuckDB read. How values become rows: "
-                        + "[formats.md](formats.md).\n\n")
-                .append("| `format` | `codec` (default in bold) | `schema` | other keys |\n|---|---|---|---|\n");
+                        + "Snappy framing format) that command-line tools and DuckDB read. Values are JSON unless "
+                        + "`value-encoding` says Avro: `parquet` and `avro` files then hold the decoded records, `raw` "
+                        + "files their bytes. How values become rows: [formats.md](formats.md).\n\n")
+                .append("| `format` | `codec` (default in bold) | `schema` | Avro values | other keys |\n"
+                        + "|---|---|---|---|---|\n");
         for (FileFormats.Entry f : FileFormats.all()) {
             List<String> keys = new ArrayList<>();
             if (f.coordinates()) {
@@ -72,8 +74,9 @@ public final class ConfigurationReference {
             b.append("| `").append(f.name()).append("` | ")
                     .append(String.join(", ", f.codecs().stream()
                             .map(c -> c.equals(f.defaultCodec()) ? "**" + c + "**" : c).toList()))
-                    .append(" | ").append(f.needsSchema() ? "required" : "no").append(" | ")
-                    .append(String.join(", ", keys)).append(" |\n");
+                    .append(" | ").append(f.needsSchema() ? "required" : f.avroValues() ? "with Avro values" : "no")
+                    .append(" | ").append(f.avroValues() ? "yes" : "no")
+                    .append(" | ").append(String.join(", ", keys)).append(" |\n");
         }
     }
 

@@ -19,23 +19,27 @@ public final class FileFormats {
     /**
      * @param needsSchema whether the rows follow an Avro schema of the values ({@code sink.schema})
      * @param coordinates whether the rows carry their Kafka coordinates (and so may carry keys and headers)
+     * @param avroValues  whether the format takes Avro values ({@code sink.value-encoding}), not only JSON
      */
     public record Entry(String name, List<String> codecs, String defaultCodec, boolean needsSchema,
-            boolean coordinates) {
+            boolean coordinates, boolean avroValues) {
     }
 
     /** The stream codecs of line- and length-delimited files (JSON Lines, raw bytes). */
     private static final List<String> STREAM_CODECS =
             Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList();
 
-    public static final Entry JSONL = new Entry("jsonl", STREAM_CODECS, "zstd", false, true);
+    public static final Entry JSONL = new Entry("jsonl", STREAM_CODECS, "zstd", false, true, false);
     public static final Entry PARQUET = new Entry("parquet", List.of("none", "snappy", "gzip", "zstd", "lz4_raw"),
-            "zstd", true, true);
+            "zstd", true, true, true);
     public static final Entry AVRO = new Entry("avro", List.of("null", "deflate", "snappy", "zstandard", "bzip2", "xz"),
-            "zstandard", true, true);
-    public static final Entry RAW = new Entry("raw", STREAM_CODECS, "zstd", false, false);
+            "zstandard", true, true, true);
+    public static final Entry RAW = new Entry("raw", STREAM_CODECS, "zstd", false, false, true);
 
     private static final List<Entry> ENTRIES = List.of(JSONL, PARQUET, AVRO, RAW);
+
+    /** How the values are encoded ({@code sink.value-encoding}): the first is the default. */
+    public static final List<String> VALUE_ENCODINGS = List.of("json", "avro", "avro-confluent");
 
     /** How raw files separate values. */
     public static final List<String> RAW_DELIMITERS = List.of("newline", "length");

@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * How a pipeline writes its files: the format and codec, the Avro schema of the values, the Kafka key and headers,
- * Parquet's row group size and raw files' delimiter, checked key by key and then built into sluice-storage's
+ * How a pipeline writes its files: the format and codec, the Avro schema of the values and their encoding, the Kafka
+ * key and headers, Parquet's row group size and raw files' delimiter, checked key by key and then built into
+ * sluice-storage's
  * {@link FormatConfig}, so that validating a pipeline already parses its schema.
  *
  * <p>Immutable; validated when read.
@@ -41,8 +42,10 @@ public final class FileSettings {
         boolean headers = s.get(PipelineKeys.KAFKA_HEADERS);
         long rowGroup = s.get(PipelineKeys.ROW_GROUP_SIZE);
         String delimiter = s.get(PipelineKeys.RAW_DELIMITER);
+        String encoding = s.get(PipelineKeys.VALUE_ENCODING);
+        checkEncoding(format, encoding, schema);
         check(format, codec, schema, key, headers, rowGroup);
-        FormatConfig.Builder b = FormatConfig.builder().format(format.name()).codec(codec);
+        FormatConfig.Builder b = FormatConfig.builder().format(format.name()).codec(codec).valueEncoding(encoding);
         if (format.coordinates()) {
             b.keys(key).headers(headers);
         }
@@ -74,7 +77,7 @@ public final class FileSettings {
                 + Suggestions.didYouMean(codec, format.codecs()));
         InvalidSetting.check(!format.needsSchema() || schema != null, PipelineKeys.FORMAT,
                 format.name() + " needs sink.schema, an Avro schema (.avsc) of the values");
-        InvalidSetting.check(format.needsSchema() || schema == null, PipelineKeys.SCHEMA,
+        InvalidSetting.check(format.needsSchema() || format.avroValues() || schema == null, PipelineKeys.SCHEMA,
                 format.name() + " files take no schema; remove sink.schema");
         InvalidSetting.check(format.coordinates() || !kafkaKey, PipelineKeys.KAFKA_KEY,
                 format.name() + " files hold the values' bytes only, without a key; remove sink.kafka-key");
@@ -82,6 +85,17 @@ public final class FileSettings {
                 format.name() + " files hold the values' bytes only, without headers; remove sink.kafka-headers");
         InvalidSetting.check(rowGroupBytes <= MAX_ROW_GROUP_BYTES, PipelineKeys.ROW_GROUP_SIZE,
                 "is too large; the most is 1GiB");
+    }
+
+    private static void checkEncoding(FileFormats.Entry format, String encoding, Path schema) {
+        boolean avro = !encoding.equals("json");
+        InvalidSetting.check(!avro || format.avroValues(), PipelineKeys.VALUE_ENCODING, format.name() + " files hold "
+                + "JSON values as they are; write Avro values to parquet or avro files (the decoded records) or to raw "
+                + "files (their bytes)");
+        InvalidSetting.check(!avro || schema != null, PipelineKeys.VALUE_ENCODING, encoding + " values need "
+                + "sink.schema, the Avro schema (.avsc) they were written with");
+        InvalidSetting.check(avro || format.needsSchema() || schema == null, PipelineKeys.SCHEMA, format.name()
+                + " files take a schema only for Avro values (sink.value-encoding); remove sink.schema");
     }
 
     private static String read(Path schema) {

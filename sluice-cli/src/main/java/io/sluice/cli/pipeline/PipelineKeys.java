@@ -149,10 +149,13 @@ public final class PipelineKeys {
             "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/",
             "The folder of each record under the location, ending with `/`. Placeholders: `{topic}`, "
                     + "`{partition}`, `{ts:<pattern>}` (the record's time in `time-zone`, as a java.time pattern), "
-                    + "`{value.<field>}` (a field of the JSON value; dots reach into nested objects).");
+                    + "`{value.<field>}` (a field of the value: a string, enum, number or boolean; dots reach into "
+                    + "nested objects or records). With Avro values, each field is checked against `schema` when the "
+                    + "pipeline is validated.");
     public static final ConfigKey<String> TIME_FIELD = ConfigKey.optional("sink.time-field", Types.STRING,
-            "A field of the JSON value that holds the record's time (epoch milliseconds, or ISO-8601 with an "
-                    + "offset), used by `{ts:...}` instead of the Kafka timestamp.");
+            "A field of the value that holds the record's time, used by `{ts:...}` instead of the Kafka timestamp: "
+                    + "epoch milliseconds or ISO-8601 text with an offset; with Avro values also a `long` with the "
+                    + "logical type `timestamp-millis` or `timestamp-micros`.");
     public static final ConfigKey<ZoneId> TIME_ZONE = ConfigKey.withDefault("sink.time-zone", Types.ZONE, "UTC",
             "The time zone of `{ts:...}` in the template.");
     public static final ConfigKey<String> DEFAULT_BUCKET = ConfigKey.optional("sink.default-bucket", Types.STRING,
@@ -164,10 +167,18 @@ public final class PipelineKeys {
     public static final ConfigKey<String> CODEC = ConfigKey.computed("sink.codec", Types.STRING,
             "the format's default codec (table below)", "The compression of the files; each format has its own set.");
     public static final ConfigKey<String> SCHEMA = ConfigKey.optional("sink.schema", Types.STRING,
-            "An Avro schema file (`.avsc`) of the JSON values, a record: its fields become the columns of `parquet` "
-                    + "and `avro` files, after the Kafka coordinates, and a value that does not match it is rejected "
-                    + "with the field and the reason (docs/formats.md). A relative path is from the pipeline file's "
-                    + "folder.");
+            "An Avro schema file (`.avsc`) of the values, a record: its fields become the columns of `parquet` "
+                    + "and `avro` files, after the Kafka coordinates, and a JSON value that does not match it is "
+                    + "rejected with the field and the reason (docs/formats.md). With Avro values it is also the "
+                    + "schema they were written with. A relative path is from the pipeline file's folder.");
+    public static final ConfigKey<String> VALUE_ENCODING = ConfigKey.withDefault("sink.value-encoding",
+            Types.oneOf(FileFormats.VALUE_ENCODINGS), "json",
+            "How the record values are encoded: `json`; `avro` (Avro binary written with `schema`); or "
+                    + "`avro-confluent` (the Confluent wire format: a zero byte and a 4-byte schema id, then Avro "
+                    + "binary). There is no schema registry here: the id is not looked up, and every value is read "
+                    + "with `schema`. Avro values go to `parquet` and `avro` files as the decoded records, or to `raw` "
+                    + "files as they are; a value that cannot be decoded is rejected with the field and the byte "
+                    + "where it fails.");
     public static final ConfigKey<Boolean> KAFKA_KEY = ConfigKey.withDefault("sink.kafka-key", Types.BOOLEAN, "false",
             "Store each record's key with it (`kafka_key`), besides its topic, partition, offset and timestamp, "
                     + "which are always stored (raw files store the values only).");
@@ -254,7 +265,8 @@ public final class PipelineKeys {
                     CONCURRENCY, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT, MAX_ATTEMPTS, RETRY_BACKOFF,
                     RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
                     METRICS_PORT, METRICS_ADDRESS,
-                    LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA, KAFKA_KEY,
+                    LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA, VALUE_ENCODING,
+                    KAFKA_KEY,
                     KAFKA_HEADERS, DELIVERY,
                     MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,
                     ROW_GROUP_SIZE, RAW_DELIMITER,

@@ -3,6 +3,8 @@ package io.sluice.cli.pipeline;
 import io.sluice.cli.config.Settings;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.sink.ArchiveSink;
+import io.sluice.storage.value.InvalidFieldPathException;
 import java.nio.file.Path;
 import java.time.ZoneId;
 
@@ -10,7 +12,8 @@ import java.time.ZoneId;
  * Where and how a pipeline archives: the location and its storage, the folder layout, the files' format, rolling,
  * and the delivery guarantee.
  *
- * <p>Immutable; validated at construction (the path template is parsed into its {@link Layout} here).
+ * <p>Immutable; validated at construction (the path template is parsed into its {@link Layout} here, and its fields
+ * are checked against the schema of Avro values).
  */
 public record SinkConfig(StorageTarget storage, String template, String timeField, ZoneId timeZone,
         String defaultBucket, FileSettings files, Delivery delivery, RollingPolicy rolling, Layout layout) {
@@ -24,6 +27,11 @@ public record SinkConfig(StorageTarget storage, String template, String timeFiel
                     s.get(PipelineKeys.DEFAULT_BUCKET));
         } catch (IllegalArgumentException e) {
             throw new InvalidSetting(PipelineKeys.TEMPLATE, e.getMessage());
+        }
+        try {
+            ArchiveSink.valueReader(layout, files.config().fileFormat());
+        } catch (InvalidFieldPathException e) {
+            throw new InvalidSetting(e.path().time() ? PipelineKeys.TIME_FIELD : PipelineKeys.TEMPLATE, e.getMessage());
         }
         RollingPolicy rolling = new RollingPolicy(s.get(PipelineKeys.MAX_BYTES), s.get(PipelineKeys.MAX_RECORDS),
                 s.get(PipelineKeys.MAX_AGE), s.get(PipelineKeys.MAX_OPEN_FILES));

@@ -33,6 +33,22 @@ class FileFormatsTest {
     }
 
     @Test
+    void theFormatsListedForAvroValuesAreThoseThatTakeThem() {
+        for (FileFormats.Entry format : FileFormats.all()) {
+            for (String encoding : FileFormats.VALUE_ENCODINGS.subList(1, FileFormats.VALUE_ENCODINGS.size())) {
+                FormatConfig.Builder avro = FormatConfig.builder().format(format.name()).valueSchema(SCHEMA)
+                        .valueEncoding(encoding);
+                if (format.avroValues()) {
+                    assertEquals(encoding, avro.build().valueEncoding(), format.name());
+                } else {
+                    assertThrows(IllegalArgumentException.class, avro::build, format.name());
+                }
+            }
+        }
+        assertEquals("json", builder(FileFormats.JSONL).build().valueEncoding(), "the default is the first");
+    }
+
+    @Test
     void rawDelimitersAreTheWritersOwn() {
         assertEquals(java.util.List.of(".raw.zst", ".rawlen.zst"), FileFormats.RAW_DELIMITERS.stream()
                 .map(d -> builder(FileFormats.RAW).delimiter(d).build().fileFormat().extension()).toList());

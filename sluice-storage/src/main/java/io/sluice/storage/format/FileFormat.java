@@ -1,5 +1,6 @@
 package io.sluice.storage.format;
 
+import io.sluice.storage.value.ValueEncoding;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -9,8 +10,15 @@ public interface FileFormat {
     /** The file name suffix, e.g. {@code .jsonl.zst}. */
     String extension();
 
-    /** Whether each value must be scanned as JSON (validated, and compacted when it spans lines). */
-    boolean needsJson();
+    /** How the values this format is given are encoded: what the sink decodes them with, for the layout and for it. */
+    ValueEncoding valueEncoding();
+
+    /**
+     * Whether the writer needs each value decoded whole before it writes it (JSON Lines: scanned, so known to be JSON;
+     * Parquet and Avro of Avro values: the decoded record). Formats that parse the value themselves, or store its
+     * bytes, do not.
+     */
+    boolean decodesValues();
 
     RecordWriter open(OutputStream file) throws IOException;
 }

@@ -1,6 +1,9 @@
 package io.sluice.storage.format;
 
+import io.sluice.storage.avro.AvroEncoding;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.json.JsonEncoding;
+import io.sluice.storage.value.ValueEncoding;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -11,17 +14,27 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * A file format chosen by names, as the CLI and pipelines give it: the format ({@code jsonl}, {@code parquet},
- * {@code avro}, {@code raw}), its codec, and the options that format takes. Everything is checked when it is built,
- * and a mistake says what to write instead; an option a format does not take is an error, not ignored.
+ * {@code avro}, {@code raw}), its codec, the options that format takes, and how the values it is given are encoded.
+ * Everything is checked when it is built, and a mistake says what to write instead; an option a format does not take
+ * is an error, not ignored.
+ *
+ * <p>Value encodings: {@code json} (the default), {@code avro} (plain Avro binary) and {@code avro-confluent} (the
+ * Confluent wire format: magic byte 0, a 4-byte schema id, Avro binary). Avro values need the valueSchema they were
+ * written with, which then is also the schema of Parquet and Avro rows (the decoded records are written as they
+ * are); the schema id of the Confluent format is not looked up. JSON Lines takes JSON values only; raw files keep any
+ * value's bytes, and take a valueSchema only to read Avro values' fields for the layout.
  *
  * <table>
  *   <caption>Formats, codecs (the first is the default) and options</caption>
  *   <tr><th>format</th><th>codecs</th><th>options</th></tr>
- *   <tr><td>jsonl</td><td>zstd, none, gzip, lz4, snappy</td><td>keys, headers</td></tr>
+ *   <tr><td>jsonl</td><td>zstd, none, gzip, lz4, snappy</td><td>keys, headers (JSON values only)</td></tr>
  *   <tr><td>parquet</td><td>zstd, none, snappy, gzip, lz4_raw</td>
- *       <td>valueSchema (required), keys, headers, rowGroupBytes, pageBytes, dictionaryPageBytes</td></tr>
- *   <tr><td>avro</td><td>zstandard, null, deflate, snappy, bzip2, xz</td><td>valueSchema (required), keys, headers</td></tr>
- *   <tr><td>raw</td><td>zstd, none, gzip, lz4, snappy</td><td>delimiter (newline or length; newline by default)</td></tr>
+ *       <td>valueSchema (required), valueEncoding, keys, headers, rowGroupBytes, pageBytes,
+ *       dictionaryPageBytes</td></tr>
+ *   <tr><td>avro</td><td>zstandard, null, deflate, snappy, bzip2, xz</td>
+ *       <td>valueSchema (required), valueEncoding, keys, headers</td></tr>
+ *   <tr><td>raw</td><td>zstd, none, gzip, lz4, snappy</td>
+ *       <td>delimiter (newline or length; newline by default), valueEncoding with valueSchema</td></tr>
  * </table>
  *
  * <p>Immutable and thread-safe.
@@ -52,11 +65,15 @@ public final class FormatConfig {
             "zstd", CompressionCodecName.ZSTD, "lz4_raw", CompressionCodecName.LZ4_RAW);
     private static final Map<String, String> AVRO_CODECS = names("null", "null", "deflate", "deflate",
             "snappy", "snappy", "zstandard", "zstandard", "bzip2", "bzip2", "xz", "xz");
+    /** The value encodings, by name; whether each is Avro in the Confluent wire format. */
+    private static final Map<String, Boolean> AVRO_ENCODINGS = names("avro", false, "avro-confluent", true);
+    private static final String ENCODINGS = "json, avro, avro-confluent";
     private static final Map<String, RawFormat.Delimiter> DELIMITERS = names("newline", RawFormat.Delimiter.NEWLINE,
             "length", RawFormat.Delimiter.LENGTH);
 
     private final String format;
     private final String codec;
+    private final ValueEncoding values;
     private final FileFormat fileFormat;
 
     private FormatConfig(Builder b) {
@@ -64,8 +81,15 @@ public final class FormatConfig {
             throw new IllegalArgumentException("no format given; expected one of jsonl, parquet, avro, raw");
         }
         this.format = b.format.trim().toLowerCase(Locale.ROOT);
+        this.values = values(b);
+        boolean json = values == JsonEncoding.INSTANCE;
         switch (format) {
             case "jsonl" -> {
+                if (!json) {
+                    throw new IllegalArgumentException("the jsonl format writes JSON values as they are, and the "
+                            + "values are " + values.name() + "; write parquet or avro files (the decoded records, "
+                            + "with the valueSchema as their columns), or raw files to keep the bytes");
+                }
                 refuse(b.valueSchema != null, "valueSchema", "parquet and avro");
                 refuse(b.delimiter != null, "delimiter", "raw");
                 refuseRowGroups(b);
@@ -73,13 +97,13 @@ public final class FormatConfig {
                 this.fileFormat = new JsonLinesFormat(pick(STREAM_CODECS, codec, "codec"), b.keys, b.headers);
             }
             case "raw" -> {
-                refuse(b.valueSchema != null, "valueSchema", "parquet and avro");
+                refuse(json && b.valueSchema != null, "valueSchema", "parquet and avro, and for Avro values");
                 refuse(b.keys || b.headers, "keys and headers", "jsonl, parquet and avro (raw stores the value bytes "
                         + "only)");
                 refuseRowGroups(b);
                 this.codec = orDefault(b.codec, "zstd");
                 this.fileFormat = new RawFormat(pick(DELIMITERS, orDefault(b.delimiter, "newline"), "delimiter"),
-                        pick(STREAM_CODECS, codec, "codec"));
+                        pick(STREAM_CODECS, codec, "codec"), values);
             }
             case "parquet" -> {
                 refuse(b.delimiter != null, "delimiter", "raw");
@@ -130,9 +154,33 @@ public final class FormatConfig {
         return codec;
     }
 
+    /** The values' encoding: json, avro or avro-confluent. */
+    public String valueEncoding() {
+        return values.name();
+    }
+
     @Override
     public String toString() {
-        return format + " (" + codec + ", files " + fileFormat.extension() + ")";
+        return format + " (" + codec + ", files " + fileFormat.extension()
+                + (values == JsonEncoding.INSTANCE ? "" : ", " + values.name() + " values") + ")";
+    }
+
+    private static ValueEncoding values(Builder b) {
+        String name = orDefault(b.valueEncoding, "json");
+        if (name.equals("json")) {
+            return JsonEncoding.INSTANCE;
+        }
+        Boolean confluent = AVRO_ENCODINGS.get(name);
+        if (confluent == null) {
+            throw new IllegalArgumentException("unknown valueEncoding '" + b.valueEncoding + "'; expected one of "
+                    + ENCODINGS);
+        }
+        if (b.valueSchema == null) {
+            throw new IllegalArgumentException("the valueEncoding " + name + " needs a valueSchema: the Avro schema "
+                    + "(JSON) the values were written with, a record");
+        }
+        Schema schema = schema(b);
+        return confluent ? AvroEncoding.confluent(schema) : AvroEncoding.plain(schema);
     }
 
     private RowSchema rows(Builder b) {
@@ -140,13 +188,16 @@ public final class FormatConfig {
             throw new IllegalArgumentException(format + " needs a valueSchema: the Avro schema (JSON) of the records' "
                     + "values, a record whose fields become the columns next to the Kafka coordinates");
         }
-        Schema schema;
+        Schema schema = values instanceof AvroEncoding avro ? avro.schema() : schema(b);
+        return new RowSchema(schema, values, b.keys, b.headers);
+    }
+
+    private static Schema schema(Builder b) {
         try {
-            schema = new Schema.Parser().parse(b.valueSchema);
+            return new Schema.Parser().parse(b.valueSchema);
         } catch (SchemaParseException e) {
             throw new IllegalArgumentException("the valueSchema is not a valid Avro schema: " + e.getMessage(), e);
         }
-        return new RowSchema(schema, b.keys, b.headers);
     }
 
     private void refuse(boolean given, String option, String formats) {
@@ -199,6 +250,7 @@ public final class FormatConfig {
         private boolean keys;
         private boolean headers;
         private String delimiter;
+        private String valueEncoding;
         private Long rowGroupBytes;
         private Integer pageBytes;
         private Integer dictionaryPageBytes;
@@ -221,6 +273,16 @@ public final class FormatConfig {
         /** The Avro schema (JSON text) of the values: a record. Required for parquet and avro. */
         public Builder valueSchema(String avroSchemaJson) {
             this.valueSchema = avroSchemaJson;
+            return this;
+        }
+
+        /**
+         * How the values are encoded: {@code json} (the default), {@code avro} (plain Avro binary of the valueSchema)
+         * or {@code avro-confluent} (the Confluent wire format: magic byte 0, a 4-byte schema id that is not looked
+         * up, then Avro binary of the valueSchema).
+         */
+        public Builder valueEncoding(String valueEncoding) {
+            this.valueEncoding = valueEncoding;
             return this;
         }
 

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.json.JsonEncoding;
 import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.ValueEncoding;
+import io.sluice.storage.value.ValueFields;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +26,8 @@ import org.apache.kafka.common.header.Header;
  * repeated name is one that DuckDB, among others, refuses to read).
  * A value that is a JSON object is spliced in as it is (no re-encoding), compacted first if it spans lines; a value
  * that is an array or a scalar goes under {@code value}; a tombstone (null value) is written with
- * {@code "value": null}, so deletes survive into the archive.
+ * {@code "value": null}, so deletes survive into the archive. Values must be JSON: Avro values are refused when the
+ * format is configured ({@link FormatConfig}).
  */
 public final class JsonLinesFormat implements FileFormat {
 
@@ -56,7 +60,12 @@ public final class JsonLinesFormat implements FileFormat {
     }
 
     @Override
-    public boolean needsJson() {
+    public ValueEncoding valueEncoding() {
+        return JsonEncoding.INSTANCE;
+    }
+
+    @Override
+    public boolean decodesValues() {
         return true;
     }
 
@@ -73,7 +82,7 @@ public final class JsonLinesFormat implements FileFormat {
         }
 
         @Override
-        public void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws IOException {
+        public void write(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws IOException {
             // the coordinates, written by hand: a generator per record would cost more than the rest of the line
             prefix.reset();
             prefix.write(TOPIC);
@@ -112,19 +121,20 @@ public final class JsonLinesFormat implements FileFormat {
                 }
                 prefix.write(']');
             }
-            byte[] value = record.value();
+            byte[] bytes = record.value();
             prefix.writeTo(out);
-            if (value == null) {
+            if (bytes == null) {
                 out.write(NULL_VALUE);
             } else {
+                JsonScan scan = (JsonScan) value; // this format's values are JSON, so the sink scanned them
                 if (scan.isMultiline()) {
-                    value = compact(value);
+                    bytes = compact(bytes);
                 }
                 if (scan.isObject()) {
-                    spliceObject(value);
+                    spliceObject(bytes);
                 } else {
                     out.write(VALUE);
-                    out.write(value);
+                    out.write(bytes);
                     out.write('}');
                 }
                 out.write('\n');

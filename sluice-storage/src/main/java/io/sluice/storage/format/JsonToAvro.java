@@ -102,17 +102,6 @@ final class JsonToAvro {
         }
     }
 
-    /** The fields of the top-level record whose type is not nullable (a tombstone cannot leave them empty). */
-    List<String> requiredFields() {
-        List<String> required = new ArrayList<>();
-        for (int i = 0; i < top.names.length; i++) {
-            if (!top.nullable[i]) {
-                required.add(top.names[i]);
-            }
-        }
-        return required;
-    }
-
     /**
      * A value that does not fit; the field path is built while the conversion unwinds. Without a stack trace: unions
      * try their branches by catching it.

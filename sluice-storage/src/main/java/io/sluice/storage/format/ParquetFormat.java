@@ -29,9 +29,10 @@ import org.apache.parquet.schema.TypeUtil;
  *
  * <p>Pages are small by default (64 KiB, 16 KiB dictionaries, {@link FormatConfig}): Parquet allocates a page-sized
  * buffer per open file up front and keeps each column's dictionary until the row group ends, so with many open files
- * the page sizes, not the data, decide the heap. The Kafka coordinates are never dictionary-encoded: every offset is new,
- * timestamps mostly are, and the topic and partition are one value per file, which plain encoding and the codec store
- * as well (measured: the same file size within 0.1%), while each dictionary costs 16 KiB of heap from the first row.
+ * the page sizes, not the data, decide the heap. The Kafka coordinates are never dictionary-encoded: every offset is
+ * new, timestamps mostly are, and the topic and partition are one value per file, which plain encoding and the codec
+ * store as well (measured: the same file size within 0.1%), while each dictionary costs 16 KiB of heap from the first
+ * row.
  *
  * <p>Lists use Parquet's standard three-level structure (what DuckDB, Spark and Arrow expect), not parquet-avro's
  * old two-level default.

@@ -2,7 +2,8 @@ package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.codec.Codec;
-import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.ValueEncoding;
+import io.sluice.storage.value.ValueFields;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,10 +38,13 @@ public final class RawFormat implements FileFormat {
 
     private final Delimiter delimiter;
     private final Codec codec;
+    private final ValueEncoding values;
 
-    RawFormat(Delimiter delimiter, Codec codec) {
+    /** @param values how the values are encoded: raw files keep the bytes, but the layout may read fields of them */
+    RawFormat(Delimiter delimiter, Codec codec, ValueEncoding values) {
         this.delimiter = delimiter;
         this.codec = codec;
+        this.values = values;
     }
 
     @Override
@@ -61,7 +65,12 @@ public final class RawFormat implements FileFormat {
     }
 
     @Override
-    public boolean needsJson() {
+    public ValueEncoding valueEncoding() {
+        return values;
+    }
+
+    @Override
+    public boolean decodesValues() {
         return false;
     }
 
@@ -76,7 +85,7 @@ public final class RawFormat implements FileFormat {
         }
 
         @Override
-        public void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan)
+        public void write(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
                 throws IOException, RecordRejectedException {
             byte[] value = record.value();
             if (value == null) {
@@ -103,7 +112,7 @@ public final class RawFormat implements FileFormat {
         }
 
         @Override
-        public void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws IOException {
+        public void write(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws IOException {
             byte[] value = record.value();
             int n = value == null ? -1 : value.length;
             length[0] = (byte) (n >>> 24);

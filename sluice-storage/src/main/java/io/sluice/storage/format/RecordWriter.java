@@ -1,7 +1,7 @@
 package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
-import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.ValueFields;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -15,12 +15,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 public interface RecordWriter extends Closeable {
 
     /**
-     * @param scan the value's JSON scan, or null when the layout needed none and the format does not either
+     * @param value the value decoded for the layout and, when {@link FileFormat#decodesValues()}, whole for this
+     *     writer; null for a tombstone, or when neither the layout nor the format needed it decoded
      * @throws RecordRejectedException when the format cannot take the record (a value that does not match the schema,
      *     a tombstone the format cannot hold); thrown before anything of the record reaches the file, so the file
      *     stays valid and the engine applies its failure outcome to the record alone
      */
-    void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws IOException, RecordRejectedException;
+    void write(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws IOException, RecordRejectedException;
 
     /**
      * The file's size so far, for size-based rolling: bytes that reached the stream (after compression) plus, for

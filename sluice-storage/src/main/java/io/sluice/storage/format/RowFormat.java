@@ -1,7 +1,8 @@
 package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
-import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.ValueEncoding;
+import io.sluice.storage.value.ValueFields;
 import java.io.IOException;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,8 +22,14 @@ abstract class RowFormat implements FileFormat {
     }
 
     @Override
-    public final boolean needsJson() {
-        return false; // the conversion to the schema parses the value, with errors of its own
+    public final ValueEncoding valueEncoding() {
+        return rows.values();
+    }
+
+    /** Avro values arrive decoded; JSON values are parsed by the conversion to the schema, with errors of its own. */
+    @Override
+    public final boolean decodesValues() {
+        return rows.decodedValues();
     }
 
     /** A writer of rows; subclasses hand each complete row to their file writer. */
@@ -37,9 +44,9 @@ abstract class RowFormat implements FileFormat {
         protected abstract void append(GenericRecord row, ConsumerRecord<byte[], byte[]> record) throws IOException;
 
         @Override
-        public final void write(ConsumerRecord<byte[], byte[]> record, JsonScan scan)
+        public final void write(ConsumerRecord<byte[], byte[]> record, ValueFields value)
                 throws IOException, RecordRejectedException {
-            GenericRecord row = rows.row(record);
+            GenericRecord row = rows.row(record, value);
             append(row, record);
             records++;
         }

@@ -1,6 +1,10 @@
 package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.avro.AvroFields;
+import io.sluice.storage.json.JsonEncoding;
+import io.sluice.storage.value.ValueEncoding;
+import io.sluice.storage.value.ValueFields;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -8,11 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -24,6 +30,9 @@ import org.apache.kafka.common.header.Header;
  * {@code kafka_headers} (an array of {@code {key: string, value: nullable string}} in record order, so repeated
  * header names survive). Keys and header values must be UTF-8 text: one that is not rejects its record, rather than
  * being stored garbled. The row record takes the value schema's name.
+ *
+ * <p>The value's fields come from JSON values converted to the schema ({@link JsonToAvro}), or from Avro values of
+ * the value schema, which the sink decoded already ({@link AvroFields}): those are copied over as they are.
  *
  * <p>A tombstone (null value) becomes a row with its coordinates and every value field null, which needs every field
  * of the value schema to be nullable; with a schema that has a required field, a tombstone is rejected with a reason
@@ -50,16 +59,29 @@ final class RowSchema {
                     new Schema.Field("value", NULLABLE_STRING, null, JsonProperties.NULL_VALUE)));
 
     private final Schema schema;
-    private final JsonToAvro value;
+    private final ValueEncoding values;
+    /** The conversion of JSON values; null for Avro values. */
+    private final JsonToAvro json;
+    private final int valueFields;
     private final boolean keys;
     private final boolean headers;
     private final int first;
     /** Why a tombstone cannot be a row, or null when it can. */
     private final String tombstoneProblem;
 
-    /** @throws IllegalArgumentException when the value schema is not a record, clashes with a coordinate, or is one JSON cannot be matched against */
-    RowSchema(Schema valueSchema, boolean keys, boolean headers) {
-        this.value = new JsonToAvro(valueSchema);
+    /**
+     * @param values JSON, or Avro whose writer schema is {@code valueSchema}
+     * @throws IllegalArgumentException when the value schema is not a record, clashes with a coordinate, or (for JSON
+     *     values) is one JSON cannot be matched against
+     */
+    RowSchema(Schema valueSchema, ValueEncoding values, boolean keys, boolean headers) {
+        if (valueSchema.getType() != Schema.Type.RECORD) {
+            throw new IllegalArgumentException("the value schema must be an Avro record, not " + valueSchema.getType()
+                    .getName());
+        }
+        this.values = values;
+        this.json = values == JsonEncoding.INSTANCE ? new JsonToAvro(valueSchema) : null;
+        this.valueFields = valueSchema.getFields().size();
         this.keys = keys;
         this.headers = headers;
         List<Schema.Field> fields = new ArrayList<>();
@@ -90,10 +112,11 @@ final class RowSchema {
         }
         this.schema = Schema.createRecord(valueSchema.getName(), valueSchema.getDoc(), valueSchema.getNamespace(),
                 false, fields);
-        List<String> required = value.requiredFields();
-        this.tombstoneProblem = required.isEmpty() ? null : "a tombstone (null value) is archived as a row whose value "
-                + "fields are all null, but the value schema's field " + required.get(0) + " is not nullable; make "
-                + "every field of the value schema nullable to archive tombstones";
+        Optional<String> required = valueSchema.getFields().stream().filter(f -> !f.schema().isNullable())
+                .map(Schema.Field::name).findFirst();
+        this.tombstoneProblem = required.map(name -> "a tombstone (null value) is archived as a row whose value "
+                + "fields are all null, but the value schema's field " + name + " is not nullable; make "
+                + "every field of the value schema nullable to archive tombstones").orElse(null);
     }
 
     private static void namedTypes(Schema s, Set<String> names) {
@@ -112,6 +135,16 @@ final class RowSchema {
         }
     }
 
+    /** How the values are encoded. */
+    ValueEncoding values() {
+        return values;
+    }
+
+    /** Whether {@link #row} needs the value decoded (Avro values) rather than its bytes (JSON, converted here). */
+    boolean decodedValues() {
+        return json == null;
+    }
+
     /** The row's schema: coordinates, then the value's fields. */
     Schema schema() {
         return schema;
@@ -120,10 +153,12 @@ final class RowSchema {
     /**
      * The row of {@code record}. Nothing is written here, so a rejection leaves the file as it was.
      *
+     * @param value the value decoded whole, for Avro values (see {@link #decodedValues()})
      * @throws RecordRejectedException when the value does not match the schema, is a tombstone the schema cannot
      *     hold, or the key or a header is not UTF-8 text
      */
-    GenericData.Record row(ConsumerRecord<byte[], byte[]> record) throws RecordRejectedException {
+    GenericData.Record row(ConsumerRecord<byte[], byte[]> record, ValueFields value)
+            throws RecordRejectedException {
         GenericData.Record row = new GenericData.Record(schema);
         row.put(0, record.topic());
         row.put(1, record.partition());
@@ -147,8 +182,13 @@ final class RowSchema {
             if (tombstoneProblem != null) {
                 throw new RecordRejectedException(tombstoneProblem);
             }
+        } else if (json != null) {
+            json.fill(record.value(), row, first);
         } else {
-            value.fill(record.value(), row, first);
+            GenericRecord decoded = ((AvroFields) value).record(); // of the value schema: decoded whole for this
+            for (int i = 0; i < valueFields; i++) {
+                row.put(first + i, decoded.get(i));
+            }
         }
         return row;
     }

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.sluice.storage.value.UnreadableFieldException;
+import io.sluice.storage.value.ValueFields;
+import io.sluice.storage.value.ValueTimes;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +19,7 @@ import java.util.List;
  *
  * <p>Threading: instances are immutable; {@link #scan} is safe for concurrent use.
  */
-public final class JsonScan {
+public final class JsonScan implements ValueFields {
 
     private static final JsonFactory FACTORY = new JsonFactory();
 
@@ -118,7 +122,14 @@ public final class JsonScan {
     }
 
     /** The scalar value at the i-th requested path, as text, or null when absent or JSON null. */
-    public String field(int i) {
+    @Override
+    public String text(int i) {
         return fields[i];
+    }
+
+    /** Epoch milliseconds (a number or digits in a string), or an ISO-8601 date-time with an offset. */
+    @Override
+    public Instant time(int i) throws UnreadableFieldException {
+        return fields[i] == null ? null : ValueTimes.parse(fields[i]);
     }
 }

@@ -1,12 +1,12 @@
 package io.sluice.storage.layout;
 
 import io.sluice.core.sink.RecordRejectedException;
-import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.FieldPath;
+import io.sluice.storage.value.UnreadableFieldException;
+import io.sluice.storage.value.ValueFields;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,19 +16,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * Where a record goes: a path template such as {@code {topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/}
  * rendered for the record. Placeholders: {@code {topic}}, {@code {partition}}, {@code {ts:<pattern>}} (the record's
  * time formatted with a {@link DateTimeFormatter} pattern in the layout's zone) and {@code {value.<path>}} (a scalar
- * field of the JSON value, dots into nested objects).
+ * field of the value, dots into nested objects or records).
  *
- * <p>The time is the record's timestamp, or a field of the value ({@code timeField}): epoch milliseconds, or an
- * ISO-8601 date-time with an offset. A field that is missing or unreadable goes to {@code defaultBucket} when one is
- * set, and otherwise rejects the record with the reason (the engine dead-letters it). Field values are
- * percent-encoded outside {@code [A-Za-z0-9._-]}, so a value can never leave its directory.
+ * <p>The time is the record's timestamp, or a field of the value ({@code timeField}), read by the values' encoding
+ * (JSON: epoch milliseconds or an ISO-8601 date-time with an offset; Avro: also {@code timestamp-millis} and
+ * {@code timestamp-micros}). The layout names the fields it needs ({@link #fieldPaths()}); the sink decodes each value
+ * once for them and hands the result in as {@link ValueFields}. A field that is missing or unreadable goes to
+ * {@code defaultBucket} when one is set, and otherwise rejects the record with the reason (the engine dead-letters
+ * it). Field values are percent-encoded outside {@code [A-Za-z0-9._-]}, so a value can never leave its directory.
  *
  * <p>Immutable and thread-safe.
  */
 public final class Layout {
 
     private final List<Part> parts;
-    private final List<String[]> jsonPaths;
+    private final List<FieldPath> fieldPaths;
     private final int timeFieldIndex;
     private final String timeFieldName;
     private final ZoneId zone;
@@ -67,7 +69,7 @@ public final class Layout {
         this.defaultBucket = defaultBucket == null ? null : encode(defaultBucket);
         this.timeFieldName = timeField;
         List<Part> parsed = new ArrayList<>();
-        List<String[]> paths = new ArrayList<>();
+        List<FieldPath> paths = new ArrayList<>();
         int i = 0;
         while (i < template.length()) {
             int open = template.indexOf('{', i);
@@ -87,16 +89,16 @@ public final class Layout {
             i = close + 1;
         }
         if (timeField != null) {
-            paths.add(timeField.split("\\."));
+            paths.add(FieldPath.of(timeField, true));
             this.timeFieldIndex = paths.size() - 1;
         } else {
             this.timeFieldIndex = -1;
         }
         this.parts = List.copyOf(parsed);
-        this.jsonPaths = List.copyOf(paths);
+        this.fieldPaths = List.copyOf(paths);
     }
 
-    private static Part placeholder(String template, String name, List<String[]> paths) {
+    private static Part placeholder(String template, String name, List<FieldPath> paths) {
         if (name.equals("topic")) {
             return new Topic();
         }
@@ -112,20 +114,24 @@ public final class Layout {
             }
         }
         if (name.startsWith("value.") && name.length() > 6) {
-            paths.add(name.substring(6).split("\\."));
+            paths.add(FieldPath.of(name.substring(6), false));
             return new Field(name.substring(6), paths.size() - 1);
         }
         throw new IllegalArgumentException("unknown placeholder {" + name + "} in the path template '" + template
                 + "'; known: {topic}, {partition}, {ts:<pattern>}, {value.<field>}");
     }
 
-    /** The fields of the JSON value the layout reads; empty when it needs none. */
-    public List<String[]> jsonPaths() {
-        return jsonPaths;
+    /** The fields of the value the layout reads, in the order of {@link ValueFields}; empty when it needs none. */
+    public List<FieldPath> fieldPaths() {
+        return fieldPaths;
     }
 
-    /** The directory of {@code record}, relative to the sink's root, ending with '/'. */
-    public String directory(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws RecordRejectedException {
+    /**
+     * The directory of {@code record}, relative to the sink's root, ending with '/'.
+     *
+     * @param fields the value's {@link #fieldPaths()}, or null for a tombstone or when the layout needs none
+     */
+    public String directory(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
         StringBuilder b = new StringBuilder(64);
         Instant time = null;
         for (Part part : parts) {
@@ -137,11 +143,11 @@ public final class Layout {
                 b.append(record.partition());
             } else if (part instanceof Time t) {
                 if (time == null) {
-                    time = time(record, scan);
+                    time = time(record, fields);
                 }
                 b.append(time == null ? defaultBucket : t.format().format(time.atZone(zone)));
             } else if (part instanceof Field f) {
-                String value = scan == null ? null : scan.field(f.index());
+                String value = fields == null ? null : fields.text(f.index());
                 if (value == null || value.isEmpty()) {
                     b.append(missing("value." + f.name(), "is missing"));
                 } else {
@@ -153,22 +159,18 @@ public final class Layout {
     }
 
     /** The record's time, or null when it goes to the default bucket. */
-    private Instant time(ConsumerRecord<byte[], byte[]> record, JsonScan scan) throws RecordRejectedException {
+    private Instant time(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
         if (timeFieldIndex < 0) {
             return Instant.ofEpochMilli(record.timestamp());
         }
-        String text = scan == null ? null : scan.field(timeFieldIndex);
-        if (text == null) {
-            missing("value." + timeFieldName, "is missing");
-            return null;
-        }
         try {
-            return text.chars().allMatch(c -> c >= '0' && c <= '9')
-                    ? Instant.ofEpochMilli(Long.parseLong(text))
-                    : OffsetDateTime.parse(text).toInstant();
-        } catch (NumberFormatException | DateTimeParseException e) {
-            missing("value." + timeFieldName, "is '" + text + "', neither epoch milliseconds nor an ISO-8601 date-time "
-                    + "with an offset");
+            Instant time = fields == null ? null : fields.time(timeFieldIndex);
+            if (time == null) {
+                missing("value." + timeFieldName, "is missing");
+            }
+            return time;
+        } catch (UnreadableFieldException e) {
+            missing("value." + timeFieldName, e.getMessage());
             return null;
         }
     }

@@ -6,6 +6,8 @@ import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.value.InvalidFieldPathException;
+import io.sluice.storage.value.ValueReader;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +25,12 @@ import org.apache.kafka.common.Uuid;
  * <p>The heap its open files hold is limited sink-wide ({@code maxBufferedBytes}): over the limit, the partition
  * holding the most rolls early ({@link MemoryPressure}, {@code docs/rolling.md}).
  *
+ * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
+ * ({@link StorageCalls}).
+ *
+ * <p>Each value is decoded once, in the format's value encoding (JSON or Avro), for the layout's fields and for the
+ * writer; a value that is not in that encoding is rejected with the reason (the engine dead-letters it).
+ *
  * <p>Threading: the engine calls each partition's methods one at a time ({@link Sink}); partitions run in parallel,
  * each with its own {@link PartitionArchive}.
  */
@@ -35,6 +43,7 @@ public final class ArchiveSink implements Sink {
     private final boolean exactlyOnce;
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
     private final MemoryPressure pressure;
+    private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
     /** Rolls by cause, files sealed and published. */
     public final ArchiveCounters counters = new ArchiveCounters();
     /** Rolls forced by the open-file bound. */
@@ -57,6 +66,7 @@ public final class ArchiveSink implements Sink {
      */
     public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
             boolean exactlyOnce, long maxBufferedBytes) {
+        valueReader(layout, format); // a field the values can never have fails here, not at the first assignment
         this.backend = backend;
         this.layout = layout;
         this.format = format;
@@ -65,11 +75,21 @@ public final class ArchiveSink implements Sink {
         this.pressure = new MemoryPressure(maxBufferedBytes, partitions.values());
     }
 
+    /**
+     * A reader of the values for this layout and format, for one partition's lane.
+     *
+     * @throws InvalidFieldPathException when the layout reads a field the values can never have (Avro values are
+     *     checked against their schema): call it to validate a configuration before building the sink
+     */
+    public static ValueReader valueReader(Layout layout, FileFormat format) {
+        return format.valueEncoding().reader(layout.fieldPaths(), format.decodesValues());
+    }
+
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolling,
-                exactlyOnce, counters, pressure);
+                exactlyOnce, counters, pressure, storageCalls);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
     }
@@ -115,6 +135,7 @@ public final class ArchiveSink implements Sink {
 
     @Override
     public void close() throws Exception {
+        storageCalls.close();
         backend.close();
     }
 

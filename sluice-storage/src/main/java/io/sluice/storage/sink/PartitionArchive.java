@@ -8,10 +8,10 @@ import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.RecordWriter;
-import io.sluice.storage.json.JsonScan;
-import io.sluice.storage.json.MalformedJsonException;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.value.ValueFields;
+import io.sluice.storage.value.ValueReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,7 +57,10 @@ final class PartitionArchive {
     static final String AFTER_SEAL = "archive.after-seal";
     /** A manifest was written; the commit naming it is not sent. */
     static final String AFTER_MANIFEST = "archive.after-manifest";
-    /** The commit succeeded and one file of its manifest is published, the rest not. */
+    /**
+     * The commit succeeded and a file of its manifest is published; the others are published side by side, so some
+     * may be, some not.
+     */
     static final String MID_PUBLISH = "archive.mid-publish";
     /** Every file of a committed manifest is published. */
     static final String AFTER_PUBLISH = "archive.after-publish";
@@ -71,7 +74,10 @@ final class PartitionArchive {
     private final boolean exactlyOnce;
     private final ArchiveCounters counters;
     private final MemoryPressure pressure;
-    private final boolean scanJson;
+    private final StorageCalls storageCalls;
+    /** Decodes each value once, for the layout's fields and, when the format needs it, for the writer. */
+    private final ValueReader values;
+    private final boolean decode;
     /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
     private final String manifestWriter = java.util.UUID.randomUUID().toString().substring(0, 8);
 
@@ -106,7 +112,8 @@ final class PartitionArchive {
     }
 
     PartitionArchive(TopicPartition partition, String topicId, StorageBackend backend, Layout layout, FileFormat format,
-            RollingPolicy rolling, boolean exactlyOnce, ArchiveCounters counters, MemoryPressure pressure) {
+            RollingPolicy rolling, boolean exactlyOnce, ArchiveCounters counters, MemoryPressure pressure,
+            StorageCalls storageCalls) {
         this.partition = partition;
         this.topicId = topicId;
         this.backend = backend;
@@ -116,7 +123,9 @@ final class PartitionArchive {
         this.exactlyOnce = exactlyOnce;
         this.counters = counters;
         this.pressure = pressure;
-        this.scanJson = format.needsJson() || !layout.jsonPaths().isEmpty();
+        this.storageCalls = storageCalls;
+        this.values = ArchiveSink.valueReader(layout, format);
+        this.decode = format.decodesValues() || !layout.fieldPaths().isEmpty();
     }
 
     /**
@@ -140,15 +149,8 @@ final class PartitionArchive {
 
     void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
         failIfBroken();
-        JsonScan scan = null;
-        if (scanJson && record.value() != null) {
-            try {
-                scan = JsonScan.scan(record.value(), layout.jsonPaths());
-            } catch (MalformedJsonException e) {
-                throw new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
-            }
-        }
-        String directory = layout.directory(record, scan);
+        ValueFields value = decode && record.value() != null ? values.read(record.value()) : null;
+        String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
             if (open.size() >= rolling.maxOpenFiles()) {
@@ -158,7 +160,7 @@ final class PartitionArchive {
             file = openFile(directory, record.offset());
         }
         try {
-            file.writer.write(record, scan);
+            file.writer.write(record, value);
         } catch (RecordRejectedException e) {
             if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
                 open.remove(directory);
@@ -226,14 +228,19 @@ final class PartitionArchive {
         if (files == null) {
             return;
         }
+        List<StorageCalls.Call<Void>> publications = new ArrayList<>(files.size());
         for (ManifestFile f : files) {
-            try {
+            publications.add(() -> {
                 backend.publish(new PendingRef(f.path(), f.staging()));
-            } catch (IOException e) {
-                throw poison(f.path(), "publish", e);
-            }
-            counters.published.increment();
-            CrashPoints.reach(MID_PUBLISH);
+                counters.published.increment();
+                CrashPoints.reach(MID_PUBLISH);
+                return null;
+            });
+        }
+        try {
+            storageCalls.each(files.stream().map(ManifestFile::path).toList(), publications);
+        } catch (StorageCalls.FileFailure e) {
+            throw poison(e.path, "publish", e.cause);
         }
         CrashPoints.reach(AFTER_PUBLISH);
         sealed.removeAll(files);
@@ -342,45 +349,34 @@ final class PartitionArchive {
     private void roll() throws IOException {
         try {
             rollAll();
-        } catch (FileFailure e) {
+        } catch (StorageCalls.FileFailure e) {
             throw poison(e.path, "seal", e.cause);
         }
     }
 
     /**
-     * Seals every open file at the current offset: the partition-wide barrier. The files join {@code sealed} only
-     * when all are sealed, so a failure half-way never lets a later manifest list records beyond the barrier.
+     * Seals every open file at the current offset, side by side ({@link StorageCalls}): the partition-wide barrier.
+     * The files join {@code sealed} only when all are sealed, so a failure half-way never lets a later manifest list
+     * records beyond the barrier.
      */
-    private void rollAll() throws FileFailure {
-        List<ManifestFile> sealedNow = new ArrayList<>(open.size());
-        for (OpenFile f : open.values()) {
-            try {
+    private void rollAll() throws StorageCalls.FileFailure {
+        List<OpenFile> files = List.copyOf(open.values());
+        List<StorageCalls.Call<ManifestFile>> seals = new ArrayList<>(files.size());
+        for (OpenFile f : files) {
+            seals.add(() -> {
                 f.writer.close();
                 PendingRef ref = f.pending.finish();
-                sealedNow.add(new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(),
-                        f.firstOffset, f.lastOffset));
-            } catch (IOException e) {
-                throw new FileFailure(f.path, e);
-            }
+                return new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(),
+                        f.firstOffset, f.lastOffset);
+            });
         }
+        List<ManifestFile> sealedNow = storageCalls.each(files.stream().map(f -> f.path).toList(), seals);
         sealed.addAll(sealedNow);
         forgetOpenFiles();
         barrier = next;
         counters.rolls.increment();
         counters.sealedFiles.add(sealedNow.size());
         CrashPoints.reach(AFTER_SEAL);
-    }
-
-    /** A storage failure on one file while rolling, so that the error can name it. */
-    private static final class FileFailure extends Exception {
-        final String path;
-        final IOException cause;
-
-        FileFailure(String path, IOException cause) {
-            super(cause);
-            this.path = path;
-            this.cause = cause;
-        }
     }
 
     private void failIfBroken() throws IOException {

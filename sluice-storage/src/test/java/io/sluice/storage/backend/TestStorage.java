@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -42,6 +43,11 @@ public record TestStorage(String spec) {
     /** {@code local}, {@code s3} or {@code hdfs}. */
     public String kind() {
         return part(0);
+    }
+
+    /** The archive's root folder, when it is on local disk: readers can open its files where they are. */
+    public Optional<Path> localRoot() {
+        return kind().equals("local") ? Optional.of(Path.of(part(1))) : Optional.empty();
     }
 
     public StorageBackend open() throws IOException {

@@ -9,12 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** DuckDB in process, through its JDBC driver: the independent reader of the files Sluice writes. */
-final class DuckDb implements AutoCloseable {
+/**
+ * DuckDB in process, through its JDBC driver: the independent reader of the files Sluice writes. For tests.
+ *
+ * <p>Threading: one thread at a time (a JDBC connection).
+ */
+public final class DuckDb implements AutoCloseable {
 
     private final Connection connection;
 
-    DuckDb() throws SQLException {
+    public DuckDb() throws SQLException {
         connection = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement s = connection.createStatement()) {
             // the readers used here are built in; a test must never reach out to the network for an extension
@@ -23,7 +27,7 @@ final class DuckDb implements AutoCloseable {
     }
 
     /** The rows of a query, each as a list of column values. */
-    List<List<Object>> rows(String sql) throws SQLException {
+    public List<List<Object>> rows(String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int columns = rs.getMetaData().getColumnCount();
@@ -39,7 +43,7 @@ final class DuckDb implements AutoCloseable {
     }
 
     /** The one row of a query, its columns rendered as text and joined by '|', for compact assertions. */
-    String row(String sql) throws SQLException {
+    public String row(String sql) throws SQLException {
         List<List<Object>> rows = rows(sql);
         if (rows.size() != 1) {
             throw new AssertionError("expected one row from " + sql + ", got " + rows);

@@ -19,6 +19,26 @@ class FormatConfigTest {
                 .build().toString());
         assertEquals("parquet (lz4_raw, files .lz4raw.parquet)", FormatConfig.builder().format(" Parquet ")
                 .codec("LZ4_RAW").valueSchema(EVENT_SCHEMA).build().toString());
+        assertEquals("parquet (zstd, files .zstd.parquet, avro-confluent values)", FormatConfig.builder()
+                .format("parquet").valueSchema(EVENT_SCHEMA).valueEncoding("Avro-Confluent").build().toString());
+        assertEquals("raw (zstd, files .raw.zst, avro values)", FormatConfig.builder().format("raw")
+                .valueSchema(EVENT_SCHEMA).valueEncoding("avro").build().toString());
+        assertEquals("json", FormatConfig.builder().format("jsonl").build().valueEncoding());
+    }
+
+    @Test
+    void valueEncodingMistakesSayWhatToWriteInstead() {
+        assertMistake("unknown valueEncoding 'protobuf'; expected one of json, avro, avro-confluent",
+                b -> b.format("parquet").valueSchema(EVENT_SCHEMA).valueEncoding("protobuf"));
+        assertMistake("the valueEncoding avro needs a valueSchema: the Avro schema (JSON) the values were written "
+                + "with, a record", b -> b.format("raw").valueEncoding("avro"));
+        assertMistake("the jsonl format writes JSON values as they are, and the values are avro-confluent; write "
+                + "parquet or avro files (the decoded records, with the valueSchema as their columns), or raw files "
+                + "to keep the bytes",
+                b -> b.format("jsonl").valueSchema(EVENT_SCHEMA).valueEncoding("avro-confluent"));
+        assertMistake("Avro values need a record schema (its fields are what the layout and the columns read), not an "
+                + "array", b -> b.format("avro").valueSchema("{\"type\": \"array\", \"items\": \"long\"}")
+                        .valueEncoding("avro"));
     }
 
     @Test
@@ -50,6 +70,8 @@ class FormatConfigTest {
                         + "\"name\": \"Empty\", \"fields\": []}]}]}"));
         assertMistake("the jsonl format takes no valueSchema; that option is for parquet and avro",
                 b -> b.format("jsonl").valueSchema(EVENT_SCHEMA));
+        assertMistake("the raw format takes no valueSchema; that option is for parquet and avro, and for Avro values",
+                b -> b.format("raw").valueSchema(EVENT_SCHEMA));
         assertMistake("the raw format takes no keys and headers; that option is for jsonl, parquet and avro (raw "
                 + "stores the value bytes only)", b -> b.format("raw").headers(true));
         assertMistake("the avro format takes no delimiter; that option is for raw",

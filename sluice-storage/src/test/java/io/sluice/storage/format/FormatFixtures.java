@@ -1,6 +1,6 @@
 package io.sluice.storage.format;
 
-import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.ValueReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,9 +80,10 @@ final class FormatFixtures {
 
     /** Writes the records into {@code file} as the sink does: the stream stays the caller's, the writer finishes it. */
     static void write(FileFormat format, Path file, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+        ValueReader values = format.valueEncoding().reader(List.of(), format.decodesValues());
         try (OutputStream out = Files.newOutputStream(file); RecordWriter writer = format.open(out)) {
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                writer.write(r, format.needsJson() && r.value() != null ? JsonScan.scan(r.value(), List.of()) : null);
+                writer.write(r, format.decodesValues() && r.value() != null ? values.read(r.value()) : null);
             }
         }
     }

@@ -179,7 +179,8 @@ class ParquetFormatTest {
         assertEquals(0, heap.growing(0, 0));
         assertEquals(3 * 40 + 4 * 64 + 32, heap.growing(1, 0));
         assertEquals(heap.dictionaryCap(), heap.growing(10_000, 0), "full after 2,048 rows at most");
-        assertEquals(heap.dictionaryCap() + 10 * 512, heap.growing(10_000, 10 * 64 << 10), "a page per 64 KiB of input");
+        assertEquals(heap.dictionaryCap() + 10 * 512, heap.growing(10_000, 10 * 64 << 10),
+                "a page per 64 KiB of input");
         assertEquals(heap.dictionaryCap() + 12 * 512, heap.growing(20_000, 0), "and per 20,000 rows in each column");
     }
 

@@ -21,16 +21,16 @@ class JsonScanTest {
                 + "\"tags\":[{\"category\":\"nested-in-array\"}],\"category\":\"click\"}"), PATHS);
         assertTrue(s.isObject());
         assertFalse(s.isMultiline());
-        assertEquals("click", s.field(0));
-        assertEquals("NO", s.field(1));
-        assertEquals("1795000000000", s.field(2));
+        assertEquals("click", s.text(0));
+        assertEquals("NO", s.text(1));
+        assertEquals("1795000000000", s.text(2));
     }
 
     @Test
     void missingAndNullFieldsAreNull() throws Exception {
         JsonScan s = JsonScan.scan(bytes("{\"category\":null}"), PATHS);
-        assertNull(s.field(0));
-        assertNull(s.field(1));
+        assertNull(s.text(0));
+        assertNull(s.text(1));
     }
 
     @Test

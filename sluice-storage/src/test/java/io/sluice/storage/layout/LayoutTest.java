@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.RecordRejectedException;
-import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.json.JsonEncoding;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -72,6 +72,6 @@ class LayoutTest {
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("clicks", 0, 0, timestamp, TimestampType.CREATE_TIME,
                 -1, -1, null, bytes, new RecordHeaders(), Optional.empty());
-        return layout.directory(record, JsonScan.scan(bytes, layout.jsonPaths()));
+        return layout.directory(record, JsonEncoding.INSTANCE.reader(layout.fieldPaths(), false).read(bytes));
     }
 }

@@ -43,6 +43,7 @@ class S3OutageTest {
 
     private static final KafkaCluster KAFKA = SharedKafka.cluster();
     private static final int PARTITIONS = 2;
+    private static final int RECORDS_PER_FILE = 100;
     private static S3Server server;
 
     @BeforeAll
@@ -81,7 +82,8 @@ class S3OutageTest {
 
         server.stop();
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        produce(patient, 1_000, 6_000, 1_000); // 6 MB: more than the 4 MiB budget holds while the lanes wait on S3
+        // 6 MB: the lanes block on S3 after at most 2 × 400 of these records; the other 5.2 MB exceed the 4 MiB budget
+        produce(patient, 1_000, 6_000, 1_000);
         produce(hasty, 1_000, 1_000, 100);
         boolean paused = false;
         while (System.nanoTime() < end) {
@@ -108,10 +110,15 @@ class S3OutageTest {
         again.close();
     }
 
+    /**
+     * Files roll at {@value #RECORDS_PER_FILE} records, inside {@code write}: a lane blocks on S3 after at most
+     * {@code 4 × RECORDS_PER_FILE} records of the outage burst, whenever the age-driven checkpoint comes, so the rest
+     * of the burst must wait in the engine's memory budget.
+     */
     private static ArchiveSink sink(S3Backend backend) {
         return new ArchiveSink(backend, new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollingPolicy(1L << 30, 1_000, Duration.ofSeconds(1), 8), true);
+                new RollingPolicy(1L << 30, RECORDS_PER_FILE, Duration.ofSeconds(1), 8), true);
     }
 
     private static S3Config.Builder config(String bucket) {

@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Test;
  */
 class FormatRejectionTest {
 
+    /** Daemon threads, shared by the class's tests. */
+    private static final StorageCalls STORAGE_CALLS = new StorageCalls(4);
+
     private static final String SCHEMA = """
             {"type": "record", "name": "Click", "fields": [
               {"name": "category", "type": "string"}, {"name": "n", "type": "long"}]}""";
@@ -42,7 +45,8 @@ class FormatRejectionTest {
         PartitionArchive archive = new PartitionArchive(tp, "topic-id", backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 FormatConfig.builder().format("parquet").valueSchema(SCHEMA).build().fileFormat(),
-                RollingPolicy.defaults(), false, new ArchiveCounters(), new MemoryPressure(Long.MAX_VALUE, List.of()));
+                RollingPolicy.defaults(), false, new ArchiveCounters(), new MemoryPressure(Long.MAX_VALUE, List.of()),
+                STORAGE_CALLS);
         archive.recover(0, Optional.empty());
 
         // the first record of its directory: the file opened for it must go with it

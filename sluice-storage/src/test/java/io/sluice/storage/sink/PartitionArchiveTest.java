@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 /** One partition's archive driven step by step, on local files, for interleavings the engine makes rare. */
 class PartitionArchiveTest {
 
+    /** Daemon threads, shared by the class's tests. */
+    private static final StorageCalls STORAGE_CALLS = new StorageCalls(4);
+
     private static final TopicPartition PARTITION = new TopicPartition("t", 0);
     private static final String TOPIC_ID = "Xw4uM0Q7T3mJcJgHq9Ykzw";
 
@@ -100,7 +103,7 @@ class PartitionArchiveTest {
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
                 new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new ArchiveCounters(),
-                new MemoryPressure(Long.MAX_VALUE, List.of()));
+                new MemoryPressure(Long.MAX_VALUE, List.of()), STORAGE_CALLS);
     }
 
     private static void write(PartitionArchive archive, long from, long to) throws Exception {

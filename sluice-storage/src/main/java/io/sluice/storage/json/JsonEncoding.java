@@ -1,0 +1,44 @@
+package io.sluice.storage.json;
+
+import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.value.FieldPath;
+import io.sluice.storage.value.ValueEncoding;
+import io.sluice.storage.value.ValueReader;
+import java.util.List;
+
+/**
+ * JSON values: each is scanned once ({@link JsonScan}), which checks that it is JSON and picks out the layout's
+ * fields. Any path is accepted, since JSON values carry no schema; a field a value lacks is missing for that record.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class JsonEncoding implements ValueEncoding {
+
+    public static final JsonEncoding INSTANCE = new JsonEncoding();
+
+    private JsonEncoding() {
+    }
+
+    @Override
+    public String name() {
+        return "json";
+    }
+
+    /** The scan is the same whether a writer needs the whole value or not: JSON writers reread the bytes. */
+    @Override
+    public ValueReader reader(List<FieldPath> paths, boolean whole) {
+        List<String[]> names = paths.stream().map(p -> p.names().toArray(String[]::new)).toList();
+        return value -> {
+            try {
+                return JsonScan.scan(value, names);
+            } catch (MalformedJsonException e) {
+                throw new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

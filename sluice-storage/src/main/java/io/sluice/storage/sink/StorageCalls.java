@@ -1,0 +1,116 @@
+package io.sluice.storage.sink;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a roll's or a publication's storage calls, one per file, side by side: sealing a file is an fsync (local),
+ * a PUT or the last part of an upload (S3), an hsync and close (HDFS), and publishing one is a rename or a completed
+ * upload. Made one after the other, a partition with 30 open files waits for 30 round trips at every roll, with its
+ * lane idle; side by side it waits about as long as for the slowest. Kafka Connect's storage sinks make them one
+ * after the other on the task's thread.
+ *
+ * <p>Every call of a batch has ended when {@link #each} returns or throws, so the caller owns the files again.
+ *
+ * <p>Threading: safe for concurrent use; the sink's partitions share one pool of {@code threads}.
+ */
+final class StorageCalls implements AutoCloseable {
+
+    /** The default number of storage calls in flight for the whole sink. */
+    static final int DEFAULT_THREADS = 8;
+
+    /** A storage call on one file. */
+    interface Call<T> {
+        T run() throws IOException;
+    }
+
+    /** A call that failed, with the file it was for. */
+    static final class FileFailure extends Exception {
+        final String path;
+        final IOException cause;
+
+        FileFailure(String path, IOException cause) {
+            super(cause);
+            this.path = path;
+            this.cause = cause;
+        }
+    }
+
+    private final ExecutorService pool;
+
+    StorageCalls(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("storage calls in flight must be at least 1, not " + threads);
+        }
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "sluice-storage-" + n.incrementAndGet());
+            t.setDaemon(true); // a call stuck in a dead store must not keep the JVM alive
+            return t;
+        };
+        this.pool = Executors.newFixedThreadPool(threads, factory);
+    }
+
+    /**
+     * Runs {@code call} for each of {@code paths} in parallel and returns their results in order. A single call runs
+     * on the caller's thread. When calls fail, the first failure in order is thrown, after every call has ended.
+     */
+    <T> List<T> each(List<String> paths, List<Call<T>> calls) throws FileFailure {
+        if (calls.size() == 1) {
+            try {
+                return List.of(calls.get(0).run());
+            } catch (IOException e) {
+                throw new FileFailure(paths.get(0), e);
+            }
+        }
+        List<Future<T>> futures = new ArrayList<>(calls.size());
+        for (Call<T> call : calls) {
+            futures.add(pool.submit(call::run));
+        }
+        List<T> results = new ArrayList<>(calls.size());
+        Throwable first = null;
+        String firstPath = null;
+        boolean interrupted = false;
+        for (int i = 0; i < futures.size(); i++) {
+            T result = null;
+            while (true) {
+                try {
+                    result = futures.get(i).get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the files stay in use until their calls end: wait on
+                } catch (ExecutionException e) {
+                    if (first == null) {
+                        first = e.getCause();
+                        firstPath = paths.get(i);
+                    }
+                    break;
+                }
+            }
+            results.add(result);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (first instanceof IOException io) {
+            throw new FileFailure(firstPath, io);
+        } else if (first instanceof RuntimeException re) {
+            throw re; // a bug or a crash point, not a storage failure: the engine reports it as it is
+        } else if (first instanceof Error error) {
+            throw error;
+        }
+        return results;
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}
