@@ -1,9 +1,16 @@
 package io.sluice.core.budget;
 
 /**
- * One budget in bytes for everything the engine holds (records queued and in flight), shared out evenly over the
- * assigned partitions. A partition at its share is paused, and fetched again once it is down to half of it; the
- * margin of one fetch keeps the total under the budget even when a fetch lands on a partition just below its share.
+ * One budget in bytes for everything the engine holds (records queued and in flight, and what a sink holds for a
+ * partition), shared out evenly over the assigned partitions. A partition at its share is paused, and fetched again
+ * once it is down to half of it; the margin of one fetch keeps the total under the budget even when a fetch lands on
+ * a partition just below its share.
+ *
+ * <p>The records a partition has queued are also capped at {@value #QUEUE_FETCHES} fetches, however large its share:
+ * that keeps its lanes busy while the next fetch arrives, and more is only heap that every young collection must
+ * copy. Measured on the archive-parquet benchmark (4 partitions, 256 MB budget), queues of up to 63 MB per partition
+ * doubled the collector's pause time against a Kafka Connect task holding one poll. The rest of the share is for
+ * what the sink holds (open files).
  *
  * <p>Also derives the consumer's fetch sizes from the budget, so that what the consumer buffers internally stays a
  * small, known fraction of it.
@@ -14,6 +21,8 @@ public final class MemoryBudget {
 
     private static final long MIN_PARTITION_FETCH = 64 * 1024;
     private static final long MAX_PARTITION_FETCH = 1024 * 1024;
+    /** Queued records per partition, in fetches: see the class comment. */
+    static final int QUEUE_FETCHES = 16;
 
     private final long total;
     private final long partitionFetchBytes;
@@ -55,14 +64,24 @@ public final class MemoryBudget {
         return total;
     }
 
-    /** Whether a partition holding {@code bytes} must stop fetching. */
-    public boolean atShare(long bytes) {
-        return bytes >= pauseThreshold() || used >= total - partitionFetchBytes;
+    /**
+     * Whether a partition must stop fetching.
+     *
+     * @param queued its records queued and in flight
+     * @param held   what the sink holds for it
+     */
+    public boolean atShare(long queued, long held) {
+        return queued + held >= pauseThreshold() || queued >= queueCap() || used >= total - partitionFetchBytes;
     }
 
-    /** Whether a paused partition holding {@code bytes} may fetch again. */
-    public boolean belowResumeMark(long bytes) {
-        return bytes <= pauseThreshold() / 2 && used < total - 2 * partitionFetchBytes;
+    /** Whether a paused partition may fetch again; the arguments as for {@link #atShare}. */
+    public boolean belowResumeMark(long queued, long held) {
+        return queued + held <= pauseThreshold() / 2 && queued <= queueCap() / 2
+                && used < total - 2 * partitionFetchBytes;
+    }
+
+    private long queueCap() {
+        return QUEUE_FETCHES * partitionFetchBytes;
     }
 
     private long pauseThreshold() {

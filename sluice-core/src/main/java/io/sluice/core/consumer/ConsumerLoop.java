@@ -308,7 +308,7 @@ public final class ConsumerLoop implements Runnable {
             if (unordered > 0) {
                 p.wakeLanes(unordered);
             }
-            if (budget.atShare(p.bufferedBytes + commits.heldBytes(p))) {
+            if (budget.atShare(p.bufferedBytes, commits.heldBytes(p))) {
                 pause(p, PauseReason.BUDGET);
             }
         }
@@ -338,7 +338,7 @@ public final class ConsumerLoop implements Runnable {
         }
         for (PartitionState p : partitions.values()) {
             if (p.pauses.contains(PauseReason.BUDGET)
-                    && budget.belowResumeMark(p.bufferedBytes + commits.heldBytes(p))) {
+                    && budget.belowResumeMark(p.bufferedBytes, commits.heldBytes(p))) {
                 unpause(p, PauseReason.BUDGET);
             }
             if (p.pauses.contains(PauseReason.WINDOW) && p.ledger.end() - p.ledger.watermark() <= p.ledger.window() / 2) {
