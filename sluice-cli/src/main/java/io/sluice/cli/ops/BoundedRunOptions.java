@@ -9,7 +9,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The flags of a bounded run, for backfills and catch-up jobs: where to start by time, stopping at the end offsets
@@ -25,10 +27,14 @@ public final class BoundedRunOptions {
                     + "2026-11-20 for midnight UTC. By default only partitions the group has not committed.")
     Instant from;
 
-    @Option(names = "--from-scope", paramLabel = "SCOPE", defaultValue = "UNCOMMITTED",
+    @Option(names = "--from-scope", paramLabel = "SCOPE",
             description = "UNCOMMITTED (default): --from moves only partitions without a commit. ALWAYS: every "
                     + "partition, skipping forward past commits before TIME (a commit after it stands).")
     TimestampStart scope;
+
+    /** The command using these flags, for its usage message. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(names = "--until-end", description = "Stop by itself once everything up to the end offsets seen at "
             + "start is processed and committed.")
@@ -42,7 +48,10 @@ public final class BoundedRunOptions {
     /** Sets the bounds on {@code builder}, over what the pipeline set; nothing when no flag was given. */
     public EngineConfig.Builder applyTo(EngineConfig.Builder builder) {
         if (from != null) {
-            builder.startFrom(from, scope);
+            builder.startFrom(from, scope == null ? TimestampStart.UNCOMMITTED : scope);
+        } else if (scope != null) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--from-scope " + scope + " needs --from "
+                    + "TIME: it says which partitions --from moves, and without it no partition moves");
         }
         if (maxReadRate != null) {
             builder.maxReadBytesPerSecond(maxReadRate);

@@ -68,6 +68,11 @@ class OptionsTest {
         var slow = assertThrows(CommandLine.ParameterException.class, () -> parse("--max-read-rate", "100B/s"));
         assertTrue(slow.getMessage().contains("'100B/s' is not a rate"), slow.getMessage());
         assertEquals(512 * 1024, config(parse("--max-read-rate", "512KiB/s")).maxReadBytesPerSecond());
+        var scopeAlone = assertThrows(CommandLine.ParameterException.class,
+                () -> config(parse("--from-scope", "ALWAYS")));
+        assertEquals("--from-scope ALWAYS needs --from TIME: it says which partitions --from moves, and without it no "
+                + "partition moves", scopeAlone.getMessage());
+        assertEquals(TimestampStart.UNCOMMITTED, config(parse("--from", "2026-01-20")).timestampStart());
     }
 
     @Test

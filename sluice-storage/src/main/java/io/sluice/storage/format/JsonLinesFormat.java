@@ -76,6 +76,7 @@ public final class JsonLinesFormat implements FileFormat {
 
     private final class Writer extends StreamRecordWriter {
         private final ByteArrayOutputStream prefix = new ByteArrayOutputStream(256);
+        private final byte[] digits = new byte[19];
 
         Writer(OutputStream file) throws IOException {
             super(file, codec);
@@ -88,11 +89,11 @@ public final class JsonLinesFormat implements FileFormat {
             prefix.write(TOPIC);
             quoted(record.topic());
             prefix.write(PARTITION);
-            ascii(Integer.toString(record.partition()));
+            number(record.partition());
             prefix.write(OFFSET);
-            ascii(Long.toString(record.offset()));
+            number(record.offset());
             prefix.write(TIMESTAMP);
-            ascii(Long.toString(record.timestamp()));
+            number(record.timestamp());
             if (keys) {
                 prefix.write(KEY);
                 if (record.key() == null) {
@@ -147,6 +148,24 @@ public final class JsonLinesFormat implements FileFormat {
             byte[] escaped = ENCODER.quoteAsUTF8(text);
             prefix.write(escaped, 0, escaped.length);
             prefix.write('"');
+        }
+
+        /** Decimal digits without a String per number: three numbers a line show in profiles. */
+        private void number(long n) {
+            if (n < 0) {
+                prefix.write('-');
+                if (n == Long.MIN_VALUE) {
+                    ascii("9223372036854775808");
+                    return;
+                }
+                n = -n;
+            }
+            int at = digits.length;
+            do {
+                digits[--at] = (byte) ('0' + n % 10);
+                n /= 10;
+            } while (n > 0);
+            prefix.write(digits, at, digits.length - at);
         }
 
         private void ascii(String text) {

@@ -39,13 +39,6 @@ public final class JsonScan implements ValueFields {
      */
     public static JsonScan scan(byte[] value, List<String[]> paths) throws MalformedJsonException {
         String[] found = new String[paths.size()];
-        boolean multiline = false;
-        for (byte b : value) {
-            if (b == '\n' || b == '\r') {
-                multiline = true;
-                break;
-            }
-        }
         try (JsonParser parser = FACTORY.createParser(value)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
@@ -57,6 +50,8 @@ public final class JsonScan implements ValueFields {
             } else if (first.isStructStart()) {
                 parser.skipChildren();
             }
+            // the parser counts line breaks outside strings (inside, JSON forbids them): no second pass over the bytes
+            boolean multiline = parser.currentLocation().getLineNr() > 1;
             if (parser.nextToken() != null) {
                 throw new MalformedJsonException("unexpected content after the JSON document at "
                         + location(parser));

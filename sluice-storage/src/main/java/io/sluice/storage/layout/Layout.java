@@ -9,7 +9,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -25,7 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * {@code defaultBucket} when one is set, and otherwise rejects the record with the reason (the engine dead-letters
  * it). Field values are percent-encoded outside {@code [A-Za-z0-9._-]}, so a value can never leave its directory.
  *
- * <p>Immutable and thread-safe.
+ * <p>Thread-safe; immutable but for the time texts it remembers ({@link TimeText}).
  */
 public final class Layout {
 
@@ -33,7 +32,6 @@ public final class Layout {
     private final List<FieldPath> fieldPaths;
     private final int timeFieldIndex;
     private final String timeFieldName;
-    private final ZoneId zone;
     private final String defaultBucket;
 
     private sealed interface Part permits Literal, Topic, PartitionNumber, Time, Field {
@@ -48,7 +46,7 @@ public final class Layout {
     private record PartitionNumber() implements Part {
     }
 
-    private record Time(DateTimeFormatter format) implements Part {
+    private record Time(TimeText text) implements Part {
     }
 
     private record Field(String name, int index) implements Part {
@@ -65,7 +63,6 @@ public final class Layout {
             throw new IllegalArgumentException("the path template '" + template + "' must end with '/': it names a "
                     + "directory, and file names are Sluice's");
         }
-        this.zone = zone;
         this.defaultBucket = defaultBucket == null ? null : encode(defaultBucket);
         this.timeFieldName = timeField;
         List<Part> parsed = new ArrayList<>();
@@ -85,7 +82,7 @@ public final class Layout {
                 throw new IllegalArgumentException("unclosed '{' at position " + open + " of the path template '"
                         + template + "'");
             }
-            parsed.add(placeholder(template, template.substring(open + 1, close), paths));
+            parsed.add(placeholder(template, template.substring(open + 1, close), zone, paths));
             i = close + 1;
         }
         if (timeField != null) {
@@ -98,7 +95,7 @@ public final class Layout {
         this.fieldPaths = List.copyOf(paths);
     }
 
-    private static Part placeholder(String template, String name, List<FieldPath> paths) {
+    private static Part placeholder(String template, String name, ZoneId zone, List<FieldPath> paths) {
         if (name.equals("topic")) {
             return new Topic();
         }
@@ -107,7 +104,7 @@ public final class Layout {
         }
         if (name.startsWith("ts:")) {
             try {
-                return new Time(DateTimeFormatter.ofPattern(name.substring(3), Locale.ROOT));
+                return new Time(new TimeText(name.substring(3), zone));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("bad time pattern '" + name.substring(3) + "' in the path template '"
                         + template + "': " + e.getMessage(), e);
@@ -132,7 +129,7 @@ public final class Layout {
      * @param fields the value's {@link #fieldPaths()}, or null for a tombstone or when the layout needs none
      */
     public String directory(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
-        StringBuilder b = new StringBuilder(64);
+        StringBuilder b = new StringBuilder(128);
         Instant time = null;
         for (Part part : parts) {
             if (part instanceof Literal l) {
@@ -145,7 +142,7 @@ public final class Layout {
                 if (time == null) {
                     time = time(record, fields);
                 }
-                b.append(time == null ? defaultBucket : t.format().format(time.atZone(zone)));
+                b.append(time == null ? defaultBucket : t.text().format(time));
             } else if (part instanceof Field f) {
                 String value = fields == null ? null : fields.text(f.index());
                 if (value == null || value.isEmpty()) {
@@ -187,10 +184,12 @@ public final class Layout {
         if (value.equals(".") || value.equals("..")) {
             return value.replace(".", "%2E");
         }
-        StringBuilder b = new StringBuilder(value.length());
+        if (safe(value)) {
+            return value; // the usual case, and a layout renders this for every record
+        }
+        StringBuilder b = new StringBuilder(value.length() + 16);
         for (byte c : value.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-                    || c == '-') {
+            if (safe(c)) {
                 b.append((char) c);
             } else {
                 b.append('%').append(Character.toUpperCase(Character.forDigit((c >> 4) & 0xF, 16)))
@@ -198,5 +197,19 @@ public final class Layout {
             }
         }
         return b.toString();
+    }
+
+    private static boolean safe(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            if (!safe(value.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean safe(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+                || c == '-';
     }
 }

@@ -13,12 +13,20 @@ public final class ValueTimes {
     /** @throws UnreadableFieldException saying what the text is and what it should be */
     public static Instant parse(String text) throws UnreadableFieldException {
         try {
-            return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9')
-                    ? Instant.ofEpochMilli(Long.parseLong(text))
-                    : OffsetDateTime.parse(text).toInstant();
+            return digits(text) ? Instant.ofEpochMilli(Long.parseLong(text)) : OffsetDateTime.parse(text).toInstant();
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new UnreadableFieldException("is '" + text + "', neither epoch milliseconds nor an ISO-8601 "
                     + "date-time with an offset");
         }
+    }
+
+    private static boolean digits(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return !text.isEmpty();
     }
 }

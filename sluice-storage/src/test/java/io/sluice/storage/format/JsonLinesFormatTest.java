@@ -45,6 +45,15 @@ class JsonLinesFormatTest {
                 text);
     }
 
+    @Test
+    void coordinatesAreWrittenWithEveryDigitAndSign() throws Exception {
+        ConsumerRecord<byte[], byte[]> noTimestamp = new ConsumerRecord<>("t", 0, Long.MAX_VALUE - 1,
+                ConsumerRecord.NO_TIMESTAMP, TimestampType.NO_TIMESTAMP_TYPE, -1, -1, null,
+                "{}".getBytes(StandardCharsets.UTF_8), new RecordHeaders(), Optional.empty());
+        assertEquals("{\"kafka_topic\":\"t\",\"kafka_partition\":0,\"kafka_offset\":9223372036854775806,"
+                + "\"kafka_timestamp\":-1}\n", write(new JsonLinesFormat(Codec.NONE, false, false), List.of(noTimestamp)));
+    }
+
     private static String write(JsonLinesFormat format, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
         ByteArrayOutputStream file = new ByteArrayOutputStream();
         try (RecordWriter writer = format.open(file)) {

@@ -36,6 +36,10 @@ class JsonScanTest {
     @Test
     void prettyPrintedValuesAreFlaggedAndScalarsAreNotObjects() throws Exception {
         assertTrue(JsonScan.scan(bytes("{\n  \"category\": \"view\"\n}"), PATHS).isMultiline());
+        assertTrue(JsonScan.scan(bytes("{\"category\":\r\"view\"}"), PATHS).isMultiline());
+        assertTrue(JsonScan.scan(bytes("[1,\n2]"), PATHS).isMultiline());
+        // a line break in a string is escaped, and one after the document is trimmed by the writer
+        assertFalse(JsonScan.scan(bytes("{\"message\":\"a\\nb\"}\r\n"), PATHS).isMultiline());
         assertFalse(JsonScan.scan(bytes("[1,2]"), PATHS).isObject());
         assertFalse(JsonScan.scan(bytes("\"text\""), PATHS).isObject());
     }

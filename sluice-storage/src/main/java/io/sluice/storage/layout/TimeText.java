@@ -1,0 +1,95 @@
+package io.sluice.storage.layout;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.zone.ZoneRules;
+import java.util.Locale;
+
+/**
+ * One {@code {ts:<pattern>}} of a path template: formats instants in the layout's zone, and remembers the last text.
+ * Records arrive roughly in time order, and a pattern such as {@code yyyy-MM-dd} or {@code HH} gives the same text for
+ * a whole day or hour, so most records reuse the text of the one before instead of formatting it again (which costs
+ * more than the rest of the layout).
+ *
+ * <p>The text is reused only within one <em>bucket</em>: the same local-time step of the pattern's finest field (a
+ * second, minute, hour or day) at the same UTC offset, which is everything such a pattern can show. Patterns with a
+ * finer field (fractions of a second, milli- or nano-of-day) or a zone name (it depends on daylight saving rather
+ * than only on the offset) are formatted every time.
+ *
+ * <p>Threading: safe for concurrent use. The remembered text is one immutable object in a plain field: a thread sees
+ * either its own last entry or another thread's, both correct for their bucket.
+ */
+final class TimeText {
+
+    private static final long NOT_CACHED = 0;
+    private static final long SECOND = 1;
+    private static final long MINUTE = 60;
+    private static final long HOUR = 3_600;
+    private static final long DAY = 86_400;
+
+    private final DateTimeFormatter format;
+    private final ZoneId zone;
+    /** Fetched once: {@code ZoneOffset.getRules()} builds a new object at every call. */
+    private final ZoneRules rules;
+    /** The bucket's length in seconds, or {@link #NOT_CACHED}. */
+    private final long bucketSeconds;
+    private Last last;
+
+    private record Last(long bucket, int offsetSeconds, String text) {
+    }
+
+    /** @throws IllegalArgumentException for a pattern {@link DateTimeFormatter} refuses */
+    TimeText(String pattern, ZoneId zone) {
+        this.format = DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
+        this.zone = zone;
+        this.rules = zone.getRules();
+        this.bucketSeconds = bucketSeconds(pattern);
+    }
+
+    String format(Instant time) {
+        if (bucketSeconds == NOT_CACHED) {
+            return format.format(time.atZone(zone));
+        }
+        int offset = rules.getOffset(time).getTotalSeconds();
+        long bucket = Math.floorDiv(time.getEpochSecond() + offset, bucketSeconds);
+        Last seen = last;
+        if (seen != null && seen.bucket == bucket && seen.offsetSeconds == offset) {
+            return seen.text;
+        }
+        String text = format.format(time.atZone(zone));
+        last = new Last(bucket, offset, text);
+        return text;
+    }
+
+    /**
+     * The longest step of local time within which the pattern's text cannot change: that of its finest field.
+     * Quoted text is literal; letters not known here disable the cache rather than risk a stale text.
+     */
+    static long bucketSeconds(String pattern) {
+        long bucket = DAY;
+        boolean quoted = false;
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\'') {
+                quoted = !quoted; // '' inside or outside quotes toggles twice: a literal quote
+                continue;
+            }
+            if (quoted || !Character.isLetter(c)) {
+                continue;
+            }
+            bucket = Math.min(bucket, switch (c) {
+                case 'G', 'u', 'y', 'D', 'M', 'L', 'd', 'g', 'Q', 'q', 'Y', 'w', 'W', 'E', 'e', 'c', 'F' -> DAY;
+                case 'a', 'h', 'K', 'k', 'H' -> HOUR;
+                case 'B', 'm' -> MINUTE; // day periods may start on any minute
+                case 's' -> SECOND;
+                case 'V', 'O', 'X', 'x', 'Z' -> DAY; // the zone ID is fixed; offsets are part of the bucket
+                default -> NOT_CACHED; // S, A, n, N (finer than a second), z and v (names), anything else
+            });
+            if (bucket == NOT_CACHED) {
+                return NOT_CACHED;
+            }
+        }
+        return bucket;
+    }
+}

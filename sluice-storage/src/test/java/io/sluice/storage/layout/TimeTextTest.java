@@ -1,0 +1,58 @@
+package io.sluice.storage.layout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TimeTextTest {
+
+    @ParameterizedTest
+    @CsvSource(quoteCharacter = '"', value = {"yyyy-MM-dd, 86400", "HH, 3600", "yyyy-MM-dd'T'HH:mm, 60", "mm:ss, 1", "'at' h a, 3600",
+            "yyyy-MM-dd'T'HH:mm:ss.SSS, 0", "HH z, 0", "HH VV, 3600", "HH XXX, 3600", "'it''s' yyyy, 86400",
+            "''HH'', 3600", "w, 86400", "B, 60"})
+    void theBucketIsThePatternsFinestField(String pattern, long seconds) {
+        assertEquals(seconds, TimeText.bucketSeconds(pattern));
+    }
+
+    /**
+     * Walks time forwards, backwards and at random across daylight-saving changes in zones with whole, half and
+     * quarter-hour offsets (Lord Howe's daylight saving moves the clock by 30 minutes): every remembered text must be
+     * the one formatting gives.
+     */
+    @ParameterizedTest
+    @CsvSource({"UTC", "Europe/Oslo", "America/St_Johns", "Australia/Lord_Howe", "Asia/Kathmandu", "+05:30"})
+    void rememberedTextsAreAlwaysWhatFormattingGives(String zoneId) {
+        ZoneId zone = ZoneId.of(zoneId);
+        String[] patterns = {"yyyy-MM-dd", "HH", "yyyy-MM-dd/HH", "HH:mm", "mm:ss", "HH XXX", "dd VV", "h a"};
+        Random random = new Random(7);
+        // 2026-03-28 to 2026-04-06 and 2026-10-03 to 2026-11-01 hold the changes of the zones above
+        long[] starts = {Instant.parse("2026-03-28T00:00:00Z").getEpochSecond(),
+            Instant.parse("2026-10-03T00:00:00Z").getEpochSecond()};
+        for (String pattern : patterns) {
+            TimeText text = new TimeText(pattern, zone);
+            DateTimeFormatter reference = DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
+            for (long start : starts) {
+                long span = 30L * 86_400;
+                for (long s = 0; s < span; s += 37) { // forwards, as records mostly come
+                    check(text, reference, zone, Instant.ofEpochSecond(start + s, 1_000_000));
+                }
+                for (long s = span; s > 0; s -= 599) { // backwards
+                    check(text, reference, zone, Instant.ofEpochSecond(start + s));
+                }
+                for (int i = 0; i < 20_000; i++) { // interleaved, as late data is
+                    check(text, reference, zone, Instant.ofEpochSecond(start + (long) (random.nextDouble() * span)));
+                }
+            }
+        }
+    }
+
+    private static void check(TimeText text, DateTimeFormatter reference, ZoneId zone, Instant time) {
+        assertEquals(reference.format(time.atZone(zone)), text.format(time), () -> "at " + time + " in " + zone);
+    }
+}
