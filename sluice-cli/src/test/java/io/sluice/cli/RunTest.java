@@ -238,12 +238,24 @@ class RunTest {
         HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/ready")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals("200 READY: 3 partitions assigned", ready.statusCode() + " " + ready.body().strip());
-        String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        for (String meter : List.of("sluice_records_completed_total", "sluice_sink_files_published_total")) {
-            Matcher sample = Pattern.compile("(?m)^" + meter + "\\{[^}]*group=\"" + group + "\"[^}]*} (\\S+)$")
-                    .matcher(metrics);
-            assertTrue(sample.find() && Double.parseDouble(sample.group(1)) > 0, meter + " counts:\n" + metrics);
+        // a file is visible in S3 a moment before the publishing thread counts it: the scrape waits for the count
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            String uncounted = null;
+            for (String meter : List.of("sluice_records_completed_total", "sluice_sink_files_published_total")) {
+                Matcher sample = Pattern.compile("(?m)^" + meter + "\\{[^}]*group=\"" + group + "\"[^}]*} (\\S+)$")
+                        .matcher(metrics);
+                if (!(sample.find() && Double.parseDouble(sample.group(1)) > 0)) {
+                    uncounted = meter;
+                }
+            }
+            if (uncounted == null) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, uncounted + " counts:\n" + metrics);
+            Thread.sleep(100);
         }
     }
 
