@@ -125,6 +125,9 @@ public final class BenchMain {
                     // the page cache goes cold within a minute on this machine (the smoke form measures nothing)
                     warmUp(kafka, topic, scenario);
                 }
+                if (!runs.smoke()) {
+                    writeBackDirtyPages();
+                }
                 long start = System.nanoTime();
                 JsonNode result = runSystem(system, kafka, topic, scenario, runs, dir.resolve(system + "-" + round));
                 report.add(system, result);
@@ -181,6 +184,25 @@ public final class BenchMain {
             while (read < scenario.records()) {
                 read += consumer.poll(Duration.ofMillis(200)).count();
             }
+        }
+    }
+
+    /**
+     * Waits for the kernel to write what is still dirty in the page cache: the topic just produced, or the previous
+     * system's output files. Otherwise the write-back runs during the next system's measurement, and the system that
+     * happens to come first pays for it.
+     */
+    private static void writeBackDirtyPages() {
+        try {
+            Process sync = new ProcessBuilder("sync").inheritIO().start();
+            if (!sync.waitFor(5, java.util.concurrent.TimeUnit.MINUTES) || sync.exitValue() != 0) {
+                log("sync did not finish cleanly; the next run may share the disk with the kernel's write-back");
+            }
+        } catch (java.io.IOException e) {
+            log("no sync command (%s); the next run may share the disk with the kernel's write-back", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for sync", e);
         }
     }
 
