@@ -8,11 +8,9 @@ package io.sluice.core.budget;
  *
  * <p>The records a partition has queued are also capped at {@value #QUEUE_FETCHES} fetches, however large its share:
  * that keeps its lanes busy while the next fetch arrives, and more is only heap that every young collection must
- * copy. Measured on the archive-parquet benchmark (4 partitions, 256 MB budget, fetches of 1 MiB): queues of up to
- * 63 MB per partition doubled the collector's pause time against a Kafka Connect task holding one poll; capped at
- * 16 fetches the pauses were 1.6x Connect's (2.9 against 1.85 s), at 4 fetches 1.2x (2.2 against 1.8 s). Four
- * fetches are still thousands of records per partition, far more than its lanes take while the next fetch comes.
- * The rest of the share is for what the sink holds (open files).
+ * copy. Measured on the archive-parquet benchmark (4 partitions, 256 MB budget), queues of up to 63 MB per partition
+ * doubled the collector's pause time against a Kafka Connect task holding one poll. The rest of the share is for
+ * what the sink holds (open files).
  *
  * <p>Also derives the consumer's fetch sizes from the budget, so that what the consumer buffers internally stays a
  * small, known fraction of it.
@@ -24,7 +22,7 @@ public final class MemoryBudget {
     private static final long MIN_PARTITION_FETCH = 64 * 1024;
     private static final long MAX_PARTITION_FETCH = 1024 * 1024;
     /** Queued records per partition, in fetches: see the class comment. */
-    static final int QUEUE_FETCHES = 4;
+    static final int QUEUE_FETCHES = 16;
 
     private final long total;
     private final long partitionFetchBytes;

@@ -10,7 +10,7 @@ class MemoryBudgetThresholdsTest {
 
     private static final long MIB = 1024 * 1024;
 
-    /** The default budget over one partition: a share of 256 MiB, fetches of 1 MiB, so a queue cap of 4 MiB. */
+    /** The default budget over one partition: a share of 256 MiB, fetches of 1 MiB, so a queue cap of 16 MiB. */
     private static MemoryBudget onePartition() {
         MemoryBudget budget = new MemoryBudget(256 * MIB);
         budget.partitionsAssigned(1);
@@ -18,10 +18,10 @@ class MemoryBudgetThresholdsTest {
     }
 
     @Test
-    void queuedRecordsPauseAtFourFetchesHoweverLargeTheShare() {
+    void queuedRecordsPauseAtSixteenFetchesHoweverLargeTheShare() {
         MemoryBudget budget = onePartition();
         long cap = MemoryBudget.QUEUE_FETCHES * budget.partitionFetchBytes();
-        assertTrue(cap == 4 * MIB, "the cap with the default budget: " + cap);
+        assertTrue(cap == 16 * MIB, "the cap with the default budget: " + cap);
         assertFalse(budget.atShare(cap - 1, 0));
         assertTrue(budget.atShare(cap, 0));
         assertFalse(budget.belowResumeMark(cap / 2 + 1, 0));
@@ -31,10 +31,10 @@ class MemoryBudgetThresholdsTest {
     @Test
     void whatTheSinkHoldsFillsTheRestOfTheShareAndPausesOnlyThere() {
         MemoryBudget budget = onePartition();
-        // 3 MiB queued and 200 MiB of open files: under the cap and under the share
-        assertFalse(budget.atShare(3 * MIB, 200 * MIB));
+        // 8 MiB queued and 200 MiB of open files: under the cap and under the share
+        assertFalse(budget.atShare(8 * MIB, 200 * MIB));
         // the share (less one fetch) reached with files held: paused though the queue is short
-        assertTrue(budget.atShare(3 * MIB, 252 * MIB));
+        assertTrue(budget.atShare(8 * MIB, 247 * MIB));
         // resumed only once queue and files together are down to half the share
         assertFalse(budget.belowResumeMark(1 * MIB, 200 * MIB));
         assertTrue(budget.belowResumeMark(1 * MIB, 120 * MIB));
@@ -42,8 +42,8 @@ class MemoryBudgetThresholdsTest {
 
     @Test
     void aSmallBudgetSharedByManyPartitionsPausesOnTheShareBeforeTheCap() {
-        MemoryBudget budget = new MemoryBudget(16 * MIB); // fetches of 256 KiB: a cap of 1 MiB
-        budget.partitionsAssigned(32); // a share of 512 KiB
+        MemoryBudget budget = new MemoryBudget(4 * MIB); // fetches of 64 KiB: a cap of 1 MiB
+        budget.partitionsAssigned(8); // a share of 512 KiB
         assertTrue(budget.atShare(512 * 1024, 0));
         assertFalse(budget.atShare(200 * 1024, 0));
     }
