@@ -7,6 +7,7 @@ import static io.sluice.storage.format.FormatFixtures.events;
 import static io.sluice.storage.format.FormatFixtures.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.testkit.TestDirs;
@@ -59,6 +60,27 @@ class AvroFormatTest {
         assertEquals(1_795_168_807_000L, seven.get("at"));
         ByteBuffer price = (ByteBuffer) seven.get("price");
         assertEquals(new BigDecimal("7.07"), new BigDecimal(new BigInteger(bytes(price)), 2));
+    }
+
+    /** Avro allocates its block and stream buffers when a file is created: with many open files, they are the heap. */
+    @Test
+    void anOpenWriterCountsAvrosBuffersFromItsFirstRowAndNothingOnceClosed() throws Exception {
+        long uncompressed = heldAfterOneRow("null");
+        long compressing = heldAfterOneRow("zstandard");
+        // Avro's block buffer alone is 1.25 times its 64,000-byte sync interval
+        assertTrue(uncompressed >= 80_000, "counted " + uncompressed);
+        assertTrue(compressing > uncompressed, "a codec keeps an output buffer: " + compressing);
+    }
+
+    private static long heldAfterOneRow(String codec) throws Exception {
+        FileFormat format = config("avro", codec).valueSchema(EVENT_SCHEMA).build().fileFormat();
+        RecordWriter writer = format.open(OutputStream.nullOutputStream());
+        var first = events(1).get(0);
+        writer.write(first, format.valueEncoding().reader(List.of(), true).read(first.value()));
+        long held = writer.bufferedBytes();
+        writer.close();
+        assertEquals(0, writer.bufferedBytes(), "closed: nothing held");
+        return held;
     }
 
     @Test
