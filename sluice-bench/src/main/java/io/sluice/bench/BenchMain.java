@@ -9,6 +9,7 @@ import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.kafka.Listener;
 import io.sluice.testkit.process.ChildJvm;
 import io.sluice.testkit.process.ChildProcess;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -164,7 +166,7 @@ public final class BenchMain {
         TestDirs.deleteTree(output); // kept when the run failed, to look at
         try {
             return new ObjectMapper().readTree(line.substring("RESULT ".length()));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new java.io.UncheckedIOException(system + " printed a result that is not JSON: " + line, e);
         }
     }
@@ -195,10 +197,10 @@ public final class BenchMain {
     private static void writeBackDirtyPages() {
         try {
             Process sync = new ProcessBuilder("sync").inheritIO().start();
-            if (!sync.waitFor(5, java.util.concurrent.TimeUnit.MINUTES) || sync.exitValue() != 0) {
+            if (!sync.waitFor(5, TimeUnit.MINUTES) || sync.exitValue() != 0) {
                 log("sync did not finish cleanly; the next run may share the disk with the kernel's write-back");
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             log("no sync command (%s); the next run may share the disk with the kernel's write-back", e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -32,10 +32,11 @@ public final class AvroFormat extends RowFormat {
     private final CodecFactory codec;
     private final long writerHeap;
 
-    AvroFormat(RowSchema rows, CodecFactory codec) {
+    /** @param codec one of Avro's codec names, as {@link CodecFactory#fromString} takes them */
+    AvroFormat(RowSchema rows, String codec) {
         super(rows);
-        this.codec = codec;
-        this.writerHeap = "null".equals(codec.toString()) ? UNCOMPRESSED_WRITER_HEAP : COMPRESSING_WRITER_HEAP;
+        this.codec = CodecFactory.fromString(codec);
+        this.writerHeap = codec.equals("null") ? UNCOMPRESSED_WRITER_HEAP : COMPRESSING_WRITER_HEAP;
     }
 
     /** {@code .avro} whatever the codec: it is named in the file's header. */

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
-import org.apache.avro.file.CodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
@@ -128,7 +127,7 @@ public final class FormatConfig {
                 refuse(b.delimiter != null, "delimiter", "raw");
                 refuseRowGroups(b);
                 this.codec = orDefault(b.codec, "zstandard");
-                this.fileFormat = new AvroFormat(rows(b), CodecFactory.fromString(pick(AVRO_CODECS, codec, "codec")));
+                this.fileFormat = new AvroFormat(rows(b), pick(AVRO_CODECS, codec, "codec"));
             }
             default -> throw new IllegalArgumentException("unknown format '" + b.format + "'; expected one of jsonl, "
                     + "parquet, avro, raw");
