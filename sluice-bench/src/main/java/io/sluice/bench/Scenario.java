@@ -40,7 +40,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         }
     }
 
-    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-parquet, codecs";
+    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-parquet, codecs";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -48,9 +48,11 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                     List.of("plain-consumer", "sluice", "parallel-consumer"), "plain-consumer", 0);
             case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256,
                     List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
-            case "archive-jsonl" -> archive("archive-jsonl", smoke,
+            case "archive-jsonl" -> archive("archive-jsonl", smoke, 4,
                     () -> new JsonLinesFormat(Codec.ZSTD, false, false));
-            case "archive-parquet" -> archive("archive-parquet", smoke, () -> FormatConfig.builder().format("parquet")
+            case "archive-jsonl-1p" -> archive("archive-jsonl-1p", smoke, 1,
+                    () -> new JsonLinesFormat(Codec.ZSTD, false, false));
+            case "archive-parquet" -> archive("archive-parquet", smoke, 4, () -> FormatConfig.builder().format("parquet")
                     .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
@@ -71,10 +73,15 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
      * (one worker per partition) and by Kafka Connect (one task per partition), against a consumer that discards.
      * The files are laid out by hour and category, written by {@code formats}. The smoke form commits every 200 ms
      * instead of every second, as the wait for the last commit is most of its run.
+     *
+     * <p>With one partition ({@code archive-jsonl-1p}), Connect has one task, a thread that fetches and writes in turn,
+     * while Sluice's consumer thread fetches as its lane writes: the case of a topic with fewer partitions than the
+     * machine has cores, where only parallelism beyond partitions helps.
      */
-    private static Scenario archive(String name, boolean smoke, Supplier<FileFormat> formats) {
+    private static Scenario archive(String name, boolean smoke, int partitions, Supplier<FileFormat> formats) {
         ArchiveWork work = ArchiveWork.hourAndCategory(formats, Duration.ofMillis(smoke ? 200 : 1_000));
-        return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, 4, 10_000, 1_000, 0, 4,
+        return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, partitions, 10_000, 1_000, 0,
+                partitions,
                 List.of("consume-ceiling", "sluice", "connect-sink", "connect-json"), "consume-ceiling", 0, work,
                 List.of(new Ratio("sluice", "consume-ceiling", 0.7), new Ratio("sluice", "connect-sink", 3.0),
                         new Ratio("sluice", "connect-json", null)));

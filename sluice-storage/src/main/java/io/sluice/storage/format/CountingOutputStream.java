@@ -4,10 +4,15 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Counts the bytes that pass through to the file, so rolling by size sees compressed sizes. Not thread-safe. */
+/**
+ * Counts the bytes that pass through to the file, so rolling by size sees compressed sizes.
+ *
+ * <p>Threading: written by one thread at a time (a file's compressing tasks take turns); {@link #count()} from any.
+ */
 final class CountingOutputStream extends FilterOutputStream {
 
-    private long count;
+    /** Volatile for the writer that reads it while a compressing thread adds to it; one adder at a time. */
+    private volatile long count;
 
     CountingOutputStream(OutputStream out) {
         super(out);

@@ -1,5 +1,6 @@
 package io.sluice.storage.format;
 
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.value.ValueEncoding;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,5 +21,14 @@ public interface FileFormat {
      */
     boolean decodesValues();
 
+    /** A writer that compresses on the thread that writes. */
     RecordWriter open(OutputStream file) throws IOException;
+
+    /**
+     * A writer whose compression may run on {@code compressors}' threads. Formats that compress inside their own
+     * structure (Parquet pages, Avro blocks) compress on the writing thread, as {@link #open(OutputStream)} does.
+     */
+    default RecordWriter open(OutputStream file, Compressors compressors) throws IOException {
+        return open(file);
+    }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.json.JsonEncoding;
 import io.sluice.storage.json.JsonScan;
 import io.sluice.storage.value.ValueEncoding;
@@ -71,15 +72,20 @@ public final class JsonLinesFormat implements FileFormat {
 
     @Override
     public RecordWriter open(OutputStream file) throws IOException {
-        return new Writer(file);
+        return new Writer(file, Compressors.INLINE);
+    }
+
+    @Override
+    public RecordWriter open(OutputStream file, Compressors compressors) throws IOException {
+        return new Writer(file, compressors);
     }
 
     private final class Writer extends StreamRecordWriter {
         private final ByteArrayOutputStream prefix = new ByteArrayOutputStream(256);
         private final byte[] digits = new byte[19];
 
-        Writer(OutputStream file) throws IOException {
-            super(file, codec);
+        Writer(OutputStream file, Compressors compressors) throws IOException {
+            super(file, codec, compressors);
         }
 
         @Override

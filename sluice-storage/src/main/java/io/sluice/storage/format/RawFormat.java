@@ -2,6 +2,7 @@ package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueFields;
 import java.io.IOException;
@@ -76,12 +77,17 @@ public final class RawFormat implements FileFormat {
 
     @Override
     public RecordWriter open(OutputStream file) throws IOException {
-        return delimiter == Delimiter.NEWLINE ? new Lines(file) : new LengthPrefixed(file);
+        return open(file, Compressors.INLINE);
+    }
+
+    @Override
+    public RecordWriter open(OutputStream file, Compressors compressors) throws IOException {
+        return delimiter == Delimiter.NEWLINE ? new Lines(file, compressors) : new LengthPrefixed(file, compressors);
     }
 
     private final class Lines extends StreamRecordWriter {
-        Lines(OutputStream file) throws IOException {
-            super(file, codec);
+        Lines(OutputStream file, Compressors compressors) throws IOException {
+            super(file, codec, compressors);
         }
 
         @Override
@@ -107,8 +113,8 @@ public final class RawFormat implements FileFormat {
     private final class LengthPrefixed extends StreamRecordWriter {
         private final byte[] length = new byte[4];
 
-        LengthPrefixed(OutputStream file) throws IOException {
-            super(file, codec);
+        LengthPrefixed(OutputStream file, Compressors compressors) throws IOException {
+            super(file, codec, compressors);
         }
 
         @Override

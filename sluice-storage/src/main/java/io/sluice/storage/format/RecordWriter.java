@@ -35,4 +35,11 @@ public interface RecordWriter extends Closeable {
     default long bufferedBytes() {
         return 0;
     }
+
+    /**
+     * Gives the file up without finishing it. Once this returns, nothing more reaches the file's stream (work this
+     * writer started in the background has ended), so the backend can abort or abandon it.
+     */
+    default void discard() {
+    }
 }

@@ -1,28 +1,28 @@
 package io.sluice.storage.format;
 
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.codec.CompressionStream;
+import io.sluice.storage.codec.Compressors;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The part every stream-compressed format shares (JSON Lines, raw): bytes go through a {@link Codec} into the
- * backend's stream, counted after compression; closing finishes the codec's last frame but leaves the backend's
- * stream open.
+ * The part every stream-compressed format shares (JSON Lines, raw): bytes go through a {@link Codec}, on this thread
+ * or off it ({@link Compressors}), into the backend's stream, counted after compression; closing finishes the codec's
+ * last frame but leaves the backend's stream open.
  *
- * <p>Threading: one thread at a time.
+ * <p>Threading: one thread at a time (the compressing pool's tasks, if any, are the codec stream's business).
  */
 abstract class StreamRecordWriter implements RecordWriter {
 
     private final CountingOutputStream counted;
-    private final long codecBuffer;
     /** The codec's stream: what subclasses write rows to. */
-    protected final OutputStream out;
+    protected final CompressionStream out;
     private long records;
 
-    protected StreamRecordWriter(OutputStream file, Codec codec) throws IOException {
+    protected StreamRecordWriter(OutputStream file, Codec codec, Compressors compressors) throws IOException {
         this.counted = new CountingOutputStream(file);
-        this.out = codec.compress(counted);
-        this.codecBuffer = codec.heapBuffer();
+        this.out = compressors.open(codec, counted);
     }
 
     /** Called by subclasses once a record is completely written. */
@@ -38,7 +38,7 @@ abstract class StreamRecordWriter implements RecordWriter {
     /** The codec's buffers live as long as the file is open, so with many open files they are what counts. */
     @Override
     public final long bufferedBytes() {
-        return codecBuffer;
+        return out.heapBytes();
     }
 
     @Override
@@ -49,5 +49,10 @@ abstract class StreamRecordWriter implements RecordWriter {
     @Override
     public void close() throws IOException {
         out.close(); // finishes the codec's frame; the counting stream below stays open for the backend
+    }
+
+    @Override
+    public final void discard() {
+        out.discard();
     }
 }

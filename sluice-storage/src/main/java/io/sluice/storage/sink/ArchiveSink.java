@@ -3,6 +3,7 @@ package io.sluice.storage.sink;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.Uuid;
  * holding the most rolls early ({@link MemoryPressure}, {@code docs/rolling.md}).
  *
  * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
- * ({@link StorageCalls}).
+ * ({@link StorageCalls}). Stream-compressed files (JSON Lines, raw) are compressed on another shared pool, one thread
+ * per core, while the lanes encode the next rows ({@link Compressors}): a partition uses more than one core.
  *
  * <p>Each value is decoded once, in the format's value encoding (JSON or Avro), for the layout's fields and for the
  * writer; a value that is not in that encoding is rejected with the reason (the engine dead-letters it).
@@ -44,6 +46,8 @@ public final class ArchiveSink implements Sink {
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
+    /** One compressing thread per core: the lanes and the consumer keep busy besides, and more would only queue. */
+    private final Compressors compressors = Compressors.offloaded(Runtime.getRuntime().availableProcessors());
     /** Rolls by cause, files sealed and published. */
     public final ArchiveCounters counters = new ArchiveCounters();
     /** Rolls forced by the open-file bound. */
@@ -89,7 +93,7 @@ public final class ArchiveSink implements Sink {
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolling,
-                exactlyOnce, counters, pressure, storageCalls);
+                exactlyOnce, counters, pressure, storageCalls, compressors);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
     }
@@ -136,6 +140,7 @@ public final class ArchiveSink implements Sink {
     @Override
     public void close() throws Exception {
         storageCalls.close();
+        compressors.close();
         backend.close();
     }
 

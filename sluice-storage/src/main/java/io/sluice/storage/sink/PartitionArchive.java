@@ -6,6 +6,7 @@ import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.PendingFile;
 import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.RecordWriter;
 import io.sluice.storage.layout.Layout;
@@ -75,6 +76,7 @@ final class PartitionArchive {
     private final ArchiveCounters counters;
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls;
+    private final Compressors compressors;
     /** Decodes each value once, for the layout's fields and, when the format needs it, for the writer. */
     private final ValueReader values;
     private final boolean decode;
@@ -113,7 +115,7 @@ final class PartitionArchive {
 
     PartitionArchive(TopicPartition partition, String topicId, StorageBackend backend, Layout layout, FileFormat format,
             RollingPolicy rolling, boolean exactlyOnce, ArchiveCounters counters, MemoryPressure pressure,
-            StorageCalls storageCalls) {
+            StorageCalls storageCalls, Compressors compressors) {
         this.partition = partition;
         this.topicId = topicId;
         this.backend = backend;
@@ -124,6 +126,7 @@ final class PartitionArchive {
         this.counters = counters;
         this.pressure = pressure;
         this.storageCalls = storageCalls;
+        this.compressors = compressors;
         this.values = ArchiveSink.valueReader(layout, format);
         this.decode = format.decodesValues() || !layout.fieldPaths().isEmpty();
     }
@@ -165,6 +168,7 @@ final class PartitionArchive {
             if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
                 open.remove(directory);
                 uncount(file);
+                file.writer.discard();
                 file.pending.abort();
             }
             throw e;
@@ -270,6 +274,7 @@ final class PartitionArchive {
     void close(boolean lost) {
         try {
             for (OpenFile f : open.values()) {
+                f.writer.discard();
                 if (broken == null) {
                     f.pending.abort();
                 } else {
@@ -330,7 +335,7 @@ final class PartitionArchive {
         try {
             PendingFile pending = backend.create(path, stagingPrefix());
             try {
-                file = new OpenFile(path, pending, format.open(pending.stream()), firstOffset);
+                file = new OpenFile(path, pending, format.open(pending.stream(), compressors), firstOffset);
             } catch (IOException e) {
                 pending.abandon();
                 throw e;
@@ -397,6 +402,7 @@ final class PartitionArchive {
                 cause);
         broken = error;
         for (OpenFile f : open.values()) {
+            f.writer.discard(); // its compressing task, if any, must not write into what the backend abandons
             try {
                 f.pending.abandon();
             } catch (RuntimeException ignored) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.ArchivedFormats;
 import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.layout.Layout;
@@ -46,7 +47,7 @@ class FormatRejectionTest {
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 FormatConfig.builder().format("parquet").valueSchema(SCHEMA).build().fileFormat(),
                 RollingPolicy.defaults(), false, new ArchiveCounters(), new MemoryPressure(Long.MAX_VALUE, List.of()),
-                STORAGE_CALLS);
+                STORAGE_CALLS, Compressors.INLINE);
         archive.recover(0, Optional.empty());
 
         // the first record of its directory: the file opened for it must go with it

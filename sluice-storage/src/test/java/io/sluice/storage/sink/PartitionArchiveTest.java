@@ -6,6 +6,7 @@ import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
@@ -26,6 +27,7 @@ class PartitionArchiveTest {
 
     /** Daemon threads, shared by the class's tests. */
     private static final StorageCalls STORAGE_CALLS = new StorageCalls(4);
+    private static final Compressors COMPRESSORS = Compressors.offloaded(2);
 
     private static final TopicPartition PARTITION = new TopicPartition("t", 0);
     private static final String TOPIC_ID = "Xw4uM0Q7T3mJcJgHq9Ykzw";
@@ -103,7 +105,7 @@ class PartitionArchiveTest {
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
                 new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new ArchiveCounters(),
-                new MemoryPressure(Long.MAX_VALUE, List.of()), STORAGE_CALLS);
+                new MemoryPressure(Long.MAX_VALUE, List.of()), STORAGE_CALLS, COMPRESSORS);
     }
 
     private static void write(PartitionArchive archive, long from, long to) throws Exception {

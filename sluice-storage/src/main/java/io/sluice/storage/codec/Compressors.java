@@ -1,0 +1,98 @@
+package io.sluice.storage.codec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Where files are compressed. {@link #INLINE}: on the thread that writes the rows, as Kafka Connect's storage sinks
+ * do, so a partition never uses more than one core. {@link #offloaded}: on a pool of threads the sink's files share,
+ * so a partition's lane scans, lays out and encodes the next rows while the pool compresses the previous ones
+ * ({@link OffloadedCompression}). Compression is the largest part of a compressed archive's CPU, and this is how one
+ * partition gets more than one core: what a topic with fewer partitions than the machine has cores needs.
+ *
+ * <p>Threading: safe for concurrent use; each stream it opens is used by one thread at a time.
+ */
+public final class Compressors implements AutoCloseable {
+
+    /** Compression on the writing thread. */
+    public static final Compressors INLINE = new Compressors(null);
+
+    private final ExecutorService pool;
+
+    private Compressors(ExecutorService pool) {
+        this.pool = pool;
+    }
+
+    /** A pool of {@code threads} compressing threads, one per core being the useful most. */
+    public static Compressors offloaded(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("compressing threads must be at least 1, not " + threads);
+        }
+        AtomicInteger n = new AtomicInteger();
+        return new Compressors(Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "sluice-compress-" + n.incrementAndGet());
+            t.setDaemon(true); // a chunk stuck in a dead store's write must not keep the JVM alive
+            return t;
+        }));
+    }
+
+    /** Compresses what is written to the returned stream with {@code codec} into {@code file}. */
+    public CompressionStream open(Codec codec, OutputStream file) throws IOException {
+        OutputStream compressed = codec.compress(file);
+        if (pool == null || codec == Codec.NONE) {
+            return new InlineCompression(compressed, codec.heapBuffer());
+        }
+        return new OffloadedCompression(compressed, codec.heapBuffer(), pool);
+    }
+
+    /** Stops the pool; call it once no file it compresses is open any more. */
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+
+    private static final class InlineCompression extends CompressionStream {
+        private final OutputStream compressed;
+        private final long heap;
+
+        InlineCompression(OutputStream compressed, long heap) {
+            this.compressed = compressed;
+            this.heap = heap;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            compressed.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            compressed.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            compressed.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            compressed.close();
+        }
+
+        @Override
+        public long heapBytes() {
+            return heap;
+        }
+
+        @Override
+        public void discard() {
+            // nothing runs in the background
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.sluice.storage.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Compression off the writer's thread: same bytes out, failures reported, nothing written after a discard. */
+class CompressorsTest {
+
+    private static final Compressors POOL = Compressors.offloaded(2);
+    private static final ExecutorService POOL_THREADS = Executors.newFixedThreadPool(2);
+
+    @AfterAll
+    static void stopPools() {
+        POOL.close();
+        POOL_THREADS.shutdownNow();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Codec.class)
+    void rowsWrittenInEveryShapeComeBackInOrder(Codec codec) throws IOException {
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        Random random = new Random(42);
+        try (CompressionStream out = POOL.open(codec, file)) {
+            for (int row = 0; row < 20_000; row++) {
+                // single bytes, short rows and rows longer than a chunk, so chunks fill mid-row and rows span chunks
+                byte[] bytes = ("{\"row\":" + row + ",\"text\":\"" + "log ".repeat(random.nextInt(row % 500 == 0
+                        ? 40_000 : 60)) + "\"}").getBytes(StandardCharsets.UTF_8);
+                out.write(bytes);
+                out.write('\n');
+                expected.write(bytes);
+                expected.write('\n');
+            }
+        }
+        try (InputStream in = codec.decompress(new ByteArrayInputStream(file.toByteArray()))) {
+            assertArrayEquals(expected.toByteArray(), in.readAllBytes());
+        }
+    }
+
+    @Test
+    void aFileWithLittleInItHoldsLittleAndOneInFullFlowTwoChunks() throws IOException {
+        try (CompressionStream out = POOL.open(Codec.ZSTD, OutputStream.nullOutputStream())) {
+            assertEquals(Codec.ZSTD.heapBuffer(), out.heapBytes());
+            out.write(new byte[100]);
+            assertEquals(Codec.ZSTD.heapBuffer() + OffloadedCompression.FIRST_CHUNK, out.heapBytes());
+            out.write(new byte[3 * OffloadedCompression.CHUNK]);
+            assertEquals(Codec.ZSTD.heapBuffer() + 2L * OffloadedCompression.CHUNK, out.heapBytes());
+        }
+    }
+
+    @Test
+    void theFilesFailureIsReportedByTheWriterAndByEveryCallAfter() {
+        OutputStream full = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        };
+        CompressionStream out = new OffloadedCompression(full, 0, POOL_THREADS);
+        byte[] rows = "a row that fills chunks\n".repeat(10_000).getBytes(StandardCharsets.UTF_8);
+        IOException first = assertThrows(IOException.class, () -> {
+            for (int i = 0; i < 10; i++) {
+                out.write(rows);
+            }
+            out.close();
+        });
+        assertTrue(first.getMessage().contains("No space left on device"), first.getMessage());
+        IOException again = assertThrows(IOException.class, () -> {
+            out.write(rows);
+            out.write(rows);
+            out.flush();
+        });
+        assertTrue(again.getMessage().contains("No space left on device"), again.getMessage());
+        out.discard();
+    }
+
+    @Test
+    void nothingReachesTheFileOnceDiscardReturns() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch chunkArrived = new CountDownLatch(1);
+        AtomicBoolean writing = new AtomicBoolean();
+        AtomicBoolean discarded = new AtomicBoolean();
+        AtomicInteger writesAfterDiscard = new AtomicInteger();
+        OutputStream slow = new OutputStream() {
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                if (discarded.get()) {
+                    writesAfterDiscard.incrementAndGet();
+                }
+                writing.set(true);
+                chunkArrived.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                writing.set(false);
+            }
+        };
+        CompressionStream out = new OffloadedCompression(slow, 0, POOL_THREADS);
+        out.write(new byte[OffloadedCompression.CHUNK]);
+        out.write(1); // no room left: the full chunk is handed off here
+        chunkArrived.await();
+        AtomicBoolean writeInProgressAfterDiscard = new AtomicBoolean(true);
+        Thread discarding = new Thread(() -> {
+            out.discard();
+            writeInProgressAfterDiscard.set(writing.get());
+            discarded.set(true);
+        });
+        discarding.start();
+        release.countDown(); // if discard did not wait for the chunk, it has most likely returned by now
+        discarding.join();
+        assertFalse(writeInProgressAfterDiscard.get(), "discard returned while the chunk was being written");
+        assertEquals(0, writesAfterDiscard.get(), "the byte after the chunk must never reach the file");
+    }
+}
