@@ -5,6 +5,7 @@ import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.format.JsonLinesFormat;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +41,8 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         }
     }
 
-    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-parquet, codecs";
+    static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
+            + "archive-parquet, codecs";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -48,11 +50,13 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                     List.of("plain-consumer", "sluice", "parallel-consumer"), "plain-consumer", 0);
             case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256,
                     List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
-            case "archive-jsonl" -> archive("archive-jsonl", smoke, 4,
+            case "archive-jsonl" -> archive("archive-jsonl", smoke, 4, true,
                     () -> new JsonLinesFormat(Codec.ZSTD, false, false));
-            case "archive-jsonl-1p" -> archive("archive-jsonl-1p", smoke, 1,
+            case "archive-jsonl-1p" -> archive("archive-jsonl-1p", smoke, 1, true,
                     () -> new JsonLinesFormat(Codec.ZSTD, false, false));
-            case "archive-parquet" -> archive("archive-parquet", smoke, 4, () -> FormatConfig.builder().format("parquet")
+            case "archive-gzip-1p" -> archive("archive-gzip-1p", smoke, 1, true,
+                    () -> new JsonLinesFormat(Codec.GZIP, false, false));
+            case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, () -> FormatConfig.builder().format("parquet")
                     .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
@@ -74,16 +78,25 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
      * The files are laid out by hour and category, written by {@code formats}. The smoke form commits every 200 ms
      * instead of every second, as the wait for the last commit is most of its run.
      *
-     * <p>With one partition ({@code archive-jsonl-1p}), Connect has one task, a thread that fetches and writes in turn,
-     * while Sluice's consumer thread fetches as its lane writes: the case of a topic with fewer partitions than the
-     * machine has cores, where only parallelism beyond partitions helps.
+     * <p>With one partition ({@code archive-jsonl-1p}, {@code archive-gzip-1p}), Connect has one task, a thread that
+     * fetches and writes in turn, while Sluice's consumer thread fetches as its lane encodes and its compressing pool
+     * compresses: the case of a topic with fewer partitions than the machine has cores, where only parallelism beyond
+     * partitions helps.
+     *
+     * @param streamCodec whether the format is stream-compressed, so that {@code sluice-inline} (Sluice compressing
+     *                    on its lanes, as Connect does) shows what the compressing pool is worth, in the same run
      */
-    private static Scenario archive(String name, boolean smoke, int partitions, Supplier<FileFormat> formats) {
+    private static Scenario archive(String name, boolean smoke, int partitions, boolean streamCodec,
+            Supplier<FileFormat> formats) {
         ArchiveWork work = ArchiveWork.hourAndCategory(formats, Duration.ofMillis(smoke ? 200 : 1_000));
+        List<String> systems = new ArrayList<>(List.of("consume-ceiling", "sluice", "connect-sink", "connect-json"));
+        List<Ratio> ratios = new ArrayList<>(List.of(new Ratio("sluice", "consume-ceiling", 0.7),
+                new Ratio("sluice", "connect-sink", 3.0), new Ratio("sluice", "connect-json", null)));
+        if (streamCodec) {
+            systems.add(2, "sluice-inline");
+            ratios.add(new Ratio("sluice", "sluice-inline", null));
+        }
         return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, partitions, 10_000, 1_000, 0,
-                partitions,
-                List.of("consume-ceiling", "sluice", "connect-sink", "connect-json"), "consume-ceiling", 0, work,
-                List.of(new Ratio("sluice", "consume-ceiling", 0.7), new Ratio("sluice", "connect-sink", 3.0),
-                        new Ratio("sluice", "connect-json", null)));
+                partitions, List.copyOf(systems), "consume-ceiling", 0, work, List.copyOf(ratios));
     }
 }

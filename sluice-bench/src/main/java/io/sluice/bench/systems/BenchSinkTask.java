@@ -57,7 +57,8 @@ public final class BenchSinkTask extends SinkTask {
         ArchiveWork work = Scenario.named(props.get(BenchSinkConnector.SCENARIO),
                 Boolean.parseBoolean(props.get(BenchSinkConnector.SMOKE))).archive();
         archive = new ArchiveSink(new LocalBackend(Path.of(props.get(BenchSinkConnector.OUTPUT))), work.layout(),
-                work.format(), work.rolling(), false);
+                work.format(), work.rolling(), false, ArchiveSink.DEFAULT_MAX_BUFFERED_BYTES,
+                0); // compressing on the task's thread, as Connect's storage sinks do
         measurement = ConnectSinkSystem.measurement();
         json.configure(Map.of("schemas.enable", "false"), false);
     }

@@ -13,16 +13,24 @@ import java.util.Optional;
 /**
  * Sluice's engine with the archive sink, exactly once: files are staged, listed in a manifest that the Kafka commit
  * names, and published after the commit. One worker per partition (a sink keeps each partition's records in order),
- * the default memory budget, the scenario's commit interval.
+ * the default memory budget, the scenario's commit interval; JSON Lines compressed by the sink's pool (one thread per
+ * core) or, for {@code sluice-inline}, on the lanes.
  */
 final class SluiceArchiveSystem implements ArchiveSystem {
+
+    private final int compressingThreads;
+
+    /** @param compressingThreads the sink's compressing pool; 0 compresses on the lanes ({@code sluice-inline}) */
+    SluiceArchiveSystem(int compressingThreads) {
+        this.compressingThreads = compressingThreads;
+    }
 
     @Override
     public long run(String bootstrap, String topic, Scenario scenario, Path output, Measurement m) throws Exception {
         ArchiveWork work = scenario.archive();
         String group = SystemMain.group("sluice-archive");
         CountingSink sink = new CountingSink(new ArchiveSink(new LocalBackend(output), work.layout(), work.format(),
-                work.rolling(), true), m);
+                work.rolling(), true, ArchiveSink.DEFAULT_MAX_BUFFERED_BYTES, compressingThreads), m);
         EngineConfig config = EngineConfig.builder()
                 .bootstrapServers(bootstrap)
                 .groupId(group)

@@ -3,6 +3,7 @@ package io.sluice.bench.systems;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.bench.Scenario;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.sink.ArchiveSink;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -66,7 +67,8 @@ public final class SystemMain {
             return result;
         }
         ArchiveSystem archiver = switch (system) {
-            case "sluice" -> new SluiceArchiveSystem();
+            case "sluice" -> new SluiceArchiveSystem(ArchiveSink.DEFAULT_COMPRESSING_THREADS);
+            case "sluice-inline" -> new SluiceArchiveSystem(0);
             case "connect-sink" -> ConnectSinkSystem.sameWork();
             case "connect-json" -> ConnectSinkSystem.asDeployed();
             default -> throw new IllegalArgumentException("unknown system " + system + " for " + scenario.name());
@@ -74,7 +76,7 @@ public final class SystemMain {
         long end = archiver.run(bootstrap, topic, scenario, output, m);
         Map<String, Object> result = m.result(end);
         ArchiveOutput written = ArchiveOutput.read(output);
-        if (written.distinct() != scenario.records() || (system.equals("sluice") && written.duplicates() > 0)) {
+        if (written.distinct() != scenario.records() || (system.startsWith("sluice") && written.duplicates() > 0)) {
             throw new IllegalStateException(system + " left " + written.distinct() + " of " + scenario.records()
                     + " records in " + output + ", " + written.duplicates() + " of them more than once");
         }

@@ -96,6 +96,11 @@ public final class PipelineKeys {
             Types.integer(1, 10_000), "16",
             "How many partitions are written at the same time (worker threads). Each partition is archived in "
                     + "offset order, by one worker at a time.");
+    public static final ConfigKey<Integer> COMPRESSING_THREADS = ConfigKey.computed("processing.compressing-threads",
+            Types.integer(0, 1_024), "the number of cores",
+            "Threads that compress JSON Lines and raw files, shared by all partitions, while the workers encode the "
+                    + "next records: a partition then uses more than one core. `0` compresses on the workers, as "
+                    + "Kafka Connect's sinks do. Parquet and Avro compress inside their writers, on the workers.");
     public static final ConfigKey<Long> MEMORY_BUDGET = ConfigKey.withDefault("processing.memory-budget",
             Types.size(1L << 20), "256MiB",
             "Bytes of records queued and being written, plus the files' output buffers. A partition over its share "
@@ -262,8 +267,8 @@ public final class PipelineKeys {
                     VERIFY_HOSTNAME,
                     SASL_MECHANISM, SASL_USERNAME, SASL_PASSWORD, SASL_JAAS,
                     KAFKA_PROPERTIES,
-                    CONCURRENCY, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT, MAX_ATTEMPTS, RETRY_BACKOFF,
-                    RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
+                    CONCURRENCY, COMPRESSING_THREADS, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT, MAX_ATTEMPTS,
+                    RETRY_BACKOFF, RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
                     METRICS_PORT, METRICS_ADDRESS,
                     LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA, VALUE_ENCODING,
                     KAFKA_KEY,

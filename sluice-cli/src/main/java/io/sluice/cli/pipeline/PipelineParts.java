@@ -65,7 +65,8 @@ public final class PipelineParts {
     public static ArchiveSink sink(Pipeline pipeline) throws ConfigException, IOException {
         SinkConfig sink = pipeline.sink();
         return new ArchiveSink(backend(pipeline), sink.layout(), sink.files().config().fileFormat(), sink.rolling(),
-                sink.delivery() == Delivery.EXACTLY_ONCE, openFilesHeap(pipeline.processing()));
+                sink.delivery() == Delivery.EXACTLY_ONCE, openFilesHeap(pipeline.processing()),
+                pipeline.processing().compressingThreads());
     }
 
     /** What {@code sluice lag} looks at for the pipeline: its group on its topics, with its client settings. */

@@ -2,6 +2,7 @@ package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.Settings;
 import io.sluice.core.FailureOutcome;
+import io.sluice.storage.sink.ArchiveSink;
 import java.time.Duration;
 
 /**
@@ -11,7 +12,7 @@ import java.time.Duration;
  *
  * @param deadLetterTopic null when there is none
  */
-public record ProcessingConfig(int concurrency, long memoryBudget, Duration commitInterval, Duration drainTimeout,
+public record ProcessingConfig(int concurrency, int compressingThreads, long memoryBudget, Duration commitInterval, Duration drainTimeout,
         int maxAttempts, Duration retryBackoff, Duration retryBackoffMax, FailureOutcome onFailure,
         String deadLetterTopic) {
 
@@ -29,7 +30,9 @@ public record ProcessingConfig(int concurrency, long memoryBudget, Duration comm
         String dlq = s.get(PipelineKeys.DEAD_LETTER_TOPIC);
         FailureOutcome outcome = s.find(PipelineKeys.ON_FAILURE)
                 .orElse(dlq != null ? FailureOutcome.DEAD_LETTER : FailureOutcome.STOP);
-        return new ProcessingConfig(s.get(PipelineKeys.CONCURRENCY), s.get(PipelineKeys.MEMORY_BUDGET),
+        return new ProcessingConfig(s.get(PipelineKeys.CONCURRENCY),
+                s.find(PipelineKeys.COMPRESSING_THREADS).orElse(ArchiveSink.DEFAULT_COMPRESSING_THREADS),
+                s.get(PipelineKeys.MEMORY_BUDGET),
                 s.get(PipelineKeys.COMMIT_INTERVAL), s.get(PipelineKeys.DRAIN_TIMEOUT), s.get(PipelineKeys.MAX_ATTEMPTS),
                 s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq);
     }

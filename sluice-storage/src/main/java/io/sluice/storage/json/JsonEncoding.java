@@ -28,6 +28,10 @@ public final class JsonEncoding implements ValueEncoding {
     @Override
     public ValueReader reader(List<FieldPath> paths, boolean whole) {
         List<String[]> names = paths.stream().map(p -> p.names().toArray(String[]::new)).toList();
+        if (names.size() > JsonScan.MAX_PATHS) {
+            throw new IllegalArgumentException("a layout reads at most " + JsonScan.MAX_PATHS + " fields of the "
+                    + "values, not " + names.size() + "; use fewer {value.…} fields in the path template");
+        }
         return value -> {
             try {
                 return JsonScan.scan(value, names);

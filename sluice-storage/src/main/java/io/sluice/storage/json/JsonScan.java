@@ -9,7 +9,6 @@ import io.sluice.storage.value.ValueFields;
 import io.sluice.storage.value.ValueTimes;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,6 +21,8 @@ import java.util.List;
 public final class JsonScan implements ValueFields {
 
     private static final JsonFactory FACTORY = new JsonFactory();
+    /** The paths one scan follows: a bit each in a long. */
+    public static final int MAX_PATHS = 64;
 
     private final boolean object;
     private final boolean multiline;
@@ -34,10 +35,14 @@ public final class JsonScan implements ValueFields {
     }
 
     /**
-     * @param paths the fields wanted, each a path of names ({@code ["user", "country"]} for {@code user.country})
+     * @param paths the fields wanted, each a path of names ({@code ["user", "country"]} for {@code user.country}); at
+     *     most {@link #MAX_PATHS}
      * @throws MalformedJsonException saying where the value stops being JSON
      */
     public static JsonScan scan(byte[] value, List<String[]> paths) throws MalformedJsonException {
+        if (paths.size() > MAX_PATHS) {
+            throw new IllegalArgumentException("at most " + MAX_PATHS + " paths, not " + paths.size());
+        }
         String[] found = new String[paths.size()];
         try (JsonParser parser = FACTORY.createParser(value)) {
             JsonToken first = parser.nextToken();
@@ -46,7 +51,8 @@ public final class JsonScan implements ValueFields {
             }
             boolean object = first == JsonToken.START_OBJECT;
             if (object) {
-                scanObject(parser, new ArrayList<>(), paths, found);
+                long all = paths.size() == MAX_PATHS ? -1L : (1L << paths.size()) - 1;
+                scanObject(parser, 0, all, paths, found);
             } else if (first.isStructStart()) {
                 parser.skipChildren();
             }
@@ -64,41 +70,50 @@ public final class JsonScan implements ValueFields {
         }
     }
 
-    private static void scanObject(JsonParser parser, List<String> path, List<String[]> paths, String[] found)
-            throws IOException {
+    /**
+     * Reads the object the parser is in up to its end. {@code candidates} has a bit set for each path whose first
+     * {@code depth} names lead here; an object no path leads into is skipped whole (still checked), without comparing
+     * its names.
+     */
+    private static void scanObject(JsonParser parser, int depth, long candidates, List<String[]> paths,
+            String[] found) throws IOException {
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_OBJECT) {
             if (token == null) {
                 throw new JsonParseException(parser, "unexpected end of input inside an object");
             }
-            String name = parser.currentName();
             JsonToken value = parser.nextToken();
-            path.add(name);
+            long here = candidates == 0 ? 0 : matching(parser.currentName(), depth, candidates, paths);
             if (value == JsonToken.START_OBJECT) {
-                scanObject(parser, path, paths, found);
+                if (here == 0) {
+                    parser.skipChildren();
+                } else {
+                    scanObject(parser, depth + 1, here, paths, found);
+                }
             } else if (value == JsonToken.START_ARRAY) {
                 parser.skipChildren();
-            } else {
+            } else if (here != 0) {
                 for (int i = 0; i < paths.size(); i++) {
-                    if (found[i] == null && matches(paths.get(i), path)) {
+                    if ((here & (1L << i)) != 0 && paths.get(i).length == depth + 1 && found[i] == null) {
                         found[i] = value == JsonToken.VALUE_NULL ? null : parser.getText();
                     }
                 }
             }
-            path.remove(path.size() - 1);
         }
     }
 
-    private static boolean matches(String[] wanted, List<String> path) {
-        if (wanted.length != path.size()) {
-            return false;
-        }
-        for (int i = 0; i < wanted.length; i++) {
-            if (!wanted[i].equals(path.get(i))) {
-                return false;
+    /** Of {@code candidates}, the paths whose name at {@code depth} is {@code name}. */
+    private static long matching(String name, int depth, long candidates, List<String[]> paths) {
+        long here = 0;
+        for (int i = 0; i < paths.size(); i++) {
+            if ((candidates & (1L << i)) != 0) {
+                String[] path = paths.get(i);
+                if (path.length > depth && path[depth].equals(name)) {
+                    here |= 1L << i;
+                }
             }
         }
-        return true;
+        return here;
     }
 
     private static String location(JsonParser parser) {

@@ -27,8 +27,9 @@ import org.apache.kafka.common.Uuid;
  * holding the most rolls early ({@link MemoryPressure}, {@code docs/rolling.md}).
  *
  * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
- * ({@link StorageCalls}). Stream-compressed files (JSON Lines, raw) are compressed on another shared pool, one thread
- * per core, while the lanes encode the next rows ({@link Compressors}): a partition uses more than one core.
+ * ({@link StorageCalls}). Stream-compressed files (JSON Lines, raw) are compressed on another shared pool, by default
+ * one thread per core, while the lanes encode the next rows ({@link Compressors}): a partition uses more than one
+ * core.
  *
  * <p>Each value is decoded once, in the format's value encoding (JSON or Avro), for the layout's fields and for the
  * writer; a value that is not in that encoding is rejected with the reason (the engine dead-letters it).
@@ -46,14 +47,19 @@ public final class ArchiveSink implements Sink {
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
-    /** One compressing thread per core: the lanes and the consumer keep busy besides, and more would only queue. */
-    private final Compressors compressors = Compressors.offloaded(Runtime.getRuntime().availableProcessors());
+    private final Compressors compressors;
     /** Rolls by cause, files sealed and published. */
     public final ArchiveCounters counters = new ArchiveCounters();
     /** Rolls forced by the open-file bound. */
     public final LongAdder boundRolls = counters.boundRolls;
     /** Files published. */
     public final LongAdder published = counters.published;
+
+    /**
+     * The default number of threads compressing stream-framed files: one per core. The lanes and the consumer keep
+     * busy besides, so more would only queue.
+     */
+    public static final int DEFAULT_COMPRESSING_THREADS = Runtime.getRuntime().availableProcessors();
 
     /** The default limit on the heap open files hold: half the engine's default memory budget. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 128L * 1024 * 1024;
@@ -70,6 +76,21 @@ public final class ArchiveSink implements Sink {
      */
     public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
             boolean exactlyOnce, long maxBufferedBytes) {
+        this(backend, layout, format, rolling, exactlyOnce, maxBufferedBytes, DEFAULT_COMPRESSING_THREADS);
+    }
+
+    /**
+     * @param maxBufferedBytes   as above
+     * @param compressingThreads threads that compress JSON Lines and raw files while the lanes encode the next rows,
+     *                           shared by all partitions; 0 compresses on the lanes, as Kafka Connect's sinks do on
+     *                           their task threads. Parquet and Avro compress inside their writers, on the lanes
+     */
+    public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
+            boolean exactlyOnce, long maxBufferedBytes, int compressingThreads) {
+        if (compressingThreads < 0) {
+            throw new IllegalArgumentException("compressing threads must be 0 (compress on the lanes) or more, not "
+                    + compressingThreads);
+        }
         valueReader(layout, format); // a field the values can never have fails here, not at the first assignment
         this.backend = backend;
         this.layout = layout;
@@ -77,6 +98,7 @@ public final class ArchiveSink implements Sink {
         this.rolling = rolling;
         this.exactlyOnce = exactlyOnce;
         this.pressure = new MemoryPressure(maxBufferedBytes, partitions.values());
+        this.compressors = compressingThreads == 0 ? Compressors.INLINE : Compressors.offloaded(compressingThreads);
     }
 
     /**
