@@ -127,6 +127,22 @@ final class QuickstartCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * How the files' size compares with the events'. A small run spreads few events over many folders, and then each
+     * Parquet file's header, footer and column statistics outweigh its rows: say so rather than "0.5x smaller".
+     */
+    static String compression(long jsonBytes, long fileBytes) {
+        if (fileBytes == 0 || jsonBytes == 0) {
+            return "nothing written";
+        }
+        double ratio = (double) jsonBytes / fileBytes;
+        if (ratio >= 1) {
+            return String.format(Locale.ROOT, "%.1fx smaller", ratio);
+        }
+        return String.format(Locale.ROOT, "%.1fx larger: with this few events per folder each file's header, footer "
+                + "and statistics outweigh its rows (try --events 1000000)", 1 / ratio);
+    }
+
     private static void summary(Console console, EventProducer.Result produced, PipelineRun.Outcome outcome,
             AuditReport audit, ArchiveTally tally, Path archive) {
         double seconds = outcome.elapsed().toNanos() / 1e9;
@@ -138,9 +154,9 @@ final class QuickstartCommand implements Callable<Integer> {
                         + "pipeline.yaml`"));
         console.result(String.format(Locale.ROOT, "  files       %,d in %,d folders under %s", tally.files(),
                 tally.folders(), archive.resolve(TOPIC)));
-        console.result(String.format(Locale.ROOT, "  bytes       %s of JSON events in %s of Parquet: %.1fx smaller",
+        console.result(String.format(Locale.ROOT, "  bytes       %s of JSON events in %s of Parquet: %s",
                 Units.bytes(produced.jsonBytes()), Units.bytes(tally.bytes()),
-                tally.bytes() == 0 ? 0.0 : (double) produced.jsonBytes() / tally.bytes()));
+                compression(produced.jsonBytes(), tally.bytes())));
         console.result(String.format(Locale.ROOT, "  throughput  %,.0f records/s, %s/s of JSON (start, catch-up, "
                 + "final commit)", outcome.last().records() / seconds, Units.bytes(produced.jsonBytes() / seconds)));
         console.result("");
