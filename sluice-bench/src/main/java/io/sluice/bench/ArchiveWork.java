@@ -1,6 +1,6 @@
 package io.sluice.bench;
 
-import io.sluice.core.budget.MemoryBudget;
+import io.sluice.core.EngineConfig;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
@@ -44,8 +44,6 @@ public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFo
 
     /** {@code max.partition.fetch.bytes} and {@code fetch.max.bytes} as Sluice sets them for its budget. */
     public Map<String, Object> fetchSizes() {
-        MemoryBudget budget = new MemoryBudget(memoryBudgetBytes);
-        return Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, budget.partitionFetchBytes(),
-                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, budget.fetchMaxBytes());
+        return EngineConfig.fetchSizes(memoryBudgetBytes);
     }
 }

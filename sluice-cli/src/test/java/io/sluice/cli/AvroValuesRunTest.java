@@ -3,7 +3,7 @@ package io.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
@@ -110,7 +110,7 @@ class AvroValuesRunTest {
         List<ConsumerRecord<byte[], byte[]>> dead = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT), dlq,
                 Duration.ofSeconds(10));
         TreeSet<String> reasons = new TreeSet<>();
-        dead.forEach(r -> reasons.add(new String(r.headers().lastHeader(DeadLetterPublisher.ERROR_MESSAGE).value(),
+        dead.forEach(r -> reasons.add(new String(r.headers().lastHeader(DeadLetterHeaders.ERROR_MESSAGE).value(),
                 StandardCharsets.UTF_8)));
         assertEquals(List.of(
                 "the value is not Avro of the schema io.sluice.test.Order: it ends (9 bytes) inside field 'placed_at' "

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.storage.format.ArchivedFormats;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
@@ -221,9 +221,9 @@ class RunTest {
         Map<Integer, Set<Long>> dead = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT), dlq,
                 Duration.ofSeconds(30))) {
-            int partition = Integer.parseInt(header(r, DeadLetterPublisher.SOURCE_PARTITION));
+            int partition = Integer.parseInt(header(r, DeadLetterHeaders.SOURCE_PARTITION));
             dead.computeIfAbsent(partition, p -> new HashSet<>())
-                    .add(Long.parseLong(header(r, DeadLetterPublisher.SOURCE_OFFSET)));
+                    .add(Long.parseLong(header(r, DeadLetterHeaders.SOURCE_OFFSET)));
         }
         return dead;
     }

@@ -1,15 +1,20 @@
 package io.sluice.core;
 
-import io.sluice.core.budget.MemoryBudget;
-import io.sluice.core.consumer.ConsumerLoop;
-import io.sluice.core.consumer.ReadRateLimit;
-import io.sluice.core.failure.Backoff;
-import io.sluice.core.failure.DeadLetterPublisher;
-import io.sluice.core.failure.FailurePolicy;
-import io.sluice.core.failure.RecordProcessor;
-import io.sluice.core.lane.LaneRouter;
-import io.sluice.core.lane.WorkerPool;
-import io.sluice.core.metrics.EngineMetrics;
+import io.sluice.core.internal.budget.MemoryBudget;
+import io.sluice.core.internal.consumer.CommitSettings;
+import io.sluice.core.internal.consumer.ConsumerLoop;
+import io.sluice.core.internal.consumer.EngineFailure;
+import io.sluice.core.internal.consumer.EngineParts;
+import io.sluice.core.internal.consumer.SourceGroupView;
+import io.sluice.core.internal.consumer.StartSettings;
+import io.sluice.core.internal.consumer.ReadRateLimit;
+import io.sluice.core.internal.failure.Backoff;
+import io.sluice.core.internal.failure.DeadLetterPublisher;
+import io.sluice.core.internal.failure.FailurePolicy;
+import io.sluice.core.internal.failure.RecordProcessor;
+import io.sluice.core.internal.lane.LaneRouter;
+import io.sluice.core.internal.lane.WorkerPool;
+import io.sluice.core.internal.metrics.EngineMetrics;
 import io.sluice.core.sink.Sink;
 import java.time.Duration;
 import java.util.HashMap;
@@ -45,15 +50,16 @@ public final class Engine implements AutoCloseable {
     private final EngineConfig config;
     private final ConsumerLoop loop;
     private final Thread consumerThread;
+    private final EngineFailure failure;
     private final DeadLetterPublisher deadLetters;
-
     private final RecordProcessor processor;
     private final WorkerPool pool;
 
-    private Engine(EngineConfig config, ConsumerLoop loop, DeadLetterPublisher deadLetters,
+    private Engine(EngineConfig config, ConsumerLoop loop, EngineFailure failure, DeadLetterPublisher deadLetters,
             RecordProcessor processor, WorkerPool pool) {
         this.config = config;
         this.loop = loop;
+        this.failure = failure;
         this.deadLetters = deadLetters;
         this.processor = processor;
         this.pool = pool;
@@ -120,20 +126,28 @@ public final class Engine implements AutoCloseable {
             props.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG); // the broker assigns (KIP-848)
         }
 
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        EngineFailure failure = new EngineFailure(consumer::wakeup);
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
                 ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config)) : null;
         WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos(), virtual);
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        ConsumerLoop[] loop = new ConsumerLoop[1];
         RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
                 new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
-                error -> loop[0].fail(error)));
+                failure::fail));
         EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
-        loop[0] = new ConsumerLoop(config, consumer,
-                new LaneRouter(ordering, sink == null ? config.laneFunction() : null, config.lanesPerPartition()), pool,
-                processor, inFlight, budget, sink, metrics, Admin.create(connectionProperties(config)));
-        Engine engine = new Engine(config, loop[0], deadLetters, processor, pool);
+        EngineParts parts = new EngineParts(consumer, Admin.create(connectionProperties(config)), pool, processor,
+                inFlight, new LaneRouter(ordering, sink == null ? config.laneFunction() : null,
+                        config.lanesPerPartition()), budget,
+                config.commitPoint().create(new SourceGroupView(consumer, config.groupId())), failure, metrics,
+                config.maxReadBytesPerSecond() > 0
+                        ? new ReadRateLimit(config.maxReadBytesPerSecond(), System.nanoTime()) : null,
+                new StartSettings(config.startPosition(), config.outOfRangePolicy(), config.startTimestamp(),
+                        config.timestampStart(), config.window(), config.drainTimeout()),
+                new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
+        ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(config.topics(), config.groupId(),
+                config.untilEnd(), config.drainTimeout()), parts, sink);
+        Engine engine = new Engine(config, loop, failure, deadLetters, processor, pool);
         metrics.bind(engine::stats);
         engine.consumerThread.start();
         return engine;
@@ -145,7 +159,7 @@ public final class Engine implements AutoCloseable {
 
     /** Counters and gauges, for metrics and tests. */
     public EngineStats stats() {
-        return loop.stats(processor, pool);
+        return loop.stats(processor.counts(), pool.timeouts());
     }
 
     /** Each assigned partition: committed offset, watermark, gap, lag, stuck time; refreshed every second. */
@@ -155,7 +169,7 @@ public final class Engine implements AutoCloseable {
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */
     public Optional<Throwable> failure() {
-        return Optional.ofNullable(loop.failure());
+        return Optional.ofNullable(failure.get());
     }
 
     /** Stops fetching {@code partition} until {@link #resume}; records already fetched still complete. */

@@ -2,7 +2,9 @@ package io.sluice.core;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
-import io.sluice.core.ledger.CompletionMap;
+import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.internal.budget.MemoryBudget;
+import io.sluice.core.internal.ledger.CompletionMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -48,6 +50,7 @@ public final class EngineConfig {
     private final TimestampStart timestampStart;
     private final boolean untilEnd;
     private final long maxReadBytesPerSecond;
+    private final CommitPoint.Factory commitPoint;
 
     private EngineConfig(Builder b) {
         this.consumerProperties = Map.copyOf(b.consumerProperties);
@@ -76,6 +79,22 @@ public final class EngineConfig {
         this.timestampStart = b.timestampStart;
         this.untilEnd = b.untilEnd;
         this.maxReadBytesPerSecond = b.maxReadBytesPerSecond;
+        this.commitPoint = b.commitPoint;
+    }
+
+    /** What makes progress true: the source group's offset commit unless a builder chose another. */
+    public CommitPoint.Factory commitPoint() {
+        return commitPoint;
+    }
+
+    /**
+     * {@code max.partition.fetch.bytes} and {@code fetch.max.bytes} as the engine derives them from a memory budget (a
+     * consumer setting given explicitly wins), so that a tool measured beside the engine can fetch alike.
+     */
+    public static Map<String, Object> fetchSizes(long memoryBudgetBytes) {
+        MemoryBudget budget = new MemoryBudget(memoryBudgetBytes);
+        return Map.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, budget.partitionFetchBytes(),
+                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, budget.fetchMaxBytes());
     }
 
     public static Builder builder() {
@@ -223,6 +242,7 @@ public final class EngineConfig {
         private TimestampStart timestampStart = TimestampStart.UNCOMMITTED;
         private boolean untilEnd;
         private long maxReadBytesPerSecond;
+        private CommitPoint.Factory commitPoint = CommitPoint.sourceGroup();
 
         private Builder() {
         }
@@ -413,6 +433,15 @@ public final class EngineConfig {
          */
         public Builder maxReadBytesPerSecond(long bytesPerSecond) {
             this.maxReadBytesPerSecond = bytesPerSecond;
+            return this;
+        }
+
+        /**
+         * The step that makes progress true and fences members that lost their partitions (see {@link CommitPoint}).
+         * Default: {@link CommitPoint#sourceGroup()}, the source consumer group's offset commit.
+         */
+        public Builder commitPoint(CommitPoint.Factory factory) {
+            this.commitPoint = Objects.requireNonNull(factory, "commitPoint");
             return this;
         }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.KafkaCluster;
@@ -56,11 +56,11 @@ class EngineFailureTest {
         ConsumerRecord<byte[], byte[]> dead = deadLetters(dlq).get(0);
         assertEquals("v777", new String(dead.value(), StandardCharsets.UTF_8));
         assertEquals("k777", new String(dead.key(), StandardCharsets.UTF_8));
-        assertEquals(IllegalStateException.class.getName(), header(dead, DeadLetterPublisher.ERROR_CLASS));
-        assertEquals("cannot handle v777", header(dead, DeadLetterPublisher.ERROR_MESSAGE));
-        assertEquals(topic, header(dead, DeadLetterPublisher.SOURCE_TOPIC));
-        assertEquals("3", header(dead, DeadLetterPublisher.ATTEMPTS));
-        assertTrue(header(dead, DeadLetterPublisher.SOURCE_OFFSET).matches("\\d+"));
+        assertEquals(IllegalStateException.class.getName(), header(dead, DeadLetterHeaders.ERROR_CLASS));
+        assertEquals("cannot handle v777", header(dead, DeadLetterHeaders.ERROR_MESSAGE));
+        assertEquals(topic, header(dead, DeadLetterHeaders.SOURCE_TOPIC));
+        assertEquals("3", header(dead, DeadLetterHeaders.ATTEMPTS));
+        assertTrue(header(dead, DeadLetterHeaders.SOURCE_OFFSET).matches("\\d+"));
 
         // everything is committed, the poison record included: it is done (dead-lettered)
         Map<TopicPartition, OffsetAndMetadata> committed = EngineTestSupport.committed(kafka, config.groupId());

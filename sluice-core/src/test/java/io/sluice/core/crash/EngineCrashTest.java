@@ -3,9 +3,9 @@ package io.sluice.core.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.core.CrashPoints;
-import io.sluice.core.consumer.CommitMetadata;
-import io.sluice.core.ledger.CompletionMap;
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.wire.CommitMetadata;
+import io.sluice.core.internal.ledger.CompletionMap;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
@@ -150,7 +150,7 @@ class EngineCrashTest {
             for (int p = 0; p < PARTITIONS; p++) {
                 OffsetAndMetadata c = committed.get(new TopicPartition(topic, p));
                 long offset = c == null ? 0 : c.offset();
-                CompletionMap done = CommitMetadata.decode(offset, c == null ? "" : c.metadata());
+                CompletionMap done = CompletionMap.fromCommit(offset, c == null ? "" : c.metadata());
                 for (Map.Entry<Integer, Integer> e : counts.entrySet()) {
                     int partition = e.getKey() >> 20;
                     long o = e.getKey() & 0xFFFFF;

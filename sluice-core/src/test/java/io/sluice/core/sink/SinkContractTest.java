@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
-import io.sluice.core.consumer.CommitMetadata;
+import io.sluice.core.wire.CommitMetadata;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;

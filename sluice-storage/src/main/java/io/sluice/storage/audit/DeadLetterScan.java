@@ -1,6 +1,6 @@
 package io.sluice.storage.audit;
 
-import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.wire.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * The records of the audited ranges that the engine dead-lettered, found through the headers it adds
- * ({@link DeadLetterPublisher}): source topic, partition and offset, and the error. A dead-letter topic shared by
+ * ({@link DeadLetterHeaders}): source topic, partition and offset, and the error. A dead-letter topic shared by
  * several topics is fine: other sources are skipped. A record dead-lettered twice (a retry after a crash) counts once.
  *
  * <p>Threading: {@link #run} on one thread; its result is handed over when it returns.
@@ -60,12 +60,12 @@ final class DeadLetterScan {
     private void add(ConsumerRecord<Void, Void> record, String topic, SortedMap<Integer, KafkaPartition> plan,
             int limit) {
         Headers headers = record.headers();
-        String sourceTopic = text(headers, DeadLetterPublisher.SOURCE_TOPIC);
+        String sourceTopic = text(headers, DeadLetterHeaders.SOURCE_TOPIC);
         long partition;
         long offset;
         try {
-            partition = Long.parseLong(text(headers, DeadLetterPublisher.SOURCE_PARTITION));
-            offset = Long.parseLong(text(headers, DeadLetterPublisher.SOURCE_OFFSET));
+            partition = Long.parseLong(text(headers, DeadLetterHeaders.SOURCE_PARTITION));
+            offset = Long.parseLong(text(headers, DeadLetterHeaders.SOURCE_OFFSET));
         } catch (NumberFormatException e) { // also a missing header: parsing null fails the same way
             withoutSource++;
             return;
@@ -84,12 +84,12 @@ final class DeadLetterScan {
         }
         int attempts;
         try {
-            attempts = Integer.parseInt(text(headers, DeadLetterPublisher.ATTEMPTS));
+            attempts = Integer.parseInt(text(headers, DeadLetterHeaders.ATTEMPTS));
         } catch (NumberFormatException e) {
             attempts = 0;
         }
-        letters.listed.put(offset, new AuditReport.DeadLetter(offset, text(headers, DeadLetterPublisher.ERROR_CLASS),
-                text(headers, DeadLetterPublisher.ERROR_MESSAGE), attempts,
+        letters.listed.put(offset, new AuditReport.DeadLetter(offset, text(headers, DeadLetterHeaders.ERROR_CLASS),
+                text(headers, DeadLetterHeaders.ERROR_MESSAGE), attempts,
                 record.topic() + "-" + record.partition() + "@" + record.offset()));
         if (letters.listed.size() > limit) {
             letters.listed.pollLastEntry();

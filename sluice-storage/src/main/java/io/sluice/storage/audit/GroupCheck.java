@@ -1,6 +1,6 @@
 package io.sluice.storage.audit;
 
-import io.sluice.core.consumer.CommitMetadata;
+import io.sluice.core.wire.CommitMetadata;
 import io.sluice.storage.audit.AuditReport.CommitStatus;
 import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.sink.ManifestFile;

@@ -1,6 +1,6 @@
 package io.sluice.storage.sink;
 
-import io.sluice.core.CrashPoints;
+import io.sluice.core.crash.CrashPoints;
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.PendingFile;

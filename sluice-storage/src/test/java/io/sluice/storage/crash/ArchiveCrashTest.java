@@ -2,7 +2,7 @@ package io.sluice.storage.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.core.CrashPoints;
+import io.sluice.core.crash.CrashPoints;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.sink.CategoryRecords;
 import io.sluice.testkit.Names;

@@ -3,7 +3,7 @@ package io.sluice.storage.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.core.CrashPoints;
+import io.sluice.core.crash.CrashPoints;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.sink.Manifest;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
-import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.JsonLinesFormat;
@@ -72,7 +72,7 @@ class LocalArchiveTest {
                 Duration.ofSeconds(10));
         assertEquals(2, dead.size());
         List<String> reasons = dead.stream().map(r -> new String(r.headers().lastHeader(
-                DeadLetterPublisher.ERROR_MESSAGE).value(), StandardCharsets.UTF_8)).sorted().toList();
+                DeadLetterHeaders.ERROR_MESSAGE).value(), StandardCharsets.UTF_8)).sorted().toList();
         assertTrue(reasons.get(0).startsWith("the path template needs value.category, which is missing"), reasons.get(0));
         assertTrue(reasons.get(1).startsWith("the value is not JSON"), reasons.get(1));
 

@@ -1,0 +1,91 @@
+package io.sluice.core.commit;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The one step that makes a partition's progress true: until a commit point has taken a commit, the work behind it
+ * (records a handler processed, files a sink wrote) is repeated after a crash; once it has, it is never repeated. A
+ * sink makes its output visible only after the commit point took the commit that names it.
+ *
+ * <p>What a commit carries: per partition, the offset to resume from and the engine's metadata text (see
+ * {@link io.sluice.core.wire.CommitMetadata}: the topic ID, the completion map beyond the offset and a sink's
+ * checkpoint data). A commit point transports it and keeps it; the engine writes and reads the text.
+ *
+ * <p>Who fences zombies: the commit point. A member that lost its partitions (its session expired, it was frozen)
+ * may wake up and try to commit; the commit point must refuse that commit, by a mechanism of Kafka, never by timing.
+ * {@link #claim} is where a new owner shuts the door on earlier ones.
+ *
+ * <p>What a failed commit means: {@link #refusedForCertain} tells a commit that will never take effect (the member was
+ * fenced, a rebalance was in progress) from one whose outcome is unknown (a timeout: it may yet be the committed one).
+ * The engine tells the sink which it was, and a sink keeps the output of an unknown outcome for recovery.
+ *
+ * <p>Implementations: {@link SourceGroupCommit}, the source consumer group's offset commit, fenced by the group's
+ * generation (archives and handlers). A transaction in a target cluster (mirrors, merges) is the next.
+ *
+ * <p>Threading: every method is called on the engine's consumer thread, and {@link Outcome}s must be delivered there
+ * too (for the source group they are: the consumer runs commit callbacks inside its own calls).
+ */
+public interface CommitPoint {
+
+    /** Words for logs and errors, such as "the offset commit of group 'orders-archive'". */
+    String describe();
+
+    /**
+     * The partitions are now this member's: fences every earlier owner of them, then reads each one's last commit
+     * (absent when the partition was never committed). Called when partitions are assigned, before any of their
+     * records is dispatched.
+     */
+    Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout);
+
+    /** Starts a commit; {@code outcome} hears how it ended, on the consumer thread. Commits take effect in order. */
+    void commit(Map<TopicPartition, OffsetAndMetadata> offsets, Outcome outcome);
+
+    /**
+     * Commits and waits, for revoked partitions and on close; throws when the commit did not certainly succeed (see
+     * {@link #refusedForCertain}).
+     */
+    void commitNow(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout);
+
+    /** Whether {@code error}, from a commit, means it will never take effect (rather than: the outcome is unknown). */
+    boolean refusedForCertain(Exception error);
+
+    /**
+     * Waits until every commit started so far has heard its outcome. Called before lost partitions are let go, so
+     * that their sink learns what became of their last commits.
+     */
+    void settleInFlight(Duration timeout);
+
+    /**
+     * The partitions are no longer this member's: revoked after their last commit, or {@code lost} (another member
+     * may own them already). Nothing to do for the source group; a commit point holding resources per partition
+     * frees them here.
+     */
+    default void release(Collection<TopicPartition> partitions, boolean lost) {
+    }
+
+    /** The engine stops; called once, after the last commit. */
+    default void close() {
+    }
+
+    /** How a commit ended: {@code error} is null when it took effect. */
+    @FunctionalInterface
+    interface Outcome {
+        void completed(Map<TopicPartition, OffsetAndMetadata> offsets, Exception error);
+    }
+
+    /** Makes the engine's commit point once the engine has its source consumer. */
+    @FunctionalInterface
+    interface Factory {
+        CommitPoint create(SourceGroup group);
+    }
+
+    /** The source consumer group's offset commit: the default, for handlers and archives. */
+    static Factory sourceGroup() {
+        return SourceGroupCommit::new;
+    }
+}

@@ -1,5 +1,0 @@
-package io.sluice.core.consumer;
-
-/** A message from a worker to the consumer thread: this record of this partition is done. Immutable. */
-record Completion(PartitionState partition, long offset, long bytes) {
-}

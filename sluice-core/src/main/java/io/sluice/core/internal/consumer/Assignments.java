@@ -1,0 +1,204 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.StartPosition;
+import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.internal.budget.MemoryBudget;
+import io.sluice.core.internal.ledger.CompletionMap;
+import io.sluice.core.wire.CommitMetadata;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Partitions coming and going. Assigned: the commit point claims them (fencing earlier owners) and says where each
+ * resumes, a start timestamp or the start position places the ones never committed, and each gets fresh state.
+ * Revoked: no new records start, those running finish (up to the drain timeout), the last progress is committed,
+ * then the partition is forgotten. Lost: another member may own it already, so nothing is committed; the commit policy
+ * settles what was in flight and the partition is forgotten.
+ *
+ * <p>Threading: the consumer thread (the consumer calls the listener inside {@code poll}).
+ */
+final class Assignments implements ConsumerRebalanceListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
+
+    private final Consumer<?, ?> consumer;
+    private final StartSettings settings;
+    private final CommitPoint commitPoint;
+    private final CommitPolicy commits;
+    private final TopicIds topicIds;
+    private final AssignedPartitions partitions;
+    private final PartitionFactory factory;
+    private final Completions completions;
+    private final FetchPauses pauses;
+    private final MemoryBudget budget;
+    private final RunEnd runEnd;
+    private final LongAdder revoked = new LongAdder();
+    private final LongAdder lost = new LongAdder();
+
+    Assignments(Consumer<?, ?> consumer, StartSettings settings, CommitPoint commitPoint, CommitPolicy commits,
+            TopicIds topicIds, AssignedPartitions partitions, PartitionFactory factory, Completions completions,
+            FetchPauses pauses, MemoryBudget budget, RunEnd runEnd) {
+        this.consumer = consumer;
+        this.settings = settings;
+        this.commitPoint = commitPoint;
+        this.commits = commits;
+        this.topicIds = topicIds;
+        this.partitions = partitions;
+        this.factory = factory;
+        this.completions = completions;
+        this.pauses = pauses;
+        this.budget = budget;
+        this.runEnd = runEnd;
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> revokedPartitions) {
+        revoked.add(revokedPartitions.size());
+        List<PartitionState> leaving = stateOf(revokedPartitions);
+        if (leaving.isEmpty()) {
+            return;
+        }
+        leaving.forEach(PartitionState::close);
+        awaitIdle(leaving);
+        try {
+            commits.commitFinal(leaving);
+        } catch (RuntimeException e) {
+            LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}",
+                    revokedPartitions, e.toString());
+        }
+        forget(leaving, false);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> lostPartitions) {
+        lost.add(lostPartitions.size());
+        // another member may own them already: never commit, just stop
+        List<PartitionState> gone = stateOf(lostPartitions);
+        gone.forEach(PartitionState::close);
+        commits.lost(gone);
+        forget(gone, true);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+        if (assigned.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = new java.util.HashMap<>(
+                commitPoint.claim(Set.copyOf(assigned), settings.timeout()));
+        topicIds.refresh(assigned);
+        forgetCommitsOfRecreatedTopics(committed);
+        Map<TopicPartition, Long> byTime = TimestampStarts.resolve(consumer, settings, assigned, committed);
+        List<TopicPartition> fresh = assigned.stream()
+                .filter(tp -> committed.get(tp) == null && !byTime.containsKey(tp)).collect(Collectors.toList());
+        if (!fresh.isEmpty()) {
+            if (settings.startPosition() == StartPosition.EARLIEST && settings.outOfRange() != OutOfRangePolicy.LATEST
+                    || settings.outOfRange() == OutOfRangePolicy.EARLIEST) {
+                consumer.seekToBeginning(fresh);
+            } else {
+                consumer.seekToEnd(fresh);
+            }
+        }
+        for (TopicPartition tp : assigned) {
+            OffsetAndMetadata oam = committed.get(tp);
+            Long timeStart = byTime.get(tp);
+            if (timeStart != null) {
+                consumer.seek(tp, timeStart);
+            } else if (oam != null) {
+                // position known now, so reading it never blocks the loop
+                consumer.seek(tp, oam);
+            }
+            long start = timeStart != null ? timeStart
+                    : oam != null ? oam.offset() : consumer.position(tp, settings.timeout());
+            CompletionMap done = timeStart == null && oam != null
+                    ? CompletionMap.fromCommit(oam.offset(), oam.metadata()) : CompletionMap.empty(start);
+            PartitionState p = factory.create(tp, start, done);
+            p.topicId = topicIds.idOf(tp.topic());
+            partitions.add(p);
+            commits.assigned(p, oam);
+            if (pauses.operatorPaused(tp)) {
+                pauses.pause(p, PauseReason.OPERATOR);
+            }
+            if (start >= runEnd.endOf(tp)) {
+                pauses.pause(p, PauseReason.END);
+            }
+        }
+        budget.partitionsAssigned(partitions.size());
+    }
+
+    /** Partitions revoked from this member since start (cooperative rebalances move only these). */
+    long revoked() {
+        return revoked.sum();
+    }
+
+    /** Partitions lost without a chance to commit (session expired). */
+    long lost() {
+        return lost.sum();
+    }
+
+    private List<PartitionState> stateOf(Collection<TopicPartition> tps) {
+        return tps.stream().map(partitions::get).filter(Objects::nonNull).collect(Collectors.toList());
+    }
+
+    private void awaitIdle(List<PartitionState> states) {
+        List<PartitionState> stuck = completions.awaitIdle(states, settings.timeout().toNanos());
+        if (!stuck.isEmpty()) {
+            LOG.warn("records still running after {} in {}; they stay uncommitted and will be processed again",
+                    settings.timeout(), stuck);
+        }
+    }
+
+    /**
+     * A commit made for an earlier topic of the same name must not position the new one: by default that is a
+     * loud failure; with the out-of-range policy EARLIEST or LATEST, the commit is ignored and the partition
+     * starts there.
+     */
+    private void forgetCommitsOfRecreatedTopics(Map<TopicPartition, OffsetAndMetadata> committed) {
+        List<String> recreated = new ArrayList<>();
+        committed.entrySet().removeIf(e -> {
+            if (e.getValue() == null) {
+                return false;
+            }
+            var was = CommitMetadata.topicId(e.getValue().metadata());
+            var now = topicIds.idOf(e.getKey().topic());
+            if (was.isPresent() && !was.get().equals(now)) {
+                recreated.add(e.getKey() + " (committed at offset " + e.getValue().offset() + " for topic ID "
+                        + was.get() + "; the topic's ID is now " + now + ")");
+                return true;
+            }
+            return false;
+        });
+        if (recreated.isEmpty()) {
+            return;
+        }
+        String message = "topic deleted and created again since this group committed: " + String.join(", ",
+                recreated);
+        if (settings.outOfRange() == OutOfRangePolicy.FAIL) {
+            throw new IllegalStateException(message + ". Its records are not the ones the commit speaks of. Set "
+                    + "the out-of-range policy to EARLIEST or LATEST to start the new topic there.");
+        }
+        LOG.error("{}; starting from the {} offset", message, settings.outOfRange());
+    }
+
+    private void forget(List<PartitionState> states, boolean wereLost) {
+        for (PartitionState p : states) {
+            partitions.remove(p);
+            budget.release(p.bufferedBytes);
+        }
+        commitPoint.release(states.stream().map(p -> p.partition).collect(Collectors.toList()), wereLost);
+        budget.partitionsAssigned(partitions.size());
+    }
+}

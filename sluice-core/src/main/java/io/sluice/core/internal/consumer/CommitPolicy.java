@@ -1,0 +1,34 @@
+package io.sluice.core.internal.consumer;
+
+import java.util.Collection;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+
+/**
+ * What the engine commits, and when: a partition's progress as the ledger knows it when a handler runs
+ * ({@link LedgerCommits}), or a sink's checkpoints ({@link SinkCommits}). Either way the commits go to the engine's
+ * {@link io.sluice.core.commit.CommitPoint}.
+ *
+ * <p>Threading: the consumer thread only.
+ */
+interface CommitPolicy {
+
+    /** A partition was assigned; {@code committed} is its last commit, or null. */
+    void assigned(PartitionState partition, OffsetAndMetadata committed);
+
+    /** Called on every loop: commits asynchronously when the interval has passed. */
+    void maybeCommit(Collection<PartitionState> partitions);
+
+    /**
+     * The partitions are being revoked or the engine closes; they are closed and their records no longer run.
+     * Commits what is done, synchronously.
+     */
+    void commitFinal(Collection<PartitionState> partitions);
+
+    /** The partitions were lost: another member may own them; nothing may be committed or published. */
+    void lost(Collection<PartitionState> partitions);
+
+    /** Bytes held for the partition outside the engine's queues (a sink's buffers). */
+    long heldBytes(PartitionState partition);
+
+    CommitCounts counts();
+}

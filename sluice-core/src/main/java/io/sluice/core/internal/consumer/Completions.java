@@ -1,0 +1,91 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.internal.budget.MemoryBudget;
+import java.util.Collection;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The workers' messages to the consumer thread: "this record of this partition is done". Taking them moves the
+ * ledger's watermark and frees budget; then partitions paused for the budget or the window resume once they are
+ * down to half of it. A message from an earlier assignment of a partition names the old state object and is dropped:
+ * the partition's new owner does not count it.
+ *
+ * <p>Threading: workers {@link #queue offer}; the consumer thread takes.
+ */
+final class Completions {
+
+    private final ConcurrentLinkedQueue<Completion> inbox = new ConcurrentLinkedQueue<>();
+    private final AssignedPartitions partitions;
+    private final MemoryBudget budget;
+    private final CommitPolicy commits;
+    private final FetchPauses pauses;
+    private final LongAdder completed = new LongAdder();
+
+    Completions(AssignedPartitions partitions, MemoryBudget budget, CommitPolicy commits, FetchPauses pauses) {
+        this.partitions = partitions;
+        this.budget = budget;
+        this.commits = commits;
+        this.pauses = pauses;
+    }
+
+    /** Where workers put their messages. */
+    Queue<Completion> queue() {
+        return inbox;
+    }
+
+    boolean waiting() {
+        return !inbox.isEmpty();
+    }
+
+    /** Applies every message so far, then lifts the pauses they ended. */
+    void take() {
+        Completion c;
+        while ((c = inbox.poll()) != null) {
+            PartitionState p = c.partition();
+            if (partitions.get(p.partition) != p) {
+                continue; // from an earlier assignment of the partition: fenced
+            }
+            p.ledger.completed(c.offset());
+            p.bufferedBytes -= c.bytes();
+            budget.release(c.bytes());
+            completed.increment();
+            CrashPoints.reach(CrashPoints.AFTER_COMPLETION);
+        }
+        for (PartitionState p : partitions.all()) {
+            if (p.pauses.contains(PauseReason.BUDGET)
+                    && budget.belowResumeMark(p.bufferedBytes, commits.heldBytes(p))) {
+                pauses.unpause(p, PauseReason.BUDGET);
+            }
+            if (p.pauses.contains(PauseReason.WINDOW) && p.ledger.end() - p.ledger.watermark() <= p.ledger.window() / 2) {
+                pauses.unpause(p, PauseReason.WINDOW);
+            }
+        }
+    }
+
+    /**
+     * Waits, up to {@code timeoutNanos}, until no record of {@code states} is running, taking messages meanwhile.
+     *
+     * @return the partitions with records still running
+     */
+    java.util.List<PartitionState> awaitIdle(Collection<PartitionState> states, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (states.stream().anyMatch(p -> p.running.get() > 0) && System.nanoTime() < deadline) {
+            take();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        take();
+        return states.stream().filter(p -> p.running.get() > 0).collect(java.util.stream.Collectors.toList());
+    }
+
+    long completed() {
+        return completed.sum();
+    }
+}

@@ -1,0 +1,223 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.EngineStats;
+import io.sluice.core.Health;
+import io.sluice.core.PartitionStats;
+import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.internal.budget.MemoryBudget;
+import io.sluice.core.internal.failure.RecordProcessor;
+import io.sluice.core.internal.lane.LaneRouter;
+import io.sluice.core.internal.lane.WorkerPool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer thread: the only thread that touches the {@link Consumer}, the ledgers and the budget. Each turn it
+ * takes the workers' completions, applies pauses, polls, hands the records to their lanes and commits; partitions
+ * come and go through {@link Assignments}. It never runs user code and never blocks on a full budget (it pauses
+ * partitions and keeps polling), so a slow handler cannot make the group think this member is dead.
+ *
+ * <p>Threading: {@link #run} on its own thread. {@link #requestClose}, {@link #requestPause} and the getters may be
+ * called from any thread; they communicate through volatile fields, concurrent collections and
+ * {@link Consumer#wakeup()}.
+ */
+public final class ConsumerLoop implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
+    private static final Duration IDLE_POLL = Duration.ofMillis(50);
+    private static final Duration BUSY_POLL = Duration.ofMillis(5);
+
+    /**
+     * What the loop itself needs to know.
+     *
+     * @param untilEnd whether the run stops at the end offsets seen at start
+     */
+    public record Settings(List<String> topics, String groupId, boolean untilEnd, Duration drainTimeout) {
+    }
+
+    private final Settings settings;
+    private final StartSettings start;
+    private final Consumer<byte[], byte[]> consumer;
+    private final Admin admin;
+    private final WorkerPool pool;
+    private final MemoryBudget budget;
+    private final CommitPoint commitPoint;
+    private final CommitPolicy commits;
+    private final TopicIds topicIds;
+    private final EngineFailure failure;
+    private final AssignedPartitions partitions = new AssignedPartitions();
+    private final FetchPauses pauses;
+    private final Completions completions;
+    private final PartitionFactory factory;
+    private final LaneRouter router;
+    private final OutOfRange outOfRange;
+    private final Gauges gauges;
+    private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
+    private volatile boolean closing;
+    /** Set when {@link #run} starts; read by the getters, so volatile. */
+    private volatile Dispatcher dispatcher;
+    private volatile Assignments assignments;
+
+    /**
+     * @param sink null when a handler runs: then progress is committed from the ledger
+     */
+    public ConsumerLoop(Settings settings, EngineParts parts, io.sluice.core.sink.Sink sink) {
+        this.settings = settings;
+        this.start = parts.start();
+        this.consumer = parts.consumer();
+        this.admin = parts.admin();
+        this.pool = parts.pool();
+        this.budget = parts.budget();
+        this.router = parts.router();
+        this.failure = parts.failure();
+        this.commitPoint = parts.commitPoint();
+        this.topicIds = new TopicIds(admin, settings.drainTimeout());
+        this.commits = sink == null
+                ? new LedgerCommits(commitPoint, parts.commitSettings(), parts.metrics().commitLatency())
+                : new SinkCommits(sink, commitPoint, parts.commitSettings(), failure::fail, partitions::get,
+                        parts.metrics().commitLatency());
+        this.pauses = new FetchPauses(consumer, partitions, parts.readRate());
+        this.completions = new Completions(partitions, budget, commits, pauses);
+        this.factory = new PartitionFactory(router.lanesPerPartition(), start.window(), pool, parts.invoker(),
+                completions.queue(), parts.inFlight(), parts.metrics().processing());
+        this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure);
+        this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold());
+    }
+
+    @Override
+    public void run() {
+        try {
+            RunEnd runEnd = settings.untilEnd()
+                    ? RunEnd.capture(consumer, settings.topics(), settings.groupId(), settings.drainTimeout(), admin)
+                    : RunEnd.unbounded();
+            Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
+            dispatcher = dispatch;
+            assignments = new Assignments(consumer, start, commitPoint, commits, topicIds, partitions, factory,
+                    completions, pauses, budget, runEnd);
+            consumer.subscribe(settings.topics(), assignments);
+            health.set(Health.RUNNING);
+            while (!closing && failure.get() == null) {
+                completions.take();
+                pauses.applyOperatorRequests();
+                pauses.limitReadRate();
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    boolean hurry = pauses.anyWaitingOnCompletions() || completions.waiting();
+                    records = consumer.poll(hurry ? BUSY_POLL : IDLE_POLL);
+                } catch (WakeupException e) {
+                    continue;
+                } catch (OffsetOutOfRangeException e) {
+                    outOfRange.handle(e);
+                    continue;
+                }
+                pauses.fetched(records);
+                dispatch.dispatch(records);
+                if (!records.isEmpty()) {
+                    CrashPoints.reach(CrashPoints.AFTER_DISPATCH);
+                }
+                dispatch.advancePositions();
+                commits.maybeCommit(partitions.all());
+                gauges.publish();
+                if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
+                    LOG.info("every partition is done up to the end offsets seen at start; stopping");
+                    closing = true;
+                }
+            }
+        } catch (Throwable t) {
+            failure.fail(unwrapListenerError(t));
+        } finally {
+            drainAndClose();
+        }
+    }
+
+    /** The consumer wraps what a rebalance listener throws; the engine's own message is the one to show. */
+    private static Throwable unwrapListenerError(Throwable t) {
+        if (t instanceof KafkaException && t.getCause() != null
+                && String.valueOf(t.getMessage()).startsWith("User rebalance callback")) {
+            return t.getCause();
+        }
+        return t;
+    }
+
+    public Health health() {
+        return health.get();
+    }
+
+    /** Counters and gauges; the gauges are as of the consumer thread's last loop. */
+    public EngineStats stats(RecordProcessor.Counts attempts, long timeouts) {
+        Dispatcher d = dispatcher;
+        Assignments a = assignments;
+        CommitCounts c = commits.counts();
+        return new EngineStats(d == null ? 0 : d.consumed(), completions.completed(), attempts.failedAttempts(),
+                attempts.retried(), attempts.skipped(), attempts.deadLettered(), timeouts, a == null ? 0 : a.revoked(),
+                a == null ? 0 : a.lost(), c.commits(), c.failures(), gauges.queuedRecords(), gauges.queuedBytes(),
+                budget.total(), gauges.inFlightRecords(), gauges.pausedPartitions(), gauges.stuckPartitions(),
+                d == null ? 0 : d.consumedBytes());
+    }
+
+    /** Each assigned partition as of the last second. */
+    public List<PartitionStats> partitionStats() {
+        return gauges.partitionStats();
+    }
+
+    /** Begins a clean shutdown: stop fetching, finish what is in flight, commit, close. */
+    public void requestClose() {
+        closing = true;
+        consumer.wakeup();
+    }
+
+    /** An operator's pause ({@code paused}) or resume of a partition; applied on the consumer thread. */
+    public void requestPause(org.apache.kafka.common.TopicPartition partition, boolean paused) {
+        pauses.request(partition, paused);
+    }
+
+    private void drainAndClose() {
+        health.set(Health.DRAINING);
+        try {
+            Collection<PartitionState> all = new ArrayList<>(partitions.all());
+            all.forEach(PartitionState::close);
+            pauses.pauseAll();
+            List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos());
+            if (!stuck.isEmpty()) {
+                LOG.warn("records still running after {} in {}; they stay uncommitted and will be processed again",
+                        settings.drainTimeout(), stuck);
+            }
+            CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
+            commits.commitFinal(all);
+            CrashPoints.reach(CrashPoints.CLOSE_AFTER_COMMIT);
+            // consumer.close() revokes the assignment through the listener: there must be nothing left to commit
+            partitions.clear();
+            commitPoint.release(all.stream().map(p -> p.partition).toList(), false);
+        } catch (Throwable t) {
+            failure.record(t);
+            LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);
+        } finally {
+            try {
+                consumer.close(CloseOptions.timeout(settings.drainTimeout()));
+            } catch (Throwable t) {
+                LOG.warn("closing the consumer: {}", t.toString());
+            }
+            try {
+                commitPoint.close();
+            } catch (Throwable t) {
+                LOG.warn("closing {}: {}", commitPoint.describe(), t.toString());
+            }
+            pool.shutdown(settings.drainTimeout().toMillis());
+            topicIds.close();
+            health.set(failure.get() == null ? Health.STOPPED : Health.FAILED);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.core.internal.consumer;
+
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Why the engine stops, if it does: the first error wins. Workers, the sink and the consumer thread report here;
+ * reporting wakes the consumer from its poll, so the loop sees the failure at once. It exists before the loop and the
+ * record processor, which both need it, so neither has to be built first.
+ *
+ * <p>Threading: safe from any thread.
+ */
+public final class EngineFailure {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
+
+    private final AtomicReference<Throwable> first = new AtomicReference<>();
+    private final Runnable wakeup;
+
+    /** @param wakeup interrupts the consumer's poll ({@code consumer::wakeup}) */
+    public EngineFailure(Runnable wakeup) {
+        this.wakeup = wakeup;
+    }
+
+    /** Stops the engine because of {@code error}, unless it already stops for an earlier one. */
+    public void fail(Throwable error) {
+        if (first.compareAndSet(null, error)) {
+            LOG.error("engine stopping: {}", error.toString(), error);
+        }
+        wakeup.run();
+    }
+
+    /** Records {@code error} as the reason when there is none yet, without waking anyone (the loop is ending). */
+    void record(Throwable error) {
+        first.compareAndSet(null, error);
+    }
+
+    /** The error that stops the engine, or null. */
+    public Throwable get() {
+        return first.get();
+    }
+}

@@ -1,0 +1,116 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.PartitionStats;
+import io.sluice.core.internal.budget.MemoryBudget;
+import io.sluice.core.internal.metrics.EngineMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.kafka.clients.consumer.Consumer;
+
+/**
+ * The engine's gauges as of the consumer thread's last loop: bytes held, records pending and running, partitions
+ * paused and stuck (watermark still for the stuck threshold with records pending), and once a second (or when the
+ * assignment changes) the per-partition view. Computed on the consumer thread, which owns what they measure, and
+ * published in volatile fields for any reader.
+ *
+ * <p>Threading: {@link #publish} on the consumer thread; the getters from any thread.
+ */
+final class Gauges {
+
+    private final Consumer<?, ?> consumer;
+    private final AssignedPartitions partitions;
+    private final MemoryBudget budget;
+    private final CommitPolicy commits;
+    private final EngineMetrics metrics;
+    private final long stuckNanos;
+    private volatile long queuedBytes;
+    private volatile long queuedRecords;
+    private volatile int pausedPartitions;
+    private volatile int stuckPartitions;
+    private volatile long inFlightRecords;
+    private volatile List<PartitionStats> partitionStats = List.of();
+    private long nextPartitionStats;
+
+    Gauges(Consumer<?, ?> consumer, AssignedPartitions partitions, MemoryBudget budget, CommitPolicy commits,
+            EngineMetrics metrics, Duration stuckThreshold) {
+        this.consumer = consumer;
+        this.partitions = partitions;
+        this.budget = budget;
+        this.commits = commits;
+        this.metrics = metrics;
+        this.stuckNanos = stuckThreshold.toNanos();
+    }
+
+    void publish() {
+        long now = System.nanoTime();
+        long held = budget.used();
+        long running = 0;
+        long pending = 0;
+        int paused = 0;
+        int stuck = 0;
+        for (PartitionState p : partitions.all()) {
+            held += commits.heldBytes(p);
+            running += p.running.get();
+            pending += p.ledger.pendingCount();
+            if (p.ledger.watermark() != p.watermarkSeen || p.ledger.pendingCount() == 0) {
+                p.watermarkSeen = p.ledger.watermark();
+                p.watermarkSinceNanos = now;
+            } else if (now - p.watermarkSinceNanos > stuckNanos) {
+                stuck++;
+            }
+            if (!p.pauses.isEmpty()) {
+                paused++;
+            }
+        }
+        queuedBytes = held;
+        queuedRecords = pending;
+        inFlightRecords = running;
+        pausedPartitions = paused;
+        stuckPartitions = stuck;
+        if (partitions.takeChanged() || now - nextPartitionStats >= 0) {
+            nextPartitionStats = now + 1_000_000_000L;
+            List<PartitionStats> stats = new ArrayList<>(partitions.size());
+            for (PartitionState p : partitions.all()) {
+                stats.add(stats(p, now));
+            }
+            partitionStats = List.copyOf(stats);
+            metrics.partitions(partitionStats);
+        }
+    }
+
+    private PartitionStats stats(PartitionState p, long now) {
+        long watermark = p.ledger.watermark();
+        OptionalLong behindPosition = consumer.currentLag(p.partition);
+        long lag = behindPosition.isPresent() ? behindPosition.getAsLong() + (p.ledger.end() - watermark) : -1;
+        long stuckMillis = p.ledger.pendingCount() > 0 && p.ledger.watermark() == p.watermarkSeen
+                ? (now - p.watermarkSinceNanos) / 1_000_000 : 0;
+        return new PartitionStats(p.partition, p.lastCommitted == null ? -1 : p.lastCommitted.offset(), watermark,
+                p.ledger.end() - watermark, lag, stuckMillis, !p.pauses.isEmpty());
+    }
+
+    long queuedBytes() {
+        return queuedBytes;
+    }
+
+    long queuedRecords() {
+        return queuedRecords;
+    }
+
+    int pausedPartitions() {
+        return pausedPartitions;
+    }
+
+    int stuckPartitions() {
+        return stuckPartitions;
+    }
+
+    long inFlightRecords() {
+        return inFlightRecords;
+    }
+
+    List<PartitionStats> partitionStats() {
+        return partitionStats;
+    }
+}

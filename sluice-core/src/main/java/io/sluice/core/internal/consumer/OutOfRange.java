@@ -1,0 +1,70 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.OutOfRangePolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A position the log no longer has: records deleted (retention, compaction) before they were processed, or a log
+ * that restarted below the position (the topic was recreated or truncated). By default a loud failure naming the
+ * lost range; with the policy EARLIEST or LATEST, logged and continued from there.
+ *
+ * <p>Threading: the consumer thread.
+ */
+final class OutOfRange {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
+
+    private final Consumer<?, ?> consumer;
+    private final AssignedPartitions partitions;
+    private final OutOfRangePolicy policy;
+    private final Duration timeout;
+    private final EngineFailure failure;
+
+    OutOfRange(Consumer<?, ?> consumer, AssignedPartitions partitions, OutOfRangePolicy policy, Duration timeout,
+            EngineFailure failure) {
+        this.consumer = consumer;
+        this.partitions = partitions;
+        this.policy = policy;
+        this.timeout = timeout;
+        this.failure = failure;
+    }
+
+    void handle(OffsetOutOfRangeException e) {
+        Map<TopicPartition, Long> fetchOffsets = e.offsetOutOfRangePartitions();
+        Map<TopicPartition, Long> start = consumer.beginningOffsets(fetchOffsets.keySet(), timeout);
+        Map<TopicPartition, Long> end = consumer.endOffsets(fetchOffsets.keySet(), timeout);
+        List<String> problems = new ArrayList<>();
+        fetchOffsets.forEach((tp, offset) -> {
+            long first = start.get(tp);
+            long last = end.get(tp);
+            problems.add(offset < first
+                    ? tp + ": offsets " + offset + " to " + (first - 1) + " were deleted (retention or compaction) "
+                            + "before they were processed; the log now starts at " + first
+                    : tp + ": the position " + offset + " is beyond the end of the log (" + last + "): the topic was "
+                            + "recreated or truncated");
+        });
+        String message = String.join("; ", problems);
+        if (policy == OutOfRangePolicy.FAIL) {
+            failure.fail(new IllegalStateException("records lost or log reset: " + message + ". Set the out-of-range "
+                    + "policy to EARLIEST or LATEST to continue anyway."));
+            return;
+        }
+        LOG.error("continuing from the {} offset after: {}", policy, message);
+        for (TopicPartition tp : fetchOffsets.keySet()) {
+            long to = policy == OutOfRangePolicy.EARLIEST ? start.get(tp) : end.get(tp);
+            consumer.seek(tp, to);
+            PartitionState p = partitions.get(tp);
+            if (p != null) {
+                p.ledger.positionAt(to);
+            }
+        }
+    }
+}

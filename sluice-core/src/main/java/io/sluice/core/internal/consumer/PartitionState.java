@@ -1,0 +1,152 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.internal.lane.Invoker;
+import io.sluice.core.internal.lane.Lane;
+import io.sluice.core.internal.lane.PartitionWork;
+import io.sluice.core.internal.lane.WorkerPool;
+import io.sluice.core.internal.ledger.CompletionMap;
+import io.sluice.core.internal.ledger.PartitionLedger;
+import java.util.EnumSet;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One assigned partition, for as long as it stays assigned: its ledger, its lanes, its bytes and pause reasons. A
+ * new assignment of the same partition gets a new object, so completions of an earlier assignment are recognised
+ * (they name the old object) and ignored.
+ *
+ * <p>Threading: the consumer thread owns the ledger, bytes, pauses and commit fields. Workers call the
+ * {@link PartitionWork} methods, which touch only the volatile {@code open} flag, the {@code running} counter and
+ * the completion queue.
+ */
+final class PartitionState implements PartitionWork {
+
+    final TopicPartition partition;
+    /** The topic's ID at assignment; stored with every commit. */
+    org.apache.kafka.common.Uuid topicId;
+    final PartitionLedger ledger;
+    final CompletionMap alreadyComplete;
+    final EnumSet<PauseReason> pauses = EnumSet.noneOf(PauseReason.class);
+    final AtomicInteger running = new AtomicInteger();
+    long bufferedBytes;
+    OffsetAndMetadata lastCommitted;
+    /** Sinks only: the checkpoint asked for and not yet committed, and the last one committed. */
+    java.util.concurrent.CompletableFuture<io.sluice.core.sink.SinkCheckpoint> pendingCheckpoint;
+    io.sluice.core.sink.SinkCheckpoint lastCheckpoint;
+
+    private final Lane[] lanes;
+    private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> unordered = new ConcurrentLinkedQueue<>();
+    private final WorkerPool pool;
+    private final Invoker invoker;
+    private final Queue<Completion> completions;
+    private final Semaphore inFlight;
+    private final io.micrometer.core.instrument.Timer processing;
+    private volatile boolean open = true;
+    /** Consumer thread: the watermark last seen, and since when it has not moved. */
+    long watermarkSeen = -1;
+    long watermarkSinceNanos;
+
+    /** @param inFlight the engine's limit on records in flight, or null when the worker count is the limit */
+    PartitionState(TopicPartition partition, PartitionLedger ledger, CompletionMap alreadyComplete, int lanes,
+            WorkerPool pool, Invoker invoker, Queue<Completion> completions, Semaphore inFlight,
+            io.micrometer.core.instrument.Timer processing) {
+        this.partition = partition;
+        this.ledger = ledger;
+        this.alreadyComplete = alreadyComplete;
+        this.lanes = new Lane[lanes];
+        this.pool = pool;
+        this.invoker = invoker;
+        this.completions = completions;
+        this.inFlight = inFlight;
+        this.processing = processing;
+    }
+
+    /** The lane for {@code index}, created on first use. Consumer thread only. */
+    Lane lane(int index) {
+        return laneAt(index);
+    }
+
+    /** Queues an unordered record for whichever lane of this partition is free first. Consumer thread only. */
+    void addUnordered(ConsumerRecord<byte[], byte[]> record) {
+        unordered.offer(record);
+    }
+
+    /** Puts up to {@code count} idle lanes to work on the unordered queue. Consumer thread only. */
+    void wakeLanes(int count) {
+        for (int i = 0; i < lanes.length && count > 0; i++) {
+            if (laneAt(i).schedule()) {
+                count--;
+            }
+        }
+    }
+
+    private Lane laneAt(int index) {
+        Lane lane = lanes[index];
+        if (lane == null) {
+            lane = new Lane(this, invoker, pool, unordered);
+            lanes[index] = lane;
+        }
+        return lane;
+    }
+
+    /** Stops workers from starting this partition's queued records; those already running finish. */
+    void close() {
+        open = false;
+        unordered.clear();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public boolean attemptStarted() {
+        if (inFlight != null) {
+            try {
+                inFlight.acquire();
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        running.incrementAndGet();
+        return true;
+    }
+
+    @Override
+    public void attemptEnded() {
+        running.decrementAndGet();
+        if (inFlight != null) {
+            inFlight.release();
+        }
+    }
+
+    @Override
+    public void completed(long offset, long bytes, long startNanos) {
+        processing.record(System.nanoTime() - startNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        completions.offer(new Completion(this, offset, bytes));
+    }
+
+    /** @return whether the partition went from fetching to paused */
+    boolean pause(PauseReason reason) {
+        boolean wasFetching = pauses.isEmpty();
+        pauses.add(reason);
+        return wasFetching;
+    }
+
+    /** @return whether the partition went from paused to fetching */
+    boolean unpause(PauseReason reason) {
+        return pauses.remove(reason) && pauses.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return partition + "[watermark " + ledger.watermark() + ", pending " + ledger.pendingCount() + ", bytes "
+                + bufferedBytes + ", pauses " + pauses + "]";
+    }
+}

@@ -1,0 +1,116 @@
+package io.sluice.core.internal.consumer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end of a bounded run: the end offsets of every partition of the topics, read when the engine starts (with the
+ * consumer's isolation level, so open transactions do not hold the run). Records at or past a partition's end are
+ * not processed. The run is over when every partition is done up to its end: the ones assigned here by their
+ * watermark, the others by the group's committed offsets, since other instances of the group commit them. The
+ * engine then drains and commits as on close, so everything up to the ends is committed when it stops.
+ *
+ * <p>Threading: the consumer thread. The group's offsets are asked for asynchronously, so the loop never waits.
+ */
+final class RunEnd {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunEnd.class);
+    private static final long GROUP_QUERY_INTERVAL_NANOS = 1_000_000_000L;
+
+    private final Map<TopicPartition, Long> ends;
+    private final Admin admin;
+    private final String group;
+    private KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> groupQuery;
+    private long nextGroupQuery = System.nanoTime();
+
+    private RunEnd(Map<TopicPartition, Long> ends, Admin admin, String group) {
+        this.ends = ends == null ? null : Map.copyOf(ends);
+        this.admin = admin;
+        this.group = group;
+    }
+
+    /** A run that never ends by itself: no partition has an end. */
+    static RunEnd unbounded() {
+        return new RunEnd(null, null, null);
+    }
+
+    static RunEnd capture(Consumer<?, ?> consumer, List<String> topics, String group, java.time.Duration timeout,
+            Admin admin) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : topics) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
+            if (infos == null || infos.isEmpty()) {
+                throw new IllegalStateException("topic " + topic + " does not exist or this client may not describe "
+                        + "it; a run until the end needs the partitions of every topic when it starts");
+            }
+            infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
+        }
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
+        LOG.info("running until the end offsets seen now, over {} partitions: {}", ends.size(), ends);
+        return new RunEnd(ends, admin, group);
+    }
+
+    /** The partition's end: 0 for a partition created after the start, which this run does not read; none when unbounded. */
+    long endOf(TopicPartition partition) {
+        if (ends == null) {
+            return Long.MAX_VALUE;
+        }
+        return ends.getOrDefault(partition, 0L);
+    }
+
+    /** Whether every partition is done up to its end; asks the group about the partitions not assigned here. */
+    boolean reached(Map<TopicPartition, PartitionState> assigned, long nowNanos) {
+        if (ends == null) {
+            return false;
+        }
+        for (PartitionState p : assigned.values()) {
+            if (p.ledger.watermark() < endOf(p.partition)) {
+                groupQuery = null;
+                return false;
+            }
+        }
+        if (assigned.keySet().containsAll(ends.keySet())) {
+            return true;
+        }
+        if (groupQuery == null) {
+            if (nowNanos - nextGroupQuery >= 0) {
+                nextGroupQuery = nowNanos + GROUP_QUERY_INTERVAL_NANOS;
+                groupQuery = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata();
+            }
+            return false;
+        }
+        if (!groupQuery.isDone()) {
+            return false;
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try {
+            committed = groupQuery.getNow(Map.of());
+        } catch (ExecutionException e) {
+            LOG.warn("could not read the group's committed offsets to see whether the run is over; asking again: {}",
+                    e.getCause().toString());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            groupQuery = null;
+        }
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            OffsetAndMetadata c = committed.get(end.getKey());
+            if (!assigned.containsKey(end.getKey()) && (c == null ? 0 : c.offset()) < end.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,72 @@
+package io.sluice.core.internal.failure;
+
+import io.sluice.core.wire.DeadLetterHeaders;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Publishes records that failed every attempt to the dead-letter topic: the original key, value and headers, plus
+ * headers that say why ({@code sluice.error.class}, {@code sluice.error.message}) and where from
+ * ({@code sluice.source.topic}, {@code .partition}, {@code .offset}, {@code sluice.attempts}).
+ *
+ * <p>A record is dead-lettered only once the broker acknowledged it with acks=all; a failure to publish (a missing
+ * topic, no permission) is thrown to the caller, which stops the engine rather than skip the record.
+ *
+ * <p>Threading: safe for concurrent use (the Kafka producer is).
+ */
+public final class DeadLetterPublisher implements AutoCloseable {
+
+    private final String topic;
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    public DeadLetterPublisher(String topic, Map<String, Object> clientProperties) {
+        this.topic = topic;
+        Map<String, Object> props = new HashMap<>(clientProperties);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        props.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-dead-letter");
+        this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Sends and waits for the acknowledgement. */
+    public void publish(ConsumerRecord<byte[], byte[]> record, Throwable error, int attempts) throws Exception {
+        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
+        headers.add(DeadLetterHeaders.ERROR_CLASS, utf8(error.getClass().getName()));
+        headers.add(DeadLetterHeaders.ERROR_MESSAGE, utf8(String.valueOf(error.getMessage())));
+        headers.add(DeadLetterHeaders.SOURCE_TOPIC, utf8(record.topic()));
+        headers.add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(record.partition())));
+        headers.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(record.offset())));
+        headers.add(DeadLetterHeaders.ATTEMPTS, utf8(Integer.toString(attempts)));
+        try {
+            producer.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers))
+                    .get();
+        } catch (ExecutionException e) {
+            throw (e.getCause() instanceof Exception cause) ? cause : e;
+        }
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,265 @@
+package io.sluice.core.internal.lane;
+
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * A queue of records processed strictly one after another, in the order they were added. A lane is never pinned
+ * to a thread: whenever it has records and no owner it is handed to the {@link WorkerPool}, and any idle worker
+ * takes it, so one busy lane never leaves others waiting behind it.
+ *
+ * <p>Ownership is the threading rule. {@link #add} is called by the consumer thread only. Everything else belongs to
+ * the lane's current <em>owner</em>: the worker running {@link #run}, or, while an asynchronous attempt is pending,
+ * that attempt. Ownership passes only through the pool's queue (a happens-before edge) and through the attempt
+ * {@code stamp}: it is odd while an attempt runs, and whoever moves it on from that odd value (the worker when the
+ * attempt returns, the completing thread of an asynchronous attempt, or the watchdog when the attempt overran its
+ * timeout) owns the lane next. A worker that loses that race to the watchdog is stuck in user code; it must leave
+ * the lane untouched and retire.
+ */
+public final class Lane {
+
+    /** Records a worker takes in one turn before it lets other lanes have the thread. */
+    static final int TURN = 64;
+
+    private final PartitionWork partition;
+    private final Invoker invoker;
+    private final WorkerPool pool;
+    /** Records and {@link LaneTask}s, in order. */
+    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    /** The partition's queue of unordered records, which every lane of the partition drains; null when ordered. */
+    private final Queue<ConsumerRecord<byte[], byte[]>> shared;
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final AtomicLong stamp = new AtomicLong();
+    private volatile long deadline;
+    private volatile boolean asyncAttempt;
+
+    // owner-only state
+    private ConsumerRecord<byte[], byte[]> current;
+    private long currentSince;
+    private int failures;
+    private boolean resultPending;
+    private Throwable pendingError;
+    private boolean halted;
+
+    /**
+     * @param shared for unordered processing, the partition's queue that all its lanes take records from when their
+     *               own queue is empty: a lane stuck on one record then holds up no other record; null when ordered
+     */
+    public Lane(PartitionWork partition, Invoker invoker, WorkerPool pool,
+            Queue<ConsumerRecord<byte[], byte[]>> shared) {
+        this.partition = partition;
+        this.invoker = invoker;
+        this.pool = pool;
+        this.shared = shared;
+    }
+
+    /** Queues a record and makes sure a worker will get to it. Consumer thread only. */
+    public void add(ConsumerRecord<byte[], byte[]> record) {
+        queue.offer(record);
+        schedule();
+    }
+
+    /** Queues a task to run after the records queued so far. */
+    public void addTask(LaneTask task) {
+        queue.offer(task);
+        schedule();
+    }
+
+    /** Makes sure a worker will look at this lane; true when this call scheduled it. */
+    public boolean schedule() {
+        if (scheduled.compareAndSet(false, true)) {
+            pool.submit(this);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * One turn of a worker: up to {@link #TURN} records.
+     *
+     * @return false when the watchdog took the lane over while this thread was stuck in an attempt: the caller must
+     *         retire this thread (a replacement was started)
+     */
+    boolean run() {
+        for (int n = 0; n < TURN; n++) {
+            boolean accepting = !halted && partition.isOpen();
+            if (current != null && !accepting) {
+                current = null; // stays pending: revoked, draining, or the engine stops because of it
+            }
+            if (current == null) {
+                Object next = queue.poll();
+                if (next == null && shared != null && accepting) {
+                    next = shared.poll();
+                }
+                if (next == null) {
+                    break;
+                }
+                if (next instanceof LaneTask task) {
+                    task.run();
+                    continue;
+                }
+                if (!accepting) {
+                    continue; // dropped, not done: the next owner of the partition processes it
+                }
+                @SuppressWarnings("unchecked")
+                ConsumerRecord<byte[], byte[]> record = (ConsumerRecord<byte[], byte[]>) next;
+                current = record;
+                currentSince = System.nanoTime();
+                failures = 0;
+            }
+            Throwable error;
+            if (resultPending) {
+                error = pendingError;
+                resultPending = false;
+                pendingError = null;
+            } else {
+                if (!partition.attemptStarted()) {
+                    halted = true; // interrupted while waiting for an in-flight permit: the engine is stopping
+                    continue;
+                }
+                asyncAttempt = false;
+                deadline = System.nanoTime() + pool.timeoutNanos(); // before the stamp: see expireIfOverdue
+                long s = stamp.incrementAndGet();
+                CompletionStage<?> stage = null;
+                error = null;
+                try {
+                    stage = invoker.attempt(current);
+                } catch (Throwable t) {
+                    error = t;
+                }
+                if (stage != null && !isDone(stage)) {
+                    suspend(s, stage);
+                    return true;
+                }
+                if (!stamp.compareAndSet(s, s + 1)) {
+                    return false; // overran its timeout; the watchdog owns the lane now
+                }
+                partition.attemptEnded();
+                if (stage != null) {
+                    error = failureOf(stage);
+                }
+            }
+            if (error == null) {
+                done();
+            } else {
+                fail(error);
+            }
+        }
+        release();
+        return true;
+    }
+
+    /**
+     * Reported at once, record by record: a completion held back until a later record finishes could be held for as
+     * long as that record is stuck, and then replayed after a restart although it was done.
+     */
+    private void done() {
+        partition.completed(current.offset(), RecordSize.of(current), currentSince);
+        current = null;
+    }
+
+    private void fail(Throwable error) {
+        failures++;
+        if (failures < invoker.maxAttempts() && invoker.retriable(error)) {
+            invoker.retrying();
+            try {
+                TimeUnit.NANOSECONDS.sleep(invoker.backoffNanos(failures));
+            } catch (InterruptedException e) {
+                // the engine is stopping; the record stays current and pending
+                halted = true;
+            }
+            return;
+        }
+        if (invoker.giveUp(current, error, failures)) {
+            done();
+        } else {
+            halted = true; // the engine stops because of this record: it and all behind it stay pending
+        }
+    }
+
+    /** The attempt goes on after this thread leaves; its completion brings the lane back to the pool. */
+    private void suspend(long s, CompletionStage<?> stage) {
+        asyncAttempt = true;
+        pool.suspended(this);
+        stage.whenComplete((value, error) -> {
+            if (stamp.compareAndSet(s, s + 1)) {
+                pool.resumed(this);
+                partition.attemptEnded();
+                resume(unwrap(error));
+            }
+            // else: the watchdog timed it out already; a late completion is ignored
+        });
+    }
+
+    private void resume(Throwable error) {
+        pendingError = error;
+        resultPending = true;
+        pool.submit(this);
+    }
+
+    /**
+     * Called by the watchdog: ends the running attempt as failed (with a {@link TimeoutException}) if it overran its
+     * deadline, and hands the lane to a new owner.
+     *
+     * @param worker the thread found running this lane, or null when checking a suspended asynchronous attempt
+     * @return whether the attempt was expired; when {@code worker} is not null, that thread is stuck and retires
+     */
+    boolean expireIfOverdue(long now, Thread worker) {
+        // read the stamp before the deadline: a deadline is written before its stamp, so it is never older
+        long s = stamp.get();
+        if ((s & 1) == 0 || now - deadline < 0 || (worker != null && asyncAttempt)) {
+            return false;
+        }
+        if (!stamp.compareAndSet(s, s + 1)) {
+            return false; // it just ended by itself
+        }
+        pool.resumed(this);
+        partition.attemptEnded();
+        if (worker != null) {
+            worker.interrupt(); // a courtesy: a handler that honours interrupts gives its thread back sooner
+        }
+        resume(new TimeoutException("processing did not finish within "
+                + TimeUnit.NANOSECONDS.toMillis(pool.timeoutNanos()) + " ms"));
+        return true;
+    }
+
+    private void release() {
+        scheduled.set(false);
+        // anything added after the last poll but before the flag was cleared must not be stranded
+        boolean accepting = !halted && partition.isOpen();
+        if (current != null || !queue.isEmpty() || (accepting && shared != null && !shared.isEmpty())) {
+            schedule();
+        }
+    }
+
+    private static boolean isDone(CompletionStage<?> stage) {
+        return stage instanceof CompletableFuture<?> f && f.isDone();
+    }
+
+    private static Throwable failureOf(CompletionStage<?> stage) {
+        try {
+            ((CompletableFuture<?>) stage).get();
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (java.util.concurrent.CancellationException e) {
+            return e;
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+}

@@ -1,0 +1,116 @@
+package io.sluice.core.internal.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.sluice.core.EngineStats;
+import io.sluice.core.PartitionStats;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The engine's meters, all named {@code sluice.*} and tagged with the consumer group: record counters, queue and
+ * budget gauges, per-partition committed offset, watermark gap, lag and stuck time, and timers for processing and
+ * commits. Counters and gauges read the engine's own counters when scraped, so the hot path pays nothing for them;
+ * only the two timers are recorded as things happen.
+ *
+ * <p>Threading: safe for concurrent use; Micrometer's meters are.
+ */
+public final class EngineMetrics {
+
+    private final MeterRegistry registry;
+    private final Tags tags;
+    private final Timer processing;
+    private final Timer commitLatency;
+    private final MultiGauge committedOffset;
+    private final MultiGauge watermarkGap;
+    private final MultiGauge lag;
+    private final MultiGauge stuck;
+    /** Held here because Micrometer keeps only weak references to what its function meters read. */
+    private Supplier<EngineStats> stats;
+
+    public EngineMetrics(MeterRegistry registry, String group) {
+        this.registry = registry;
+        this.tags = Tags.of("group", group);
+        this.processing = Timer.builder("sluice.processing")
+                .description("time from a record's first attempt to its end (done, skipped or dead-lettered)")
+                .tags(tags).publishPercentileHistogram().maximumExpectedValue(Duration.ofMinutes(5)).register(registry);
+        this.commitLatency = Timer.builder("sluice.commit.latency").description("offset commit round trips")
+                .tags(tags).register(registry);
+        this.committedOffset = MultiGauge.builder("sluice.partition.committed.offset").tags(tags).register(registry);
+        this.watermarkGap = MultiGauge.builder("sluice.partition.watermark.gap")
+                .description("records handed out beyond the committable offset").tags(tags).register(registry);
+        this.lag = MultiGauge.builder("sluice.partition.lag").description("records from the watermark to the log end")
+                .tags(tags).register(registry);
+        this.stuck = MultiGauge.builder("sluice.partition.stuck.seconds")
+                .description("how long the watermark has not moved with records pending").tags(tags).register(registry);
+    }
+
+    /** Registers the counters and gauges that read {@code stats} whenever they are scraped. */
+    public void bind(Supplier<EngineStats> stats) {
+        this.stats = stats;
+        counter("sluice.records.consumed", "records handed to lanes", stats, EngineStats::consumed);
+        counter("sluice.records.completed", "records done", stats, EngineStats::completed);
+        counter("sluice.bytes.consumed", "bytes (keys, values, headers) of records handed to lanes", stats,
+                EngineStats::consumedBytes);
+        counter("sluice.records.failed", "failed attempts", stats, EngineStats::failedAttempts);
+        counter("sluice.records.retried", "attempts repeated after a failure", stats, EngineStats::retried);
+        counter("sluice.records.skipped", "records skipped after every attempt failed", stats, EngineStats::skipped);
+        counter("sluice.records.dead.lettered", "records published to the dead-letter topic", stats,
+                EngineStats::deadLettered);
+        counter("sluice.records.timeouts", "attempts that overran the processing timeout", stats, EngineStats::timeouts);
+        counter("sluice.partitions.revoked", "partitions revoked by rebalances", stats, EngineStats::revoked);
+        counter("sluice.partitions.lost", "partitions lost without a commit", stats, EngineStats::lost);
+        counter("sluice.commits", "offset commits acknowledged", stats, EngineStats::commits);
+        counter("sluice.commit.failures", "offset commits that failed", stats, EngineStats::commitFailures);
+        gauge("sluice.queued.records", "records queued or in flight", stats, EngineStats::queuedRecords);
+        gauge("sluice.queued.bytes", "bytes of records queued, in flight or held by a sink", stats,
+                EngineStats::queuedBytes);
+        gauge("sluice.budget.bytes", "the memory budget", stats, EngineStats::budgetBytes);
+        gauge("sluice.in.flight", "records being processed now", stats, EngineStats::inFlight);
+        gauge("sluice.partitions.paused", "partitions not fetched (backpressure, window or operator)", stats,
+                EngineStats::pausedPartitions);
+        gauge("sluice.partitions.stuck", "partitions whose watermark has not moved for the stuck threshold", stats,
+                EngineStats::stuckPartitions);
+    }
+
+    public Timer processing() {
+        return processing;
+    }
+
+    public Timer commitLatency() {
+        return commitLatency;
+    }
+
+    /** Replaces the per-partition gauges with the current assignment's. */
+    public void partitions(List<PartitionStats> partitions) {
+        committedOffset.register(rows(partitions, PartitionStats::committedOffset), true);
+        watermarkGap.register(rows(partitions, PartitionStats::watermarkGap), true);
+        lag.register(rows(partitions, PartitionStats::lag), true);
+        stuck.register(rows(partitions, p -> p.stuckMillis() / 1000.0), true);
+    }
+
+    private static List<MultiGauge.Row<?>> rows(List<PartitionStats> partitions, ToDoubleFunction<PartitionStats> value) {
+        return partitions.stream()
+                .<MultiGauge.Row<?>>map(p -> MultiGauge.Row.of(
+                        Tags.of("topic", p.partition().topic(), "partition", Integer.toString(p.partition().partition())),
+                        value.applyAsDouble(p)))
+                .toList();
+    }
+
+    private void counter(String name, String description, Supplier<EngineStats> stats,
+            ToDoubleFunction<EngineStats> f) {
+        FunctionCounter.builder(name, stats, s -> f.applyAsDouble(s.get())).description(description).tags(tags)
+                .register(registry);
+    }
+
+    private void gauge(String name, String description, Supplier<EngineStats> stats, ToDoubleFunction<EngineStats> f) {
+        Gauge.builder(name, stats, s -> f.applyAsDouble(s.get())).description(description).tags(tags)
+                .register(registry);
+    }
+}

@@ -1,0 +1,22 @@
+package io.sluice.core.wire;
+
+/**
+ * A wire format: the headers the engine adds to a record it dead-letters, beside the record's own key, value and
+ * headers. Tools that reconcile a dead-letter topic with its source (the audit) read them.
+ */
+public final class DeadLetterHeaders {
+
+    /** Java class of the last failure. */
+    public static final String ERROR_CLASS = "sluice.error.class";
+    /** The last failure's message. */
+    public static final String ERROR_MESSAGE = "sluice.error.message";
+    /** Where the record came from: topic, partition and offset (decimal text). */
+    public static final String SOURCE_TOPIC = "sluice.source.topic";
+    public static final String SOURCE_PARTITION = "sluice.source.partition";
+    public static final String SOURCE_OFFSET = "sluice.source.offset";
+    /** How many attempts were made (decimal text). */
+    public static final String ATTEMPTS = "sluice.attempts";
+
+    private DeadLetterHeaders() {
+    }
+}

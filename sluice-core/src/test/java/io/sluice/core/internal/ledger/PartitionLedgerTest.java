@@ -1,0 +1,108 @@
+package io.sluice.core.internal.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+class PartitionLedgerTest {
+
+    @Test
+    void theWatermarkIsTheLowestPendingOffset() {
+        PartitionLedger ledger = new PartitionLedger(100, 64);
+        for (long o = 100; o < 105; o++) {
+            ledger.dispatched(o);
+        }
+        assertFalse(ledger.completed(102));
+        assertFalse(ledger.completed(101));
+        assertEquals(100, ledger.watermark());
+        assertTrue(ledger.completed(100));
+        assertEquals(103, ledger.watermark(), "skips the completed 101 and 102");
+        ledger.completed(103);
+        ledger.completed(104);
+        assertEquals(105, ledger.watermark());
+    }
+
+    @Test
+    void gapsAndTheFinalTransactionMarkerDoNotHoldTheWatermarkBack() {
+        PartitionLedger ledger = new PartitionLedger(0, 64);
+        ledger.dispatched(0);
+        ledger.dispatched(5); // 1..4 compacted away
+        ledger.completed(0);
+        assertEquals(5, ledger.watermark());
+        ledger.completed(5);
+        // the consumer stepped over a commit marker at offset 6
+        ledger.positionAt(7);
+        assertEquals(7, ledger.watermark());
+    }
+
+    @Test
+    void recordsBeyondTheWindowAreNotAdmitted() {
+        PartitionLedger ledger = new PartitionLedger(0, 64);
+        ledger.dispatched(0);
+        for (long o = 1; o < 64; o++) {
+            ledger.dispatched(o);
+            ledger.completed(o);
+        }
+        assertFalse(ledger.admits(64), "offset 0 is stuck: 64 is a full window ahead");
+        assertThrows(IllegalStateException.class, () -> ledger.dispatched(64));
+        ledger.completed(0);
+        assertTrue(ledger.admits(64 + 63));
+    }
+
+    @Test
+    void completingTwiceOrOutsideIsAnError() {
+        PartitionLedger ledger = new PartitionLedger(0, 64);
+        ledger.dispatched(0);
+        ledger.dispatched(1);
+        ledger.completed(1);
+        assertThrows(IllegalStateException.class, () -> ledger.completed(1));
+        assertThrows(IllegalStateException.class, () -> ledger.completed(7));
+    }
+
+    @Test
+    void agreesWithASimpleModelOnRandomInterleavings() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        for (int round = 0; round < 200; round++) {
+            int window = 64 << random.nextInt(4);
+            long start = random.nextInt(1000);
+            PartitionLedger ledger = new PartitionLedger(start, window);
+            TreeSet<Long> pending = new TreeSet<>();
+            List<Long> inFlight = new ArrayList<>();
+            long next = start;
+            long position = start;
+            for (int step = 0; step < 2000; step++) {
+                if (random.nextInt(3) > 0 && ledger.admits(next)) {
+                    ledger.dispatched(next);
+                    pending.add(next);
+                    inFlight.add(next);
+                    next += 1 + (random.nextInt(10) == 0 ? random.nextInt(5) : 0); // sometimes a gap
+                    position = next;
+                } else if (!inFlight.isEmpty()) {
+                    long done = inFlight.remove(random.nextInt(inFlight.size()));
+                    ledger.completed(done);
+                    pending.remove(done);
+                } else {
+                    ledger.positionAt(position);
+                }
+                long expected = pending.isEmpty() ? ledger.end() : pending.first();
+                assertEquals(expected, ledger.watermark(), "seed " + seed + " round " + round + " step " + step);
+                CompletionMap map = CompletionMap.decode(ledger.watermark(), ledger.completionMap().encode());
+                for (long o = ledger.watermark(); o < ledger.end(); o++) {
+                    boolean complete = !pending.contains(o);
+                    if (complete != map.isComplete(o) && !(o >= ledger.watermark() + map.span() && !complete)) {
+                        throw new AssertionError("seed " + seed + ": offset " + o + " complete=" + complete
+                                + " but the decoded map says " + map.isComplete(o));
+                    }
+                }
+            }
+        }
+    }
+}
