@@ -1,5 +1,7 @@
 package io.sluice.cli;
 
+import io.sluice.audit.Audit;
+import io.sluice.audit.AuditReport;
 import io.sluice.cli.console.Console;
 import io.sluice.cli.console.Logging;
 import io.sluice.cli.ops.Units;
@@ -12,8 +14,6 @@ import io.sluice.cli.quickstart.EventProducer;
 import io.sluice.cli.quickstart.QuickstartFolder;
 import io.sluice.cli.quickstart.QuickstartPipeline;
 import io.sluice.cli.run.PipelineRun;
-import io.sluice.storage.audit.Audit;
-import io.sluice.storage.audit.AuditReport;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.kafka.KafkaNode;

@@ -1,5 +1,9 @@
 package io.sluice.cli;
 
+import io.sluice.audit.Audit;
+import io.sluice.audit.AuditConfig;
+import io.sluice.audit.AuditException;
+import io.sluice.audit.AuditReport;
 import io.sluice.cli.ops.BootstrapProbe;
 import io.sluice.cli.ops.KafkaFlags;
 import io.sluice.cli.pipeline.Pipeline;
@@ -7,10 +11,6 @@ import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.pipeline.StorageTarget;
 import io.sluice.cli.run.SourceTopics;
-import io.sluice.storage.audit.Audit;
-import io.sluice.storage.audit.AuditConfig;
-import io.sluice.storage.audit.AuditException;
-import io.sluice.storage.audit.AuditReport;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice verify}: the audit of an archive against Kafka (io.sluice.storage.audit, docs/audit.md), from a
+ * {@code sluice verify}: the audit of an archive against Kafka (sluice-audit, docs/audit.md), from a
  * pipeline file or from flags, flags winning.
  *
  * <p>Threading: the main thread.

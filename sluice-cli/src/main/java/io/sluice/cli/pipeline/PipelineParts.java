@@ -1,9 +1,9 @@
 package io.sluice.cli.pipeline;
 
+import io.sluice.audit.AuditConfig;
 import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.ops.LagInputs;
 import io.sluice.core.EngineConfig;
-import io.sluice.storage.audit.AuditConfig;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.sink.ArchiveSink;
 import java.io.IOException;

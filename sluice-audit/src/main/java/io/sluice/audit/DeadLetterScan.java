@@ -1,0 +1,103 @@
+package io.sluice.audit;
+
+import io.sluice.core.wire.DeadLetterHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * The records of the audited ranges that the engine dead-lettered, found through the headers it adds
+ * ({@link DeadLetterHeaders}): source topic, partition and offset, and the error. A dead-letter topic shared by
+ * several topics is fine: other sources are skipped. A record dead-lettered twice (a retry after a crash) counts once.
+ *
+ * <p>Threading: {@link #run} on one thread; its result is handed over when it returns.
+ */
+final class DeadLetterScan {
+
+    /** One partition's dead letters: every offset, and the lowest few with their reasons. */
+    static final class PartitionDeadLetters {
+        final OffsetSet offsets = new OffsetSet();
+        final TreeMap<Long, AuditReport.DeadLetter> listed = new TreeMap<>();
+    }
+
+    final Map<Integer, PartitionDeadLetters> partitions = new HashMap<>();
+    /** Dead letters without readable source headers: not written by Sluice's engine. */
+    long withoutSource;
+
+    private DeadLetterScan() {
+    }
+
+    static DeadLetterScan run(AuditConfig config, TopicSnapshot snapshot, SortedMap<Integer, KafkaPartition> plan)
+            throws AuditException {
+        DeadLetterScan scan = new DeadLetterScan();
+        if (config.deadLetterTopic().isEmpty()) {
+            return scan;
+        }
+        String dlq = config.deadLetterTopic().get();
+        Map<TopicPartition, CommittedReader.Range> ranges = new HashMap<>();
+        snapshot.deadLetterPartitions.forEach((p, b) -> ranges.put(new TopicPartition(dlq, p),
+                new CommittedReader.Range(b.logStart(), b.lastStable())));
+        new CommittedReader(config.kafkaProperties(), config.timeout()).read(ranges, new CommittedReader.Visitor() {
+            @Override
+            public void record(ConsumerRecord<Void, Void> record) {
+                scan.add(record, config.topic(), plan, config.listLimit());
+            }
+
+            @Override
+            public void logStartMoved(TopicPartition partition, long logStart) {
+                // dead letters removed by retention can no longer be told apart: their records count as expected
+            }
+        });
+        return scan;
+    }
+
+    private void add(ConsumerRecord<Void, Void> record, String topic, SortedMap<Integer, KafkaPartition> plan,
+            int limit) {
+        Headers headers = record.headers();
+        String sourceTopic = text(headers, DeadLetterHeaders.SOURCE_TOPIC);
+        long partition;
+        long offset;
+        try {
+            partition = Long.parseLong(text(headers, DeadLetterHeaders.SOURCE_PARTITION));
+            offset = Long.parseLong(text(headers, DeadLetterHeaders.SOURCE_OFFSET));
+        } catch (NumberFormatException e) { // also a missing header: parsing null fails the same way
+            withoutSource++;
+            return;
+        }
+        if (sourceTopic == null || offset < 0) {
+            withoutSource++;
+            return;
+        }
+        KafkaPartition range = sourceTopic.equals(topic) ? plan.get((int) partition) : null;
+        if (range == null || offset < range.from || offset >= range.until) {
+            return;
+        }
+        PartitionDeadLetters letters = partitions.computeIfAbsent((int) partition, p -> new PartitionDeadLetters());
+        if (!letters.offsets.add(offset)) {
+            return;
+        }
+        int attempts;
+        try {
+            attempts = Integer.parseInt(text(headers, DeadLetterHeaders.ATTEMPTS));
+        } catch (NumberFormatException e) {
+            attempts = 0;
+        }
+        letters.listed.put(offset, new AuditReport.DeadLetter(offset, text(headers, DeadLetterHeaders.ERROR_CLASS),
+                text(headers, DeadLetterHeaders.ERROR_MESSAGE), attempts,
+                record.topic() + "-" + record.partition() + "@" + record.offset()));
+        if (letters.listed.size() > limit) {
+            letters.listed.pollLastEntry();
+        }
+    }
+
+    private static String text(Headers headers, String key) {
+        Header h = headers.lastHeader(key);
+        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}

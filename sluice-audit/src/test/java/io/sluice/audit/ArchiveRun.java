@@ -1,0 +1,61 @@
+package io.sluice.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.core.Engine;
+import io.sluice.core.EngineConfig;
+import io.sluice.core.Health;
+import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.sink.ArchiveSink;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.Listener;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * A real archive for the audit to check: the engine with the archive sink, exactly once, JSON Lines + zstd laid out
+ * by category (so each file holds every fourth offset or so, as real layouts interleave).
+ */
+final class ArchiveRun {
+
+    private ArchiveRun() {
+    }
+
+    /**
+     * Archives {@code topic} until the engine has completed {@code records} records, then closes it cleanly; files roll
+     * at {@code recordsPerFile} records.
+     */
+    static void archive(String topic, String group, String deadLetterTopic, StorageBackend storage, long records,
+            int recordsPerFile) throws InterruptedException {
+        EngineConfig.Builder config = EngineConfig.builder()
+                .consumerProperties(SharedKafka.cluster().clientProperties(Listener.PLAINTEXT))
+                .groupId(group)
+                .consumerProperty(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 3_000)
+                .consumerProperty(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500)
+                .topics(topic)
+                .commitInterval(Duration.ofMillis(200));
+        if (deadLetterTopic != null) {
+            config.deadLetterTopic(deadLetterTopic);
+        }
+        ArchiveSink sink = new ArchiveSink(storage, new Layout("{topic}/category={value.category}/", null,
+                ZoneOffset.UTC, null), new JsonLinesFormat(Codec.ZSTD, false, false),
+                new RollingPolicy(1L << 30, recordsPerFile, Duration.ofMinutes(5), 8), true);
+        Engine engine = Engine.startSink(config.build(), sink);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (engine.stats().completed() < records) {
+            if (System.nanoTime() > deadline || engine.health() == Health.FAILED) {
+                engine.close();
+                throw new AssertionError("the archiver completed " + engine.stats().completed() + " of " + records
+                        + " records: " + engine.health() + " " + engine.failure());
+            }
+            Thread.sleep(20);
+        }
+        engine.close(); // the last checkpoint seals, commits and publishes everything
+        assertEquals(Health.STOPPED, engine.health(), "clean close: " + engine.failure());
+    }
+}

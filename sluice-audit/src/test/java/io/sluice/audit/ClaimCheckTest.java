@@ -1,0 +1,52 @@
+package io.sluice.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.sink.Manifest;
+import io.sluice.storage.sink.ManifestFile;
+import io.sluice.testkit.TestDirs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Files without Kafka coordinates are checked through their manifests' spans and record counts. */
+class ClaimCheckTest {
+
+    private static final String ID = "AAAAAAAAAAAAAAAAAAAAAA";
+
+    @Test
+    void countsThatMatchTheOpenOffsetsCoverThemAndOthersStayMissingWithANote() throws Exception {
+        LocalBackend storage = new LocalBackend(TestDirs.newDir("claims"));
+        // two raw files interleaved by category over 0..19 (10 records each), and one over 20..29 that lost a record
+        manifest(storage, 20, new ManifestFile("t/a/t+0+0.bin", "s1", 10, 1, 0, 18),
+                new ManifestFile("t/b/t+0+1.bin", "s2", 10, 1, 1, 19));
+        manifest(storage, 30, new ManifestFile("t/a/t+0+20.bin", "s3", 9, 1, 20, 29));
+        OffsetSet expected = new OffsetSet();
+        expected.addRange(0, 39);
+        FoundPartition found = new FoundPartition();
+
+        ClaimCheck check = new ClaimCheck();
+        check.apply(0, List.of(claim("t/a/t+0+0.bin"), claim("t/b/t+0+1.bin"), claim("t/a/t+0+20.bin"),
+                claim("t/a/t+0+30.bin")), new ManifestIndex(storage, ID), expected, found);
+
+        assertEquals(20, found.seen.size(), "0..19 vouched for by the counts");
+        assertTrue(found.seen.contains(19));
+        assertEquals(3, check.checkedFiles);
+        assertEquals(1, check.notes.size());
+        assertTrue(check.notes.get(0).contains("span offsets 20–29 and hold 9 records by their manifests, but 10 "
+                + "expected offsets there are in no other file"), check.notes.get(0));
+        assertEquals(1, check.unverifiable.size());
+        assertEquals("t/a/t+0+30.bin", check.unverifiable.get(0).path());
+        assertTrue(check.unverifiable.get(0).reason().contains("no manifest names it"));
+    }
+
+    private static ArchiveContents.Claim claim(String path) {
+        return new ArchiveContents.Claim(path, SluiceFileName.parse(SluiceFileName.fileNameOf(path)).orElseThrow());
+    }
+
+    private static void manifest(LocalBackend storage, long end, ManifestFile... files) throws Exception {
+        storage.writeAtomically(Manifest.directory(ID, 0) + Manifest.name(end, "test"),
+                new Manifest(1, "t", ID, 0, end, List.of(files)).toJson());
+    }
+}

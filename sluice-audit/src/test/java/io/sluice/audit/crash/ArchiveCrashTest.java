@@ -1,0 +1,193 @@
+package io.sluice.audit.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.storage.backend.TestStorage;
+import io.sluice.storage.sink.CategoryRecords;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedHdfs;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.SharedS3;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.process.ChildProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A child JVM archiving a topic halts at each named step of the exactly-once protocol in turn, with size rolling and
+ * with wall-clock rolling, and is killed at three seeded random moments; a restart (in the test JVM) then archives
+ * the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the audit of the topic against the storage is
+ * clean, DuckDB counts every produced record once in the visible files, nothing is left staged and no upload is left
+ * incomplete. Every case runs on local files, S3 and HDFS at once: each storage has its own topic, group and child
+ * JVMs, so the waits of one overlap the work of the others.
+ */
+@Tag("slow")
+class ArchiveCrashTest {
+
+    private static final int PARTITIONS = 2;
+    private static final int RECORDS = 1_200;
+    private static final List<String> STORAGES = List.of("local", "s3", "hdfs");
+    /** The group member of the crashing child and of the restart: static membership, no wait for its session. */
+    private static final String MEMBER = "archiver";
+
+    static Stream<Arguments> crashPoints() {
+        List<Arguments> points = List.of(
+                Arguments.of("archive.after-write", 150),
+                Arguments.of("archive.after-seal", 2),
+                Arguments.of("archive.after-manifest", 2),
+                Arguments.of(CrashPoints.BEFORE_COMMIT, 2),
+                Arguments.of(CrashPoints.AFTER_COMMIT_REQUEST, 2),
+                Arguments.of(CrashPoints.AFTER_COMMIT_ACK, 2),
+                Arguments.of("archive.mid-publish", 2),
+                Arguments.of("archive.after-publish", 2));
+        return Stream.of("size", "age").flatMap(rolling -> points.stream()
+                .map(p -> Arguments.of(p.get()[0], p.get()[1], rolling)));
+    }
+
+    @ParameterizedTest(name = "{0}:{1} with {2} rolling, on local files, S3 and HDFS")
+    @MethodSource("crashPoints")
+    void aCrashAtANamedStepLeavesEveryOffsetInExactlyOneVisibleFile(String point, int hit, String rolling)
+            throws Exception {
+        onEveryStorage(storage -> {
+            Scenario s = new Scenario(storage, point.replace('.', '-') + "-" + rolling, rolling);
+            ChildProcess child = s.start("-Dsluice.crash.at=" + point + ":" + hit);
+            int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
+                child.kill();
+                throw new AssertionError(point + ":" + hit + " was not reached in 60 s:\n" + child.tail());
+            });
+            assertEquals(CrashPoints.HALT_STATUS, status, "halted at " + point + "\n" + child.tail());
+            s.lap("halted");
+            s.finishAndVerify();
+        });
+    }
+
+    @ParameterizedTest(name = "seed {0}, on local files, S3 and HDFS")
+    @ValueSource(longs = {11L, 2026L, 77_777L})
+    void aKillAtASeededRandomMomentLeavesEveryOffsetInExactlyOneVisibleFile(long seed) throws Exception {
+        long delay = 200 + new Random(seed).nextInt(1_500);
+        System.out.println("[archive-crash] seed " + seed + ": kill -9 after " + delay + " ms");
+        onEveryStorage(storage -> {
+            Scenario s = new Scenario(storage, "random-" + seed, seed % 2 == 0 ? "size" : "age");
+            ChildProcess child = s.start();
+            Thread.sleep(delay); // the seeded random moment itself, not a wait for something
+            child.kill();
+            s.lap("killed");
+            s.finishAndVerify();
+        });
+    }
+
+    private interface StorageCase {
+        void run(String storage) throws Exception;
+    }
+
+    /** Runs {@code c} on every storage in parallel; fails with every storage's failure, each named. */
+    private static void onEveryStorage(StorageCase c) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(STORAGES.size());
+        try {
+            Map<String, Future<?>> runs = new LinkedHashMap<>();
+            for (String storage : STORAGES) {
+                runs.put(storage, pool.submit(() -> {
+                    c.run(storage);
+                    return null;
+                }));
+            }
+            List<Throwable> failures = new ArrayList<>();
+            StringBuilder message = new StringBuilder();
+            for (Map.Entry<String, Future<?>> run : runs.entrySet()) {
+                try {
+                    run.getValue().get();
+                } catch (ExecutionException e) {
+                    failures.add(e.getCause());
+                    message.append("\n[").append(run.getKey()).append("] ").append(e.getCause());
+                }
+            }
+            if (!failures.isEmpty()) {
+                AssertionError error = new AssertionError("failed on " + failures.size() + " of " + STORAGES.size()
+                        + " storages:" + message);
+                failures.forEach(error::addSuppressed);
+                throw error;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A topic of its own, produced once, archived by child JVMs into a storage of its own. */
+    private static final class Scenario {
+        final KafkaCluster kafka = SharedKafka.cluster();
+        final String topic = Names.unique("archive-crash");
+        final String group = Names.unique("archive-crash-group");
+        final String name;
+        final String rolling;
+        final Path dir;
+        final TestStorage storage;
+        final Map<Integer, Long> ends;
+        final StringBuilder laps = new StringBuilder();
+        long lapStart = System.nanoTime();
+
+        Scenario(String storageKind, String name, String rolling) throws Exception {
+            this.name = storageKind + " " + name;
+            this.rolling = rolling;
+            kafka.createTopic(topic, PARTITIONS);
+            ends = CategoryRecords.produce(kafka, topic, RECORDS);
+            dir = TestDirs.newDir("archive-crash-" + storageKind + "-" + name);
+            storage = switch (storageKind) {
+                case "local" -> TestStorage.local(dir.resolve("archive"));
+                case "s3" -> TestStorage.s3(SharedS3.server());
+                case "hdfs" -> TestStorage.hdfs(SharedHdfs.server());
+                default -> throw new IllegalArgumentException(storageKind);
+            };
+            lap("produced");
+        }
+
+        ChildProcess start(String... jvmOptions) {
+            ChildProcess child = ArchiveChild.start(MEMBER, dir, List.of(jvmOptions), kafka.bootstrapServers(),
+                    topic, group, storage, rolling);
+            lap("started");
+            return child;
+        }
+
+        /**
+         * Restarts the archive in this JVM as the same group member, waits until it has written every record, closes
+         * it (the last roll, commit and publish, as on shutdown), and audits and counts the archive.
+         */
+        void finishAndVerify() throws Exception {
+            InProcessArchive again = InProcessArchive.start(kafka.bootstrapServers(), topic, group, storage, rolling,
+                    MEMBER, ends);
+            lap("restarted");
+            again.awaitAll(ProgressSink.CAUGHT_UP, Duration.ofSeconds(90));
+            lap("caught up");
+            assertEquals("STOPPED", again.close(), "a clean close after recovery");
+            lap("closed");
+            ExactlyOnceCheck.assertExactlyOnce(kafka.clientProperties(Listener.PLAINTEXT), topic, group, storage,
+                    RECORDS, dir.resolve("check"));
+            lap("verified");
+            System.out.println("[archive-crash] " + name + ":" + laps);
+        }
+
+        /** Where the time goes, printed per case: the suite has a time budget. */
+        void lap(String what) {
+            long now = System.nanoTime();
+            laps.append(String.format(" %s %.1f s,", what, (now - lapStart) / 1e9));
+            lapStart = now;
+        }
+    }
+}
