@@ -1,7 +1,7 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigException;
-import io.sluice.cli.ops.LagInputs;
+import io.sluice.cli.lag.LagInputs;
 import io.sluice.core.EngineConfig;
 import io.sluice.storage.audit.AuditConfig;
 import io.sluice.storage.backend.StorageBackend;
