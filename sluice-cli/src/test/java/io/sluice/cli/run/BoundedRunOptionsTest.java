@@ -24,9 +24,7 @@ class BoundedRunOptionsTest {
     }
 
     private static Run parse(String... args) {
-        Run run = new Run();
-        new CommandLine(run).parseArgs(args);
-        return run;
+        return CommandLine.populateCommand(new Run(), args);
     }
 
     private static EngineConfig config(Run run) {

@@ -21,9 +21,7 @@ class MetricsOptionsTest {
     }
 
     private static Run parse(String... args) {
-        Run run = new Run();
-        new CommandLine(run).parseArgs(args);
-        return run;
+        return CommandLine.populateCommand(new Run(), args);
     }
 
     @Test
