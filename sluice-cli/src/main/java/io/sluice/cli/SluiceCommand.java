@@ -1,15 +1,20 @@
 package io.sluice.cli;
 
+import io.sluice.cli.cluster.SourceTopics;
 import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.console.LogFormat;
 import io.sluice.cli.console.Logging;
-import io.sluice.cli.ops.LagCommand;
-import io.sluice.cli.ops.LagInputs;
+import io.sluice.cli.lag.LagCommand;
+import io.sluice.cli.lag.LagInputs;
+import io.sluice.cli.pipeline.DocsCommand;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.Pipelines;
-import io.sluice.cli.run.SourceTopics;
+import io.sluice.cli.quickstart.QuickstartCommand;
+import io.sluice.cli.run.RunCommand;
+import io.sluice.cli.validate.ValidateCommand;
+import io.sluice.cli.verify.VerifyCommand;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.file.Path;

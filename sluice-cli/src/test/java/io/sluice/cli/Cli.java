@@ -8,16 +8,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /** Runs the command line in this JVM, as a user would type it, and keeps what it printed. */
-final class Cli {
+public final class Cli {
 
     /** What one invocation did. */
-    record Result(int status, String out, String err) {
+    public record Result(int status, String out, String err) {
     }
 
     private Cli() {
     }
 
-    static Result run(Map<String, String> environment, String... args) {
+    public static Result run(Map<String, String> environment, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Console console = new Console(new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -26,7 +26,7 @@ final class Cli {
         return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    static Result run(String... args) {
+    public static Result run(String... args) {
         return run(Map.of(), args);
     }
 }

@@ -2,7 +2,7 @@ package io.sluice.cli.config;
 
 /**
  * Byte counts as settings write them: exact binary units ({@code 128MiB}). Figures for people are
- * {@link io.sluice.cli.ops.Units#bytes}.
+ * {@link io.sluice.cli.console.Units#bytes}.
  *
  * <p>Stateless.
  */

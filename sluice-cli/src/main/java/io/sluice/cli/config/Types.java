@@ -217,13 +217,18 @@ public final class Types {
         };
     }
 
-    /** A constant of {@code type}, written in lower case with dashes: {@code DEAD_LETTER} is {@code dead-letter}. */
+    /** A constant of {@code type}, written as {@link #name} writes it. */
     public static <E extends Enum<E>> ValueType<E> choice(Class<E> type) {
         Map<String, E> byName = new LinkedHashMap<>();
         for (E e : type.getEnumConstants()) {
-            byName.put(e.name().toLowerCase(Locale.ROOT).replace('_', '-'), e);
+            byName.put(name(e), e);
         }
         return mapped(oneOf(List.copyOf(byName.keySet())), byName::get);
+    }
+
+    /** A constant as a file writes it: in lower case with dashes, {@code DEAD_LETTER} is {@code dead-letter}. */
+    public static String name(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** Texts: a YAML list, or one value with commas ({@code a,b}), so one environment variable can hold a list. */

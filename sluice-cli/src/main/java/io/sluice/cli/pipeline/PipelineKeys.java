@@ -1,12 +1,15 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigKey;
+import io.sluice.cli.config.Durations;
 import io.sluice.cli.config.KeyCatalog;
 import io.sluice.cli.config.Secret;
+import io.sluice.cli.config.Sizes;
 import io.sluice.cli.config.Types;
 import io.sluice.core.FailureOutcome;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.StartPosition;
+import io.sluice.storage.format.FormatConfig;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -14,7 +17,8 @@ import java.util.regex.Pattern;
 
 /**
  * Every key of a pipeline file, documented once, here. {@code docs/configuration.md} is generated from this class
- * ({@code ./sluice docs > docs/configuration.md}) and a test fails when it is stale.
+ * ({@code ./sluice docs > docs/configuration.md}) and a test fails when it is stale. A default that the engine or the
+ * sink has is taken from them ({@link Defaults}), not written again; only the command's own defaults are written here.
  *
  * <p>Immutable constants.
  */
@@ -36,11 +40,12 @@ public final class PipelineKeys {
             "The consumer group whose committed offsets are the pipeline's progress. Every instance started with the "
                     + "same group shares the partitions: that is how a pipeline scales past one machine.");
     public static final ConfigKey<StartPosition> START = ConfigKey.withDefault("source.start",
-            Types.choice(StartPosition.class), "earliest",
+            Types.choice(StartPosition.class), Types.name(Defaults.ENGINE.startPosition()),
             "Where to begin in partitions the group has never committed: `earliest` (every retained record) or "
                     + "`latest` (only records that arrive from now on).");
     public static final ConfigKey<OutOfRangePolicy> ON_OUT_OF_RANGE = ConfigKey.withDefault(
-            "source.on-offset-out-of-range", Types.choice(OutOfRangePolicy.class), "fail",
+            "source.on-offset-out-of-range", Types.choice(OutOfRangePolicy.class),
+            Types.name(Defaults.ENGINE.outOfRangePolicy()),
             "What to do when the committed offset is no longer in the log, because retention deleted records before "
                     + "they were archived: `fail` names the lost range and stops; `earliest` or `latest` log the lost "
                     + "range loudly and go on from there.");
@@ -92,6 +97,10 @@ public final class PipelineKeys {
 
     // ---- processing ----------------------------------------------------------------------------------------------
 
+    /**
+     * A default of the command's own, not the engine's: the engine's counts records in flight for any handler, and
+     * here it counts the workers that each write one partition at a time.
+     */
     public static final ConfigKey<Integer> CONCURRENCY = ConfigKey.withDefault("processing.concurrency",
             Types.integer(1, 10_000), "16",
             "How many partitions are written at the same time (worker threads). Each partition is archived in "
@@ -102,30 +111,32 @@ public final class PipelineKeys {
                     + "next records: a partition then uses more than one core. `0` compresses on the workers, as "
                     + "Kafka Connect's sinks do. Parquet and Avro compress inside their writers, on the workers.");
     public static final ConfigKey<Long> MEMORY_BUDGET = ConfigKey.withDefault("processing.memory-budget",
-            Types.size(1L << 20), "256MiB",
+            Types.size(1L << 20), Sizes.format(Defaults.ENGINE.memoryBudgetBytes()),
             "Bytes of records queued and being written, plus the files' output buffers. A partition over its share "
                     + "is paused until it drains. Half of it bounds the open files' buffers: past that, the partition "
                     + "whose files hold the most rolls early. Keep it well under the heap (`-Xmx`).");
     public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("processing.commit-interval",
-            Types.duration(Duration.ofMillis(10)), "1s",
+            Types.duration(Duration.ofMillis(10)), Durations.format(Defaults.ENGINE.commitInterval()),
             "How often progress is committed: files sealed since the last commit are listed in a manifest, the "
                     + "offset is committed to Kafka, then the files are published.");
     public static final ConfigKey<Duration> DRAIN_TIMEOUT = ConfigKey.withDefault("processing.drain-timeout",
-            Types.duration(Duration.ofSeconds(1)), "30s",
+            Types.duration(Duration.ofSeconds(1)), Durations.format(Defaults.ENGINE.drainTimeout()),
             "On shutdown (SIGTERM, Ctrl-C) or a rebalance, how long to wait for records being written before "
                     + "committing what is done.");
     public static final ConfigKey<Integer> MAX_ATTEMPTS = ConfigKey.withDefault("processing.max-attempts",
-            Types.integer(1, 100), "3",
+            Types.integer(1, 100), String.valueOf(Defaults.ENGINE.maxAttempts()),
             "Attempts at writing a record before `on-failure` applies. Records that can never be written (not JSON, "
                     + "missing a field the template needs) fail at once, without retries.");
     public static final ConfigKey<Duration> RETRY_BACKOFF = ConfigKey.withDefault("processing.retry-backoff",
-            Types.duration(Duration.ZERO), "100ms",
+            Types.duration(Duration.ZERO), Durations.format(Defaults.ENGINE.initialBackoff()),
             "The wait before the first retry; it doubles at each attempt (with ±20% jitter), up to "
                     + "`retry-backoff-max`.");
     public static final ConfigKey<Duration> RETRY_BACKOFF_MAX = ConfigKey.withDefault("processing.retry-backoff-max",
-            Types.duration(Duration.ZERO), "10s", "The longest wait between retries.");
+            Types.duration(Duration.ZERO), Durations.format(Defaults.ENGINE.maxBackoff()),
+            "The longest wait between retries.");
     public static final ConfigKey<FailureOutcome> ON_FAILURE = ConfigKey.computed("processing.on-failure",
-            Types.choice(FailureOutcome.class), "`dead-letter` when `dead-letter-topic` is set, otherwise `stop`",
+            Types.choice(FailureOutcome.class), "`dead-letter` when `dead-letter-topic` is set, otherwise `"
+                    + Types.name(Defaults.ENGINE.failureOutcome()) + "`",
             "What happens to a record that could not be written: `dead-letter` publishes it to the dead-letter "
                     + "topic with the reason in its headers; `skip` logs and counts it; `stop` commits what is done "
                     + "before it and exits with status 1.");
@@ -177,27 +188,28 @@ public final class PipelineKeys {
                     + "rejected with the field and the reason (docs/formats.md). With Avro values it is also the "
                     + "schema they were written with. A relative path is from the pipeline file's folder.");
     public static final ConfigKey<String> VALUE_ENCODING = ConfigKey.withDefault("sink.value-encoding",
-            Types.oneOf(FileFormats.VALUE_ENCODINGS), "json",
+            Types.oneOf(FileFormats.VALUE_ENCODINGS), Defaults.JSONL.valueEncoding(),
             "How the record values are encoded: `json`; `avro` (Avro binary written with `schema`); or "
                     + "`avro-confluent` (the Confluent wire format: a zero byte and a 4-byte schema id, then Avro "
                     + "binary). There is no schema registry here: the id is not looked up, and every value is read "
                     + "with `schema`. Avro values go to `parquet` and `avro` files as the decoded records, or to `raw` "
                     + "files as they are; a value that cannot be decoded is rejected with the field and the byte "
                     + "where it fails.");
-    public static final ConfigKey<Boolean> KAFKA_KEY = ConfigKey.withDefault("sink.kafka-key", Types.BOOLEAN, "false",
+    public static final ConfigKey<Boolean> KAFKA_KEY = ConfigKey.withDefault("sink.kafka-key", Types.BOOLEAN,
+            String.valueOf(Defaults.JSONL.keys()),
             "Store each record's key with it (`kafka_key`), besides its topic, partition, offset and timestamp, "
                     + "which are always stored (raw files store the values only).");
     public static final ConfigKey<Boolean> KAFKA_HEADERS = ConfigKey.withDefault("sink.kafka-headers", Types.BOOLEAN,
-            "false", "Store each record's headers with it (`kafka_headers`).");
+            String.valueOf(Defaults.JSONL.headers()), "Store each record's headers with it (`kafka_headers`).");
     public static final ConfigKey<Long> ROW_GROUP_SIZE = ConfigKey.withDefault("sink.parquet.row-group-size",
-            Types.size(64L << 10), "16MiB",
+            Types.size(64L << 10), Sizes.format(FormatConfig.DEFAULT_ROW_GROUP_BYTES),
             "The bytes of rows a Parquet file holds in memory before writing them out as a row group (at most "
                     + "1GiB). Every open file holds up to this much plus the writer's own heap (4KiB per column, 16KiB "
                     + "per dictionary-encoded column and a 64KiB page buffer: about 140KiB for 7 columns), within the "
                     + "memory budget: lower it for layouts with many open files, raise it for fewer, larger row "
                     + "groups that read faster.");
     public static final ConfigKey<String> RAW_DELIMITER = ConfigKey.withDefault("sink.raw.delimiter",
-            Types.oneOf(FileFormats.RAW_DELIMITERS), "newline",
+            Types.oneOf(FileFormats.RAW_DELIMITERS), Defaults.RAW.delimiter(),
             "How raw files separate values: `newline` (each value, then `\\n`; values that contain a newline and "
                     + "tombstones are rejected) or `length` (a 4-byte big-endian length before each value; any bytes).");
     public static final ConfigKey<Delivery> DELIVERY = ConfigKey.withDefault("sink.delivery",
@@ -208,19 +220,21 @@ public final class PipelineKeys {
                     + "between writes those records again.");
 
     public static final ConfigKey<Long> MAX_BYTES = ConfigKey.withDefault("sink.rolling.max-bytes", Types.size(1),
-            "128MiB", "A file is sealed when it reaches this size, compressed, as written.");
+            Sizes.format(Defaults.ROLLING.maxBytes()),
+            "A file is sealed when it reaches this size, compressed, as written.");
     public static final ConfigKey<Long> MAX_RECORDS = ConfigKey.withDefault("sink.rolling.max-records",
-            Types.count(1, Long.MAX_VALUE), "10000000", "A file is sealed when it holds this many records.");
+            Types.count(1, Long.MAX_VALUE), String.valueOf(Defaults.ROLLING.maxRecords()),
+            "A file is sealed when it holds this many records.");
     public static final ConfigKey<Duration> MAX_AGE = ConfigKey.withDefault("sink.rolling.max-age",
-            Types.duration(Duration.ofSeconds(1)), "10m",
+            Types.duration(Duration.ofSeconds(1)), Durations.format(Defaults.ROLLING.maxAge()),
             "A partition's files are sealed when the oldest is this old, even when no more records arrive.");
     public static final ConfigKey<Integer> MAX_OPEN_FILES = ConfigKey.withDefault("sink.rolling.max-open-files",
-            Types.integer(1, 10_000), "32",
+            Types.integer(1, 10_000), String.valueOf(Defaults.ROLLING.maxOpenFiles()),
             "Files open at once per partition. A record that needs one more seals the partition's open files "
                     + "first, so late or interleaved data never opens files without bound.");
 
     public static final ConfigKey<String> S3_REGION = ConfigKey.withDefault("sink.s3.region", Types.STRING,
-            "us-east-1", "The bucket's region.");
+            Defaults.S3.region(), "The bucket's region.");
     public static final ConfigKey<String> S3_ENDPOINT = ConfigKey.optional("sink.s3.endpoint", Types.STRING,
             "The URL of an S3-compatible store (MinIO, Ceph, s3proxy...) instead of AWS; path-style addressing is "
                     + "used with it.");
@@ -230,16 +244,16 @@ public final class PipelineKeys {
     public static final ConfigKey<Secret> S3_SECRET_KEY = ConfigKey.optional("sink.s3.secret-key", Types.SECRET,
             "The secret of `access-key`.");
     public static final ConfigKey<Long> S3_PART_SIZE = ConfigKey.withDefault("sink.s3.part-size",
-            Types.size(5L << 20), "8MiB",
+            Types.size(5L << 20), Sizes.format(Defaults.S3.partSize()),
             "The part size of multipart uploads. Parts accumulate on local disk, in `spool-directory`, so each open "
                     + "file holds about this much disk, not heap; files smaller than a part are uploaded whole.");
     public static final ConfigKey<String> S3_SPOOL_DIRECTORY = ConfigKey.computed("sink.s3.spool-directory",
-            Types.STRING, "`sluice-s3-spool` in the JVM's temporary folder",
+            Types.STRING, "`" + Defaults.S3.spoolDirectory().getFileName() + "` in the JVM's temporary folder",
             "The local folder where parts accumulate before upload: up to `part-size` times the open files. What "
                     + "a killed run left there is removed at start. A relative path is from the pipeline file's "
                     + "folder.");
     public static final ConfigKey<Duration> S3_RETRY_FOR = ConfigKey.withDefault("sink.s3.retry-for",
-            Types.duration(Duration.ofSeconds(1)), "5m",
+            Types.duration(Duration.ofSeconds(1)), Durations.format(Defaults.S3.retryFor()),
             "How long one request is retried (with backoff) on server errors, throttling and lost connections before "
                     + "the store counts as down and the pipeline stops (exit status 1; a restart resumes from the "
                     + "commits). While it retries, the partition waits and the memory budget pauses fetching.");

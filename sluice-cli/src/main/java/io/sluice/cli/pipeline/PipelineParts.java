@@ -2,7 +2,7 @@ package io.sluice.cli.pipeline;
 
 import io.sluice.audit.AuditConfig;
 import io.sluice.cli.config.ConfigException;
-import io.sluice.cli.ops.LagInputs;
+import io.sluice.cli.lag.LagInputs;
 import io.sluice.core.EngineConfig;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.sink.ArchiveSink;

@@ -29,7 +29,7 @@ public record ProcessingConfig(int concurrency, int compressingThreads, long mem
     static ProcessingConfig from(Settings s) {
         String dlq = s.get(PipelineKeys.DEAD_LETTER_TOPIC);
         FailureOutcome outcome = s.find(PipelineKeys.ON_FAILURE)
-                .orElse(dlq != null ? FailureOutcome.DEAD_LETTER : FailureOutcome.STOP);
+                .orElse(dlq != null ? FailureOutcome.DEAD_LETTER : Defaults.ENGINE.failureOutcome());
         return new ProcessingConfig(s.get(PipelineKeys.CONCURRENCY),
                 s.find(PipelineKeys.COMPRESSING_THREADS).orElse(ArchiveSink.DEFAULT_COMPRESSING_THREADS),
                 s.get(PipelineKeys.MEMORY_BUDGET),

@@ -1,6 +1,7 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.Settings;
+import io.sluice.cli.config.Types;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
@@ -46,7 +47,6 @@ public record SinkConfig(StorageTarget storage, String template, String timeFiel
 
     /** For messages: {@code jsonl + zstd, exactly once, to s3://bucket/prefix/}. */
     public String describe() {
-        return files.describe() + ", " + delivery.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
-                + ", to " + storage.location();
+        return files.describe() + ", " + Types.name(delivery) + ", to " + storage.location();
     }
 }

@@ -70,6 +70,11 @@ public final class StorageBackends {
     }
 
     private static StorageBackend s3(StorageTarget target) {
+        return new S3Backend(s3Config(target));
+    }
+
+    /** What the S3 backend of {@code target} is built with; nothing is contacted yet. */
+    static S3Config s3Config(StorageTarget target) {
         S3Options s3 = target.s3();
         AwsCredentialsProvider credentials = s3.accessKey() == null
                 ? DefaultCredentialsProvider.builder().build()
@@ -84,6 +89,6 @@ public final class StorageBackends {
         if (s3.spoolDirectory() != null) {
             config.spoolDirectory(s3.spoolDirectory());
         }
-        return new S3Backend(config.build());
+        return config.build();
     }
 }

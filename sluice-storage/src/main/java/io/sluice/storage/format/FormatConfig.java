@@ -74,6 +74,12 @@ public final class FormatConfig {
     private final String codec;
     private final ValueEncoding values;
     private final FileFormat fileFormat;
+    private final boolean keys;
+    private final boolean headers;
+    /** How raw files separate values; null for the other formats. */
+    private final String delimiter;
+    /** Parquet's row group; 0 for the other formats. */
+    private final long rowGroupBytes;
 
     private FormatConfig(Builder b) {
         if (b.format == null) {
@@ -81,6 +87,11 @@ public final class FormatConfig {
         }
         this.format = b.format.trim().toLowerCase(Locale.ROOT);
         this.values = values(b);
+        this.keys = b.keys;
+        this.headers = b.headers;
+        this.delimiter = format.equals("raw") ? orDefault(b.delimiter, "newline") : null;
+        this.rowGroupBytes = !format.equals("parquet") ? 0
+                : b.rowGroupBytes == null ? DEFAULT_ROW_GROUP_BYTES : b.rowGroupBytes;
         boolean json = values == JsonEncoding.INSTANCE;
         switch (format) {
             case "jsonl" -> {
@@ -101,14 +112,14 @@ public final class FormatConfig {
                         + "only)");
                 refuseRowGroups(b);
                 this.codec = orDefault(b.codec, "zstd");
-                this.fileFormat = new RawFormat(pick(DELIMITERS, orDefault(b.delimiter, "newline"), "delimiter"),
+                this.fileFormat = new RawFormat(pick(DELIMITERS, delimiter, "delimiter"),
                         pick(STREAM_CODECS, codec, "codec"), values);
             }
             case "parquet" -> {
                 refuse(b.delimiter != null, "delimiter", "raw");
                 this.codec = orDefault(b.codec, "zstd");
                 CompressionCodecName parquetCodec = pick(PARQUET_CODECS, codec, "codec");
-                long rowGroup = b.rowGroupBytes == null ? DEFAULT_ROW_GROUP_BYTES : b.rowGroupBytes;
+                long rowGroup = rowGroupBytes;
                 int page = b.pageBytes == null ? DEFAULT_PAGE_BYTES : b.pageBytes; // the default fits any row group
                 int dictionary = b.dictionaryPageBytes == null ? DEFAULT_DICTIONARY_PAGE_BYTES : b.dictionaryPageBytes;
                 if (rowGroup < MIN_ROW_GROUP_BYTES || rowGroup > MAX_ROW_GROUP_BYTES) {
@@ -151,6 +162,26 @@ public final class FormatConfig {
     /** The codec's name as the format spells it (zstd, lz4_raw, zstandard...). */
     public String codec() {
         return codec;
+    }
+
+    /** Whether rows store the record key ({@code kafka_key}). */
+    public boolean keys() {
+        return keys;
+    }
+
+    /** Whether rows store the record headers ({@code kafka_headers}). */
+    public boolean headers() {
+        return headers;
+    }
+
+    /** How raw files separate values: newline or length; null for the other formats. */
+    public String delimiter() {
+        return delimiter;
+    }
+
+    /** Parquet's row group size held in memory per open file; 0 for the other formats. */
+    public long rowGroupBytes() {
+        return rowGroupBytes;
     }
 
     /** The values' encoding: json, avro or avro-confluent. */

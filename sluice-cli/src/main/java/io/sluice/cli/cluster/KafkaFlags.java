@@ -1,0 +1,53 @@
+package io.sluice.cli.cluster;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The flags that name a Kafka cluster, a group and topics, for commands that take them from a pipeline file or from
+ * the command line, flags winning: a picocli mixin ({@code lag}, {@code verify}).
+ *
+ * <p>Threading: filled by picocli, then read by the command's thread.
+ */
+public final class KafkaFlags {
+
+    @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
+            description = "The brokers (bootstrap.servers), instead of the pipeline's.")
+    String bootstrapServers;
+
+    @Option(names = {"-g", "--group"}, paramLabel = "GROUP",
+            description = "The consumer group, instead of the pipeline's source.group.")
+    String group;
+
+    @Option(names = {"-t", "--topic"}, paramLabel = "TOPIC", split = ",",
+            description = "A topic, instead of the pipeline's; repeat or separate with commas.")
+    List<String> topics;
+
+    @Option(names = {"-X", "--property"}, paramLabel = "KEY=VALUE", description = "A Kafka client setting, e.g. "
+            + "security.protocol=SSL, over the pipeline's; repeatable. Values are never printed.")
+    Map<String, String> properties;
+
+    /** {@code base} (a pipeline's client settings, or none) with {@code -X} and {@code --bootstrap-servers} over it. */
+    public Map<String, Object> clientProperties(Map<String, ?> base) {
+        Map<String, Object> props = new HashMap<>(base);
+        if (properties != null) {
+            props.putAll(properties);
+        }
+        if (bootstrapServers != null) {
+            props.put("bootstrap.servers", bootstrapServers);
+        }
+        return props;
+    }
+
+    /** {@code --group}, else {@code base} (null when neither). */
+    public String group(String base) {
+        return group != null ? group : base;
+    }
+
+    /** {@code --topic}, else {@code base}. */
+    public List<String> topics(List<String> base) {
+        return topics != null ? List.copyOf(topics) : base;
+    }
+}

@@ -1,0 +1,31 @@
+package io.sluice.cli.lag;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What {@code sluice lag} looks at: a consumer group, its topics, the client settings to reach the brokers (with
+ * {@code bootstrap.servers}; secrets are never printed), and optionally the metrics endpoints of running instances,
+ * whose completed-records counters give the processing rate.
+ */
+public record LagInputs(String group, List<String> topics, Map<String, Object> clientProperties,
+        List<URI> metricsUrls) {
+
+    public LagInputs {
+        Objects.requireNonNull(group, "group");
+        topics = List.copyOf(topics);
+        clientProperties = Map.copyOf(clientProperties);
+        metricsUrls = List.copyOf(metricsUrls);
+        if (group.isBlank()) {
+            throw new IllegalArgumentException("the consumer group is required: the group whose lag to show");
+        }
+        if (topics.isEmpty()) {
+            throw new IllegalArgumentException("name at least one topic of the group");
+        }
+        if (clientProperties.get("bootstrap.servers") == null) {
+            throw new IllegalArgumentException("bootstrap.servers is required: where the Kafka brokers are");
+        }
+    }
+}

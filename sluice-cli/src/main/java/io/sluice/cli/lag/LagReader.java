@@ -1,0 +1,265 @@
+package io.sluice.cli.lag;
+
+import io.sluice.cli.console.Units;
+import io.sluice.cli.status.PrometheusText;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads {@link LagSnapshot}s from the cluster: offsets and the group's commits through the admin client, log sizes
+ * from the brokers' log directories (when allowed), the first unconsumed record of each lagging partition through a
+ * consumer outside any group, and the completed-records counters of running instances over HTTP.
+ *
+ * <p>Threading: one thread at a time.
+ */
+final class LagReader implements AutoCloseable {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration RECORD_WAIT = Duration.ofSeconds(5);
+    private static final String COMPLETED = "sluice_records_completed_total";
+
+    private final LagInputs inputs;
+    private final Clock clock;
+    private final Admin admin;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Why the last snapshot lacks something (log sizes, a metrics endpoint), for the report. */
+    private final List<String> notes = new ArrayList<>();
+
+    LagReader(LagInputs inputs, Clock clock) {
+        this.inputs = inputs;
+        this.clock = clock;
+        Map<String, Object> props = new HashMap<>(inputs.clientProperties());
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        this.admin = Admin.create(props);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 * 1024);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-lag");
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    LagSnapshot read() {
+        notes.clear();
+        Instant at = clock.instant();
+        OptionalDouble completed = completedRecords();
+        List<TopicPartition> partitions = partitions();
+        Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
+        Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
+        Map<TopicPartition, OffsetAndMetadata> committed = get(admin.listConsumerGroupOffsets(inputs.group())
+                .partitionsToOffsetAndMetadata(), "the group's committed offsets");
+        Map<TopicPartition, Long> sizes = logSizes(partitions);
+        Map<TopicPartition, Long> next = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata c = committed.get(tp);
+            long from = Math.max(c == null ? -1 : c.offset(), starts.get(tp));
+            if (from < ends.get(tp)) {
+                next.put(tp, from);
+            }
+        }
+        Map<TopicPartition, long[]> firstRecords = firstUnconsumed(next);
+        Map<TopicPartition, LagSnapshot.Reading> readings = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata c = committed.get(tp);
+            long[] first = firstRecords.get(tp);
+            readings.put(tp, new LagSnapshot.Reading(starts.get(tp), ends.get(tp), c == null ? -1 : c.offset(),
+                    first == null ? -1 : first[0], sizes.getOrDefault(tp, -1L), first == null ? -1 : first[1]));
+        }
+        return new LagSnapshot(at, readings, retention(), completed);
+    }
+
+    private List<TopicPartition> partitions() {
+        Map<String, TopicDescription> topics;
+        try {
+            topics = admin.describeTopics(inputs.topics()).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new IllegalStateException("a topic of " + inputs.topics() + " does not exist on "
+                        + inputs.clientProperties().get("bootstrap.servers") + ": check the topic names", e.getCause());
+            }
+            throw failed("the topics " + inputs.topics(), e);
+        } catch (InterruptedException | TimeoutException e) {
+            throw failed("the topics " + inputs.topics(), e);
+        }
+        List<TopicPartition> all = new ArrayList<>();
+        topics.values().forEach(t -> t.partitions().forEach(p -> all.add(new TopicPartition(t.name(), p.partition()))));
+        all.sort((a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition())
+                : a.topic().compareTo(b.topic()));
+        return all;
+    }
+
+    private Map<TopicPartition, Long> offsets(Collection<TopicPartition> partitions, OffsetSpec spec) {
+        Map<TopicPartition, OffsetSpec> query = partitions.stream().collect(Collectors.toMap(tp -> tp, tp -> spec));
+        return get(admin.listOffsets(query, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), "offsets")
+                .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+
+    /** The size of each partition's log on its largest replica; empty when the brokers do not allow the request. */
+    private Map<TopicPartition, Long> logSizes(Collection<TopicPartition> partitions) {
+        Set<TopicPartition> wanted = new HashSet<>(partitions);
+        Map<TopicPartition, Long> sizes = new HashMap<>();
+        try {
+            List<Integer> brokers = get(admin.describeCluster().nodes(), "the brokers").stream().map(Node::id)
+                    .collect(Collectors.toList());
+            get(admin.describeLogDirs(brokers).allDescriptions(), "log directories").values()
+                    .forEach(dirs -> dirs.values().forEach(dir -> {
+                        for (Map.Entry<TopicPartition, ReplicaInfo> r : dir.replicaInfos().entrySet()) {
+                            if (wanted.contains(r.getKey())) {
+                                sizes.merge(r.getKey(), r.getValue().size(), Math::max);
+                            }
+                        }
+                    }));
+        } catch (IllegalStateException e) {
+            notes.add("log sizes unavailable (" + e.getMessage() + "); bytes estimated from sampled records");
+        }
+        return sizes;
+    }
+
+    private Map<String, LagSnapshot.Retention> retention() {
+        List<ConfigResource> resources = inputs.topics().stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).collect(Collectors.toList());
+        Map<String, LagSnapshot.Retention> retention = new HashMap<>();
+        get(admin.describeConfigs(resources).all(), "topic configs").forEach((resource, config) -> retention.put(
+                resource.name(), new LagSnapshot.Retention(value(config, TopicConfig.CLEANUP_POLICY_CONFIG, "delete")
+                        .contains("delete"), Long.parseLong(value(config, TopicConfig.RETENTION_MS_CONFIG, "-1")),
+                        Long.parseLong(value(config, TopicConfig.RETENTION_BYTES_CONFIG, "-1")))));
+        return retention;
+    }
+
+    private static String value(Config config, String key, String otherwise) {
+        var entry = config.get(key);
+        return entry == null || entry.value() == null ? otherwise : entry.value();
+    }
+
+    /** Per partition: the timestamp of the record at {@code next}, and the average size of the records read. */
+    private Map<TopicPartition, long[]> firstUnconsumed(Map<TopicPartition, Long> next) {
+        Map<TopicPartition, long[]> found = new HashMap<>();
+        if (next.isEmpty()) {
+            return found;
+        }
+        consumer.assign(next.keySet());
+        next.forEach(consumer::seek);
+        long deadline = System.nanoTime() + RECORD_WAIT.toNanos();
+        try {
+            while (found.size() < next.size() && System.nanoTime() < deadline) {
+                Map<TopicPartition, long[]> bytes = new HashMap<>();
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    if (found.containsKey(tp)) {
+                        continue;
+                    }
+                    long[] sum = bytes.computeIfAbsent(tp, k -> new long[] {r.timestamp(), 0, 0});
+                    sum[1] += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
+                    sum[2]++;
+                }
+                bytes.forEach((tp, sum) -> found.put(tp, new long[] {sum[0], sum[1] / sum[2]}));
+                consumer.pause(found.keySet());
+            }
+        } catch (org.apache.kafka.common.KafkaException e) {
+            notes.add("could not read the oldest unconsumed records: " + e.getMessage());
+        } finally {
+            consumer.unsubscribe();
+        }
+        if (found.size() < next.size()) {
+            notes.add("no record read within " + Units.duration(RECORD_WAIT) + " at the committed offset of "
+                    + next.keySet().stream().filter(tp -> !found.containsKey(tp)).map(String::valueOf).sorted()
+                            .collect(Collectors.joining(", ")) + "; their retention is not estimated");
+        }
+        return found;
+    }
+
+    /** The sum of the instances' completed-records counters for the group, or empty when none was asked for. */
+    private OptionalDouble completedRecords() {
+        if (inputs.metricsUrls().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double sum = 0;
+        for (URI url : inputs.metricsUrls()) {
+            String text;
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() != 200) {
+                    throw new IllegalStateException("HTTP " + r.statusCode());
+                }
+                text = r.body();
+            } catch (Exception e) {
+                notes.add("metrics from " + url + " unavailable (" + e.getMessage() + "); the rate comes from "
+                        + "committed offsets");
+                return OptionalDouble.empty();
+            }
+            OptionalDouble count = PrometheusText.sum(text, COMPLETED, Map.of("group", inputs.group()));
+            if (count.isEmpty()) {
+                notes.add(url + " has no " + COMPLETED + " for group " + inputs.group() + "; the rate comes from "
+                        + "committed offsets");
+                return OptionalDouble.empty();
+            }
+            sum += count.getAsDouble();
+        }
+        return OptionalDouble.of(sum);
+    }
+
+    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+        try {
+            return future.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw failed(what, e);
+        } catch (InterruptedException | TimeoutException e) {
+            throw failed(what, e);
+        }
+    }
+
+    private static IllegalStateException failed(String what, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        String reason = e instanceof TimeoutException ? "no answer within " + Units.duration(TIMEOUT) : cause.getMessage();
+        return new IllegalStateException("could not read " + what + ": " + reason, cause);
+    }
+
+    @Override
+    public void close() {
+        consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,50 @@
+package io.sluice.cli.progress;
+
+import io.sluice.cli.console.Units;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Renders progress between two readings as one line: records done, records/s, MB/s, lag, time to catch up and files
+ * committed. Time to catch up comes from how fast the lag shrinks, so records still arriving are accounted for.
+ *
+ * <p>Threading: stateless.
+ */
+final class ProgressLine {
+
+    private ProgressLine() {
+    }
+
+    static String render(ProgressSample from, ProgressSample to) {
+        List<String> parts = new ArrayList<>();
+        parts.add(Units.count(to.records()) + " records");
+        double seconds = (to.nanos() - from.nanos()) / 1e9;
+        if (seconds > 0) {
+            parts.add(Units.compact((to.records() - from.records()) / seconds) + " rec/s");
+            parts.add(Units.bytes((to.bytes() - from.bytes()) / seconds) + "/s");
+        }
+        if (to.lag() >= 0) {
+            parts.add("lag " + Units.count(to.lag()));
+            parts.add(catchUp(from, to, seconds));
+        }
+        if (to.files() >= 0) {
+            parts.add(Units.count(to.files()) + (to.files() == 1 ? " file" : " files") + " committed");
+        }
+        return String.join(" · ", parts);
+    }
+
+    private static String catchUp(ProgressSample from, ProgressSample to, double seconds) {
+        if (to.lag() == 0) {
+            return "caught up";
+        }
+        if (seconds <= 0 || from.lag() < 0) {
+            return "ETA unknown";
+        }
+        double shrinking = (from.lag() - to.lag()) / seconds;
+        if (shrinking <= 0) {
+            return to.lag() > from.lag() ? "lag growing" : "not catching up";
+        }
+        return "ETA " + Units.duration(Duration.ofMillis((long) (to.lag() / shrinking * 1000)));
+    }
+}

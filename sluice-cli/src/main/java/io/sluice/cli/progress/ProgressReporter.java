@@ -1,0 +1,73 @@
+package io.sluice.cli.progress;
+
+import io.sluice.cli.console.Console;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shows a run's progress as one {@link ProgressLine}: on a terminal, the console's live status line, redrawn every
+ * second (log lines print above it); otherwise a log line every {@code logEvery}, its figures also as key-value pairs
+ * for JSON logs. On a terminal, rates are over the last five seconds so the line does not jitter; in the log, over the
+ * time since the previous line.
+ *
+ * <p>Threading: one thread (the run's loop) calls {@link #update}; it decides from the readings' own times when a line
+ * is due, so the caller may read as often as it likes.
+ */
+public final class ProgressReporter {
+
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.progress");
+    private static final long TERMINAL_EVERY = Duration.ofSeconds(1).toNanos();
+    private static final long WINDOW = Duration.ofSeconds(5).toNanos();
+
+    private final Console console;
+    private final String label;
+    private final long every;
+    private final Deque<ProgressSample> window = new ArrayDeque<>();
+    private long shownAt;
+
+    /** @param label what is progressing, e.g. "archiving" */
+    public ProgressReporter(Console console, String label, Duration logEvery) {
+        this.console = console;
+        this.label = label;
+        this.every = console.terminal() ? TERMINAL_EVERY : logEvery.toNanos();
+    }
+
+    /** Takes {@code now} as the latest reading and shows a line when one is due; the first reading is the baseline. */
+    public void update(ProgressSample now) {
+        if (window.isEmpty()) {
+            window.add(now);
+            shownAt = now.nanos();
+            return;
+        }
+        if (now.nanos() - shownAt < every) {
+            return;
+        }
+        shownAt = now.nanos();
+        window.addLast(now);
+        while (window.size() > 2 && now.nanos() - window.peekFirst().nanos() > WINDOW) {
+            window.removeFirst();
+        }
+        ProgressSample from = window.peekFirst();
+        String line = label + ": " + ProgressLine.render(from, now);
+        if (console.terminal()) {
+            console.status(line);
+            return;
+        }
+        double seconds = (now.nanos() - from.nanos()) / 1e9;
+        LOG.atInfo().setMessage(line)
+                .addKeyValue("records", now.records())
+                .addKeyValue("records_per_second", Math.round((now.records() - from.records()) / seconds))
+                .addKeyValue("bytes_per_second", Math.round((now.bytes() - from.bytes()) / seconds))
+                .addKeyValue("lag", now.lag())
+                .addKeyValue("files_committed", now.files())
+                .log();
+    }
+
+    /** The run is over: the status line goes away (the caller reports the totals). */
+    public void finish() {
+        console.clearStatus();
+    }
+}

@@ -1,0 +1,153 @@
+package io.sluice.cli.status;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.core.Engine;
+import io.sluice.core.Health;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The HTTP endpoint of a running pipeline, on the JDK's own server: {@code /metrics} in Prometheus' text format (the
+ * engine's and the sink's meters), {@code /health} for liveness (503 once the engine has failed) and {@code /ready}
+ * (200 while the engine runs with partitions assigned). Bound to 127.0.0.1 unless told otherwise, since metrics
+ * name topics and groups.
+ *
+ * <p>Threading: requests are served on one daemon thread of its own; {@link #watch} and {@link #close} may be called
+ * from any thread.
+ */
+public final class MetricsServer implements AutoCloseable {
+
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String OPEN_METRICS = "application/openmetrics-text";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final PrometheusMeterRegistry registry;
+    private volatile Engine engine;
+
+    private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry) {
+        this.server = server;
+        this.executor = executor;
+        this.registry = registry;
+    }
+
+    /** Serves on 127.0.0.1:{@code port} (0 picks a free port). */
+    public static MetricsServer start(PrometheusMeterRegistry registry, int port) {
+        return start(registry, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    }
+
+    public static MetricsServer start(PrometheusMeterRegistry registry, InetSocketAddress address) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, 16);
+        } catch (BindException e) {
+            throw new IllegalStateException("cannot serve metrics on " + address + ": " + e.getMessage()
+                    + "; choose another port, or 0 for any free one", e);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serve metrics on " + address + ": " + e, e);
+        }
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sluice-metrics-http");
+            t.setDaemon(true);
+            return t;
+        });
+        MetricsServer metrics = new MetricsServer(server, executor, registry);
+        server.setExecutor(executor);
+        server.createContext("/", metrics::serve);
+        server.start();
+        return metrics;
+    }
+
+    /** The engine whose health {@code /health} and {@code /ready} report; until then it is starting. */
+    public void watch(Engine engine) {
+        this.engine = engine;
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    /** {@code http://host:port/path} of this server. */
+    public URI uri(String path) {
+        InetSocketAddress a = address();
+        return URI.create("http://" + a.getHostString() + ":" + a.getPort() + path);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void serve(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                send(exchange, 405, "text/plain; charset=utf-8", "only GET and HEAD\n");
+                return;
+            }
+            switch (exchange.getRequestURI().getPath()) {
+                case "/metrics" -> metrics(exchange);
+                case "/health" -> health(exchange);
+                case "/ready" -> ready(exchange);
+                default -> send(exchange, 404, "text/plain; charset=utf-8",
+                        "not found; try /metrics, /health or /ready\n");
+            }
+        }
+    }
+
+    private void metrics(HttpExchange exchange) throws IOException {
+        String accept = String.valueOf(exchange.getRequestHeaders().getFirst("Accept"));
+        String type = accept.contains(OPEN_METRICS) ? OPEN_METRICS + "; version=1.0.0; charset=utf-8"
+                : PROMETHEUS_TEXT;
+        send(exchange, 200, type, registry.scrape(type));
+    }
+
+    private void health(HttpExchange exchange) throws IOException {
+        Engine e = engine;
+        if (e == null) {
+            send(exchange, 200, "text/plain; charset=utf-8", "STARTING\n");
+        } else if (e.health() == Health.FAILED) {
+            send(exchange, 503, "text/plain; charset=utf-8", "FAILED: "
+                    + e.failure().map(Throwable::getMessage).orElse("no reason recorded") + "\n");
+        } else {
+            send(exchange, 200, "text/plain; charset=utf-8", e.health() + "\n");
+        }
+    }
+
+    private void ready(HttpExchange exchange) throws IOException {
+        Engine e = engine;
+        String notReady = e == null ? "the engine is starting"
+                : e.health() != Health.RUNNING ? "the engine is " + e.health()
+                : e.partitions().isEmpty() ? "no partitions assigned (joining the group, or more instances than "
+                        + "partitions)" : null;
+        if (notReady != null) {
+            send(exchange, 503, "text/plain; charset=utf-8", "NOT READY: " + notReady + "\n");
+        } else {
+            send(exchange, 200, "text/plain; charset=utf-8", "READY: " + e.partitions().size()
+                    + " partitions assigned\n");
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+}

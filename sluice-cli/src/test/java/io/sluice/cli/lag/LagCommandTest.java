@@ -1,0 +1,118 @@
+package io.sluice.cli.lag;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.net.Ports;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code sluice lag} run through picocli against the real broker. */
+class LagCommandTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void printsTheTableTheVerdictAndARetentionWarningWhenNothingMoves() throws Exception {
+        String topic = Names.unique("lag-cmd");
+        String group = Names.unique("lag-cmd-group");
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        kafka.createTopic(new NewTopic(topic, 1, (short) 1).configs(Map.of("retention.ms", "86400000")));
+        LagTestRecords.produce(kafka, p0, System.currentTimeMillis() - 3_600_000, 100);
+        kafka.admin().alterConsumerGroupOffsets(group, Map.of(p0, new OffsetAndMetadata(40))).all()
+                .get(30, TimeUnit.SECONDS);
+
+        Run run = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", group, "-t", topic, "--interval",
+                "200ms", "--watch", "--count", "2", "-X", "sasl.jaas.config=secret-hunter2");
+        assertEquals(0, run.status(), run.err());
+        List<List<String>> rows = Arrays.stream(run.out().split("\n")).map(l -> List.of(l.trim().split("\\s{2,}")))
+                .collect(Collectors.toList());
+        assertTrue(rows.contains(List.of("TOPIC", "PARTITION", "END", "COMMITTED", "LAG", "LAG BYTES", "OLDEST",
+                "RATE/S", "CATCH-UP", "RETENTION LEFT")), run.out());
+        // record 40, the oldest unconsumed, is 59 min 20 s old plus the time the test took
+        assertTrue(rows.stream().anyMatch(r -> r.size() == 10
+                && r.subList(0, 5).equals(List.of(topic, "0", "100", "40", "60"))
+                && r.get(6).matches("59 min( \\d+ s)?|1 h") && r.subList(7, 10).equals(List.of("0.00", "never", "23 h"))),
+                run.out());
+        assertEquals(2, count(run.out(), "be caught up within 1 h? No: nothing was processed between the samples; "
+                + "1 h needs 0.02 rec/s."), run.out());
+        assertEquals(2, count(run.out(), "Warning: retention deletes unconsumed records of " + p0 + " in about 23 h"),
+                run.out());
+        assertFalse(run.out().contains("hunter2") || run.err().contains("hunter2"), "secrets never printed");
+    }
+
+    @Test
+    void missingInputsAreUsageErrorsAndAProtocolMismatchIsCaughtBeforeAnyClient() {
+        Run noGroup = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-t", "orders");
+        assertEquals(2, noGroup.status());
+        assertTrue(noGroup.err().startsWith("--group is required: the consumer group whose lag to show"),
+                noGroup.err());
+
+        Run file = run(new LagCommand(), "pipeline.yaml", "-g", "g", "-t", "orders");
+        assertEquals(2, file.status());
+        assertTrue(file.err().startsWith("this command takes no pipeline file here"), file.err());
+
+        Run tls = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "g", "-t", "orders", "-X",
+                "security.protocol=SSL");
+        assertEquals(2, tls.status());
+        assertEquals("sluice lag: " + kafka.bootstrapServers() + ": this port speaks plain TCP, not TLS, but "
+                + "security.protocol is SSL: set security.protocol=PLAINTEXT", tls.err().strip());
+
+        Run nobody = run(new LagCommand(), "-b", "127.0.0.1:" + Ports.free(), "-g", "g", "-t", "orders");
+        assertEquals(1, nobody.status());
+        assertTrue(nobody.err().startsWith("sluice lag: no broker answers: 127.0.0.1:"), nobody.err());
+
+        Run missing = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "g", "-t", "no-such-topic-here",
+                "--interval", "10ms");
+        assertEquals(1, missing.status());
+        assertTrue(missing.err().startsWith("sluice lag: a topic of [no-such-topic-here] does not exist on "),
+                missing.err());
+    }
+
+    @Test
+    void aPipelineReaderSuppliesInputsThatFlagsOverride() throws Exception {
+        String topic = Names.unique("lag-pipeline");
+        kafka.createTopic(topic, 1);
+        LagCommand command = new LagCommand(path -> new LagInputs("from-" + path.getFileName(), List.of(topic),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()), List.of()), false);
+        new CommandLine(command).parseArgs("pipeline.yaml", "--group", "override");
+        LagInputs inputs = command.inputs();
+        assertEquals("override", inputs.group());
+        assertEquals(List.of(topic), inputs.topics());
+        assertEquals(Path.of("pipeline.yaml"), command.pipeline);
+    }
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(LagCommand command, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+        int status = cli.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,91 @@
+package io.sluice.cli.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sluice.cli.cluster.SecureKafka;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.net.Ports;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The probe against a real broker with plain, TLS and SASL-over-TLS listeners. */
+class BootstrapProbeTest {
+
+    private static final KafkaCluster kafka = SecureKafka.cluster();
+    private final BootstrapProbe probe = new BootstrapProbe(Duration.ofSeconds(5));
+
+    @Test
+    void eachListenerIsRecognisedForWhatItSpeaks() {
+        assertEquals(PortSpeaks.PLAINTEXT, probe(Listener.PLAINTEXT).speaks());
+        assertEquals(PortSpeaks.SSL, probe(Listener.SSL).speaks());
+        BootstrapProbe.Observation sasl = probe(Listener.SASL);
+        assertEquals(PortSpeaks.SASL_SSL, sasl.speaks());
+        assertEquals(List.of("SCRAM-SHA-256"), sasl.saslMechanisms());
+        assertEquals(PortSpeaks.NOTHING_LISTENS, probe.probe("127.0.0.1", Ports.free()).speaks());
+    }
+
+    @Test
+    void matchingSettingsPassAndMismatchesSayWhatToSet() {
+        assertNull(problem(Listener.PLAINTEXT, Map.of()));
+        assertNull(problem(Listener.SSL, Map.of()));
+        assertNull(problem(Listener.SASL, Map.of()));
+
+        String tls = address(Listener.SSL);
+        assertEquals(tls + ": this port speaks TLS, but security.protocol is PLAINTEXT: set security.protocol=SSL",
+                problem(Listener.SSL, Map.of("security.protocol", "PLAINTEXT")));
+        String plain = address(Listener.PLAINTEXT);
+        assertEquals(plain + ": this port speaks plain TCP, not TLS, but security.protocol is SSL: set "
+                + "security.protocol=PLAINTEXT", problem(Listener.PLAINTEXT, Map.of("security.protocol", "SSL")));
+        String sasl = address(Listener.SASL);
+        assertEquals(sasl + ": this listener wants a SASL login (mechanisms [SCRAM-SHA-256]), but security.protocol is "
+                + "SSL: set security.protocol=SASL_SSL and sasl.mechanism (one of [SCRAM-SHA-256])",
+                problem(Listener.SASL, Map.of("security.protocol", "SSL", "sasl.mechanism", "GSSAPI")));
+        assertEquals(sasl + ": the listener offers SASL mechanisms [SCRAM-SHA-256], not PLAIN: set "
+                + "sasl.mechanism=SCRAM-SHA-256", problem(Listener.SASL, Map.of("sasl.mechanism", "PLAIN")));
+    }
+
+    @Test
+    void verifyFailsOnAMismatchOrWhenNothingAnswersAndWarnsAboutADeadAddressNextToAGoodOne() {
+        String dead = "127.0.0.1:" + Ports.free();
+        Map<String, Object> plain = kafka.clientProperties(Listener.PLAINTEXT);
+
+        Map<String, Object> mixed = new HashMap<>(plain);
+        mixed.put("bootstrap.servers", dead + "," + address(Listener.PLAINTEXT));
+        assertEquals(List.of(dead + ": nothing listens there (connection refused); is the broker running, and is "
+                + "this its port?"), probe.verify(mixed));
+
+        Map<String, Object> onlyDead = new HashMap<>(plain);
+        onlyDead.put("bootstrap.servers", dead);
+        assertThrows(BootstrapProbe.BootstrapException.class, () -> probe.verify(onlyDead));
+
+        Map<String, Object> wrong = new HashMap<>(plain);
+        wrong.put("bootstrap.servers", address(Listener.PLAINTEXT) + "," + address(Listener.SSL));
+        var e = assertThrows(BootstrapProbe.BootstrapException.class, () -> probe.verify(wrong));
+        assertEquals(address(Listener.SSL) + ": this port speaks TLS, but security.protocol is PLAINTEXT: set "
+                + "security.protocol=SSL", e.getMessage());
+    }
+
+    private BootstrapProbe.Observation probe(Listener listener) {
+        String[] hostPort = address(listener).split(":");
+        return probe.probe(hostPort[0], Integer.parseInt(hostPort[1]));
+    }
+
+    private static String address(Listener listener) {
+        return kafka.bootstrapServers(listener);
+    }
+
+    /** The problem the probe finds with the listener's own client settings, changed by {@code overrides}. */
+    private String problem(Listener listener, Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(listener));
+        props.putAll(overrides);
+        List<BootstrapProbe.AddressCheck> checks = probe.check(props);
+        assertEquals(1, checks.size());
+        return checks.get(0).problem();
+    }
+}

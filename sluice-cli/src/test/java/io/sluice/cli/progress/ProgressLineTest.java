@@ -1,0 +1,93 @@
+package io.sluice.cli.progress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.sluice.cli.console.Console;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/** The progress line, and how the reporter shows it on a terminal and in the log. */
+class ProgressLineTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void ratesLagTimeToCatchUpAndFiles() {
+        ProgressSample from = new ProgressSample(0, 1_000_000, 400_000_000, 150_000, 10);
+        ProgressSample to = new ProgressSample(5 * SECOND, 1_061_500, 425_000_000, 120_000, 14);
+        // 61,500 records and 25 MB in 5 s; the lag shrank by 30,000 in 5 s, so 120,000 take 20 s more
+        assertEquals("1,061,500 records · 12.3K rec/s · 5.00 MB/s · lag 120,000 · ETA 20 s · 14 files committed",
+                ProgressLine.render(from, to));
+    }
+
+    @Test
+    void theLagSaysWhetherItIsCaughtUpGrowingOrStandingStill() {
+        ProgressSample from = new ProgressSample(0, 0, 0, 500, -1);
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, -1)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 700 · lag growing",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 700, -1)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 500 · not catching up",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 500, -1)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · 1 file committed",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, -1, 1)));
+    }
+
+    @Test
+    void aFirstReadingHasNoRatesYet() {
+        ProgressSample only = new ProgressSample(7, 42, 4_200, 10, 0);
+        assertEquals("42 records · lag 10 · ETA unknown · 0 files committed", ProgressLine.render(only, only));
+    }
+
+    @Test
+    void onATerminalTheStatusLineIsRedrawnEverySecondWithRatesOverTheLastFiveSeconds() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Console console = new Console(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), true);
+        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(30));
+        reporter.update(new ProgressSample(0, 0, 0, 3_000, 0));
+        // read every 200 ms: a line only once a second has passed since the last one
+        reporter.update(new ProgressSample(SECOND / 5, 200, 200_000, 2_800, 0));
+        reporter.update(new ProgressSample(SECOND, 1_000, 1_000_000, 2_000, 1));
+        reporter.update(new ProgressSample(SECOND + SECOND / 5, 1_200, 1_200_000, 1_800, 1));
+        reporter.update(new ProgressSample(2 * SECOND, 3_000, 3_000_000, 0, 2));
+        reporter.finish();
+        String clear = "\r\u001b[K";
+        assertEquals(clear + "archiving: 1,000 records · 1.00K rec/s · 1.00 MB/s · lag 2,000 · ETA 2 s · 1 file "
+                + "committed" + clear + "archiving: 3,000 records · 1.50K rec/s · 1.50 MB/s · lag 0 · caught up · 2 "
+                + "files committed" + clear, err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withoutATerminalALogLineIsDueEveryIntervalWithItsFiguresAsKeyValues() {
+        Console console = new Console(System.out, System.err, false);
+        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(5));
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger("sluice.progress");
+        log.start();
+        logger.addAppender(log);
+        try {
+            for (int s = 0; s <= 10; s++) {
+                // 1,000 records a second until second 6, then 3,000 a second
+                long records = s <= 6 ? s * 1_000L : 6_000 + (s - 6) * 3_000L;
+                reporter.update(new ProgressSample(s * SECOND, records, records * 100, -1, -1));
+            }
+        } finally {
+            logger.detachAppender(log);
+        }
+        assertEquals(List.of("archiving: 5,000 records · 1.00K rec/s · 100 kB/s",
+                "archiving: 18,000 records · 2.60K rec/s · 260 kB/s"),
+                log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        // over the five seconds since the line before: (18,000 - 5,000) / 5 s
+        assertEquals(List.of("records=18000", "records_per_second=2600", "bytes_per_second=260000", "lag=-1",
+                "files_committed=-1"), log.list.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
+    }
+}
