@@ -11,9 +11,10 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>The sink takes ownership of each record at {@link #write}; it may buffer. The engine asks for a
  * {@link #checkpoint} on every commit interval: the sink says up to which offset its records are durable, and what
- * to store with that offset in the Kafka commit (say, a manifest's name). <b>The Kafka offset commit is the commit
- * point</b>: the engine tells the sink whether it happened ({@link #committed}, {@link #notCommitted}), and only then
- * may the sink make its output visible. After a restart or a reassignment, {@link #open} hands the sink the data of
+ * to store with that offset in the commit (say, a manifest's name). <b>The engine's
+ * {@link io.sluice.core.commit.CommitPoint} makes it true</b> (by default the source group's offset commit): the engine
+ * tells the sink whether the commit happened ({@link #committed}, {@link #notCommitted}), and only then may the sink
+ * make its output visible. After a restart or a reassignment, {@link #open} hands the sink the data of
  * the partition's last successful commit, so it can finish what that commit promised and discard everything else.
  *
  * <p>Threading: all calls for one partition are made one at a time, in the order listed above, and in offset order
