@@ -48,16 +48,18 @@ public final class BenchMain {
         boolean profile = false;
         int rounds = -1;
         String name = null;
+        List<String> systems = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--smoke" -> smoke = true;
                 case "--profile" -> profile = true;
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--systems" -> systems = List.of(args[++i].split(","));
                 default -> name = args[i];
             }
         }
         if (name == null) {
-            System.err.println("usage: bench/run [--smoke] [--rounds N] [--profile] <scenario>; scenarios: "
+            System.err.println("usage: bench/run [--smoke] [--rounds N] [--profile] [--systems a,b] <scenario>; scenarios: "
                     + Scenario.NAMES + ", testkit-startup");
             System.exit(2);
         }
@@ -69,6 +71,9 @@ public final class BenchMain {
             rounds = smoke ? 1 : 3;
         }
         Scenario scenario = Scenario.named(name, smoke);
+        if (systems != null) {
+            scenario = scenario.onlySystems(systems);
+        }
         String json = run(scenario, new Runs(rounds, smoke, profile));
         System.out.println(json);
         System.exit(0);

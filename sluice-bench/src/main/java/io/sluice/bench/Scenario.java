@@ -41,6 +41,22 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         }
     }
 
+    /**
+     * Only {@code chosen} of this scenario's systems (the baseline always runs: every ratio is against it), for A/B runs
+     * of one system across two builds; ratios naming a system left out are dropped.
+     */
+    public Scenario onlySystems(List<String> chosen) {
+        List<String> unknown = chosen.stream().filter(s -> !systems.contains(s)).toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("no system " + unknown + " in " + name + "; its systems: " + systems);
+        }
+        List<String> kept = systems.stream().filter(s -> s.equals(baseline) || chosen.contains(s)).toList();
+        List<Ratio> keptRatios = ratios.stream().filter(r -> kept.contains(r.system()) && kept.contains(r.against()))
+                .toList();
+        return new Scenario(name, smoke, kind, records, partitions, keys, valueBytes, handlerMillis, concurrency, kept,
+                baseline, prefix, archive, keptRatios);
+    }
+
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
             + "archive-parquet, codecs";
 
