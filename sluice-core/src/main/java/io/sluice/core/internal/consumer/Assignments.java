@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.StartPosition;
 import io.sluice.core.commit.CommitPoint;
@@ -18,8 +20,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Partitions coming and going. Assigned: the commit point claims them (fencing earlier owners) and says where each
@@ -31,8 +31,6 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: the consumer thread (the consumer calls the listener inside {@code poll}).
  */
 final class Assignments implements ConsumerRebalanceListener {
-
-    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
 
     private final Consumer<?, ?> consumer;
     private final StartSettings settings;

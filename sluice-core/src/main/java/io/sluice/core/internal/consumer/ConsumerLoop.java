@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.sluice.core.EngineStats;
 import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
@@ -21,8 +23,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The consumer thread: the only thread that touches the {@link Consumer}, the ledgers and the budget. Each turn it
@@ -36,7 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsumerLoop implements Runnable {
 
-    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
     private static final Duration IDLE_POLL = Duration.ofMillis(50);
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
 

@@ -1,8 +1,8 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Why the engine stops, if it does: the first error wins. Workers, the sink and the consumer thread report here;
@@ -12,8 +12,6 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: safe from any thread.
  */
 public final class EngineFailure {
-
-    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
 
     private final AtomicReference<Throwable> first = new AtomicReference<>();
     private final Runnable wakeup;

@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
@@ -10,8 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Commits each partition's watermark and completion map, for handlers: asynchronously on an interval, synchronously
@@ -24,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: confined to the consumer thread (the commit point delivers outcomes there too).
  */
 final class LedgerCommits implements CommitPolicy {
-
-    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
 
     private final CommitPoint commitPoint;
     private final long intervalNanos;

@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.sluice.core.OutOfRangePolicy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,8 +10,6 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A position the log no longer has: records deleted (retention, compaction) before they were processed, or a log
@@ -19,8 +19,6 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: the consumer thread.
  */
 final class OutOfRange {
-
-    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
 
     private final Consumer<?, ?> consumer;
     private final AssignedPartitions partitions;

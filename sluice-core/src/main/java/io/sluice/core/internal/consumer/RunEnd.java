@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +12,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The end of a bounded run: the end offsets of every partition of the topics, read when the engine starts (with the
@@ -24,7 +24,6 @@ import org.slf4j.LoggerFactory;
  */
 final class RunEnd {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RunEnd.class);
     private static final long GROUP_QUERY_INTERVAL_NANOS = 1_000_000_000L;
 
     private final Map<TopicPartition, Long> ends;

@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
@@ -21,8 +23,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Commits for a {@link Sink}: the sink's output becomes true when the engine's {@link CommitPoint} takes the
@@ -43,7 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SinkCommits implements CommitPolicy {
 
-    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.engine");
     private static final int METADATA_LIMIT = 4096;
 
     private final Sink sink;

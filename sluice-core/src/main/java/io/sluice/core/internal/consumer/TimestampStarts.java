@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.sluice.core.TimestampStart;
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,8 +12,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where assigned partitions start when the engine has a start timestamp: at the first offset whose record is at or
@@ -21,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: the consumer thread (inside the rebalance listener).
  */
 final class TimestampStarts {
-
-    private static final Logger LOG = LoggerFactory.getLogger(TimestampStarts.class);
 
     private TimestampStarts() {
     }

@@ -1,5 +1,7 @@
 package io.sluice.core.internal.failure;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.sluice.core.AsyncRecordHandler;
 import io.sluice.core.RecordHandler;
 import io.sluice.core.internal.lane.Invoker;
@@ -9,8 +11,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What lanes run for each record, and what they do when every attempt failed: a user's handler (with
@@ -22,8 +22,6 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: safe for concurrent use by workers; counters are adders.
  */
 public final class RecordProcessor implements Invoker {
-
-    private static final Logger LOG = LoggerFactory.getLogger(RecordProcessor.class);
 
     /** One attempt at a record: null when it finished on this thread, or a stage for an asynchronous attempt. */
     @FunctionalInterface
