@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.consumer.CommitSettings;
 import io.sluice.core.internal.consumer.ConsumerLoop;
@@ -128,6 +129,13 @@ public final class Engine implements AutoCloseable {
 
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        CommitPoint commitPoint = config.commitPoint().create(new SourceGroupView(consumer, config.groupId()));
+        if (commitPoint.commitsInLane() && sink == null) {
+            consumer.close();
+            throw new IllegalArgumentException(commitPoint.describe() + " commits in order with a sink's writes; "
+                    + "handlers commit through the source group: start a sink (Engine.startSink) or leave the commit "
+                    + "point at its default");
+        }
         EngineFailure failure = new EngineFailure(consumer::wakeup);
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
                 ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config)) : null;
@@ -138,8 +146,7 @@ public final class Engine implements AutoCloseable {
         EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
         EngineParts parts = new EngineParts(consumer, Admin.create(connectionProperties(config)), pool, processor,
                 inFlight, new LaneRouter(ordering, sink == null ? config.laneFunction() : null,
-                        config.lanesPerPartition()), budget,
-                config.commitPoint().create(new SourceGroupView(consumer, config.groupId())), failure, metrics,
+                        config.lanesPerPartition()), budget, commitPoint, failure, metrics,
                 config.maxReadBytesPerSecond() > 0
                         ? new ReadRateLimit(config.maxReadBytesPerSecond(), System.nanoTime()) : null,
                 new StartSettings(config.startPosition(), config.outOfRangePolicy(), config.startTimestamp(),

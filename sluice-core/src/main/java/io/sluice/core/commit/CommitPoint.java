@@ -24,11 +24,17 @@ import org.apache.kafka.common.TopicPartition;
  * fenced, a rebalance was in progress) from one whose outcome is unknown (a timeout: it may yet be the committed one).
  * The engine tells the sink which it was, and a sink keeps the output of an unknown outcome for recovery.
  *
+ * <p>Where a commit runs: on the consumer thread, asynchronously ({@link #commit}) on the interval and synchronously
+ * ({@link #commitNow}) on revoke and close; or, when {@link #commitsInLane}, always {@link #commitNow} in the
+ * partition's lane, right after the sink's checkpoint and in order with its writes, as a producer's transaction needs.
+ *
  * <p>Implementations: {@link SourceGroupCommit}, the source consumer group's offset commit, fenced by the group's
- * generation (archives and handlers). A transaction in a target cluster (mirrors, merges) is the next.
+ * generation (archives and handlers); {@link TargetTransactionCommit}, a transaction in a target cluster that holds
+ * the copied records and the source offsets together, fenced by transactional IDs (mirrors, merges).
  *
  * <p>Threading: every method is called on the engine's consumer thread, and {@link Outcome}s must be delivered there
- * too (for the source group they are: the consumer runs commit callbacks inside its own calls).
+ * too (for the source group they are: the consumer runs commit callbacks inside its own calls); except that a commit
+ * point that {@link #commitsInLane} has {@link #commitNow} called in lanes, for different partitions at once.
  */
 public interface CommitPoint {
 
@@ -50,6 +56,16 @@ public interface CommitPoint {
      * {@link #refusedForCertain}).
      */
     void commitNow(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout);
+
+    /**
+     * Whether commits must run in the partition's lane, in order with the sink's writes, rather than on the consumer
+     * thread: then {@link #commitNow} is called there for one partition at a time, and {@link #commit} never. Such a
+     * commit that did not certainly succeed stops the engine: what the sink handed to an aborted or unknown commit is
+     * gone or in doubt, and only a restart, whose {@link #claim} settles it, resumes from what is certain.
+     */
+    default boolean commitsInLane() {
+        return false;
+    }
 
     /** Whether {@code error}, from a commit, means it will never take effect (rather than: the outcome is unknown). */
     boolean refusedForCertain(Exception error);

@@ -32,6 +32,9 @@ public final class CrashPoints {
     /** Closing: the final commit is acknowledged; the consumer is not closed. */
     public static final String CLOSE_AFTER_COMMIT = "close.after-commit";
 
+    /** A target transaction holds the records and the source offsets; it is not committed. */
+    public static final String TRANSACTION_BEFORE_COMMIT = "transaction.before-commit";
+
     /** Exit status of a halt at a crash point, so a test can tell it from other deaths. */
     public static final int HALT_STATUS = 86;
 

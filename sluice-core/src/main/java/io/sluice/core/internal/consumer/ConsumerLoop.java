@@ -86,8 +86,11 @@ public final class ConsumerLoop implements Runnable {
         this.topicIds = new TopicIds(admin, settings.drainTimeout());
         this.commits = sink == null
                 ? new LedgerCommits(commitPoint, parts.commitSettings(), parts.metrics().commitLatency())
-                : new SinkCommits(sink, commitPoint, parts.commitSettings(), failure::fail, partitions::get,
-                        parts.metrics().commitLatency());
+                : commitPoint.commitsInLane()
+                        ? new LaneCommits(sink, commitPoint, parts.commitSettings(), failure::fail,
+                                parts.metrics().commitLatency())
+                        : new SinkCommits(sink, commitPoint, parts.commitSettings(), failure::fail, partitions::get,
+                                parts.metrics().commitLatency());
         this.pauses = new FetchPauses(consumer, partitions, parts.readRate());
         this.completions = new Completions(partitions, budget, commits, pauses);
         this.factory = new PartitionFactory(router.lanesPerPartition(), start.window(), pool, parts.invoker(),

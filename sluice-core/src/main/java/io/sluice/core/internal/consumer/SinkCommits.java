@@ -7,7 +7,6 @@ import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
-import io.sluice.core.wire.CommitMetadata;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,9 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -43,13 +40,11 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class SinkCommits implements CommitPolicy {
 
-    private static final int METADATA_LIMIT = 4096;
 
     private final Sink sink;
     private final CommitPoint commitPoint;
     private final long intervalNanos;
-    private final java.time.Duration timeout;
-    private final Consumer<Throwable> fail;
+    private final LaneCalls calls;
     private final Function<TopicPartition, PartitionState> current;
     private final Timer latency;
     private long nextCommit;
@@ -63,8 +58,7 @@ final class SinkCommits implements CommitPolicy {
         this.sink = sink;
         this.commitPoint = commitPoint;
         this.intervalNanos = settings.interval().toNanos();
-        this.timeout = settings.timeout();
-        this.fail = fail;
+        this.calls = new LaneCalls(settings.timeout(), fail);
         this.current = current;
         this.nextCommit = System.nanoTime() + intervalNanos;
     }
@@ -72,14 +66,7 @@ final class SinkCommits implements CommitPolicy {
     @Override
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
-        // where the engine resumes: the commit, unless a start timestamp skipped past it
-        long offset = p.ledger.watermark();
-        var data = CommitMetadata.sinkData(committed == null ? null : committed.metadata());
-        // first in the lane: recovery finishes before the partition's first write
-        inLane(p, "open", () -> {
-            sink.open(p.partition, p.topicId, offset, data);
-            return null;
-        });
+        LaneCalls.open(sink, p, committed);
     }
 
     @Override
@@ -92,7 +79,7 @@ final class SinkCommits implements CommitPolicy {
                 continue;
             }
             p.pendingCheckpoint = null;
-            SinkCheckpoint c = resultOf(p, pending);
+            SinkCheckpoint c = calls.resultOf(p, pending, "checkpoint");
             if (c == null || c.equals(p.lastCheckpoint)) {
                 continue;
             }
@@ -126,7 +113,7 @@ final class SinkCommits implements CommitPolicy {
             nextCommit = now + intervalNanos;
             for (PartitionState p : partitions) {
                 if (p.pendingCheckpoint == null && p.isOpen()) {
-                    p.pendingCheckpoint = inLane(p, "checkpoint", () -> sink.checkpoint(p.partition, false));
+                    p.pendingCheckpoint = LaneCalls.inLane(p, "checkpoint", () -> sink.checkpoint(p.partition, false));
                 }
             }
         }
@@ -136,12 +123,12 @@ final class SinkCommits implements CommitPolicy {
     public void commitFinal(Collection<PartitionState> partitions) {
         Map<PartitionState, CompletableFuture<SinkCheckpoint>> last = new HashMap<>();
         for (PartitionState p : partitions) {
-            last.put(p, inLane(p, "last checkpoint", () -> sink.checkpoint(p.partition, true)));
+            last.put(p, LaneCalls.inLane(p, "last checkpoint", () -> sink.checkpoint(p.partition, true)));
         }
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<PartitionState, SinkCheckpoint> checkpoints = new HashMap<>();
         last.forEach((p, f) -> {
-            SinkCheckpoint c = await(p, f);
+            SinkCheckpoint c = calls.await(p, f);
             if (c != null) {
                 checkpoints.put(p, c);
                 offsets.put(p.partition, metadata(p, c));
@@ -150,7 +137,7 @@ final class SinkCommits implements CommitPolicy {
         Exception error = null;
         if (!offsets.isEmpty()) {
             try {
-                commitPoint.commitNow(offsets, timeout);
+                commitPoint.commitNow(offsets, calls.timeout());
                 counts.succeeded();
             } catch (RuntimeException e) {
                 counts.failed();
@@ -164,12 +151,9 @@ final class SinkCommits implements CommitPolicy {
             if (c != null) {
                 settled(p, c, offsets.get(p.partition), error);
             }
-            closing.add(inLane(p, "close", () -> {
-                sink.close(p.partition, false);
-                return null;
-            }));
+            closing.add(LaneCalls.close(sink, p, false));
         }
-        closing.forEach(f -> await(null, f));
+        closing.forEach(f -> calls.await(null, f));
     }
 
     /**
@@ -180,7 +164,7 @@ final class SinkCommits implements CommitPolicy {
     public void lost(Collection<PartitionState> partitions) {
         partitions.forEach(p -> losing.add(p.partition));
         try {
-            commitPoint.settleInFlight(timeout);
+            commitPoint.settleInFlight(calls.timeout());
         } catch (RuntimeException e) {
             LOG.debug("waiting for the commits in flight of lost partitions: {}", e.toString());
         } finally {
@@ -190,7 +174,7 @@ final class SinkCommits implements CommitPolicy {
         for (PartitionState p : partitions) {
             CompletableFuture<SinkCheckpoint> unsent = p.pendingCheckpoint;
             p.pendingCheckpoint = null;
-            closing.add(inLane(p, "close after loss", () -> {
+            closing.add(LaneCalls.inLane(p, "close after loss", () -> {
                 // the lane ran the checkpoint before this task, so it is done
                 if (unsent != null && unsent.isDone() && !unsent.isCompletedExceptionally()
                         && !unsent.join().equals(p.lastCheckpoint)) {
@@ -200,7 +184,7 @@ final class SinkCommits implements CommitPolicy {
                 return null;
             }));
         }
-        closing.forEach(f -> await(null, f));
+        closing.forEach(f -> calls.await(null, f));
     }
 
     @Override
@@ -218,13 +202,13 @@ final class SinkCommits implements CommitPolicy {
         if (error == null) {
             p.lastCommitted = oam;
             p.lastCheckpoint = c;
-            inLane(p, "publish", () -> {
+            LaneCalls.inLane(p, "publish", () -> {
                 sink.committed(p.partition, c);
                 return null;
             });
         } else {
             boolean certain = commitPoint.refusedForCertain(error);
-            inLane(p, "discard", () -> {
+            LaneCalls.inLane(p, "discard", () -> {
                 sink.notCommitted(p.partition, c, certain);
                 return null;
             });
@@ -232,60 +216,10 @@ final class SinkCommits implements CommitPolicy {
     }
 
     private OffsetAndMetadata metadata(PartitionState p, SinkCheckpoint c) {
-        long committed = p.lastCommitted == null ? 0 : p.lastCommitted.offset();
-        if (c.offset() < committed || c.offset() > p.ledger.end()) {
+        if (c.offset() > p.ledger.end()) {
             throw new IllegalStateException("the sink checkpointed " + p.partition + " at offset " + c.offset()
-                    + ", outside [" + committed + ", " + p.ledger.end() + "] (committed, handed out)");
+                    + ", beyond the records handed out (" + p.ledger.end() + ")");
         }
-        // a sink's checkpoint covers everything below its offset: nothing done beyond it to list
-        String metadata = CommitMetadata.encode(p.topicId, io.sluice.core.internal.ledger.CompletionMap.empty(c.offset())
-                .encode(), c.data());
-        if (metadata.length() > METADATA_LIMIT) {
-            throw new IllegalStateException("the sink's checkpoint data for " + p.partition + " is " + metadata.length()
-                    + " characters; the broker's offset.metadata.max.bytes allows " + METADATA_LIMIT);
-        }
-        return new OffsetAndMetadata(c.offset(), metadata);
-    }
-
-    private SinkCheckpoint resultOf(PartitionState p, CompletableFuture<SinkCheckpoint> done) {
-        try {
-            return done.getNow(null);
-        } catch (RuntimeException e) {
-            fail.accept(new IllegalStateException("the sink failed to checkpoint " + p.partition + ": " + e.getCause(),
-                    e.getCause()));
-            return null;
-        }
-    }
-
-    private <T> T await(PartitionState p, CompletableFuture<T> f) {
-        try {
-            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            fail.accept(new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
-                    + e.getCause(), e.getCause()));
-        } catch (TimeoutException e) {
-            fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
-                    + " within " + timeout + "; its last commit stands"));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return null;
-    }
-
-    private interface SinkCall<T> {
-        T call() throws Exception;
-    }
-
-    /** Runs a sink call in the partition's lane, in order with its records; the future holds the outcome. */
-    private static <T> CompletableFuture<T> inLane(PartitionState p, String what, SinkCall<T> call) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        p.lane(0).addTask(() -> {
-            try {
-                result.complete(call.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(new IllegalStateException(what + " of " + p.partition + ": " + t, t));
-            }
-        });
-        return result;
+        return LaneCalls.commitOf(p, c, p.lastCommitted == null ? 0 : p.lastCommitted.offset());
     }
 }

@@ -1,0 +1,278 @@
+package io.sluice.core.commit;
+
+import io.sluice.core.crash.CrashPoints;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The commit point of mirrors and merges: a transaction in the target cluster that holds the records a sink copied
+ * there and, in the same commit, the source offsets they came from, stored as the offsets of a group in the target
+ * ({@code progressGroup}, which never has members). Either both become visible to read_committed readers, or neither.
+ *
+ * <p>Fencing: each source partition has its own transactional ID ({@code <prefix>-<topic>-<partition>}), the same on
+ * every instance and after every restart. {@link #claim} calls {@code initTransactions} for it, which bumps the ID's
+ * epoch and aborts any transaction an earlier owner left open; from then on the earlier owner's producer is fenced
+ * and can never commit again, however long it was frozen. Only then are the committed offsets read (with
+ * {@code requireStable}, so no commit in flight is missed). The source consumer group's membership decides who owns
+ * a partition; the target's transaction coordinator enforces it.
+ *
+ * <p>Each partition's transaction is used by its lane only: the sink sends through {@link #sender} while writing, and
+ * the engine commits in the lane ({@link #commitsInLane}), right after the sink's checkpoint, so nothing the lane
+ * sends afterwards can slip into the commit.
+ *
+ * <p>Threading: {@link #claim}, {@link #release} and {@link #close} on the engine's consumer thread;
+ * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
+ * {@link #claim} before any task of its lane is queued, and closed in {@link #release} after its lane's last task.
+ */
+public final class TargetTransactionCommit implements CommitPoint {
+
+    private final Map<String, Object> producerProperties;
+    private final String transactionalIdPrefix;
+    private final String progressGroup;
+    private final Admin admin;
+    private final Map<TopicPartition, PartitionTransaction> transactions = new ConcurrentHashMap<>();
+
+    private TargetTransactionCommit(Builder b) {
+        this.producerProperties = Map.copyOf(b.producerProperties);
+        this.transactionalIdPrefix = b.transactionalIdPrefix;
+        this.progressGroup = b.progressGroup;
+        this.admin = Admin.create(connection(producerProperties));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** This commit point, for {@link io.sluice.core.EngineConfig.Builder#commitPoint}: it needs no source group. */
+    public Factory factory() {
+        return group -> this;
+    }
+
+    /**
+     * Where the sink sends what it copies from {@code source}: into that partition's open transaction (one is begun
+     * with the first send after a commit). Only from the partition's lane, after the partition was claimed.
+     */
+    public Sender sender(TopicPartition source) {
+        PartitionTransaction tx = transactions.get(source);
+        if (tx == null) {
+            throw new IllegalStateException(source + " is not claimed by this member: no transaction to send in");
+        }
+        return tx;
+    }
+
+    /** Sends into one source partition's transaction in the target cluster. */
+    public interface Sender {
+        Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record);
+    }
+
+    @Override
+    public String describe() {
+        return "a transaction in the target cluster (progress in group '" + progressGroup + "')";
+    }
+
+    @Override
+    public boolean commitsInLane() {
+        return true;
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout) {
+        for (TopicPartition tp : partitions) {
+            PartitionTransaction earlier = transactions.remove(tp);
+            if (earlier != null) {
+                earlier.close(); // an assignment this member never released (lost without a callback)
+            }
+            PartitionTransaction tx = new PartitionTransaction(transactionalId(tp));
+            transactions.put(tp, tx);
+            tx.producer.initTransactions(); // fences every earlier owner of the ID, aborting what it left open
+        }
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                    Map.of(progressGroup, new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)),
+                    new ListConsumerGroupOffsetsOptions().requireStable(true))
+                    .partitionsToOffsetAndMetadata(progressGroup).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Map<TopicPartition, OffsetAndMetadata> found = new HashMap<>(committed);
+            found.values().removeIf(Objects::isNull);
+            return found;
+        } catch (ExecutionException e) {
+            throw new KafkaException("could not read the progress of " + partitions + " from group '" + progressGroup
+                    + "' in the target cluster: " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("reading the progress of " + partitions + " from group '" + progressGroup
+                    + "' in the target cluster took longer than " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptException(e);
+        }
+    }
+
+    @Override
+    public void commit(Map<TopicPartition, OffsetAndMetadata> offsets, Outcome outcome) {
+        throw new UnsupportedOperationException("a transaction commits in the partition's lane: commitNow");
+    }
+
+    /** In the partition's lane: the source offsets join the partition's transaction, which then commits. */
+    @Override
+    public void commitNow(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : offsets.entrySet()) {
+            PartitionTransaction tx = (PartitionTransaction) sender(e.getKey());
+            tx.commit(Map.of(e.getKey(), e.getValue()), new ConsumerGroupMetadata(progressGroup));
+        }
+    }
+
+    /** Only a timeout (or an interrupt) leaves the outcome open; every other failure aborts the transaction. */
+    @Override
+    public boolean refusedForCertain(Exception error) {
+        return !(error instanceof TimeoutException || error instanceof InterruptException);
+    }
+
+    @Override
+    public void settleInFlight(Duration timeout) {
+        // commits run in lanes and are waited for there: none is in flight on the consumer thread
+    }
+
+    @Override
+    public void release(Collection<TopicPartition> partitions, boolean lost) {
+        for (TopicPartition tp : partitions) {
+            PartitionTransaction tx = transactions.remove(tp);
+            if (tx != null) {
+                tx.close(); // an open transaction is aborted by the next owner's claim, or times out
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        release(Set.copyOf(transactions.keySet()), false);
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    private String transactionalId(TopicPartition source) {
+        return transactionalIdPrefix + "-" + source.topic() + "-" + source.partition();
+    }
+
+    private static Map<String, Object> connection(Map<String, Object> producer) {
+        Map<String, Object> client = new HashMap<>();
+        producer.forEach((k, v) -> {
+            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
+                    || k.equals(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
+                    || k.equals(ProducerConfig.CLIENT_DNS_LOOKUP_CONFIG)) {
+                client.put(k, v);
+            }
+        });
+        return client;
+    }
+
+    /** One source partition's producer and whether a transaction is open; used by the partition's lane only. */
+    private final class PartitionTransaction implements Sender {
+
+        final KafkaProducer<byte[], byte[]> producer;
+        private boolean open;
+
+        PartitionTransaction(String transactionalId) {
+            Map<String, Object> props = new HashMap<>(producerProperties);
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+            props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            props.put(ProducerConfig.ACKS_CONFIG, "all");
+            this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        }
+
+        @Override
+        public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+            begin();
+            return producer.send(record);
+        }
+
+        void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
+            begin(); // a commit with no record still moves the progress (markers, aborted records at the source)
+            producer.sendOffsetsToTransaction(offsets, group);
+            CrashPoints.reach(CrashPoints.TRANSACTION_BEFORE_COMMIT);
+            producer.commitTransaction();
+            open = false;
+        }
+
+        private void begin() {
+            if (!open) {
+                producer.beginTransaction();
+                open = true;
+            }
+        }
+
+        void close() {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** Where the target cluster is and how the mirror's transactions are named. */
+    public static final class Builder {
+        private final Map<String, Object> producerProperties = new HashMap<>();
+        private String transactionalIdPrefix;
+        private String progressGroup;
+
+        private Builder() {
+        }
+
+        /** Producer settings for the target cluster: {@code bootstrap.servers}, security, batching. */
+        public Builder producerProperties(Map<String, ?> properties) {
+            producerProperties.putAll(properties);
+            return this;
+        }
+
+        /**
+         * The start of every transactional ID ({@code <prefix>-<topic>-<partition>}): the same on every instance of
+         * one mirror and after restarts, and different for every mirror into the same target cluster.
+         */
+        public Builder transactionalIdPrefix(String prefix) {
+            this.transactionalIdPrefix = prefix;
+            return this;
+        }
+
+        /** The group in the target cluster whose offsets hold the source offsets copied so far. */
+        public Builder progressGroup(String group) {
+            this.progressGroup = group;
+            return this;
+        }
+
+        public TargetTransactionCommit build() {
+            require(producerProperties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG) != null,
+                    "bootstrap.servers of the target cluster is required");
+            require(transactionalIdPrefix != null && !transactionalIdPrefix.isBlank(),
+                    "a transactional ID prefix is required: one per mirror, the same on all its instances");
+            require(progressGroup != null && !progressGroup.isBlank(),
+                    "a progress group is required: where the target cluster keeps the source offsets copied");
+            for (String managed : new String[] {ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ProducerConfig.ACKS_CONFIG}) {
+                require(!producerProperties.containsKey(managed), managed + " is managed by the commit point; remove it");
+            }
+            return new TargetTransactionCommit(this);
+        }
+
+        private static void require(boolean condition, String message) {
+            if (!condition) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.sluice.core.internal.consumer;
+
+import io.sluice.core.internal.ledger.CompletionMap;
+import io.sluice.core.sink.Sink;
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.core.wire.CommitMetadata;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+
+/**
+ * Sink calls made in a partition's lane, in order with its records, and their outcomes waited for or taken on the
+ * consumer thread; a sink call that fails or overruns the timeout stops the engine. Shared by the two ways sink
+ * output is committed ({@link SinkCommits}, {@link LaneCommits}).
+ *
+ * <p>Threading: {@link #inLane} and the waits on the consumer thread; the calls themselves run in lanes.
+ */
+final class LaneCalls {
+
+    /** Kafka's default {@code offset.metadata.max.bytes}. */
+    private static final int METADATA_LIMIT = 4096;
+
+    private final Duration timeout;
+    private final Consumer<Throwable> fail;
+
+    LaneCalls(Duration timeout, Consumer<Throwable> fail) {
+        this.timeout = timeout;
+        this.fail = fail;
+    }
+
+    interface SinkCall<T> {
+        T call() throws Exception;
+    }
+
+    /** Runs a sink call in the partition's lane, in order with its records; the future holds the outcome. */
+    static <T> CompletableFuture<T> inLane(PartitionState p, String what, SinkCall<T> call) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        p.lane(0).addTask(() -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(new IllegalStateException(what + " of " + p.partition + ": " + t, t));
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Opens the partition in the sink, first in its lane, so that recovery finishes before the partition's first
+     * write. The sink resumes where the engine does: the commit, unless a start timestamp skipped past it.
+     */
+    static void open(Sink sink, PartitionState p, OffsetAndMetadata committed) {
+        long offset = p.ledger.watermark();
+        var data = CommitMetadata.sinkData(committed == null ? null : committed.metadata());
+        inLane(p, "open", () -> {
+            sink.open(p.partition, p.topicId, offset, data);
+            return null;
+        });
+    }
+
+    /** Closes the partition in the sink, in its lane; the future completes when it is closed. */
+    static CompletableFuture<Void> close(Sink sink, PartitionState p, boolean lost) {
+        return inLane(p, lost ? "close after loss" : "close", () -> {
+            sink.close(p.partition, lost);
+            return null;
+        });
+    }
+
+    /** Waits for a lane call; on failure or timeout stops the engine and returns null. */
+    <T> T await(PartitionState p, CompletableFuture<T> f) {
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            fail.accept(new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
+                    + e.getCause(), e.getCause()));
+        } catch (TimeoutException e) {
+            fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
+                    + " within " + timeout + "; its last commit stands"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return null;
+    }
+
+    /** The outcome of a finished lane call; on failure stops the engine and returns null. */
+    <T> T resultOf(PartitionState p, CompletableFuture<T> done, String what) {
+        try {
+            return done.getNow(null);
+        } catch (RuntimeException e) {
+            fail.accept(new IllegalStateException("the sink failed to " + what + " " + p.partition + ": "
+                    + e.getCause(), e.getCause()));
+            return null;
+        }
+    }
+
+    Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * What a checkpoint commits: its offset, and the engine's metadata with the sink's data (a sink's checkpoint
+     * covers everything below its offset: nothing done beyond it to list).
+     *
+     * @param committed the partition's last committed offset, which a checkpoint may not go below
+     */
+    static OffsetAndMetadata commitOf(PartitionState p, SinkCheckpoint c, long committed) {
+        if (c.offset() < committed) {
+            throw new IllegalStateException("the sink checkpointed " + p.partition + " at offset " + c.offset()
+                    + ", below its last commit " + committed);
+        }
+        String metadata = CommitMetadata.encode(p.topicId, CompletionMap.empty(c.offset()).encode(), c.data());
+        if (metadata.length() > METADATA_LIMIT) {
+            throw new IllegalStateException("the sink's checkpoint data for " + p.partition + " is " + metadata.length()
+                    + " characters; the broker's offset.metadata.max.bytes allows " + METADATA_LIMIT);
+        }
+        return new OffsetAndMetadata(c.offset(), metadata);
+    }
+}

@@ -1,0 +1,178 @@
+package io.sluice.core.internal.consumer;
+
+import static io.sluice.core.internal.EngineLog.LOG;
+
+import io.micrometer.core.instrument.Timer;
+import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.sink.Sink;
+import io.sluice.core.sink.SinkCheckpoint;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+
+/**
+ * Commits for a {@link Sink} whose commit point commits in the partition's lane ({@link CommitPoint#commitsInLane}: a
+ * transaction in a target cluster, which cannot commit while the lane sends into it). On the interval a task goes
+ * into each partition's lane behind the records handed out so far; the worker that reaches it asks the sink for a
+ * checkpoint, has the commit point commit it, and tells the sink it was committed: one step, in order with the
+ * writes, so no write of the next checkpoint can slip into this one. The consumer thread only learns the outcome.
+ *
+ * <p>A commit that did not certainly succeed stops the engine (after the sink heard {@link Sink#notCommitted}): what
+ * the sink handed to it is gone (aborted) or in doubt, and the engine cannot take back records already done. A
+ * restart resumes from what the commit point's claim says is committed.
+ *
+ * <p>Threading: the consumer thread, except what runs in lanes: {@link #checkpointAndCommit} and the
+ * {@link LaneSide} it touches, owned by the partition's lane (its tasks run one after another, each happening-before
+ * the next).
+ */
+final class LaneCommits implements CommitPolicy {
+
+    private final Sink sink;
+    private final CommitPoint commitPoint;
+    private final long intervalNanos;
+    private final LaneCalls calls;
+    private final Timer latency;
+    private final CommitCounts counts = new CommitCounts();
+    /** Consumer thread: each assigned partition's lane side and its commit in progress. */
+    private final Map<PartitionState, Tracked> tracked = new HashMap<>();
+    private long nextCommit;
+
+    /** What the partition's lane knows of its commits; touched only in the lane. */
+    private static final class LaneSide {
+        long committedOffset;
+        SinkCheckpoint lastCheckpoint;
+    }
+
+    private static final class Tracked {
+        final LaneSide lane = new LaneSide();
+        CompletableFuture<Committed> pending;
+    }
+
+    /** A checkpoint the commit point took, and what it committed. */
+    private record Committed(SinkCheckpoint checkpoint, OffsetAndMetadata commit) {
+    }
+
+    LaneCommits(Sink sink, CommitPoint commitPoint, CommitSettings settings, Consumer<Throwable> fail, Timer latency) {
+        this.sink = sink;
+        this.commitPoint = commitPoint;
+        this.intervalNanos = settings.interval().toNanos();
+        this.calls = new LaneCalls(settings.timeout(), fail);
+        this.latency = latency;
+        this.nextCommit = System.nanoTime() + intervalNanos;
+    }
+
+    @Override
+    public void assigned(PartitionState p, OffsetAndMetadata committed) {
+        p.lastCommitted = committed;
+        Tracked t = new Tracked();
+        // set before the first lane task is queued: the queue hands it to the lane
+        t.lane.committedOffset = committed == null ? 0 : committed.offset();
+        tracked.put(p, t);
+        LaneCalls.open(sink, p, committed);
+    }
+
+    @Override
+    public void maybeCommit(Collection<PartitionState> partitions) {
+        for (PartitionState p : partitions) {
+            Tracked t = tracked.get(p);
+            if (t != null && t.pending != null && t.pending.isDone()) {
+                taken(p, calls.resultOf(p, t.pending, "commit"));
+                t.pending = null;
+            }
+        }
+        long now = System.nanoTime();
+        if (now - nextCommit < 0) {
+            return;
+        }
+        nextCommit = now + intervalNanos;
+        for (PartitionState p : partitions) {
+            Tracked t = tracked.get(p);
+            if (t != null && t.pending == null && p.isOpen()) {
+                t.pending = LaneCalls.inLane(p, "checkpoint and commit", () -> checkpointAndCommit(p, t.lane, false));
+            }
+        }
+    }
+
+    @Override
+    public void commitFinal(Collection<PartitionState> partitions) {
+        Map<PartitionState, CompletableFuture<Committed>> last = new HashMap<>();
+        for (PartitionState p : partitions) {
+            Tracked t = tracked.get(p);
+            if (t != null) {
+                last.put(p, LaneCalls.inLane(p, "last checkpoint and commit", () -> checkpointAndCommit(p, t.lane,
+                        true)));
+            }
+        }
+        last.forEach((p, f) -> taken(p, calls.await(p, f)));
+        List<CompletableFuture<?>> closing = new ArrayList<>();
+        for (PartitionState p : partitions) {
+            closing.add(LaneCalls.close(sink, p, false));
+            tracked.remove(p);
+        }
+        closing.forEach(f -> calls.await(null, f));
+    }
+
+    @Override
+    public void lost(Collection<PartitionState> partitions) {
+        // nothing is in flight outside the lanes: a commit task queued before the close still runs there, and a
+        // commit point that fences by transactional ID refuses it once the new owner has claimed the partition
+        List<CompletableFuture<?>> closing = new ArrayList<>();
+        for (PartitionState p : partitions) {
+            closing.add(LaneCalls.close(sink, p, true));
+            tracked.remove(p);
+        }
+        closing.forEach(f -> calls.await(null, f));
+    }
+
+    @Override
+    public long heldBytes(PartitionState partition) {
+        return sink.bufferedBytes(partition.partition);
+    }
+
+    @Override
+    public CommitCounts counts() {
+        return counts;
+    }
+
+    private void taken(PartitionState p, Committed committed) {
+        if (committed != null) {
+            p.lastCommitted = committed.commit();
+            p.lastCheckpoint = committed.checkpoint();
+            counts.succeeded();
+        }
+    }
+
+    /** In the partition's lane: null when nothing changed since the last commit. */
+    private Committed checkpointAndCommit(PartitionState p, LaneSide lane, boolean last) throws Exception {
+        SinkCheckpoint c = sink.checkpoint(p.partition, last);
+        if (c.equals(lane.lastCheckpoint)) {
+            return null;
+        }
+        OffsetAndMetadata commit = LaneCalls.commitOf(p, c, lane.committedOffset);
+        CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
+        long sent = System.nanoTime();
+        try {
+            commitPoint.commitNow(Map.of(p.partition, commit), calls.timeout());
+        } catch (Exception e) {
+            counts.failed();
+            boolean certain = commitPoint.refusedForCertain(e);
+            LOG.warn("commit of {} at offset {} {}: {}", p.partition, c.offset(),
+                    certain ? "refused" : "did not certainly succeed", e.toString());
+            sink.notCommitted(p.partition, c, certain);
+            throw e;
+        }
+        latency.record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
+        CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
+        lane.committedOffset = c.offset();
+        lane.lastCheckpoint = c;
+        sink.committed(p.partition, c);
+        return new Committed(c, commit);
+    }
+}

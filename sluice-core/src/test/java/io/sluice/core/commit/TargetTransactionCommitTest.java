@@ -1,0 +1,134 @@
+package io.sluice.core.commit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.Engine;
+import io.sluice.core.EngineConfig;
+import io.sluice.core.Health;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.kafka.Listener;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A transaction in the target cluster as the commit point: the records a sink copies and the source offsets they
+ * came from are committed together, and a member that lost a partition is fenced by Kafka the moment the next owner
+ * claims it.
+ */
+class TargetTransactionCommitTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void copiesEveryRecordOnceInOrderWithItsSourceOffsetsAndARerunCopiesNothingMore() throws Exception {
+        CopiedTopics topics = topics("copy", 1_500);
+        Engine first = copyUntilEnd(topics);
+        assertEquals(Health.STOPPED, first.health(), () -> "failed: " + first.failure().orElse(null));
+        assertTrue(first.stats().commits() > 0, "commits counted");
+        topics.assertExactCopy();
+
+        Engine again = copyUntilEnd(topics);
+        assertEquals(Health.STOPPED, again.health(), () -> "failed: " + again.failure().orElse(null));
+        assertEquals(0, again.stats().consumed(), "a rerun resumes from the progress in the target: nothing to copy");
+        topics.assertExactCopy();
+    }
+
+    @Test
+    void anEarlierOwnerIsFencedOnceTheNextClaimsAndItsOpenTransactionIsAborted() throws Exception {
+        CopiedTopics topics = topics("fence", 0);
+        TopicPartition source = new TopicPartition(topics.source(), 0);
+        String prefix = Names.unique("fence-tx");
+        try (Closeable zombie = new Closeable(transactions(prefix, topics.progressGroup()));
+                Closeable owner = new Closeable(transactions(prefix, topics.progressGroup()))) {
+            assertEquals(Map.of(), zombie.tx.claim(Set.of(source), Duration.ofSeconds(30)));
+            zombie.tx.sender(source).send(record(topics.target(), "from the zombie")).get();
+
+            assertEquals(Map.of(), owner.tx.claim(Set.of(source), Duration.ofSeconds(30)), "nothing committed yet");
+            Exception refused = assertThrows(Exception.class, () -> zombie.tx.commitNow(
+                    Map.of(source, new OffsetAndMetadata(1, "")), Duration.ofSeconds(30)));
+            assertTrue(zombie.tx.refusedForCertain(refused), "a fenced commit is refused for certain: " + refused);
+
+            owner.tx.sender(source).send(record(topics.target(), "from the owner")).get();
+            owner.tx.commitNow(Map.of(source, new OffsetAndMetadata(1, "")), Duration.ofSeconds(30));
+        }
+        assertEquals(Map.of(0, List.of("from the owner")), topics.valuesOf(topics.target()),
+                "the zombie's open transaction was aborted by the claim; only the owner's copy is visible");
+        assertEquals(1, topics.progress().get(new TopicPartition(topics.source(), 0)).offset());
+    }
+
+    @Test
+    void handlersCommitThroughTheSourceGroupNotATransaction() {
+        CopiedTopics topics = topics("handler", 0);
+        TargetTransactionCommit tx = transactions(Names.unique("handler-tx"), topics.progressGroup());
+        try {
+            EngineConfig config = config(topics, tx).build();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Engine.start(config,
+                    new StringDeserializer(), new StringDeserializer(), record -> { }));
+            assertTrue(e.getMessage().contains("Engine.startSink"), e.getMessage());
+        } finally {
+            tx.close();
+        }
+    }
+
+    private CopiedTopics topics(String name, int records) {
+        CopiedTopics topics = new CopiedTopics(kafka, Names.unique(name + "-src"), Names.unique(name + "-dst"),
+                Names.unique(name + "-progress"));
+        kafka.createTopic(topics.source(), 3);
+        kafka.createTopic(topics.target(), 3);
+        if (records > 0) {
+            TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topics.source(), 0, records);
+        }
+        return topics;
+    }
+
+    private Engine copyUntilEnd(CopiedTopics topics) {
+        TargetTransactionCommit tx = transactions(topics.progressGroup() + "-tx", topics.progressGroup());
+        Engine engine = Engine.startSink(config(topics, tx).untilEnd(true).build(), new CopySink(tx, topics.target()));
+        assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "the copy ends by itself at the end offsets");
+        return engine;
+    }
+
+    private EngineConfig.Builder config(CopiedTopics topics, TargetTransactionCommit tx) {
+        return EngineConfig.builder()
+                .bootstrapServers(kafka.bootstrapServers())
+                .topics(topics.source())
+                .groupId(topics.progressGroup() + "-source")
+                .consumerProperty("session.timeout.ms", 6_000)
+                .consumerProperty("heartbeat.interval.ms", 500)
+                .commitInterval(Duration.ofMillis(100))
+                .commitPoint(tx.factory());
+    }
+
+    private TargetTransactionCommit transactions(String prefix, String progressGroup) {
+        return TargetTransactionCommit.builder()
+                .producerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "linger.ms", 5))
+                .transactionalIdPrefix(prefix)
+                .progressGroup(progressGroup)
+                .build();
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(String topic, String value) {
+        return new ProducerRecord<>(topic, 0, null, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Closes a commit point at the end of a try block. */
+    private record Closeable(TargetTransactionCommit tx) implements AutoCloseable {
+        @Override
+        public void close() {
+            tx.close();
+        }
+    }
+}
