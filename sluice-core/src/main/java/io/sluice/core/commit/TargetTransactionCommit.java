@@ -2,19 +2,22 @@ package io.sluice.core.commit;
 
 import io.sluice.core.crash.CrashPoints;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -23,24 +26,30 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The commit point of mirrors and merges: a transaction in the target cluster that holds the records a sink copied
  * there and, in the same commit, the source offsets they came from, stored as the offsets of a group in the target
  * ({@code progressGroup}, which never has members). Either both become visible to read_committed readers, or neither.
+ * The offsets are keyed by a partition of the target cluster ({@code progressPartition}, by default the source
+ * partition's name): the target's group coordinator refuses offsets of a topic it does not have.
  *
  * <p>Fencing: each source partition has its own transactional ID ({@code <prefix>-<topic>-<partition>}), the same on
  * every instance and after every restart. {@link #claim} calls {@code initTransactions} for it, which bumps the ID's
  * epoch and aborts any transaction an earlier owner left open; from then on the earlier owner's producer is fenced
- * and can never commit again, however long it was frozen. Only then are the committed offsets read (with
- * {@code requireStable}, so no commit in flight is missed). The source consumer group's membership decides who owns
+ * and can never commit again, however long it was frozen. Only then are the committed offsets read, by a read_committed
+ * consumer, which waits out offsets still pending in a transaction instead of leaving them out. The source consumer group's membership decides who owns
  * a partition; the target's transaction coordinator enforces it.
  *
  * <p>Each partition's transaction is used by its lane only: the sink sends through {@link #sender} while writing, and
  * the engine commits in the lane ({@link #commitsInLane}), right after the sink's checkpoint, so nothing the lane
  * sends afterwards can slip into the commit.
+ *
+ * <p>What a failed commit means: never "refused for certain". A commit that failed with the producer fenced may still
+ * have landed (the coordinator checks the epoch before it looks at whether the commit completed), and a timeout
+ * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
  * <p>Threading: {@link #claim}, {@link #release} and {@link #close} on the engine's consumer thread;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
@@ -51,14 +60,21 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final Map<String, Object> producerProperties;
     private final String transactionalIdPrefix;
     private final String progressGroup;
-    private final Admin admin;
+    private final Function<TopicPartition, TopicPartition> progressPartition;
+    /** Reads the progress group's offsets; the consumer thread only, like {@link #claim}. */
+    private final KafkaConsumer<byte[], byte[]> progressReader;
     private final Map<TopicPartition, PartitionTransaction> transactions = new ConcurrentHashMap<>();
 
     private TargetTransactionCommit(Builder b) {
         this.producerProperties = Map.copyOf(b.producerProperties);
         this.transactionalIdPrefix = b.transactionalIdPrefix;
         this.progressGroup = b.progressGroup;
-        this.admin = Admin.create(connection(producerProperties));
+        this.progressPartition = b.progressPartition;
+        Map<String, Object> reader = connection(producerProperties);
+        reader.put(ConsumerConfig.GROUP_ID_CONFIG, progressGroup);
+        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        this.progressReader = new KafkaConsumer<>(reader, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     public static Builder builder() {
@@ -102,29 +118,48 @@ public final class TargetTransactionCommit implements CommitPoint {
         for (TopicPartition tp : partitions) {
             PartitionTransaction earlier = transactions.remove(tp);
             if (earlier != null) {
-                earlier.close(); // an assignment this member never released (lost without a callback)
+                earlier.close(Duration.ZERO); // an assignment this member never released (lost without a callback)
             }
-            PartitionTransaction tx = new PartitionTransaction(transactionalId(tp));
-            transactions.put(tp, tx);
-            tx.producer.initTransactions(); // fences every earlier owner of the ID, aborting what it left open
+            transactions.put(tp, new PartitionTransaction(transactionalId(tp)));
         }
+        fenceEarlierOwners(partitions);
+        Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
+        partitions.forEach(tp -> sourceOf.put(progressPartition.apply(tp), tp));
+        Map<TopicPartition, OffsetAndMetadata> found = new HashMap<>();
+        progressReader.committed(sourceOf.keySet(), timeout).forEach((key, offset) -> {
+            if (offset != null) {
+                found.put(sourceOf.get(key), offset);
+            }
+        });
+        return found;
+    }
+
+    /**
+     * {@code initTransactions} for every claimed partition, side by side: each bumps its ID's epoch and settles what an
+     * earlier owner left open (each can take a round trip or more to the transaction coordinator).
+     */
+    private void fenceEarlierOwners(Set<TopicPartition> partitions) {
+        ExecutorService fencing = Executors.newFixedThreadPool(Math.min(8, partitions.size()), r -> {
+            Thread t = new Thread(r, "sluice-claim-" + progressGroup);
+            t.setDaemon(true);
+            return t;
+        });
         try {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-                    Map.of(progressGroup, new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)),
-                    new ListConsumerGroupOffsetsOptions().requireStable(true))
-                    .partitionsToOffsetAndMetadata(progressGroup).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            Map<TopicPartition, OffsetAndMetadata> found = new HashMap<>(committed);
-            found.values().removeIf(Objects::isNull);
-            return found;
+            List<Future<?>> inits = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                inits.add(fencing.submit(() -> transactions.get(tp).producer.initTransactions()));
+            }
+            for (Future<?> init : inits) {
+                init.get();
+            }
         } catch (ExecutionException e) {
-            throw new KafkaException("could not read the progress of " + partitions + " from group '" + progressGroup
-                    + "' in the target cluster: " + e.getCause(), e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new TimeoutException("reading the progress of " + partitions + " from group '" + progressGroup
-                    + "' in the target cluster took longer than " + timeout);
+            throw e.getCause() instanceof KafkaException k ? k : new KafkaException("claiming " + partitions
+                    + " in the target cluster: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptException(e);
+        } finally {
+            fencing.shutdownNow();
         }
     }
 
@@ -138,14 +173,14 @@ public final class TargetTransactionCommit implements CommitPoint {
     public void commitNow(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
         for (Map.Entry<TopicPartition, OffsetAndMetadata> e : offsets.entrySet()) {
             PartitionTransaction tx = (PartitionTransaction) sender(e.getKey());
-            tx.commit(Map.of(e.getKey(), e.getValue()), new ConsumerGroupMetadata(progressGroup));
+            tx.commit(Map.of(progressPartition.apply(e.getKey()), e.getValue()), new ConsumerGroupMetadata(progressGroup));
         }
     }
 
-    /** Only a timeout (or an interrupt) leaves the outcome open; every other failure aborts the transaction. */
+    /** Never: see the class comment (a fenced commit may have landed). The engine stops; the next claim knows. */
     @Override
     public boolean refusedForCertain(Exception error) {
-        return !(error instanceof TimeoutException || error instanceof InterruptException);
+        return false;
     }
 
     @Override
@@ -158,7 +193,9 @@ public final class TargetTransactionCommit implements CommitPoint {
         for (TopicPartition tp : partitions) {
             PartitionTransaction tx = transactions.remove(tp);
             if (tx != null) {
-                tx.close(); // an open transaction is aborted by the next owner's claim, or times out
+                // after a revoke the last commit closed the transaction; after a loss an open one is aborted by the
+                // next owner's claim (or times out), so nothing is worth waiting for
+                tx.close(lost ? Duration.ZERO : Duration.ofSeconds(1));
             }
         }
     }
@@ -166,7 +203,7 @@ public final class TargetTransactionCommit implements CommitPoint {
     @Override
     public void close() {
         release(Set.copyOf(transactions.keySet()), false);
-        admin.close(Duration.ofSeconds(5));
+        progressReader.close(Duration.ofSeconds(5));
     }
 
     private String transactionalId(TopicPartition source) {
@@ -220,8 +257,8 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
         }
 
-        void close() {
-            producer.close(Duration.ofSeconds(5));
+        void close(Duration timeout) {
+            producer.close(timeout);
         }
     }
 
@@ -230,8 +267,19 @@ public final class TargetTransactionCommit implements CommitPoint {
         private final Map<String, Object> producerProperties = new HashMap<>();
         private String transactionalIdPrefix;
         private String progressGroup;
+        private Function<TopicPartition, TopicPartition> progressPartition = Function.identity();
 
         private Builder() {
+        }
+
+        /**
+         * Which partition of the target cluster a source partition's progress is stored under; it must exist there
+         * (the group coordinator refuses offsets of an unknown topic). Default: the source partition's own name, right
+         * for a mirror that keeps topic names; a mirror that renames maps to the target topic's partition.
+         */
+        public Builder progressPartition(Function<TopicPartition, TopicPartition> mapping) {
+            this.progressPartition = Objects.requireNonNull(mapping, "mapping");
+            return this;
         }
 
         /** Producer settings for the target cluster: {@code bootstrap.servers}, security, batching. */

@@ -46,10 +46,23 @@ record CopiedTopics(KafkaCluster kafka, String source, String target, String pro
                         p -> org.apache.kafka.clients.admin.OffsetSpec.latest()))).all().get(30, TimeUnit.SECONDS)
                 .entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
                         x -> x.getValue().offset()));
-        ends.forEach((tp, end) -> assertEquals(end, progress.get(tp) == null ? null : progress.get(tp).offset(),
-                "the progress committed for " + tp));
+        ends.forEach((tp, end) -> {
+            OffsetAndMetadata done = progress.get(new TopicPartition(target, tp.partition()));
+            assertEquals(end, done == null ? null : done.offset(), "the progress committed for " + tp);
+        });
     }
 
+    /** The commit point of a copy: progress keyed by the target topic's partition of the same number. */
+    static TargetTransactionCommit transactions(String bootstrap, String prefix, String progressGroup, String target) {
+        return TargetTransactionCommit.builder()
+                .producerProperties(Map.of("bootstrap.servers", bootstrap, "linger.ms", 5))
+                .transactionalIdPrefix(prefix)
+                .progressGroup(progressGroup)
+                .progressPartition(source -> new TopicPartition(target, source.partition()))
+                .build();
+    }
+
+    /** The progress committed in the target, keyed by the target's partitions. */
     Map<TopicPartition, OffsetAndMetadata> progress() throws Exception {
         return kafka.admin().listConsumerGroupOffsets(progressGroup).partitionsToOffsetAndMetadata()
                 .get(30, TimeUnit.SECONDS);

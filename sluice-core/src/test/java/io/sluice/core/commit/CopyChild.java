@@ -4,7 +4,6 @@ import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * A copy from one topic to another through a target transaction, in a child JVM, for crash tests:
@@ -19,11 +18,8 @@ public final class CopyChild {
 
     public static void main(String[] args) {
         String bootstrap = args[0];
-        TargetTransactionCommit transactions = TargetTransactionCommit.builder()
-                .producerProperties(Map.of("bootstrap.servers", bootstrap, "linger.ms", 5))
-                .transactionalIdPrefix(args[3])
-                .progressGroup(args[3] + "-progress")
-                .build();
+        TargetTransactionCommit transactions = CopiedTopics.transactions(bootstrap, args[3], args[3] + "-progress",
+                args[2]);
         EngineConfig config = EngineConfig.builder()
                 .bootstrapServers(bootstrap)
                 .topics(args[1])

@@ -51,28 +51,31 @@ class TargetTransactionCommitTest {
         CopiedTopics topics = topics("fence", 0);
         TopicPartition source = new TopicPartition(topics.source(), 0);
         String prefix = Names.unique("fence-tx");
-        try (Closeable zombie = new Closeable(transactions(prefix, topics.progressGroup()));
-                Closeable owner = new Closeable(transactions(prefix, topics.progressGroup()))) {
+        try (Closeable zombie = new Closeable(transactions(prefix, topics));
+                Closeable owner = new Closeable(transactions(prefix, topics))) {
             assertEquals(Map.of(), zombie.tx.claim(Set.of(source), Duration.ofSeconds(30)));
             zombie.tx.sender(source).send(record(topics.target(), "from the zombie")).get();
 
             assertEquals(Map.of(), owner.tx.claim(Set.of(source), Duration.ofSeconds(30)), "nothing committed yet");
             Exception refused = assertThrows(Exception.class, () -> zombie.tx.commitNow(
                     Map.of(source, new OffsetAndMetadata(1, "")), Duration.ofSeconds(30)));
-            assertTrue(zombie.tx.refusedForCertain(refused), "a fenced commit is refused for certain: " + refused);
+            // a fenced commit may have landed in general (a retried end of transaction): the engine stops, and the
+            // next claim reads the truth, so the commit point never calls it refused for certain
+            assertTrue(!zombie.tx.refusedForCertain(refused), "never certain: " + refused);
 
             owner.tx.sender(source).send(record(topics.target(), "from the owner")).get();
             owner.tx.commitNow(Map.of(source, new OffsetAndMetadata(1, "")), Duration.ofSeconds(30));
         }
         assertEquals(Map.of(0, List.of("from the owner")), topics.valuesOf(topics.target()),
                 "the zombie's open transaction was aborted by the claim; only the owner's copy is visible");
-        assertEquals(1, topics.progress().get(new TopicPartition(topics.source(), 0)).offset());
+        assertEquals(1, topics.progress().get(new TopicPartition(topics.target(), 0)).offset(),
+                "the progress is keyed by the target partition");
     }
 
     @Test
     void handlersCommitThroughTheSourceGroupNotATransaction() {
         CopiedTopics topics = topics("handler", 0);
-        TargetTransactionCommit tx = transactions(Names.unique("handler-tx"), topics.progressGroup());
+        TargetTransactionCommit tx = transactions(Names.unique("handler-tx"), topics);
         try {
             EngineConfig config = config(topics, tx).build();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Engine.start(config,
@@ -95,7 +98,7 @@ class TargetTransactionCommitTest {
     }
 
     private Engine copyUntilEnd(CopiedTopics topics) {
-        TargetTransactionCommit tx = transactions(topics.progressGroup() + "-tx", topics.progressGroup());
+        TargetTransactionCommit tx = transactions(topics.progressGroup() + "-tx", topics);
         Engine engine = Engine.startSink(config(topics, tx).untilEnd(true).build(), new CopySink(tx, topics.target()));
         assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "the copy ends by itself at the end offsets");
         return engine;
@@ -112,12 +115,8 @@ class TargetTransactionCommitTest {
                 .commitPoint(tx.factory());
     }
 
-    private TargetTransactionCommit transactions(String prefix, String progressGroup) {
-        return TargetTransactionCommit.builder()
-                .producerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "linger.ms", 5))
-                .transactionalIdPrefix(prefix)
-                .progressGroup(progressGroup)
-                .build();
+    private TargetTransactionCommit transactions(String prefix, CopiedTopics topics) {
+        return CopiedTopics.transactions(kafka.bootstrapServers(), prefix, topics.progressGroup(), topics.target());
     }
 
     private static ProducerRecord<byte[], byte[]> record(String topic, String value) {

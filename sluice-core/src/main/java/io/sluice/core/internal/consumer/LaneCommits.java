@@ -44,10 +44,12 @@ final class LaneCommits implements CommitPolicy {
     private final Map<PartitionState, Tracked> tracked = new HashMap<>();
     private long nextCommit;
 
-    /** What the partition's lane knows of its commits; touched only in the lane. */
+    /** What the partition's lane knows of its commits; touched only in the lane, but for {@code lost}. */
     private static final class LaneSide {
         long committedOffset;
         SinkCheckpoint lastCheckpoint;
+        /** Set by the consumer thread when the partition is lost: a commit task queued before must not commit. */
+        volatile boolean lost;
     }
 
     private static final class Tracked {
@@ -121,12 +123,15 @@ final class LaneCommits implements CommitPolicy {
 
     @Override
     public void lost(Collection<PartitionState> partitions) {
-        // nothing is in flight outside the lanes: a commit task queued before the close still runs there, and a
-        // commit point that fences by transactional ID refuses it once the new owner has claimed the partition
+        // nothing is in flight outside the lanes; a commit task queued before the close sees the mark and skips its
+        // commit (one already committing may land: the next owner's claim fences it or reads it, both exact)
         List<CompletableFuture<?>> closing = new ArrayList<>();
         for (PartitionState p : partitions) {
+            Tracked t = tracked.remove(p);
+            if (t != null) {
+                t.lane.lost = true;
+            }
             closing.add(LaneCalls.close(sink, p, true));
-            tracked.remove(p);
         }
         closing.forEach(f -> calls.await(null, f));
     }
@@ -151,6 +156,9 @@ final class LaneCommits implements CommitPolicy {
 
     /** In the partition's lane: null when nothing changed since the last commit. */
     private Committed checkpointAndCommit(PartitionState p, LaneSide lane, boolean last) throws Exception {
+        if (lane.lost) {
+            return null; // another member may own the partition now: never commit for it
+        }
         SinkCheckpoint c = sink.checkpoint(p.partition, last);
         if (c.equals(lane.lastCheckpoint)) {
             return null;
