@@ -223,7 +223,7 @@ public final class PipelineRun {
         }
 
         ProgressSample progress() {
-            return ProgressSample.of(engine, sink.published::sum);
+            return ProgressSample.of(engine, () -> sink.counters().published());
         }
 
         void requestStop(String reason) {

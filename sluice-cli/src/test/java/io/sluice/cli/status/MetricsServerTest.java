@@ -62,7 +62,7 @@ class MetricsServerTest {
             Map<String, String> group = Map.of("group", config.groupId());
             EngineTestSupport.await("every record counted", () -> metric(server, "sluice_records_completed_total", group)
                     == 1_000);
-            ProgressSample progress = ProgressSample.of(engine, sink.published::sum);
+            ProgressSample progress = ProgressSample.of(engine, () -> sink.counters().published());
             assertEquals(1_000, progress.records(), "the progress line reads the same engine");
             assertEquals(metric(server, "sluice_bytes_consumed_total", group), progress.bytes());
             engine.close();

@@ -6,7 +6,7 @@ import java.time.Duration;
  * When a partition's open files are sealed: when any of them reaches {@code maxBytes} (compressed, as written) or
  * {@code maxRecords}, when the oldest has been open {@code maxAge} (checked at every commit interval too, so an idle
  * partition still rolls), or when the partition has {@code maxOpenFiles} open and needs one more. All open files of
- * a partition roll together, at one offset.
+ * a partition roll together, at one offset. {@link RollDecision} applies these limits.
  */
 public record RollingPolicy(long maxBytes, long maxRecords, Duration maxAge, int maxOpenFiles) {
 
@@ -20,13 +20,5 @@ public record RollingPolicy(long maxBytes, long maxRecords, Duration maxAge, int
     /** 128 MiB, 10 million records, 10 minutes, 32 open files per partition. */
     public static RollingPolicy defaults() {
         return new RollingPolicy(128L * 1024 * 1024, 10_000_000, Duration.ofMinutes(10), 32);
-    }
-
-    public boolean full(long bytes, long records) {
-        return bytes >= maxBytes || records >= maxRecords;
-    }
-
-    public boolean old(long openedNanos, long nowNanos) {
-        return nowNanos - openedNanos >= maxAge.toNanos();
     }
 }

@@ -1,22 +1,45 @@
 package io.sluice.storage.sink;
 
+import io.sluice.storage.rolling.RollTrigger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What an {@link ArchiveSink} did, over all its partitions: rolls by cause and files published.
+ * What an {@link ArchiveSink} does, over all its partitions: rolls by cause and files published, counted as it
+ * happens and read as an {@link ArchiveCounts} snapshot.
  *
- * <p>Threading: adders, safe for concurrent use.
+ * <p>Threading: adders, safe for concurrent use; the partitions' lanes count, any thread takes a snapshot.
  */
-public final class ArchiveCounters {
+final class ArchiveCounters {
 
-    /** Every roll: all open files of a partition sealed at one offset. */
-    public final LongAdder rolls = new LongAdder();
-    /** Rolls forced by the open-file bound. */
-    public final LongAdder boundRolls = new LongAdder();
-    /** Rolls forced by the sink's memory limit. */
-    public final LongAdder pressureRolls = new LongAdder();
-    /** Files sealed by rolls (each becomes visible once its manifest's commit succeeds). */
-    public final LongAdder sealedFiles = new LongAdder();
-    /** Files published. */
-    public final LongAdder published = new LongAdder();
+    private final LongAdder rolls = new LongAdder();
+    private final LongAdder boundRolls = new LongAdder();
+    private final LongAdder pressureRolls = new LongAdder();
+    private final LongAdder sealedFiles = new LongAdder();
+    private final LongAdder published = new LongAdder();
+
+    /** A roll for {@code trigger} starts; those forced early are counted by cause. */
+    void rolling(RollTrigger trigger) {
+        switch (trigger) {
+            case OPEN_FILE_BOUND -> boundRolls.increment();
+            case MEMORY_PRESSURE -> pressureRolls.increment();
+            default -> {
+                // rolls at the policy's limits or the last checkpoint only count in rolls
+            }
+        }
+    }
+
+    /** A roll sealed {@code files} files. */
+    void rolled(int files) {
+        rolls.increment();
+        sealedFiles.add(files);
+    }
+
+    void published() {
+        published.increment();
+    }
+
+    ArchiveCounts snapshot() {
+        return new ArchiveCounts(rolls.sum(), boundRolls.sum(), pressureRolls.sum(), sealedFiles.sum(),
+                published.sum());
+    }
 }

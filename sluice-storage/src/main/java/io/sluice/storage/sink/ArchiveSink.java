@@ -6,25 +6,26 @@ import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.ValueReader;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
 /**
  * Archives records as files: laid out by a {@link Layout}, written in a {@link FileFormat}, rolled by a
- * {@link RollingPolicy}, stored through a {@link StorageBackend}. Exactly once (files published only after the Kafka
- * commit naming their manifest) or at least once (published before the commit, no manifests); see
- * {@code docs/exactly-once.md}.
+ * {@link RollingPolicy} (every roll decided by a {@link RollDecision}), stored through a {@link StorageBackend}.
+ * Exactly once (files published only after the Kafka commit naming their manifest) or at least once (published
+ * before the commit, no manifests); see {@code docs/exactly-once.md}.
  *
  * <p>The heap its open files hold is limited sink-wide ({@code maxBufferedBytes}): over the limit, the partition
- * holding the most rolls early ({@link MemoryPressure}, {@code docs/rolling.md}).
+ * holding the most rolls early ({@link RollDecision}, from the account {@link MemoryPressure} keeps,
+ * {@code docs/rolling.md}).
  *
  * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
  * ({@link StorageCalls}). Stream-compressed files (JSON Lines, raw) are compressed on another shared pool, by default
@@ -35,25 +36,21 @@ import org.apache.kafka.common.Uuid;
  * writer; a value that is not in that encoding is rejected with the reason (the engine dead-letters it).
  *
  * <p>Threading: the engine calls each partition's methods one at a time ({@link Sink}); partitions run in parallel,
- * each with its own {@link PartitionArchive}.
+ * each with its own {@link PartitionArchive}. {@link #counters} and {@link #bufferedBytes()} from any thread.
  */
 public final class ArchiveSink implements Sink {
 
     private final StorageBackend backend;
     private final Layout layout;
     private final FileFormat format;
-    private final RollingPolicy rolling;
+    private final RollDecision rolls;
     private final boolean exactlyOnce;
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
     private final Compressors compressors;
     /** Rolls by cause, files sealed and published. */
-    public final ArchiveCounters counters = new ArchiveCounters();
-    /** Rolls forced by the open-file bound. */
-    public final LongAdder boundRolls = counters.boundRolls;
-    /** Files published. */
-    public final LongAdder published = counters.published;
+    private final ArchiveCounters counters = new ArchiveCounters();
 
     /**
      * The default number of threads compressing stream-framed files: one per core. The lanes and the consumer keep
@@ -95,9 +92,9 @@ public final class ArchiveSink implements Sink {
         this.backend = backend;
         this.layout = layout;
         this.format = format;
-        this.rolling = rolling;
+        this.rolls = new RollDecision(rolling, maxBufferedBytes);
         this.exactlyOnce = exactlyOnce;
-        this.pressure = new MemoryPressure(maxBufferedBytes, partitions.values());
+        this.pressure = new MemoryPressure(partitions.values());
         this.compressors = compressingThreads == 0 ? Compressors.INLINE : Compressors.offloaded(compressingThreads);
     }
 
@@ -114,7 +111,7 @@ public final class ArchiveSink implements Sink {
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
-        PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolling,
+        PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolls,
                 exactlyOnce, counters, pressure, storageCalls, compressors);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
@@ -152,6 +149,11 @@ public final class ArchiveSink implements Sink {
     public long bufferedBytes(TopicPartition partition) {
         PartitionArchive archive = partitions.get(partition);
         return archive == null ? 0 : archive.bufferedBytes();
+    }
+
+    /** Rolls by cause, files sealed and published so far, over all partitions. */
+    public ArchiveCounts counters() {
+        return counters.snapshot();
     }
 
     /** Heap held by all open files of the sink. */

@@ -31,18 +31,6 @@ final class StorageCalls implements AutoCloseable {
         T run() throws IOException;
     }
 
-    /** A call that failed, with the file it was for. */
-    static final class FileFailure extends Exception {
-        final String path;
-        final IOException cause;
-
-        FileFailure(String path, IOException cause) {
-            super(cause);
-            this.path = path;
-            this.cause = cause;
-        }
-    }
-
     private final ExecutorService pool;
 
     StorageCalls(int threads) {
@@ -61,13 +49,15 @@ final class StorageCalls implements AutoCloseable {
     /**
      * Runs {@code call} for each of {@code paths} in parallel and returns their results in order. A single call runs
      * on the caller's thread. When calls fail, the first failure in order is thrown, after every call has ended.
+     *
+     * @param action what the calls do, for the failure: "seal", "publish"
      */
-    <T> List<T> each(List<String> paths, List<Call<T>> calls) throws FileFailure {
+    <T> List<T> each(String action, List<String> paths, List<Call<T>> calls) throws StorageFailure {
         if (calls.size() == 1) {
             try {
                 return List.of(calls.get(0).run());
             } catch (IOException e) {
-                throw new FileFailure(paths.get(0), e);
+                throw new StorageFailure(action, paths.get(0), e);
             }
         }
         List<Future<T>> futures = new ArrayList<>(calls.size());
@@ -100,7 +90,7 @@ final class StorageCalls implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (first instanceof IOException io) {
-            throw new FileFailure(firstPath, io);
+            throw new StorageFailure(action, firstPath, io);
         } else if (first instanceof RuntimeException re) {
             throw re; // a bug or a crash point, not a storage failure: the engine reports it as it is
         } else if (first instanceof Error error) {

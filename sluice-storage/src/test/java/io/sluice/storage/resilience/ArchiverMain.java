@@ -12,6 +12,7 @@ import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.sink.ArchiveCounts;
 import io.sluice.storage.sink.ArchiveSink;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -79,9 +80,10 @@ public final class ArchiverMain {
         Engine engine = Engine.startSink(config, sink);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             engine.close();
-            System.out.println("SLUICE-CLOSED " + engine.health() + " rolls=" + sink.counters.rolls.sum()
-                    + " pressure-rolls=" + sink.counters.pressureRolls.sum() + " files="
-                    + sink.counters.sealedFiles.sum() + " peak-heap-after-gc=" + heap.afterGc.get()
+            ArchiveCounts counts = sink.counters();
+            System.out.println("SLUICE-CLOSED " + engine.health() + " rolls=" + counts.rolls()
+                    + " pressure-rolls=" + counts.pressureRolls() + " files="
+                    + counts.sealedFiles() + " peak-heap-after-gc=" + heap.afterGc.get()
                     + " peak-heap-used=" + heap.peakUsed() + " after " + uptime());
             System.out.flush();
         }, "close-engine"));

@@ -56,8 +56,8 @@ class MemoryPressureTest {
                 Duration.ofSeconds(60));
 
         VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(backend), Map.of(0, records / 2L, 1, records / 2L));
-        long pressureRolls = sink.counters.pressureRolls.sum();
-        System.out.println("[pressure] " + pressureRolls + " pressure rolls, " + sink.counters.rolls.sum() + " rolls");
+        long pressureRolls = sink.counters().pressureRolls();
+        System.out.println("[pressure] " + pressureRolls + " pressure rolls, " + sink.counters().rolls() + " rolls");
         assertTrue(pressureRolls >= records / 2 / 5, pressureRolls + " pressure rolls: partition 0 must roll whenever "
                 + "it opens a fifth file (a fourth once partition 1 holds one)");
         List<String> solo = VisibleOffsets.files(backend).stream().filter(f -> f.contains("category=solo/")).toList();

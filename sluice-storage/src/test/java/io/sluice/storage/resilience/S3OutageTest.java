@@ -131,7 +131,7 @@ class S3OutageTest {
     /** Until the engine took {@code records} and published files: the outage then comes mid-run. */
     private static void awaitPublished(Engine engine, ArchiveSink sink, long records) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (engine.stats().completed() < records || sink.published.sum() == 0) {
+        while (engine.stats().completed() < records || sink.counters().published() == 0) {
             assertTrue(System.nanoTime() < deadline, () -> "nothing published in 60 s: " + engine.health() + " "
                     + engine.failure());
             Thread.sleep(20);

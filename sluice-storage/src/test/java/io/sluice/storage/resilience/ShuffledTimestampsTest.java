@@ -9,7 +9,7 @@ import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
-import io.sluice.storage.sink.ArchiveCounters;
+import io.sluice.storage.sink.ArchiveCounts;
 import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
@@ -81,11 +81,11 @@ class ShuffledTimestampsTest {
     @Test
     void withAnOpenFileBoundAboveTheHoursNoRollIsForcedAndFilesStayLarge() throws Exception {
         Result r = archive(dense, 64);
-        assertEquals(0, r.counters.boundRolls.sum(), "48 hours fit in 64 open files");
+        assertEquals(0, r.counters.boundRolls(), "48 hours fit in 64 open files");
         assertWithinBound(r, 64);
         double perFile = (double) r.records / r.files;
         System.out.printf("[shuffled] bound 64: %d files, %d rolls, %.1f records per file%n", r.files,
-                r.counters.rolls.sum(), perFile);
+                r.counters.rolls(), perFile);
         assertTrue(perFile >= MAX_RECORDS / 2.0, "files average " + perFile + " records; a roll seals every hour's "
                 + "file when the fullest reaches " + MAX_RECORDS + ", and shuffled hours fill evenly");
     }
@@ -93,25 +93,25 @@ class ShuffledTimestampsTest {
     @Test
     void withAnOpenFileBoundBelowTheHoursRollsAreForcedButEachSealsAtMostTheBound() throws Exception {
         Result r = archive(sparse, 16);
-        assertTrue(r.counters.boundRolls.sum() > 0, "48 shuffled hours overflow 16 open files");
+        assertTrue(r.counters.boundRolls() > 0, "48 shuffled hours overflow 16 open files");
         assertWithinBound(r, 16);
         System.out.printf("[shuffled] bound 16: %d files, %d rolls (%d forced by the bound), %.1f records per file%n",
-                r.files, r.counters.rolls.sum(), r.counters.boundRolls.sum(), (double) r.records / r.files);
+                r.files, r.counters.rolls(), r.counters.boundRolls(), (double) r.records / r.files);
     }
 
     /** The bound of docs/rolling.md, for one partition with no age or memory rolls. */
     private static void assertWithinBound(Result r, int maxOpenFiles) {
-        long rolls = r.counters.rolls.sum();
-        long bound = r.counters.boundRolls.sum();
-        assertEquals(0, r.counters.pressureRolls.sum());
-        assertEquals(r.counters.sealedFiles.sum(), r.files, "every sealed file is visible, nothing else");
+        long rolls = r.counters.rolls();
+        long bound = r.counters.boundRolls();
+        assertEquals(0, r.counters.pressureRolls());
+        assertEquals(r.counters.sealedFiles(), r.files, "every sealed file is visible, nothing else");
         assertTrue(r.files <= rolls * Math.min(maxOpenFiles, HOURS), r.files + " files from " + rolls + " rolls");
         // a record-count roll seals at least MAX_RECORDS records, a bound roll at least maxOpenFiles; plus the last
         assertTrue(rolls - bound <= r.records / MAX_RECORDS + 1, (rolls - bound) + " rolls not forced by the bound");
         assertTrue(bound <= r.records / maxOpenFiles, bound + " rolls forced by the bound");
     }
 
-    private record Result(ArchiveCounters counters, int records, int files) {
+    private record Result(ArchiveCounts counters, int records, int files) {
     }
 
     private static Result archive(String topic, int maxOpenFiles) throws Exception {
@@ -128,6 +128,6 @@ class ShuffledTimestampsTest {
         List<String> files = VisibleOffsets.files(backend);
         assertEquals(HOURS, files.stream().map(f -> f.substring(0, f.lastIndexOf('/'))).distinct().count(),
                 "one directory per hour");
-        return new Result(sink.counters, records, files.size());
+        return new Result(sink.counters(), records, files.size());
     }
 }

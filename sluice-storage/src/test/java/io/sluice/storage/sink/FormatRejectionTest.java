@@ -10,6 +10,7 @@ import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.ArchivedFormats;
 import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.testkit.TestDirs;
 import java.nio.charset.StandardCharsets;
@@ -46,8 +47,8 @@ class FormatRejectionTest {
         PartitionArchive archive = new PartitionArchive(tp, "topic-id", backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 FormatConfig.builder().format("parquet").valueSchema(SCHEMA).build().fileFormat(),
-                RollingPolicy.defaults(), false, new ArchiveCounters(), new MemoryPressure(Long.MAX_VALUE, List.of()),
-                STORAGE_CALLS, Compressors.INLINE);
+                new RollDecision(RollingPolicy.defaults(), Long.MAX_VALUE), false, new ArchiveCounters(),
+                new MemoryPressure(List.of()), STORAGE_CALLS, Compressors.INLINE);
         archive.recover(0, Optional.empty());
 
         // the first record of its directory: the file opened for it must go with it

@@ -9,6 +9,7 @@ import io.sluice.storage.codec.Codec;
 import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.testkit.TestDirs;
 import java.nio.charset.StandardCharsets;
@@ -104,8 +105,8 @@ class PartitionArchiveTest {
         return new PartitionArchive(PARTITION, TOPIC_ID, backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), true, new ArchiveCounters(),
-                new MemoryPressure(Long.MAX_VALUE, List.of()), STORAGE_CALLS, COMPRESSORS);
+                new RollDecision(new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), Long.MAX_VALUE),
+                true, new ArchiveCounters(), new MemoryPressure(List.of()), STORAGE_CALLS, COMPRESSORS);
     }
 
     private static void write(PartitionArchive archive, long from, long to) throws Exception {

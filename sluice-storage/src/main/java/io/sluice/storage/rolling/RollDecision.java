@@ -1,0 +1,84 @@
+package io.sluice.storage.rolling;
+
+import java.util.Optional;
+
+/**
+ * Decides every roll of a partition's open files: by the {@link RollingPolicy} (size, records, age, open-file bound),
+ * at the partition's last checkpoint, and under the sink-wide limit on the heap open files hold. A partition's write
+ * side asks it before opening a file, after each write and at each checkpoint, and rolls when given a
+ * {@link RollTrigger}. It decides from the figures it is given (the clock too), so it holds no state.
+ *
+ * <p>The memory limit ({@code maxBufferedBytes}): over it, the partition holding the most rolls early: all its files,
+ * at its barrier, by the normal protocol, at its next write or checkpoint. It is a soft limit that keeps the sink from
+ * growing into the engine's memory budget, where it would pause partitions until their files aged out; the budget
+ * stays the hard bound.
+ *
+ * <p>Threading: immutable; the sink's partitions share one.
+ */
+public final class RollDecision {
+
+    private final RollingPolicy policy;
+    private final long maxBufferedBytes;
+
+    /**
+     * @param maxBufferedBytes the heap all open files of the sink together may hold before the partition holding the
+     *                         most rolls early
+     */
+    public RollDecision(RollingPolicy policy, long maxBufferedBytes) {
+        if (maxBufferedBytes < 1) {
+            throw new IllegalArgumentException("the sink's memory limit must be positive, not " + maxBufferedBytes
+                    + " bytes");
+        }
+        this.policy = policy;
+        this.maxBufferedBytes = maxBufferedBytes;
+    }
+
+    /** Before a record opens another file, with {@code openFiles} open in its partition. */
+    public Optional<RollTrigger> beforeOpening(int openFiles) {
+        return openFiles >= policy.maxOpenFiles() ? Optional.of(RollTrigger.OPEN_FILE_BOUND) : Optional.empty();
+    }
+
+    /**
+     * After a record went into a file that now holds {@code fileBytes} (compressed, as written) and
+     * {@code fileRecords}, in a partition whose open files hold {@code partitionHeap}.
+     */
+    public Optional<RollTrigger> afterWrite(long fileBytes, long fileRecords, long partitionHeap, SinkHeap heap) {
+        if (fileBytes >= policy.maxBytes()) {
+            return Optional.of(RollTrigger.SIZE);
+        }
+        if (fileRecords >= policy.maxRecords()) {
+            return Optional.of(RollTrigger.RECORDS);
+        }
+        return underPressure(partitionHeap, heap);
+    }
+
+    /**
+     * At a checkpoint of a partition that has open files, the oldest opened at {@code oldestOpenedNanos}: the age
+     * limit is checked here, at every commit interval, so an idle partition still rolls.
+     *
+     * @param last the partition's last checkpoint before it leaves this member or the engine closes
+     */
+    public Optional<RollTrigger> atCheckpoint(boolean last, long oldestOpenedNanos, long nowNanos, long partitionHeap,
+            SinkHeap heap) {
+        if (last) {
+            return Optional.of(RollTrigger.LAST_CHECKPOINT);
+        }
+        if (nowNanos - oldestOpenedNanos >= policy.maxAge().toNanos()) {
+            return Optional.of(RollTrigger.AGE);
+        }
+        return underPressure(partitionHeap, heap); // this partition may hold the most and no write came to roll it
+    }
+
+    /**
+     * {@link RollTrigger#MEMORY_PRESSURE} when a partition whose open files hold {@code partitionHeap} must roll now
+     * to relieve the sink: the sink is over its limit and no other partition holds more. Cheap while under the
+     * limit; over it, it looks at every partition.
+     */
+    private Optional<RollTrigger> underPressure(long partitionHeap, SinkHeap heap) {
+        if (heap.total() <= maxBufferedBytes || partitionHeap == 0) {
+            return Optional.empty();
+        }
+        return heap.partitions().anyMatch(other -> other > partitionHeap) ? Optional.empty()
+                : Optional.of(RollTrigger.MEMORY_PRESSURE);
+    }
+}

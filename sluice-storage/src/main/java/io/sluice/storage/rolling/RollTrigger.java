@@ -1,0 +1,21 @@
+package io.sluice.storage.rolling;
+
+/**
+ * Why a partition's open files are sealed. Each roll has one; the sink counts the ones forced early
+ * ({@link #OPEN_FILE_BOUND}, {@link #MEMORY_PRESSURE}) apart, since a growing count of those says a limit is set too
+ * low ({@code docs/rolling.md}).
+ */
+public enum RollTrigger {
+    /** An open file reached {@code maxBytes} (compressed, as written). */
+    SIZE,
+    /** An open file reached {@code maxRecords}. */
+    RECORDS,
+    /** The oldest open file has been open {@code maxAge}. */
+    AGE,
+    /** The partition has {@code maxOpenFiles} open and a record needs another directory. */
+    OPEN_FILE_BOUND,
+    /** The sink's open files hold more heap than its limit, and this partition holds the most. */
+    MEMORY_PRESSURE,
+    /** The partition's last checkpoint: it leaves this member, or the engine closes. */
+    LAST_CHECKPOINT
+}

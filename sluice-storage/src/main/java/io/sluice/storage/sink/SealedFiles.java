@@ -1,0 +1,175 @@
+package io.sluice.storage.sink;
+
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.PendingRef;
+import io.sluice.storage.backend.StorageBackend;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The commit side of one partition's archive: the sealed files (finished, invisible) until a committed manifest lets
+ * them be published. It writes the manifest a checkpoint's commit names, publishes after the commit, recovers what
+ * the last commit promised when the partition opens, and gives up what no commit can name any more. At least once
+ * (no manifests), it publishes at the checkpoint instead.
+ *
+ * <p>Threading: one thread at a time (the engine's lane for this partition).
+ */
+final class SealedFiles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SealedFiles.class);
+
+    /** A manifest was written; the commit naming it is not sent. */
+    static final String AFTER_MANIFEST = "archive.after-manifest";
+    /**
+     * The commit succeeded and a file of its manifest is published; the others are published side by side, so some
+     * may be, some not.
+     */
+    static final String MID_PUBLISH = "archive.mid-publish";
+    /** Every file of a committed manifest is published. */
+    static final String AFTER_PUBLISH = "archive.after-publish";
+
+    private final PartitionPaths paths;
+    private final StorageBackend backend;
+    private final boolean exactlyOnce;
+    private final ArchiveCounters counters;
+    private final StorageCalls storageCalls;
+    /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
+    private final String manifestWriter = UUID.randomUUID().toString().substring(0, 8);
+
+    private final List<ManifestFile> sealed = new ArrayList<>();
+    private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
+
+    SealedFiles(PartitionPaths paths, StorageBackend backend, boolean exactlyOnce, ArchiveCounters counters,
+            StorageCalls storageCalls) {
+        this.paths = paths;
+        this.backend = backend;
+        this.exactlyOnce = exactlyOnce;
+        this.counters = counters;
+        this.storageCalls = storageCalls;
+    }
+
+    /**
+     * Finishes what the last commit promised (publishes the files of its manifest, idempotently) and removes every
+     * other staged file of this partition: those were never committed.
+     */
+    void recover(Optional<String> manifestName) throws IOException {
+        if (manifestName.isPresent()) {
+            String path = paths.manifests() + manifestName.get();
+            byte[] json = backend.read(path).orElseThrow(() -> new IOException("the committed manifest " + path
+                    + " is missing from " + backend.describe() + "; its files cannot be published"));
+            for (ManifestFile f : Manifest.fromJson(json, path).files()) {
+                publish(f);
+            }
+        }
+        backend.discardAll(backend.listStaged(paths.staging()));
+    }
+
+    /** Files a roll sealed, all at once: the roll's barrier holds only when every one of them is here. */
+    void add(List<ManifestFile> files) {
+        sealed.addAll(files);
+    }
+
+    /**
+     * Exactly once, writes the manifest of every sealed file not known to be published, up to {@code barrier}, and
+     * returns the checkpoint naming it; at least once, publishes the sealed files.
+     */
+    SinkCheckpoint checkpoint(long barrier) throws StorageFailure {
+        try {
+            if (!exactlyOnce) {
+                for (ManifestFile f : sealed) {
+                    publish(f);
+                }
+                sealed.clear();
+                return new SinkCheckpoint(barrier, "");
+            }
+            if (sealed.isEmpty()) {
+                return new SinkCheckpoint(barrier, "");
+            }
+            String name = Manifest.name(barrier, manifestWriter);
+            Manifest manifest = new Manifest(1, paths.partition().topic(), paths.topicId(),
+                    paths.partition().partition(), barrier, List.copyOf(sealed));
+            backend.writeAtomically(paths.manifests() + name, manifest.toJson());
+            CrashPoints.reach(AFTER_MANIFEST);
+            awaitingCommit.put(name, List.copyOf(sealed));
+            return new SinkCheckpoint(barrier, name);
+        } catch (IOException e) {
+            throw new StorageFailure(exactlyOnce ? "write the manifest" : "publish", null, e);
+        }
+    }
+
+    /**
+     * Publishes the committed manifest's files. A failure poisons the partition (the engine does not wait for this
+     * call, so the next write or checkpoint reports it and stops the engine); the files stay staged, and the next
+     * recovery publishes them, since the commit names their manifest.
+     */
+    void committed(SinkCheckpoint checkpoint) throws StorageFailure {
+        List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
+        if (files == null) {
+            return;
+        }
+        List<StorageCalls.Call<Void>> publications = new ArrayList<>(files.size());
+        for (ManifestFile f : files) {
+            publications.add(() -> {
+                publish(f);
+                CrashPoints.reach(MID_PUBLISH);
+                return null;
+            });
+        }
+        storageCalls.each("publish", files.stream().map(ManifestFile::path).toList(), publications);
+        CrashPoints.reach(AFTER_PUBLISH);
+        sealed.removeAll(files);
+        // earlier manifests whose outcome was unknown: this one carried their files, now published
+        awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) < 0);
+    }
+
+    /**
+     * A commit that certainly failed no longer needs its manifest, but its files stay sealed, for the next manifest:
+     * a commit refused during a cooperative rebalance leaves the partition with this member, and the engine moves on
+     * from the barrier, so those files are the only copy of their records. Whatever no commit can name any more is
+     * given up when the partition closes. A commit whose outcome is unknown may yet be the committed one: its
+     * manifest stays awaiting.
+     */
+    void notCommitted(SinkCheckpoint checkpoint, boolean certain) {
+        if (certain) {
+            awaitingCommit.remove(checkpoint.data());
+        }
+    }
+
+    /**
+     * Gives up the sealed files that no commit can name: never in a manifest, or only in manifests whose commit
+     * certainly failed (a fenced zombie aborts its pending files here). Files of a manifest whose commit outcome is
+     * unknown stay staged: the next owner's recovery publishes or removes them.
+     */
+    void close(boolean storageFailed) {
+        Set<ManifestFile> maybeCommitted = new HashSet<>();
+        awaitingCommit.values().forEach(maybeCommitted::addAll);
+        List<PendingRef> givenUp = sealed.stream().filter(f -> !maybeCommitted.contains(f))
+                .map(f -> new PendingRef(f.path(), f.staging())).toList();
+        sealed.clear();
+        if (storageFailed || givenUp.isEmpty()) {
+            return; // a failing store gets no more calls: the partition's next recovery removes them
+        }
+        try {
+            backend.discardAll(givenUp);
+        } catch (IOException e) {
+            // invisible leftovers: the partition's next recovery removes them
+            LOG.warn("could not remove {} staged files of {} from {}: {}", givenUp.size(), paths.partition(),
+                    backend.describe(), e.toString());
+        }
+    }
+
+    private void publish(ManifestFile f) throws IOException {
+        backend.publish(new PendingRef(f.path(), f.staging()));
+        counters.published();
+    }
+}
