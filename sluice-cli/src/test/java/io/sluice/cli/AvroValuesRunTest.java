@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.failure.DeadLetterPublisher;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import io.sluice.testkit.kafka.TestRecords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

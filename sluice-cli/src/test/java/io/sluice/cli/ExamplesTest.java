@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.pipeline.StorageBackends;
+import io.sluice.local.tls.TlsMaterial;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.tls.TlsMaterial;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

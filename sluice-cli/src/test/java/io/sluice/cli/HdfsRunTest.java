@@ -3,12 +3,12 @@ package io.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedHdfs;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

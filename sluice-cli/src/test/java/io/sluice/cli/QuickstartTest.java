@@ -3,9 +3,9 @@ package io.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

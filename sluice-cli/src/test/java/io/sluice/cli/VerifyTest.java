@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.SharedS3;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import io.sluice.testkit.s3.S3Server;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

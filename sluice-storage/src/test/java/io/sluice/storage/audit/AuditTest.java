@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.storage.audit.AuditReport.CommitStatus;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.sink.LocalArchiveFiles;
@@ -14,8 +16,6 @@ import io.sluice.storage.sink.ManifestFile;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
