@@ -13,7 +13,7 @@ class LatencyHistogramTest {
     void everyValueFallsInABucketWhoseTopIsAtMostASixteenthAboveIt() {
         Random random = new Random(42);
         for (int i = 0; i < 100_000; i++) {
-            long value = random.nextLong() >>> random.nextInt(64);
+            long value = (random.nextLong() >>> 1) >>> random.nextInt(63); // any non-negative magnitude
             long top = LatencyHistogram.highestIn(LatencyHistogram.bucketOf(value));
             assertTrue(top >= value, value + " lies above its bucket's top " + top);
             assertTrue(top - value <= value / 16, value + " lies too far below its bucket's top " + top);
@@ -40,7 +40,7 @@ class LatencyHistogramTest {
         assertWithin(9_900_000, histogram.percentile(0.99));
         assertEquals(10_000_000, histogram.percentile(1.0));
         assertEquals(10_000_000, histogram.max());
-        assertEquals(1_000, histogram.percentile(0.0));
+        assertWithin(1_000, histogram.percentile(0.0));
     }
 
     @Test

@@ -80,8 +80,8 @@ class ProducerSettingsTest {
     private static void assertRefused(String key, Object value) {
         UnsafeProducerSettingsException e = assertThrows(UnsafeProducerSettingsException.class,
                 () -> ProducerSettings.on(CONNECTION).set(key, value).build(), key + "=" + value);
-        assertEquals(key, e.risks().get(0).setting());
-        assertTrue(e.getMessage().startsWith("refused producer settings that can lose records: " + key + "="),
-                e.getMessage());
+        assertTrue(e.risks().stream().anyMatch(r -> r.setting().equals(key)), e.risks().toString());
+        assertTrue(e.getMessage().startsWith("refused producer settings that can lose records: "), e.getMessage());
+        assertTrue(e.getMessage().contains(key + "=" + value + " ("), e.getMessage());
     }
 }
