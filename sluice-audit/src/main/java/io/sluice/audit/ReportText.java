@@ -1,9 +1,9 @@
 package io.sluice.audit;
 
 import io.sluice.audit.AuditReport.CommitStatus;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.stream.Collectors;
 

@@ -3,12 +3,12 @@ package io.sluice.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.bench.systems.SystemMain;
+import io.sluice.local.LocalDirs;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
 import io.sluice.testkit.Names;
-import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,7 +125,7 @@ public final class BenchMain {
     private static String runRounds(Scenario scenario, Runs runs, KafkaCluster kafka, String topic) {
         Report report = new Report(scenario);
         List<String> order = new ArrayList<>(scenario.systems());
-        Path dir = TestDirs.newDir("bench-runs");
+        Path dir = LocalDirs.newDir("bench-runs");
         for (int round = 1; round <= runs.rounds(); round++) {
             for (String system : order) {
                 if (kafka != null && !runs.smoke()) {
@@ -163,12 +163,12 @@ public final class BenchMain {
                 .mainClass(SystemMain.class.getName())
                 .args(system, kafka == null ? "-" : kafka.bootstrapServers(), topic, scenario.name(),
                         Boolean.toString(runs.smoke()), output.toString())
-                .workDir(TestDirs.createDirectories(runDir))
+                .workDir(LocalDirs.createDirectories(runDir))
                 .build()
                 .start();
         String line = child.awaitLogLine(l -> l.startsWith("RESULT "), Duration.ofMinutes(40));
         child.waitForExit();
-        TestDirs.deleteTree(output); // kept when the run failed, to look at
+        LocalDirs.deleteTree(output); // kept when the run failed, to look at
         try {
             return new ObjectMapper().readTree(line.substring("RESULT ".length()));
         } catch (IOException e) {

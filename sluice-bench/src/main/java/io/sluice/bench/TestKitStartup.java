@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.s3.S3Server;
+import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.testkit.hdfs.HdfsServer;
+import io.sluice.testkit.s3.S3Server;
 
 /** Start-up times of the test kit's servers, three rounds: {@code bench/run testkit-startup}. */
 public final class TestKitStartup {

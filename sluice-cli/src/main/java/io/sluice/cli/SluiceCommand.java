@@ -20,11 +20,11 @@ import java.lang.reflect.Constructor;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code sluice} command and the one place its subcommands are registered (the {@code subcommands} list below).

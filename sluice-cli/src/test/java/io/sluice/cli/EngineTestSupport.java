@@ -1,9 +1,9 @@
 package io.sluice.cli;
 
 import io.sluice.core.EngineConfig;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

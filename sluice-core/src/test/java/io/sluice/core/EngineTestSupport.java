@@ -1,8 +1,8 @@
 package io.sluice.core;
 
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

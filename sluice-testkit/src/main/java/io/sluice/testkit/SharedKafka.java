@@ -1,6 +1,6 @@
 package io.sluice.testkit;
 
-import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.local.kafka.KafkaCluster;
 
 /**
  * One single-node broker per test JVM, started on first use and killed when the JVM exits. Tests that share it use

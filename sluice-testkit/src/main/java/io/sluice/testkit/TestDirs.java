@@ -1,67 +1,21 @@
 package io.sluice.testkit;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.sluice.local.LocalDirs;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Where servers keep their data and logs: under {@code sluice.test.outputDir} (each module's
- * {@code target/test-servers}, set by the build) or else a folder in the temporary directory.
+ * A fresh folder for a test's files, beside the servers' data in the module's {@code target/test-servers}; the local
+ * servers' own folders are {@link LocalDirs}, which this shares its root and naming with.
  *
- * <p>Threading: safe for concurrent use.
+ * <p>Stateless.
  */
 public final class TestDirs {
-
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private TestDirs() {
     }
 
-    /** The root of everything the test kit writes in this JVM. */
-    public static Path root() {
-        String configured = System.getProperty("sluice.test.outputDir");
-        Path root = configured != null
-                ? Path.of(configured)
-                : Path.of(System.getProperty("java.io.tmpdir"), "sluice-testkit-" + ProcessHandle.current().pid());
-        return createDirectories(root);
-    }
-
     /** A new, empty folder named after {@code prefix}, unique within this JVM and across earlier runs. */
     public static Path newDir(String prefix) {
-        Path root = root();
-        while (true) {
-            Path candidate = root.resolve(prefix + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet());
-            if (!Files.exists(candidate)) {
-                return createDirectories(candidate);
-            }
-        }
-    }
-
-    public static Path createDirectories(Path dir) {
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir, e);
-        }
-    }
-
-    /** Deletes a folder tree; missing files are fine (a server may be deleting its own files concurrently). */
-    public static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // a file vanished or a folder refilled while we walked; best effort is right for test data
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // best effort
-        }
+        return LocalDirs.newDir(prefix);
     }
 }

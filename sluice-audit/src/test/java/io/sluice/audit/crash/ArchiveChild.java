@@ -2,14 +2,14 @@ package io.sluice.audit.crash;
 
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;

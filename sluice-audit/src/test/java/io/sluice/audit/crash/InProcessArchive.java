@@ -5,8 +5,8 @@ import io.sluice.core.Health;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.sink.ArchiveSink;
 import java.time.Duration;
-import java.util.Map;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 

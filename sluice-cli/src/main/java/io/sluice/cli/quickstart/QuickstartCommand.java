@@ -11,19 +11,19 @@ import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.run.PipelineRun;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.KafkaNode;
+import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.StorageBackend;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.KafkaNode;
-import io.sluice.testkit.kafka.Listener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code sluice quickstart}: a local broker, a realistic clickstream, and its archive as Parquet + zstd by date, hour

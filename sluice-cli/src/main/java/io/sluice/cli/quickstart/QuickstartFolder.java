@@ -1,8 +1,8 @@
 package io.sluice.cli.quickstart;
 
 import io.sluice.cli.RunFailure;
-import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.local.LocalDirs;
+import io.sluice.local.kafka.KafkaCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ public final class QuickstartFolder {
         for (String entry : CONTENTS) {
             Path path = folder.resolve(entry);
             if (Files.isDirectory(path)) {
-                TestDirs.deleteTree(path);
+                LocalDirs.deleteTree(path);
             } else {
                 Files.deleteIfExists(path);
             }
@@ -64,9 +64,9 @@ public final class QuickstartFolder {
     /** Starts a one-node broker with its data, logs and scratch files under {@code kafka/}. */
     public static KafkaCluster startBroker(Path folder) throws RunFailure {
         Path kafka = kafka(folder);
-        if (System.getProperty("sluice.test.outputDir") == null) {
-            // the test kit's scratch files (the formatted KRaft template) go there too, not to the temp folder
-            System.setProperty("sluice.test.outputDir", kafka.toString());
+        if (System.getProperty(LocalDirs.ROOT_PROPERTY) == null) {
+            // the local servers' scratch files (the formatted KRaft template) go there too, not to the temp folder
+            System.setProperty(LocalDirs.ROOT_PROPERTY, kafka.toString());
         }
         try {
             return KafkaCluster.builder().name("quickstart-kafka").dir(kafka).start();

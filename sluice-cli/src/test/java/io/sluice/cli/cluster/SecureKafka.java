@@ -1,6 +1,6 @@
 package io.sluice.cli.cluster;
 
-import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.local.kafka.KafkaCluster;
 
 /**
  * One broker with plain, TLS and SCRAM-over-TLS listeners per test JVM, started on first use and closed when the JVM

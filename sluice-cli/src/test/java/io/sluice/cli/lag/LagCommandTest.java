@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.net.Ports;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.net.Ports;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

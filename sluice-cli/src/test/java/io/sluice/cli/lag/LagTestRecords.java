@@ -1,7 +1,7 @@
 package io.sluice.cli.lag;
 
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;

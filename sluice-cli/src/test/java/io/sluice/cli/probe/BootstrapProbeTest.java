@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sluice.cli.cluster.SecureKafka;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
-import io.sluice.testkit.net.Ports;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.local.net.Ports;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

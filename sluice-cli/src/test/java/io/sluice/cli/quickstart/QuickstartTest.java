@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.Main;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

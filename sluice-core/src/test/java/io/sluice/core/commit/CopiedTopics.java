@@ -2,8 +2,8 @@ package io.sluice.core.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.kafka.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -3,13 +3,13 @@ package io.sluice.core.memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

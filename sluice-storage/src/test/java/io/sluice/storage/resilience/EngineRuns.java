@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.Engine;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.JsonLinesFormat;
@@ -14,8 +16,6 @@ import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.KafkaCluster;
-import io.sluice.testkit.kafka.Listener;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.sluice.testkit.hdfs;
 
-import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
-import io.sluice.testkit.process.ServerRuntime;
+import io.sluice.local.LocalDirs;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
+import io.sluice.local.process.ServerRuntime;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ public final class HdfsServer implements AutoCloseable {
     }
 
     public static HdfsServer start(String name) {
-        HdfsServer server = new HdfsServer(TestDirs.newDir(name));
+        HdfsServer server = new HdfsServer(LocalDirs.newDir(name));
         server.start();
         return server;
     }
@@ -70,6 +70,6 @@ public final class HdfsServer implements AutoCloseable {
         if (process != null && process.isAlive()) {
             process.kill();
         }
-        TestDirs.deleteTree(dir.resolve("data"));
+        LocalDirs.deleteTree(dir.resolve("data"));
     }
 }

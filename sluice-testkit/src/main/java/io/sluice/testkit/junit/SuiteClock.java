@@ -1,5 +1,6 @@
 package io.sluice.testkit.junit;
 
+import io.sluice.local.LocalDirs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ public final class SuiteClock implements TestExecutionListener, LauncherSessionL
                 .forEach(e -> table.append(String.format("[suite-clock] %8.1f s  %s%n", e.getValue() / 1e9, e.getKey())));
         System.out.print(table);
         System.out.flush();
-        String outputDir = System.getProperty("sluice.test.outputDir");
+        String outputDir = System.getProperty(LocalDirs.ROOT_PROPERTY);
         if (outputDir != null) {
             try {
                 Files.writeString(Path.of(outputDir).resolveSibling("test-times.txt"), table, StandardCharsets.UTF_8);

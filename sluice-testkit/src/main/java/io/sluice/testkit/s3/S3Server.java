@@ -1,10 +1,10 @@
 package io.sluice.testkit.s3;
 
-import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.net.Ports;
-import io.sluice.testkit.process.ChildJvm;
-import io.sluice.testkit.process.ChildProcess;
-import io.sluice.testkit.process.ServerRuntime;
+import io.sluice.local.LocalDirs;
+import io.sluice.local.net.Ports;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
+import io.sluice.local.process.ServerRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
@@ -42,7 +42,7 @@ public final class S3Server implements AutoCloseable {
     private S3Server(Path dir) {
         this.dir = dir;
         this.port = Ports.free();
-        Path data = TestDirs.createDirectories(dir.resolve("data"));
+        Path data = LocalDirs.createDirectories(dir.resolve("data"));
         Path properties = dir.resolve("s3proxy.properties");
         try {
             Files.writeString(properties, String.join("\n",
@@ -67,7 +67,7 @@ public final class S3Server implements AutoCloseable {
 
     /** Starts a server in a fresh test folder and waits until it answers. */
     public static S3Server start(String name) {
-        S3Server server = new S3Server(TestDirs.newDir(name));
+        S3Server server = new S3Server(LocalDirs.newDir(name));
         server.start();
         return server;
     }
@@ -127,7 +127,7 @@ public final class S3Server implements AutoCloseable {
     @Override
     public synchronized void close() {
         stop();
-        TestDirs.deleteTree(dir.resolve("data"));
+        LocalDirs.deleteTree(dir.resolve("data"));
     }
 
     /** Ready when any HTTP answer comes back; an unsigned request gets 403, which proves the server is up. */

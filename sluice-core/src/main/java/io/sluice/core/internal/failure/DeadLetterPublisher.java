@@ -1,12 +1,15 @@
 package io.sluice.core.internal.failure;
 
 import io.sluice.core.wire.DeadLetterHeaders;
+import io.sluice.producer.DeliverySnapshot;
+import io.sluice.producer.DeliveryTally;
+import io.sluice.producer.ProducerSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,8 +21,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * headers that say why ({@code sluice.error.class}, {@code sluice.error.message}) and where from
  * ({@code sluice.source.topic}, {@code .partition}, {@code .offset}, {@code sluice.attempts}).
  *
- * <p>A record is dead-lettered only once the broker acknowledged it with acks=all; a failure to publish (a missing
- * topic, no permission) is thrown to the caller, which stops the engine rather than skip the record.
+ * <p>A record is dead-lettered only once the broker acknowledged it with acks=all ({@link ProducerSettings}); a failure
+ * to publish (a missing topic, no permission) is thrown to the caller, which stops the engine rather than skip the
+ * record. {@link #deliveries()} counts what was published and what failed, by source topic, partition and offset.
  *
  * <p>Threading: safe for concurrent use (the Kafka producer is).
  */
@@ -27,16 +31,17 @@ public final class DeadLetterPublisher implements AutoCloseable {
 
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
+    private final DeliveryTally deliveries = new DeliveryTally();
 
+    /** @throws io.sluice.producer.UnsafeProducerSettingsException if the properties disable retries */
     public DeadLetterPublisher(String topic, Map<String, Object> clientProperties) {
         this.topic = topic;
-        Map<String, Object> props = new HashMap<>(clientProperties);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-        props.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-dead-letter");
+        Map<String, Object> props = ProducerSettings.on(clientProperties)
+                .setIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000)
+                .setIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000)
+                .setIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+                .set(ProducerConfig.CLIENT_ID_CONFIG, "sluice-dead-letter")
+                .build().properties();
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -49,9 +54,14 @@ public final class DeadLetterPublisher implements AutoCloseable {
         headers.add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(record.partition())));
         headers.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(record.offset())));
         headers.add(DeadLetterHeaders.ATTEMPTS, utf8(Integer.toString(attempts)));
+        Callback delivery = deliveries.sent(record.topic() + "-" + record.partition() + "@" + record.offset(),
+                size(record.key()) + size(record.value()));
         try {
-            producer.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers))
-                    .get();
+            producer.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers),
+                    delivery).get();
+        } catch (RuntimeException e) {
+            delivery.onCompletion(null, e); // send itself threw: the callback never will
+            throw e;
         } catch (ExecutionException e) {
             throw (e.getCause() instanceof Exception cause) ? cause : e;
         }
@@ -61,9 +71,18 @@ public final class DeadLetterPublisher implements AutoCloseable {
         return topic;
     }
 
+    /** What was published so far: acknowledged, failed (with the source record's topic-partition@offset), latency. */
+    public DeliverySnapshot deliveries() {
+        return deliveries.snapshot();
+    }
+
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(10));
+    }
+
+    private static int size(byte[] bytes) {
+        return bytes == null ? 0 : bytes.length;
     }
 
     private static byte[] utf8(String s) {
