@@ -102,6 +102,22 @@ class LedgerCommitsTest {
     }
 
     @Test
+    void aPartitionWhoseCommitFailedIsCommittedAgainThoughItDidNotMove() {
+        LedgerCommits commits = commitsEvery(Duration.ZERO);
+        progress(p0, 0, 2, 0);
+        commits.maybeCommit(both);
+
+        group.answer(new CommitFailedException());
+        commits.maybeCommit(both);
+
+        List<Map<TopicPartition, OffsetAndMetadata>> sent = group.sent();
+        assertEquals(2, sent.size(), "the state before an idle stretch must not wait for the next record");
+        assertEquals(sent.get(0), sent.get(1));
+        group.answer(null);
+        assertEquals(1, group.committedNow().get(P0).offset());
+    }
+
+    @Test
     void aNewerCommitThatFailsIsSentAgainThoughAnOlderOneSucceededAfterItWasSent() {
         LedgerCommits commits = commitsEvery(Duration.ZERO);
         commits.maybeCommit(both);

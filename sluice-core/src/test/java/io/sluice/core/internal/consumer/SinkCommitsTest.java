@@ -133,6 +133,12 @@ class SinkCommitsTest {
         assertEquals(2, group.sent().get(1).get(P0).offset());
     }
 
+    private void assertTheCommitFailsLoudly(PartitionState p, String why) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> commits.maybeCommit(List.of(p)));
+        assertTrue(e.getMessage().contains(why), e.getMessage());
+        assertEquals(List.of(), group.sent());
+    }
+
     @Test
     void aCheckpointBeyondTheRecordsHandedOutFailsLoudly() throws Exception {
         PartitionState p = assign(0, null);
@@ -140,10 +146,7 @@ class SinkCommitsTest {
         dispatch(p, 0, 3);
         checkpointReady(p);
 
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> commits.maybeCommit(List.of(p)));
-
-        assertTrue(e.getMessage().contains("outside [0, 3]"), e.getMessage());
-        assertEquals(List.of(), group.sent());
+        assertTheCommitFailsLoudly(p, "outside [0, 3]");
     }
 
     @Test
@@ -155,10 +158,7 @@ class SinkCommitsTest {
         dispatch(p, 5, 7);
         checkpointReady(p);
 
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> commits.maybeCommit(List.of(p)));
-
-        assertTrue(e.getMessage().contains("outside [5, 7]"), e.getMessage());
-        assertEquals(List.of(), group.sent());
+        assertTheCommitFailsLoudly(p, "outside [5, 7]");
     }
 
     @Test

@@ -68,12 +68,7 @@ class LaneTest {
     void aLaneGivesItsWorkerUpAfterATurnSoALaneWaitingBehindItIsPickedUp() throws InterruptedException {
         WorkerPool oneWorker = pool(1);
         CountDownLatch allQueued = new CountDownLatch(1);
-        ScriptedInvoker invoker = ScriptedInvoker.of(record -> {
-            if (record.offset() == 0) {
-                allQueued.await();
-            }
-            return null;
-        });
+        ScriptedInvoker invoker = holdingRecordZeroUntil(allQueued);
         Lane busy = new Lane(partition, invoker, oneWorker, null);
         Lane waiting = new Lane(partition, invoker, oneWorker, null);
         for (long offset = 0; offset < 3 * Lane.TURN; offset++) {
@@ -91,12 +86,7 @@ class LaneTest {
     void aLaneStuckInARecordHoldsUpNoOtherLane() throws InterruptedException {
         WorkerPool twoWorkers = pool(2);
         CountDownLatch unstick = new CountDownLatch(1);
-        ScriptedInvoker invoker = ScriptedInvoker.of(record -> {
-            if (record.offset() == 0) {
-                unstick.await();
-            }
-            return null;
-        });
+        ScriptedInvoker invoker = holdingRecordZeroUntil(unstick);
         new Lane(partition, invoker, twoWorkers, null).add(TestRecords.at(0));
         List<Lane> others = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -180,12 +170,7 @@ class LaneTest {
     void theUnorderedQueueIsDrainedByEveryLaneOfThePartitionAndAStuckRecordHoldsUpNothingElse()
             throws InterruptedException {
         CountDownLatch unstick = new CountDownLatch(1);
-        ScriptedInvoker invoker = ScriptedInvoker.of(record -> {
-            if (record.offset() == 0) {
-                unstick.await();
-            }
-            return null;
-        });
+        ScriptedInvoker invoker = holdingRecordZeroUntil(unstick);
         WorkerPool workers = pool(3);
         ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> unordered = new ConcurrentLinkedQueue<>();
         List<Lane> lanes = List.of(new Lane(partition, invoker, workers, unordered),
@@ -273,6 +258,16 @@ class LaneTest {
         assertEquals(1, invoker.failures.size());
         assertEquals("remote call failed", invoker.failures.get(0).getMessage(), "unwrapped from the stage");
         assertEquals(0, partition.running());
+    }
+
+    /** Attempts that succeed at once, except record 0's, which waits for {@code latch}. */
+    private static ScriptedInvoker holdingRecordZeroUntil(CountDownLatch latch) {
+        return ScriptedInvoker.of(record -> {
+            if (record.offset() == 0) {
+                latch.await();
+            }
+            return null;
+        });
     }
 
     private static List<Long> offsets(long from, long to) {
