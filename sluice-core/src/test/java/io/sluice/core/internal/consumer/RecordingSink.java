@@ -55,6 +55,15 @@ final class RecordingSink implements Sink {
         return event;
     }
 
+    /** The partition's next {@code count} events, waiting for each. */
+    List<String> next(TopicPartition partition, int count) throws InterruptedException {
+        List<String> taken = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            taken.add(next(partition));
+        }
+        return taken;
+    }
+
     /** The partition's events so far that the test has not taken. */
     List<String> pending(TopicPartition partition) {
         return List.copyOf(queue(partition));
