@@ -1,0 +1,84 @@
+package io.sluice.core.internal.consumer;
+
+import static io.sluice.core.internal.consumer.ConsumerThreadFixture.MIB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/** The workers' completion messages as the consumer thread takes them. */
+class CompletionsTest {
+
+    private static final TopicPartition P0 = new TopicPartition("orders", 0);
+
+    private final ConsumerThreadFixture loop = new ConsumerThreadFixture();
+
+    @Test
+    void aCompletionMovesTheWatermarkAndFreesItsBytes() {
+        PartitionState p = loop.assign(P0, 0);
+        loop.handOut(p, 0, 3, 100);
+
+        p.completed(1, 100, System.nanoTime());
+        p.completed(0, 100, System.nanoTime());
+        loop.completions.take();
+
+        assertEquals(2, p.ledger.watermark());
+        assertEquals(100, p.bufferedBytes);
+        assertEquals(100, loop.budget.used());
+        assertEquals(2, loop.completions.completed());
+    }
+
+    @Test
+    void aCompletionFromAnEarlierAssignmentOfThePartitionIsIgnored() {
+        PartitionState earlier = loop.assign(P0, 0);
+        loop.handOut(earlier, 0, 2, 100);
+        earlier.completed(0, 100, System.nanoTime()); // a worker finishes as the partition moves away and back
+        loop.partitions.remove(earlier);
+        loop.budget.release(earlier.bufferedBytes);
+        PartitionState now = loop.assign(P0, 0);
+        loop.handOut(now, 0, 1, 100);
+
+        loop.completions.take();
+
+        assertEquals(0, now.ledger.watermark(), "offset 0 of this assignment is still to do");
+        assertTrue(now.ledger.isPending(0));
+        assertEquals(100, now.bufferedBytes);
+        assertEquals(100, loop.budget.used());
+        assertEquals(0, loop.completions.completed());
+    }
+
+    @Test
+    void aPartitionPausedForTheWindowIsFetchedAgainOnceHalfOfItIsDone() {
+        PartitionState p = loop.assign(P0, 0);
+        loop.handOut(p, 0, 64, 1);
+        loop.pauses.pause(p, PauseReason.WINDOW); // offset 64 did not fit: 64 is the window
+
+        for (long offset = 0; offset < 31; offset++) {
+            p.completed(offset, 1, System.nanoTime());
+        }
+        loop.completions.take();
+        assertEquals(Set.of(P0), loop.consumer.paused(), "33 of 64 still outstanding");
+
+        p.completed(31, 1, System.nanoTime());
+        loop.completions.take();
+        assertEquals(Set.of(), loop.consumer.paused());
+    }
+
+    @Test
+    void aPartitionPausedForTheBudgetIsFetchedAgainAtHalfOfItsQueueCap() {
+        PartitionState p = loop.assign(P0, 0);
+        loop.handOut(p, 0, 10, MIB); // the queue cap of a 64 MiB budget is 16 fetches of 1 MiB
+        loop.pauses.pause(p, PauseReason.BUDGET);
+
+        p.completed(2, MIB, System.nanoTime()); // done out of order: its bytes are freed all the same
+        loop.completions.take();
+        assertEquals(Set.of(P0), loop.consumer.paused(), "9 MiB queued, over half of 16 MiB");
+
+        p.completed(0, MIB, System.nanoTime());
+        loop.completions.take();
+        assertEquals(Set.of(), loop.consumer.paused(), "8 MiB queued");
+        assertEquals(8 * MIB, loop.budget.used());
+    }
+}
