@@ -38,6 +38,11 @@ final class PartitionState implements PartitionWork {
     /** Sinks only: the checkpoint asked for and not yet committed, and the last one committed. */
     java.util.concurrent.CompletableFuture<io.sluice.core.sink.SinkCheckpoint> pendingCheckpoint;
     io.sluice.core.sink.SinkCheckpoint lastCheckpoint;
+    /**
+     * Sinks only: checkpoints sent to be committed whose commit may have landed (in flight, or its outcome unknown),
+     * oldest first. On loss, an unsent checkpoint equal to one of them is not certainly uncommitted.
+     */
+    final java.util.LinkedHashSet<io.sluice.core.sink.SinkCheckpoint> possiblyCommitted = new java.util.LinkedHashSet<>();
 
     private final Lane[] lanes;
     private final ConcurrentLinkedQueue<ConsumerRecord<byte[], byte[]>> unordered = new ConcurrentLinkedQueue<>();

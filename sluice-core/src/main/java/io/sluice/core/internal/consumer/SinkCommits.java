@@ -85,6 +85,7 @@ final class SinkCommits implements CommitPolicy {
             }
             offsets.put(p.partition, metadata(p, c));
             checkpoints.put(p.partition, c);
+            p.possiblyCommitted.add(c);
         }
         if (!offsets.isEmpty()) {
             CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
@@ -100,8 +101,15 @@ final class SinkCommits implements CommitPolicy {
                 }
                 checkpoints.forEach((tp, c) -> {
                     PartitionState p = current.apply(tp);
+                    if (p != null) {
+                        answered(p, c, error);
+                    }
                     if (p != null && (p.isOpen() || error != null && losing.contains(tp))) {
                         settled(p, c, offsets.get(tp), error);
+                    } else if (p != null && error == null && losing.contains(tp)) {
+                        // taken just before the loss: it is the truth now, though a lost partition publishes nothing
+                        p.lastCommitted = offsets.get(tp);
+                        p.lastCheckpoint = c;
                     }
                     // else: revoked meanwhile; its final commit superseded this one, and open() recovers
                 });
@@ -174,10 +182,16 @@ final class SinkCommits implements CommitPolicy {
         for (PartitionState p : partitions) {
             CompletableFuture<SinkCheckpoint> unsent = p.pendingCheckpoint;
             p.pendingCheckpoint = null;
+            // an unsent checkpoint equal to one that was committed, or whose commit's outcome is still unknown, is not
+            // certainly uncommitted: the sink must not give up what it names
+            Set<SinkCheckpoint> maybeCommitted = new HashSet<>(p.possiblyCommitted);
+            if (p.lastCheckpoint != null) {
+                maybeCommitted.add(p.lastCheckpoint);
+            }
             closing.add(LaneCalls.inLane(p, "close after loss", () -> {
                 // the lane ran the checkpoint before this task, so it is done
                 if (unsent != null && unsent.isDone() && !unsent.isCompletedExceptionally()
-                        && !unsent.join().equals(p.lastCheckpoint)) {
+                        && !maybeCommitted.contains(unsent.join())) {
                     sink.notCommitted(p.partition, unsent.join(), true);
                 }
                 sink.close(p.partition, true);
@@ -195,6 +209,25 @@ final class SinkCommits implements CommitPolicy {
     @Override
     public CommitCounts counts() {
         return counts;
+    }
+
+    /**
+     * Keeps {@link PartitionState#possiblyCommitted} to the checkpoints that may be the partition's committed one:
+     * those in flight and those whose outcome is unknown. A commit taken supersedes every one sent before it (commits
+     * land in order); a refused one never lands.
+     */
+    private void answered(PartitionState p, SinkCheckpoint c, Exception error) {
+        if (error == null) {
+            for (var it = p.possiblyCommitted.iterator(); it.hasNext(); ) {
+                if (it.next().equals(c)) {
+                    it.remove();
+                    break;
+                }
+                it.remove();
+            }
+        } else if (commitPoint.refusedForCertain(error)) {
+            p.possiblyCommitted.remove(c);
+        }
     }
 
     /** Tells the sink, in the lane, what became of a checkpoint's commit. */

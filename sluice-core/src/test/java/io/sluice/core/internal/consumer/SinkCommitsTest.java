@@ -146,7 +146,7 @@ class SinkCommitsTest {
         dispatch(p, 0, 3);
         checkpointReady(p);
 
-        assertTheCommitFailsLoudly(p, "outside [0, 3]");
+        assertTheCommitFailsLoudly(p, "beyond the records handed out (3)");
     }
 
     @Test
@@ -158,7 +158,7 @@ class SinkCommitsTest {
         dispatch(p, 5, 7);
         checkpointReady(p);
 
-        assertTheCommitFailsLoudly(p, "outside [5, 7]");
+        assertTheCommitFailsLoudly(p, "below its last commit 5");
     }
 
     @Test
@@ -179,6 +179,44 @@ class SinkCommitsTest {
         assertEquals(List.of("not committed 2 certainly", "not committed 3 certainly", "close lost"),
                 sink.pending(P0));
         assertEquals(1, group.sent().size(), "nothing is committed for a lost partition");
+    }
+
+    @Test
+    void onLossACommitThatLandedIsNeverReportedAsCertainlyNotCommittedThroughAnUnsentTwinOfIt() throws Exception {
+        PartitionState p = assign(0, null);
+        dispatch(p, 0, 2);
+        checkpointReady(p);
+        commits.maybeCommit(List.of(p)); // sends checkpoint 2; asks for the next, which nothing new changes
+        p.pendingCheckpoint.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(List.of("open 0 -", "write 0", "write 1", "checkpoint 2", "checkpoint 2"), sink.next(P0, 5));
+        group.answerInFlightAtNextSyncWith(null); // the commit in flight landed just before the member was fenced
+
+        p.close();
+        commits.lost(List.of(p));
+
+        assertEquals("files-2", CommitMetadata.sinkData(group.committedNow().get(P0).metadata()).orElseThrow(),
+                "Kafka committed the checkpoint that names files-2");
+        assertEquals(List.of("close lost"), sink.pending(P0),
+                "the unsent checkpoint is the committed one: saying it was certainly not committed would let the sink "
+                        + "give up what the commit names");
+    }
+
+    @Test
+    void onLossAnUnsentTwinOfACommitWhoseOutcomeIsUnknownIsNotReportedAsCertainlyNotCommitted() throws Exception {
+        PartitionState p = assign(0, null);
+        dispatch(p, 0, 2);
+        checkpointReady(p);
+        commits.maybeCommit(List.of(p)); // sends checkpoint 2; asks for the next, which nothing new changes
+        p.pendingCheckpoint.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        group.answer(new TimeoutException("no answer from the coordinator")); // it may yet be the committed one
+        assertEquals(List.of("open 0 -", "write 0", "write 1", "checkpoint 2", "checkpoint 2",
+                "not committed 2 perhaps"), sink.next(P0, 6));
+
+        p.close();
+        commits.lost(List.of(p));
+
+        assertEquals(List.of("close lost"), sink.pending(P0),
+                "the unsent twin names what an unknown commit may have made true: the sink must keep it");
     }
 
     @Test
