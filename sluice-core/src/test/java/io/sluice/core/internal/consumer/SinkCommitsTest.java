@@ -181,13 +181,19 @@ class SinkCommitsTest {
         assertEquals(1, group.sent().size(), "nothing is committed for a lost partition");
     }
 
-    @Test
-    void onLossACommitThatLandedIsNeverReportedAsCertainlyNotCommittedThroughAnUnsentTwinOfIt() throws Exception {
+    /** Checkpoint 2 sent to be committed, and an unsent twin of it (nothing was written in between) ready. */
+    private PartitionState checkpointTwinOfOneInFlight() throws Exception {
         PartitionState p = assign(0, null);
         dispatch(p, 0, 2);
         checkpointReady(p);
         commits.maybeCommit(List.of(p)); // sends checkpoint 2; asks for the next, which nothing new changes
         p.pendingCheckpoint.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        return p;
+    }
+
+    @Test
+    void onLossACommitThatLandedIsNeverReportedAsCertainlyNotCommittedThroughAnUnsentTwinOfIt() throws Exception {
+        PartitionState p = checkpointTwinOfOneInFlight();
         assertEquals(List.of("open 0 -", "write 0", "write 1", "checkpoint 2", "checkpoint 2"), sink.next(P0, 5));
         group.answerInFlightAtNextSyncWith(null); // the commit in flight landed just before the member was fenced
 
@@ -203,11 +209,7 @@ class SinkCommitsTest {
 
     @Test
     void onLossAnUnsentTwinOfACommitWhoseOutcomeIsUnknownIsNotReportedAsCertainlyNotCommitted() throws Exception {
-        PartitionState p = assign(0, null);
-        dispatch(p, 0, 2);
-        checkpointReady(p);
-        commits.maybeCommit(List.of(p)); // sends checkpoint 2; asks for the next, which nothing new changes
-        p.pendingCheckpoint.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        PartitionState p = checkpointTwinOfOneInFlight();
         group.answer(new TimeoutException("no answer from the coordinator")); // it may yet be the committed one
         assertEquals(List.of("open 0 -", "write 0", "write 1", "checkpoint 2", "checkpoint 2",
                 "not committed 2 perhaps"), sink.next(P0, 6));
