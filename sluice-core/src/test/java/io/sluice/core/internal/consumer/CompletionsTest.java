@@ -4,7 +4,11 @@ import static io.sluice.core.internal.consumer.ConsumerThreadFixture.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -80,5 +84,85 @@ class CompletionsTest {
         loop.completions.take();
         assertEquals(Set.of(), loop.consumer.paused(), "8 MiB queued");
         assertEquals(8 * MIB, loop.budget.used());
+    }
+
+    @Test
+    void aPartitionKeptPausedByWhatItsSinkHoldsHasTheSinkAskedOnceToFreeIt() {
+        SinkHolding sink = new SinkHolding();
+        Completions completions = new Completions(loop.partitions, loop.budget, sink, loop.pauses);
+        PartitionState p = TestPartitions.state(P0, 0, completions.queue());
+        loop.partitions.add(p);
+        loop.consumer.assign(List.of(P0));
+        loop.handOut(p, 0, 2, MIB);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        sink.held = 40 * MIB; // over the resume mark of a 64 MiB share (31.5 MiB) by itself
+
+        p.completed(0, MIB, System.nanoTime());
+        completions.take();
+        assertEquals(List.of(), sink.asked, "a record is still queued: its write may yet make the sink let go");
+
+        p.completed(1, MIB, System.nanoTime());
+        completions.take();
+        completions.take();
+        assertEquals(List.of(P0), sink.asked, "nothing queued: asked, once per pause");
+        assertEquals(Set.of(P0), loop.consumer.paused());
+
+        sink.held = 0; // the sink sealed its files
+        completions.take();
+        assertEquals(Set.of(), loop.consumer.paused());
+    }
+
+    @Test
+    void aSinkHoldingLessThanTheResumeMarkIsNotAsked() {
+        SinkHolding sink = new SinkHolding();
+        Completions completions = new Completions(loop.partitions, loop.budget, sink, loop.pauses);
+        PartitionState p = TestPartitions.state(P0, 0, completions.queue());
+        loop.partitions.add(p);
+        loop.consumer.assign(List.of(P0));
+        loop.handOut(p, 0, 1, 40 * MIB);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        sink.held = 30 * MIB;
+
+        p.completed(0, 40 * MIB, System.nanoTime());
+        completions.take();
+        assertEquals(List.of(), sink.asked);
+        assertEquals(Set.of(), loop.consumer.paused(), "30 MiB held: under the resume mark, fetched again");
+    }
+
+    /** What the consumer thread sees of a sink: the bytes it holds, and whom it was asked to free them for. */
+    private static final class SinkHolding implements CommitPolicy {
+        long held;
+        final List<TopicPartition> asked = new ArrayList<>();
+
+        @Override
+        public long heldBytes(PartitionState partition) {
+            return held;
+        }
+
+        @Override
+        public void relieve(PartitionState partition) {
+            asked.add(partition.partition);
+        }
+
+        @Override
+        public void assigned(PartitionState partition, OffsetAndMetadata committed) {
+        }
+
+        @Override
+        public void maybeCommit(Collection<PartitionState> partitions) {
+        }
+
+        @Override
+        public void commitFinal(Collection<PartitionState> partitions) {
+        }
+
+        @Override
+        public void lost(Collection<PartitionState> partitions) {
+        }
+
+        @Override
+        public CommitCounts counts() {
+            return new CommitCounts();
+        }
     }
 }
