@@ -18,6 +18,9 @@ class CompletionsTest {
     private static final TopicPartition P0 = new TopicPartition("orders", 0);
 
     private final ConsumerThreadFixture loop = new ConsumerThreadFixture();
+    /** For the tests of a sink's bytes: completions that see {@link #sink} holding the partitions' bytes. */
+    private final SinkHolding sink = new SinkHolding();
+    private final Completions completions = new Completions(loop.partitions, loop.budget, sink, loop.pauses);
 
     @Test
     void aCompletionMovesTheWatermarkAndFreesItsBytes() {
@@ -88,13 +91,7 @@ class CompletionsTest {
 
     @Test
     void aPartitionKeptPausedByWhatItsSinkHoldsHasTheSinkAskedOnceToFreeIt() {
-        SinkHolding sink = new SinkHolding();
-        Completions completions = new Completions(loop.partitions, loop.budget, sink, loop.pauses);
-        PartitionState p = TestPartitions.state(P0, 0, completions.queue());
-        loop.partitions.add(p);
-        loop.consumer.assign(List.of(P0));
-        loop.handOut(p, 0, 2, MIB);
-        loop.pauses.pause(p, PauseReason.BUDGET);
+        PartitionState p = pausedForBudget(2, MIB);
         sink.held = 40 * MIB; // over the resume mark of a 64 MiB share (31.5 MiB) by itself
 
         p.completed(0, MIB, System.nanoTime());
@@ -114,19 +111,23 @@ class CompletionsTest {
 
     @Test
     void aSinkHoldingLessThanTheResumeMarkIsNotAsked() {
-        SinkHolding sink = new SinkHolding();
-        Completions completions = new Completions(loop.partitions, loop.budget, sink, loop.pauses);
-        PartitionState p = TestPartitions.state(P0, 0, completions.queue());
-        loop.partitions.add(p);
-        loop.consumer.assign(List.of(P0));
-        loop.handOut(p, 0, 1, 40 * MIB);
-        loop.pauses.pause(p, PauseReason.BUDGET);
+        PartitionState p = pausedForBudget(1, 40 * MIB);
         sink.held = 30 * MIB;
 
         p.completed(0, 40 * MIB, System.nanoTime());
         completions.take();
         assertEquals(List.of(), sink.asked);
         assertEquals(Set.of(), loop.consumer.paused(), "30 MiB held: under the resume mark, fetched again");
+    }
+
+    /** A partition of {@link #completions} with {@code records} of {@code bytes} each queued, paused for the budget. */
+    private PartitionState pausedForBudget(long records, long bytes) {
+        PartitionState p = TestPartitions.state(P0, 0, completions.queue());
+        loop.partitions.add(p);
+        loop.consumer.assign(List.of(P0));
+        loop.handOut(p, 0, records, bytes);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        return p;
     }
 
     /** What the consumer thread sees of a sink: the bytes it holds, and whom it was asked to free them for. */
