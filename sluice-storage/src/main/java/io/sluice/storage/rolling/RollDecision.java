@@ -6,7 +6,8 @@ import java.util.Optional;
  * Decides every roll of a partition's open files: by the {@link RollingPolicy} (size, records, age, open-file bound),
  * at the partition's last checkpoint, under the sink-wide limit on the heap open files hold, and when the engine's
  * memory budget needs the partition's heap. A partition's write side asks it before opening a file, after each write,
- * at each checkpoint and when the engine asks for memory, and rolls when given a {@link RollTrigger}. It decides from the figures it is given (the clock too), so it holds no state.
+ * at each checkpoint and when the engine asks for memory, and rolls when given a {@link RollTrigger}. It decides from
+ * the figures it is given (the clock too), so it holds no state.
  *
  * <p>The memory limit ({@code maxBufferedBytes}): over it, the partition holding the most rolls early: all its files,
  * at its barrier, by the normal protocol, at its next write or checkpoint. It is a soft limit that keeps the sink from

@@ -62,11 +62,12 @@ final class Completions {
                     pauses.unpause(p, PauseReason.BUDGET);
                     p.reliefAsked = false;
                 } else if (p.bufferedBytes == 0 && !p.reliefAsked && budget.heldAboveResumeMark(held)) {
-                    // Every record handed out is done and the sink's share alone keeps the partition paused: no
-                    // write will come to make the sink let go, and its own limit may not be reached (issue 17: Parquet
-                    // files of a wide schema held half of each share while the sink stayed under its limit, so every
-                    // partition waited for its files to age out). Once per pause: a sink that cannot free more is not
-                    // asked on every loop.
+                    // Every record handed out is done and what the sink holds alone keeps the partition paused: no
+                    // write will come to make the sink let go, and the sink's own limit may not be reached (issue 17:
+                    // Parquet files of a wide schema held more than half of each share while the sink stayed under
+                    // its limit, so every partition waited for its files to age out). The engine asks, not the sink,
+                    // since only the engine knows the share and that nothing more is queued. Once per pause: a sink
+                    // that cannot free more is not asked on every loop.
                     p.reliefAsked = true;
                     commits.relieve(p);
                 }
