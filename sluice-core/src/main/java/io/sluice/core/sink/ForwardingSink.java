@@ -56,6 +56,11 @@ public abstract class ForwardingSink implements Sink {
     }
 
     @Override
+    public void relieve(TopicPartition partition) throws Exception {
+        delegate.relieve(partition);
+    }
+
+    @Override
     public void close() throws Exception {
         delegate.close();
     }

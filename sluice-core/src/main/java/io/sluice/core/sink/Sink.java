@@ -68,6 +68,17 @@ public interface Sink extends AutoCloseable {
     /** Bytes the sink holds in memory for {@code partition}; they count against the engine's memory budget. */
     long bufferedBytes(TopicPartition partition);
 
+    /**
+     * The engine needs the memory the sink holds for {@code partition}, and only the sink can free it: the partition
+     * is paused at its share of the memory budget, every record handed out for it is written, and what the sink holds
+     * ({@link #bufferedBytes}) alone keeps it above the mark where it is fetched again. No write will come, so a
+     * sink that frees memory only on its writes would hold the partition paused for good: let go now (say, seal the
+     * open files for the next checkpoint), by the sink's usual protocol. Called in order with the partition's other
+     * calls, once per such pause. The default does nothing, for sinks whose checkpoints free what they hold.
+     */
+    default void relieve(TopicPartition partition) throws Exception {
+    }
+
     /** The whole sink is done (after every partition was closed). */
     @Override
     default void close() throws Exception {

@@ -4,14 +4,16 @@ import java.util.Optional;
 
 /**
  * Decides every roll of a partition's open files: by the {@link RollingPolicy} (size, records, age, open-file bound),
- * at the partition's last checkpoint, and under the sink-wide limit on the heap open files hold. A partition's write
- * side asks it before opening a file, after each write and at each checkpoint, and rolls when given a
- * {@link RollTrigger}. It decides from the figures it is given (the clock too), so it holds no state.
+ * at the partition's last checkpoint, under the sink-wide limit on the heap open files hold, and when the engine's
+ * memory budget needs the partition's heap. A partition's write side asks it before opening a file, after each write,
+ * at each checkpoint and when the engine asks for memory, and rolls when given a {@link RollTrigger}. It decides from
+ * the figures it is given (the clock too), so it holds no state.
  *
  * <p>The memory limit ({@code maxBufferedBytes}): over it, the partition holding the most rolls early: all its files,
  * at its barrier, by the normal protocol, at its next write or checkpoint. It is a soft limit that keeps the sink from
- * growing into the engine's memory budget, where it would pause partitions until their files aged out; the budget
- * stays the hard bound.
+ * growing into the engine's memory budget; the budget stays the hard bound. Under the limit, one partition's files
+ * can still hold more than half its share of the budget, which keeps it paused with nothing queued: then the engine
+ * asks ({@link #whenTheBudgetNeedsIt}), since no write will come to roll it (issue 17).
  *
  * <p>Threading: immutable; the sink's partitions share one.
  */
@@ -67,6 +69,16 @@ public final class RollDecision {
             return Optional.of(RollTrigger.AGE);
         }
         return underPressure(partitionHeap, heap); // this partition may hold the most and no write came to roll it
+    }
+
+    /**
+     * When the engine needs the heap a partition's open files hold ({@code partitionHeap}): it paused the partition at
+     * its share of the memory budget, every record is written, and this heap alone keeps it paused. The sink's own
+     * limit may not be reached, and with no record to come, neither a write nor the age (until {@code maxAge}) would
+     * roll it: so it rolls now.
+     */
+    public Optional<RollTrigger> whenTheBudgetNeedsIt(long partitionHeap) {
+        return partitionHeap > 0 ? Optional.of(RollTrigger.BUDGET) : Optional.empty();
     }
 
     /**

@@ -2,8 +2,8 @@ package io.sluice.storage.rolling;
 
 /**
  * Why a partition's open files are sealed. Each roll has one; the sink counts the ones forced early
- * ({@link #OPEN_FILE_BOUND}, {@link #MEMORY_PRESSURE}) apart, since a growing count of those says a limit is set too
- * low ({@code docs/rolling.md}).
+ * ({@link #OPEN_FILE_BOUND}, and for memory {@link #MEMORY_PRESSURE} and {@link #BUDGET}) apart, since a growing count
+ * of those says a limit is set too low ({@code docs/rolling.md}).
  */
 public enum RollTrigger {
     /** An open file reached {@code maxBytes} (compressed, as written). */
@@ -16,6 +16,11 @@ public enum RollTrigger {
     OPEN_FILE_BOUND,
     /** The sink's open files hold more heap than its limit, and this partition holds the most. */
     MEMORY_PRESSURE,
+    /**
+     * The engine paused the partition at its share of the memory budget with every record written, and the open
+     * files' heap alone keeps it paused ({@code Sink.relieve}).
+     */
+    BUDGET,
     /** The partition's last checkpoint: it leaves this member, or the engine closes. */
     LAST_CHECKPOINT
 }

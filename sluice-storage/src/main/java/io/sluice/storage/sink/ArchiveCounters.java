@@ -21,7 +21,7 @@ final class ArchiveCounters {
     void rolling(RollTrigger trigger) {
         switch (trigger) {
             case OPEN_FILE_BOUND -> boundRolls.increment();
-            case MEMORY_PRESSURE -> pressureRolls.increment();
+            case MEMORY_PRESSURE, BUDGET -> pressureRolls.increment();
             default -> {
                 // rolls at the policy's limits or the last checkpoint only count in rolls
             }

@@ -5,7 +5,7 @@ package io.sluice.storage.sink;
  *
  * @param rolls         every roll: all open files of a partition sealed at one offset
  * @param boundRolls    rolls forced by the open-file bound
- * @param pressureRolls rolls forced by the sink's memory limit
+ * @param pressureRolls rolls forced by the sink's memory limit, or by the engine's memory budget ({@code Sink.relieve})
  * @param sealedFiles   files sealed by rolls (each becomes visible once its manifest's commit succeeds)
  * @param published     files published
  */

@@ -25,7 +25,8 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>The heap its open files hold is limited sink-wide ({@code maxBufferedBytes}): over the limit, the partition
  * holding the most rolls early ({@link RollDecision}, from the account {@link MemoryPressure} keeps,
- * {@code docs/rolling.md}).
+ * {@code docs/rolling.md}). A partition also rolls when the engine asks ({@link #relieve}): paused for its memory
+ * budget, with every record written, by what its open files hold.
  *
  * <p>A roll's and a publication's storage calls, one per file, run side by side on a pool the partitions share
  * ({@link StorageCalls}). Stream-compressed files (JSON Lines, raw) are compressed on another shared pool, by default
@@ -125,6 +126,12 @@ public final class ArchiveSink implements Sink {
     @Override
     public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
         return archive(partition).checkpoint(last);
+    }
+
+    /** Seals the partition's open files now: the engine needs their heap and no write will come to roll them. */
+    @Override
+    public void relieve(TopicPartition partition) throws Exception {
+        archive(partition).relieve();
     }
 
     @Override

@@ -147,6 +147,13 @@ final class OpenFiles {
         }
     }
 
+    /** The engine needs the heap the open files hold ({@code Sink.relieve}): rolls them, if the decision says so. */
+    void relieve() throws StorageFailure {
+        if (!open.isEmpty()) {
+            rollFor(rolls.whenTheBudgetNeedsIt(buffered));
+        }
+    }
+
     /**
      * Gives the open files up (no manifest names them). After a storage failure the store gets no more calls: the
      * staged remains are abandoned, and the partition's next recovery removes them.

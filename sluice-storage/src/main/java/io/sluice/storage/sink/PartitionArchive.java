@@ -71,6 +71,16 @@ final class PartitionArchive {
         }
     }
 
+    /** Seals the open files when the engine needs their heap ({@link OpenFiles#relieve}). */
+    void relieve() throws IOException {
+        failIfBroken();
+        try {
+            open.relieve();
+        } catch (StorageFailure e) {
+            throw poison(e);
+        }
+    }
+
     /** See {@link SealedFiles#committed}: a failure to publish poisons the partition. */
     void committed(SinkCheckpoint checkpoint) throws IOException {
         try {

@@ -92,6 +92,13 @@ class RollDecisionTest {
     }
 
     @Test
+    void whenTheBudgetNeedsItAPartitionRollsUnderTheSinksLimitToo() {
+        assertEquals(Optional.of(RollTrigger.BUDGET), rolls.whenTheBudgetNeedsIt(40),
+                "whatever the sink holds in all: the engine's share, not the sink's limit, keeps the partition paused");
+        assertEquals(Optional.empty(), rolls.whenTheBudgetNeedsIt(0), "nothing open: nothing to free");
+    }
+
+    @Test
     void theMemoryLimitMustBePositive() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new RollDecision(RollingPolicy.defaults(), 0));

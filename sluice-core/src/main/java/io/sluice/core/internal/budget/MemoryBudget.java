@@ -83,6 +83,14 @@ public final class MemoryBudget {
                 && used < total - 2 * partitionFetchBytes;
     }
 
+    /**
+     * Whether what a sink holds for a partition with nothing queued ({@code held}) is enough by itself to keep the
+     * partition from fetching again.
+     */
+    public boolean heldAboveResumeMark(long held) {
+        return held > pauseThreshold() / 2;
+    }
+
     private long queueCap() {
         return QUEUE_FETCHES * partitionFetchBytes;
     }

@@ -30,5 +30,12 @@ interface CommitPolicy {
     /** Bytes held for the partition outside the engine's queues (a sink's buffers). */
     long heldBytes(PartitionState partition);
 
+    /**
+     * Asks whoever holds {@link #heldBytes} for the partition to free them ({@link io.sluice.core.sink.Sink#relieve}),
+     * in the partition's order; nothing to do without a sink.
+     */
+    default void relieve(PartitionState partition) {
+    }
+
     CommitCounts counts();
 }

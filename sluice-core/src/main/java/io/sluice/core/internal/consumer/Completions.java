@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The workers' messages to the consumer thread: "this record of this partition is done". Taking them moves the
  * ledger's watermark and frees budget; then partitions paused for the budget or the window resume once they are
- * down to half of it. A message from an earlier assignment of a partition names the old state object and is dropped:
- * the partition's new owner does not count it.
+ * down to half of it, and a partition paused for the budget with nothing left queued, which only what its sink
+ * holds keeps paused, has the sink asked to free that ({@link CommitPolicy#relieve}). A message from an earlier
+ * assignment of a partition names the old state object and is dropped: the partition's new owner does not count it.
  *
  * <p>Threading: workers {@link #queue offer}; the consumer thread takes.
  */
@@ -55,9 +56,21 @@ final class Completions {
             CrashPoints.reach(CrashPoints.AFTER_COMPLETION);
         }
         for (PartitionState p : partitions.all()) {
-            if (p.pauses.contains(PauseReason.BUDGET)
-                    && budget.belowResumeMark(p.bufferedBytes, commits.heldBytes(p))) {
-                pauses.unpause(p, PauseReason.BUDGET);
+            if (p.pauses.contains(PauseReason.BUDGET)) {
+                long held = commits.heldBytes(p);
+                if (budget.belowResumeMark(p.bufferedBytes, held)) {
+                    pauses.unpause(p, PauseReason.BUDGET);
+                    p.reliefAsked = false;
+                } else if (p.bufferedBytes == 0 && !p.reliefAsked && budget.heldAboveResumeMark(held)) {
+                    // Every record handed out is done and what the sink holds alone keeps the partition paused: no
+                    // write will come to make the sink let go, and the sink's own limit may not be reached (issue 17:
+                    // Parquet files of a wide schema held more than half of each share while the sink stayed under
+                    // its limit, so every partition waited for its files to age out). The engine asks, not the sink,
+                    // since only the engine knows the share and that nothing more is queued. Once per pause: a sink
+                    // that cannot free more is not asked on every loop.
+                    p.reliefAsked = true;
+                    commits.relieve(p);
+                }
             }
             if (p.pauses.contains(PauseReason.WINDOW) && p.ledger.end() - p.ledger.watermark() <= p.ledger.window() / 2) {
                 pauses.unpause(p, PauseReason.WINDOW);

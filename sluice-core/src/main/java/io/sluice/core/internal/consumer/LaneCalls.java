@@ -70,6 +70,22 @@ final class LaneCalls {
         });
     }
 
+    /**
+     * Asks the sink, in the partition's lane, to free what it holds for it ({@link Sink#relieve}); nobody waits for
+     * the answer, so a failure stops the engine from the lane.
+     */
+    void relieve(Sink sink, PartitionState p) {
+        inLane(p, "relieve", () -> {
+            sink.relieve(p.partition);
+            return null;
+        }).whenComplete((done, error) -> {
+            if (error != null) {
+                fail.accept(new IllegalStateException("the sink failed to free the memory it holds for "
+                        + p.partition + ": " + error.getCause(), error.getCause()));
+            }
+        });
+    }
+
     /** Waits for a lane call; on failure or timeout stops the engine and returns null. */
     <T> T await(PartitionState p, CompletableFuture<T> f) {
         try {

@@ -142,6 +142,11 @@ final class LaneCommits implements CommitPolicy {
     }
 
     @Override
+    public void relieve(PartitionState partition) {
+        calls.relieve(sink, partition);
+    }
+
+    @Override
     public CommitCounts counts() {
         return counts;
     }

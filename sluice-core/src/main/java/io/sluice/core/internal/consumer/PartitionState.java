@@ -34,6 +34,8 @@ final class PartitionState implements PartitionWork {
     final EnumSet<PauseReason> pauses = EnumSet.noneOf(PauseReason.class);
     final AtomicInteger running = new AtomicInteger();
     long bufferedBytes;
+    /** The sink was asked to free what it holds since the partition paused for the budget ({@link Completions}). */
+    boolean reliefAsked;
     OffsetAndMetadata lastCommitted;
     /** Sinks only: the checkpoint asked for and not yet committed, and the last one committed. */
     java.util.concurrent.CompletableFuture<io.sluice.core.sink.SinkCheckpoint> pendingCheckpoint;

@@ -207,6 +207,11 @@ final class SinkCommits implements CommitPolicy {
     }
 
     @Override
+    public void relieve(PartitionState p) {
+        calls.relieve(sink, p);
+    }
+
+    @Override
     public CommitCounts counts() {
         return counts;
     }

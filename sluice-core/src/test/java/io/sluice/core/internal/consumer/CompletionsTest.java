@@ -4,7 +4,11 @@ import static io.sluice.core.internal.consumer.ConsumerThreadFixture.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +18,9 @@ class CompletionsTest {
     private static final TopicPartition P0 = new TopicPartition("orders", 0);
 
     private final ConsumerThreadFixture loop = new ConsumerThreadFixture();
+    /** For the tests of a sink's bytes: completions that see {@link #sink} holding the partitions' bytes. */
+    private final SinkHolding sink = new SinkHolding();
+    private final Completions completions = new Completions(loop.partitions, loop.budget, sink, loop.pauses);
 
     @Test
     void aCompletionMovesTheWatermarkAndFreesItsBytes() {
@@ -80,5 +87,83 @@ class CompletionsTest {
         loop.completions.take();
         assertEquals(Set.of(), loop.consumer.paused(), "8 MiB queued");
         assertEquals(8 * MIB, loop.budget.used());
+    }
+
+    @Test
+    void aPartitionKeptPausedByWhatItsSinkHoldsHasTheSinkAskedOnceToFreeIt() {
+        PartitionState p = pausedForBudget(2, MIB);
+        sink.held = 40 * MIB; // over the resume mark of a 64 MiB share (31.5 MiB) by itself
+
+        p.completed(0, MIB, System.nanoTime());
+        completions.take();
+        assertEquals(List.of(), sink.asked, "a record is still queued: its write may yet make the sink let go");
+
+        p.completed(1, MIB, System.nanoTime());
+        completions.take();
+        completions.take();
+        assertEquals(List.of(P0), sink.asked, "nothing queued: asked, once per pause");
+        assertEquals(Set.of(P0), loop.consumer.paused());
+
+        sink.held = 0; // the sink sealed its files
+        completions.take();
+        assertEquals(Set.of(), loop.consumer.paused());
+    }
+
+    @Test
+    void aSinkHoldingLessThanTheResumeMarkIsNotAsked() {
+        PartitionState p = pausedForBudget(1, 40 * MIB);
+        sink.held = 30 * MIB;
+
+        p.completed(0, 40 * MIB, System.nanoTime());
+        completions.take();
+        assertEquals(List.of(), sink.asked);
+        assertEquals(Set.of(), loop.consumer.paused(), "30 MiB held: under the resume mark, fetched again");
+    }
+
+    /** A partition of {@link #completions} with {@code records} of {@code bytes} each queued, paused for the budget. */
+    private PartitionState pausedForBudget(long records, long bytes) {
+        PartitionState p = TestPartitions.state(P0, 0, completions.queue());
+        loop.partitions.add(p);
+        loop.consumer.assign(List.of(P0));
+        loop.handOut(p, 0, records, bytes);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        return p;
+    }
+
+    /** What the consumer thread sees of a sink: the bytes it holds, and whom it was asked to free them for. */
+    private static final class SinkHolding implements CommitPolicy {
+        long held;
+        final List<TopicPartition> asked = new ArrayList<>();
+
+        @Override
+        public long heldBytes(PartitionState partition) {
+            return held;
+        }
+
+        @Override
+        public void relieve(PartitionState partition) {
+            asked.add(partition.partition);
+        }
+
+        @Override
+        public void assigned(PartitionState partition, OffsetAndMetadata committed) {
+        }
+
+        @Override
+        public void maybeCommit(Collection<PartitionState> partitions) {
+        }
+
+        @Override
+        public void commitFinal(Collection<PartitionState> partitions) {
+        }
+
+        @Override
+        public void lost(Collection<PartitionState> partitions) {
+        }
+
+        @Override
+        public CommitCounts counts() {
+            return new CommitCounts();
+        }
     }
 }
