@@ -144,7 +144,7 @@ public final class Engine implements AutoCloseable {
                 new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
                 failure::fail));
         EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
-        EngineParts parts = new EngineParts(consumer, Admin.create(connectionProperties(config)), pool, processor,
+        EngineParts parts = new EngineParts(consumer, Admin.create(ClusterConnection.of(config.consumerProperties())), pool, processor,
                 inFlight, new LaneRouter(ordering, sink == null ? config.laneFunction() : null,
                         config.lanesPerPartition()), budget, commitPoint, failure, metrics,
                 config.maxReadBytesPerSecond() > 0
@@ -212,20 +212,8 @@ public final class Engine implements AutoCloseable {
         return stopped;
     }
 
-    /** Connection and security settings, which the engine's admin client and dead-letter producer share. */
-    private static Map<String, Object> connectionProperties(EngineConfig config) {
-        Map<String, Object> client = new HashMap<>();
-        config.consumerProperties().forEach((k, v) -> {
-            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
-                    || k.equals(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) || k.equals(ConsumerConfig.CLIENT_DNS_LOOKUP_CONFIG)) {
-                client.put(k, v);
-            }
-        });
-        return client;
-    }
-
     private static Map<String, Object> producerProperties(EngineConfig config) {
-        Map<String, Object> producer = connectionProperties(config);
+        Map<String, Object> producer = ClusterConnection.of(config.consumerProperties());
         producer.putAll(config.producerProperties());
         return producer;
     }

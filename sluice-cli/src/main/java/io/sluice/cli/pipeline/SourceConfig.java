@@ -4,8 +4,8 @@ import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Settings;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.StartPosition;
+import io.sluice.core.ClusterConnection;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,15 +60,7 @@ public record SourceConfig(List<String> bootstrapServers, List<String> topics, P
 
     /** Only the connection settings (servers, security), for admin clients and probes. */
     public Map<String, Object> connectionProperties() {
-        Map<String, Object> p = new HashMap<>();
-        clientProperties().forEach((k, v) -> {
-            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
-                    || k.equals(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)
-                    || k.equals(CommonClientConfigs.CLIENT_DNS_LOOKUP_CONFIG)) {
-                p.put(k, v);
-            }
-        });
-        return p;
+        return ClusterConnection.of(clientProperties());
     }
 
     /** The security protocol the clients will use. */

@@ -1,5 +1,6 @@
 package io.sluice.core.commit;
 
+import io.sluice.core.ClusterConnection;
 import io.sluice.core.crash.CrashPoints;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public final class TargetTransactionCommit implements CommitPoint {
         this.transactionalIdPrefix = b.transactionalIdPrefix;
         this.progressGroup = b.progressGroup;
         this.progressPartition = b.progressPartition;
-        Map<String, Object> reader = connection(producerProperties);
+        Map<String, Object> reader = ClusterConnection.of(producerProperties);
         reader.put(ConsumerConfig.GROUP_ID_CONFIG, progressGroup);
         reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -208,18 +209,6 @@ public final class TargetTransactionCommit implements CommitPoint {
 
     private String transactionalId(TopicPartition source) {
         return transactionalIdPrefix + "-" + source.topic() + "-" + source.partition();
-    }
-
-    private static Map<String, Object> connection(Map<String, Object> producer) {
-        Map<String, Object> client = new HashMap<>();
-        producer.forEach((k, v) -> {
-            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")
-                    || k.equals(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
-                    || k.equals(ProducerConfig.CLIENT_DNS_LOOKUP_CONFIG)) {
-                client.put(k, v);
-            }
-        });
-        return client;
     }
 
     /** One source partition's producer and whether a transaction is open; used by the partition's lane only. */

@@ -15,6 +15,8 @@ import org.apache.kafka.common.TopicPartition;
 final class AssignedPartitions {
 
     private final Map<TopicPartition, PartitionState> byPartition = new HashMap<>();
+    /** Made once: the bounded run's end check asks for it on every loop. */
+    private final Map<TopicPartition, PartitionState> readOnly = java.util.Collections.unmodifiableMap(byPartition);
     private boolean changed;
 
     PartitionState get(TopicPartition partition) {
@@ -31,7 +33,7 @@ final class AssignedPartitions {
 
     /** A read-only view, for the bounded run's end check. */
     Map<TopicPartition, PartitionState> asMap() {
-        return java.util.Collections.unmodifiableMap(byPartition);
+        return readOnly;
     }
 
     int size() {
