@@ -368,13 +368,15 @@ public final class KafkaCluster implements AutoCloseable {
                     .mapToObj(i -> (i + 1) + "@127.0.0.1:" + ports.get(i).controller())
                     .collect(Collectors.joining(","));
 
+            // each cluster its own ID, as real ones have: a mirror tells clusters apart by it
+            String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
             List<KafkaNode> nodes = new ArrayList<>();
             for (int i = 0; i < nodeCount; i++) {
                 int id = i + 1;
                 Path nodeDir = root.resolve("node-" + id);
                 Path config = BrokerProperties.write(nodeDir, id, ports.get(i), voters, nodeCount, material,
                         scram, overrides);
-                KraftStorage.prepare(nodeDir.resolve("data"), id);
+                KraftStorage.prepare(nodeDir.resolve("data"), id, clusterId);
                 ChildJvm jvm = ChildJvm.builder(name + "-" + id)
                         .runtime(ServerRuntime.KAFKA)
                         .jvmOptions(jvmOptions)

@@ -26,14 +26,18 @@ import org.apache.kafka.common.Uuid;
  */
 final class KraftStorage {
 
-    static final String CLUSTER_ID = "c2x1aWNlLXRlc3Qta2l0AA";
+    /** The ID the template is formatted with; the bootstrap checkpoint does not hold it, meta.properties does. */
+    private static final String TEMPLATE_CLUSTER_ID = "c2x1aWNlLXRlc3Qta2l0AA";
     private static final String CHECKPOINT = "bootstrap.checkpoint";
 
     private KraftStorage() {
     }
 
-    /** Makes {@code logDir} a formatted log directory of node {@code nodeId}, unless it already is one. */
-    static void prepare(Path logDir, int nodeId) {
+    /**
+     * Makes {@code logDir} a formatted log directory of node {@code nodeId} of cluster {@code clusterId}, unless it
+     * already is one.
+     */
+    static void prepare(Path logDir, int nodeId, String clusterId) {
         if (Files.exists(logDir.resolve("meta.properties"))) {
             return; // a restart on the same data
         }
@@ -43,7 +47,7 @@ final class KraftStorage {
             Files.copy(template.resolve(CHECKPOINT), logDir.resolve(CHECKPOINT), StandardCopyOption.REPLACE_EXISTING);
             Files.writeString(logDir.resolve("meta.properties"),
                     "version=1\n"
-                            + "cluster.id=" + CLUSTER_ID + "\n"
+                            + "cluster.id=" + clusterId + "\n"
                             + "node.id=" + nodeId + "\n"
                             + "directory.id=" + Uuid.randomUuid() + "\n",
                     StandardCharsets.UTF_8);
@@ -72,7 +76,7 @@ final class KraftStorage {
                     .runtime(ServerRuntime.KAFKA)
                     .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
                     .mainClass("kafka.tools.StorageTool")
-                    .args("format", "-t", CLUSTER_ID, "-c", config.toString())
+                    .args("format", "-t", TEMPLATE_CLUSTER_ID, "-c", config.toString())
                     .workDir(work)
                     .build()
                     .start();

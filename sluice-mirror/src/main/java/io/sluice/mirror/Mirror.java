@@ -1,0 +1,189 @@
+package io.sluice.mirror;
+
+import io.sluice.core.ClusterConnection;
+import io.sluice.core.Engine;
+import io.sluice.core.EngineConfig;
+import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.mirror.copy.AcknowledgedWrites;
+import io.sluice.mirror.copy.MirrorSink;
+import io.sluice.mirror.copy.TargetWrites;
+import io.sluice.mirror.copy.TransactionalWrites;
+import io.sluice.mirror.topics.TargetTopics;
+import io.sluice.mirror.topics.TopicsFirst;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A running mirror: the engine consuming the source topics, the {@link MirrorSink} copying to the target, and the
+ * commit point of its {@link MirrorDelivery}, with the target topics made ready before each claim.
+ *
+ * <p>Threading: all public methods may be called from any thread.
+ */
+public final class Mirror implements AutoCloseable {
+
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final MirrorConfig config;
+    private final Admin sourceAdmin;
+    private final Admin targetAdmin;
+    private final MirrorSink sink;
+    private final Engine engine;
+
+    private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine) {
+        this.config = config;
+        this.sourceAdmin = sourceAdmin;
+        this.targetAdmin = targetAdmin;
+        this.sink = sink;
+        this.engine = engine;
+    }
+
+    /** Starts copying; the engine joins the source group and claims its partitions in the background. */
+    public static Mirror start(MirrorConfig config) {
+        Admin sourceAdmin = Admin.create(ClusterConnection.of(config.sourceProperties()));
+        Admin targetAdmin = Admin.create(ClusterConnection.of(config.targetProperties()));
+        try {
+            String sourceCluster = clusterId(sourceAdmin, "source");
+            String targetCluster = clusterId(targetAdmin, "target");
+            if (sourceCluster.equals(targetCluster) && config.naming().isIdentity()) {
+                throw new IllegalArgumentException("the source and the target are the same cluster (" + sourceCluster
+                        + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
+                        + "target topics with a prefix or a template.");
+            }
+            TargetTopics topics = new TargetTopics(sourceAdmin, targetAdmin, config.naming(),
+                    config.replicationFactor(), ADMIN_TIMEOUT);
+            CommitPoint.Factory commitPoint;
+            TargetWrites writes;
+            if (config.delivery() == MirrorDelivery.EXACTLY_ONCE) {
+                TargetTransactionCommit transactions = TargetTransactionCommit.builder()
+                        .producerProperties(producerProperties(config))
+                        .transactionalIdPrefix(config.transactionalIdPrefix())
+                        .progressGroup(config.progressGroup())
+                        .progressPartition(tp -> new TopicPartition(config.naming().target(tp.topic()), tp.partition()))
+                        .build();
+                commitPoint = group -> new TopicsFirst(transactions, topics);
+                writes = new TransactionalWrites(transactions);
+            } else {
+                Map<String, Object> props = producerProperties(config);
+                props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+                props.put(ProducerConfig.ACKS_CONFIG, "all");
+                commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics);
+                writes = new AcknowledgedWrites(new KafkaProducer<>(props, new ByteArraySerializer(),
+                        new ByteArraySerializer()), ADMIN_TIMEOUT);
+            }
+            MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
+            Engine engine = Engine.startSink(engineConfig(config, sourceTopics(config, sourceAdmin))
+                    .commitPoint(commitPoint).build(), sink);
+            return new Mirror(config, sourceAdmin, targetAdmin, sink, engine);
+        } catch (RuntimeException e) {
+            sourceAdmin.close(Duration.ZERO);
+            targetAdmin.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    /** The engine that runs the copy: its health, statistics and partitions. */
+    public Engine engine() {
+        return engine;
+    }
+
+    /** What was copied so far. */
+    public Counts counts() {
+        return sink.counts();
+    }
+
+    public MirrorConfig config() {
+        return config;
+    }
+
+    /**
+     * A snapshot of what the sink sent: copies (and their key and value bytes) since start, and records not copied
+     * because they came from the target cluster. Copies in a transaction that aborted are counted too.
+     */
+    public record Counts(long copied, long copiedBytes, long cameFromTarget) {
+    }
+
+    /** Waits until the mirror stopped by itself (a bounded run's end, or a failure). */
+    public boolean awaitTermination(Duration timeout) {
+        return engine.awaitTermination(timeout);
+    }
+
+    /** Stops: the engine commits what was copied, then the target's producers and the admin clients close. */
+    @Override
+    public void close() {
+        try {
+            engine.close();
+        } finally {
+            try {
+                sink.close();
+            } catch (Exception e) {
+                // the engine committed or failed already; closing the producers can only lose uncommitted sends
+            }
+            sourceAdmin.close(Duration.ofSeconds(5));
+            targetAdmin.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private static EngineConfig.Builder engineConfig(MirrorConfig config, List<String> topics) {
+        Map<String, Object> consumer = new HashMap<>(config.sourceProperties());
+        // aborted source transactions are never copied, and a copy never overtakes the source's last stable offset
+        consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumer.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, config.sourceGroup());
+        return EngineConfig.builder()
+                .consumerProperties(consumer)
+                .groupId(config.sourceGroup())
+                .topics(topics.toArray(String[]::new))
+                .commitInterval(config.commitInterval())
+                .untilEnd(config.untilEnd());
+    }
+
+    /** Producer settings for the target: its connection and the throughput settings a careful operator would set. */
+    private static Map<String, Object> producerProperties(MirrorConfig config) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        props.putAll(config.targetProperties());
+        props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.progressGroup());
+        return props;
+    }
+
+    private static List<String> sourceTopics(MirrorConfig config, Admin source) {
+        if (config.topicPattern().isEmpty()) {
+            return config.topics();
+        }
+        List<String> matching = get(source.listTopics().names(), "list the source's topics").stream()
+                .filter(name -> config.topicPattern().get().matcher(name).matches()).sorted().toList();
+        if (matching.isEmpty()) {
+            throw new IllegalArgumentException("no topic of the source matches '" + config.topicPattern().get()
+                    + "' (the pattern must match whole names)");
+        }
+        return matching;
+    }
+
+    private static String clusterId(Admin admin, String which) {
+        return get(admin.describeCluster().clusterId(), "reach the " + which + " cluster");
+    }
+
+    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+        try {
+            return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot " + what + ": no answer within " + ADMIN_TIMEOUT.toSeconds()
+                    + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while trying to " + what, e);
+        }
+    }
+}

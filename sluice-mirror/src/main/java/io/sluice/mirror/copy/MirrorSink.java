@@ -1,0 +1,109 @@
+package io.sluice.mirror.copy;
+
+import io.sluice.core.sink.Sink;
+import io.sluice.mirror.Mirror;
+import io.sluice.core.sink.SinkCheckpoint;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+
+/**
+ * The mirror's sink: copies each record of source partition p to partition p of the target topic, with its key,
+ * value, headers and timestamp as they were, plus the {@link Provenance} header. A record whose provenance names the
+ * target cluster is not copied back (it came from there). Its checkpoint is the offset after the last record it took:
+ * the commit point's commit makes the copies count (a transaction's commit, or the source group's commit after
+ * {@link TargetWrites#flush}), so it has no data of its own to store.
+ *
+ * <p>Threading: each partition's calls come from its lane; the maps are shared by the partitions, and
+ * {@link #counts} may be read from any thread.
+ */
+public final class MirrorSink implements Sink {
+
+    private final TargetWrites writes;
+    private final TopicNaming naming;
+    private final String sourceClusterId;
+    private final String targetClusterId;
+    private final Map<TopicPartition, Long> next = new ConcurrentHashMap<>();
+    private final Map<String, String> targetTopics = new ConcurrentHashMap<>();
+    private final LongAdder copied = new LongAdder();
+    private final LongAdder copiedBytes = new LongAdder();
+    private final LongAdder cameFromTarget = new LongAdder();
+
+    public MirrorSink(TargetWrites writes, TopicNaming naming, String sourceClusterId, String targetClusterId) {
+        this.writes = writes;
+        this.naming = naming;
+        this.sourceClusterId = sourceClusterId;
+        this.targetClusterId = targetClusterId;
+    }
+
+    @Override
+    public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData) {
+        next.put(partition, committedOffset);
+    }
+
+    @Override
+    public void write(ConsumerRecord<byte[], byte[]> record) {
+        TopicPartition source = new TopicPartition(record.topic(), record.partition());
+        if (Provenance.cameFrom(record.headers(), targetClusterId)) {
+            cameFromTarget.increment();
+        } else {
+            writes.send(source, copyOf(record));
+            copied.increment();
+            copiedBytes.add(Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize()));
+        }
+        next.put(source, record.offset() + 1);
+    }
+
+    private ProducerRecord<byte[], byte[]> copyOf(ConsumerRecord<byte[], byte[]> record) {
+        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
+        headers.add(Provenance.HEADER, Provenance.value(sourceClusterId, record.offset()));
+        Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
+        String target = targetTopics.computeIfAbsent(record.topic(), naming::target);
+        return new ProducerRecord<>(target, record.partition(), timestamp, record.key(), record.value(), headers);
+    }
+
+    @Override
+    public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
+        writes.flush(partition);
+        return new SinkCheckpoint(next.get(partition), "");
+    }
+
+    @Override
+    public void committed(TopicPartition partition, SinkCheckpoint checkpoint) {
+        // the commit made the copies count; nothing of the sink's own to publish
+    }
+
+    @Override
+    public void notCommitted(TopicPartition partition, SinkCheckpoint checkpoint, boolean certain) {
+        // exactly once: the aborted transaction took its copies with it, and the engine stops; at least once: the
+        // copies stay in the target and the next commit covers them, or a restart copies them again
+    }
+
+    @Override
+    public void close(TopicPartition partition, boolean lost) {
+        next.remove(partition);
+        writes.forget(partition);
+    }
+
+    @Override
+    public long bufferedBytes(TopicPartition partition) {
+        return 0; // the producer holds the copies, within its own buffer.memory
+    }
+
+    @Override
+    public void close() {
+        writes.close();
+    }
+
+    /** What was copied so far, and what was not copied back to the cluster it came from. */
+    public Mirror.Counts counts() {
+        return new Mirror.Counts(copied.sum(), copiedBytes.sum(), cameFromTarget.sum());
+    }
+}

@@ -1,0 +1,30 @@
+package io.sluice.mirror.copy;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * How copies reach the target cluster, per source partition: into the partition's transaction (exactly once), or
+ * through one idempotent producer whose acknowledgements a checkpoint waits for (at least once).
+ *
+ * <p>Threading: each source partition's calls come from its lane, one at a time; partitions run in parallel.
+ */
+public interface TargetWrites extends AutoCloseable {
+
+    /** Sends a copy of a record of {@code source}; a failure surfaces at the latest in the next {@link #flush}. */
+    void send(TopicPartition source, ProducerRecord<byte[], byte[]> copy);
+
+    /**
+     * Before a checkpoint: returns once every copy sent for {@code source} is written where the checkpoint's commit
+     * makes it count, and throws when one was not.
+     */
+    void flush(TopicPartition source) throws Exception;
+
+    /** {@code source} is no longer this member's. */
+    default void forget(TopicPartition source) {
+    }
+
+    @Override
+    default void close() {
+    }
+}

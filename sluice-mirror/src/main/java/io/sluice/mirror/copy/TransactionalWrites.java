@@ -1,0 +1,31 @@
+package io.sluice.mirror.copy;
+
+import io.sluice.core.commit.TargetTransactionCommit;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Exactly once: each copy goes into its source partition's open transaction, which the engine commits with the
+ * source offsets. Nothing to wait for before a checkpoint: committing the transaction flushes its sends, and a send
+ * that failed makes the commit fail (the engine then stops and a restart copies again from the last commit).
+ *
+ * <p>Threading: as {@link TargetWrites}.
+ */
+public final class TransactionalWrites implements TargetWrites {
+
+    private final TargetTransactionCommit transactions;
+
+    public TransactionalWrites(TargetTransactionCommit transactions) {
+        this.transactions = transactions;
+    }
+
+    @Override
+    public void send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
+        transactions.sender(source).send(copy);
+    }
+
+    @Override
+    public void flush(TopicPartition source) {
+        // the transaction's commit flushes and fails on any failed send
+    }
+}

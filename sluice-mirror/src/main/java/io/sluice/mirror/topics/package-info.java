@@ -1,0 +1,2 @@
+/** API: see {@link io.sluice.mirror}. */
+package io.sluice.mirror.topics;

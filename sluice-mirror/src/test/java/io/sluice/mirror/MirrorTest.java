@@ -1,0 +1,114 @@
+package io.sluice.mirror;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.Health;
+import io.sluice.local.kafka.Listener;
+import io.sluice.mirror.copy.Provenance;
+import io.sluice.mirror.copy.TopicNaming;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** A mirror copies records byte for byte into the same partition, once, under either delivery, and never loops. */
+class MirrorTest {
+
+    private final Clusters clusters = new Clusters(SharedKafka.cluster(), SharedKafka.second());
+
+    @Test
+    void copiesEveryRecordExactlyOnceByteForByteAndARestartCopiesNothingMore() throws Exception {
+        String topic = sourceTopic("exact", 3, 600);
+        MirrorConfig config = clusters.mirror(Names.unique("exact"), topic).untilEnd(true).build();
+        assertEquals(600, runToEnd(config).copied());
+        assertSameRecords(topic, topic);
+        assertEquals(0, runToEnd(config).copied(), "the progress in the target says everything was copied");
+        assertSameRecords(topic, topic);
+    }
+
+    @Test
+    void atLeastOnceCopiesEveryRecordWithATemplateName() throws Exception {
+        String topic = sourceTopic("alo", 2, 400);
+        MirrorConfig config = clusters.mirror(Names.unique("alo"), topic).delivery(MirrorDelivery.AT_LEAST_ONCE)
+                .naming(TopicNaming.prefix("dc1.")).untilEnd(true).build();
+        assertEquals(400, runToEnd(config).copied());
+        assertSameRecords(topic, "dc1." + topic);
+        assertEquals(0, runToEnd(config).copied(), "the source group's commits say everything was copied");
+    }
+
+    @Test
+    void aMirrorBackToTheClusterARecordCameFromSkipsIt() throws Exception {
+        String topic = sourceTopic("loop", 1, 50);
+        assertEquals(50, runToEnd(clusters.mirror(Names.unique("there"), topic).untilEnd(true).build()).copied());
+        Clusters back = new Clusters(clusters.target(), clusters.source());
+        Mirror.Counts returned = runToEnd(back.mirror(Names.unique("back"), topic).untilEnd(true).build());
+        assertEquals(0, returned.copied(), "nothing goes back where it came from");
+        assertEquals(50, returned.cameFromTarget());
+        assertEquals(50, Clusters.partitions(clusters.source(), topic).get(0).size(), "the source holds no copies");
+    }
+
+    private Mirror.Counts runToEnd(MirrorConfig config) {
+        try (Mirror mirror = Mirror.start(config)) {
+            assertTrue(mirror.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
+            assertEquals(Health.STOPPED, mirror.engine().health(),
+                    () -> "failed: " + mirror.engine().failure().orElse(null));
+            return mirror.counts();
+        }
+    }
+
+    /**
+     * Records with keys, null keys, tombstones, headers (one repeated) and timestamps from the last hour (older ones
+     * would meet the brokers' retention).
+     */
+    private String sourceTopic(String name, int partitions, int records) throws Exception {
+        String topic = Names.unique(name);
+        clusters.source().createTopic(topic, partitions);
+        Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
+        props.put("enable.idempotence", true);
+        long anHourAgo = System.currentTimeMillis() - 3_600_000;
+        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add("h", bytes("a" + i));
+                headers.add("h", bytes("b" + i));
+                byte[] key = i % 7 == 0 ? null : bytes("k" + i);
+                byte[] value = i % 11 == 0 ? null : bytes("v" + i);
+                producer.send(new ProducerRecord<>(topic, i % partitions, anHourAgo + i, key, value,
+                        headers));
+            }
+            producer.flush();
+        }
+        return topic;
+    }
+
+    private void assertSameRecords(String sourceTopic, String targetTopic) throws Exception {
+        String sourceCluster = clusters.source().admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        var source = Clusters.partitions(clusters.source(), sourceTopic);
+        var target = Clusters.partitions(clusters.target(), targetTopic);
+        assertEquals(source.keySet(), target.keySet(), "partitions with records");
+        source.forEach((p, records) -> {
+            List<ConsumerRecord<byte[], byte[]>> copies = target.get(p);
+            assertEquals(records.stream().map(Clusters::content).toList(),
+                    copies.stream().map(Clusters::content).toList(), "partition " + p + ": every record once, in order");
+            for (int i = 0; i < records.size(); i++) {
+                assertEquals(new Provenance.Hop(sourceCluster, records.get(i).offset()),
+                        Provenance.lastHop(copies.get(i).headers()).orElseThrow(), "the copy says where it came from");
+            }
+        });
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
