@@ -6,6 +6,7 @@ import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.console.LogFormat;
 import io.sluice.cli.console.Logging;
 import io.sluice.cli.lag.LagCommand;
+import io.sluice.cli.mirror.MirrorCommand;
 import io.sluice.cli.lag.LagInputs;
 import io.sluice.cli.pipeline.DocsCommand;
 import io.sluice.cli.pipeline.Pipeline;
@@ -39,6 +40,7 @@ import picocli.CommandLine;
         subcommands = {
             QuickstartCommand.class,
             RunCommand.class,
+            MirrorCommand.class,
             ValidateCommand.class,
             VerifyCommand.class,
             LagCommand.class,

@@ -1,5 +1,6 @@
 package io.sluice.mirror;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.ClusterConnection;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
@@ -49,6 +50,11 @@ public final class Mirror implements AutoCloseable {
 
     /** Starts copying; the engine joins the source group and claims its partitions in the background. */
     public static Mirror start(MirrorConfig config) {
+        return start(config, null);
+    }
+
+    /** As {@link #start(MirrorConfig)}, with the engine's meters on {@code registry} (null: none). */
+    public static Mirror start(MirrorConfig config, MeterRegistry registry) {
         Admin sourceAdmin = Admin.create(ClusterConnection.of(config.sourceProperties()));
         Admin targetAdmin = Admin.create(ClusterConnection.of(config.targetProperties()));
         try {
@@ -81,8 +87,12 @@ public final class Mirror implements AutoCloseable {
                         new ByteArraySerializer()), ADMIN_TIMEOUT);
             }
             MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
-            Engine engine = Engine.startSink(engineConfig(config, sourceTopics(config, sourceAdmin))
-                    .commitPoint(commitPoint).build(), sink);
+            EngineConfig.Builder engineConfig = engineConfig(config, sourceTopics(config, sourceAdmin))
+                    .commitPoint(commitPoint);
+            if (registry != null) {
+                engineConfig.meterRegistry(registry);
+            }
+            Engine engine = Engine.startSink(engineConfig.build(), sink);
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine);
         } catch (RuntimeException e) {
             sourceAdmin.close(Duration.ZERO);

@@ -53,6 +53,16 @@ public final class MirrorConfig {
         return new Builder();
     }
 
+    /** A builder holding this configuration, to change a setting or two. */
+    public Builder toBuilder() {
+        Builder b = new Builder().name(name).sourceProperties(source).targetProperties(target).naming(naming)
+                .delivery(delivery).groups(groups).groupSyncInterval(groupSyncInterval).commitInterval(commitInterval)
+                .untilEnd(untilEnd).topicPattern(topicPattern);
+        b.topics = topics;
+        b.replicationFactor = replicationFactor;
+        return b;
+    }
+
     public String name() {
         return name;
     }

@@ -82,4 +82,14 @@ public final class KeyCatalog {
         int dot = path.lastIndexOf('.');
         return dot < 0 ? "" : path.substring(0, dot);
     }
+
+    /** The lists one after another: a catalogue's sections or keys assembled from shared parts. */
+    @SafeVarargs
+    public static <T> List<T> concat(List<? extends T>... parts) {
+        List<T> all = new java.util.ArrayList<>();
+        for (List<? extends T> part : parts) {
+            all.addAll(part);
+        }
+        return List.copyOf(all);
+    }
 }

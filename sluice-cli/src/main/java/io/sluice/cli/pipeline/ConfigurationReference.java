@@ -36,23 +36,43 @@ public final class ConfigurationReference {
                         + "through variables (`password: ${KAFKA_PASSWORD}`) to keep them out of the file.\n")
                 .append("- **Order**: each partition is archived in offset order, by one writer at a time; "
                         + "`processing.concurrency` is how many partitions are written at once.\n");
-        for (KeyCatalog.Section section : PipelineKeys.CATALOG.sections()) {
+        tables(b, PipelineKeys.CATALOG);
+        formats(b);
+        storage(b);
+        return b.toString();
+    }
+
+    /** The reference of mirror files, {@code docs/mirror-configuration.md}. */
+    public static String mirrorMarkdown() {
+        StringBuilder b = new StringBuilder();
+        b.append("# Mirror files\n\n")
+                .append("<!-- Generated from io.sluice.cli.pipeline.MirrorKeys by `./sluice docs --mirror > "
+                        + "docs/mirror-configuration.md`; edit the code, not this file. -->\n\n")
+                .append("A mirror is a YAML file with the sections `source` (the cluster and topics to copy), "
+                        + "`target` (the cluster to copy to), `mirror` (its name, delivery and naming) and `metrics` "
+                        + "(optional). `sluice validate FILE` checks one, `sluice mirror FILE` runs it; how it works: "
+                        + "[mirror.md](mirror.md). Variables, sizes, durations and secrets are written as in "
+                        + "[pipeline files](configuration.md).\n");
+        tables(b, MirrorKeys.CATALOG);
+        return b.toString();
+    }
+
+    /** A table of keys for each section of {@code catalog} but the top one. */
+    private static void tables(StringBuilder b, KeyCatalog catalog) {
+        for (KeyCatalog.Section section : catalog.sections()) {
             if (section.path().isEmpty()) {
                 continue;
             }
             b.append('\n').append(section.path().contains(".") ? "### " : "## ").append('`').append(section.path())
                     .append("`: ").append(section.description()).append("\n\n");
             b.append("| key | type | default | description |\n|---|---|---|---|\n");
-            for (ConfigKey<?> key : PipelineKeys.CATALOG.keysIn(section.path())) {
+            for (ConfigKey<?> key : catalog.keysIn(section.path())) {
                 b.append("| `").append(key.name()).append("` | ")
                         .append(cell(key.type().describe().replace(" (secret)", "")))
                         .append(key.secret() ? ", **secret**" : "").append(" | ")
                         .append(defaultCell(key)).append(" | ").append(cell(key.description())).append(" |\n");
             }
         }
-        formats(b);
-        storage(b);
-        return b.toString();
     }
 
     private static void formats(StringBuilder b) {

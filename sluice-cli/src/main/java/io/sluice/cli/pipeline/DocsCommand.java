@@ -4,6 +4,7 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code sluice docs}: prints the pipeline reference, {@code docs/configuration.md}. */
 @Command(name = "docs", mixinStandardHelpOptions = true,
@@ -17,9 +18,14 @@ public final class DocsCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    @Option(names = "--mirror", description = "Print the reference of mirror files instead: "
+            + "./sluice docs --mirror > docs/mirror-configuration.md")
+    boolean mirror;
+
     @Override
     public Integer call() {
-        context.console().out().print(ConfigurationReference.markdown());
+        context.console().out().print(mirror ? ConfigurationReference.mirrorMarkdown()
+                : ConfigurationReference.markdown());
         context.console().out().flush();
         return ExitStatus.OK;
     }

@@ -15,7 +15,7 @@ import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * Turns the {@code source.tls} and {@code source.sasl} sections into Kafka client settings: the security protocol,
+ * Turns a cluster section's {@code tls} and {@code sasl} subsections into Kafka client settings: the security protocol,
  * trust and key stores, and a JAAS configuration built from a user name and password. Passwords become Kafka
  * {@link Password}s, which print as {@code [hidden]} in the client's own configuration log.
  *
@@ -29,29 +29,29 @@ final class KafkaSecurity {
     }
 
     /** The client settings the sections ask for; empty when neither is used. */
-    static Map<String, Object> properties(Settings s, Path base) {
+    static Map<String, Object> properties(Settings s, Path base, ClusterKeys keys) {
         Map<String, Object> p = new LinkedHashMap<>();
-        boolean tls = s.find(PipelineKeys.TLS_ENABLED).orElse(s.hasSection("source.tls"));
-        boolean sasl = s.hasSection("source.sasl");
+        boolean tls = s.find(keys.tlsEnabled()).orElse(s.hasSection(keys.section() + ".tls"));
+        boolean sasl = s.hasSection(keys.section() + ".sasl");
         if (!tls && !sasl) {
             return p;
         }
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, (sasl ? "SASL_" : "") + (tls ? "SSL" : "PLAINTEXT"));
         if (tls) {
-            tls(s, base, p);
+            tls(s, base, p, keys);
         }
         if (sasl) {
-            sasl(s, p);
+            sasl(s, p, keys);
         }
         return p;
     }
 
-    private static void tls(Settings s, Path base, Map<String, Object> p) {
-        store(s, base, p, PipelineKeys.TRUSTSTORE, PipelineKeys.TRUSTSTORE_PASSWORD, "ssl.truststore.");
-        store(s, base, p, PipelineKeys.KEYSTORE, PipelineKeys.KEYSTORE_PASSWORD, "ssl.keystore.");
-        s.find(PipelineKeys.KEY_PASSWORD).ifPresent(pw -> p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, password(pw)));
+    private static void tls(Settings s, Path base, Map<String, Object> p, ClusterKeys keys) {
+        store(s, base, p, keys.truststore(), keys.truststorePassword(), "ssl.truststore.");
+        store(s, base, p, keys.keystore(), keys.keystorePassword(), "ssl.keystore.");
+        s.find(keys.keyPassword()).ifPresent(pw -> p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, password(pw)));
         p.put(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
-                s.get(PipelineKeys.VERIFY_HOSTNAME) ? "https" : "");
+                s.get(keys.verifyHostname()) ? "https" : "");
     }
 
     /** A trust or key store: {@code <prefix>location}, {@code type} (by its extension) and {@code password}. */
@@ -67,30 +67,30 @@ final class KafkaSecurity {
         InvalidSetting.check(s.isSet(store) || !s.isSet(password), password, "is set but " + store + " is not");
     }
 
-    private static void sasl(Settings s, Map<String, Object> p) {
-        String mechanism = s.find(PipelineKeys.SASL_MECHANISM).orElseThrow(() -> new InvalidSetting(
-                PipelineKeys.SASL_MECHANISM, "is required with the sasl section: one of " + String.join(", ", MECHANISMS)));
+    private static void sasl(Settings s, Map<String, Object> p, ClusterKeys keys) {
+        String mechanism = s.find(keys.saslMechanism()).orElseThrow(() -> new InvalidSetting(
+                keys.saslMechanism(), "is required with the sasl section: one of " + String.join(", ", MECHANISMS)));
         p.put(SaslConfigs.SASL_MECHANISM, mechanism);
-        boolean userPassword = s.isSet(PipelineKeys.SASL_USERNAME) || s.isSet(PipelineKeys.SASL_PASSWORD);
-        if (s.isSet(PipelineKeys.SASL_JAAS)) {
-            InvalidSetting.check(!userPassword, PipelineKeys.SASL_JAAS,
+        boolean userPassword = s.isSet(keys.saslUsername()) || s.isSet(keys.saslPassword());
+        if (s.isSet(keys.saslJaas())) {
+            InvalidSetting.check(!userPassword, keys.saslJaas(),
                     "give either jaas-config or username and password, not both");
-            p.put(SaslConfigs.SASL_JAAS_CONFIG, password(s.get(PipelineKeys.SASL_JAAS)));
+            p.put(SaslConfigs.SASL_JAAS_CONFIG, password(s.get(keys.saslJaas())));
             return;
         }
         String module = switch (mechanism) {
             case "PLAIN" -> "org.apache.kafka.common.security.plain.PlainLoginModule";
             case "SCRAM-SHA-256", "SCRAM-SHA-512" -> "org.apache.kafka.common.security.scram.ScramLoginModule";
-            default -> throw new InvalidSetting(PipelineKeys.SASL_MECHANISM,
-                    mechanism + " needs source.sasl.jaas-config (username and password are for PLAIN and SCRAM)");
+            default -> throw new InvalidSetting(keys.saslMechanism(),
+                    mechanism + " needs " + keys.saslJaas().path() + " (username and password are for PLAIN and SCRAM)");
         };
-        InvalidSetting.check(s.isSet(PipelineKeys.SASL_USERNAME), PipelineKeys.SASL_USERNAME,
+        InvalidSetting.check(s.isSet(keys.saslUsername()), keys.saslUsername(),
                 "is required for " + mechanism + " (or give jaas-config)");
-        InvalidSetting.check(s.isSet(PipelineKeys.SASL_PASSWORD), PipelineKeys.SASL_PASSWORD,
+        InvalidSetting.check(s.isSet(keys.saslPassword()), keys.saslPassword(),
                 "is required for " + mechanism + " (or give jaas-config)");
         p.put(SaslConfigs.SASL_JAAS_CONFIG, new Password(module + " required username=\""
-                + quote(s.get(PipelineKeys.SASL_USERNAME)) + "\" password=\""
-                + quote(s.get(PipelineKeys.SASL_PASSWORD).reveal()) + "\";"));
+                + quote(s.get(keys.saslUsername())) + "\" password=\""
+                + quote(s.get(keys.saslPassword()).reveal()) + "\";"));
     }
 
     private static String storeType(Path file) {

@@ -13,6 +13,8 @@ import io.sluice.storage.format.FormatConfig;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import java.util.regex.Pattern;
 
 /**
@@ -29,8 +31,18 @@ public final class PipelineKeys {
 
     // ---- source --------------------------------------------------------------------------------------------------
 
-    public static final ConfigKey<List<String>> BOOTSTRAP_SERVERS = ConfigKey.required("source.bootstrap-servers",
-            Types.HOST_PORTS, "The Kafka brokers to connect to first; the client discovers the others from them.");
+    /** The source cluster's connection keys and consumer settings, as every cluster section has them. */
+    public static final ClusterKeys SOURCE_CLUSTER = ClusterKeys.of("source", "consumer",
+            ConsumerConfig.configDef(), Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "set it with source.bootstrap-servers",
+                    ConsumerConfig.GROUP_ID_CONFIG, "set it with source.group",
+                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "Sluice commits offsets itself, after the files are safe",
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "use source.start and source.on-offset-out-of-range",
+                    ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "an archive stores the bytes as they are",
+                    ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, "an archive stores the bytes as they are"),
+            "e.g. `session.timeout.ms`, `client.rack`");
+
+    public static final ConfigKey<List<String>> BOOTSTRAP_SERVERS = SOURCE_CLUSTER.bootstrapServers();
     public static final ConfigKey<List<String>> TOPICS = ConfigKey.optional("source.topics", Types.LIST,
             "The topics to archive. Give either `topics` or `pattern`.");
     public static final ConfigKey<Pattern> PATTERN = ConfigKey.optional("source.pattern", Types.REGEX,
@@ -56,44 +68,7 @@ public final class PipelineKeys {
                     + "pause while the pipeline is ahead of the rate. Without it there is no limit. `sluice run "
                     + "--max-read-rate` overrides it for one run.");
 
-    public static final ConfigKey<Boolean> TLS_ENABLED = ConfigKey.computed("source.tls.enabled", Types.BOOLEAN,
-            "true when any other `tls` key is set",
-            "Encrypt the connections to the brokers with TLS (Kafka's `security.protocol` SSL, or SASL_SSL with "
-                    + "`sasl`).");
-    public static final ConfigKey<String> TRUSTSTORE = ConfigKey.optional("source.tls.truststore", Types.STRING,
-            "A truststore (PKCS12, JKS, or PEM by its extension) with the certificate authority that signed the "
-                    + "brokers' certificates. Without it, the JDK's default authorities are trusted. A relative path "
-                    + "is from the pipeline file's folder.");
-    public static final ConfigKey<Secret> TRUSTSTORE_PASSWORD = ConfigKey.optional("source.tls.truststore-password",
-            Types.SECRET, "The truststore's password.");
-    public static final ConfigKey<String> KEYSTORE = ConfigKey.optional("source.tls.keystore", Types.STRING,
-            "A keystore with this client's certificate and key, for brokers that authenticate clients by "
-                    + "certificate (mutual TLS).");
-    public static final ConfigKey<Secret> KEYSTORE_PASSWORD = ConfigKey.optional("source.tls.keystore-password",
-            Types.SECRET, "The keystore's password.");
-    public static final ConfigKey<Secret> KEY_PASSWORD = ConfigKey.optional("source.tls.key-password", Types.SECRET,
-            "The password of the key in the keystore, when it differs from the keystore's.");
-    public static final ConfigKey<Boolean> VERIFY_HOSTNAME = ConfigKey.withDefault("source.tls.verify-hostname",
-            Types.BOOLEAN, "true",
-            "Check that each broker's certificate names the host connected to. Turn it off only for tests.");
-
-    public static final ConfigKey<String> SASL_MECHANISM = ConfigKey.optional("source.sasl.mechanism",
-            Types.oneOf(KafkaSecurity.MECHANISMS),
-            "How to authenticate to the brokers; required when the `sasl` section is present.");
-    public static final ConfigKey<String> SASL_USERNAME = ConfigKey.optional("source.sasl.username", Types.STRING,
-            "The user, for PLAIN and SCRAM.");
-    public static final ConfigKey<Secret> SASL_PASSWORD = ConfigKey.optional("source.sasl.password", Types.SECRET,
-            "The user's password, for PLAIN and SCRAM.");
-    public static final ConfigKey<Secret> SASL_JAAS = ConfigKey.optional("source.sasl.jaas-config", Types.SECRET,
-            "A complete JAAS configuration (Kafka's `sasl.jaas.config`) instead of `username` and `password`: for "
-                    + "OAUTHBEARER and GSSAPI, or login module options.");
-
-    public static final ConfigKey<List<Types.Property>> KAFKA_PROPERTIES = ConfigKey.optional("source.properties",
-            Types.PROPERTIES,
-            "Any other Kafka consumer setting, under its Kafka name (e.g. `session.timeout.ms`, `client.rack`). "
-                    + "Names and values are checked against the Kafka client's own definitions; settings of type "
-                    + "password are secrets. Not here: what the keys above set, and what Sluice manages itself "
-                    + "(`enable.auto.commit`, `auto.offset.reset`, deserializers).");
+    public static final ConfigKey<List<Types.Property>> KAFKA_PROPERTIES = SOURCE_CLUSTER.properties();
 
     // ---- processing ----------------------------------------------------------------------------------------------
 
@@ -262,34 +237,30 @@ public final class PipelineKeys {
             Types.PROPERTIES, "Hadoop client settings, e.g. `dfs.client.use.datanode.hostname: true`.");
 
     /** The sections and keys of a pipeline file, in reference order. */
-    public static final KeyCatalog CATALOG = new KeyCatalog(List.of(
-            new KeyCatalog.Section("", "A pipeline file"),
-            new KeyCatalog.Section("source", "the Kafka topics to read, and how to connect"),
-            new KeyCatalog.Section("source.tls", "TLS to the brokers"),
-            new KeyCatalog.Section("source.sasl", "SASL authentication to the brokers"),
-            new KeyCatalog.Section("processing", "parallelism, memory, commits and failures"),
-            new KeyCatalog.Section("metrics", "the HTTP endpoint of a running pipeline"),
-            new KeyCatalog.Section("sink", "where and how records are archived"),
-            new KeyCatalog.Section("sink.rolling", "when files are sealed; all open files of a partition roll "
-                    + "together, at one offset"),
-            new KeyCatalog.Section("sink.parquet", "settings of the `parquet` format"),
-            new KeyCatalog.Section("sink.raw", "settings of the `raw` format"),
-            new KeyCatalog.Section("sink.s3", "settings of `s3://` locations"),
-            new KeyCatalog.Section("sink.hdfs", "settings of `hdfs://` locations")),
-            List.of(BOOTSTRAP_SERVERS, TOPICS, PATTERN, GROUP, START, ON_OUT_OF_RANGE, MAX_READ_RATE,
-                    TLS_ENABLED, TRUSTSTORE, TRUSTSTORE_PASSWORD, KEYSTORE, KEYSTORE_PASSWORD, KEY_PASSWORD,
-                    VERIFY_HOSTNAME,
-                    SASL_MECHANISM, SASL_USERNAME, SASL_PASSWORD, SASL_JAAS,
-                    KAFKA_PROPERTIES,
-                    CONCURRENCY, COMPRESSING_THREADS, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT, MAX_ATTEMPTS,
-                    RETRY_BACKOFF, RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
-                    METRICS_PORT, METRICS_ADDRESS,
-                    LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA, VALUE_ENCODING,
-                    KAFKA_KEY,
-                    KAFKA_HEADERS, DELIVERY,
-                    MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,
-                    ROW_GROUP_SIZE, RAW_DELIMITER,
-                    S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PART_SIZE, S3_SPOOL_DIRECTORY,
-                    S3_RETRY_FOR,
-                    HDFS_PROPERTIES));
+    public static final KeyCatalog CATALOG = new KeyCatalog(KeyCatalog.concat(
+            List.of(new KeyCatalog.Section("", "A pipeline file")),
+            SOURCE_CLUSTER.sections("the Kafka topics to read, and how to connect"),
+            List.of(new KeyCatalog.Section("processing", "parallelism, memory, commits and failures"),
+                    new KeyCatalog.Section("metrics", "the HTTP endpoint of a running pipeline"),
+                    new KeyCatalog.Section("sink", "where and how records are archived"),
+                    new KeyCatalog.Section("sink.rolling", "when files are sealed; all open files of a partition "
+                            + "roll together, at one offset"),
+                    new KeyCatalog.Section("sink.parquet", "settings of the `parquet` format"),
+                    new KeyCatalog.Section("sink.raw", "settings of the `raw` format"),
+                    new KeyCatalog.Section("sink.s3", "settings of `s3://` locations"),
+                    new KeyCatalog.Section("sink.hdfs", "settings of `hdfs://` locations"))),
+            KeyCatalog.concat(
+                    List.of(BOOTSTRAP_SERVERS, TOPICS, PATTERN, GROUP, START, ON_OUT_OF_RANGE, MAX_READ_RATE),
+                    SOURCE_CLUSTER.connectionKeys(),
+                    List.of(KAFKA_PROPERTIES,
+                            CONCURRENCY, COMPRESSING_THREADS, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT,
+                            MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
+                            METRICS_PORT, METRICS_ADDRESS,
+                            LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA,
+                            VALUE_ENCODING, KAFKA_KEY, KAFKA_HEADERS, DELIVERY,
+                            MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,
+                            ROW_GROUP_SIZE, RAW_DELIMITER,
+                            S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_PART_SIZE, S3_SPOOL_DIRECTORY,
+                            S3_RETRY_FOR,
+                            HDFS_PROPERTIES)));
 }

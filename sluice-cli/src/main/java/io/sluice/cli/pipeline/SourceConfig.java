@@ -39,9 +39,9 @@ public record SourceConfig(List<String> bootstrapServers, List<String> topics, P
     }
 
     static SourceConfig from(Settings s, Path base, Problems problems) {
-        Map<String, Object> security = KafkaSecurity.properties(s, base);
+        Map<String, Object> security = KafkaSecurity.properties(s, base, PipelineKeys.SOURCE_CLUSTER);
         Map<String, Object> extra = KafkaProperties.check(s.find(PipelineKeys.KAFKA_PROPERTIES).orElse(List.of()),
-                security, problems);
+                security, problems, PipelineKeys.SOURCE_CLUSTER);
         return new SourceConfig(s.get(PipelineKeys.BOOTSTRAP_SERVERS), s.get(PipelineKeys.TOPICS),
                 s.get(PipelineKeys.PATTERN), s.get(PipelineKeys.GROUP), s.get(PipelineKeys.START),
                 s.get(PipelineKeys.ON_OUT_OF_RANGE), s.get(PipelineKeys.MAX_READ_RATE), security, extra);

@@ -10,6 +10,7 @@ import io.sluice.cli.console.Units;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.Pipelines;
+import io.sluice.cli.run.EngineRun;
 import io.sluice.cli.run.PipelineRun;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.KafkaNode;
@@ -100,7 +101,7 @@ public final class QuickstartCommand implements Callable<Integer> {
             console.result("[3/4] archiving by date, hour and event type, exactly once (the pipeline: " + pipelineFile
                     + ")");
             // every event is in the topic already: the run ends by itself at the end offsets it finds
-            PipelineRun.Outcome outcome = new PipelineRun(pipeline, console)
+            EngineRun.Outcome outcome = new PipelineRun(pipeline, console)
                     .progress("archiving", Duration.ofSeconds(5))
                     .engine(engine -> engine.untilEnd(true))
                     .run();
@@ -140,7 +141,7 @@ public final class QuickstartCommand implements Callable<Integer> {
                 + "and statistics outweigh its rows (try --events 1000000)", 1 / ratio);
     }
 
-    private static void summary(Console console, EventProducer.Result produced, PipelineRun.Outcome outcome,
+    private static void summary(Console console, EventProducer.Result produced, EngineRun.Outcome outcome,
             AuditReport audit, ArchiveTally tally, Path archive) {
         double seconds = outcome.elapsed().toNanos() / 1e9;
         console.result("      " + audit.summary());

@@ -3,6 +3,7 @@ package io.sluice.cli.status;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.cli.RunFailure;
 import io.sluice.core.Engine;
 import io.sluice.core.Health;
 import java.io.IOException;
@@ -12,8 +13,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoint of a running pipeline, on the JDK's own server: {@code /metrics} in Prometheus' text format (the
@@ -41,6 +44,26 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /** Serves on 127.0.0.1:{@code port} (0 picks a free port). */
+    /**
+     * The endpoint, when {@code endpoint} asks for one (null otherwise), serving {@code registry}; logs where it is.
+     *
+     * @throws RunFailure when the address cannot be bound
+     */
+    public static MetricsServer startIfAsked(PrometheusMeterRegistry registry, Optional<InetSocketAddress> endpoint)
+            throws RunFailure {
+        if (endpoint.isEmpty()) {
+            return null;
+        }
+        try {
+            MetricsServer server = start(registry, endpoint.get());
+            LoggerFactory.getLogger("sluice.run").info("metrics at {}, liveness at /health, readiness at /ready",
+                    server.uri("/metrics"));
+            return server;
+        } catch (IllegalStateException e) {
+            throw new RunFailure(e.getMessage(), e);
+        }
+    }
+
     public static MetricsServer start(PrometheusMeterRegistry registry, int port) {
         return start(registry, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     }

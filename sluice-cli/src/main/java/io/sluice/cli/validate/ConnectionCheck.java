@@ -29,7 +29,7 @@ final class ConnectionCheck {
 
     /** Listed rather than the root itself: a mature archive holds millions of files. */
     private static final String STORAGE_PROBE = "_sluice/connect-check/";
-    private static final long TIMEOUT_SECONDS = 20;
+    static final long TIMEOUT_SECONDS = 20;
 
     private final CliContext context;
 
@@ -108,7 +108,7 @@ final class ConnectionCheck {
         }
     }
 
-    private static String reason(Throwable e) {
+    static String reason(Throwable e) {
         Throwable t = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         if (t instanceof java.util.concurrent.TimeoutException
                 || t instanceof org.apache.kafka.common.errors.TimeoutException) {

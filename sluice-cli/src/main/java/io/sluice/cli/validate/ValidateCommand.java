@@ -4,15 +4,16 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.PipelineFile;
 import io.sluice.cli.config.ConfigProblem;
+import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.pipeline.Pipeline;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code sluice validate PIPELINE.yaml [--connect]}: checks a pipeline file without running it. */
+/** {@code sluice validate FILE [--connect]}: checks a pipeline or mirror file without running it. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Checks a pipeline file without running it: unknown keys, wrong types and values, missing "
+        description = {"Checks a pipeline or mirror file without running it: unknown keys, wrong types and values, missing "
                 + "settings, each with file:line:column. Exit status 0 when valid, 2 when not."})
 public final class ValidateCommand implements Callable<Integer> {
 
@@ -31,6 +32,12 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (MirrorFile.isMirror(pipelineFile.path())) {
+            MirrorFile mirror = MirrorFile.load(pipelineFile.path(), context.variables());
+            context.console().result(pipelineFile.path() + ": valid: a mirror of " + mirror.describe());
+            return !connect || new MirrorConnectionCheck(context.console()).check(mirror.config()) ? ExitStatus.OK
+                    : ExitStatus.FAILURE;
+        }
         Pipeline pipeline = pipelineFile.load(context);
         context.console().result(pipelineFile.path() + ": valid: " + pipeline.describe());
         for (ConfigProblem pending : pipeline.pending()) {

@@ -54,7 +54,7 @@ class PipelineDefaultsTest {
         Map<ConfigKey<?>, Object> received = new LinkedHashMap<>();
         received.put(PipelineKeys.START, engine.startPosition());
         received.put(PipelineKeys.ON_OUT_OF_RANGE, engine.outOfRangePolicy());
-        received.put(PipelineKeys.VERIFY_HOSTNAME, "https".equals(tlsEngine.consumerProperties()
+        received.put(PipelineKeys.SOURCE_CLUSTER.verifyHostname(), "https".equals(tlsEngine.consumerProperties()
                 .get(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG)));
         received.put(PipelineKeys.CONCURRENCY, engine.concurrency());
         received.put(PipelineKeys.MEMORY_BUDGET, engine.memoryBudgetBytes());

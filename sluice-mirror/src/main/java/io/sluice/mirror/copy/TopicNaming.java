@@ -4,14 +4,14 @@ import java.util.Objects;
 
 /**
  * The name a source topic has in the target cluster: the same (the default), or made from a template in which
- * {@code ${topic}} stands for the source name (a prefix {@code dc1.} is the template {@code dc1.${topic}}). Partition
+ * {@code {topic}} stands for the source name (a prefix {@code dc1.} is the template {@code dc1.{topic}}). Partition
  * numbers never change: source partition p is target partition p.
  *
  * <p>Immutable.
  */
 public final class TopicNaming {
 
-    private static final String TOPIC = "${topic}";
+    private static final String TOPIC = "{topic}";
     private static final TopicNaming IDENTITY = new TopicNaming(TOPIC);
 
     private final String template;
@@ -31,15 +31,15 @@ public final class TopicNaming {
     }
 
     /**
-     * Names from {@code template}, which must hold {@code ${topic}} once (two source topics may never meet in one
+     * Names from {@code template}, which must hold {@code {topic}} once (two source topics may never meet in one
      * target topic).
      */
     public static TopicNaming template(String template) {
         Objects.requireNonNull(template, "template");
         int at = template.indexOf(TOPIC);
         if (at < 0 || template.indexOf(TOPIC, at + 1) >= 0) {
-            throw new IllegalArgumentException("a topic name template must hold ${topic} exactly once, as in "
-                    + "'dc1.${topic}': '" + template + "' does not");
+            throw new IllegalArgumentException("a topic name template must hold {topic} exactly once, as in "
+                    + "'dc1.{topic}': '" + template + "' does not");
         }
         String rest = template.replace(TOPIC, "");
         if (!rest.matches("[a-zA-Z0-9._-]*")) {

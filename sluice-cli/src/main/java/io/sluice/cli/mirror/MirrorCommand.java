@@ -1,0 +1,54 @@
+package io.sluice.cli.mirror;
+
+import io.sluice.cli.CliContext;
+import io.sluice.cli.config.OptionValues;
+import io.sluice.cli.pipeline.MirrorFile;
+import io.sluice.cli.status.MetricsOptions;
+import io.sluice.mirror.MirrorConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice mirror MIRROR.yaml}: copies topics between clusters until stopped, or to the end with --until-end. */
+@Command(name = "mirror", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a mirror file (docs/mirror-configuration.md): copies its topics from the source cluster "
+                + "to the target, partition p to partition p, exactly once by default. Ctrl-C or SIGTERM drains "
+                + "cleanly (the copies under way are committed) and exits 0; a second Ctrl-C stops at once.",
+            "Instances started with the same mirror.name share the partitions. `sluice validate`, `verify` and `lag` "
+                    + "take a mirror file too."})
+public final class MirrorCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "MIRROR.yaml", description = "The mirror file (docs/mirror-configuration.md).")
+    Path file;
+
+    @Option(names = "--until-end", description = "Stop once every partition is copied up to the end offsets seen at "
+            + "start, instead of running on.")
+    boolean untilEnd;
+
+    @Mixin
+    MetricsOptions metrics;
+
+    @Option(names = "--progress-every", paramLabel = "DURATION", defaultValue = "30s",
+            converter = OptionValues.DurationValue.class,
+            description = "Without a terminal, log a progress line this often (default ${DEFAULT-VALUE}); on a "
+                    + "terminal one live line shows progress.")
+    Duration progressEvery;
+
+    private final CliContext context;
+
+    MirrorCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        MirrorFile mirror = MirrorFile.load(file, context.variables());
+        MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
+        return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console()).run(progressEvery)
+                .exitStatus();
+    }
+}

@@ -1,0 +1,102 @@
+package io.sluice.cli.mirror;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.console.Console;
+import io.sluice.cli.console.Units;
+import io.sluice.cli.pipeline.MetricsConfig;
+import io.sluice.cli.pipeline.MirrorFile;
+import io.sluice.cli.progress.ProgressSample;
+import io.sluice.cli.run.EngineRun;
+import io.sluice.cli.status.MetricsServer;
+import io.sluice.mirror.Mirror;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorDelivery;
+import java.time.Duration;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a mirror file until told to stop (or to the end offsets seen at start, with {@code --until-end}): starts the
+ * mirror on a meter registry (served over HTTP when asked), and hands its engine to an {@link EngineRun} for the
+ * progress line and the drain.
+ *
+ * <p>Threading: {@link #run} on the calling thread.
+ */
+final class MirrorRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.run");
+
+    private final MirrorFile file;
+    private final MirrorConfig config;
+    private final MetricsConfig metrics;
+    private final Console console;
+
+    MirrorRun(MirrorFile file, MirrorConfig config, MetricsConfig metrics, Console console) {
+        this.file = file;
+        this.config = config;
+        this.metrics = metrics;
+        this.console = console;
+    }
+
+    EngineRun.Outcome run(Duration progressEvery) throws RunFailure {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint());
+                Mirror mirror = start(registry)) {
+            LOG.info("mirroring {}", file.describe());
+            if (server != null) {
+                server.watch(mirror.engine());
+            }
+            return new EngineRun(mirror.engine(), console, null, new MirrorStory(mirror)).run("mirroring",
+                    progressEvery);
+        }
+    }
+
+    private Mirror start(PrometheusMeterRegistry registry) throws RunFailure {
+        try {
+            return Mirror.start(config, registry);
+        } catch (IllegalStateException e) {
+            throw new RunFailure(e.getMessage(), e);
+        }
+    }
+
+    /** What a mirror run's messages say. */
+    private final class MirrorStory implements EngineRun.Story {
+        private final Mirror mirror;
+
+        MirrorStory(Mirror mirror) {
+            this.mirror = mirror;
+        }
+
+        @Override
+        public String noAssignmentHint() {
+            return "are both clusters reachable, do the topics exist, or do other instances of mirror " + config.name()
+                    + " hold every partition?";
+        }
+
+        @Override
+        public String drainMessage() {
+            return "finishing the copies under way, then committing them";
+        }
+
+        @Override
+        public String totals(ProgressSample last, Duration elapsed) {
+            Mirror.Counts counts = mirror.counts();
+            String back = counts.cameFromTarget() == 0 ? "" : String.format(Locale.ROOT,
+                    ", %,d not copied back to the cluster they came from", counts.cameFromTarget());
+            return String.format(Locale.ROOT, "%,d records copied (%s)%s, in %.1f s", counts.copied(),
+                    Units.bytes(counts.copiedBytes()), back, elapsed.toMillis() / 1000.0);
+        }
+
+        @Override
+        public String uncommittedFate() {
+            return config.delivery() == MirrorDelivery.EXACTLY_ONCE
+                    ? "Their copies were in open transactions, which the next start aborts: read_committed readers "
+                            + "never see them, and a restart copies them again from the committed progress."
+                    : "Some of their copies may be in the target already; a restart copies them again "
+                            + "(at-least-once).";
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.sluice.cli.pipeline;
+
+import io.sluice.cli.config.ConfigException;
+import io.sluice.cli.config.Position;
+import io.sluice.cli.config.Problems;
+import io.sluice.cli.config.Settings;
+import io.sluice.cli.config.SettingsReader;
+import io.sluice.cli.config.Variables;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.copy.TopicNaming;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+/**
+ * A mirror read from a file (keys: {@link MirrorKeys}): the mirror's configuration, its metrics endpoint, and the
+ * settings as written, so that later checks can point at a line. Every problem is reported at once, with file, line
+ * and column; secret values never appear in messages.
+ *
+ * <p>Immutable.
+ */
+public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics, Settings settings) {
+
+    /** Whether {@code file} is a mirror file rather than a pipeline: it has a top-level {@code target} section. */
+    public static boolean isMirror(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith("target:"));
+        } catch (IOException e) {
+            return false; // the loader reports it
+        }
+    }
+
+    public static MirrorFile load(Path file, Variables variables) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(Position.builtIn(file.toString()), "no such file");
+        } catch (IOException e) {
+            throw new ConfigException(Position.builtIn(file.toString()), "cannot read it: " + e.getMessage());
+        }
+        return parse(file.toString(), text, file.toAbsolutePath().getParent(), variables);
+    }
+
+    public static MirrorFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
+        Settings s = new SettingsReader(MirrorKeys.CATALOG, variables).read(name, text);
+        Problems problems = new Problems();
+        Map<String, Object> source = cluster(s, base, problems, MirrorKeys.SOURCE);
+        Map<String, Object> target = cluster(s, base, problems, MirrorKeys.TARGET);
+        MirrorConfig.Builder b = MirrorConfig.builder()
+                .name(s.get(MirrorKeys.NAME))
+                .sourceProperties(source)
+                .targetProperties(target)
+                .delivery(s.get(MirrorKeys.DELIVERY))
+                .groupSyncInterval(s.get(MirrorKeys.GROUP_SYNC_INTERVAL))
+                .commitInterval(s.get(MirrorKeys.COMMIT_INTERVAL));
+        s.find(MirrorKeys.TOPICS).ifPresent(b::topics);
+        s.find(MirrorKeys.PATTERN).ifPresent(b::topicPattern);
+        s.find(MirrorKeys.GROUPS).ifPresent(b::groups);
+        s.find(MirrorKeys.REPLICATION_FACTOR).ifPresent(f -> b.replicationFactor(f.shortValue()));
+        try {
+            b.naming(TopicNaming.template(s.get(MirrorKeys.TOPIC_NAME)));
+        } catch (IllegalArgumentException e) {
+            problems.add(s.at(MirrorKeys.TOPIC_NAME), MirrorKeys.TOPIC_NAME.path() + ": " + e.getMessage());
+        }
+        if (s.find(MirrorKeys.TOPICS).isEmpty() == s.find(MirrorKeys.PATTERN).isEmpty()) {
+            problems.add(s.at(MirrorKeys.TOPICS), "source: give the topics to copy (topics: [a, b]) or a pattern "
+                    + "(pattern: 'clicks-.*'), not both");
+        }
+        MirrorConfig config = null;
+        if (!problems.any()) {
+            try {
+                config = b.build();
+            } catch (IllegalArgumentException e) {
+                problems.add(s.at(MirrorKeys.NAME), e.getMessage());
+            }
+        }
+        problems.throwIfAny();
+        return new MirrorFile(name, config, new MetricsConfig(s.get(PipelineKeys.METRICS_PORT),
+                s.get(PipelineKeys.METRICS_ADDRESS)), s);
+    }
+
+    private static Map<String, Object> cluster(Settings s, Path base, Problems problems, ClusterKeys keys) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        try {
+            Map<String, Object> security = KafkaSecurity.properties(s, base, keys);
+            p.putAll(KafkaProperties.check(s.find(keys.properties()).orElse(List.of()), security, problems, keys));
+            p.putAll(security);
+        } catch (InvalidSetting e) {
+            problems.add(s.at(e.key()), e.getMessage());
+        }
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", s.get(keys.bootstrapServers())));
+        return p;
+    }
+
+    /** One line: what is copied from where to where. */
+    public String describe() {
+        return (config.topics().isEmpty() ? "topics matching '" + config.topicPattern().orElseThrow() + "'"
+                : "topics " + String.join(", ", config.topics())) + " of "
+                + config.sourceProperties().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + " to "
+                + config.targetProperties().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + " with "
+                + config.naming() + ", " + (config.delivery().name().toLowerCase(java.util.Locale.ROOT)
+                        .replace('_', '-')) + " (mirror " + config.name() + ")";
+    }
+}

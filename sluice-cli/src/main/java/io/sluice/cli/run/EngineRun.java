@@ -1,0 +1,161 @@
+package io.sluice.cli.run;
+
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.console.Console;
+import io.sluice.cli.progress.ProgressReporter;
+import io.sluice.cli.progress.ProgressSample;
+import io.sluice.core.Engine;
+import io.sluice.core.Health;
+import io.sluice.core.PartitionStats;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The life of a started engine as a command shows it, for every command that runs one (an archive, a mirror): the
+ * progress line until the engine ends or a stop is asked for, a drain on the first SIGINT/SIGTERM (the engine's close
+ * commits what is done), and on a second signal an immediate halt that says which offsets were not committed. What the
+ * words say about the sink comes from a {@link Story}.
+ *
+ * <p>Threading: {@link #run} on the calling thread; the signal handlers only set the stop request (or halt).
+ */
+public final class EngineRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.run");
+    private static final Duration TICK = Duration.ofMillis(200);
+    private static final Duration ASSIGNMENT_WARNING = Duration.ofSeconds(30);
+
+    /** How a run ended: the exit status, the last reading, and how long it ran. */
+    public record Outcome(int exitStatus, ProgressSample last, Duration elapsed) {
+    }
+
+    /** What the run's messages say about what this engine's sink does. */
+    public interface Story {
+        /** Why no partition may be assigned yet, as a question to the user (brokers, topics, other instances). */
+        String noAssignmentHint();
+
+        /** What a drain does, e.g. "finishing the records being written, then committing and publishing files". */
+        String drainMessage();
+
+        /** The totals of a finished run, e.g. "1,000 records done, 3 files published, in 2.0 s". */
+        String totals(ProgressSample last, Duration elapsed);
+
+        /** What an immediate stop means for the records read after the last commit. */
+        String uncommittedFate();
+    }
+
+    private final Engine engine;
+    private final Console console;
+    private final LongSupplier files;
+    private final Story story;
+    private final AtomicReference<String> stopReason = new AtomicReference<>();
+
+    /** @param files the files committed so far, or null for a sink without files */
+    public EngineRun(Engine engine, Console console, LongSupplier files, Story story) {
+        this.engine = engine;
+        this.console = console;
+        this.files = files;
+        this.story = story;
+    }
+
+    /**
+     * Shows progress until the engine ends by itself or a signal asks for a stop, drains, and reports.
+     *
+     * @param label    what the progress line says is going on, e.g. "archiving"
+     * @param logEvery without a terminal, how often a progress line is logged
+     */
+    public Outcome run(String label, Duration logEvery) {
+        long start = System.nanoTime();
+        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop("signal received"), this::stopNow);
+        ProgressReporter reporter = new ProgressReporter(console, label, logEvery);
+        try {
+            loop(reporter, start);
+        } finally {
+            requestStop("the run is ending"); // no-op when a stop was requested already
+            drain();
+            signals.close();
+            reporter.finish();
+        }
+        ProgressSample last = progress();
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        return new Outcome(report(last, elapsed), last, elapsed);
+    }
+
+    private ProgressSample progress() {
+        return ProgressSample.of(engine, files);
+    }
+
+    private void requestStop(String reason) {
+        stopReason.compareAndSet(null, reason);
+    }
+
+    private void loop(ProgressReporter reporter, long start) {
+        boolean warned = false;
+        while (true) {
+            ProgressSample now = progress();
+            reporter.update(now);
+            if (!warned && engine.partitions().isEmpty() && now.nanos() - start > ASSIGNMENT_WARNING.toNanos()) {
+                warned = true;
+                LOG.warn("no partition assigned after {} s: {}", ASSIGNMENT_WARNING.toSeconds(),
+                        story.noAssignmentHint());
+            }
+            if (stopReason.get() != null || engine.awaitTermination(TICK)) {
+                return;
+            }
+        }
+    }
+
+    private void drain() {
+        if (engine.health() == Health.STOPPED || engine.health() == Health.FAILED) {
+            return;
+        }
+        LOG.info("stopping ({}): {}; a second Ctrl-C stops at once", stopReason.get(), story.drainMessage());
+        engine.close();
+    }
+
+    private int report(ProgressSample last, Duration elapsed) {
+        Health health = engine.health();
+        String totals = story.totals(last, elapsed);
+        if (health == Health.STOPPED) {
+            LOG.info("stopped cleanly: {}", totals);
+            return ExitStatus.OK;
+        }
+        String why = engine.failure().map(EngineRun::describe).orElse("the engine did not stop within the drain "
+                + "timeout");
+        LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
+        return ExitStatus.FAILURE;
+    }
+
+    /** A failure and its causes in words, without repeating what a cause's message already said. */
+    static String describe(Throwable failure) {
+        StringBuilder b = new StringBuilder(String.valueOf(failure.getMessage()));
+        for (Throwable cause = failure.getCause(); cause != null && cause != failure; cause = cause.getCause()) {
+            if (cause.getMessage() != null && !b.toString().contains(cause.getMessage())) {
+                b.append(": ").append(cause.getMessage());
+            }
+        }
+        return b.toString();
+    }
+
+    /** The second signal: report what a stop now leaves uncommitted, then halt without draining. */
+    private void stopNow() {
+        StringBuilder b = new StringBuilder("second signal: stopping at once, without draining. Not committed:");
+        for (PartitionStats p : engine.partitions()) {
+            long read = p.watermark() + p.watermarkGap();
+            b.append(String.format(Locale.ROOT, "%n  %s: ", p.partition()));
+            if (p.committedOffset() < 0) {
+                b.append(String.format(Locale.ROOT, "nothing committed by this run (read up to offset %,d)", read));
+            } else {
+                b.append(String.format(Locale.ROOT, "from offset %,d (%,d records read after it)", p.committedOffset(),
+                        Math.max(0, read - p.committedOffset())));
+            }
+        }
+        b.append(System.lineSeparator()).append(story.uncommittedFate());
+        console.clearStatus();
+        console.say(b.toString());
+        Runtime.getRuntime().halt(ExitStatus.INTERRUPTED);
+    }
+}

@@ -1,0 +1,68 @@
+package io.sluice.cli.validate;
+
+import io.sluice.cli.console.Console;
+import io.sluice.core.ClusterConnection;
+import io.sluice.mirror.MirrorConfig;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * {@code validate --connect} for a mirror file: asks both clusters who they are, with the file's own settings and
+ * credentials, and the source for the topics to copy (listed, or matched by the pattern). One line per check.
+ *
+ * <p>Threading: one thread.
+ */
+final class MirrorConnectionCheck {
+
+    private final Console console;
+
+    MirrorConnectionCheck(Console console) {
+        this.console = console;
+    }
+
+    /** True when every check passed. */
+    boolean check(MirrorConfig config) {
+        boolean source = cluster("source", config.sourceProperties(), config);
+        boolean target = cluster("target", config.targetProperties(), null);
+        return source && target;
+    }
+
+    /** @param topicsOf the mirror whose topics this cluster must have, or null */
+    private boolean cluster(String role, Map<String, Object> properties, MirrorConfig topicsOf) {
+        Object servers = properties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        Map<String, Object> admin = new HashMap<>(ClusterConnection.of(properties));
+        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ConnectionCheck.TIMEOUT_SECONDS * 1000);
+        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ConnectionCheck.TIMEOUT_SECONDS * 1000 - 1000);
+        try (Admin client = Admin.create(admin)) {
+            var cluster = client.describeCluster();
+            String id = cluster.clusterId().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            int nodes = cluster.nodes().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
+            console.result(role + ": " + servers + " answer (cluster " + id + ", " + nodes
+                    + (nodes == 1 ? " broker)" : " brokers)"));
+            if (topicsOf == null) {
+                return true;
+            }
+            var names = client.listTopics().names().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<String> wanted = topicsOf.topicPattern().map(p -> names.stream()
+                    .filter(n -> p.matcher(n).matches()).sorted().toList()).orElse(topicsOf.topics());
+            boolean ok = !wanted.isEmpty();
+            if (!ok) {
+                console.result("topics FAILED: none matches '" + topicsOf.topicPattern().orElseThrow() + "'");
+            }
+            for (String topic : wanted) {
+                boolean exists = names.contains(topic);
+                console.result("topic " + topic + (exists ? ": exists" : " FAILED: it does not exist"));
+                ok &= exists;
+            }
+            return ok;
+        } catch (Exception e) {
+            console.result(role + ": " + servers + " FAILED: " + ConnectionCheck.reason(e));
+            return false;
+        }
+    }
+}

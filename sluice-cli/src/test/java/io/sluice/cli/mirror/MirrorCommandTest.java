@@ -1,0 +1,79 @@
+package io.sluice.cli.mirror;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code sluice mirror}, {@code validate} and {@code docs --mirror} on a mirror file, as a user types them. */
+class MirrorCommandTest {
+
+    private final KafkaCluster source = SharedKafka.cluster();
+    private final KafkaCluster target = SharedKafka.second();
+
+    @Test
+    void aMirrorFileRunsToTheEndAndEveryRecordIsInTheTarget() throws Exception {
+        String topic = Names.unique("cli-mirror");
+        source.createTopic(topic, 2);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 300);
+        Path file = mirrorFile(topic, "dc1.{topic}", "");
+
+        Cli.Result valid = Cli.run("validate", file.toString(), "--connect");
+        assertEquals(ExitStatus.OK, valid.status(), valid.out() + valid.err());
+        assertTrue(valid.out().contains("valid: a mirror of topics " + topic), valid.out());
+        assertTrue(valid.out().contains("topic " + topic + ": exists"), valid.out());
+
+        Cli.Result run = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("300 records copied"), run.err());
+        assertEquals(300, TestRecords.readAll(target.clientProperties(Listener.PLAINTEXT), "dc1." + topic,
+                Duration.ofSeconds(30)).size());
+    }
+
+    @Test
+    void aKeyTheMirrorManagesIsRefusedWithItsLineAndWhy() throws Exception {
+        Path file = mirrorFile("t", "{topic}", "  properties:\n    acks: \"1\"\n");
+        Cli.Result invalid = Cli.run("validate", file.toString());
+        assertEquals(ExitStatus.USAGE, invalid.status(), invalid.out() + invalid.err());
+        assertTrue(invalid.err().contains(":10:") && invalid.err().contains("'acks' cannot be set here: always all"),
+                invalid.err());
+    }
+
+    @Test
+    void aTopicNameTemplateWithoutTheTopicIsRefused() throws Exception {
+        Cli.Result invalid = Cli.run("validate", mirrorFile("t", "everything", "").toString());
+        assertEquals(ExitStatus.USAGE, invalid.status());
+        assertTrue(invalid.err().contains("mirror.topic-name") && invalid.err().contains("{topic}"), invalid.err());
+    }
+
+    private Path mirrorFile(String topic, String topicName, String targetExtra) throws Exception {
+        Path file = TestDirs.newDir("mirror-cli").resolve("mirror.yaml");
+        Files.writeString(file, String.join("\n",
+                "source:",
+                "  bootstrap-servers: " + source.bootstrapServers(),
+                "  topics: [" + topic + "]",
+                "  properties:",
+                "    session.timeout.ms: 6000",
+                "    heartbeat.interval.ms: 500",
+                "target:",
+                "  bootstrap-servers: " + target.bootstrapServers(),
+                targetExtra + "mirror:",
+                "  name: " + Names.unique("cli"),
+                "  topic-name: \"" + topicName + "\"",
+                "  commit-interval: 200ms",
+                ""));
+        return file;
+    }
+}
