@@ -10,7 +10,9 @@ import io.sluice.mirror.copy.AcknowledgedWrites;
 import io.sluice.mirror.copy.MirrorSink;
 import io.sluice.mirror.copy.TargetWrites;
 import io.sluice.mirror.copy.TransactionalWrites;
+import io.sluice.mirror.topics.ClusterTopics;
 import io.sluice.mirror.topics.TargetTopics;
+import io.sluice.mirror.topics.TopicSync;
 import io.sluice.mirror.topics.TopicsFirst;
 import java.time.Duration;
 import java.util.HashMap;
@@ -26,7 +28,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A running mirror: the engine consuming the source topics, the {@link MirrorSink} copying to the target, and the
- * commit point of its {@link MirrorDelivery}, with the target topics made ready before each claim.
+ * commit point of its {@link MirrorDelivery}, with the target topics made ready before each claim and kept like the
+ * source's ({@link TopicSync}).
  *
  * <p>Threading: all public methods may be called from any thread.
  */
@@ -39,13 +42,16 @@ public final class Mirror implements AutoCloseable {
     private final Admin targetAdmin;
     private final MirrorSink sink;
     private final Engine engine;
+    private final TopicSync topicSync;
 
-    private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine) {
+    private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine,
+            TopicSync topicSync) {
         this.config = config;
         this.sourceAdmin = sourceAdmin;
         this.targetAdmin = targetAdmin;
         this.sink = sink;
         this.engine = engine;
+        this.topicSync = topicSync;
     }
 
     /** Starts copying; the engine joins the source group and claims its partitions in the background. */
@@ -65,8 +71,10 @@ public final class Mirror implements AutoCloseable {
                         + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
                         + "target topics with a prefix or a template.");
             }
-            TargetTopics topics = new TargetTopics(sourceAdmin, targetAdmin, config.naming(),
-                    config.replicationFactor(), ADMIN_TIMEOUT);
+            ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, ADMIN_TIMEOUT);
+            ClusterTopics targetTopics = new ClusterTopics(targetAdmin, ADMIN_TIMEOUT);
+            TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(),
+                    config.replicationFactor());
             CommitPoint.Factory commitPoint;
             TargetWrites writes;
             if (config.delivery() == MirrorDelivery.EXACTLY_ONCE) {
@@ -93,7 +101,8 @@ public final class Mirror implements AutoCloseable {
                 engineConfig.meterRegistry(registry);
             }
             Engine engine = Engine.startSink(engineConfig.build(), sink);
-            return new Mirror(config, sourceAdmin, targetAdmin, sink, engine);
+            return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
+                    targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()));
         } catch (RuntimeException e) {
             sourceAdmin.close(Duration.ZERO);
             targetAdmin.close(Duration.ZERO);
@@ -127,9 +136,13 @@ public final class Mirror implements AutoCloseable {
         return engine.awaitTermination(timeout);
     }
 
-    /** Stops: the engine commits what was copied, then the target's producers and the admin clients close. */
+    /**
+     * Stops: the topic sync, then the engine commits what was copied, then the target's producers and the admin
+     * clients close.
+     */
     @Override
     public void close() {
+        topicSync.close();
         try {
             engine.close();
         } finally {

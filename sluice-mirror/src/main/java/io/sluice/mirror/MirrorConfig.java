@@ -30,6 +30,7 @@ public final class MirrorConfig {
     private final MirrorDelivery delivery;
     private final Pattern groups;
     private final Duration groupSyncInterval;
+    private final Duration topicSyncInterval;
     private final Optional<Short> replicationFactor;
     private final Duration commitInterval;
     private final boolean untilEnd;
@@ -44,6 +45,7 @@ public final class MirrorConfig {
         this.delivery = b.delivery;
         this.groups = b.groups;
         this.groupSyncInterval = b.groupSyncInterval;
+        this.topicSyncInterval = b.topicSyncInterval;
         this.replicationFactor = b.replicationFactor;
         this.commitInterval = b.commitInterval;
         this.untilEnd = b.untilEnd;
@@ -57,7 +59,7 @@ public final class MirrorConfig {
     public Builder toBuilder() {
         Builder b = new Builder().name(name).sourceProperties(source).targetProperties(target).naming(naming)
                 .delivery(delivery).groups(groups).groupSyncInterval(groupSyncInterval).commitInterval(commitInterval)
-                .untilEnd(untilEnd).topicPattern(topicPattern);
+                .untilEnd(untilEnd).topicPattern(topicPattern).topicSyncInterval(topicSyncInterval);
         b.topics = topics;
         b.replicationFactor = replicationFactor;
         return b;
@@ -103,6 +105,11 @@ public final class MirrorConfig {
         return groupSyncInterval;
     }
 
+    /** How often the target topics are compared with the source's: new partitions and changed configs follow. */
+    public Duration topicSyncInterval() {
+        return topicSyncInterval;
+    }
+
     /** The replication factor of the target topics the mirror creates; empty for the target's default. */
     public Optional<Short> replicationFactor() {
         return replicationFactor;
@@ -144,6 +151,7 @@ public final class MirrorConfig {
         private MirrorDelivery delivery = MirrorDelivery.EXACTLY_ONCE;
         private Pattern groups;
         private Duration groupSyncInterval = Duration.ofSeconds(2);
+        private Duration topicSyncInterval = Duration.ofSeconds(30);
         private Optional<Short> replicationFactor = Optional.empty();
         private Duration commitInterval = Duration.ofSeconds(1);
         private boolean untilEnd;
@@ -214,6 +222,11 @@ public final class MirrorConfig {
             return this;
         }
 
+        public Builder topicSyncInterval(Duration interval) {
+            this.topicSyncInterval = interval;
+            return this;
+        }
+
         public Builder replicationFactor(short factor) {
             this.replicationFactor = Optional.of(factor);
             return this;
@@ -239,6 +252,7 @@ public final class MirrorConfig {
             require(topics.isEmpty() != (topicPattern == null), "give either topics or a topic pattern, not both");
             require(!groupSyncInterval.isNegative() && !groupSyncInterval.isZero(),
                     "the group sync interval must be positive");
+            require(topicSyncInterval.toMillis() > 0, "the topic sync interval must be at least a millisecond");
             require(!commitInterval.isNegative() && !commitInterval.isZero(), "the commit interval must be positive");
             require(replicationFactor.map(f -> f > 0).orElse(true), "the replication factor must be at least 1");
             return new MirrorConfig(this);

@@ -59,6 +59,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
                 .targetProperties(target)
                 .delivery(s.get(MirrorKeys.DELIVERY))
                 .groupSyncInterval(s.get(MirrorKeys.GROUP_SYNC_INTERVAL))
+                .topicSyncInterval(s.get(MirrorKeys.TOPIC_SYNC_INTERVAL))
                 .commitInterval(s.get(MirrorKeys.COMMIT_INTERVAL));
         s.find(MirrorKeys.TOPICS).ifPresent(b::topics);
         s.find(MirrorKeys.PATTERN).ifPresent(b::topicPattern);

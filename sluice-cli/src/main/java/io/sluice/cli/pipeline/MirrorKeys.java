@@ -76,6 +76,10 @@ public final class MirrorKeys {
     public static final ConfigKey<Duration> GROUP_SYNC_INTERVAL = ConfigKey.withDefault("mirror.group-sync-interval",
             Types.duration(Duration.ofMillis(100)), Durations.format(DEFAULTS.groupSyncInterval()),
             "How often the groups' offsets are translated.");
+    public static final ConfigKey<Duration> TOPIC_SYNC_INTERVAL = ConfigKey.withDefault("mirror.topic-sync-interval",
+            Types.duration(Duration.ofSeconds(1)), Durations.format(DEFAULTS.topicSyncInterval()),
+            "How often the target topics follow the source's: partitions added, and the copied configs changed "
+                    + "(which ones: docs/mirror.md).");
     public static final ConfigKey<Integer> REPLICATION_FACTOR = ConfigKey.optional("mirror.replication-factor",
             Types.integer(1, Short.MAX_VALUE),
             "The replication factor of the target topics the mirror creates. Without it, the target's default.");
@@ -93,7 +97,7 @@ public final class MirrorKeys {
             KeyCatalog.concat(
                     List.of(SOURCE.bootstrapServers(), TOPICS, PATTERN), SOURCE.connectionKeys(),
                     List.of(SOURCE.properties(), TARGET.bootstrapServers()), TARGET.connectionKeys(),
-                    List.of(TARGET.properties(), NAME, DELIVERY, TOPIC_NAME, GROUPS, GROUP_SYNC_INTERVAL,
+                    List.of(TARGET.properties(), NAME, DELIVERY, TOPIC_NAME, GROUPS, GROUP_SYNC_INTERVAL, TOPIC_SYNC_INTERVAL,
                             REPLICATION_FACTOR, COMMIT_INTERVAL, PipelineKeys.METRICS_PORT,
                             PipelineKeys.METRICS_ADDRESS)));
 }

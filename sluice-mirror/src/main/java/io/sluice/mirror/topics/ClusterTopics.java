@@ -1,0 +1,116 @@
+package io.sluice.mirror.topics;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * One cluster's topics as the mirror sees them: partition counts and the configs {@link TopicConfigRule} copies, and
+ * the admin calls that create, grow and alter topics, each bounded by a timeout. Failures are Kafka's exceptions, a
+ * cluster that does not answer in time a {@link TimeoutException}.
+ *
+ * <p>Threading: any thread (the admin client is thread-safe, and this class keeps no state of its own).
+ */
+public final class ClusterTopics {
+
+    /** A topic's partition count and its copied configs (those set on the topic whose keys the rule copies). */
+    public record State(int partitions, Map<String, String> configs) {
+    }
+
+    private final Admin admin;
+    private final Duration timeout;
+
+    public ClusterTopics(Admin admin, Duration timeout) {
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    /** The states of those of {@code topics} that exist, by name. */
+    public Map<String, State> describe(Collection<String> topics) {
+        Map<String, Integer> partitions = new HashMap<>();
+        admin.describeTopics(topics).topicNameValues().forEach((name, future) -> {
+            try {
+                TopicDescription d = get(future);
+                partitions.put(name, d.partitions().size());
+            } catch (UnknownTopicOrPartitionException e) {
+                // absent: the caller decides what a missing topic means
+            }
+        });
+        if (partitions.isEmpty()) {
+            return Map.of();
+        }
+        List<ConfigResource> resources = new ArrayList<>();
+        partitions.keySet().forEach(name -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, name)));
+        Map<ConfigResource, Config> configs = get(admin.describeConfigs(resources).all());
+        Map<String, State> states = new HashMap<>();
+        configs.forEach((resource, config) -> states.put(resource.name(),
+                new State(partitions.get(resource.name()), TopicConfigRule.copied(config))));
+        return states;
+    }
+
+    /** Creates {@code topic}; false when it existed already (another instance, or a person, was first). */
+    public boolean create(String topic, int partitions, Optional<Short> replicationFactor,
+            Map<String, String> configs) {
+        try {
+            get(admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), replicationFactor)
+                    .configs(configs))).all());
+            return true;
+        } catch (TopicExistsException e) {
+            return false;
+        }
+    }
+
+    /** Grows {@code topic} to {@code partitions}, unless someone grew it that far already. */
+    public void grow(String topic, int partitions) {
+        try {
+            get(admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all());
+        } catch (InvalidPartitionsException e) {
+            State now = describe(List.of(topic)).get(topic);
+            if (now == null || now.partitions() < partitions) {
+                throw e;
+            }
+        }
+    }
+
+    /** Sets {@code set} and removes {@code delete} (back to the cluster's default) on {@code topic}, in one call. */
+    public void alter(String topic, Map<String, String> set, Collection<String> delete) {
+        List<AlterConfigOp> ops = new ArrayList<>();
+        set.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+        delete.forEach(k -> ops.add(new AlterConfigOp(new ConfigEntry(k, null), AlterConfigOp.OpType.DELETE)));
+        get(admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all());
+    }
+
+    private <T> T get(KafkaFuture<T> future) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof KafkaException k ? k : new KafkaException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("the cluster did not answer within " + timeout.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptException(e);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.sluice.mirror;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** Target topics are made and kept like their source topics: the configs that describe the data, and partitions. */
+class MirrorTopicsTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(60);
+
+    private final Clusters clusters = new Clusters(SharedKafka.cluster(), SharedKafka.second());
+
+    @Test
+    void theTargetTopicGetsTheDataConfigsAndFollowsNewPartitionsAndConfigChanges() throws Exception {
+        String topic = Names.unique("kept");
+        clusters.source().createTopic(new NewTopic(topic, 2, (short) 1).configs(Map.of(
+                "cleanup.policy", "compact", "retention.ms", "86400000", "max.message.bytes", "300000",
+                "min.insync.replicas", "1", "message.timestamp.type", "LogAppendTime")));
+        produce(topic, 0, 2, 40);
+        MirrorConfig config = clusters.mirror(Names.unique("kept"), topic).topicSyncInterval(Duration.ofMillis(500))
+                .sourceProperty("metadata.max.age.ms", 2_000).build();
+        try (Mirror mirror = Mirror.start(config)) {
+            awaitCopies(mirror, 40);
+            Map<String, ConfigEntry> made = configs(clusters.target(), topic);
+            assertEquals("compact", made.get("cleanup.policy").value());
+            assertEquals("86400000", made.get("retention.ms").value());
+            assertEquals("300128", made.get("max.message.bytes").value(), "room for the provenance header");
+            assertNotEquals(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG, made.get("min.insync.replicas").source(),
+                    "min.insync.replicas is the source cluster's durability setting, not the data's");
+            assertEquals("CreateTime", made.get("message.timestamp.type").value(),
+                    "the copies keep the source's timestamps (here its append times)");
+
+            clusters.source().admin().incrementalAlterConfigs(Map.of(resource(topic), List.of(
+                    new AlterConfigOp(new ConfigEntry("retention.ms", "172800000"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("max.message.bytes", null), AlterConfigOp.OpType.DELETE))))
+                    .all().get(30, TimeUnit.SECONDS);
+            clusters.source().admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(4))).all()
+                    .get(30, TimeUnit.SECONDS);
+            await("the target's configs follow the source's", () -> {
+                Map<String, ConfigEntry> now = configs(clusters.target(), topic);
+                return now.get("retention.ms").value().equals("172800000")
+                        && now.get("max.message.bytes").source() != ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG;
+            });
+            produce(topic, 2, 4, 40);
+            awaitCopies(mirror, 80);
+            Map<Integer, List<String>> source = contents(clusters.source(), topic);
+            assertEquals(4, source.size(), "records in every source partition");
+            await("the copies of every partition committed in the same partition of the target",
+                    () -> contents(clusters.target(), topic).equals(source));
+            assertFalse(mirror.engine().failure().isPresent(), () -> "failed: " + mirror.engine().failure());
+        }
+    }
+
+    /** {@code count} records, spread over partitions [from, to), with keys that compaction keeps apart. */
+    private void produce(String topic, int from, int to, int count) {
+        Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
+        props.put("enable.idempotence", true);
+        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < count; i++) {
+                int p = from + i % (to - from);
+                producer.send(new ProducerRecord<>(topic, p, bytes("k" + p + "-" + i), bytes("v" + i)));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Until the sink sent {@code copies} (their transactions may still be open). */
+    private void awaitCopies(Mirror mirror, long copies) {
+        await(copies + " copies", () -> mirror.counts().copied() >= copies
+                || mirror.engine().failure().isPresent());
+        assertFalse(mirror.engine().failure().isPresent(), () -> "failed: " + mirror.engine().failure());
+        assertEquals(copies, mirror.counts().copied());
+    }
+
+    /** Each partition's records as a read_committed reader sees them, as text. */
+    private static Map<Integer, List<String>> contents(KafkaCluster cluster, String topic) {
+        Map<Integer, List<String>> byPartition = new TreeMap<>();
+        Clusters.partitions(cluster, topic).forEach((p, records) -> byPartition.put(p,
+                records.stream().map(Clusters::content).toList()));
+        return byPartition;
+    }
+
+    private static Map<String, ConfigEntry> configs(KafkaCluster cluster, String topic) {
+        try {
+            Map<String, ConfigEntry> byName = new HashMap<>();
+            cluster.admin().describeConfigs(List.of(resource(topic))).all().get(30, TimeUnit.SECONDS)
+                    .get(resource(topic)).entries().forEach(e -> byName.put(e.name(), e));
+            return byName;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the configs of " + topic, e);
+        }
+    }
+
+    private static ConfigResource resource(String topic) {
+        return new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    }
+
+    /** Polls {@code condition} until it holds, within {@link #BOUND}. */
+    private static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + BOUND.toSeconds() + " s: " + what);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for " + what, e);
+            }
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
