@@ -97,7 +97,7 @@ public final class MirrorKeys {
             KeyCatalog.concat(
                     List.of(SOURCE.bootstrapServers(), TOPICS, PATTERN), SOURCE.connectionKeys(),
                     List.of(SOURCE.properties(), TARGET.bootstrapServers()), TARGET.connectionKeys(),
-                    List.of(TARGET.properties(), NAME, DELIVERY, TOPIC_NAME, GROUPS, GROUP_SYNC_INTERVAL, TOPIC_SYNC_INTERVAL,
-                            REPLICATION_FACTOR, COMMIT_INTERVAL, PipelineKeys.METRICS_PORT,
+                    List.of(TARGET.properties(), NAME, DELIVERY, TOPIC_NAME, GROUPS, GROUP_SYNC_INTERVAL,
+                            TOPIC_SYNC_INTERVAL, REPLICATION_FACTOR, COMMIT_INTERVAL, PipelineKeys.METRICS_PORT,
                             PipelineKeys.METRICS_ADDRESS)));
 }
