@@ -174,6 +174,9 @@ public final class Mirror implements AutoCloseable {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        // the target topic decides how large a copy may be (its max.message.bytes follows the source's); the
+        // producer's own 1 MB cap would stop the mirror at a record the source took
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
         props.putAll(config.targetProperties());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.progressGroup());
         return props;

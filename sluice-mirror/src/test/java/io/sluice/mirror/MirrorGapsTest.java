@@ -1,0 +1,83 @@
+package io.sluice.mirror;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.Health;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.TestRecords;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Loud gaps: records the source deleted before they were copied, or a source topic made anew, stop the mirror with an
+ * error that names what was lost; the mirror never skips silently.
+ */
+class MirrorGapsTest {
+
+    private final Clusters clusters = new Clusters(SharedKafka.cluster(), SharedKafka.second());
+
+    @Test
+    void recordsDeletedAtTheSourceBeforeTheyWereCopiedStopTheMirrorNamingTheLostRange() throws Exception {
+        String topic = Names.unique("truncated");
+        clusters.source().createTopic(topic, 1);
+        Map<String, Object> client = clusters.source().clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, 100);
+        MirrorConfig config = clusters.mirror(Names.unique("truncated"), topic).untilEnd(true).build();
+        assertEquals(Health.STOPPED, run(config).health, "the first 100 are copied");
+
+        TestRecords.produceNumbered(client, topic, 100, 100);
+        clusters.source().admin().deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(150)))
+                .all().get(30, TimeUnit.SECONDS); // what retention does to a log the mirror has not read yet
+        Ended second = run(config);
+        assertEquals(Health.FAILED, second.health, "a gap is never skipped");
+        assertTrue(second.failure.contains(topic + "-0: offsets 100 to 149 were deleted"), second.failure);
+        assertEquals(100, Clusters.partitions(clusters.target(), topic).get(0).size(), "nothing copied past the gap");
+    }
+
+    @Test
+    void aSourceTopicDeletedAndCreatedAgainStopsTheMirror() throws Exception {
+        String topic = Names.unique("recreated");
+        clusters.source().createTopic(topic, 1);
+        Map<String, Object> client = clusters.source().clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, 50);
+        MirrorConfig config = clusters.mirror(Names.unique("recreated"), topic).untilEnd(true).build();
+        assertEquals(Health.STOPPED, run(config).health);
+
+        clusters.source().admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        awaitGone(topic);
+        clusters.source().createTopic(topic, 1);
+        TestRecords.produceNumbered(client, topic, 0, 80);
+        Ended second = run(config);
+        assertEquals(Health.FAILED, second.health, "a new topic of the same name is not the one the progress is of");
+        assertTrue(second.failure.contains("topic deleted and created again"), second.failure);
+        assertEquals(50, Clusters.partitions(clusters.target(), topic).get(0).size(), "nothing of the new topic copied");
+    }
+
+    /** Until the source no longer lists the topic: a create before that finds the old one still there. */
+    private void awaitGone(String topic) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (clusters.source().admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
+            assertTrue(System.nanoTime() < deadline, topic + " still listed 30 s after its deletion");
+            Thread.sleep(50);
+        }
+    }
+
+    private Ended run(MirrorConfig config) {
+        try (Mirror mirror = Mirror.start(config)) {
+            assertTrue(mirror.awaitTermination(Duration.ofSeconds(60)), "the mirror ends by itself");
+            return new Ended(mirror.engine().health(),
+                    mirror.engine().failure().map(Throwable::toString).orElse(""));
+        }
+    }
+
+    private record Ended(Health health, String failure) {
+    }
+}
