@@ -143,7 +143,7 @@ public final class LagCommand implements Callable<Integer> {
             throw usage("--bootstrap-servers is required: where the Kafka brokers are, e.g. broker1:9092");
         }
         try {
-            return new LagInputs(g, t, props, urls);
+            return new LagInputs(g, t, props, urls, base == null ? null : base.progress());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

@@ -85,8 +85,7 @@ final class LagReader implements AutoCloseable {
         List<TopicPartition> partitions = partitions();
         Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
         Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
-        Map<TopicPartition, OffsetAndMetadata> committed = get(admin.listConsumerGroupOffsets(inputs.group())
-                .partitionsToOffsetAndMetadata(), "the group's committed offsets");
+        Map<TopicPartition, OffsetAndMetadata> committed = committed(partitions);
         Map<TopicPartition, Long> sizes = logSizes(partitions);
         Map<TopicPartition, Long> next = new HashMap<>();
         for (TopicPartition tp : partitions) {
@@ -105,6 +104,17 @@ final class LagReader implements AutoCloseable {
                     first == null ? -1 : first[0], sizes.getOrDefault(tp, -1L), first == null ? -1 : first[1]));
         }
         return new LagSnapshot(at, readings, retention(), completed);
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> committed(List<TopicPartition> partitions) {
+        if (inputs.progress() == null) {
+            return get(admin.listConsumerGroupOffsets(inputs.group()).partitionsToOffsetAndMetadata(),
+                    "the group's committed offsets");
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+        inputs.progress().committed(new java.util.HashSet<>(partitions))
+                .forEach((tp, offset) -> committed.put(tp, new OffsetAndMetadata(offset)));
+        return committed;
     }
 
     private List<TopicPartition> partitions() {
