@@ -39,7 +39,7 @@ final class AuditText {
             b.append(" -> ").append(p.targetTopic()).append('-').append(p.partition());
         }
         b.append(": ").append(p.clean() ? "clean" : "DIFFERENT").append('\n');
-        b.append("  source offsets ").append(p.sourceLogStart()).append("..").append(p.progress())
+        b.append("  source offsets ").append(p.sourceLogStart()).append(" up to ").append(p.progress())
                 .append(": ").append(p.sourceRecords()).append(" records to copy, ").append(p.copies())
                 .append(" copies\n");
         StringBuilder counts = new StringBuilder();
@@ -63,7 +63,7 @@ final class AuditText {
 
     private static void count(StringBuilder b, long n, String what) {
         if (n != 0) {
-            b.append(b.length() == 0 ? "" : ", ").append(n).append(' ').append(what);
+            b.append(b.length() == 0 ? "" : ", ").append(what).append(": ").append(n);
         }
     }
 }

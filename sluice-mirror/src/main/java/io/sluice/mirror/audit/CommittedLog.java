@@ -36,6 +36,9 @@ final class CommittedLog implements AutoCloseable {
         props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-mirror-audit." + side);
         props.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        // one partition is read at a time: large fetches keep the round trips few; two sides hold 2 x 8 MB at most
+        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.timeout = timeout;
         this.side = side;

@@ -11,7 +11,9 @@ import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.copy.Provenance;
+import io.sluice.mirror.copy.TopicNaming;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.TestRecords;
@@ -51,15 +53,8 @@ class MirrorAuditTest {
         source.createTopic(events, 1);
         writeInTransactions(orders, 2);
         writeInTransactions(events, 1);
-        MirrorConfig mirror = MirrorConfig.builder().name(Names.unique("audited"))
-                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
-                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
-                .topics(orders, events).commitInterval(Duration.ofMillis(200)).untilEnd(true).build();
-        try (Mirror running = Mirror.start(mirror)) {
-            assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
-            assertEquals(Health.STOPPED, running.engine().health(), () -> "failed: " + running.engine().failure());
-            assertEquals(3 * 40, running.counts().copied(), "the aborted records are not copied");
-        }
+        MirrorConfig mirror = mirror(orders, events).build();
+        assertEquals(3 * 40, runToEnd(mirror), "the aborted records are not copied");
 
         MirrorAuditReport clean = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
         assertTrue(clean.clean(), clean::toText);
@@ -108,6 +103,39 @@ class MirrorAuditTest {
                 .partition(orders, 1).orElseThrow();
         assertEquals(1, pastProgress.beyondProgress(), "the mirror never copied the new record: its progress is older");
         assertFalse(pastProgress.clean(), "exactly once, a read_committed reader must see no copy beyond the progress");
+    }
+
+    @Test
+    void atLeastOnceTheProgressIsTheSourceGroupsAndTheTargetTopicsHaveTheirTemplateNames() {
+        String topic = Names.unique("alo");
+        source.createTopic(topic, 1);
+        writeInTransactions(topic, 1);
+        MirrorConfig mirror = mirror(topic).delivery(MirrorDelivery.AT_LEAST_ONCE).naming(TopicNaming.prefix("dc1."))
+                .build();
+        assertEquals(40, runToEnd(mirror));
+        MirrorAuditReport report = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(report.clean(), report::toText);
+        PartitionAudit audit = report.partitions().get(0);
+        assertEquals("dc1." + topic, audit.targetTopic());
+        assertEquals(40, audit.copies());
+        assertEquals(47, audit.progress(), "the source group's committed offset");
+        assertEquals(audit.sourceHash(), audit.targetHash());
+    }
+
+    private MirrorConfig.Builder mirror(String... topics) {
+        return MirrorConfig.builder().name(Names.unique("audited"))
+                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
+                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
+                .topics(topics).commitInterval(Duration.ofMillis(200)).untilEnd(true);
+    }
+
+    /** Runs a bounded mirror to its end; how many records it copied. */
+    private static long runToEnd(MirrorConfig config) {
+        try (Mirror running = Mirror.start(config)) {
+            assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
+            assertEquals(Health.STOPPED, running.engine().health(), () -> "failed: " + running.engine().failure());
+            return running.counts().copied();
+        }
     }
 
     /**
