@@ -5,12 +5,12 @@ import io.sluice.mirror.MirrorDelivery;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,6 +57,9 @@ public final class MirrorAudit {
                 long until = progress.getOrDefault(tp, logStart);
                 if (!progress.containsKey(tp)) {
                     notes.add(tp + " has no progress committed: nothing of it counts as copied");
+                } else if (until < logStart) {
+                    notes.add(tp + ": the source's retention removed offsets " + until + " up to " + logStart
+                            + " before the mirror copied them; the audit cannot see what they held");
                 }
                 if (!targetPartitions.contains(targetTp)) {
                     notes.add(targetTp + " does not exist in the target");
@@ -87,8 +90,9 @@ public final class MirrorAudit {
         Map<String, TopicDescription> described = answer(admin.describeTopics(topics).allTopicNames(),
                 "describe the source topics " + topics, config);
         List<TopicPartition> partitions = new ArrayList<>();
-        new TreeMap<>(described).forEach((name, d) -> d.partitions()
+        described.forEach((name, d) -> d.partitions()
                 .forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
+        partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         return partitions;
     }
 
