@@ -1,0 +1,69 @@
+package io.sluice.mirror.audit;
+
+import io.sluice.mirror.MirrorDelivery;
+
+/**
+ * The report for a person: the verdict first, then one block per partition with its counts, its hashes and its first
+ * difference. Counts that are zero and say nothing unusual are left out.
+ *
+ * <p>Stateless.
+ */
+final class AuditText {
+
+    private AuditText() {
+    }
+
+    static String render(MirrorAuditReport r) {
+        StringBuilder b = new StringBuilder();
+        long unclean = r.partitions().stream().filter(p -> !p.clean()).count();
+        b.append("Mirror ").append(r.mirror()).append(" (")
+                .append(r.delivery() == MirrorDelivery.EXACTLY_ONCE ? "exactly once" : "at least once").append("): ")
+                .append(r.clean() ? "CLEAN: the target holds every committed source record exactly once, in order"
+                        : "DIFFERENCES in " + unclean + " of " + r.partitions().size() + " partitions")
+                .append('\n');
+        b.append("source cluster ").append(r.sourceCluster()).append(", target cluster ").append(r.targetCluster())
+                .append("; compared up to ").append(r.untilSourceEnd() ? "the source's end" : "the mirror's progress")
+                .append("; took ").append(r.tookMillis()).append(" ms\n");
+        for (PartitionAudit p : r.partitions()) {
+            partition(b, p);
+        }
+        for (String note : r.notes()) {
+            b.append("note: ").append(note).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static void partition(StringBuilder b, PartitionAudit p) {
+        b.append('\n').append(p.sourceTopic()).append('-').append(p.partition());
+        if (!p.targetTopic().equals(p.sourceTopic())) {
+            b.append(" -> ").append(p.targetTopic()).append('-').append(p.partition());
+        }
+        b.append(": ").append(p.clean() ? "clean" : "DIFFERENT").append('\n');
+        b.append("  source offsets ").append(p.sourceLogStart()).append(" up to ").append(p.progress())
+                .append(": ").append(p.sourceRecords()).append(" records to copy, ").append(p.copies())
+                .append(" copies\n");
+        StringBuilder counts = new StringBuilder();
+        count(counts, p.missing(), "missing");
+        count(counts, p.duplicates(), "duplicates");
+        count(counts, p.outOfOrder(), "out of order");
+        count(counts, p.mismatches(), "mismatches");
+        count(counts, p.notInSource(), "copies of offsets the source does not hold");
+        count(counts, p.beyondProgress(), "copies beyond the progress" + (p.beyondProgressAllowed()
+                ? " (allowed at least once)" : ""));
+        count(counts, p.notExpected(), "source records that came from the target (not copied back)");
+        count(counts, p.fromElsewhere(), "target records not copied from the source");
+        count(counts, p.belowSourceLogStart(), "copies of records the source's retention removed since");
+        if (counts.length() > 0) {
+            b.append("  ").append(counts).append('\n');
+        }
+        b.append("  sha256 source ").append(p.sourceHash(), 0, 16).append("…, target ").append(p.targetHash(), 0, 16)
+                .append("… ").append(p.sourceHash().equals(p.targetHash()) ? "(equal)" : "(differ)").append('\n');
+        p.firstDifference().ifPresent(d -> b.append("  first difference: ").append(d).append('\n'));
+    }
+
+    private static void count(StringBuilder b, long n, String what) {
+        if (n != 0) {
+            b.append(b.length() == 0 ? "" : ", ").append(what).append(": ").append(n);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.sluice.mirror.audit;
+
+import io.sluice.core.ClusterConnection;
+import io.sluice.mirror.MirrorDelivery;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The audit behind {@code sluice verify} for a mirror: compares each source partition with its target partition
+ * ({@link PartitionComparison}), one partition after the other, streaming both sides, and says whether the target
+ * holds every committed source record exactly once, in order, byte for byte. It only reads: no group is joined and
+ * nothing is committed.
+ *
+ * <p>Threading: stateless; {@link #run} does all its work on the calling thread.
+ */
+public final class MirrorAudit {
+
+    private MirrorAudit() {
+    }
+
+    /** Audits the mirror of {@code config}; throws {@link MirrorAuditException} when it cannot be audited. */
+    public static MirrorAuditReport run(MirrorAuditConfig config) {
+        Instant started = Instant.now();
+        try (Admin sourceAdmin = Admin.create(ClusterConnection.of(config.sourceProperties()));
+                Admin targetAdmin = Admin.create(ClusterConnection.of(config.targetProperties()));
+                CommittedLog source = new CommittedLog(config.sourceProperties(), "source", config.timeout());
+                CommittedLog target = new CommittedLog(config.targetProperties(), "target", config.timeout())) {
+            String sourceCluster = answer(sourceAdmin.describeCluster().clusterId(), "reach the source cluster", config);
+            String targetCluster = answer(targetAdmin.describeCluster().clusterId(), "reach the target cluster", config);
+            List<TopicPartition> partitions = sourcePartitions(sourceAdmin, config);
+            Set<TopicPartition> targetPartitions = targetPartitions(targetAdmin, partitions, config);
+            Map<TopicPartition, Long> logStarts = source.logStarts(partitions);
+            Map<TopicPartition, Long> progress = config.untilSourceEnd() ? source.lastStable(partitions)
+                    : MirrorProgress.read(config, partitions);
+            Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
+            Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
+            List<String> notes = new ArrayList<>();
+            List<PartitionAudit> audits = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                TopicPartition targetTp = new TopicPartition(config.naming().target(tp.topic()), tp.partition());
+                long logStart = logStarts.get(tp);
+                long until = progress.getOrDefault(tp, logStart);
+                if (!progress.containsKey(tp)) {
+                    notes.add(tp + " has no progress committed: nothing of it counts as copied");
+                } else if (until < logStart) {
+                    notes.add(tp + ": the source's retention removed offsets " + until + " up to " + logStart
+                            + " before the mirror copied them; the audit cannot see what they held");
+                }
+                if (!targetPartitions.contains(targetTp)) {
+                    notes.add(targetTp + " does not exist in the target");
+                }
+                Iterator<ConsumerRecord<byte[], byte[]>> copies = targetPartitions.contains(targetTp)
+                        ? target.walk(targetTp, targetStarts.get(targetTp), targetEnds.get(targetTp)) : Collections.emptyIterator();
+                audits.add(new PartitionComparison(tp.topic(), targetTp.topic(), tp.partition(), sourceCluster,
+                        targetCluster, logStart, until, config.delivery() == MirrorDelivery.AT_LEAST_ONCE)
+                        .compare(source.walk(tp, logStart, Math.max(logStart, until)), copies));
+            }
+            return new MirrorAuditReport(config.mirrorName(), config.delivery(), config.untilSourceEnd(),
+                    sourceCluster, targetCluster, started, Instant.now().toEpochMilli() - started.toEpochMilli(),
+                    audits, notes);
+        }
+    }
+
+    /** The mirror's source topics' partitions, by topic name and partition. */
+    private static List<TopicPartition> sourcePartitions(Admin admin, MirrorAuditConfig config) {
+        List<String> topics = config.topics();
+        if (config.topicPattern().isPresent()) {
+            topics = answer(admin.listTopics().names(), "list the source's topics", config).stream()
+                    .filter(name -> config.topicPattern().get().matcher(name).matches()).sorted().toList();
+        }
+        if (topics.isEmpty()) {
+            throw new MirrorAuditException("no topic of the source matches '" + config.topicPattern().orElse(null)
+                    + "': nothing to audit");
+        }
+        Map<String, TopicDescription> described = answer(admin.describeTopics(topics).allTopicNames(),
+                "describe the source topics " + topics, config);
+        List<TopicPartition> partitions = new ArrayList<>();
+        described.forEach((name, d) -> d.partitions()
+                .forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
+        partitions.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        return partitions;
+    }
+
+    /** The target partitions that exist of those the source partitions are copied to. */
+    private static Set<TopicPartition> targetPartitions(Admin admin, List<TopicPartition> sourcePartitions,
+            MirrorAuditConfig config) {
+        Set<String> names = answer(admin.listTopics().names(), "list the target's topics", config);
+        List<String> wanted = sourcePartitions.stream().map(tp -> config.naming().target(tp.topic())).distinct()
+                .filter(names::contains).toList();
+        Map<String, TopicDescription> described = answer(admin.describeTopics(wanted).allTopicNames(),
+                "describe the target topics " + wanted, config);
+        Set<TopicPartition> existing = new HashSet<>();
+        described.forEach((name, d) -> d.partitions().forEach(p -> existing.add(new TopicPartition(name,
+                p.partition()))));
+        return existing;
+    }
+
+    private static <T> T answer(KafkaFuture<T> future, String what, MirrorAuditConfig config) {
+        try {
+            return future.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new MirrorAuditException("cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new MirrorAuditException("cannot " + what + ": no answer within " + config.timeout().toSeconds()
+                    + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MirrorAuditException("interrupted while trying to " + what, e);
+        }
+    }
+}

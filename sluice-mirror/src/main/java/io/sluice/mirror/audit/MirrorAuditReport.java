@@ -1,0 +1,61 @@
+package io.sluice.mirror.audit;
+
+import io.sluice.mirror.MirrorDelivery;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The audit's answer: per partition what was found ({@link PartitionAudit}), and the verdict, clean only when every
+ * partition is.
+ *
+ * @param mirror the mirror's name
+ * @param delivery what the mirror promises
+ * @param untilSourceEnd whether the audit compared up to the source's end rather than the mirror's progress
+ * @param sourceCluster the source's cluster ID
+ * @param targetCluster the target's cluster ID
+ * @param startedAt when the audit started
+ * @param tookMillis how long it took
+ * @param partitions every audited partition, by topic and partition
+ * @param notes what the reader should know beyond the counts (partitions without progress, target topics missing)
+ */
+public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean untilSourceEnd, String sourceCluster,
+        String targetCluster, Instant startedAt, long tookMillis, List<PartitionAudit> partitions,
+        List<String> notes) {
+
+    public MirrorAuditReport {
+        partitions = List.copyOf(partitions);
+        notes = List.copyOf(notes);
+    }
+
+    /** Whether the target holds every committed source record of the audited ranges exactly once, in order. */
+    public boolean clean() {
+        return partitions.stream().allMatch(PartitionAudit::clean);
+    }
+
+    /** The process exit status of {@code sluice verify}: 0 only when clean. */
+    public int exitStatus() {
+        return clean() ? 0 : 1;
+    }
+
+    /** The first partition with a difference, if any. */
+    public Optional<PartitionAudit> firstUnclean() {
+        return partitions.stream().filter(p -> !p.clean()).findFirst();
+    }
+
+    /** The partition {@code partition} of {@code sourceTopic}. */
+    public Optional<PartitionAudit> partition(String sourceTopic, int partition) {
+        return partitions.stream().filter(p -> p.sourceTopic().equals(sourceTopic) && p.partition() == partition)
+                .findFirst();
+    }
+
+    /** The report for a person. */
+    public String toText() {
+        return AuditText.render(this);
+    }
+
+    /** The report as one JSON object. */
+    public String toJson() {
+        return AuditJson.render(this);
+    }
+}

@@ -1,0 +1,41 @@
+package io.sluice.mirror.audit;
+
+import java.util.Optional;
+
+/**
+ * What the audit found in one source partition and its target partition.
+ *
+ * @param sourceTopic the source topic
+ * @param targetTopic its name in the target
+ * @param partition the partition number, the same on both sides
+ * @param sourceLogStart the source's first offset: copies of offsets below it are counted in
+ *     {@code belowSourceLogStart}
+ * @param progress the source offset the audit compares up to, not including
+ * @param sourceRecords source records read (read_committed) from the log start up to the progress that must have a
+ *     copy
+ * @param notExpected source records not to be copied: their provenance names the target cluster (no loops)
+ * @param copies target records that are copies of source records in the audited range
+ * @param missing source records without a copy
+ * @param duplicates second (and further) copies of a source record
+ * @param outOfOrder copies that came after the copy of a later source record
+ * @param mismatches copies whose key, value, headers or timestamp differ from the source record's
+ * @param notInSource copies of offsets the source does not hold read_committed (aborted, a marker, compacted away)
+ * @param fromElsewhere target records not copied from the source cluster (local writes, other mirrors)
+ * @param belowSourceLogStart copies of source records that retention removed from the source since
+ * @param beyondProgress copies of source offsets at or after the progress
+ * @param beyondProgressAllowed whether such copies may exist (at least once) or are a difference (exactly once)
+ * @param sourceHash SHA-256 of the source records that must have a copy, in order (see {@link ContentHash})
+ * @param targetHash SHA-256 of the copies, in target order, without their provenance header
+ * @param firstDifference the first difference in words, naming the source and the target offset; empty when clean
+ */
+public record PartitionAudit(String sourceTopic, String targetTopic, int partition, long sourceLogStart,
+        long progress, long sourceRecords, long notExpected, long copies, long missing, long duplicates,
+        long outOfOrder, long mismatches, long notInSource, long fromElsewhere, long belowSourceLogStart,
+        long beyondProgress, boolean beyondProgressAllowed, String sourceHash, String targetHash,
+        Optional<String> firstDifference) {
+
+    /** Every source record in the range has exactly one copy, in order, equal to it. */
+    public boolean clean() {
+        return firstDifference.isEmpty();
+    }
+}

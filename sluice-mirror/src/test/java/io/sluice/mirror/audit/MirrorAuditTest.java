@@ -1,0 +1,195 @@
+package io.sluice.mirror.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.core.Health;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.mirror.Mirror;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorDelivery;
+import io.sluice.mirror.copy.Provenance;
+import io.sluice.mirror.copy.TopicNaming;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The audit of a real mirror between two clusters: clean after a mirror copied a source with transactions (one
+ * aborted, so that source and target offsets differ), then a duplicate, a changed copy and a missing copy written into
+ * the target by hand, each named as its partition's first difference with the right offsets.
+ */
+class MirrorAuditTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long AN_HOUR_AGO = System.currentTimeMillis() - 3_600_000;
+
+    private final KafkaCluster source = SharedKafka.cluster();
+    private final KafkaCluster target = SharedKafka.second();
+
+    @Test
+    void aCleanMirrorIsCleanAndEveryChangeToTheTargetIsNamedAsTheFirstDifference() throws Exception {
+        String orders = Names.unique("orders");
+        String events = Names.unique("events");
+        source.createTopic(orders, 2);
+        source.createTopic(events, 1);
+        writeInTransactions(orders, 2);
+        writeInTransactions(events, 1);
+        MirrorConfig mirror = mirror(orders, events).build();
+        assertEquals(3 * 40, runToEnd(mirror), "the aborted records are not copied");
+
+        MirrorAuditReport clean = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(clean.clean(), clean::toText);
+        assertEquals(3, clean.partitions().size());
+        for (PartitionAudit p : clean.partitions()) {
+            assertEquals(40, p.sourceRecords());
+            assertEquals(40, p.copies());
+            assertEquals(p.sourceHash(), p.targetHash());
+            assertEquals(47, p.progress(), "the offset after the last record copied: the source offsets below it hold "
+                    + "5 aborted records and 2 transaction markers besides the 40 copied");
+        }
+
+        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        ConsumerRecord<byte[], byte[]> fourth = TestRecords.readAll(source.clientProperties(Listener.PLAINTEXT),
+                orders, Duration.ofSeconds(30)).stream().filter(r -> r.partition() == 0).skip(3).findFirst()
+                .orElseThrow();
+        long duplicate = copyByHand(orders, 0, fourth.value(), fourth.headers(), sourceCluster, fourth.offset());
+        long changedAt = send(source, orders, 1, "new", new RecordHeaders());
+        long changed = copyByHand(orders, 1, bytes("changed"), new RecordHeaders(), sourceCluster, changedAt);
+        long skippedAt = send(source, events, 0, "skipped", new RecordHeaders());
+        long nextAt = send(source, events, 0, "next", new RecordHeaders());
+        long next = copyByHand(events, 0, bytes("next"), new RecordHeaders(), sourceCluster, nextAt);
+
+        MirrorAuditReport changes = MirrorAudit.run(MirrorAuditConfig.builder(mirror).untilSourceEnd(true).build());
+        assertFalse(changes.clean());
+        PartitionAudit ordersZero = changes.partition(orders, 0).orElseThrow();
+        assertEquals(1, ordersZero.duplicates());
+        assertEquals(Optional.of("target offset " + duplicate + " is a second copy of source offset "
+                + fourth.offset()), ordersZero.firstDifference());
+        PartitionAudit ordersOne = changes.partition(orders, 1).orElseThrow();
+        assertEquals(1, ordersOne.mismatches());
+        assertEquals(Optional.of("source offset " + changedAt + " (target offset " + changed + "): the value differs"),
+                ordersOne.firstDifference());
+        PartitionAudit eventsZero = changes.partition(events, 0).orElseThrow();
+        assertEquals(1, eventsZero.missing());
+        assertEquals(Optional.of("source offset " + skippedAt + " has no copy; the copies go on at source offset "
+                + nextAt + " (target offset " + next + ")"), eventsZero.firstDifference());
+        assertTrue(changes.toText().contains(eventsZero.firstDifference().get()), changes::toText);
+        JsonNode json = JSON.readTree(changes.toJson());
+        assertEquals(1, json.get("exitStatus").asInt());
+        int ordersOneAt = changes.partitions().indexOf(ordersOne);
+        assertEquals(ordersOne.firstDifference().get(),
+                json.get("partitions").get(ordersOneAt).get("firstDifference").asText());
+
+        PartitionAudit pastProgress = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build())
+                .partition(orders, 1).orElseThrow();
+        assertEquals(1, pastProgress.beyondProgress(), "the mirror never copied the new record: its progress is older");
+        assertFalse(pastProgress.clean(), "exactly once, a read_committed reader must see no copy beyond the progress");
+    }
+
+    @Test
+    void atLeastOnceTheProgressIsTheSourceGroupsAndTheTargetTopicsHaveTheirTemplateNames() {
+        String topic = Names.unique("alo");
+        source.createTopic(topic, 1);
+        writeInTransactions(topic, 1);
+        MirrorConfig mirror = mirror(topic).delivery(MirrorDelivery.AT_LEAST_ONCE).naming(TopicNaming.prefix("dc1."))
+                .build();
+        assertEquals(40, runToEnd(mirror));
+        MirrorAuditReport report = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(report.clean(), report::toText);
+        PartitionAudit audit = report.partitions().get(0);
+        assertEquals("dc1." + topic, audit.targetTopic());
+        assertEquals(40, audit.copies());
+        assertEquals(47, audit.progress(), "the source group's committed offset");
+        assertEquals(audit.sourceHash(), audit.targetHash());
+    }
+
+    private MirrorConfig.Builder mirror(String... topics) {
+        return MirrorConfig.builder().name(Names.unique("audited"))
+                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
+                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
+                .topics(topics).commitInterval(Duration.ofMillis(200)).untilEnd(true);
+    }
+
+    /** Runs a bounded mirror to its end; how many records it copied. */
+    private static long runToEnd(MirrorConfig config) {
+        try (Mirror running = Mirror.start(config)) {
+            assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
+            assertEquals(Health.STOPPED, running.engine().health(), () -> "failed: " + running.engine().failure());
+            return running.counts().copied();
+        }
+    }
+
+    /**
+     * Per partition: 20 records committed, 5 aborted, 20 committed, with keys, headers and timestamps from the last
+     * hour (older ones would meet the brokers' retention).
+     */
+    private void writeInTransactions(String topic, int partitions) {
+        Map<String, Object> props = new HashMap<>(source.clientProperties(Listener.PLAINTEXT));
+        props.put("transactional.id", Names.unique("writer"));
+        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            for (int round = 0; round < 3; round++) {
+                producer.beginTransaction();
+                for (int p = 0; p < partitions; p++) {
+                    for (int i = 0; i < (round == 1 ? 5 : 20); i++) {
+                        RecordHeaders headers = new RecordHeaders();
+                        headers.add("round", bytes("r" + round));
+                        producer.send(new ProducerRecord<>(topic, p, AN_HOUR_AGO + i, bytes("k" + i),
+                                bytes("v" + round + "." + i), headers));
+                    }
+                }
+                if (round == 1) {
+                    producer.flush(); // records not yet sent would be dropped: the aborted ones must be in the log
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                }
+            }
+        }
+    }
+
+    /** Writes into the target what a mirror would write for source offset {@code sourceOffset}; its target offset. */
+    private long copyByHand(String topic, int partition, byte[] value, Headers headers, String sourceCluster,
+            long sourceOffset) throws Exception {
+        RecordHeaders copied = new RecordHeaders(headers.toArray());
+        copied.add(Provenance.HEADER, Provenance.value(sourceCluster, sourceOffset));
+        return send(target, topic, partition, value, copied);
+    }
+
+    private static long send(KafkaCluster cluster, String topic, int partition, String value, Headers headers)
+            throws Exception {
+        return send(cluster, topic, partition, bytes(value), headers);
+    }
+
+    private static long send(KafkaCluster cluster, String topic, int partition, byte[] value, Headers headers)
+            throws Exception {
+        try (var producer = new KafkaProducer<>(cluster.clientProperties(Listener.PLAINTEXT), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            return producer.send(new ProducerRecord<>(topic, partition, AN_HOUR_AGO, bytes("k"), value, headers))
+                    .get(30, TimeUnit.SECONDS).offset();
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
