@@ -9,7 +9,9 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.cluster.SourceTopics;
+import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.pipeline.Pipeline;
+import io.sluice.mirror.audit.MirrorAuditReport;
 import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.pipeline.StorageTarget;
@@ -46,7 +48,8 @@ public final class VerifyCommand implements Callable<Integer> {
 
     private static final String NAME = "sluice verify";
 
-    @Parameters(arity = "0..1", paramLabel = "PIPELINE.yaml", description = "The pipeline that wrote the archive.")
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "The pipeline that wrote the archive, or a mirror "
+            + "file (then the target is audited against the source, docs/mirror-audit.md).")
     Path pipelineFile;
 
     @Mixin
@@ -73,6 +76,10 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--json", description = "The report as one JSON object per topic, one per line.")
     boolean json;
 
+    @Option(names = "--until-source-end", description = "For a mirror file: audit up to the source's end rather than "
+            + "up to the mirror's progress; for a mirror that was stopped after catching up.")
+    boolean untilSourceEnd;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -84,6 +91,12 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (pipelineFile != null && MirrorFile.isMirror(pipelineFile)) {
+            MirrorAuditReport report = MirrorVerification.run(MirrorFile.load(pipelineFile, context.variables()),
+                    untilSourceEnd);
+            context.console().result(json ? report.toJson() : report.toText());
+            return report.exitStatus();
+        }
         Pipeline pipeline = pipelineFile == null ? null : Pipelines.load(pipelineFile, context.variables());
         Map<String, Object> client = kafka.clientProperties(pipeline == null ? Map.of()
                 : pipeline.source().clientProperties());

@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code sluice mirror}, {@code validate} and {@code docs --mirror} on a mirror file, as a user types them. */
+/** {@code sluice mirror}, {@code validate} and {@code verify} on a mirror file, as a user types them. */
 class MirrorCommandTest {
 
     private final KafkaCluster source = SharedKafka.cluster();
@@ -40,6 +40,11 @@ class MirrorCommandTest {
         assertTrue(run.err().contains("300 records copied"), run.err());
         assertEquals(300, TestRecords.readAll(target.clientProperties(Listener.PLAINTEXT), "dc1." + topic,
                 Duration.ofSeconds(30)).size());
+
+        Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
+        assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+        assertTrue(verify.out().contains("CLEAN: the target holds every committed source record exactly once"),
+                verify.out());
     }
 
     @Test
