@@ -8,6 +8,7 @@ import io.sluice.core.internal.consumer.EngineFailure;
 import io.sluice.core.internal.consumer.EngineParts;
 import io.sluice.core.internal.consumer.SourceGroupView;
 import io.sluice.core.internal.consumer.StartSettings;
+import io.sluice.core.internal.consumer.Subscription;
 import io.sluice.core.internal.consumer.ReadRateLimit;
 import io.sluice.core.internal.failure.Backoff;
 import io.sluice.core.internal.failure.DeadLetterPublisher;
@@ -152,7 +153,8 @@ public final class Engine implements AutoCloseable {
                 new StartSettings(config.startPosition(), config.outOfRangePolicy(), config.startTimestamp(),
                         config.timestampStart(), config.window(), config.drainTimeout()),
                 new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
-        ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(config.topics(), config.groupId(),
+        ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
+                Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.groupId(),
                 config.untilEnd(), config.drainTimeout()), parts, sink);
         Engine engine = new Engine(config, loop, failure, deadLetters, processor, pool);
         metrics.bind(engine::stats);

@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
@@ -27,6 +29,7 @@ public final class EngineConfig {
     private final Map<String, Object> consumerProperties;
     private final Map<String, Object> producerProperties;
     private final List<String> topics;
+    private final Pattern topicPattern;
     private final Ordering ordering;
     private final LaneFunction laneFunction;
     private final int concurrency;
@@ -56,6 +59,7 @@ public final class EngineConfig {
         this.consumerProperties = Map.copyOf(b.consumerProperties);
         this.producerProperties = Map.copyOf(b.producerProperties);
         this.topics = List.copyOf(b.topics);
+        this.topicPattern = b.topicPattern;
         this.ordering = b.ordering;
         this.laneFunction = b.laneFunction;
         this.concurrency = b.concurrency;
@@ -110,8 +114,14 @@ public final class EngineConfig {
         return producerProperties;
     }
 
+    /** The topics named; empty when a {@link #topicPattern()} says which. */
     public List<String> topics() {
         return topics;
+    }
+
+    /** The pattern whole topic names must match, when no topics are named. */
+    public Optional<Pattern> topicPattern() {
+        return Optional.ofNullable(topicPattern);
     }
 
     public Ordering ordering() {
@@ -219,6 +229,7 @@ public final class EngineConfig {
         private final Map<String, Object> consumerProperties = new HashMap<>();
         private final Map<String, Object> producerProperties = new HashMap<>();
         private List<String> topics = List.of();
+        private Pattern topicPattern;
         private Ordering ordering = Ordering.KEY;
         private LaneFunction laneFunction;
         private int concurrency = 64;
@@ -272,9 +283,21 @@ public final class EngineConfig {
             return consumerProperty(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         }
 
-        /** The topics to consume; required. */
+        /** The topics to consume; these or a {@link #topicPattern(Pattern)} are required. */
         public Builder topics(String... names) {
             this.topics = List.of(names);
+            return this;
+        }
+
+        /**
+         * Consumes every topic whose whole name matches {@code pattern} (internal topics excepted) instead of named
+         * {@link #topics}, including topics created while the engine runs. The consumer matches the pattern against
+         * its view of the cluster's topics, refreshed every {@code metadata.max.age.ms} (a consumer property, default
+         * 5 minutes): that decides how soon a new topic is read (then the group rebalances to hand out its partitions).
+         * A bounded run ({@link #untilEnd}) reads the topics that match when it starts.
+         */
+        public Builder topicPattern(Pattern pattern) {
+            this.topicPattern = Objects.requireNonNull(pattern, "pattern");
             return this;
         }
 
@@ -418,7 +441,8 @@ public final class EngineConfig {
          * A bounded run, for backfills and catch-up jobs: the end offsets of every partition of the topics are read
          * when the engine starts, records at or past them are not processed, and once every partition is done up to
          * its end (the ones of other instances of the group by their committed offsets) the engine drains, commits
-         * and stops by itself ({@link Health#STOPPED}). Partitions created after the start are not read. Default off.
+         * and stops by itself ({@link Health#STOPPED}). Partitions created after the start (topics that come to match a
+         * {@link #topicPattern} included) are not read. Default off.
          */
         public Builder untilEnd(boolean enabled) {
             this.untilEnd = enabled;
@@ -450,7 +474,9 @@ public final class EngineConfig {
                     "bootstrap.servers is required: where the Kafka brokers are, e.g. broker1:9092");
             require(consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG) != null,
                     "group.id is required: the consumer group whose committed offsets record progress");
-            require(!topics.isEmpty(), "topics is required: name at least one topic to consume");
+            require(!topics.isEmpty() || topicPattern != null,
+                    "topics is required: name at least one topic to consume, or give a topic pattern");
+            require(topics.isEmpty() || topicPattern == null, "name topics or give a topic pattern, not both");
             require(concurrency >= 1 && concurrency <= 10_000, "concurrency must be 1..10000, not " + concurrency);
             require(lanesPerPartition >= 1 && lanesPerPartition <= 65_536,
                     "lanes per partition must be 1..65536, not " + lanesPerPartition);
@@ -473,6 +499,9 @@ public final class EngineConfig {
                     "the DEAD_LETTER outcome needs a dead-letter topic");
             require(deadLetterTopic == null || !topics.contains(deadLetterTopic),
                     "the dead-letter topic must not be one of the consumed topics");
+            require(deadLetterTopic == null || topicPattern == null || !topicPattern.matcher(deadLetterTopic).matches(),
+                    "the dead-letter topic must not match the topic pattern: the engine would consume its own dead "
+                            + "letters");
             require(maxReadBytesPerSecond == 0 || maxReadBytesPerSecond >= 1024, "the read rate limit must be at least "
                     + "1024 bytes/s (or 0 for no limit), not " + maxReadBytesPerSecond);
             require(startTimestamp == null || !startTimestamp.isAfter(Instant.now().plus(Duration.ofMinutes(1))),

@@ -100,6 +100,31 @@ class BoundedRunTest {
     }
 
     @Test
+    void untilEndWithATopicPatternReadsTheTopicsThatMatchAtStartUpToTheirEnds() throws Exception {
+        String prefix = Names.unique("until-end-pattern");
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (int t = 0; t < 2; t++) {
+            String topic = prefix + "-" + t;
+            kafka.createTopic(topic, 2);
+            TestRecords.produceNumbered(client, topic, t * 400, 400);
+            ends.putAll(EngineTestSupport.endOffsets(kafka, topic, 2));
+        }
+        kafka.createTopic(prefix + "x", 1); // does not match: the pattern matches whole names
+        TestRecords.produceNumbered(client, prefix + "x", 0, 50);
+        EngineConfig config = EngineTestSupport.config(kafka, prefix + "-0")
+                .topics() // none named: the pattern says which
+                .topicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(prefix) + "-.*"))
+                .untilEnd(true).build();
+
+        Set<String> done = runToEnd(config, record -> record.value());
+
+        assertEquals(IntStream.range(0, 800).mapToObj(i -> "v" + i).collect(Collectors.toSet()), done,
+                "every record of both matching topics");
+        assertEquals(ends, committedOffsets(config.groupId()));
+    }
+
+    @Test
     void aReadRateLimitHoldsTheAverageRateByPausingWhileTheMemberStaysInItsGroup() throws Exception {
         String topic = Names.unique("rate");
         kafka.createTopic(topic, 2);
@@ -178,9 +203,15 @@ class BoundedRunTest {
 
     /** Runs the engine until it stops by itself, which it must do as STOPPED; returns "partition:offset" done. */
     private static Set<String> runToEnd(EngineConfig config) {
+        return runToEnd(config, record -> record.partition() + ":" + record.offset());
+    }
+
+    /** As {@link #runToEnd(EngineConfig)}, returning what {@code name} says of each record done. */
+    private static Set<String> runToEnd(EngineConfig config,
+            java.util.function.Function<org.apache.kafka.clients.consumer.ConsumerRecord<String, String>, String> name) {
         Set<String> done = ConcurrentHashMap.newKeySet();
         Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.add(record.partition() + ":" + record.offset()));
+                record -> done.add(name.apply(record)));
         try {
             assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "the engine stops by itself: "
                     + engine.health() + " " + engine.partitions());

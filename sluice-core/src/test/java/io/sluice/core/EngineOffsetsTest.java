@@ -4,6 +4,7 @@ import static io.sluice.core.EngineTestSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.core.commit.TransactionalSource;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
@@ -217,26 +218,9 @@ class EngineOffsetsTest {
         assertTrue(seen.stream().allMatch(v -> v.startsWith("committed-")), "no aborted record processed");
     }
 
-    /**
-     * The log end once the last transaction's marker is written: the coordinator writes markers after the producer's
-     * abort or commit returns, so until the last stable offset equals the log end, the end can still move.
-     */
+    /** The log end once the last transaction's marker is written ({@link TransactionalSource#settledEnd}). */
     private long settledEnd(TopicPartition tp) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            long stable = kafka.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()),
-                    new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
-                    .partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
-            long end = kafka.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()))
-                    .partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
-            if (stable == end) {
-                return end;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("transaction markers still pending after 30 s: stable " + stable + ", end " + end);
-            }
-            Thread.sleep(20);
-        }
+        return TransactionalSource.settledEnd(kafka, tp);
     }
 
     private long committedOffset(EngineConfig config, String topic) {

@@ -47,6 +47,37 @@ class TargetTransactionCommitTest {
     }
 
     @Test
+    void markersAndAbortedRecordsEndingTheSourceNeverHoldProgressAndTheBoundedRunEnds() throws Exception {
+        CopiedTopics topics = topics("markers", 0);
+        Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+        try (TransactionalSource source = new TransactionalSource(kafka)) {
+            // partition 0 ends in an abort marker, partition 1 in a commit marker; partition 2 has no record to copy
+            source.transaction(topics.source(), 0, "kept-0", 40, true);
+            source.transaction(topics.source(), 0, "aborted-0", 7, false);
+            source.transaction(topics.source(), 1, "aborted-1", 5, false);
+            source.transaction(topics.source(), 1, "kept-1", 30, true);
+            source.transaction(topics.source(), 2, "aborted-2", 9, false);
+            for (int p = 0; p < 3; p++) {
+                ends.put(new TopicPartition(topics.target(), p),
+                        source.settledEnd(new TopicPartition(topics.source(), p)));
+            }
+        }
+
+        Engine first = copyUntilEnd(topics);
+        assertEquals(Health.STOPPED, first.health(), () -> "failed: " + first.failure().orElse(null));
+        assertEquals(70, first.stats().consumed(), "only the committed transactions' records");
+        topics.assertExactCopy();
+        Map<TopicPartition, Long> progress = new java.util.HashMap<>();
+        topics.progress().forEach((tp, oam) -> progress.put(tp, oam.offset()));
+        assertEquals(ends, progress, "every partition's progress at its log end, past the last marker: "
+                + "lag 0, even where nothing was copied");
+
+        Engine again = copyUntilEnd(topics);
+        assertEquals(Health.STOPPED, again.health(), () -> "failed: " + again.failure().orElse(null));
+        assertEquals(0, again.stats().consumed(), "a rerun finds nothing left to copy");
+    }
+
+    @Test
     void anEarlierOwnerIsFencedOnceTheNextClaimsAndItsOpenTransactionIsAborted() throws Exception {
         CopiedTopics topics = topics("fence", 0);
         TopicPartition source = new TopicPartition(topics.source(), 0);

@@ -44,7 +44,7 @@ public final class ConsumerLoop implements Runnable {
      *
      * @param untilEnd whether the run stops at the end offsets seen at start
      */
-    public record Settings(List<String> topics, String groupId, boolean untilEnd, Duration drainTimeout) {
+    public record Settings(Subscription subscription, String groupId, boolean untilEnd, Duration drainTimeout) {
     }
 
     private final Settings settings;
@@ -103,13 +103,14 @@ public final class ConsumerLoop implements Runnable {
     public void run() {
         try {
             RunEnd runEnd = settings.untilEnd()
-                    ? RunEnd.capture(consumer, settings.topics(), settings.groupId(), settings.drainTimeout(), admin)
+                    ? RunEnd.capture(consumer, settings.subscription(), settings.groupId(), settings.drainTimeout(),
+                            admin)
                     : RunEnd.unbounded();
             Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
             dispatcher = dispatch;
             assignments = new Assignments(consumer, start, commitPoint, commits, topicIds, partitions, factory,
                     completions, pauses, budget, runEnd);
-            consumer.subscribe(settings.topics(), assignments);
+            settings.subscription().subscribe(consumer, assignments);
             health.set(Health.RUNNING);
             while (!closing && failure.get() == null) {
                 completions.take();

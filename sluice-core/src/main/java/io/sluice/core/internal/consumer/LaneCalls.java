@@ -117,22 +117,30 @@ final class LaneCalls {
         return timeout;
     }
 
+    /** A sink's checkpoint, with where the partition stood when it was asked for. Immutable. */
+    record Checkpointed(SinkCheckpoint checkpoint, SinkProgress.Reach reach) {
+    }
+
     /**
-     * What a checkpoint commits: its offset, and the engine's metadata with the sink's data (a sink's checkpoint
-     * covers everything below its offset: nothing done beyond it to list).
-     *
-     * @param committed the partition's last committed offset, which a checkpoint may not go below
+     * Asks the sink for a checkpoint in the partition's lane, behind the records handed out so far, and notes where
+     * the partition stands now: that is what the checkpoint can cover ({@link SinkProgress}). Consumer thread.
      */
-    static OffsetAndMetadata commitOf(PartitionState p, SinkCheckpoint c, long committed) {
-        if (c.offset() < committed) {
-            throw new IllegalStateException("the sink checkpointed " + p.partition + " at offset " + c.offset()
-                    + ", below its last commit " + committed);
-        }
-        String metadata = CommitMetadata.encode(p.topicId, CompletionMap.empty(c.offset()).encode(), c.data());
+    static CompletableFuture<Checkpointed> checkpoint(Sink sink, PartitionState p, boolean last) {
+        SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
+        return inLane(p, last ? "last checkpoint" : "checkpoint",
+                () -> new Checkpointed(sink.checkpoint(p.partition, last), reach));
+    }
+
+    /**
+     * What a checkpoint commits: the offset {@link SinkProgress} allows it, and the engine's metadata with the sink's
+     * data (a sink's checkpoint covers everything below that offset: nothing done beyond it to list).
+     */
+    static OffsetAndMetadata commitOf(PartitionState p, SinkCheckpoint c, long offset) {
+        String metadata = CommitMetadata.encode(p.topicId, CompletionMap.empty(offset).encode(), c.data());
         if (metadata.length() > METADATA_LIMIT) {
             throw new IllegalStateException("the sink's checkpoint data for " + p.partition + " is " + metadata.length()
                     + " characters; the broker's offset.metadata.max.bytes allows " + METADATA_LIMIT);
         }
-        return new OffsetAndMetadata(c.offset(), metadata);
+        return new OffsetAndMetadata(offset, metadata);
     }
 }

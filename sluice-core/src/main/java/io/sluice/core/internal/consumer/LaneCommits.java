@@ -22,7 +22,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
  * transaction in a target cluster, which cannot commit while the lane sends into it). On the interval a task goes
  * into each partition's lane behind the records handed out so far; the worker that reaches it asks the sink for a
  * checkpoint, has the commit point commit it, and tells the sink it was committed: one step, in order with the
- * writes, so no write of the next checkpoint can slip into this one. The consumer thread only learns the outcome.
+ * writes, so no write of the next checkpoint can slip into this one. The consumer thread only learns the outcome. A
+ * checkpoint that covers every record handed out before its task commits up to the consumer's position as of then
+ * ({@link SinkProgress}), so transaction markers and aborted records at the end of the source never hold progress.
  *
  * <p>A commit that did not certainly succeed stops the engine (after the sink heard {@link Sink#notCommitted}): what
  * the sink handed to it is gone (aborted) or in doubt, and the engine cannot take back records already done. A
@@ -46,7 +48,7 @@ final class LaneCommits implements CommitPolicy {
 
     /** What the partition's lane knows of its commits; touched only in the lane, but for {@code lost}. */
     private static final class LaneSide {
-        long committedOffset;
+        SinkProgress progress;
         SinkCheckpoint lastCheckpoint;
         /** Set by the consumer thread when the partition is lost: a commit task queued before must not commit. */
         volatile boolean lost;
@@ -75,7 +77,7 @@ final class LaneCommits implements CommitPolicy {
         p.lastCommitted = committed;
         Tracked t = new Tracked();
         // set before the first lane task is queued: the queue hands it to the lane
-        t.lane.committedOffset = committed == null ? 0 : committed.offset();
+        t.lane.progress = new SinkProgress(p.partition, committed == null ? 0 : committed.offset());
         tracked.put(p, t);
         LaneCalls.open(sink, p, committed);
     }
@@ -97,7 +99,9 @@ final class LaneCommits implements CommitPolicy {
         for (PartitionState p : partitions) {
             Tracked t = tracked.get(p);
             if (t != null && t.pending == null && p.isOpen()) {
-                t.pending = LaneCalls.inLane(p, "checkpoint and commit", () -> checkpointAndCommit(p, t.lane, false));
+                SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
+                t.pending = LaneCalls.inLane(p, "checkpoint and commit",
+                        () -> checkpointAndCommit(p, t.lane, reach, false));
             }
         }
     }
@@ -108,8 +112,9 @@ final class LaneCommits implements CommitPolicy {
         for (PartitionState p : partitions) {
             Tracked t = tracked.get(p);
             if (t != null) {
-                last.put(p, LaneCalls.inLane(p, "last checkpoint and commit", () -> checkpointAndCommit(p, t.lane,
-                        true)));
+                SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
+                last.put(p, LaneCalls.inLane(p, "last checkpoint and commit",
+                        () -> checkpointAndCommit(p, t.lane, reach, true)));
             }
         }
         last.forEach((p, f) -> taken(p, calls.await(p, f)));
@@ -159,16 +164,22 @@ final class LaneCommits implements CommitPolicy {
         }
     }
 
-    /** In the partition's lane: null when nothing changed since the last commit. */
-    private Committed checkpointAndCommit(PartitionState p, LaneSide lane, boolean last) throws Exception {
+    /**
+     * In the partition's lane: null when nothing changed since the last commit.
+     *
+     * @param reach where the partition stood when this task was queued ({@link SinkProgress})
+     */
+    private Committed checkpointAndCommit(PartitionState p, LaneSide lane, SinkProgress.Reach reach, boolean last)
+            throws Exception {
         if (lane.lost) {
             return null; // another member may own the partition now: never commit for it
         }
         SinkCheckpoint c = sink.checkpoint(p.partition, last);
-        if (c.equals(lane.lastCheckpoint)) {
+        long offset = lane.progress.offsetOf(c, reach);
+        if (c.equals(lane.lastCheckpoint) && offset == lane.progress.committed()) {
             return null;
         }
-        OffsetAndMetadata commit = LaneCalls.commitOf(p, c, lane.committedOffset);
+        OffsetAndMetadata commit = LaneCalls.commitOf(p, c, offset);
         CrashPoints.reach(CrashPoints.BEFORE_COMMIT);
         long sent = System.nanoTime();
         try {
@@ -176,14 +187,14 @@ final class LaneCommits implements CommitPolicy {
         } catch (Exception e) {
             counts.failed();
             boolean certain = commitPoint.refusedForCertain(e);
-            LOG.warn("commit of {} at offset {} {}: {}", p.partition, c.offset(),
+            LOG.warn("commit of {} at offset {} {}: {}", p.partition, offset,
                     certain ? "refused" : "did not certainly succeed", e.toString());
             sink.notCommitted(p.partition, c, certain);
             throw e;
         }
         latency.record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
         CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
-        lane.committedOffset = c.offset();
+        lane.progress.sent(c, offset);
         lane.lastCheckpoint = c;
         sink.committed(p.partition, c);
         return new Committed(c, commit);

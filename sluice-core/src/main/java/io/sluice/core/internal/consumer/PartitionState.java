@@ -38,8 +38,10 @@ final class PartitionState implements PartitionWork {
     boolean reliefAsked;
     OffsetAndMetadata lastCommitted;
     /** Sinks only: the checkpoint asked for and not yet committed, and the last one committed. */
-    java.util.concurrent.CompletableFuture<io.sluice.core.sink.SinkCheckpoint> pendingCheckpoint;
+    java.util.concurrent.CompletableFuture<LaneCalls.Checkpointed> pendingCheckpoint;
     io.sluice.core.sink.SinkCheckpoint lastCheckpoint;
+    /** Sinks committed from the consumer thread ({@link SinkCommits}): how far their checkpoints commit. */
+    SinkProgress sinkProgress;
     /**
      * Sinks only: checkpoints sent to be committed whose commit may have landed (in flight, or its outcome unknown),
      * oldest first. On loss, an unsent checkpoint equal to one of them is not certainly uncommitted.

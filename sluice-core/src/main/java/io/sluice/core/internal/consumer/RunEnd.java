@@ -15,7 +15,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * The end of a bounded run: the end offsets of every partition of the topics, read when the engine starts (with the
- * consumer's isolation level, so open transactions do not hold the run). Records at or past a partition's end are
+ * consumer's isolation level, so open transactions do not hold the run; for a topic pattern, of the topics that match
+ * then: a partition created later, of a new topic or not, has the end 0 and is not read). Records at or past a partition's end are
  * not processed. The run is over when every partition is done up to its end: the ones assigned here by their
  * watermark, the others by the group's committed offsets, since other instances of the group commit them. The
  * engine then drains and commits as on close, so everything up to the ends is committed when it stops.
@@ -43,8 +44,13 @@ final class RunEnd {
         return new RunEnd(null, null, null);
     }
 
-    static RunEnd capture(Consumer<?, ?> consumer, List<String> topics, String group, java.time.Duration timeout,
-            Admin admin) {
+    static RunEnd capture(Consumer<?, ?> consumer, Subscription subscription, String group,
+            java.time.Duration timeout, Admin admin) {
+        List<String> topics = subscription.topicsNow(admin, timeout);
+        if (topics.isEmpty()) {
+            throw new IllegalStateException("no topic matches '" + subscription.pattern() + "'; a run until the end "
+                    + "reads the topics that exist when it starts");
+        }
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : topics) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);

@@ -28,7 +28,9 @@ import org.apache.kafka.common.TopicPartition;
  * <ol>
  *   <li>On the interval, a checkpoint task goes into each partition's lane, behind the records handed out so far;
  *       the worker that reaches it asks the sink to make everything before it durable.
- *   <li>When a checkpoint is ready, the consumer thread commits its offset with the sink's data in the metadata.
+ *   <li>When a checkpoint is ready, the consumer thread commits its offset with the sink's data in the metadata; a
+ *       checkpoint that covers every record handed out before it commits up to the consumer's position as of then
+ *       ({@link SinkProgress}: offsets the consumer stepped over, such as transaction markers, never hold progress).
  *   <li>The commit's outcome goes back into the lane as a task: {@link Sink#committed} (publish) or
  *       {@link Sink#notCommitted} (certainly rejected, or outcome unknown).
  * </ol>
@@ -66,6 +68,7 @@ final class SinkCommits implements CommitPolicy {
     @Override
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
+        p.sinkProgress = new SinkProgress(p.partition, committed == null ? 0 : committed.offset());
         LaneCalls.open(sink, p, committed);
     }
 
@@ -74,16 +77,21 @@ final class SinkCommits implements CommitPolicy {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<TopicPartition, SinkCheckpoint> checkpoints = new HashMap<>();
         for (PartitionState p : partitions) {
-            CompletableFuture<SinkCheckpoint> pending = p.pendingCheckpoint;
+            CompletableFuture<LaneCalls.Checkpointed> pending = p.pendingCheckpoint;
             if (pending == null || !pending.isDone()) {
                 continue;
             }
             p.pendingCheckpoint = null;
-            SinkCheckpoint c = calls.resultOf(p, pending, "checkpoint");
-            if (c == null || c.equals(p.lastCheckpoint)) {
+            LaneCalls.Checkpointed asked = calls.resultOf(p, pending, "checkpoint");
+            if (asked == null) {
                 continue;
             }
-            offsets.put(p.partition, metadata(p, c));
+            SinkCheckpoint c = asked.checkpoint();
+            long offset = p.sinkProgress.offsetOf(c, asked.reach());
+            if (c.equals(p.lastCheckpoint) && p.lastCommitted != null && offset == p.lastCommitted.offset()) {
+                continue;
+            }
+            offsets.put(p.partition, sent(p, c, offset));
             checkpoints.put(p.partition, c);
             p.possiblyCommitted.add(c);
         }
@@ -121,7 +129,7 @@ final class SinkCommits implements CommitPolicy {
             nextCommit = now + intervalNanos;
             for (PartitionState p : partitions) {
                 if (p.pendingCheckpoint == null && p.isOpen()) {
-                    p.pendingCheckpoint = LaneCalls.inLane(p, "checkpoint", () -> sink.checkpoint(p.partition, false));
+                    p.pendingCheckpoint = LaneCalls.checkpoint(sink, p, false);
                 }
             }
         }
@@ -129,17 +137,18 @@ final class SinkCommits implements CommitPolicy {
 
     @Override
     public void commitFinal(Collection<PartitionState> partitions) {
-        Map<PartitionState, CompletableFuture<SinkCheckpoint>> last = new HashMap<>();
+        Map<PartitionState, CompletableFuture<LaneCalls.Checkpointed>> last = new HashMap<>();
         for (PartitionState p : partitions) {
-            last.put(p, LaneCalls.inLane(p, "last checkpoint", () -> sink.checkpoint(p.partition, true)));
+            last.put(p, LaneCalls.checkpoint(sink, p, true));
         }
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<PartitionState, SinkCheckpoint> checkpoints = new HashMap<>();
         last.forEach((p, f) -> {
-            SinkCheckpoint c = calls.await(p, f);
-            if (c != null) {
+            LaneCalls.Checkpointed asked = calls.await(p, f);
+            if (asked != null) {
+                SinkCheckpoint c = asked.checkpoint();
                 checkpoints.put(p, c);
-                offsets.put(p.partition, metadata(p, c));
+                offsets.put(p.partition, sent(p, c, p.sinkProgress.offsetOf(c, asked.reach())));
             }
         });
         Exception error = null;
@@ -180,7 +189,7 @@ final class SinkCommits implements CommitPolicy {
         }
         List<CompletableFuture<?>> closing = new ArrayList<>();
         for (PartitionState p : partitions) {
-            CompletableFuture<SinkCheckpoint> unsent = p.pendingCheckpoint;
+            CompletableFuture<LaneCalls.Checkpointed> unsent = p.pendingCheckpoint;
             p.pendingCheckpoint = null;
             // an unsent checkpoint equal to one that was committed, or whose commit's outcome is still unknown, is not
             // certainly uncommitted: the sink must not give up what it names
@@ -191,8 +200,8 @@ final class SinkCommits implements CommitPolicy {
             closing.add(LaneCalls.inLane(p, "close after loss", () -> {
                 // the lane ran the checkpoint before this task, so it is done
                 if (unsent != null && unsent.isDone() && !unsent.isCompletedExceptionally()
-                        && !maybeCommitted.contains(unsent.join())) {
-                    sink.notCommitted(p.partition, unsent.join(), true);
+                        && !maybeCommitted.contains(unsent.join().checkpoint())) {
+                    sink.notCommitted(p.partition, unsent.join().checkpoint(), true);
                 }
                 sink.close(p.partition, true);
                 return null;
@@ -253,11 +262,13 @@ final class SinkCommits implements CommitPolicy {
         }
     }
 
-    private OffsetAndMetadata metadata(PartitionState p, SinkCheckpoint c) {
-        if (c.offset() > p.ledger.end()) {
-            throw new IllegalStateException("the sink checkpointed " + p.partition + " at offset " + c.offset()
-                    + ", beyond the records handed out (" + p.ledger.end() + ")");
-        }
-        return LaneCalls.commitOf(p, c, p.lastCommitted == null ? 0 : p.lastCommitted.offset());
+    /**
+     * The commit of {@code c} at {@code offset}, counted as sent: a later checkpoint commits no less, even while this
+     * one is in flight (commits land in order, and the offsets it stepped over stay empty).
+     */
+    private static OffsetAndMetadata sent(PartitionState p, SinkCheckpoint c, long offset) {
+        OffsetAndMetadata commit = LaneCalls.commitOf(p, c, offset);
+        p.sinkProgress.sent(c, offset);
+        return commit;
     }
 }

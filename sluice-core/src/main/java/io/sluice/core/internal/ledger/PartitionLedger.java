@@ -25,6 +25,7 @@ public final class PartitionLedger {
     private final int mask;
     private long watermark;
     private long end;
+    private long handedOut;
     private int pendingCount;
 
     /**
@@ -40,6 +41,7 @@ public final class PartitionLedger {
         this.pending = new long[window / 64];
         this.watermark = start;
         this.end = start;
+        this.handedOut = start;
     }
 
     /** Whether a record at {@code offset} fits in the window; one that does not must wait (and be fetched again). */
@@ -64,6 +66,7 @@ public final class PartitionLedger {
         pending[slot >>> 6] |= 1L << slot;
         pendingCount++;
         end = offset + 1;
+        handedOut = end;
     }
 
     /**
@@ -106,6 +109,15 @@ public final class PartitionLedger {
     /** One past the highest offset handed out or skipped. */
     public long end() {
         return end;
+    }
+
+    /**
+     * One past the highest offset handed out (the start, before any): from here up to {@link #end} lie only offsets
+     * the application never sees. A sink's checkpoint that covers every record handed out may commit up to
+     * {@link #end}; without that, a log ending in a transaction marker would hold its progress one short forever.
+     */
+    public long handedOut() {
+        return handedOut;
     }
 
     public int pendingCount() {

@@ -106,6 +106,31 @@ class SinkCommitsTest {
         assertEquals(1, commits.counts().commits());
     }
 
+    @Test
+    void aCheckpointOfEveryRecordHandedOutCommitsPastTheMarkersTheConsumerSteppedOverAndOnlyOnce() throws Exception {
+        PartitionState p = assign(0, null);
+        dispatch(p, 0, 3);
+        p.ledger.positionAt(5); // an aborted record at 3 and its abort marker at 4: the log ends there
+
+        checkpointReady(p);
+        commits.maybeCommit(List.of(p)); // sends it; asks for the next, which nothing new changes
+        OffsetAndMetadata sent = group.sent().get(0).get(P0);
+        assertEquals(5, sent.offset(), "the records end at 3, the log at 5: nothing left to read");
+        assertEquals(CompletionMap.empty(5).encode(), CompletionMap.fromCommit(5, sent.metadata()).encode());
+        assertEquals(Optional.of("files-3"), CommitMetadata.sinkData(sent.metadata()));
+        group.answer(null);
+        assertEquals(List.of("open 0 -", "write 0", "write 1", "write 2", "checkpoint 3", "checkpoint 3",
+                "committed 3 files-3"), sink.next(P0, 7), "the sink hears of its own checkpoint");
+
+        p.pendingCheckpoint.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        commits.maybeCommit(List.of(p));
+        assertEquals(1, group.sent().size(), "the same checkpoint at the same offset is not committed again");
+
+        p.close();
+        commits.commitFinal(List.of(p));
+        assertEquals(5, group.committedNow().get(P0).offset(), "nor does the last commit go back");
+    }
+
     static Stream<Arguments> commitFailures() {
         return Stream.of(
                 Arguments.of(new CommitFailedException(), "not committed 2 certainly"),

@@ -40,6 +40,8 @@ class PartitionLedgerTest {
         // the consumer stepped over a commit marker at offset 6
         ledger.positionAt(7);
         assertEquals(7, ledger.watermark());
+        assertEquals(6, ledger.handedOut(), "the last record handed out was 5; 6 is a marker");
+        assertEquals(7, ledger.end());
     }
 
     @Test

@@ -1,0 +1,65 @@
+package io.sluice.core.internal.consumer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+
+/**
+ * What the engine consumes: the topics named, or every topic whose whole name matches a pattern, topics created while
+ * it runs included (the consumer matches the pattern against its metadata, refreshed every
+ * {@code metadata.max.age.ms}, and the group rebalances to hand the new partitions out).
+ *
+ * <p>Threading: immutable.
+ */
+public record Subscription(List<String> topics, Pattern pattern) {
+
+    public Subscription {
+        topics = List.copyOf(topics);
+        if (topics.isEmpty() == (pattern == null)) {
+            throw new IllegalArgumentException("topics or a pattern, not both and not neither");
+        }
+    }
+
+    /** @param pattern null when the topics are named */
+    public static Subscription of(List<String> topics, Pattern pattern) {
+        return new Subscription(pattern == null ? topics : List.of(), pattern);
+    }
+
+    void subscribe(Consumer<?, ?> consumer, ConsumerRebalanceListener listener) {
+        if (pattern == null) {
+            consumer.subscribe(topics, listener);
+        } else {
+            consumer.subscribe(pattern, listener);
+        }
+    }
+
+    /**
+     * The topics consumed as of now: the named ones, or those of the cluster whose name matches (internal topics
+     * excluded, as the consumer excludes them).
+     */
+    List<String> topicsNow(Admin admin, Duration timeout) {
+        if (pattern == null) {
+            return topics;
+        }
+        try {
+            return admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).stream()
+                    .filter(name -> pattern.matcher(name).matches()).sorted().toList();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list the topics to match '" + pattern + "': " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return pattern == null ? String.join(", ", topics) : "topics matching '" + pattern + "'";
+    }
+}
