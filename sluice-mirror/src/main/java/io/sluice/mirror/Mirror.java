@@ -16,7 +16,6 @@ import io.sluice.mirror.topics.TopicSync;
 import io.sluice.mirror.topics.TopicsFirst;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -95,8 +94,7 @@ public final class Mirror implements AutoCloseable {
                         new ByteArraySerializer()), ADMIN_TIMEOUT);
             }
             MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
-            EngineConfig.Builder engineConfig = engineConfig(config, sourceTopics(config, sourceAdmin))
-                    .commitPoint(commitPoint);
+            EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);
             if (registry != null) {
                 engineConfig.meterRegistry(registry);
             }
@@ -156,17 +154,22 @@ public final class Mirror implements AutoCloseable {
         }
     }
 
-    private static EngineConfig.Builder engineConfig(MirrorConfig config, List<String> topics) {
+    private static EngineConfig.Builder engineConfig(MirrorConfig config) {
         Map<String, Object> consumer = new HashMap<>(config.sourceProperties());
         // aborted source transactions are never copied, and a copy never overtakes the source's last stable offset
         consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumer.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, config.sourceGroup());
-        return EngineConfig.builder()
+        if (config.topicPattern().isPresent()) {
+            // a new matching topic is copied within half a minute, not the consumer's default five
+            consumer.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 30_000);
+        }
+        EngineConfig.Builder engine = EngineConfig.builder()
                 .consumerProperties(consumer)
                 .groupId(config.sourceGroup())
-                .topics(topics.toArray(String[]::new))
                 .commitInterval(config.commitInterval())
                 .untilEnd(config.untilEnd());
+        return config.topicPattern().isPresent() ? engine.topicPattern(config.topicPattern().get())
+                : engine.topics(config.topics().toArray(String[]::new));
     }
 
     /** Producer settings for the target: its connection and the throughput settings a careful operator would set. */
@@ -180,19 +183,6 @@ public final class Mirror implements AutoCloseable {
         props.putAll(config.targetProperties());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.progressGroup());
         return props;
-    }
-
-    private static List<String> sourceTopics(MirrorConfig config, Admin source) {
-        if (config.topicPattern().isEmpty()) {
-            return config.topics();
-        }
-        List<String> matching = get(source.listTopics().names(), "list the source's topics").stream()
-                .filter(name -> config.topicPattern().get().matcher(name).matches()).sorted().toList();
-        if (matching.isEmpty()) {
-            throw new IllegalArgumentException("no topic of the source matches '" + config.topicPattern().get()
-                    + "' (the pattern must match whole names)");
-        }
-        return matching;
     }
 
     private static String clusterId(Admin admin, String which) {

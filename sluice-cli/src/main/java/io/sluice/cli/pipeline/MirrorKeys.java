@@ -41,8 +41,9 @@ public final class MirrorKeys {
     public static final ConfigKey<List<String>> TOPICS = ConfigKey.optional("source.topics", Types.LIST,
             "The topics to copy. Give either `topics` or `pattern`.");
     public static final ConfigKey<Pattern> PATTERN = ConfigKey.optional("source.pattern", Types.REGEX,
-            "A regular expression that whole topic names must match, instead of `topics`. It is resolved when the "
-                    + "mirror starts: a matching topic created later is copied from the next start.");
+            "A regular expression that whole topic names must match, instead of `topics`. A matching topic created "
+                    + "while the mirror runs is copied too, within `metadata.max.age.ms` (30 s unless set in "
+                    + "`source.properties`), its target topic created first.");
 
     public static final ClusterKeys TARGET = ClusterKeys.of("target", "producer", ProducerConfig.configDef(), Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "set it with target.bootstrap-servers",
