@@ -137,6 +137,40 @@ public final class BenchData {
         }
     }
 
+    private static final byte[] SEQ_FIELD = ",\"seq\":".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * The position of a value in the scenario's sequence (its {@code seq} field), read from the bytes without parsing
+     * the JSON: what tells a copy apart from another record, whoever copied it.
+     *
+     * @throws IllegalArgumentException if the value is not one of {@link #value}'s log lines
+     */
+    public static int seqOf(byte[] value) {
+        int at = indexOf(value, SEQ_FIELD);
+        if (at < 0) {
+            throw new IllegalArgumentException("not a benchmark log line (no seq field): "
+                    + new String(value, 0, Math.min(value.length, 80), StandardCharsets.US_ASCII));
+        }
+        int seq = 0;
+        for (int i = at + SEQ_FIELD.length; i < value.length && value[i] >= '0' && value[i] <= '9'; i++) {
+            seq = seq * 10 + (value[i] - '0');
+        }
+        return seq;
+    }
+
+    private static int indexOf(byte[] bytes, byte[] pattern) {
+        outer:
+        for (int i = 0; i + pattern.length <= bytes.length; i++) {
+            for (int j = 0; j < pattern.length; j++) {
+                if (bytes[i + j] != pattern[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
     /** One log line as JSON, exactly {@code size} bytes (the message is cut or extended to fit). */
     static byte[] value(Random random, int seq, long ts, int size) {
         String service = pick(random, SERVICES);

@@ -28,7 +28,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code bench/run [--smoke] [--rounds N] [--profile] <scenario>}: starts a real broker, writes the scenario's data
  * once, warms the broker up, then runs every system in a JVM of its own, interleaved round after round (the order
  * rotates), and reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
- * broker and the data, and keep the rest.
+ * broker and the data, and keep the rest; the mirror has two clusters, fresh for every run ({@link MirrorBench}).
  *
  * <p>Threading: the main thread only.
  */
@@ -103,7 +103,10 @@ public final class BenchMain {
 
     static String run(Scenario scenario, Runs runs) throws Exception {
         if (!scenario.kind().needsBroker()) {
-            return runRounds(scenario, runs, null, "-");
+            return runRounds(scenario, runs, (system, runDir) -> runSystem(system, null, "-", scenario, runs, runDir));
+        }
+        if (scenario.kind() == Scenario.Kind.MIRROR) {
+            return MirrorBench.run(scenario, runs);
         }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
             return run(scenario, runs, kafka);
@@ -118,25 +121,40 @@ public final class BenchMain {
         BenchData.produce(kafka.clientProperties(Listener.PLAINTEXT), topic, scenario);
         log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
         warmUp(kafka, topic, scenario);
-        return runRounds(scenario, runs, kafka, topic);
+        return runRounds(scenario, runs, (system, runDir) -> {
+            if (!runs.smoke()) {
+                // the page cache goes cold within a minute on this machine (the smoke form measures nothing)
+                warmUp(kafka, topic, scenario);
+            }
+            return runSystem(system, kafka, topic, scenario, runs, runDir);
+        });
+    }
+
+    /** One run of one system: the figures it reported. */
+    @FunctionalInterface
+    interface SystemRun {
+        JsonNode run(String system, Path runDir) throws Exception;
     }
 
     /** Every system once per round, each in a JVM of its own, the order rotating from round to round. */
-    private static String runRounds(Scenario scenario, Runs runs, KafkaCluster kafka, String topic) {
+    static String runRounds(Scenario scenario, Runs runs, SystemRun systemRun) {
         Report report = new Report(scenario);
         List<String> order = new ArrayList<>(scenario.systems());
         Path dir = LocalDirs.newDir("bench-runs");
         for (int round = 1; round <= runs.rounds(); round++) {
             for (String system : order) {
-                if (kafka != null && !runs.smoke()) {
-                    // the page cache goes cold within a minute on this machine (the smoke form measures nothing)
-                    warmUp(kafka, topic, scenario);
-                }
                 if (!runs.smoke()) {
                     writeBackDirtyPages();
                 }
                 long start = System.nanoTime();
-                JsonNode result = runSystem(system, kafka, topic, scenario, runs, dir.resolve(system + "-" + round));
+                JsonNode result;
+                try {
+                    result = systemRun.run(system, dir.resolve(system + "-" + round));
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException(system + " failed in round " + round + ": " + e, e);
+                }
                 report.add(system, result);
                 log("round %d %-18s %,12.0f %s (its JVM ran %.1f s)", round, system,
                         result.path(report.headline()).asDouble(), report.headline().replace('_', ' '),
@@ -177,7 +195,7 @@ public final class BenchMain {
     }
 
     /** Reads the whole topic once, untimed: a cold broker halves the first reader's throughput. */
-    private static void warmUp(KafkaCluster kafka, String topic, Scenario scenario) {
+    static void warmUp(KafkaCluster kafka, String topic, Scenario scenario) {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -199,7 +217,7 @@ public final class BenchMain {
      * system's output files. Otherwise the write-back runs during the next system's measurement, and the system that
      * happens to come first pays for it.
      */
-    private static void writeBackDirtyPages() {
+    static void writeBackDirtyPages() {
         try {
             Process sync = new ProcessBuilder("sync").inheritIO().start();
             if (!sync.waitFor(5, TimeUnit.MINUTES) || sync.exitValue() != 0) {
@@ -213,7 +231,7 @@ public final class BenchMain {
         }
     }
 
-    private static void log(String format, Object... args) {
+    static void log(String format, Object... args) {
         System.out.println("[bench] " + String.format(Locale.ROOT, format, args));
     }
 }

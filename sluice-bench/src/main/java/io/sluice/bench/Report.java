@@ -41,8 +41,11 @@ final class Report {
 
     /** Figures reported with their minimum and maximum too. */
     private List<String> spread() {
-        return scenario.kind() == Scenario.Kind.CODECS ? List.of("compress_mb_per_sec", "decompress_mb_per_sec")
-                : List.of("records_per_sec");
+        return switch (scenario.kind()) {
+            case CODECS -> List.of("compress_mb_per_sec", "decompress_mb_per_sec");
+            case MIRROR -> List.of("records_per_sec", "first_record_seconds");
+            default -> List.of("records_per_sec");
+        };
     }
 
     double median(String system, String figure) {
@@ -64,7 +67,7 @@ final class Report {
             for (Column c : extra) {
                 List<Double> values = values(system, c.figure());
                 b.append(values.isEmpty() ? String.format(Locale.ROOT, " %12s", "-") : String.format(Locale.ROOT,
-                        " %,12." + c.decimals() + "f", median(values) / c.divisor()));
+                        " %,12." + c.decimals() + "f", summarized(c.figure(), values) / c.divisor()));
             }
             b.append("  ").append(rates.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList());
             if (anyTrue(system, "extrapolated")) {
@@ -73,7 +76,7 @@ final class Report {
             b.append('\n');
         });
         ratios().forEach(r -> b.append(String.format(Locale.ROOT, "%s = %.2f%s%n", r.name(), ratio(r),
-                r.goal() == null ? "" : String.format(Locale.ROOT, " (goal >= %.1f: %s)", r.goal(),
+                r.goal() == null ? "" : String.format(Locale.ROOT, " (goal >= %s: %s)", r.goal(),
                         ratio(r) >= r.goal() ? "met" : "NOT met"))));
         return b.toString();
     }
@@ -106,8 +109,7 @@ final class Report {
         ObjectNode r = JSON.createObjectNode();
         for (String figure : figures(list)) {
             List<Double> values = values(system, figure);
-            // a doubled record in any run is worth reporting, whatever the other runs did
-            double value = figure.equals("duplicates") ? max(values) : median(values);
+            double value = summarized(figure, values);
             if (values.stream().allMatch(v -> v == Math.rint(v))) {
                 r.put(figure, Math.round(value));
             } else {
@@ -160,6 +162,12 @@ final class Report {
                     scenario.partitions(), scenario.archive().format().extension(),
                     scenario.archive().pathTemplate(), scenario.archive().timeField(),
                     scenario.archive().commitInterval().toMillis());
+            case MIRROR -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, %d partitions, %d keys, copied "
+                    + "between two single-node clusters; sluice and mm2-eos exactly once, the others at least once; "
+                    + "records/s from the first to the last record visible to a read_committed reader of the target; "
+                    + "first = seconds from the copier's launch to the first record there; copies = records that "
+                    + "reader counted, dups = records among them copied more than once", scenario.name(),
+                    scenario.records(), scenario.valueBytes(), scenario.partitions(), scenario.keys());
             case CODECS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes as JSON Lines, in memory; "
                     + "compress = the format writing through the codec, MB/s of uncompressed JSON Lines",
                     scenario.name(), scenario.records(), scenario.valueBytes());
@@ -175,6 +183,10 @@ final class Report {
             case ARCHIVE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1), new Column("drain s", "seconds", 1, 2),
                     new Column("output MB", "output_bytes", 1e6, 1), new Column("files", "output_files", 1, 0),
                     new Column("heap MB", "heap_peak_mb", 1, 0), new Column("CPU µs/rec", "cpu_us_per_record", 1, 1));
+            case MIRROR -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
+                    new Column("first s", "first_record_seconds", 1, 2),
+                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
+                    new Column("dups", "duplicates", 1, 0));
             case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
                     new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
         };
@@ -200,6 +212,12 @@ final class Report {
 
     private boolean anyTrue(String system, String flag) {
         return runs.get(system).stream().anyMatch(run -> run.path(flag).asBoolean(false));
+    }
+
+    /** The median of a figure's runs, but the most duplicates any run had. */
+    private static double summarized(String figure, List<Double> values) {
+        // a doubled record in any run is worth reporting, whatever the other runs did
+        return figure.equals("duplicates") ? max(values) : median(values);
     }
 
     static double median(List<Double> values) {

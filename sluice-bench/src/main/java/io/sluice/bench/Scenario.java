@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * the same code on tiny sizes so the test suite can check that the harness and its JSON still work.
  *
  * @param smoke         the smoke form: tiny sizes, and shorter waits where a wait is not what is measured
- * @param kind          what the systems do: run a handler, archive to files, or compress in memory (no broker)
+ * @param kind          what the systems do: run a handler, archive to files, copy to a second cluster, or compress in
+ *                      memory (no broker)
  * @param handlerMillis per-record wait of the handler (0: CPU-light, it sums value lengths); engine scenarios only
  * @param prefix        records a slow system processes before its rate is extrapolated (0: all)
  * @param archive       the archive both archiving systems write; archive scenarios only, else null
@@ -27,7 +28,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         List<Ratio> ratios) {
 
     public enum Kind {
-        ENGINE, ARCHIVE, CODECS;
+        ENGINE, ARCHIVE, MIRROR, CODECS;
 
         public boolean needsBroker() {
             return this != CODECS;
@@ -58,7 +59,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     }
 
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
-            + "archive-parquet, codecs";
+            + "archive-parquet, mirror, codecs";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -74,6 +75,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                     () -> new JsonLinesFormat(Codec.GZIP, false, false));
             case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, () -> FormatConfig.builder().format("parquet")
                     .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
+            case "mirror" -> mirror(smoke);
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
                     null, List.of());
@@ -86,6 +88,25 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             List<String> systems, String baseline, int prefix) {
         return new Scenario(name, smoke, Kind.ENGINE, records, 4, 10_000, 1_000, handlerMillis, concurrency, systems,
                 baseline, prefix, null, List.of(new Ratio("sluice", "parallel-consumer", null)));
+    }
+
+    /**
+     * Issue 13's comparison: 1M log lines of 1 KB over 4 partitions copied from one single-node cluster to another by
+     * Sluice's mirror (exactly once, and at least once), a plain consume-and-produce loop, and MirrorMaker 2 in both
+     * modes, tuned as a careful operator would. The smoke form leaves MirrorMaker 2 out: its classpath is resolved
+     * only for full runs (bench/mm2/pom.xml), and it needs fresh clusters for every run.
+     */
+    private static Scenario mirror(boolean smoke) {
+        List<String> systems = new ArrayList<>(List.of("plain-copier", "sluice", "sluice-alo"));
+        List<Ratio> ratios = new ArrayList<>(List.of(new Ratio("sluice", "plain-copier", 0.8),
+                new Ratio("sluice-alo", "plain-copier", 0.95)));
+        if (!smoke) {
+            systems.addAll(List.of("mm2-alo", "mm2-eos"));
+            ratios.addAll(List.of(new Ratio("sluice", "mm2-eos", 3.0), new Ratio("sluice-alo", "mm2-eos", null),
+                    new Ratio("plain-copier", "mm2-eos", null), new Ratio("sluice-alo", "mm2-alo", null)));
+        }
+        return new Scenario("mirror", smoke, Kind.MIRROR, smoke ? 2_000 : 1_000_000, 4, 10_000, 1_000, 0, 4,
+                List.copyOf(systems), "plain-copier", 0, null, List.copyOf(ratios));
     }
 
     /**

@@ -42,6 +42,17 @@ class BenchDataTest {
     }
 
     @Test
+    void eachValueTellsItsPositionInTheSequence() throws Exception {
+        BenchData.Generator generator = BenchData.generator(Scenario.named("mirror", true));
+        for (int i = 0; i < 500; i++) {
+            generator.nextKey();
+            byte[] value = generator.nextValue();
+            assertEquals(i, BenchData.seqOf(value));
+            assertEquals(JSON.readTree(value).get("seq").asInt(), BenchData.seqOf(value));
+        }
+    }
+
+    @Test
     void theSequenceIsTheSameEveryTime() {
         Scenario scenario = Scenario.named("codecs", true);
         BenchData.Generator first = BenchData.generator(scenario);

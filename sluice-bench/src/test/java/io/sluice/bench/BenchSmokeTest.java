@@ -44,10 +44,37 @@ class BenchSmokeTest {
         assertTrue(json.get("goals").has("sluice/consume-ceiling"), json.toString());
     }
 
+    /**
+     * The mirror's smoke form between the test kit's two clusters: every copier's copies read back by a
+     * read_committed reader of the target, each record there (at least) once, Sluice's exactly once; MirrorMaker 2
+     * runs only in full runs.
+     */
+    @Test
+    void theMirrorSmokeFormFindsEveryRecordInTheTargetAndSluiceCopiesEachOnce() throws Exception {
+        Scenario scenario = Scenario.named("mirror", true);
+        JsonNode json = checked(scenario, MirrorBench.run(scenario, BenchMain.Runs.smokeOnce(), SharedKafka.cluster(),
+                SharedKafka.second()));
+        for (String system : scenario.systems()) {
+            JsonNode result = json.get("results").get(system);
+            assertTrue(result.get("target_records").asInt() >= scenario.records(), system + ": " + result);
+            assertTrue(result.get("first_record_seconds").asDouble() > 0, system + ": " + result);
+            assertTrue(result.get("cpu_us_per_record").asDouble() > 0, system + ": " + result);
+        }
+        JsonNode sluice = json.get("results").get("sluice");
+        assertEquals(scenario.records(), sluice.get("target_records").asInt(), sluice.toString());
+        assertEquals(0, sluice.get("duplicates").asInt(), sluice.toString());
+        assertTrue(json.get("goals").has("sluice-alo/plain-copier"), json.toString());
+    }
+
     /** Runs the smoke form and checks what every scenario with a broker reports: a rate per system, the ratios. */
     private static JsonNode smoke(String name) throws Exception {
         Scenario scenario = Scenario.named(name, true);
-        JsonNode json = new ObjectMapper().readTree(BenchMain.run(scenario, BenchMain.Runs.smokeOnce(), SharedKafka.cluster()));
+        return checked(scenario, BenchMain.run(scenario, BenchMain.Runs.smokeOnce(), SharedKafka.cluster()));
+    }
+
+    private static JsonNode checked(Scenario scenario, String output) throws Exception {
+        String name = scenario.name();
+        JsonNode json = new ObjectMapper().readTree(output);
         assertEquals(name, json.get("scenario").asText());
         assertEquals(scenario.records(), json.get("records").asInt());
         for (String system : scenario.systems()) {

@@ -28,6 +28,8 @@ public final class SystemMain {
             case ENGINE -> engine(system, bootstrap, topic, scenario);
             case ARCHIVE -> archive(system, bootstrap, topic, scenario, Path.of(args[5]));
             case CODECS -> CodecSystem.run(Codec.parse(system), scenario);
+            case MIRROR -> throw new IllegalArgumentException("the mirror's copiers run from "
+                    + MirrorCopierMain.class.getName() + ", measured from outside");
         };
         result.put("heap_peak_mb", heap.peakBytes() / 1e6);
         System.out.println("RESULT " + new ObjectMapper().writeValueAsString(result));

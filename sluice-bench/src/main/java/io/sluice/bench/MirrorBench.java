@@ -1,0 +1,138 @@
+package io.sluice.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code bench/run mirror}: every system copies the scenario's topic from a source cluster to a target cluster, on
+ * fresh topics every run. A full run gives every run two fresh single-node clusters, the source topic just written
+ * and read once (a stale {@code mm2-offset-syncs} topic confuses MirrorMaker 2, and a fresh pair for every system keeps
+ * the comparison even); the smoke form shares one pair. MirrorMaker 2 is left out, and the run says so, when its
+ * classpath could not be resolved.
+ *
+ * <p>Threading: the main thread only.
+ */
+final class MirrorBench {
+
+    private MirrorBench() {
+    }
+
+    static String run(Scenario scenario, BenchMain.Runs runs) throws Exception {
+        MirrorMaker2.Classpath mm2 = MirrorMaker2.classpath();
+        Optional<String> missing = mm2.whyMissing();
+        List<String> leftOut = scenario.systems().stream()
+                .filter(s -> missing.isPresent() && MirrorSystem.named(s).isMirrorMaker()).toList();
+        Scenario runnable = scenario;
+        if (!leftOut.isEmpty()) {
+            BenchMain.log("MirrorMaker 2 is missing, so %s will not run: %s", leftOut, missing.get());
+            runnable = scenario.onlySystems(scenario.systems().stream().filter(s -> !leftOut.contains(s)).toList());
+        }
+        String json;
+        if (runs.smoke()) {
+            try (Clusters clusters = Clusters.start()) {
+                json = run(runnable, runs, clusters.source(), clusters.target(), mm2);
+            }
+        } else {
+            json = runOnFreshClusters(runnable, runs, mm2);
+        }
+        if (leftOut.isEmpty()) {
+            return json;
+        }
+        BenchMain.log("left out: %s (%s)", leftOut, missing.get());
+        return withLeftOut(json, leftOut, missing.get());
+    }
+
+    /** The smoke form on two clusters that are up already (the smoke test shares the test kit's). */
+    static String run(Scenario scenario, BenchMain.Runs runs, KafkaCluster source, KafkaCluster target) {
+        return run(scenario, runs, source, target, MirrorMaker2.classpath());
+    }
+
+    private static String run(Scenario scenario, BenchMain.Runs runs, KafkaCluster source, KafkaCluster target,
+            MirrorMaker2.Classpath mm2) {
+        String topic = writeSource(source, scenario);
+        return BenchMain.runRounds(scenario, runs, (system, runDir) -> {
+            if (!runs.smoke()) {
+                BenchMain.warmUp(source, topic, scenario);
+            }
+            return new MirrorRun(MirrorSystem.named(system), scenario, runs.jvmOptions(system, runDir), runDir, mm2)
+                    .copy(source, topic, target);
+        });
+    }
+
+    private static String runOnFreshClusters(Scenario scenario, BenchMain.Runs runs, MirrorMaker2.Classpath mm2) {
+        return BenchMain.runRounds(scenario, runs, (system, runDir) -> {
+            try (Clusters clusters = Clusters.start()) {
+                String topic = writeSource(clusters.source(), scenario);
+                BenchMain.warmUp(clusters.source(), topic, scenario);
+                // the topic just written is still dirty in the page cache: written back before, not during, the copy
+                BenchMain.writeBackDirtyPages();
+                return new MirrorRun(MirrorSystem.named(system), scenario, runs.jvmOptions(system, runDir), runDir,
+                        mm2).copy(clusters.source(), topic, clusters.target());
+            }
+        });
+    }
+
+    /** Two single-node clusters of their own, each with its own cluster ID; closing deletes their data. */
+    private record Clusters(KafkaCluster source, KafkaCluster target) implements AutoCloseable {
+
+        /** Both start at once: a broker's start is mostly waiting. */
+        static Clusters start() {
+            CompletableFuture<KafkaCluster> target = CompletableFuture.supplyAsync(() -> cluster("mirror-target"));
+            KafkaCluster source;
+            try {
+                source = cluster("mirror-source");
+            } catch (RuntimeException e) {
+                target.thenAccept(KafkaCluster::close);
+                throw e;
+            }
+            try {
+                return new Clusters(source, target.join());
+            } catch (RuntimeException e) {
+                source.close();
+                throw e;
+            }
+        }
+
+        private static KafkaCluster cluster(String name) {
+            return KafkaCluster.builder().name(name).jvmOptions(BenchMain.BROKER_JVM).start();
+        }
+
+        @Override
+        public void close() {
+            try {
+                source.close();
+            } finally {
+                target.close();
+            }
+        }
+    }
+
+    private static String writeSource(KafkaCluster source, Scenario scenario) {
+        String topic = Names.unique(scenario.name());
+        source.createTopic(topic, scenario.partitions());
+        long start = System.nanoTime();
+        BenchData.produce(source.clientProperties(Listener.PLAINTEXT), topic, scenario);
+        BenchMain.log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
+        return topic;
+    }
+
+    private static String withLeftOut(String json, List<String> leftOut, String why) {
+        try {
+            ObjectMapper mapper = new ObjectMapper();
+            ObjectNode root = (ObjectNode) mapper.readTree(json);
+            ObjectNode node = root.putObject("left_out");
+            leftOut.forEach(s -> node.put(s, why));
+            return mapper.writeValueAsString(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.sluice.bench;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** The systems of the mirror benchmark: which of them a duplicate fails, and where each writes its copies. */
+enum MirrorSystem {
+    PLAIN_COPIER(false),
+    SLUICE(true),
+    SLUICE_ALO(false),
+    MM2_ALO(false),
+    /** MirrorMaker 2 promises exactly once too; its duplicates, if any, are reported as a finding about a peer. */
+    MM2_EOS(false);
+
+    /** MirrorMaker 2's alias of the source cluster, which its default replication policy puts before topic names. */
+    static final String MM2_SOURCE_ALIAS = "src";
+
+    private final boolean duplicatesFail;
+
+    /** @param duplicatesFail Sluice's exactly once: a record copied twice is a bug, and fails the run */
+    MirrorSystem(boolean duplicatesFail) {
+        this.duplicatesFail = duplicatesFail;
+    }
+
+    static MirrorSystem named(String name) {
+        return Arrays.stream(values()).filter(s -> s.id().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no mirror system " + name));
+    }
+
+    /** The name on the command line and in the report. */
+    String id() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    boolean duplicatesFail() {
+        return duplicatesFail;
+    }
+
+    boolean isMirrorMaker() {
+        return this == MM2_ALO || this == MM2_EOS;
+    }
+
+    /**
+     * The topic this system's copies go to in run {@code run}: MirrorMaker 2 names it after the source's alias (it gets
+     * fresh clusters every run); the others write under a prefix of their own per run, so that runs sharing a target
+     * cluster never meet in one topic.
+     */
+    String targetTopic(String sourceTopic, String run) {
+        return isMirrorMaker() ? MM2_SOURCE_ALIAS + "." + sourceTopic : targetPrefix(run) + sourceTopic;
+    }
+
+    /** The prefix of the target topic in run {@code run}, for the systems that are told it. */
+    String targetPrefix(String run) {
+        return id() + "-" + run + ".";
+    }
+}

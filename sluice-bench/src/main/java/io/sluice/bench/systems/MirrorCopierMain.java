@@ -1,0 +1,76 @@
+package io.sluice.bench.systems;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.core.Health;
+import io.sluice.mirror.Mirror;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorDelivery;
+import io.sluice.mirror.copy.TopicNaming;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+/**
+ * One copier of the mirror benchmark that runs in Java, in a JVM of its own: {@code MirrorCopierMain <system>
+ * <source bootstrap> <topic> <target bootstrap> <target topic prefix> <partitions>}. It copies the topic to its end
+ * offsets, prints {@code COPIED <json>}, and then waits to be stopped: the benchmark measures it from outside (the
+ * copies a reader of the target sees, and this process's CPU time), and a process that exited could no longer be
+ * asked for its CPU time. On a failure it prints it and exits with status 1.
+ */
+public final class MirrorCopierMain {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(40);
+
+    private MirrorCopierMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String system = args[0];
+        String source = args[1];
+        String topic = args[2];
+        String target = args[3];
+        String prefix = args[4];
+        int partitions = Integer.parseInt(args[5]);
+        long copied;
+        try {
+            copied = switch (system) {
+                case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
+                case "sluice" -> sluice(source, topic, target, prefix, MirrorDelivery.EXACTLY_ONCE);
+                case "sluice-alo" -> sluice(source, topic, target, prefix, MirrorDelivery.AT_LEAST_ONCE);
+                default -> throw new IllegalArgumentException("unknown mirror system " + system);
+            };
+        } catch (Throwable e) {
+            e.printStackTrace(System.out);
+            System.out.flush();
+            System.exit(1);
+            return;
+        }
+        System.out.println("COPIED " + new ObjectMapper().writeValueAsString(Map.of("copied", copied)));
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
+    private static long sluice(String source, String topic, String target, String prefix, MirrorDelivery delivery) {
+        MirrorConfig config = MirrorConfig.builder()
+                .name(SystemMain.group("mirror"))
+                .sourceProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, source)
+                .targetProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, target)
+                .topics(topic)
+                .naming(TopicNaming.prefix(prefix))
+                .delivery(delivery)
+                .untilEnd(true)
+                .build();
+        try (Mirror mirror = Mirror.start(config)) {
+            if (!mirror.awaitTermination(TIMEOUT)) {
+                throw new IllegalStateException("the mirror did not reach the end offsets within " + TIMEOUT);
+            }
+            if (mirror.engine().health() != Health.STOPPED) {
+                throw new IllegalStateException("the mirror ended " + mirror.engine().health() + ": "
+                        + mirror.engine().failure().map(Throwable::toString).orElse("no cause"),
+                        mirror.engine().failure().orElse(null));
+            }
+            return mirror.counts().copied();
+        }
+    }
+}
