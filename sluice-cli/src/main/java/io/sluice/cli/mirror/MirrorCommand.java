@@ -1,12 +1,11 @@
 package io.sluice.cli.mirror;
 
 import io.sluice.cli.CliContext;
-import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.pipeline.MirrorFile;
+import io.sluice.cli.progress.ProgressOptions;
 import io.sluice.cli.status.MetricsOptions;
 import io.sluice.mirror.MirrorConfig;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,11 +31,8 @@ public final class MirrorCommand implements Callable<Integer> {
     @Mixin
     MetricsOptions metrics;
 
-    @Option(names = "--progress-every", paramLabel = "DURATION", defaultValue = "30s",
-            converter = OptionValues.DurationValue.class,
-            description = "Without a terminal, log a progress line this often (default ${DEFAULT-VALUE}); on a "
-                    + "terminal one live line shows progress.")
-    Duration progressEvery;
+    @Mixin
+    ProgressOptions progress;
 
     private final CliContext context;
 
@@ -48,7 +44,7 @@ public final class MirrorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         MirrorFile mirror = MirrorFile.load(file, context.variables());
         MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
-        return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console()).run(progressEvery)
+        return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console()).run(progress.every())
                 .exitStatus();
     }
 }

@@ -1,7 +1,7 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigException;
-import io.sluice.cli.config.Position;
+import io.sluice.cli.config.ConfigFiles;
 import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Settings;
 import io.sluice.cli.config.SettingsReader;
@@ -11,7 +11,6 @@ import io.sluice.mirror.copy.TopicNaming;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,14 +36,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
     }
 
     public static MirrorFile load(Path file, Variables variables) throws ConfigException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException(Position.builtIn(file.toString()), "no such file");
-        } catch (IOException e) {
-            throw new ConfigException(Position.builtIn(file.toString()), "cannot read it: " + e.getMessage());
-        }
+        String text = ConfigFiles.read(file);
         return parse(file.toString(), text, file.toAbsolutePath().getParent(), variables);
     }
 

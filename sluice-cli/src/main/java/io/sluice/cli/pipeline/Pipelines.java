@@ -1,15 +1,11 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigException;
-import io.sluice.cli.config.Position;
+import io.sluice.cli.config.ConfigFiles;
 import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Settings;
 import io.sluice.cli.config.SettingsReader;
 import io.sluice.cli.config.Variables;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
@@ -30,14 +26,7 @@ public final class Pipelines {
     }
 
     public static Pipeline load(Path file, Variables variables) throws ConfigException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException(Position.builtIn(file.toString()), "no such file");
-        } catch (IOException e) {
-            throw new ConfigException(Position.builtIn(file.toString()), "cannot read it: " + e.getMessage());
-        }
+        String text = ConfigFiles.read(file);
         Path base = file.toAbsolutePath().getParent();
         return parse(file.toString(), text, base, variables);
     }

@@ -2,14 +2,12 @@ package io.sluice.cli.run;
 
 import io.sluice.cli.CliContext;
 import io.sluice.cli.PipelineFile;
-import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.pipeline.Pipeline;
+import io.sluice.cli.progress.ProgressOptions;
 import io.sluice.cli.status.MetricsOptions;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code sluice run PIPELINE.yaml}: archives until stopped, or until the end with {@code --until-end}. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -30,11 +28,8 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     MetricsOptions metrics;
 
-    @Option(names = "--progress-every", paramLabel = "DURATION", defaultValue = "30s",
-            converter = OptionValues.DurationValue.class,
-            description = "Without a terminal, log a progress line this often (default ${DEFAULT-VALUE}); on a "
-                    + "terminal one live line shows progress.")
-    Duration progressEvery;
+    @Mixin
+    ProgressOptions progress;
 
     private final CliContext context;
 
@@ -46,7 +41,7 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Pipeline pipeline = pipelineFile.load(context);
         return new PipelineRun(pipeline, context.console())
-                .progress("archiving", progressEvery)
+                .progress("archiving", progress.every())
                 .engine(bounds::applyTo)
                 .metrics(metrics.over(pipeline.metrics()))
                 .run().exitStatus();

@@ -12,19 +12,18 @@ class ConfigurationReferenceTest {
 
     @Test
     void theReferenceInDocsIsTheOneTheCodeGenerates() throws Exception {
-        Path file = Path.of("..", "docs", "configuration.md");
-        String written = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "(missing)";
-        assertEquals(ConfigurationReference.markdown(), written,
-                "docs/configuration.md is stale; regenerate it from the repository root with: "
-                        + "./sluice docs > docs/configuration.md");
+        assertGenerated("configuration.md", ConfigurationReference.markdown(), "./sluice docs");
     }
 
     @Test
     void theMirrorReferenceInDocsIsTheOneTheCodeGenerates() throws Exception {
-        Path file = Path.of("..", "docs", "mirror-configuration.md");
+        assertGenerated("mirror-configuration.md", ConfigurationReference.mirrorMarkdown(), "./sluice docs --mirror");
+    }
+
+    private static void assertGenerated(String name, String generated, String command) throws Exception {
+        Path file = Path.of("..", "docs", name);
         String written = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "(missing)";
-        assertEquals(ConfigurationReference.mirrorMarkdown(), written,
-                "docs/mirror-configuration.md is stale; regenerate it from the repository root with: "
-                        + "./sluice docs --mirror > docs/mirror-configuration.md");
+        assertEquals(generated, written, "docs/" + name + " is stale; regenerate it from the repository root with: "
+                + command + " > docs/" + name);
     }
 }
