@@ -1,0 +1,121 @@
+package io.sluice.mirror.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.Health;
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.local.process.ChildProcess;
+import io.sluice.mirror.Clusters;
+import io.sluice.mirror.Mirror;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An exactly-once mirror in a child JVM halts at each named step of its commit protocol in turn, or is killed at a
+ * seeded random moment, while the source keeps being written; a restart (as a supervisor would) then copies to the
+ * end. Whatever the step, a read_committed reader of the target sees every committed source record exactly once, in
+ * order, byte for byte, the aborted source transaction nowhere, and the progress in the target is the source's end:
+ * the restart's claim aborted what the halted mirror left open.
+ */
+@Tag("slow")
+class MirrorCrashTest {
+
+    private static final int PARTITIONS = 3;
+
+    private final Clusters clusters = new Clusters(SharedKafka.cluster(), SharedKafka.second());
+
+    /**
+     * The steps an exactly-once mirror reaches (its commits run in the partitions' lanes), each at a hit that comes
+     * after at least one commit; the close steps are reached by a SIGTERM.
+     */
+    static Stream<Arguments> crashPoints() {
+        return Stream.of(
+                Arguments.of(CrashPoints.AFTER_DISPATCH, 3, false),
+                Arguments.of(CrashPoints.BEFORE_COMMIT, 4, false),
+                Arguments.of(CrashPoints.TRANSACTION_BEFORE_COMMIT, 4, false),
+                Arguments.of(CrashPoints.AFTER_COMMIT_ACK, 4, false),
+                Arguments.of(CrashPoints.CLOSE_BEFORE_COMMIT, 1, true),
+                Arguments.of(CrashPoints.CLOSE_AFTER_COMMIT, 1, true));
+    }
+
+    @ParameterizedTest(name = "{0}:{1}")
+    @MethodSource("crashPoints")
+    void aHaltAtAnyStepOfTheCommitLeavesAnExactCopyAfterARestart(String point, int hit, boolean onClose)
+            throws Exception {
+        Run run = new Run(point.replace('.', '-'));
+        try (SourceTopic.Feed feed = run.topic.feed()) {
+            ChildProcess child = run.start("-Dsluice.crash.at=" + point + ":" + hit);
+            if (onClose) {
+                MirrorProgress.await("progress committed in the target", Duration.ofSeconds(60),
+                        () -> !MirrorProgress.committed(clusters.target(), run.config, run.topic.name(), PARTITIONS)
+                                .isEmpty());
+                child.stop(Duration.ofSeconds(30)); // SIGTERM: the drain reaches the close crash points
+            }
+            int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
+                child.kill();
+                throw new AssertionError("crash point " + point + " was not reached within 60 s:\n" + child.tail());
+            });
+            assertEquals(CrashPoints.HALT_STATUS, status, "halted at " + point + ":" + hit + "\n" + child.tail());
+        }
+        run.finishAndCheck();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {20261125L, 13L})
+    void aKillAtASeededRandomMomentLeavesAnExactCopyAfterARestart(long seed) throws Exception {
+        long delayMillis = 300 + new Random(seed).nextInt(3_000);
+        System.out.println("[mirror-crash-test] seed " + seed + ": kill -9 " + delayMillis + " ms after the start");
+        Run run = new Run("random-" + seed);
+        try (SourceTopic.Feed feed = run.topic.feed()) {
+            ChildProcess child = run.start();
+            TimeUnit.MILLISECONDS.sleep(delayMillis);
+            child.kill();
+        }
+        run.finishAndCheck();
+    }
+
+    /** A source topic with a committed and an aborted transaction, and the mirror of it. */
+    private final class Run {
+        final SourceTopic topic;
+        final String name;
+        final MirrorConfig config;
+
+        Run(String point) {
+            topic = new SourceTopic(clusters.source(), "mcrash-" + point, PARTITIONS);
+            topic.produce(150);
+            topic.commitAndAbort(30);
+            topic.produce(150);
+            name = Names.unique("mcrash");
+            config = MirrorChild.config(MirrorChild.clientOf(clusters.source()),
+                    MirrorChild.clientOf(clusters.target()), topic.name(), name, "crashing").build();
+        }
+
+        ChildProcess start(String... jvmOptions) {
+            return MirrorChild.start(clusters, topic.name(), name, "crashing", List.of(jvmOptions));
+        }
+
+        /** The restart, here, with the same group instance ID: it takes the partitions at once and copies to the end. */
+        void finishAndCheck() throws Exception {
+            MirrorConfig toEnd = MirrorChild.config(MirrorChild.clientOf(clusters.source()),
+                    MirrorChild.clientOf(clusters.target()), topic.name(), name, "crashing").untilEnd(true).build();
+            try (Mirror restart = Mirror.start(toEnd)) {
+                assertTrue(restart.awaitTermination(Duration.ofSeconds(60)), "the restart copied to the end");
+                assertEquals(Health.STOPPED, restart.engine().health(),
+                        () -> "the restart failed: " + restart.engine().failure().orElse(null));
+            }
+            MirrorProgress.assertExactlyOnce(clusters, config, topic);
+        }
+    }
+}
