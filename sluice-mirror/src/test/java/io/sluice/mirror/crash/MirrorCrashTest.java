@@ -13,6 +13,7 @@ import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -58,16 +59,10 @@ class MirrorCrashTest {
         try (SourceTopic.Feed feed = run.topic.feed()) {
             ChildProcess child = run.start("-Dsluice.crash.at=" + point + ":" + hit);
             if (onClose) {
-                MirrorProgress.await("progress committed in the target", Duration.ofSeconds(60),
-                        () -> !MirrorProgress.committed(clusters.target(), run.config, run.topic.name(), PARTITIONS)
-                                .isEmpty());
+                run.awaitFirstCommit();
                 child.stop(Duration.ofSeconds(30)); // SIGTERM: the drain reaches the close crash points
             }
-            int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseGet(() -> {
-                child.kill();
-                throw new AssertionError("crash point " + point + " was not reached within 60 s:\n" + child.tail());
-            });
-            assertEquals(CrashPoints.HALT_STATUS, status, "halted at " + point + ":" + hit + "\n" + child.tail());
+            assertHalted(child, point + ":" + hit);
         }
         run.finishAndCheck();
     }
@@ -86,6 +81,15 @@ class MirrorCrashTest {
         run.finishAndCheck();
     }
 
+    /** The child halts at its crash point within a minute (it is killed if not, so no child outlives the test). */
+    private static void assertHalted(ChildProcess child, String point) {
+        OptionalInt status = child.exitStatusWithin(Duration.ofSeconds(60));
+        if (status.isEmpty()) {
+            child.kill();
+        }
+        assertEquals(OptionalInt.of(CrashPoints.HALT_STATUS), status, () -> "halted at " + point + "\n" + child.tail());
+    }
+
     /** A source topic with a committed and an aborted transaction, and the mirror of it. */
     private final class Run {
         final SourceTopic topic;
@@ -100,6 +104,11 @@ class MirrorCrashTest {
             name = Names.unique("mcrash");
             config = MirrorChild.config(MirrorChild.clientOf(clusters.source()),
                     MirrorChild.clientOf(clusters.target()), topic.name(), name, "crashing").build();
+        }
+
+        void awaitFirstCommit() throws InterruptedException {
+            MirrorProgress.await("progress committed in the target", Duration.ofSeconds(60),
+                    () -> !MirrorProgress.committed(clusters.target(), config, topic.name(), PARTITIONS).isEmpty());
         }
 
         ChildProcess start(String... jvmOptions) {

@@ -157,9 +157,13 @@ final class SourceTopic {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stopped = true;
-            thread.join();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the producer's close still sends what was queued
+            }
             producer.flush();
             producer.close();
         }
