@@ -38,24 +38,24 @@ class MirrorCrashTest {
     private final Clusters clusters = new Clusters(SharedKafka.cluster(), SharedKafka.second());
 
     /**
-     * The steps an exactly-once mirror reaches (its commits run in the partitions' lanes), each at a hit that comes
-     * after at least one commit; the close steps are reached by a SIGTERM.
+     * The steps an exactly-once mirror reaches while it runs (its commits run in the partitions' lanes), each at its
+     * first hit (the first commit after the claim) and at its fourth (a later one, the source still being written);
+     * then the steps of the close, reached through a SIGTERM.
      */
     static Stream<Arguments> crashPoints() {
-        return Stream.of(
-                Arguments.of(CrashPoints.AFTER_DISPATCH, 3, false),
-                Arguments.of(CrashPoints.BEFORE_COMMIT, 4, false),
-                Arguments.of(CrashPoints.TRANSACTION_BEFORE_COMMIT, 4, false),
-                Arguments.of(CrashPoints.AFTER_COMMIT_ACK, 4, false),
-                Arguments.of(CrashPoints.CLOSE_BEFORE_COMMIT, 1, true),
-                Arguments.of(CrashPoints.CLOSE_AFTER_COMMIT, 1, true));
+        Stream<Arguments> running = Stream.of(CrashPoints.AFTER_DISPATCH, CrashPoints.BEFORE_COMMIT,
+                        CrashPoints.TRANSACTION_BEFORE_COMMIT, CrashPoints.AFTER_COMMIT_ACK)
+                .flatMap(point -> Stream.of(1, 4).map(hit -> Arguments.of(point, hit, false)));
+        Stream<Arguments> closing = Stream.of(CrashPoints.CLOSE_BEFORE_COMMIT, CrashPoints.CLOSE_AFTER_COMMIT)
+                .map(point -> Arguments.of(point, 1, true));
+        return Stream.concat(running, closing);
     }
 
     @ParameterizedTest(name = "{0}:{1}")
     @MethodSource("crashPoints")
     void aHaltAtAnyStepOfTheCommitLeavesAnExactCopyAfterARestart(String point, int hit, boolean onClose)
             throws Exception {
-        Run run = new Run(point.replace('.', '-'));
+        Run run = new Run(point.replace('.', '-') + "-" + hit);
         try (SourceTopic.Feed feed = run.topic.feed()) {
             ChildProcess child = run.start("-Dsluice.crash.at=" + point + ":" + hit);
             if (onClose) {

@@ -64,6 +64,16 @@ final class SourceTopic {
         }
     }
 
+    /** {@code count} records, all to {@code partition}, acknowledged before this returns. */
+    void produceTo(int partition, int count) {
+        try (var producer = producer(Map.of())) {
+            for (int i = 0; i < count; i++) {
+                producer.send(record(partition));
+            }
+            producer.flush();
+        }
+    }
+
     /**
      * One transaction of {@code count} records that commits, then one that aborts: a read_committed reader (and the
      * mirror) sees only the first.
@@ -110,15 +120,24 @@ final class SourceTopic {
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Record i: partition i mod n, headers (one key twice), every 7th key null, every 11th value a tombstone. */
+    /** Record i goes to partition i mod n. */
     private ProducerRecord<byte[], byte[]> record() {
+        return record(-1);
+    }
+
+    /**
+     * Record i: to {@code partition} (-1: i mod n), headers (one key twice), every 7th key null, every 11th value a
+     * tombstone.
+     */
+    private ProducerRecord<byte[], byte[]> record(int partition) {
         long i = written.getAndIncrement();
         RecordHeaders headers = new RecordHeaders();
         headers.add("h", bytes("a" + i));
         headers.add("h", bytes("b" + i));
         byte[] key = i % 7 == 0 ? null : bytes("k" + i);
         byte[] value = i % 11 == 0 ? null : bytes("v" + i);
-        return new ProducerRecord<>(name, (int) (i % partitions), System.currentTimeMillis(), key, value, headers);
+        return new ProducerRecord<>(name, partition < 0 ? (int) (i % partitions) : partition, System.currentTimeMillis(),
+                key, value, headers);
     }
 
     private static byte[] bytes(String s) {
