@@ -38,17 +38,19 @@ class MirrorCrashTest {
     private final Clusters clusters = new Clusters(SharedKafka.cluster(), SharedKafka.second());
 
     /**
-     * The steps an exactly-once mirror reaches while it runs (its commits run in the partitions' lanes), each at its
-     * first hit (the first commit after the claim) and at its fourth (a later one, the source still being written);
-     * then the steps of the close, reached through a SIGTERM.
+     * The steps an exactly-once mirror reaches while it runs: a poll dispatched to the lanes, and each step of a
+     * commit (in the partitions' lanes) at its first hit (the first commits after the claim, when some partitions have
+     * progress and others none) and at its fourth (a later one, the source still being written); then the steps of
+     * the close, reached through a SIGTERM.
      */
     static Stream<Arguments> crashPoints() {
-        Stream<Arguments> running = Stream.of(CrashPoints.AFTER_DISPATCH, CrashPoints.BEFORE_COMMIT,
-                        CrashPoints.TRANSACTION_BEFORE_COMMIT, CrashPoints.AFTER_COMMIT_ACK)
+        Stream<Arguments> dispatch = Stream.of(Arguments.of(CrashPoints.AFTER_DISPATCH, 3, false));
+        Stream<Arguments> commit = Stream.of(CrashPoints.BEFORE_COMMIT, CrashPoints.TRANSACTION_BEFORE_COMMIT,
+                        CrashPoints.AFTER_COMMIT_ACK)
                 .flatMap(point -> Stream.of(1, 4).map(hit -> Arguments.of(point, hit, false)));
         Stream<Arguments> closing = Stream.of(CrashPoints.CLOSE_BEFORE_COMMIT, CrashPoints.CLOSE_AFTER_COMMIT)
                 .map(point -> Arguments.of(point, 1, true));
-        return Stream.concat(running, closing);
+        return Stream.of(dispatch, commit, closing).flatMap(s -> s);
     }
 
     @ParameterizedTest(name = "{0}:{1}")
