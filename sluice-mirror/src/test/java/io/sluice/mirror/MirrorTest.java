@@ -5,17 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.Health;
 import io.sluice.local.kafka.Listener;
-import io.sluice.mirror.copy.Provenance;
 import io.sluice.mirror.copy.TopicNaming;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -32,9 +28,9 @@ class MirrorTest {
         String topic = sourceTopic("exact", 3, 600);
         MirrorConfig config = clusters.mirror(Names.unique("exact"), topic).untilEnd(true).build();
         assertEquals(600, runToEnd(config).copied());
-        assertSameRecords(topic, topic);
+        clusters.assertSameRecords(topic, topic);
         assertEquals(0, runToEnd(config).copied(), "the progress in the target says everything was copied");
-        assertSameRecords(topic, topic);
+        clusters.assertSameRecords(topic, topic);
     }
 
     @Test
@@ -43,7 +39,7 @@ class MirrorTest {
         MirrorConfig config = clusters.mirror(Names.unique("alo"), topic).delivery(MirrorDelivery.AT_LEAST_ONCE)
                 .naming(TopicNaming.prefix("dc1.")).untilEnd(true).build();
         assertEquals(400, runToEnd(config).copied());
-        assertSameRecords(topic, "dc1." + topic);
+        clusters.assertSameRecords(topic, "dc1." + topic);
         assertEquals(0, runToEnd(config).copied(), "the source group's commits say everything was copied");
     }
 
@@ -90,22 +86,6 @@ class MirrorTest {
             producer.flush();
         }
         return topic;
-    }
-
-    private void assertSameRecords(String sourceTopic, String targetTopic) throws Exception {
-        String sourceCluster = clusters.source().admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
-        var source = Clusters.partitions(clusters.source(), sourceTopic);
-        var target = Clusters.partitions(clusters.target(), targetTopic);
-        assertEquals(source.keySet(), target.keySet(), "partitions with records");
-        source.forEach((p, records) -> {
-            List<ConsumerRecord<byte[], byte[]>> copies = target.get(p);
-            assertEquals(records.stream().map(Clusters::content).toList(),
-                    copies.stream().map(Clusters::content).toList(), "partition " + p + ": every record once, in order");
-            for (int i = 0; i < records.size(); i++) {
-                assertEquals(new Provenance.Hop(sourceCluster, records.get(i).offset()),
-                        Provenance.lastHop(copies.get(i).headers()).orElseThrow(), "the copy says where it came from");
-            }
-        });
     }
 
     private static byte[] bytes(String s) {

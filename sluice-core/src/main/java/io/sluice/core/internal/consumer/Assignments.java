@@ -110,6 +110,9 @@ final class Assignments implements ConsumerRebalanceListener {
                 consumer.seekToEnd(fresh);
             }
         }
+        // every partition is placed before the first position() below: that call sets up every assigned partition
+        // without a position at once, and with no reset policy one whose progress lives in the commit point (the
+        // target's transactions: the source group has no offsets) would fail it if it were not placed yet
         for (TopicPartition tp : assigned) {
             OffsetAndMetadata oam = committed.get(tp);
             Long timeStart = byTime.get(tp);
@@ -119,6 +122,10 @@ final class Assignments implements ConsumerRebalanceListener {
                 // position known now, so reading it never blocks the loop
                 consumer.seek(tp, oam);
             }
+        }
+        for (TopicPartition tp : assigned) {
+            OffsetAndMetadata oam = committed.get(tp);
+            Long timeStart = byTime.get(tp);
             long start = timeStart != null ? timeStart
                     : oam != null ? oam.offset() : consumer.position(tp, settings.timeout());
             CompletionMap done = timeStart == null && oam != null
