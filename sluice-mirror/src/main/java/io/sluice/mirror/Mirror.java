@@ -9,12 +9,14 @@ import io.sluice.mirror.copy.AcknowledgedWrites;
 import io.sluice.mirror.copy.MirrorSink;
 import io.sluice.mirror.copy.TargetWrites;
 import io.sluice.mirror.copy.TransactionalWrites;
+import io.sluice.mirror.groups.GroupOffsetSync;
 import io.sluice.mirror.topics.TargetTopics;
 import io.sluice.mirror.topics.TopicsFirst;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,7 +27,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A running mirror: the engine consuming the source topics, the {@link MirrorSink} copying to the target, and the
- * commit point of its {@link MirrorDelivery}, with the target topics made ready before each claim.
+ * commit point of its {@link MirrorDelivery}, with the target topics made ready before each claim; and, when the
+ * config names groups, the {@link GroupOffsetSync} that keeps their offsets in the target.
  *
  * <p>Threading: all public methods may be called from any thread.
  */
@@ -38,13 +41,16 @@ public final class Mirror implements AutoCloseable {
     private final Admin targetAdmin;
     private final MirrorSink sink;
     private final Engine engine;
+    private final Optional<GroupOffsetSync> groupSync;
 
-    private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine) {
+    private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine,
+            Optional<GroupOffsetSync> groupSync) {
         this.config = config;
         this.sourceAdmin = sourceAdmin;
         this.targetAdmin = targetAdmin;
         this.sink = sink;
         this.engine = engine;
+        this.groupSync = groupSync;
     }
 
     /** Starts copying; the engine joins the source group and claims its partitions in the background. */
@@ -83,7 +89,15 @@ public final class Mirror implements AutoCloseable {
             MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
             Engine engine = Engine.startSink(engineConfig(config, sourceTopics(config, sourceAdmin))
                     .commitPoint(commitPoint).build(), sink);
-            return new Mirror(config, sourceAdmin, targetAdmin, sink, engine);
+            try {
+                Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
+                        sourceCluster, sourceAdmin, targetAdmin));
+                return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, groupSync);
+            } catch (RuntimeException e) {
+                engine.close();
+                sink.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
             sourceAdmin.close(Duration.ZERO);
             targetAdmin.close(Duration.ZERO);
@@ -94,6 +108,11 @@ public final class Mirror implements AutoCloseable {
     /** The engine that runs the copy: its health, statistics and partitions. */
     public Engine engine() {
         return engine;
+    }
+
+    /** The sync of the source groups' offsets to the target; empty when the config names no groups. */
+    public Optional<GroupOffsetSync> groupSync() {
+        return groupSync;
     }
 
     /** What was copied so far. */
@@ -117,9 +136,13 @@ public final class Mirror implements AutoCloseable {
         return engine.awaitTermination(timeout);
     }
 
-    /** Stops: the engine commits what was copied, then the target's producers and the admin clients close. */
+    /**
+     * Stops: the group sync first (it uses the admin clients), then the engine commits what was copied, then the
+     * target's producers and the admin clients close.
+     */
     @Override
     public void close() {
+        groupSync.ifPresent(GroupOffsetSync::close);
         try {
             engine.close();
         } finally {
