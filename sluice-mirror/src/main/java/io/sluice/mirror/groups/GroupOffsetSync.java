@@ -78,7 +78,11 @@ public final class GroupOffsetSync implements AutoCloseable {
             // closing
         } finally {
             Thread.interrupted(); // the consumers close cleanly only on a thread that is not interrupted
-            translations.close();
+            try {
+                translations.close();
+            } catch (RuntimeException e) {
+                LOG.debug("mirror '{}': closing the group sync's clients: {}", config.name(), e.toString());
+            }
         }
     }
 
