@@ -7,6 +7,8 @@ import io.sluice.cli.console.LogFormat;
 import io.sluice.cli.console.Logging;
 import io.sluice.cli.lag.LagCommand;
 import io.sluice.cli.mirror.MirrorCommand;
+import io.sluice.cli.mirror.MirrorLag;
+import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.lag.LagInputs;
 import io.sluice.cli.pipeline.DocsCommand;
 import io.sluice.cli.pipeline.Pipeline;
@@ -98,6 +100,9 @@ public final class SluiceCommand implements Callable<Integer> {
     }
 
     private static LagInputs lagInputs(Path file, CliContext context) throws ConfigException, RunFailure {
+        if (MirrorFile.isMirror(file)) {
+            return MirrorLag.inputs(MirrorFile.load(file, context.variables()).config());
+        }
         Pipeline pipeline = Pipelines.load(file, context.variables());
         return PipelineParts.lag(pipeline, SourceTopics.resolve(pipeline.source()));
     }

@@ -10,6 +10,7 @@ import io.sluice.mirror.copy.AcknowledgedWrites;
 import io.sluice.mirror.copy.MirrorSink;
 import io.sluice.mirror.copy.TargetWrites;
 import io.sluice.mirror.copy.TransactionalWrites;
+import io.sluice.mirror.groups.GroupOffsetSync;
 import io.sluice.mirror.topics.ClusterTopics;
 import io.sluice.mirror.topics.TargetTopics;
 import io.sluice.mirror.topics.TopicSync;
@@ -17,6 +18,7 @@ import io.sluice.mirror.topics.TopicsFirst;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -28,7 +30,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * A running mirror: the engine consuming the source topics, the {@link MirrorSink} copying to the target, and the
  * commit point of its {@link MirrorDelivery}, with the target topics made ready before each claim and kept like the
- * source's ({@link TopicSync}).
+ * source's ({@link TopicSync}); and, when the config names groups, the {@link GroupOffsetSync} that keeps their offsets
+ * in the target.
  *
  * <p>Threading: all public methods may be called from any thread.
  */
@@ -42,15 +45,17 @@ public final class Mirror implements AutoCloseable {
     private final MirrorSink sink;
     private final Engine engine;
     private final TopicSync topicSync;
+    private final Optional<GroupOffsetSync> groupSync;
 
     private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine,
-            TopicSync topicSync) {
+            TopicSync topicSync, Optional<GroupOffsetSync> groupSync) {
         this.config = config;
         this.sourceAdmin = sourceAdmin;
         this.targetAdmin = targetAdmin;
         this.sink = sink;
         this.engine = engine;
         this.topicSync = topicSync;
+        this.groupSync = groupSync;
     }
 
     /** Starts copying; the engine joins the source group and claims its partitions in the background. */
@@ -99,8 +104,16 @@ public final class Mirror implements AutoCloseable {
                 engineConfig.meterRegistry(registry);
             }
             Engine engine = Engine.startSink(engineConfig.build(), sink);
-            return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
-                    targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()));
+            try {
+                Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
+                        sourceCluster, sourceAdmin, targetAdmin));
+                return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
+                        targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync);
+            } catch (RuntimeException e) {
+                engine.close();
+                sink.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
             sourceAdmin.close(Duration.ZERO);
             targetAdmin.close(Duration.ZERO);
@@ -111,6 +124,11 @@ public final class Mirror implements AutoCloseable {
     /** The engine that runs the copy: its health, statistics and partitions. */
     public Engine engine() {
         return engine;
+    }
+
+    /** The sync of the source groups' offsets to the target; empty when the config names no groups. */
+    public Optional<GroupOffsetSync> groupSync() {
+        return groupSync;
     }
 
     /** What was copied so far. */
@@ -135,11 +153,12 @@ public final class Mirror implements AutoCloseable {
     }
 
     /**
-     * Stops: the topic sync, then the engine commits what was copied, then the target's producers and the admin
-     * clients close.
+     * Stops: the group and topic syncs first (they use the admin clients), then the engine commits what was copied,
+     * then the target's producers and the admin clients close.
      */
     @Override
     public void close() {
+        groupSync.ifPresent(GroupOffsetSync::close);
         topicSync.close();
         try {
             engine.close();

@@ -19,6 +19,9 @@ import org.apache.kafka.clients.CommonClientConfigs;
  */
 public final class MirrorConfig {
 
+    /** How the groups and transactional IDs of every mirror begin. */
+    public static final String GROUP_PREFIX = "sluice-mirror.";
+
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9._-]+");
 
     private final String name;
@@ -127,17 +130,17 @@ public final class MirrorConfig {
 
     /** The source consumer group the instances share the partitions in (and commit to, at least once). */
     public String sourceGroup() {
-        return "sluice-mirror." + name;
+        return GROUP_PREFIX + name;
     }
 
     /** The target cluster's group whose offsets hold the source offsets copied so far, exactly once. */
     public String progressGroup() {
-        return "sluice-mirror." + name;
+        return GROUP_PREFIX + name;
     }
 
     /** The start of the transactional IDs in the target: one per source partition. */
     public String transactionalIdPrefix() {
-        return "sluice-mirror." + name;
+        return GROUP_PREFIX + name;
     }
 
     /** Checks and builds a {@link MirrorConfig}. Not thread-safe. */

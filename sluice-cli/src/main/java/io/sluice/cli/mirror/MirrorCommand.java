@@ -28,6 +28,11 @@ public final class MirrorCommand implements Callable<Integer> {
             + "start, instead of running on.")
     boolean untilEnd;
 
+    @Option(names = "--groups", description = "Instead of running: show, per translated group (mirror.groups) and "
+            + "partition, the source offset, its exact target offset, the target group's offset, and how many records a "
+            + "consumer failing over now would read again (the goal: 0).")
+    boolean groups;
+
     @Mixin
     MetricsOptions metrics;
 
@@ -43,6 +48,9 @@ public final class MirrorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         MirrorFile mirror = MirrorFile.load(file, context.variables());
+        if (groups) {
+            return GroupsReport.show(mirror.config(), context.console());
+        }
         MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
         return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console()).run(progress.every())
                 .exitStatus();

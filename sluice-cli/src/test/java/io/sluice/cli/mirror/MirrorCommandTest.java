@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code sluice mirror}, {@code validate} and {@code verify} on a mirror file, as a user types them. */
+/** {@code sluice mirror}, {@code validate}, {@code verify} and {@code lag} on a mirror file, as a user types them. */
 class MirrorCommandTest {
 
     private final KafkaCluster source = SharedKafka.cluster();
@@ -45,6 +45,14 @@ class MirrorCommandTest {
         assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
         assertTrue(verify.out().contains("CLEAN: the target holds every committed source record exactly once"),
                 verify.out());
+
+        Cli.Result lag = Cli.run("lag", file.toString());
+        assertEquals(ExitStatus.OK, lag.status(), lag.out() + lag.err());
+        assertTrue(lag.out().contains("Group sluice-mirror.") && lag.out().contains("Total lag 0 records"), lag.out());
+
+        Cli.Result groups = Cli.run("mirror", file.toString(), "--groups");
+        assertEquals(ExitStatus.OK, groups.status(), groups.out() + groups.err());
+        assertTrue(groups.out().contains("translates no group"), groups.out());
     }
 
     @Test

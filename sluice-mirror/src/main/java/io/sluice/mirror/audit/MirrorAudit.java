@@ -2,6 +2,7 @@ package io.sluice.mirror.audit;
 
 import io.sluice.core.ClusterConnection;
 import io.sluice.mirror.MirrorDelivery;
+import io.sluice.mirror.MirrorProgress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
@@ -46,7 +48,7 @@ public final class MirrorAudit {
             Set<TopicPartition> targetPartitions = targetPartitions(targetAdmin, partitions, config);
             Map<TopicPartition, Long> logStarts = source.logStarts(partitions);
             Map<TopicPartition, Long> progress = config.untilSourceEnd() ? source.lastStable(partitions)
-                    : MirrorProgress.read(config, partitions);
+                    : progress(config, partitions);
             Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
             Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
             List<String> notes = new ArrayList<>();
@@ -121,6 +123,17 @@ public final class MirrorAudit {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MirrorAuditException("interrupted while trying to " + what, e);
+        }
+    }
+
+    /** How far the mirror copied, where its delivery keeps it; a partition never committed is left out. */
+    private static Map<TopicPartition, Long> progress(MirrorAuditConfig config, List<TopicPartition> partitions) {
+        try (MirrorProgress progress = MirrorProgress.of(config.mirror(), config.timeout())) {
+            return progress.copiedBefore(new HashSet<>(partitions));
+        } catch (KafkaException e) {
+            throw new MirrorAuditException("cannot read the mirror's progress from " + (config.delivery()
+                    == MirrorDelivery.EXACTLY_ONCE ? "the target's group " + config.progressGroup()
+                    : "the source's group " + config.sourceGroup()) + ": " + e.getMessage(), e);
         }
     }
 }

@@ -28,6 +28,11 @@ public final class MirrorAuditConfig {
         this.timeout = b.timeout;
     }
 
+    /** The mirror audited. */
+    MirrorConfig mirror() {
+        return mirror;
+    }
+
     /** An audit of {@code mirror}, up to its progress unless told otherwise. */
     public static Builder builder(MirrorConfig mirror) {
         return new Builder(mirror);

@@ -109,8 +109,8 @@ class MirrorCrashTest {
         }
 
         void awaitFirstCommit() throws InterruptedException {
-            MirrorProgress.await("progress committed in the target", Duration.ofSeconds(60),
-                    () -> !MirrorProgress.committed(clusters.target(), config, topic.name(), PARTITIONS).isEmpty());
+            TargetState.await("progress committed in the target", Duration.ofSeconds(60),
+                    () -> !TargetState.committed(clusters.target(), config, topic.name(), PARTITIONS).isEmpty());
         }
 
         ChildProcess start(String... jvmOptions) {
@@ -126,7 +126,7 @@ class MirrorCrashTest {
                 assertEquals(Health.STOPPED, restart.engine().health(),
                         () -> "the restart failed: " + restart.engine().failure().orElse(null));
             }
-            MirrorProgress.assertExactlyOnce(clusters, config, topic);
+            TargetState.assertExactlyOnce(clusters, config, topic);
         }
     }
 }

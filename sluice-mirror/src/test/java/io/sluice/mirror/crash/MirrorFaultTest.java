@@ -142,7 +142,7 @@ class MirrorFaultTest {
             restarts = mirror.restarts();
         }
         System.out.println("[mirror-fault] " + prefix + ": exact after " + restarts + " restarts");
-        MirrorProgress.assertExactlyOnce(clusters, config, topic);
+        TargetState.assertExactlyOnce(clusters, config, topic);
     }
 
     private static String onlyTopicStartingWith(KafkaCluster cluster, String prefix) throws Exception {
@@ -159,7 +159,7 @@ class MirrorFaultTest {
      * (until then the controller refuses: the preferred leader is not in sync).
      */
     private static void preferredLeaderBack(KafkaCluster cluster, TopicPartition partition) throws Exception {
-        MirrorProgress.await("the leadership of " + partition + " back at its preferred replica", Duration.ofSeconds(30),
+        TargetState.await("the leadership of " + partition + " back at its preferred replica", Duration.ofSeconds(30),
                 () -> {
                     try {
                         Optional<Throwable> outcome = cluster.admin().electLeaders(ElectionType.PREFERRED,

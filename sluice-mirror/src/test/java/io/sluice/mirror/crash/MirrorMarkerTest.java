@@ -32,6 +32,6 @@ class MirrorMarkerTest {
             assertEquals(Health.STOPPED, mirror.engine().health(),
                     () -> "failed: " + mirror.engine().failure().orElse(null));
         }
-        MirrorProgress.assertExactlyOnce(clusters, config, topic);
+        TargetState.assertExactlyOnce(clusters, config, topic);
     }
 }

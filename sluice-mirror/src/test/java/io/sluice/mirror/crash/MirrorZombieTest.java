@@ -57,7 +57,7 @@ class MirrorZombieTest {
             assertTrue(b.awaitTermination(Duration.ofSeconds(60)), "B copied to the end");
             assertEquals(Health.STOPPED, b.engine().health(), () -> "B failed: " + b.engine().failure().orElse(null));
         }
-        MirrorProgress.assertExactlyOnce(clusters, config, topic);
+        TargetState.assertExactlyOnce(clusters, config, topic);
 
         Files.createFile(thawed);
         a.thaw();
@@ -67,6 +67,6 @@ class MirrorZombieTest {
                 .filter(l -> l.contains("did not certainly succeed")).findFirst().orElse("none logged"));
         assertNotEquals(MirrorChild.ENDED + Health.STOPPED, ended, "A's held commit cannot have succeeded");
         assertEquals(1, a.exitStatusWithin(Duration.ofSeconds(30)).orElseThrow(), "A ended on its refused commit");
-        MirrorProgress.assertExactlyOnce(clusters, config, topic);
+        TargetState.assertExactlyOnce(clusters, config, topic);
     }
 }

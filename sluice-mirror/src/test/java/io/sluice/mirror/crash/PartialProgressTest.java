@@ -37,13 +37,13 @@ class PartialProgressTest {
         clusters.target().admin().deleteConsumerGroupOffsets(config.progressGroup(),
                 Set.of(new TopicPartition(topic.name(), 0), new TopicPartition(topic.name(), 1)))
                 .all().get(30, TimeUnit.SECONDS);
-        assertEquals(Map.of(2, 40L), MirrorProgress.committed(clusters.target(), config, topic.name(), 3),
+        assertEquals(Map.of(2, 40L), TargetState.committed(clusters.target(), config, topic.name(), 3),
                 "progress for the last partition only");
 
         topic.produceTo(0, 30);
         topic.produceTo(1, 30);
         runToEnd(config);
-        MirrorProgress.assertExactlyOnce(clusters, config, topic);
+        TargetState.assertExactlyOnce(clusters, config, topic);
     }
 
     private static void runToEnd(MirrorConfig config) {

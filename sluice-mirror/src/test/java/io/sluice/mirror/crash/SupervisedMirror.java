@@ -28,11 +28,11 @@ final class SupervisedMirror implements AutoCloseable {
     /** Waits until the progress in the target is the source's end, restarting the mirror whenever it stopped. */
     void awaitEnd(Clusters clusters, SourceTopic topic, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!MirrorProgress.atEnd(clusters, config, topic)) {
+        while (!TargetState.atEnd(clusters, config, topic)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the mirror did not reach the source's end of " + topic.name() + " within "
                         + timeout.toSeconds() + " s (" + restarts + " restarts): progress "
-                        + MirrorProgress.committed(clusters.target(), config, topic.name(), topic.endOffsets().size())
+                        + TargetState.committed(clusters.target(), config, topic.name(), topic.endOffsets().size())
                         + ", source ends " + topic.endOffsets());
             }
             restartIfStopped();

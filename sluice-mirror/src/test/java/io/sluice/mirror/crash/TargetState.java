@@ -29,9 +29,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Stateless.
  */
-final class MirrorProgress {
+final class TargetState {
 
-    private MirrorProgress() {
+    private TargetState() {
     }
 
     /** The source offsets committed in the target, by partition (identity naming); a partition without any is left out. */

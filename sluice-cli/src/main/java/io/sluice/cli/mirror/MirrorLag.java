@@ -1,0 +1,56 @@
+package io.sluice.cli.mirror;
+
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.lag.LagInputs;
+import io.sluice.core.ClusterConnection;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorDelivery;
+import io.sluice.mirror.MirrorProgress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * {@code sluice lag MIRROR.yaml}: the source topics' lag behind the mirror's progress, wherever its delivery keeps
+ * it (exactly once: in the target cluster).
+ *
+ * <p>Stateless.
+ */
+public final class MirrorLag {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private MirrorLag() {
+    }
+
+    public static LagInputs inputs(MirrorConfig config) throws RunFailure {
+        String group = config.delivery() == MirrorDelivery.EXACTLY_ONCE ? config.progressGroup() : config.sourceGroup();
+        return new LagInputs(group, topics(config), config.sourceProperties(), List.of(), partitions -> {
+            try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT)) {
+                return progress.copiedBefore(partitions);
+            }
+        });
+    }
+
+    /** The source topics copied: those listed, or those the pattern matches now. */
+    private static List<String> topics(MirrorConfig config) throws RunFailure {
+        if (config.topicPattern().isEmpty()) {
+            return config.topics();
+        }
+        try (Admin admin = Admin.create(ClusterConnection.of(config.sourceProperties()))) {
+            List<String> matching = admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
+                    .filter(name -> config.topicPattern().get().matcher(name).matches()).sorted().toList();
+            if (matching.isEmpty()) {
+                throw new RunFailure("no source topic matches '" + config.topicPattern().get() + "'");
+            }
+            return matching;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new RunFailure("cannot list the source's topics: " + (e.getCause() != null ? e.getCause().getMessage()
+                    : "no answer within " + TIMEOUT.toSeconds() + " s"), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while listing the source's topics", e);
+        }
+    }
+}

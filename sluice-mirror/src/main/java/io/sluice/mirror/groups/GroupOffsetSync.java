@@ -1,0 +1,156 @@
+package io.sluice.mirror.groups;
+
+import io.sluice.mirror.MirrorConfig;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the offsets of the source's consumer groups in the target: every {@link MirrorConfig#groupSyncInterval}, each
+ * source group the mirror's pattern matches has its committed offsets of the mirrored topics translated exactly
+ * ({@link OffsetTranslator}) and written to the same group in the target, so that a consumer failing over reads on
+ * where it stopped. A group is written only while it has no members in the target (a running consumer there owns its
+ * offsets), only forward (a source group that went back must not make target consumers re-read, or undo what they
+ * committed there), and only for partitions the mirror copied from.
+ *
+ * <p>A failure (a cluster away, a group that joined in between) is logged and the next round tries again: it never
+ * stops the mirror.
+ *
+ * <p>Threading: the rounds run on its own daemon thread, which alone uses the translations; {@link #rounds} and
+ * {@link #close} from any thread.
+ */
+public final class GroupOffsetSync implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.mirror");
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final MirrorConfig config;
+    private final GroupTranslations translations;
+    private final Thread thread;
+    private final AtomicLong rounds = new AtomicLong();
+    private final Object pause = new Object();
+    private volatile boolean closed;
+    /** The last failure per group (or "" for the round's listing), so that a failure that lasts is logged once. */
+    private final Map<String, String> failures = new HashMap<>();
+
+    private GroupOffsetSync(MirrorConfig config, GroupTranslations translations) {
+        this.config = config;
+        this.translations = translations;
+        this.thread = new Thread(this::run, "sluice-mirror-groups-" + config.name());
+        this.thread.setDaemon(true);
+    }
+
+    /**
+     * Starts syncing the groups of the mirror {@code config} describes, which copies from the cluster
+     * {@code sourceClusterId}; the admin clients are the mirror's and stay open until this is closed.
+     */
+    public static GroupOffsetSync start(MirrorConfig config, String sourceClusterId, Admin sourceAdmin,
+            Admin targetAdmin) {
+        GroupOffsetSync sync = new GroupOffsetSync(config, GroupTranslations.open(config, sourceClusterId, sourceAdmin,
+                targetAdmin, TIMEOUT));
+        sync.thread.start();
+        return sync;
+    }
+
+    /** How many rounds ended so far: each looked at every matching group once. */
+    public long rounds() {
+        return rounds.get();
+    }
+
+    private void run() {
+        try {
+            while (!closed) {
+                round();
+                rounds.incrementAndGet();
+                synchronized (pause) {
+                    if (!closed) {
+                        pause.wait(config.groupSyncInterval().toMillis());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            // closing
+        } finally {
+            Thread.interrupted(); // the consumers close cleanly only on a thread that is not interrupted
+            try {
+                translations.close();
+            } catch (RuntimeException e) {
+                LOG.debug("mirror '{}': closing the group sync's clients: {}", config.name(), e.toString());
+            }
+        }
+    }
+
+    private void round() {
+        List<String> groups;
+        try {
+            groups = translations.groups();
+            succeeded("");
+        } catch (RuntimeException e) {
+            failed("", "cannot list the source's consumer groups", e);
+            return;
+        }
+        for (String group : groups) {
+            if (closed) {
+                return;
+            }
+            try {
+                sync(group);
+                succeeded(group);
+            } catch (RuntimeException e) {
+                failed(group, "cannot sync the offsets of group '" + group + "' to the target", e);
+            }
+        }
+    }
+
+    private void sync(String group) {
+        Map<TopicPartition, Long> forward = new HashMap<>();
+        for (PartitionTranslation t : translations.of(group)) {
+            if (t.movesForward()) {
+                forward.put(t.target(), t.translation().getAsLong());
+            }
+        }
+        // asked last, right before the write, which the target refuses anyway if a member joins in between
+        if (!forward.isEmpty() && !translations.target().hasMembers(group)) {
+            translations.target().commit(group, forward);
+        }
+    }
+
+    private void succeeded(String group) {
+        if (failures.remove(group) != null) {
+            LOG.info("mirror '{}': {} synced again", config.name(),
+                    group.isEmpty() ? "the group listing" : "group '" + group + "'");
+        }
+    }
+
+    private void failed(String group, String what, RuntimeException e) {
+        if (closed) {
+            return; // an interrupted call while closing: nothing failed
+        }
+        String message = what + ": " + e.getMessage();
+        if (!message.equals(failures.put(group, message))) {
+            LOG.warn("mirror '{}': {}; trying again every {} ms until it works (the copy goes on)", config.name(),
+                    message, config.groupSyncInterval().toMillis());
+        }
+    }
+
+    /** Stops the rounds (a round under way is interrupted) and closes the clients of the translation. */
+    @Override
+    public void close() {
+        closed = true;
+        synchronized (pause) {
+            pause.notifyAll();
+        }
+        thread.interrupt();
+        try {
+            thread.join(TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.sluice.mirror.groups;
+
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorProgress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The translations of the source groups a mirror translates: for each, per partition of a mirrored topic, its source
+ * commit, the exact target offset and the target group's commit. What the sync writes and the report shows.
+ *
+ * <p>Threading: one thread at a time (it owns the translator's consumers).
+ */
+final class GroupTranslations implements AutoCloseable {
+
+    private final MirrorConfig config;
+    private final ConsumerGroups source;
+    private final ConsumerGroups target;
+    private final MirrorProgress progress;
+    private final TargetCopies copies;
+    private final OffsetTranslator translator;
+
+    private GroupTranslations(MirrorConfig config, ConsumerGroups source, ConsumerGroups target,
+            MirrorProgress progress, TargetCopies copies) {
+        this.config = config;
+        this.source = source;
+        this.target = target;
+        this.progress = progress;
+        this.copies = copies;
+        this.translator = new OffsetTranslator(config, progress, copies, OffsetTranslator.FORWARD_SCAN);
+    }
+
+    /** Translations for the mirror {@code config} describes, which copies from the cluster {@code sourceClusterId}. */
+    static GroupTranslations open(MirrorConfig config, String sourceClusterId, Admin sourceAdmin, Admin targetAdmin,
+            Duration timeout) {
+        MirrorProgress progress = MirrorProgress.of(config, timeout);
+        try {
+            return new GroupTranslations(config, new ConsumerGroups(sourceAdmin, "source", timeout),
+                    new ConsumerGroups(targetAdmin, "target", timeout), progress,
+                    new TargetCopies(config.targetProperties(), sourceClusterId, timeout));
+        } catch (RuntimeException e) {
+            progress.close();
+            throw e;
+        }
+    }
+
+    /** The source groups to translate: those the mirror's pattern matches, never the mirror's own. */
+    List<String> groups() {
+        if (config.groups().isEmpty()) {
+            return List.of();
+        }
+        // never a mirror's own groups (this one's or another's): their offsets are a mirror's progress, not a reader's
+        return source.matching(config.groups().get()).stream()
+                .filter(g -> !g.startsWith(MirrorConfig.GROUP_PREFIX)).toList();
+    }
+
+    /** The group's translation for each partition of a mirrored topic it committed in the source, in order. */
+    List<PartitionTranslation> of(String group) {
+        Map<TopicPartition, Long> committed = new TreeMap<>(Comparator.comparing(TopicPartition::topic)
+                .thenComparingInt(TopicPartition::partition));
+        source.committed(group).forEach((tp, offset) -> {
+            if (isMirrored(tp.topic())) {
+                committed.put(tp, offset);
+            }
+        });
+        if (committed.isEmpty()) {
+            return List.of();
+        }
+        Map<TopicPartition, Long> translated = translator.translate(committed);
+        Map<TopicPartition, Long> targetCommitted = target.committed(group);
+        List<PartitionTranslation> rows = new ArrayList<>();
+        committed.forEach((tp, offset) -> {
+            TopicPartition copy = translator.targetOf(tp);
+            rows.add(new PartitionTranslation(group, tp, offset, copy, optional(translated.get(tp)),
+                    optional(targetCommitted.get(copy))));
+        });
+        return rows;
+    }
+
+    /** How many copies of the source cluster's records lie in [{@code from}, {@code until}) of a target partition. */
+    long copiesBetween(TopicPartition targetPartition, long from, long until) {
+        return copies.count(targetPartition, from, until);
+    }
+
+    /** The target cluster's groups. */
+    ConsumerGroups target() {
+        return target;
+    }
+
+    private boolean isMirrored(String topic) {
+        return config.topicPattern().map(p -> p.matcher(topic).matches()).orElseGet(() -> config.topics()
+                .contains(topic));
+    }
+
+    private static OptionalLong optional(Long value) {
+        return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
+    @Override
+    public void close() {
+        try {
+            copies.close();
+        } finally {
+            progress.close();
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.sluice.mirror.groups;
+
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorProgress;
+import io.sluice.mirror.groups.TargetCopies.Copy;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Translates a source offset O of a source partition into the offset of the target partition (the target topic's
+ * partition with the same number) where a consumer reads on exactly from O: the offset of the first copy, as a
+ * read_committed reader sees the target, whose provenance offset is O or later; when there is none yet, the target's
+ * last stable offset (the next copy lands there or later). O is first clamped at the mirror's progress: a group is
+ * never moved past what was copied, and a partition never copied from has no translation.
+ *
+ * <p>Found by binary search over target offsets, which relies on the copies of a source partition being in source
+ * order (exactly once they are). At least once, a restart repeats the copies since the last commit; the search then
+ * ends at one of the places where the copies reach O, and everything from O on follows each of them: a consumer may
+ * re-read, never skip. The last answer per partition is kept, so that a group moving forward costs a short forward
+ * scan from there instead of a search.
+ *
+ * <p>Threading: one thread at a time (the progress and the copies it reads are its owner's).
+ */
+final class OffsetTranslator {
+
+    /** Copies read forward from the last answer before a binary search takes over. */
+    static final int FORWARD_SCAN = 1_000;
+
+    private final MirrorConfig config;
+    private final MirrorProgress progress;
+    private final TargetCopies copies;
+    private final int forwardScan;
+    private final Map<TopicPartition, Known> known = new HashMap<>();
+
+    /**
+     * The last answer for a source partition: every copy before {@code targetOffset} came from before
+     * {@code sourceOffset}, and, if {@code isCopy}, the copy at {@code targetOffset} came from {@code sourceOffset} or
+     * later.
+     */
+    private record Known(long sourceOffset, long targetOffset, boolean isCopy) {
+    }
+
+    /** @param forwardScan how many copies to read forward from the last answer before searching */
+    OffsetTranslator(MirrorConfig config, MirrorProgress progress, TargetCopies copies, int forwardScan) {
+        this.config = config;
+        this.progress = progress;
+        this.copies = copies;
+        this.forwardScan = forwardScan;
+    }
+
+    /**
+     * The target offsets of the source offsets {@code sourceOffsets}, keyed by source partition; a partition the
+     * mirror has not copied from yet is left out.
+     */
+    Map<TopicPartition, Long> translate(Map<TopicPartition, Long> sourceOffsets) {
+        // the progress before the target's end: every copy the progress counts is then below that end
+        Map<TopicPartition, Long> copiedBefore = progress.copiedBefore(sourceOffsets.keySet());
+        Map<TopicPartition, Long> translated = new HashMap<>();
+        sourceOffsets.forEach((source, offset) -> {
+            Long copied = copiedBefore.get(source);
+            if (copied != null) {
+                translated.put(source, targetOffset(source, Math.min(offset, copied)));
+            }
+        });
+        return translated;
+    }
+
+    /** The target partition a source partition is copied to. */
+    TopicPartition targetOf(TopicPartition source) {
+        return new TopicPartition(config.naming().target(source.topic()), source.partition());
+    }
+
+    private long targetOffset(TopicPartition source, long offset) {
+        TopicPartition target = targetOf(source);
+        long lo = copies.start(target);
+        long end = copies.stableEnd(target);
+        long hi = end;
+        Known k = known.get(source);
+        if (k != null && k.targetOffset >= lo && k.targetOffset <= end) {
+            if (offset >= k.sourceOffset) {
+                lo = k.targetOffset;
+            } else if (k.isCopy) {
+                hi = k.targetOffset; // that copy came from after offset too: the answer is no later
+            }
+        }
+        OptionalLong first = firstCopyFrom(target, offset, lo, hi);
+        Known answer = first.isPresent() ? new Known(offset, first.getAsLong(), true)
+                : hi < end ? new Known(offset, hi, true) : new Known(offset, end, false);
+        known.put(source, answer);
+        return answer.targetOffset;
+    }
+
+    /** The offset of the first copy in [lo, hi) that came from {@code offset} or later. */
+    private OptionalLong firstCopyFrom(TopicPartition target, long offset, long lo, long hi) {
+        int[] scanned = {0};
+        Optional<Copy> reached = copies.walk(target, lo, hi,
+                copy -> copy.sourceOffset() >= offset || ++scanned[0] >= forwardScan);
+        if (reached.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        if (reached.get().sourceOffset() >= offset) {
+            return OptionalLong.of(reached.get().targetOffset());
+        }
+        OptionalLong found = OptionalLong.empty();
+        lo = reached.get().targetOffset() + 1;
+        while (lo < hi) {
+            long mid = lo + (hi - lo) / 2;
+            Optional<Copy> first = copies.walk(target, mid, hi, copy -> true);
+            if (first.isEmpty()) {
+                hi = mid; // no copy in [mid, hi)
+            } else if (first.get().sourceOffset() >= offset) {
+                found = OptionalLong.of(first.get().targetOffset());
+                hi = mid;
+            } else {
+                lo = first.get().targetOffset() + 1;
+            }
+        }
+        return found;
+    }
+}

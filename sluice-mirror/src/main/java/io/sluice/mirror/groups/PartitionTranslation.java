@@ -1,0 +1,19 @@
+package io.sluice.mirror.groups;
+
+import java.util.OptionalLong;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One partition of one consumer group: the offset the group committed in the source, its exact translation into the
+ * target partition (none while the mirror has not copied from the partition), and what the same group committed
+ * in the target (none when it never did).
+ */
+public record PartitionTranslation(String group, TopicPartition source, long sourceCommitted, TopicPartition target,
+        OptionalLong translation, OptionalLong targetCommitted) {
+
+    /** Whether writing the translation would move the target group forward: it is never moved back. */
+    public boolean movesForward() {
+        return translation.isPresent()
+                && (targetCommitted.isEmpty() || translation.getAsLong() > targetCommitted.getAsLong());
+    }
+}

@@ -1,0 +1,148 @@
+package io.sluice.mirror.groups;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.Health;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.mirror.Mirror;
+import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorProgress;
+import io.sluice.mirror.copy.Provenance;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every source offset of a partition whose target offsets differ from its source offsets (aborted transactions and
+ * markers on both sides, records no mirror wrote in between) translates to the first copy from it or later, whether
+ * found by the binary search or by the forward scan from the last answer, in any order of questions.
+ */
+class OffsetTranslatorTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final KafkaCluster source = SharedKafka.cluster();
+    private final KafkaCluster target = SharedKafka.second();
+
+    @Test
+    void everySourceOffsetTranslatesToTheFirstCopyFromItOrLater() throws Exception {
+        String topic = Names.unique("translate");
+        source.createTopic(topic, 1);
+        MirrorConfig config = MirrorConfig.builder().name(Names.unique("translate"))
+                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
+                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
+                .topics(topic).commitInterval(Duration.ofMillis(50)).untilEnd(true).build();
+        produceWithAborts(topic, "first");
+        copyToEnd(config);
+        produceOnTarget(topic); // a later copy's target offset is not the earlier one's plus one
+        produceWithAborts(topic, "second");
+        copyToEnd(config);
+
+        TopicPartition partition = new TopicPartition(topic, 0);
+        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        List<ConsumerRecord<byte[], byte[]>> copies = TestRecords.readAll(
+                target.clientProperties(Listener.PLAINTEXT), topic, TIMEOUT);
+        long sourceEnd = stableEnd(source, partition);
+        long targetEnd = stableEnd(target, partition);
+        Map<Long, Long> expected = new HashMap<>();
+        for (long offset = 0; offset <= sourceEnd + 1; offset++) {
+            long o = offset;
+            expected.put(offset, copies.stream().filter(r -> Provenance.lastHop(r.headers())
+                    .filter(h -> h.clusterId().equals(sourceCluster) && h.offset() >= o).isPresent())
+                    .map(ConsumerRecord::offset).findFirst().orElse(targetEnd));
+        }
+        assertTrue(expected.entrySet().stream().anyMatch(e -> !e.getKey().equals(e.getValue())),
+                "target offsets differ from source offsets: " + expected);
+
+        long seed = System.nanoTime();
+        List<Long> shuffled = new ArrayList<>(expected.keySet());
+        Collections.shuffle(shuffled, new Random(seed));
+        List<Long> ascending = new ArrayList<>(expected.keySet());
+        Collections.sort(ascending);
+        for (int forwardScan : new int[] {1, OffsetTranslator.FORWARD_SCAN}) {
+            for (List<Long> questions : List.of(ascending, shuffled)) {
+                try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT);
+                        TargetCopies targetCopies = new TargetCopies(config.targetProperties(), sourceCluster,
+                                TIMEOUT)) {
+                    OffsetTranslator translator = new OffsetTranslator(config, progress, targetCopies, forwardScan);
+                    for (long offset : questions) {
+                        assertEquals(expected.get(offset), translator.translate(Map.of(partition, offset))
+                                .get(partition), "source offset " + offset + ", forward scan " + forwardScan
+                                + ", shuffled with seed " + seed);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void copyToEnd(MirrorConfig config) {
+        try (Mirror mirror = Mirror.start(config)) {
+            assertTrue(mirror.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
+            assertEquals(Health.STOPPED, mirror.engine().health(), () -> "failed: " + mirror.engine().failure());
+        }
+    }
+
+    /** Transactions of 7 records, every other one followed by an aborted one of 3 (sent before the abort). */
+    private void produceWithAborts(String topic, String name) {
+        Map<String, Object> props = new HashMap<>(source.clientProperties(Listener.PLAINTEXT));
+        props.put("transactional.id", Names.unique("tx"));
+        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            for (int t = 0; t < 6; t++) {
+                producer.beginTransaction();
+                for (int i = 0; i < 7; i++) {
+                    producer.send(new ProducerRecord<>(topic, 0, null, bytes(name + t + "-" + i)));
+                }
+                producer.commitTransaction();
+                if (t % 2 == 0) {
+                    producer.beginTransaction();
+                    for (int i = 0; i < 3; i++) {
+                        producer.send(new ProducerRecord<>(topic, 0, null, bytes("aborted")));
+                    }
+                    producer.flush();
+                    producer.abortTransaction();
+                }
+            }
+        }
+    }
+
+    private void produceOnTarget(String topic) {
+        try (var producer = new KafkaProducer<>(target.clientProperties(Listener.PLAINTEXT), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < 4; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, bytes("local-" + i)));
+            }
+        }
+    }
+
+    private static long stableEnd(KafkaCluster cluster, TopicPartition partition) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties(Listener.PLAINTEXT));
+        props.put("isolation.level", "read_committed");
+        try (var reader = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            return reader.endOffsets(List.of(partition), TIMEOUT).get(partition);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
