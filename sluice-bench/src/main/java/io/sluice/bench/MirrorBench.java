@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code bench/run mirror}: every system copies the scenario's topic from a source cluster to a target cluster, on
- * fresh topics every run. A full run gives every run two fresh single-node clusters, the source topic just written
+ * fresh topics every run. A full run gives every run two fresh single-node clusters, their internal topics made
+ * ({@link InternalTopics}), the source topic just written
  * and read once (a stale {@code mm2-offset-syncs} topic confuses MirrorMaker 2, and a fresh pair for every system keeps
  * the comparison even); the smoke form shares one pair. MirrorMaker 2 is left out, and the run says so, when its
  * classpath could not be resolved.
@@ -70,6 +71,8 @@ final class MirrorBench {
     private static String runOnFreshClusters(Scenario scenario, BenchMain.Runs runs, MirrorMaker2.Classpath mm2) {
         return BenchMain.runRounds(scenario, runs, (system, runDir) -> {
             try (Clusters clusters = Clusters.start()) {
+                InternalTopics.create(clusters.source());
+                InternalTopics.create(clusters.target());
                 String topic = writeSource(clusters.source(), scenario);
                 BenchMain.warmUp(clusters.source(), topic, scenario);
                 // the topic just written is still dirty in the page cache: written back before, not during, the copy
