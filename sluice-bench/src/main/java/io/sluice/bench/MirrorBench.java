@@ -14,9 +14,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code bench/run mirror}: every system copies the scenario's topic from a source cluster to a target cluster, on
  * fresh topics every run. A full run gives every run two fresh single-node clusters, their internal topics made
- * ({@link InternalTopics}), the source topic just written
- * and read once (a stale {@code mm2-offset-syncs} topic confuses MirrorMaker 2, and a fresh pair for every system keeps
- * the comparison even); the smoke form shares one pair. MirrorMaker 2 is left out, and the run says so, when its
+ * ({@link InternalTopics}), the source topic just written and read once (a stale {@code mm2-offset-syncs} topic
+ * confuses MirrorMaker 2, and a fresh pair for every system keeps the comparison even); the smoke form shares one
+ * pair. MirrorMaker 2 is left out, and the run says so, when its
  * classpath could not be resolved.
  *
  * <p>Threading: the main thread only.
