@@ -20,7 +20,7 @@ record PartitionFactory(int lanesPerPartition, int window, WorkerPool pool, Invo
 
     /** @param done what an earlier owner finished beyond {@code start} (the commit's completion map) */
     PartitionState create(TopicPartition partition, long start, CompletionMap done) {
-        return new PartitionState(partition, new PartitionLedger(start, window), done, lanesPerPartition, pool,
+        return new PartitionState(partition, new PartitionLedger(start, window, done), done, lanesPerPartition, pool,
                 invoker, completions, inFlight, processing);
     }
 }

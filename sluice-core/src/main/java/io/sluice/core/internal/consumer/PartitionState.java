@@ -21,8 +21,8 @@ import org.apache.kafka.common.TopicPartition;
  * (they name the old object) and ignored.
  *
  * <p>Threading: the consumer thread owns the ledger, bytes, pauses and commit fields. Workers call the
- * {@link PartitionWork} methods, which touch only the volatile {@code open} flag, the {@code running} counter and
- * the completion queue.
+ * {@link PartitionWork} methods, which touch only the volatile {@code open} flag, the {@code running} counter, the
+ * engine's in-flight semaphore and the completion queue.
  */
 final class PartitionState implements PartitionWork {
 
@@ -32,6 +32,10 @@ final class PartitionState implements PartitionWork {
     final PartitionLedger ledger;
     final CompletionMap alreadyComplete;
     final EnumSet<PauseReason> pauses = EnumSet.noneOf(PauseReason.class);
+    /**
+     * Records whose attempt began and whose outcome is not yet settled ({@link PartitionWork#attemptSettled}): what
+     * a revocation's drain waits for. A completion is queued before its record stops counting here.
+     */
     final AtomicInteger running = new AtomicInteger();
     long bufferedBytes;
     /** The sink was asked to free what it holds since the partition paused for the budget ({@link Completions}). */
@@ -124,15 +128,27 @@ final class PartitionState implements PartitionWork {
             }
         }
         running.incrementAndGet();
+        if (!open) {
+            // counted first, checked second, while close() writes the flag before the drain reads the count: a
+            // worker that read "open" and was then delayed (preempted, or waiting for a permit) cannot start a
+            // record after the drain found nothing running and committed without it
+            running.decrementAndGet();
+            attemptEnded();
+            return false;
+        }
         return true;
     }
 
     @Override
     public void attemptEnded() {
-        running.decrementAndGet();
         if (inFlight != null) {
             inFlight.release();
         }
+    }
+
+    @Override
+    public void attemptSettled() {
+        running.decrementAndGet();
     }
 
     @Override

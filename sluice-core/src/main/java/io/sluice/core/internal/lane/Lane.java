@@ -92,7 +92,9 @@ public final class Lane {
     boolean run() {
         for (int n = 0; n < TURN; n++) {
             boolean accepting = !halted && partition.isOpen();
-            if (current != null && !accepting) {
+            // an attempt that ended while no worker held the lane (asynchronous, or timed out) is settled even when
+            // closed: a revocation's drain waits for it, and a success is reported, since its work was done
+            if (current != null && !accepting && !resultPending) {
                 current = null; // stays pending: revoked, draining, or the engine stops because of it
             }
             if (current == null) {
@@ -123,7 +125,9 @@ public final class Lane {
                 pendingError = null;
             } else {
                 if (!partition.attemptStarted()) {
-                    halted = true; // interrupted while waiting for an in-flight permit: the engine is stopping
+                    // closed (revoked, draining) after this record was taken, or interrupted while waiting for an
+                    // in-flight permit (the engine is stopping): it stays pending for the next owner
+                    halted = true;
                     continue;
                 }
                 asyncAttempt = false;
@@ -150,6 +154,7 @@ public final class Lane {
             }
             if (error == null) {
                 done();
+                partition.attemptSettled();
             } else {
                 fail(error);
             }
@@ -167,10 +172,12 @@ public final class Lane {
         current = null;
     }
 
+    /** Settles the failed attempt: before the backoff when it is retried, after the failure outcome otherwise. */
     private void fail(Throwable error) {
         failures++;
         if (failures < invoker.maxAttempts() && invoker.retriable(error)) {
             invoker.retrying();
+            partition.attemptSettled(); // a drain need not wait out the backoff: the record is not done
             try {
                 TimeUnit.NANOSECONDS.sleep(invoker.backoffNanos(failures));
             } catch (InterruptedException e) {
@@ -179,11 +186,13 @@ public final class Lane {
             }
             return;
         }
+        // a dead letter is written before the record settles: a drain waits for it, so it is never written twice
         if (invoker.giveUp(current, error, failures)) {
             done();
         } else {
             halted = true; // the engine stops because of this record: it and all behind it stay pending
         }
+        partition.attemptSettled();
     }
 
     /** The attempt goes on after this thread leaves; its completion brings the lane back to the pool. */

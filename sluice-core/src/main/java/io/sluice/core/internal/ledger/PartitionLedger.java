@@ -11,8 +11,9 @@ package io.sluice.core.internal.ledger;
  *   <li>Pending offsets are held in a ring of bits the size of the <b>window</b>: a record at or beyond
  *       {@code watermark + window} is not admitted, which bounds both what runs ahead of a stuck record and the size
  *       of the completion map in the commit metadata.
- *   <li>The <b>completion map</b> lists the offsets in {@code [watermark, end)} that are complete; after a restart
- *       they are skipped instead of replayed.
+ *   <li>The <b>completion map</b> lists the offsets in {@code [watermark, end)} that are complete, and beyond
+ *       {@code end} those the previous owner's commit said were complete; after a restart or a rebalance they are
+ *       skipped instead of replayed.
  * </ul>
  *
  * <p>Threading: confined to the consumer thread. Workers never touch a ledger; their completions reach it as
@@ -23,6 +24,8 @@ public final class PartitionLedger {
     private final long[] pending;
     private final int window;
     private final int mask;
+    /** The previous owner's commit: what it completed beyond the start, until this owner has read past it. */
+    private final CompletionMap inherited;
     private long watermark;
     private long end;
     private long handedOut;
@@ -33,6 +36,15 @@ public final class PartitionLedger {
      * @param window how far past the watermark records may be admitted; a power of two, a multiple of 64
      */
     public PartitionLedger(long start, int window) {
+        this(start, window, CompletionMap.empty(start));
+    }
+
+    /**
+     * @param start     the offset processing starts from (the committed offset)
+     * @param window    how far past the watermark records may be admitted; a power of two, a multiple of 64
+     * @param inherited what the commit at {@code start} says is complete beyond it (the dispatcher skips those)
+     */
+    public PartitionLedger(long start, int window, CompletionMap inherited) {
         if (window < 64 || Integer.bitCount(window) != 1) {
             throw new IllegalArgumentException("window must be a power of two of at least 64, not " + window);
         }
@@ -42,6 +54,7 @@ public final class PartitionLedger {
         this.watermark = start;
         this.end = start;
         this.handedOut = start;
+        this.inherited = inherited;
     }
 
     /** Whether a record at {@code offset} fits in the window; one that does not must wait (and be fetched again). */
@@ -136,15 +149,22 @@ public final class PartitionLedger {
         return (pending[slot >>> 6] & (1L << slot)) != 0;
     }
 
-    /** The complete offsets in {@code [watermark, end)}, for the commit metadata. */
+    /**
+     * The complete offsets from the watermark on, for the commit metadata: in {@code [watermark, end)} those not
+     * pending, beyond {@code end} those the previous owner completed. Without the latter, an owner that commits before
+     * it has read past its predecessor's completions (revoked or closed soon after the claim, while the watermark is
+     * held back by one slow record) would commit a map that forgets them, and the next owner would process them again.
+     */
     public CompletionMap completionMap() {
-        if (pendingCount == 0) {
+        long to = Math.max(end, inherited.base() + inherited.span());
+        if (pendingCount == 0 && to == end) {
             return CompletionMap.empty(watermark);
         }
-        int span = (int) (end - watermark);
+        int span = (int) (to - watermark);
         long[] complete = new long[(span + 63) >>> 6];
         for (int i = 0; i < span; i++) {
-            if (!isPending(watermark + i)) {
+            long offset = watermark + i;
+            if (offset < end ? !isPending(offset) : inherited.isComplete(offset)) {
                 complete[i >>> 6] |= 1L << i;
             }
         }

@@ -3,9 +3,12 @@ package io.sluice.core.internal.consumer;
 import io.sluice.core.commit.InMemorySourceGroup;
 import io.sluice.core.commit.SourceGroupCommit;
 import io.sluice.core.internal.budget.MemoryBudget;
+import io.sluice.core.internal.lane.Invoker;
+import io.sluice.core.internal.lane.WorkerPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Semaphore;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
 
@@ -33,11 +36,23 @@ final class ConsumerThreadFixture {
 
     /** A new assignment of {@code partition}, starting at {@code start}, as {@link Assignments} would make it. */
     PartitionState assign(TopicPartition partition, long start) {
-        if (!assignment.contains(partition)) {
-            assignment.add(partition);
+        return assign(TestPartitions.state(partition, start, completions.queue()));
+    }
+
+    /**
+     * As {@link #assign(TopicPartition, long)}, with lane 0 running {@code processor} on {@code pool}, its records in
+     * flight limited by {@code inFlight} (null: by the worker count).
+     */
+    PartitionState assign(TopicPartition partition, long start, WorkerPool pool, Invoker processor,
+            Semaphore inFlight) {
+        return assign(TestPartitions.state(partition, start, pool, processor, completions.queue(), inFlight));
+    }
+
+    private PartitionState assign(PartitionState p) {
+        if (!assignment.contains(p.partition)) {
+            assignment.add(p.partition);
             consumer.assign(assignment);
         }
-        PartitionState p = TestPartitions.state(partition, start, completions.queue());
         partitions.add(p);
         commits.assigned(p, null);
         budget.partitionsAssigned(partitions.size());

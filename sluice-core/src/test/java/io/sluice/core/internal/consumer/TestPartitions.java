@@ -9,6 +9,7 @@ import io.sluice.core.internal.ledger.CompletionMap;
 import io.sluice.core.internal.ledger.PartitionLedger;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -22,18 +23,22 @@ final class TestPartitions {
 
     /** A partition whose lanes are never used: for the consumer thread's bookkeeping. */
     static PartitionState state(TopicPartition partition, long start, Queue<Completion> completions) {
-        return state(partition, start, null, null, completions);
+        return state(partition, start, null, null, completions, null);
     }
 
     /** A partition whose lane 0 runs {@code invoker} on {@code pool}. */
     static PartitionState state(TopicPartition partition, long start, WorkerPool pool, Invoker invoker) {
-        return state(partition, start, pool, invoker, new ConcurrentLinkedQueue<>());
+        return state(partition, start, pool, invoker, new ConcurrentLinkedQueue<>(), null);
     }
 
-    private static PartitionState state(TopicPartition partition, long start, WorkerPool pool, Invoker invoker,
-            Queue<Completion> completions) {
+    /**
+     * A partition whose lane 0 runs {@code invoker} on {@code pool} and reports to {@code completions}, its records
+     * in flight limited by {@code inFlight} (null: by the worker count) as for an asynchronous handler.
+     */
+    static PartitionState state(TopicPartition partition, long start, WorkerPool pool, Invoker invoker,
+            Queue<Completion> completions, Semaphore inFlight) {
         PartitionState p = new PartitionState(partition, new PartitionLedger(start, 64), CompletionMap.empty(start), 1,
-                pool, invoker, completions, null, TIMER);
+                pool, invoker, completions, inFlight, TIMER);
         p.topicId = Uuid.randomUuid();
         return p;
     }

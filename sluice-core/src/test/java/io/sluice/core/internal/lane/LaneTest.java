@@ -164,6 +164,7 @@ class LaneTest {
         assertEquals(List.of(0L), partition.completedSoFar(), "records 1-5 were dropped, left for the next owner");
         assertEquals(1, partition.attemptsStarted());
         assertEquals(0, partition.running());
+        assertEquals(0, partition.unsettled(), "settled before the task behind it ran");
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The partition side of a lane, recording what the lane reports: completions in the order they arrive, and attempts
- * begun and ended (every attempt must end exactly once, whoever ends it). Tests wait on completions, never on time.
+ * begun, ended and settled (every attempt must end and be settled exactly once, whoever ends it). Tests wait on completions, never on time.
  *
  * <p>Threading: workers and completing threads report; the test thread reads and flips {@link #close}.
  */
@@ -23,6 +23,7 @@ final class RecordingPartition implements PartitionWork {
     private final Semaphore completions = new Semaphore(0);
     private final AtomicInteger started = new AtomicInteger();
     private final AtomicInteger ended = new AtomicInteger();
+    private final AtomicInteger settled = new AtomicInteger();
     private volatile boolean open = true;
 
     @Override
@@ -43,6 +44,11 @@ final class RecordingPartition implements PartitionWork {
     @Override
     public void attemptEnded() {
         ended.incrementAndGet();
+    }
+
+    @Override
+    public void attemptSettled() {
+        settled.incrementAndGet();
     }
 
     @Override
@@ -69,6 +75,11 @@ final class RecordingPartition implements PartitionWork {
     /** Attempts begun and not yet ended. */
     int running() {
         return started.get() - ended.get();
+    }
+
+    /** Attempts begun whose outcome the lane has not settled yet: what a revocation's drain would wait for. */
+    int unsettled() {
+        return started.get() - settled.get();
     }
 
     int attemptsStarted() {

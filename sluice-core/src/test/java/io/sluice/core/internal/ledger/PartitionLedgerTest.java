@@ -45,6 +45,37 @@ class PartitionLedgerTest {
     }
 
     @Test
+    void whatThePreviousOwnerCompletedBeyondWhereThisOneHasReadStaysInTheCompletionMap() {
+        // the previous owner: record 0 stuck, 1..9 done; it commits offset 0 with that map when revoked
+        PartitionLedger previous = new PartitionLedger(0, 64);
+        for (long o = 0; o < 10; o++) {
+            previous.dispatched(o);
+        }
+        for (long o = 1; o < 10; o++) {
+            previous.completed(o);
+        }
+        CompletionMap committed = CompletionMap.decode(0, previous.completionMap().encode());
+
+        PartitionLedger next = new PartitionLedger(0, 64, committed);
+        assertEquals(offsets(1, 10), completeIn(next.completionMap(), 0, 64),
+                "revoked before it read anything: it commits its predecessor's map, not an empty one");
+
+        next.dispatched(0); // the dispatcher skips 1..4, which the map says are done
+        next.positionAt(5);
+        assertEquals(offsets(1, 10), completeIn(next.completionMap(), 0, 64),
+                "read up to 5: 5..9 still come from the map");
+
+        next.completed(0);
+        assertEquals(5, next.watermark());
+        assertEquals(offsets(5, 10), completeIn(next.completionMap(), 5, 64), "nothing pending: 5..9 are carried");
+
+        next.dispatched(10); // 5..9 skipped
+        next.positionAt(11);
+        assertEquals(10, next.watermark());
+        assertEquals(List.of(), completeIn(next.completionMap(), 10, 64), "read past the predecessor's map");
+    }
+
+    @Test
     void recordsBeyondTheWindowAreNotAdmitted() {
         PartitionLedger ledger = new PartitionLedger(0, 64);
         ledger.dispatched(0);
@@ -106,5 +137,23 @@ class PartitionLedgerTest {
                 }
             }
         }
+    }
+
+    private static List<Long> completeIn(CompletionMap map, long from, long to) {
+        List<Long> complete = new ArrayList<>();
+        for (long o = from; o < to; o++) {
+            if (map.isComplete(o)) {
+                complete.add(o);
+            }
+        }
+        return complete;
+    }
+
+    private static List<Long> offsets(long from, long to) {
+        List<Long> list = new ArrayList<>();
+        for (long o = from; o < to; o++) {
+            list.add(o);
+        }
+        return list;
     }
 }
