@@ -1,10 +1,14 @@
 package io.sluice.mirror.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.mirror.Clusters;
 import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.audit.MirrorAudit;
+import io.sluice.mirror.audit.MirrorAuditConfig;
+import io.sluice.mirror.audit.MirrorAuditReport;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -74,10 +78,12 @@ final class TargetState {
     /**
      * The end state of every case: the target holds every committed source record exactly once, in order, byte for
      * byte, each naming its source offset, and the progress is the source's end offsets (markers included: a
-     * transaction marker never holds progress back).
+     * transaction marker never holds progress back); and the audit behind {@code sluice verify} says so too.
      */
     static void assertExactlyOnce(Clusters clusters, MirrorConfig config, SourceTopic topic) throws Exception {
         clusters.assertSameRecords(topic.name(), topic.name());
+        MirrorAuditReport audit = MirrorAudit.run(MirrorAuditConfig.builder(config).build());
+        assertTrue(audit.clean(), audit::toText);
         Map<Integer, Long> ends = new TreeMap<>(topic.endOffsets());
         assertEquals(ends, committed(clusters.target(), config, topic.name(), ends.size()),
                 "the progress committed in the target is the source's end, partition by partition");
