@@ -3,6 +3,7 @@ package io.sluice.core.commit;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -65,6 +66,16 @@ public interface CommitPoint {
      */
     default boolean commitsInLane() {
         return false;
+    }
+
+    /**
+     * How often a partition's progress is committed again while it does not move; empty (the default) for never. A
+     * commit point whose offsets expire unless committed again says how often: the offsets of a group without members
+     * expire {@code offsets.retention.minutes} (7 days by default) after their last commit, and an idle partition
+     * would lose its progress. Applies to commit points that {@link #commitsInLane}.
+     */
+    default Optional<Duration> recommitInterval() {
+        return Optional.empty();
     }
 
     /** Whether {@code error}, from a commit, means it will never take effect (rather than: the outcome is unknown). */

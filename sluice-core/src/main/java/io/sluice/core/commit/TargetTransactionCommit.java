@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -62,6 +63,7 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final String transactionalIdPrefix;
     private final String progressGroup;
     private final Function<TopicPartition, TopicPartition> progressPartition;
+    private final Duration recommitInterval;
     /** Reads the progress group's offsets; the consumer thread only, like {@link #claim}. */
     private final KafkaConsumer<byte[], byte[]> progressReader;
     private final Map<TopicPartition, PartitionTransaction> transactions = new ConcurrentHashMap<>();
@@ -71,6 +73,7 @@ public final class TargetTransactionCommit implements CommitPoint {
         this.transactionalIdPrefix = b.transactionalIdPrefix;
         this.progressGroup = b.progressGroup;
         this.progressPartition = b.progressPartition;
+        this.recommitInterval = b.recommitInterval;
         Map<String, Object> reader = ClusterConnection.of(producerProperties);
         reader.put(ConsumerConfig.GROUP_ID_CONFIG, progressGroup);
         reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -112,6 +115,12 @@ public final class TargetTransactionCommit implements CommitPoint {
     @Override
     public boolean commitsInLane() {
         return true;
+    }
+
+    /** The progress group has no members: its offsets expire unless committed again (see {@link Builder#recommit}). */
+    @Override
+    public Optional<Duration> recommitInterval() {
+        return Optional.of(recommitInterval);
     }
 
     @Override
@@ -257,8 +266,20 @@ public final class TargetTransactionCommit implements CommitPoint {
         private String transactionalIdPrefix;
         private String progressGroup;
         private Function<TopicPartition, TopicPartition> progressPartition = Function.identity();
+        private Duration recommitInterval = Duration.ofHours(1);
 
         private Builder() {
+        }
+
+        /**
+         * How often an idle partition's progress is committed again (default 1 hour): the progress group never has
+         * members, so the target's group coordinator deletes each of its offsets {@code offsets.retention.minutes}
+         * (7 days by default) after it was last committed, and a partition without new records for that long would
+         * lose its progress and be copied again from the start.
+         */
+        public Builder recommit(Duration every) {
+            this.recommitInterval = Objects.requireNonNull(every, "every");
+            return this;
         }
 
         /**
@@ -297,6 +318,8 @@ public final class TargetTransactionCommit implements CommitPoint {
                     "bootstrap.servers of the target cluster is required");
             require(transactionalIdPrefix != null && !transactionalIdPrefix.isBlank(),
                     "a transactional ID prefix is required: one per mirror, the same on all its instances");
+            require(!recommitInterval.isNegative() && !recommitInterval.isZero(),
+                    "the recommit interval must be positive");
             require(progressGroup != null && !progressGroup.isBlank(),
                     "a progress group is required: where the target cluster keeps the source offsets copied");
             for (String managed : new String[] {ProducerConfig.TRANSACTIONAL_ID_CONFIG,

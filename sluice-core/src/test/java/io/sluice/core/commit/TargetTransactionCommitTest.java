@@ -78,6 +78,35 @@ class TargetTransactionCommitTest {
     }
 
     @Test
+    void anIdlePartitionsProgressIsCommittedAgainLestItExpire() throws Exception {
+        CopiedTopics topics = topics("idle", 30);
+        TargetTransactionCommit recommitting = TargetTransactionCommit.builder()
+                .producerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers()))
+                .transactionalIdPrefix(topics.progressGroup() + "-tx")
+                .progressGroup(topics.progressGroup())
+                .progressPartition(tp -> new TopicPartition(topics.target(), tp.partition()))
+                .recommit(Duration.ofMillis(300))
+                .build();
+        try (Engine engine = Engine.startSink(config(topics, recommitting).build(),
+                new CopySink(recommitting, topics.target()))) {
+            awaitCommits(engine, "the copy committed", 1);
+            long copied = engine.stats().commits();
+            // no record arrives: only the recommit can move the count, partition by partition
+            awaitCommits(engine, "an idle partition committed again", copied + 3);
+            assertEquals(30, engine.stats().consumed());
+        }
+        topics.assertExactCopy();
+    }
+
+    private static void awaitCommits(Engine engine, String what, long commits) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (engine.stats().commits() < commits) {
+            assertTrue(System.nanoTime() < deadline, what + ": " + engine.stats());
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
     void anEarlierOwnerIsFencedOnceTheNextClaimsAndItsOpenTransactionIsAborted() throws Exception {
         CopiedTopics topics = topics("fence", 0);
         TopicPartition source = new TopicPartition(topics.source(), 0);

@@ -4,6 +4,7 @@ import io.sluice.core.commit.CommitPoint;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -49,6 +50,11 @@ public final class TopicsFirst implements CommitPoint {
     @Override
     public boolean commitsInLane() {
         return commitPoint.commitsInLane();
+    }
+
+    @Override
+    public Optional<Duration> recommitInterval() {
+        return commitPoint.recommitInterval();
     }
 
     @Override

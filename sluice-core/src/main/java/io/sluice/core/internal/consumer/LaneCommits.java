@@ -50,6 +50,8 @@ final class LaneCommits implements CommitPolicy {
     private static final class LaneSide {
         SinkProgress progress;
         SinkCheckpoint lastCheckpoint;
+        /** {@link System#nanoTime()} of the last commit taken. */
+        long lastCommitAt;
         /** Set by the consumer thread when the partition is lost: a commit task queued before must not commit. */
         volatile boolean lost;
     }
@@ -164,8 +166,14 @@ final class LaneCommits implements CommitPolicy {
         }
     }
 
+    /** Whether an idle partition's unchanged progress is due to be committed again, lest it expire. */
+    private boolean recommitDue(LaneSide lane) {
+        return commitPoint.recommitInterval()
+                .map(every -> System.nanoTime() - lane.lastCommitAt >= every.toNanos()).orElse(false);
+    }
+
     /**
-     * In the partition's lane: null when nothing changed since the last commit.
+     * In the partition's lane: null when nothing changed since the last commit (and no recommit is due).
      *
      * @param reach where the partition stood when this task was queued ({@link SinkProgress})
      */
@@ -176,7 +184,7 @@ final class LaneCommits implements CommitPolicy {
         }
         SinkCheckpoint c = sink.checkpoint(p.partition, last);
         long offset = lane.progress.offsetOf(c, reach);
-        if (c.equals(lane.lastCheckpoint) && offset == lane.progress.committed()) {
+        if (c.equals(lane.lastCheckpoint) && offset == lane.progress.committed() && !recommitDue(lane)) {
             return null;
         }
         OffsetAndMetadata commit = LaneCalls.commitOf(p, c, offset);
@@ -196,6 +204,7 @@ final class LaneCommits implements CommitPolicy {
         CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
         lane.progress.sent(c, offset);
         lane.lastCheckpoint = c;
+        lane.lastCommitAt = System.nanoTime();
         sink.committed(p.partition, c);
         return new Committed(c, commit);
     }
