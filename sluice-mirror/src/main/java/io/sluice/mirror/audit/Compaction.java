@@ -18,10 +18,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * Anything else stays a difference: an older record of the key kept while the record is gone is not what a cleaner
  * does, nor a fresh tombstone gone already.
  *
- * <p>The tombstone's age is judged by its timestamp because the time the cleaner first saw it (which starts its
- * {@code delete.retention.ms}) is not visible to clients; it is later than the record's append time, which a record
- * stamped by its producer (CreateTime) has close to its timestamp. A tombstone stamped in the future is therefore
- * reported until its time has passed: loudly wrong for a while, never silently.
+ * <p>Without the tombstone rule every audit of a compacted topic older than {@code delete.retention.ms} would fail,
+ * and what it checks for sure is that the key's final state (deleted) is the same on both sides. The tombstone's age
+ * is judged by its timestamp because the time the cleaner first saw it (which starts its {@code delete.retention.ms})
+ * is not visible to clients; it is later than the record's append time, which a producer stamping the present puts
+ * close to its timestamp. That rules out tombstones too fresh to have expired; a tombstone stamped in the future is
+ * reported until its time has passed (loudly wrong for a while, never silently), and one with a historic timestamp (a
+ * replay, a mirror of a mirror) passes the bound whatever its age.
  *
  * <p>Threading: one thread (the audit's).
  */

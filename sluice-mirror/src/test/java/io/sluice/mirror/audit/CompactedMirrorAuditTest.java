@@ -1,14 +1,13 @@
 package io.sluice.mirror.audit;
 
+import static io.sluice.mirror.audit.MirrorAuditTest.runToEnd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.core.Health;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.mirror.Clusters;
-import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.copy.Provenance;
 import io.sluice.testkit.Names;
@@ -27,7 +26,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -50,7 +49,9 @@ class CompactedMirrorAuditTest {
     private static final List<String> TOMBSTONED = List.of("k0", "k1", "k2");
     private static final List<String> UPDATED = List.of("k3", "k4", "k5");
 
+    @AutoClose
     private static KafkaCluster source;
+    @AutoClose
     private static KafkaCluster target;
 
     @BeforeAll
@@ -59,16 +60,6 @@ class CompactedMirrorAuditTest {
                 .start();
         target = KafkaCluster.builder().name("mirror-compact-target").brokerProperty("log.cleaner.backoff.ms", "100")
                 .start();
-    }
-
-    @AfterAll
-    static void stopClusters() {
-        if (source != null) {
-            source.close();
-        }
-        if (target != null) {
-            target.close();
-        }
     }
 
     @Test
@@ -162,15 +153,6 @@ class CompactedMirrorAuditTest {
                     + " s; it holds " + records.stream().map(r -> r.offset() + " " + text(r.key()) + "="
                     + (r.value() == null ? "(tombstone)" : text(r.value()))).toList());
             Thread.sleep(200);
-        }
-    }
-
-    /** Runs the bounded mirror to the source's end; how many records it copied. */
-    private static long runToEnd(MirrorConfig config) {
-        try (Mirror running = Mirror.start(config)) {
-            assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
-            assertEquals(Health.STOPPED, running.engine().health(), () -> "failed: " + running.engine().failure());
-            return running.counts().copied();
         }
     }
 

@@ -130,7 +130,7 @@ class MirrorAuditTest {
     }
 
     /** Runs a bounded mirror to its end; how many records it copied. */
-    private static long runToEnd(MirrorConfig config) {
+    static long runToEnd(MirrorConfig config) {
         try (Mirror running = Mirror.start(config)) {
             assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
             assertEquals(Health.STOPPED, running.engine().health(), () -> "failed: " + running.engine().failure());
