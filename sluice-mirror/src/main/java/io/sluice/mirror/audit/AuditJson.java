@@ -56,6 +56,8 @@ final class AuditJson {
         o.put("notInSource", p.notInSource());
         o.put("beyondProgress", p.beyondProgress());
         o.put("beyondProgressAllowed", p.beyondProgressAllowed());
+        o.put("compactedInTarget", p.compactedInTarget());
+        o.put("compactedInSource", p.compactedInSource());
         o.put("notExpected", p.notExpected());
         o.put("fromElsewhere", p.fromElsewhere());
         o.put("belowSourceLogStart", p.belowSourceLogStart());

@@ -50,6 +50,8 @@ final class AuditText {
         count(counts, p.notInSource(), "copies of offsets the source does not hold");
         count(counts, p.beyondProgress(), "copies beyond the progress" + (p.beyondProgressAllowed()
                 ? " (allowed at least once)" : ""));
+        count(counts, p.compactedInTarget(), "source records compacted away in the target");
+        count(counts, p.compactedInSource(), "copies of records compacted away in the source");
         count(counts, p.notExpected(), "source records that came from the target (not copied back)");
         count(counts, p.fromElsewhere(), "target records not copied from the source");
         count(counts, p.belowSourceLogStart(), "copies of records the source's retention removed since");

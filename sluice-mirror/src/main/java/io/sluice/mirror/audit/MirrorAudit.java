@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,6 +28,10 @@ import org.apache.kafka.common.TopicPartition;
  * ({@link PartitionComparison}), one partition after the other, streaming both sides, and says whether the target
  * holds every committed source record exactly once, in order, byte for byte. It only reads: no group is joined and
  * nothing is committed.
+ *
+ * <p>A partition whose source or target topic is compacted is read twice on each side: first for the last record of
+ * each key ({@link LatestKeys}), which tells records compacted away from records lost ({@link Compaction}), then for
+ * the comparison. A cleaner that runs between the two reads can make a record look lost: audit again.
  *
  * <p>Threading: stateless; {@link #run} does all its work on the calling thread.
  */
@@ -47,8 +52,12 @@ public final class MirrorAudit {
             List<TopicPartition> partitions = sourcePartitions(sourceAdmin, config);
             Set<TopicPartition> targetPartitions = targetPartitions(targetAdmin, partitions, config);
             Map<TopicPartition, Long> logStarts = source.logStarts(partitions);
-            Map<TopicPartition, Long> progress = config.untilSourceEnd() ? source.lastStable(partitions)
-                    : progress(config, partitions);
+            Map<TopicPartition, Long> sourceEnds = source.lastStable(partitions);
+            Map<TopicPartition, Long> progress = config.untilSourceEnd() ? sourceEnds : progress(config, partitions);
+            Map<String, CompactionPolicy> sourcePolicies = CompactionPolicy.of(sourceAdmin,
+                    partitions.stream().map(TopicPartition::topic).distinct().toList(), "source", config);
+            Map<String, CompactionPolicy> targetPolicies = CompactionPolicy.of(targetAdmin,
+                    targetPartitions.stream().map(TopicPartition::topic).distinct().toList(), "target", config);
             Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
             Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
             List<String> notes = new ArrayList<>();
@@ -66,11 +75,23 @@ public final class MirrorAudit {
                 if (!targetPartitions.contains(targetTp)) {
                     notes.add(targetTp + " does not exist in the target");
                 }
-                Iterator<ConsumerRecord<byte[], byte[]>> copies = targetPartitions.contains(targetTp)
-                        ? target.walk(targetTp, targetStarts.get(targetTp), targetEnds.get(targetTp)) : Collections.emptyIterator();
+                Supplier<Iterator<ConsumerRecord<byte[], byte[]>>> copies = () -> targetPartitions.contains(targetTp)
+                        ? target.walk(targetTp, targetStarts.get(targetTp), targetEnds.get(targetTp))
+                        : Collections.emptyIterator();
+                CompactionPolicy sourcePolicy = sourcePolicies.getOrDefault(tp.topic(), CompactionPolicy.NONE);
+                CompactionPolicy targetPolicy = targetPolicies.getOrDefault(targetTp.topic(), CompactionPolicy.NONE);
+                Compaction compaction = Compaction.NONE;
+                if (sourcePolicy.compacted() || targetPolicy.compacted()) {
+                    // up to the source's end: a record that superseded a copied one may not be copied yet
+                    LatestKeys inSource = LatestKeys.ofSource(source.walk(tp, logStart,
+                            Math.max(logStart, sourceEnds.get(tp))));
+                    LatestKeys inTarget = LatestKeys.ofCopies(copies.get(), sourceCluster);
+                    compaction = new Compaction(sourcePolicy, targetPolicy, inSource, inTarget, until,
+                            started.toEpochMilli());
+                }
                 audits.add(new PartitionComparison(tp.topic(), targetTp.topic(), tp.partition(), sourceCluster,
-                        targetCluster, logStart, until, config.delivery() == MirrorDelivery.AT_LEAST_ONCE)
-                        .compare(source.walk(tp, logStart, Math.max(logStart, until)), copies));
+                        targetCluster, logStart, until, config.delivery() == MirrorDelivery.AT_LEAST_ONCE, compaction)
+                        .compare(source.walk(tp, logStart, Math.max(logStart, until)), copies.get()));
             }
             return new MirrorAuditReport(config.mirrorName(), config.delivery(), config.untilSourceEnd(),
                     sourceCluster, targetCluster, started, Instant.now().toEpochMilli() - started.toEpochMilli(),
@@ -112,7 +133,7 @@ public final class MirrorAudit {
         return existing;
     }
 
-    private static <T> T answer(KafkaFuture<T> future, String what, MirrorAuditConfig config) {
+    static <T> T answer(KafkaFuture<T> future, String what, MirrorAuditConfig config) {
         try {
             return future.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

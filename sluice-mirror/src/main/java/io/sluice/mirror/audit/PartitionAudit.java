@@ -12,26 +12,34 @@ import java.util.Optional;
  *     {@code belowSourceLogStart}
  * @param progress the source offset the audit compares up to, not including
  * @param sourceRecords source records read (read_committed) from the log start up to the progress that must have a
- *     copy
+ *     copy, including those compacted away in the target
  * @param notExpected source records not to be copied: their provenance names the target cluster (no loops)
  * @param copies target records that are copies of source records in the audited range
- * @param missing source records without a copy
+ * @param missing source records without a copy (and not compacted away in the target)
  * @param duplicates second (and further) copies of a source record
  * @param outOfOrder copies that came after the copy of a later source record
  * @param mismatches copies whose key, value, headers or timestamp differ from the source record's
- * @param notInSource copies of offsets the source does not hold read_committed (aborted, a marker, compacted away)
+ * @param notInSource copies of offsets the source does not hold read_committed (aborted, a marker, or gone from a
+ *     compacted source without a later record of their key)
  * @param fromElsewhere target records not copied from the source cluster (local writes, other mirrors)
  * @param belowSourceLogStart copies of source records that retention removed from the source since
  * @param beyondProgress copies of source offsets at or after the progress
  * @param beyondProgressAllowed whether such copies may exist (at least once) or are a difference (exactly once)
- * @param sourceHash SHA-256 of the source records that must have a copy, in order (see {@link ContentHash})
- * @param targetHash SHA-256 of the copies, in target order, without their provenance header
+ * @param compactedInTarget source records without a copy that the target's cleaner removed: it holds a copy of a
+ *     later record of their key, or their key's tombstone expired there (see {@link Compaction})
+ * @param compactedInSource copies of source records that the source's cleaner removed since they were copied: it
+ *     holds a later record of their key, or their key's tombstone expired there
+ * @param sourceHash SHA-256 of the source records that must have a copy, in order (see {@link ContentHash}), without
+ *     those compacted away in the target
+ * @param targetHash SHA-256 of the copies, in target order, without their provenance header, and without those
+ *     compacted away in the source
  * @param firstDifference the first difference in words, naming the source and the target offset; empty when clean
  */
 public record PartitionAudit(String sourceTopic, String targetTopic, int partition, long sourceLogStart,
         long progress, long sourceRecords, long notExpected, long copies, long missing, long duplicates,
         long outOfOrder, long mismatches, long notInSource, long fromElsewhere, long belowSourceLogStart,
-        long beyondProgress, boolean beyondProgressAllowed, String sourceHash, String targetHash,
+        long beyondProgress, boolean beyondProgressAllowed, long compactedInTarget, long compactedInSource,
+        String sourceHash, String targetHash,
         Optional<String> firstDifference) {
 
     /** Every source record in the range has exactly one copy, in order, equal to it. */

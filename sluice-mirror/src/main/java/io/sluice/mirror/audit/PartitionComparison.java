@@ -3,6 +3,7 @@ package io.sluice.mirror.audit;
 import io.sluice.mirror.copy.Provenance;
 import java.util.Iterator;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -13,6 +14,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * <p>A copy of a source offset above the last one paired skips over the source records between them: those have no
  * copy (yet). A copy of an offset at or below the last one paired is a late copy of a skipped record (out of order) or
  * a second copy (duplicate).
+ *
+ * <p>When the source or the target topic is compacted, a record one side no longer holds may have been compacted away
+ * there: {@link Compaction} decides, exactly, and such records are counted apart and left out of both hashes (so that
+ * a clean compacted partition still has equal hashes). A non-compacted partition keeps the strict rules.
  *
  * <p>Threading: one thread; one {@link #compare} per instance.
  */
@@ -26,10 +31,13 @@ final class PartitionComparison {
     private final long sourceLogStart;
     private final long progress;
     private final boolean beyondProgressAllowed;
+    private final Compaction compaction;
 
     private final ContentHash sourceHash = new ContentHash();
     private final ContentHash targetHash = new ContentHash();
     private final MissingRuns missingRuns = new MissingRuns();
+    /** Source offsets without a copy that the target compacted away: a late copy of one is out of order too. */
+    private final MissingRuns compactedRuns = new MissingRuns();
     private Iterator<ConsumerRecord<byte[], byte[]>> source;
     private ConsumerRecord<byte[], byte[]> nextSource;
     private long lastPaired = -1;
@@ -48,13 +56,17 @@ final class PartitionComparison {
     private long fromElsewhere;
     private long belowSourceLogStart;
     private long beyondProgress;
+    private long compactedInTarget;
+    private long compactedInSource;
 
     /**
      * A comparison of {@code partition} of {@code sourceTopic} (in {@code sourceCluster}, from {@code sourceLogStart}
-     * up to {@code progress}) with the same partition of {@code targetTopic} in {@code targetCluster}.
+     * up to {@code progress}) with the same partition of {@code targetTopic} in {@code targetCluster}, by the rules of
+     * {@code compaction} for records one side no longer holds.
      */
     PartitionComparison(String sourceTopic, String targetTopic, int partition, String sourceCluster,
-            String targetCluster, long sourceLogStart, long progress, boolean beyondProgressAllowed) {
+            String targetCluster, long sourceLogStart, long progress, boolean beyondProgressAllowed,
+            Compaction compaction) {
         this.sourceTopic = sourceTopic;
         this.targetTopic = targetTopic;
         this.partition = partition;
@@ -63,6 +75,7 @@ final class PartitionComparison {
         this.sourceLogStart = sourceLogStart;
         this.progress = progress;
         this.beyondProgressAllowed = beyondProgressAllowed;
+        this.compaction = compaction;
     }
 
     /**
@@ -78,30 +91,25 @@ final class PartitionComparison {
             copyOf(record).ifPresent(offset -> pair(record, offset));
         }
         while (nextSource != null) {
-            missingRun(nextSource.offset(), lastPaired < 0
+            noCopy(nextSource, lastPaired < 0
                     ? "the target holds no copy of this partition's records"
                     : "the copies end at source offset " + lastPaired + " (target offset " + lastPairedAt + ")");
             advanceSource();
         }
         return new PartitionAudit(sourceTopic, targetTopic, partition, sourceLogStart, progress, this.sourceRecords,
                 notExpected, copies, missing, duplicates, outOfOrder, mismatches, notInSource, fromElsewhere,
-                belowSourceLogStart, beyondProgress, beyondProgressAllowed, sourceHash.hex(), targetHash.hex(),
-                Optional.ofNullable(firstDifference));
+                belowSourceLogStart, beyondProgress, beyondProgressAllowed, compactedInTarget, compactedInSource,
+                sourceHash.hex(), targetHash.hex(), Optional.ofNullable(firstDifference));
     }
 
     /** The source offset a target record is a copy of, when it is one in the audited range; counts it otherwise. */
     private Optional<Long> copyOf(ConsumerRecord<byte[], byte[]> record) {
-        Optional<Provenance.Hop> hop;
-        try {
-            hop = Provenance.lastHop(record.headers());
-        } catch (IllegalArgumentException e) {
-            hop = Optional.empty(); // not a mirror's header: someone else wrote the record
-        }
-        if (hop.isEmpty() || !hop.get().clusterId().equals(sourceCluster)) {
+        OptionalLong copied = copiedFrom(record, sourceCluster);
+        if (copied.isEmpty()) {
             fromElsewhere++;
             return Optional.empty();
         }
-        long offset = hop.get().offset();
+        long offset = copied.getAsLong();
         if (offset < sourceLogStart) {
             belowSourceLogStart++;
             return Optional.empty();
@@ -116,14 +124,31 @@ final class PartitionComparison {
             return Optional.empty();
         }
         copies++;
-        targetHash.add(record.key(), record.value(), RecordContent.ofCopy(record), record.timestamp());
         return Optional.of(offset);
+    }
+
+    /** The source offset {@code record} is a copy of, when its last hop names {@code sourceCluster}. */
+    static OptionalLong copiedFrom(ConsumerRecord<byte[], byte[]> record, String sourceCluster) {
+        Optional<Provenance.Hop> hop;
+        try {
+            hop = Provenance.lastHop(record.headers());
+        } catch (IllegalArgumentException e) {
+            hop = Optional.empty(); // not a mirror's header: someone else wrote the record
+        }
+        return hop.isPresent() && hop.get().clusterId().equals(sourceCluster) ? OptionalLong.of(hop.get().offset())
+                : OptionalLong.empty();
     }
 
     private void pair(ConsumerRecord<byte[], byte[]> copy, long offset) {
         if (offset <= lastPaired) {
-            if (missingRuns.remove(offset)) {
-                missing--;
+            hashCopy(copy);
+            boolean wasMissing = missingRuns.remove(offset);
+            if (wasMissing || compactedRuns.remove(offset)) {
+                if (wasMissing) {
+                    missing--;
+                } else {
+                    compactedInTarget--;
+                }
                 outOfOrder++;
                 if (offset == firstDifferenceMissing) {
                     firstDifference = null;
@@ -138,11 +163,16 @@ final class PartitionComparison {
             return;
         }
         while (nextSource != null && nextSource.offset() < offset) {
-            missingRun(nextSource.offset(), "the copies go on at source offset " + offset + " (target offset "
+            noCopy(nextSource, "the copies go on at source offset " + offset + " (target offset "
                     + copy.offset() + ")");
             advanceSource();
         }
         if (nextSource == null || nextSource.offset() != offset) {
+            if (compaction.awayInSource(copy, offset)) {
+                compactedInSource++;
+                return;
+            }
+            hashCopy(copy);
             notInSource++;
             difference("target offset " + copy.offset() + " is a copy of source offset " + offset + ", which the "
                     + "source does not hold read_committed (an aborted record, a transaction marker, or compacted "
@@ -150,6 +180,8 @@ final class PartitionComparison {
             return;
         }
         ConsumerRecord<byte[], byte[]> original = nextSource;
+        hashCopy(copy);
+        hashSource(original);
         RecordContent.difference(original, copy).ifPresent(what -> {
             mismatches++;
             difference("source offset " + offset + " (target offset " + copy.offset() + "): " + what);
@@ -157,12 +189,23 @@ final class PartitionComparison {
         lastPaired = offset;
         lastPairedAt = copy.offset();
         missingRuns.interrupt();
+        compactedRuns.interrupt();
         advanceSource();
     }
 
-    private void missingRun(long offset, String whereTheCopiesAre) {
+    /** {@code record} has no copy: compacted away in the target, or missing. */
+    private void noCopy(ConsumerRecord<byte[], byte[]> record, String whereTheCopiesAre) {
+        long offset = record.offset();
+        if (compaction.awayInTarget(record)) {
+            compactedInTarget++;
+            compactedRuns.add(offset);
+            missingRuns.interrupt();
+            return;
+        }
+        hashSource(record);
         missing++;
         missingRuns.add(offset);
+        compactedRuns.interrupt();
         if (firstDifference == null) {
             firstDifferenceMissing = offset;
         }
@@ -178,11 +221,22 @@ final class PartitionComparison {
                 notExpected++;
             } else {
                 sourceRecords++;
-                sourceHash.add(r.key(), r.value(), RecordContent.ofSource(r), r.timestamp());
                 nextSource = r;
                 return;
             }
         }
+    }
+
+    /*
+     * The source side is hashed as its records are paired or found missing (both in source order), not when read,
+     * since only then is it known whether the target compacted the record away.
+     */
+    private void hashSource(ConsumerRecord<byte[], byte[]> r) {
+        sourceHash.add(r.key(), r.value(), RecordContent.ofSource(r), r.timestamp());
+    }
+
+    private void hashCopy(ConsumerRecord<byte[], byte[]> copy) {
+        targetHash.add(copy.key(), copy.value(), RecordContent.ofCopy(copy), copy.timestamp());
     }
 
     private void difference(String words) {

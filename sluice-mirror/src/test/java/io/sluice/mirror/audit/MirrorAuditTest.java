@@ -63,8 +63,8 @@ class MirrorAuditTest {
             assertEquals(40, p.sourceRecords());
             assertEquals(40, p.copies());
             assertEquals(p.sourceHash(), p.targetHash());
-            assertEquals(47, p.progress(), "the offset after the last record copied: the source offsets below it hold "
-                    + "5 aborted records and 2 transaction markers besides the 40 copied");
+            assertEquals(48, p.progress(), "the log's end: the source offsets below it hold 5 aborted records and 3 "
+                    + "transaction markers besides the 40 copied, and the last marker holds no progress back");
         }
 
         String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
@@ -118,7 +118,7 @@ class MirrorAuditTest {
         PartitionAudit audit = report.partitions().get(0);
         assertEquals("dc1." + topic, audit.targetTopic());
         assertEquals(40, audit.copies());
-        assertEquals(47, audit.progress(), "the source group's committed offset");
+        assertEquals(48, audit.progress(), "the source group's committed offset: the log's end, past the last marker");
         assertEquals(audit.sourceHash(), audit.targetHash());
     }
 
@@ -130,7 +130,7 @@ class MirrorAuditTest {
     }
 
     /** Runs a bounded mirror to its end; how many records it copied. */
-    private static long runToEnd(MirrorConfig config) {
+    static long runToEnd(MirrorConfig config) {
         try (Mirror running = Mirror.start(config)) {
             assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
             assertEquals(Health.STOPPED, running.engine().health(), () -> "failed: " + running.engine().failure());
