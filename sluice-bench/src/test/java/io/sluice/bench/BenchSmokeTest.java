@@ -58,7 +58,8 @@ class BenchSmokeTest {
             JsonNode result = json.get("results").get(system);
             assertTrue(result.get("target_records").asInt() >= scenario.records(), system + ": " + result);
             assertTrue(result.get("first_record_seconds").asDouble() > 0, system + ": " + result);
-            assertTrue(result.get("cpu_us_per_record").asDouble() > 0, system + ": " + result);
+            // measured, but the smoke form's 2,000 copies can take less CPU than the OS's CPU-time tick (10 ms)
+            assertTrue(result.get("cpu_us_per_record").asDouble() >= 0, system + ": " + result);
         }
         JsonNode sluice = json.get("results").get("sluice");
         assertEquals(scenario.records(), sluice.get("target_records").asInt(), sluice.toString());
