@@ -35,7 +35,7 @@ public final class Logging {
     public static void configure(OutputStream stream, LogFormat format, boolean verbose) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset();
-        Encoder<ILoggingEvent> encoder = format == LogFormat.JSON ? json(context) : text(context);
+        Encoder<ILoggingEvent> encoder = format == LogFormat.JSON ? json(context) : text(context, verbose);
         OutputStreamAppender<ILoggingEvent> appender = new OutputStreamAppender<>();
         appender.setContext(context);
         appender.setName("console");
@@ -70,10 +70,11 @@ public final class Logging {
         }
     }
 
-    private static Encoder<ILoggingEvent> text(LoggerContext context) {
+    /** Lines in words; the stack of a logged exception only with {@code --verbose} (its message is in the line). */
+    private static Encoder<ILoggingEvent> text(LoggerContext context, boolean verbose) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
-        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0}: %msg%n%ex{8}");
+        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0}: %msg%n" + (verbose ? "%ex{8}" : "%nopex"));
         encoder.start();
         return encoder;
     }

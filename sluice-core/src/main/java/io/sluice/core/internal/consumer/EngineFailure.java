@@ -24,7 +24,8 @@ public final class EngineFailure {
     /** Stops the engine because of {@code error}, unless it already stops for an earlier one. */
     public void fail(Throwable error) {
         if (first.compareAndSet(null, error)) {
-            LOG.error("engine stopping: {}", error.toString(), error);
+            // the reason in words; the exception itself (its class, its stack) for --verbose readers of the log
+            LOG.error("engine stopping: {}", error.getMessage() != null ? error.getMessage() : error.toString(), error);
         }
         wakeup.run();
     }
