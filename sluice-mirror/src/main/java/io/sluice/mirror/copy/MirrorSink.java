@@ -29,7 +29,7 @@ public final class MirrorSink implements Sink {
     private final TargetWrites writes;
     private final TopicNaming naming;
     private final String sourceClusterId;
-    private final String targetClusterId;
+    private final byte[] fromTarget;
     private final Map<TopicPartition, Long> next = new ConcurrentHashMap<>();
     private final Map<String, String> targetTopics = new ConcurrentHashMap<>();
     private final LongAdder copied = new LongAdder();
@@ -40,7 +40,7 @@ public final class MirrorSink implements Sink {
         this.writes = writes;
         this.naming = naming;
         this.sourceClusterId = sourceClusterId;
-        this.targetClusterId = targetClusterId;
+        this.fromTarget = Provenance.hopPrefix(targetClusterId);
     }
 
     @Override
@@ -51,7 +51,7 @@ public final class MirrorSink implements Sink {
     @Override
     public void write(ConsumerRecord<byte[], byte[]> record) {
         TopicPartition source = new TopicPartition(record.topic(), record.partition());
-        if (Provenance.cameFrom(record.headers(), targetClusterId)) {
+        if (Provenance.cameFrom(record.headers(), fromTarget)) {
             cameFromTarget.increment();
         } else {
             writes.send(source, copyOf(record));

@@ -32,7 +32,16 @@ public final class Provenance {
 
     /** Whether any hop of the record's journey started in {@code clusterId}: copying it there would close a loop. */
     public static boolean cameFrom(Headers headers, String clusterId) {
-        byte[] prefix = (clusterId + ":").getBytes(StandardCharsets.US_ASCII);
+        return cameFrom(headers, hopPrefix(clusterId));
+    }
+
+    /** What every hop from {@code clusterId} begins with; made once per mirror, not per record. */
+    public static byte[] hopPrefix(String clusterId) {
+        return (clusterId + ":").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** As {@link #cameFrom(Headers, String)}, with the cluster's {@link #hopPrefix}. */
+    public static boolean cameFrom(Headers headers, byte[] prefix) {
         for (Header h : headers.headers(HEADER)) {
             if (startsWith(h.value(), prefix)) {
                 return true;
