@@ -98,6 +98,19 @@ class TargetTransactionCommitTest {
         topics.assertExactCopy();
     }
 
+    @Test
+    void anAssignmentsFirstCopiesCommitAtOnceNotAnIntervalLater() throws Exception {
+        CopiedTopics topics = topics("first", 30);
+        TargetTransactionCommit tx = transactions(topics.progressGroup() + "-tx", topics);
+        try (Engine engine = Engine.startSink(config(topics, tx).commitInterval(Duration.ofHours(1)).build(),
+                new CopySink(tx, topics.target()))) {
+            // an hour's interval: only the first commit of each partition with records can make the copies visible
+            awaitCommits(engine, "each partition's first copies committed", 3);
+            topics.assertExactCopy();
+            assertEquals(3, engine.stats().commits(), "after the first, commits wait for the interval again");
+        }
+    }
+
     private static void awaitCommits(Engine engine, String what, long commits) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (engine.stats().commits() < commits) {

@@ -3,9 +3,7 @@ package io.sluice.mirror.copy;
 import io.sluice.core.sink.Sink;
 import io.sluice.mirror.Mirror;
 import io.sluice.core.sink.SinkCheckpoint;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,17 +19,16 @@ import org.apache.kafka.common.record.TimestampType;
  * the commit point's commit makes the copies count (a transaction's commit, or the source group's commit after
  * {@link TargetWrites#flush}), so it has no data of its own to store.
  *
- * <p>Threading: each partition's calls come from its lane; the maps are shared by the partitions, and
+ * <p>Threading: each partition's calls come from its lane; the {@link Cursors} are shared by the partitions, and
  * {@link #counts} may be read from any thread.
  */
 public final class MirrorSink implements Sink {
 
     private final TargetWrites writes;
     private final TopicNaming naming;
-    private final String sourceClusterId;
+    private final byte[] fromSource;
     private final byte[] fromTarget;
-    private final Map<TopicPartition, Long> next = new ConcurrentHashMap<>();
-    private final Map<String, String> targetTopics = new ConcurrentHashMap<>();
+    private final Cursors cursors = new Cursors();
     private final LongAdder copied = new LongAdder();
     private final LongAdder copiedBytes = new LongAdder();
     private final LongAdder cameFromTarget = new LongAdder();
@@ -39,40 +36,39 @@ public final class MirrorSink implements Sink {
     public MirrorSink(TargetWrites writes, TopicNaming naming, String sourceClusterId, String targetClusterId) {
         this.writes = writes;
         this.naming = naming;
-        this.sourceClusterId = sourceClusterId;
+        this.fromSource = Provenance.hopPrefix(sourceClusterId);
         this.fromTarget = Provenance.hopPrefix(targetClusterId);
     }
 
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData) {
-        next.put(partition, committedOffset);
+        cursors.open(partition, naming.target(partition.topic()), committedOffset);
     }
 
     @Override
     public void write(ConsumerRecord<byte[], byte[]> record) {
-        TopicPartition source = new TopicPartition(record.topic(), record.partition());
+        Cursors.Cursor cursor = cursors.of(record.topic(), record.partition());
         if (Provenance.cameFrom(record.headers(), fromTarget)) {
             cameFromTarget.increment();
         } else {
-            writes.send(source, copyOf(record));
+            writes.send(cursor.source, copyOf(record, cursor.targetTopic));
             copied.increment();
             copiedBytes.add(Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize()));
         }
-        next.put(source, record.offset() + 1);
+        cursor.next = record.offset() + 1;
     }
 
-    private ProducerRecord<byte[], byte[]> copyOf(ConsumerRecord<byte[], byte[]> record) {
+    private ProducerRecord<byte[], byte[]> copyOf(ConsumerRecord<byte[], byte[]> record, String targetTopic) {
         RecordHeaders headers = new RecordHeaders(record.headers().toArray());
-        headers.add(Provenance.HEADER, Provenance.value(sourceClusterId, record.offset()));
+        headers.add(Provenance.HEADER, Provenance.value(fromSource, record.offset()));
         Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
-        String target = targetTopics.computeIfAbsent(record.topic(), naming::target);
-        return new ProducerRecord<>(target, record.partition(), timestamp, record.key(), record.value(), headers);
+        return new ProducerRecord<>(targetTopic, record.partition(), timestamp, record.key(), record.value(), headers);
     }
 
     @Override
     public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
         writes.flush(partition);
-        return new SinkCheckpoint(next.get(partition), "");
+        return new SinkCheckpoint(cursors.of(partition).next, "");
     }
 
     @Override
@@ -88,7 +84,7 @@ public final class MirrorSink implements Sink {
 
     @Override
     public void close(TopicPartition partition, boolean lost) {
-        next.remove(partition);
+        cursors.close(partition);
         writes.forget(partition);
     }
 

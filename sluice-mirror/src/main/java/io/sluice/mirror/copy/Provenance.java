@@ -1,6 +1,7 @@
 package io.sluice.mirror.copy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -27,7 +28,29 @@ public final class Provenance {
 
     /** The header's value for a record copied from offset {@code offset} of cluster {@code clusterId}. */
     public static byte[] value(String clusterId, long offset) {
-        return (clusterId + ":" + offset).getBytes(StandardCharsets.US_ASCII);
+        return value(hopPrefix(clusterId), offset);
+    }
+
+    /**
+     * As {@link #value(String, long)}, with the source cluster's {@link #hopPrefix}: the prefix and the offset's
+     * digits go straight into the header's bytes (once per copied record: a string concatenation and its encoding
+     * showed in the mirror's profile).
+     */
+    public static byte[] value(byte[] hopPrefix, long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("an offset is never negative: " + offset);
+        }
+        int digits = 1;
+        for (long rest = offset / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] value = Arrays.copyOf(hopPrefix, hopPrefix.length + digits);
+        long rest = offset;
+        for (int i = value.length - 1; i >= hopPrefix.length; i--) {
+            value[i] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        return value;
     }
 
     /** Whether any hop of the record's journey started in {@code clusterId}: copying it there would close a loop. */

@@ -28,6 +28,16 @@ class ProvenanceTest {
     }
 
     @Test
+    void theValueReadsAsTheClusterAColonAndTheOffsetInDecimal() {
+        byte[] prefix = Provenance.hopPrefix("Xy-9");
+        for (long offset : new long[] {0, 9, 10, 99, 100, 1_000_000, 12_345_678_901L, Long.MAX_VALUE}) {
+            assertEquals("Xy-9:" + offset, new String(Provenance.value(prefix, offset), StandardCharsets.US_ASCII));
+        }
+        assertEquals("Xy-9", new String(prefix, StandardCharsets.US_ASCII).replace(":", ""), "the prefix is unchanged");
+        assertThrows(IllegalArgumentException.class, () -> Provenance.value(prefix, -1));
+    }
+
+    @Test
     void aRecordNoMirrorWroteHasNoHopAndABrokenHeaderIsNamed() {
         assertEquals(Optional.empty(), Provenance.lastHop(new RecordHeaders()));
         RecordHeaders broken = new RecordHeaders();

@@ -44,10 +44,14 @@ final class Completions {
     /** Applies every message so far, then lifts the pauses they ended. */
     void take() {
         Completion c;
+        PartitionState current = null; // the last one found assigned: messages come in runs of one partition
         while ((c = inbox.poll()) != null) {
             PartitionState p = c.partition();
-            if (partitions.get(p.partition) != p) {
-                continue; // from an earlier assignment of the partition: fenced
+            if (p != current) {
+                if (partitions.get(p.partition) != p) {
+                    continue; // from an earlier assignment of the partition: fenced
+                }
+                current = p;
             }
             p.ledger.completed(c.offset());
             p.bufferedBytes -= c.bytes();

@@ -59,6 +59,8 @@ final class LaneCommits implements CommitPolicy {
     private static final class Tracked {
         final LaneSide lane = new LaneSide();
         CompletableFuture<Committed> pending;
+        /** The ledger's first offset in this assignment, until the first commit with records is queued; then -1. */
+        long firstFrom;
     }
 
     /** A checkpoint the commit point took, and what it committed. */
@@ -78,6 +80,7 @@ final class LaneCommits implements CommitPolicy {
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
         Tracked t = new Tracked();
+        t.firstFrom = p.ledger.handedOut();
         // set before the first lane task is queued: the queue hands it to the lane
         t.lane.progress = new SinkProgress(p.partition, committed == null ? 0 : committed.offset());
         tracked.put(p, t);
@@ -94,13 +97,21 @@ final class LaneCommits implements CommitPolicy {
             }
         }
         long now = System.nanoTime();
-        if (now - nextCommit < 0) {
-            return;
+        boolean due = now - nextCommit >= 0;
+        if (due) {
+            nextCommit = now + intervalNanos;
         }
-        nextCommit = now + intervalNanos;
         for (PartitionState p : partitions) {
             Tracked t = tracked.get(p);
-            if (t != null && t.pending == null && p.isOpen()) {
+            if (t == null || t.pending != null || !p.isOpen()) {
+                continue;
+            }
+            // An assignment's first records commit as soon as they are handed out, not an interval later: until a
+            // transaction commits, a read_committed reader of the target sees none of them (a mirror's first copies
+            // waited a whole interval after the claim).
+            boolean first = t.firstFrom >= 0 && p.ledger.handedOut() > t.firstFrom;
+            if (due || first) {
+                t.firstFrom = first ? -1 : t.firstFrom;
                 SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
                 t.pending = LaneCalls.inLane(p, "checkpoint and commit",
                         () -> checkpointAndCommit(p, t.lane, reach, false));

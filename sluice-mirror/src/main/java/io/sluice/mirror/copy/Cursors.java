@@ -1,0 +1,67 @@
+package io.sluice.mirror.copy;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Where the copying of each source partition this member owns stands, found per record by its topic and partition
+ * number without allocating: a lookup keyed by a new {@link TopicPartition}, and a boxed offset stored per record,
+ * showed in the mirror's profile. A cursor also keeps the partition's {@link TopicPartition} made once, which the
+ * writes' own per-partition lookups then find by identity.
+ *
+ * <p>Threading: {@link #open} and {@link #close} from the partitions' lanes, several partitions at once, so they copy
+ * the topic's array on write under a lock; a cursor is read and moved only by its partition's lane, which finds it
+ * through the map's happens-before edge.
+ */
+final class Cursors {
+
+    /** One source partition's copying: its lane's only. */
+    static final class Cursor {
+        final TopicPartition source;
+        final String targetTopic;
+        /** The offset after the last record taken: the checkpoint. */
+        long next;
+
+        private Cursor(TopicPartition source, String targetTopic, long next) {
+            this.source = source;
+            this.targetTopic = targetTopic;
+            this.next = next;
+        }
+    }
+
+    private final Map<String, Cursor[]> byTopic = new ConcurrentHashMap<>();
+
+    synchronized Cursor open(TopicPartition source, String targetTopic, long next) {
+        Cursor cursor = new Cursor(source, targetTopic, next);
+        Cursor[] earlier = byTopic.getOrDefault(source.topic(), new Cursor[0]);
+        Cursor[] grown = Arrays.copyOf(earlier, Math.max(earlier.length, source.partition() + 1));
+        grown[source.partition()] = cursor;
+        byTopic.put(source.topic(), grown);
+        return cursor;
+    }
+
+    /** The open partition's cursor; throws when the partition is not open here (a lane's call out of order). */
+    Cursor of(String topic, int partition) {
+        Cursor[] cursors = byTopic.get(topic);
+        Cursor cursor = cursors == null || partition >= cursors.length ? null : cursors[partition];
+        if (cursor == null) {
+            throw new IllegalStateException(topic + "-" + partition + " is not open in the mirror's sink");
+        }
+        return cursor;
+    }
+
+    Cursor of(TopicPartition source) {
+        return of(source.topic(), source.partition());
+    }
+
+    synchronized void close(TopicPartition source) {
+        Cursor[] earlier = byTopic.get(source.topic());
+        if (earlier != null && source.partition() < earlier.length) {
+            Cursor[] left = earlier.clone();
+            left[source.partition()] = null;
+            byTopic.put(source.topic(), left);
+        }
+    }
+}
