@@ -3,6 +3,7 @@ package io.sluice.core.internal.consumer;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.lane.LaneRouter;
 import io.sluice.core.internal.lane.RecordSize;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,7 +51,11 @@ final class Dispatcher {
             long dispatched = 0;
             long dispatchedBytes = 0; // counted once per fetch: an atomic add per record shows in profiles
             long end = runEnd.endOf(tp); // once per fetch too: a map lookup per record showed in the mirror's profile
-            for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
+            List<ConsumerRecord<byte[], byte[]>> fetched = records.records(tp);
+            LaneRun run = new LaneRun(p, fetched);
+            int i = 0;
+            for (; i < fetched.size(); i++) {
+                ConsumerRecord<byte[], byte[]> record = fetched.get(i);
                 long offset = record.offset();
                 if (offset >= end) {
                     // past the end seen at start: this run never processes it
@@ -59,6 +64,7 @@ final class Dispatcher {
                     break;
                 }
                 if (p.alreadyComplete.isComplete(offset)) {
+                    run.handOver(i);
                     continue; // done by an earlier owner: the completion map says so
                 }
                 if (!p.ledger.admits(offset)) {
@@ -75,12 +81,14 @@ final class Dispatcher {
                 dispatchedBytes += bytes;
                 int lane = router.laneOf(record);
                 if (lane == LaneRouter.UNORDERED_LANE) {
+                    run.handOver(i);
                     p.addUnordered(record);
                     unordered++;
                 } else {
-                    p.lane(lane).add(record);
+                    run.extend(lane, i);
                 }
             }
+            run.handOver(i); // the records from a break on were not handed out
             consumed.add(dispatched);
             consumedBytes.add(dispatchedBytes);
             if (unordered > 0) {
@@ -89,6 +97,39 @@ final class Dispatcher {
             if (budget.atShare(p.bufferedBytes, commits.heldBytes(p))) {
                 pauses.pause(p, PauseReason.BUDGET);
             }
+        }
+    }
+
+    /**
+     * Consecutive records of a fetch bound for the same lane, handed to it together when the lane changes, a record
+     * is not handed out, or the fetch ends: with one lane per partition (sinks) a fetch is one hand-over.
+     */
+    private static final class LaneRun {
+        private final PartitionState partition;
+        private final List<ConsumerRecord<byte[], byte[]>> fetched;
+        private int lane = -1;
+        private int from;
+
+        LaneRun(PartitionState partition, List<ConsumerRecord<byte[], byte[]>> fetched) {
+            this.partition = partition;
+            this.fetched = fetched;
+        }
+
+        /** The record at {@code index} goes to {@code lane}. */
+        void extend(int lane, int index) {
+            if (lane != this.lane) {
+                handOver(index);
+                this.lane = lane;
+                this.from = index;
+            }
+        }
+
+        /** Hands the run so far (up to, not including, {@code index}) to its lane. */
+        void handOver(int index) {
+            if (lane >= 0 && index > from) {
+                partition.lane(lane).addAll(fetched.subList(from, index));
+            }
+            lane = -1;
         }
     }
 

@@ -30,6 +30,7 @@ public final class WorkerPool {
     private final Thread watchdog;
     /** Attempts that overran the processing timeout. */
     private final LongAdder timeouts = new LongAdder();
+    private final LongAdder handOffs = new LongAdder();
     private volatile boolean stopped;
 
     public WorkerPool(String name, int threads, long timeoutNanos) {
@@ -54,7 +55,18 @@ public final class WorkerPool {
     }
 
     void submit(Lane lane) {
+        handOffs.increment();
         ready.offer(lane);
+    }
+
+    /** Whether a lane waits for a worker: then a worker's lane gives its thread up after a turn. */
+    boolean othersWaiting() {
+        return !ready.isEmpty() || stopped;
+    }
+
+    /** How often a lane was handed to the pool's queue: for the tests of the turn rule. */
+    long handOffs() {
+        return handOffs.sum();
     }
 
     void suspended(Lane lane) {

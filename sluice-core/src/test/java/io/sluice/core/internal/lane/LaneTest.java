@@ -83,6 +83,21 @@ class LaneTest {
     }
 
     @Test
+    void aLaneWithMoreThanATurnKeepsItsWorkerWhileNoOtherLaneWaits() throws InterruptedException {
+        WorkerPool pool = pool(2);
+        CountDownLatch allQueued = new CountDownLatch(1);
+        Lane lane = new Lane(partition, holdingRecordZeroUntil(allQueued), pool, null);
+        for (long offset = 0; offset < 5 * Lane.TURN; offset++) {
+            lane.add(TestRecords.at(offset));
+        }
+        allQueued.countDown();
+
+        assertEquals(offsets(0, 5 * Lane.TURN), partition.awaitCompletions(5 * Lane.TURN));
+        assertEquals(1, pool.handOffs(), "five turns on one worker: the lane went through the pool's queue only when "
+                + "its first record was added, never between turns (which would wake another worker for nothing)");
+    }
+
+    @Test
     void aLaneStuckInARecordHoldsUpNoOtherLane() throws InterruptedException {
         WorkerPool twoWorkers = pool(2);
         CountDownLatch unstick = new CountDownLatch(1);
@@ -130,6 +145,35 @@ class LaneTest {
                 lane.addTask(() -> order.add(name));
                 expected.add(name);
             }
+        }
+        lane.addTask(lastTask::countDown);
+
+        assertTrue(lastTask.await(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(expected, order);
+    }
+
+    @Test
+    void recordsAddedTogetherRunInOrderWithSingleRecordsAndTasksAroundThem() throws InterruptedException {
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        Lane lane = new Lane(partition, ScriptedInvoker.of(record -> {
+            order.add("record " + record.offset());
+            return null;
+        }), pool(3), null);
+        CountDownLatch lastTask = new CountDownLatch(1);
+        List<String> expected = new ArrayList<>();
+        long offset = 0;
+        for (int size : new int[] {3 * Lane.TURN + 5, 1, 0, 2, 7}) {
+            List<ConsumerRecord<byte[], byte[]>> together = new ArrayList<>();
+            for (int i = 0; i < size; i++, offset++) {
+                together.add(TestRecords.at(offset));
+                expected.add("record " + offset);
+            }
+            lane.addAll(together);
+            lane.add(TestRecords.at(offset));
+            expected.add("record " + offset++);
+            String name = "task after " + (offset - 1);
+            lane.addTask(() -> order.add(name));
+            expected.add(name);
         }
         lane.addTask(lastTask::countDown);
 
