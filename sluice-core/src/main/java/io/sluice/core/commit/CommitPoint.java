@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -76,6 +77,23 @@ public interface CommitPoint {
      */
     default Optional<Duration> recommitInterval() {
         return Optional.empty();
+    }
+
+    /**
+     * Where the progress of partitions other members own can be read, for a bounded run to learn that they are done;
+     * empty (the default) when it is the source group's committed offsets, which the engine reads itself.
+     */
+    default Optional<ProgressReader> progressReader() {
+        return Optional.empty();
+    }
+
+    /**
+     * Reads the last commit of partitions, whoever owns them, without claiming them, keyed by source partition (a
+     * partition never committed is absent). Called on the engine's consumer thread, which must not wait for it.
+     */
+    @FunctionalInterface
+    interface ProgressReader {
+        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> read(Set<TopicPartition> partitions);
     }
 
     /** Whether {@code error}, from a commit, means it will never take effect (rather than: the outcome is unknown). */

@@ -17,6 +17,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -53,7 +56,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * have landed (the coordinator checks the epoch before it looks at whether the commit completed), and a timeout
  * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
- * <p>Threading: {@link #claim}, {@link #release} and {@link #close} on the engine's consumer thread;
+ * <p>Threading: {@link #claim}, {@link #release}, {@link #progressReader} and {@link #close} on the engine's consumer
+ * thread;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} before any task of its lane is queued, and closed in {@link #release} after its lane's last task.
  */
@@ -67,6 +71,8 @@ public final class TargetTransactionCommit implements CommitPoint {
     /** Reads the progress group's offsets; the consumer thread only, like {@link #claim}. */
     private final KafkaConsumer<byte[], byte[]> progressReader;
     private final Map<TopicPartition, PartitionTransaction> transactions = new ConcurrentHashMap<>();
+    /** Reads the progress of partitions others own, for a bounded run; guarded by this. */
+    private Admin progressAdmin;
 
     private TargetTransactionCommit(Builder b) {
         this.producerProperties = Map.copyOf(b.producerProperties);
@@ -121,6 +127,39 @@ public final class TargetTransactionCommit implements CommitPoint {
     @Override
     public Optional<Duration> recommitInterval() {
         return Optional.of(recommitInterval);
+    }
+
+    /**
+     * The progress group's offsets as the target's group coordinator has them now: offsets still pending in an open
+     * transaction are left out (read as not done), so a bounded run waits for the commit that makes them true.
+     */
+    @Override
+    public Optional<ProgressReader> progressReader() {
+        return Optional.of(partitions -> {
+            Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
+            partitions.forEach(tp -> sourceOf.put(progressPartition.apply(tp), tp));
+            return progressAdmin().listConsumerGroupOffsets(
+                            Map.of(progressGroup, new ListConsumerGroupOffsetsSpec().topicPartitions(sourceOf.keySet())),
+                            new ListConsumerGroupOffsetsOptions().requireStable(true))
+                    .partitionsToOffsetAndMetadata(progressGroup)
+                    .thenApply(found -> {
+                        Map<TopicPartition, OffsetAndMetadata> bySource = new HashMap<>();
+                        found.forEach((key, offset) -> {
+                            if (offset != null && sourceOf.containsKey(key)) {
+                                bySource.put(sourceOf.get(key), offset);
+                            }
+                        });
+                        return bySource;
+                    });
+        });
+    }
+
+    /** Made on first use: only a bounded run reads others' progress. */
+    private synchronized Admin progressAdmin() {
+        if (progressAdmin == null) {
+            progressAdmin = Admin.create(ClusterConnection.of(producerProperties));
+        }
+        return progressAdmin;
     }
 
     @Override
@@ -214,6 +253,11 @@ public final class TargetTransactionCommit implements CommitPoint {
     public void close() {
         release(Set.copyOf(transactions.keySet()), false);
         progressReader.close(Duration.ofSeconds(5));
+        synchronized (this) {
+            if (progressAdmin != null) {
+                progressAdmin.close(Duration.ofSeconds(5));
+            }
+        }
     }
 
     private String transactionalId(TopicPartition source) {

@@ -47,6 +47,25 @@ class TargetTransactionCommitTest {
     }
 
     @Test
+    void twoInstancesOfABoundedCopyEndOnceEveryPartitionIsCopiedWhoeverCopiedIt() throws Exception {
+        CopiedTopics topics = topics("two", 20_000);
+        TargetTransactionCommit firstTx = transactions(topics.progressGroup() + "-tx", topics);
+        TargetTransactionCommit secondTx = transactions(topics.progressGroup() + "-tx", topics);
+        // the same mirror twice: each learns from the progress in the target that the other's partitions are done
+        // (the source group never has offsets under this commit point, so asking it would wait for ever)
+        try (Engine first = Engine.startSink(config(topics, firstTx).untilEnd(true).build(),
+                        new CopySink(firstTx, topics.target()));
+                Engine second = Engine.startSink(config(topics, secondTx).untilEnd(true).build(),
+                        new CopySink(secondTx, topics.target()))) {
+            assertTrue(first.awaitTermination(Duration.ofSeconds(60)) && second.awaitTermination(Duration.ofSeconds(60)),
+                    "both end: " + first.stats() + " / " + second.stats());
+            assertEquals(Health.STOPPED, first.health(), () -> "failed: " + first.failure().orElse(null));
+            assertEquals(Health.STOPPED, second.health(), () -> "failed: " + second.failure().orElse(null));
+        }
+        topics.assertExactCopy();
+    }
+
+    @Test
     void markersAndAbortedRecordsEndingTheSourceNeverHoldProgressAndTheBoundedRunEnds() throws Exception {
         CopiedTopics topics = topics("markers", 0);
         Map<TopicPartition, Long> ends = new java.util.HashMap<>();

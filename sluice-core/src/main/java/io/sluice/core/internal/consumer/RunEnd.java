@@ -2,9 +2,12 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.commit.CommitPoint;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -18,33 +21,36 @@ import org.apache.kafka.common.TopicPartition;
  * consumer's isolation level, so open transactions do not hold the run; for a topic pattern, of the topics that match
  * then: a partition created later, of a new topic or not, has the end 0 and is not read). Records at or past a partition's end are
  * not processed. The run is over when every partition is done up to its end: the ones assigned here by their
- * watermark, the others by the group's committed offsets, since other instances of the group commit them. The
+ * watermark, the others by their committed progress, since other instances of the group commit them (the source
+ * group's offsets, or where the {@link CommitPoint} keeps them: a target cluster's transactions). The
  * engine then drains and commits as on close, so everything up to the ends is committed when it stops.
  *
- * <p>Threading: the consumer thread. The group's offsets are asked for asynchronously, so the loop never waits.
+ * <p>Threading: the consumer thread. The progress is asked for asynchronously, so the loop never waits.
  */
 final class RunEnd {
 
     private static final long GROUP_QUERY_INTERVAL_NANOS = 1_000_000_000L;
 
     private final Map<TopicPartition, Long> ends;
-    private final Admin admin;
-    private final String group;
-    private KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> groupQuery;
+    private final CommitPoint.ProgressReader progress;
+    private KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> progressQuery;
     private long nextGroupQuery = System.nanoTime();
 
-    private RunEnd(Map<TopicPartition, Long> ends, Admin admin, String group) {
+    private RunEnd(Map<TopicPartition, Long> ends, CommitPoint.ProgressReader progress) {
         this.ends = ends == null ? null : Map.copyOf(ends);
-        this.admin = admin;
-        this.group = group;
+        this.progress = progress;
     }
 
     /** A run that never ends by itself: no partition has an end. */
     static RunEnd unbounded() {
-        return new RunEnd(null, null, null);
+        return new RunEnd(null, null);
     }
 
-    static RunEnd capture(Consumer<?, ?> consumer, Subscription subscription, String group,
+    /**
+     * @param progress where the progress of partitions other instances own is read: the commit point's reader, or the
+     *                 source group's committed offsets
+     */
+    static RunEnd capture(Consumer<?, ?> consumer, Subscription subscription, CommitPoint.ProgressReader progress,
             java.time.Duration timeout, Admin admin) {
         List<String> topics = subscription.topicsNow(admin, timeout);
         if (topics.isEmpty()) {
@@ -62,7 +68,7 @@ final class RunEnd {
         }
         Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
         LOG.info("running until the end offsets seen now, over {} partitions: {}", ends.size(), ends);
-        return new RunEnd(ends, admin, group);
+        return new RunEnd(ends, progress);
     }
 
     /** The partition's end: 0 for a partition created after the start, which this run does not read; none when unbounded. */
@@ -73,42 +79,44 @@ final class RunEnd {
         return ends.getOrDefault(partition, 0L);
     }
 
-    /** Whether every partition is done up to its end; asks the group about the partitions not assigned here. */
+    /** Whether every partition is done up to its end; asks for the progress of the partitions not assigned here. */
     boolean reached(Map<TopicPartition, PartitionState> assigned, long nowNanos) {
         if (ends == null) {
             return false;
         }
         for (PartitionState p : assigned.values()) {
             if (p.ledger.watermark() < endOf(p.partition)) {
-                groupQuery = null;
+                progressQuery = null;
                 return false;
             }
         }
         if (assigned.keySet().containsAll(ends.keySet())) {
             return true;
         }
-        if (groupQuery == null) {
+        if (progressQuery == null) {
             if (nowNanos - nextGroupQuery >= 0) {
                 nextGroupQuery = nowNanos + GROUP_QUERY_INTERVAL_NANOS;
-                groupQuery = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata();
+                Set<TopicPartition> elsewhere = new HashSet<>(ends.keySet());
+                elsewhere.removeAll(assigned.keySet());
+                progressQuery = progress.read(elsewhere);
             }
             return false;
         }
-        if (!groupQuery.isDone()) {
+        if (!progressQuery.isDone()) {
             return false;
         }
         Map<TopicPartition, OffsetAndMetadata> committed;
         try {
-            committed = groupQuery.getNow(Map.of());
+            committed = progressQuery.getNow(Map.of());
         } catch (ExecutionException e) {
-            LOG.warn("could not read the group's committed offsets to see whether the run is over; asking again: {}",
+            LOG.warn("could not read the committed progress to see whether the run is over; asking again: {}",
                     e.getCause().toString());
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         } finally {
-            groupQuery = null;
+            progressQuery = null;
         }
         for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
             OffsetAndMetadata c = committed.get(end.getKey());
