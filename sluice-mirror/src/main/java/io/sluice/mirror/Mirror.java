@@ -153,12 +153,11 @@ public final class Mirror implements AutoCloseable {
     }
 
     /**
-     * Stops: the group and topic syncs first (they use the admin clients), then the engine commits what was copied,
-     * then the target's producers and the admin clients close.
+     * Stops: the topic sync first, then the engine commits what was copied and the target's producers close, then the
+     * group sync makes its last round over what was committed, and the admin clients (which the syncs use) close.
      */
     @Override
     public void close() {
-        groupSync.ifPresent(GroupOffsetSync::close);
         topicSync.close();
         try {
             engine.close();
@@ -168,6 +167,7 @@ public final class Mirror implements AutoCloseable {
             } catch (Exception e) {
                 // the engine committed or failed already; closing the producers can only lose uncommitted sends
             }
+            groupSync.ifPresent(GroupOffsetSync::finish);
             sourceAdmin.close(Duration.ofSeconds(5));
             targetAdmin.close(Duration.ofSeconds(5));
         }

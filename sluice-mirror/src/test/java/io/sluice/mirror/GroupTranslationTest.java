@@ -79,6 +79,24 @@ class GroupTranslationTest {
     }
 
     @Test
+    void aBoundedRunSyncsTheGroupsOnceMoreAfterItsLastCommit() throws Exception {
+        String topic = transactionalSourceTopic("bounded");
+        String group = Names.unique("orders-app");
+        Map<TopicPartition, Long> consumed = Map.of(new TopicPartition(topic, 0), 10L,
+                new TopicPartition(topic, 1), 27L, new TopicPartition(topic, 2), 17L);
+        commitOnSource(group, consumed);
+        // an hour between rounds: the first round, at the start, finds nothing copied yet; only a round after the
+        // copy's final commit can translate the offsets
+        MirrorConfig config = clusters.mirror(Names.unique("groups"), topic).groups(Pattern.compile(Pattern.quote(group)))
+                .groupSyncInterval(Duration.ofHours(1)).untilEnd(true).build();
+        try (Mirror mirror = Mirror.start(config)) {
+            assertTrue(mirror.awaitTermination(WAIT), "the bounded run ends by itself");
+        }
+        assertEquals(exactTranslation(topic, consumed), targetCommitted(group),
+                "the target group's offsets are the exact translations once the run ended");
+    }
+
+    @Test
     void aGroupActiveOnTheTargetIsLeftAloneAndAGroupIsNeverMovedBack() throws Exception {
         String topic = transactionalSourceTopic("alone");
         String prefix = Names.unique("app");

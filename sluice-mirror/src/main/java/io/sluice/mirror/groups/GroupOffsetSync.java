@@ -36,6 +36,8 @@ public final class GroupOffsetSync implements AutoCloseable {
     private final AtomicLong rounds = new AtomicLong();
     private final Object pause = new Object();
     private volatile boolean closed;
+    /** One more round, then stop: the copy made its final commit ({@link #finish}). */
+    private volatile boolean finishing;
     /** The last failure per group (or "" for the round's listing), so that a failure that lasts is logged once. */
     private final Map<String, String> failures = new HashMap<>();
 
@@ -65,14 +67,18 @@ public final class GroupOffsetSync implements AutoCloseable {
 
     private void run() {
         try {
-            while (!closed) {
+            while (!closed && !finishing) {
                 round();
                 rounds.incrementAndGet();
                 synchronized (pause) {
-                    if (!closed) {
+                    if (!closed && !finishing) {
                         pause.wait(config.groupSyncInterval().toMillis());
                     }
                 }
+            }
+            if (finishing && !closed) {
+                round();
+                rounds.incrementAndGet();
             }
         } catch (InterruptedException e) {
             // closing
@@ -137,6 +143,24 @@ public final class GroupOffsetSync implements AutoCloseable {
             LOG.warn("mirror '{}': {}; trying again every {} ms until it works (the copy goes on)", config.name(),
                     message, config.groupSyncInterval().toMillis());
         }
+    }
+
+    /**
+     * Runs one more round, then stops: called after the copy's final commit, so that the groups' offsets translate to
+     * everything copied (a bounded run can end before the first round's interval, or between rounds). Waits for that
+     * round up to a round's timeout, then stops it as {@link #close} does.
+     */
+    public void finish() {
+        finishing = true;
+        synchronized (pause) {
+            pause.notifyAll();
+        }
+        try {
+            thread.join(TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        close();
     }
 
     /** Stops the rounds (a round under way is interrupted) and closes the clients of the translation. */
