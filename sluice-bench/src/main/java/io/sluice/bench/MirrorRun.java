@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,17 +52,28 @@ final class MirrorRun {
         String run = Long.toHexString(System.nanoTime());
         String targetTopic = system.targetTopic(topic, run);
         Map<String, Object> r = new LinkedHashMap<>();
+        String appGroup = "bench-app-" + run;
+        Optional<FailoverCheck> failover = system.translatesGroups()
+                ? Optional.of(FailoverCheck.commitMidway(source, topic, scenario.partitions(), appGroup, targetTopic))
+                : Optional.empty();
+        Map<Integer, Long> failedOverTo = null;
         try (TargetWatch watch = new TargetWatch(target.clientProperties(Listener.PLAINTEXT), targetTopic,
                 scenario.partitions(), scenario.records())) {
+            failover.ifPresent(check -> watch.observe(check::seen));
             long launched = System.nanoTime();
             ChildProcess copier = launch(source.bootstrapServers(), topic, target.bootstrapServers(),
-                    system.targetPrefix(run));
+                    system.targetPrefix(run), appGroup);
             long[] cpu = new long[2];
             try {
                 watch.awaitAll(TIMEOUT, () -> cpu[0] = cpuNanos(copier), () -> !copier.isAlive());
                 cpu[1] = cpuNanos(copier);
                 if (!system.isMirrorMaker()) {
                     copier.awaitLogLine(line -> line.startsWith("COPIED "), TIMEOUT); // it ended well, not just copied
+                }
+                if (failover.isPresent()) {
+                    // MirrorMaker 2 syncs every 5 s (a careful operator's setting; 60 s by default): two rounds
+                    failedOverTo = failover.get().awaitTargetOffsets(target,
+                            system.isMirrorMaker() ? Duration.ofSeconds(11) : Duration.ZERO);
                 }
             } catch (IllegalStateException e) {
                 throw new IllegalStateException(system.id() + ": " + e.getMessage() + ". Last lines of "
@@ -79,6 +91,9 @@ final class MirrorRun {
             r.put("first_record_seconds", (watch.firstNanos() - launched) / 1e9);
             r.put("target_records", watch.copies());
             r.put("duplicates", watch.duplicates());
+            if (failedOverTo != null) {
+                r.put("failover_reread", failover.get().rereadOnFailover(failedOverTo));
+            }
             if (watch.distinct() != scenario.records() || (system.duplicatesFail() && watch.duplicates() > 0)) {
                 throw new IllegalStateException(system.id() + " left " + watch.distinct() + " of "
                         + scenario.records() + " records in " + targetTopic + ", " + watch.duplicates()
@@ -90,7 +105,7 @@ final class MirrorRun {
         return new ObjectMapper().valueToTree(r);
     }
 
-    private ChildProcess launch(String source, String topic, String target, String prefix) {
+    private ChildProcess launch(String source, String topic, String target, String prefix, String appGroup) {
         if (system.isMirrorMaker()) {
             return MirrorMaker2.start(system, source, topic, target, mm2.jars(), jvmOptions, runDir);
         }
@@ -99,7 +114,7 @@ final class MirrorRun {
                 .jvmOptions(jvmOptions)
                 .systemProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn")
                 .mainClass(MirrorCopierMain.class.getName())
-                .args(system.id(), source, topic, target, prefix, Integer.toString(scenario.partitions()))
+                .args(system.id(), source, topic, target, prefix, Integer.toString(scenario.partitions()), appGroup)
                 .workDir(runDir)
                 .build()
                 .start();

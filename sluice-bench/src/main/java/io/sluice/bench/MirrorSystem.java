@@ -36,6 +36,11 @@ enum MirrorSystem {
         return duplicatesFail;
     }
 
+    /** Whether the system writes the source's consumer group offsets to the target (the plain copier does not). */
+    boolean translatesGroups() {
+        return this != PLAIN_COPIER;
+    }
+
     boolean isMirrorMaker() {
         return this == MM2_ALO || this == MM2_EOS;
     }

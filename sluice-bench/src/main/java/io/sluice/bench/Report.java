@@ -166,7 +166,10 @@ final class Report {
                     + "between two single-node clusters; sluice and mm2-eos exactly once, the others at least once; "
                     + "records/s from the first to the last record visible to a read_committed reader of the target; "
                     + "first = seconds from the copier's launch to the first record there; copies = records that "
-                    + "reader counted, dups = records among them copied more than once", scenario.name(),
+                    + "reader counted, dups = records among them copied more than once; re-read = records a consumer "
+                    + "group (committed at 37%% of each partition before the copy) would read again after failing "
+                    + "over to the offsets the mirror wrote for it in the target (0 = exact, negative = skipped)",
+                    scenario.name(),
                     scenario.records(), scenario.valueBytes(), scenario.partitions(), scenario.keys());
             case CODECS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes as JSON Lines, in memory; "
                     + "compress = the format writing through the codec, MB/s of uncompressed JSON Lines",
@@ -186,7 +189,7 @@ final class Report {
             case MIRROR -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
                     new Column("first s", "first_record_seconds", 1, 2),
                     new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
-                    new Column("dups", "duplicates", 1, 0));
+                    new Column("dups", "duplicates", 1, 0), new Column("re-read", "failover_reread", 1, 0));
             case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
                     new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
         };

@@ -35,6 +35,7 @@ final class TargetWatch implements AutoCloseable {
     private long valueBytes;
     private long firstNanos;
     private long lastNanos;
+    private java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> observer = r -> { };
 
     /** Connects before the copier starts, so that the consumer's start-up is not in the time to the first record. */
     TargetWatch(Map<String, Object> targetClient, String topic, int partitions, int records) {
@@ -49,6 +50,11 @@ final class TargetWatch implements AutoCloseable {
         this.partitions = partitions;
         this.records = records;
         this.seen = new BitSet(records);
+    }
+
+    /** Shows every record read to {@code observer} too, on the reading thread. */
+    void observe(java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> observer) {
+        this.observer = observer;
     }
 
     /**
@@ -119,6 +125,7 @@ final class TargetWatch implements AutoCloseable {
                 firstNanos = now;
             }
             copies++;
+            observer.accept(r);
             int seq = BenchData.seqOf(r.value());
             if (!seen.get(seq)) {
                 seen.set(seq);

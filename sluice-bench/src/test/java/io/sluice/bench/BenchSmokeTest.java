@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,6 +65,9 @@ class BenchSmokeTest {
         JsonNode sluice = json.get("results").get("sluice");
         assertEquals(scenario.records(), sluice.get("target_records").asInt(), sluice.toString());
         assertEquals(0, sluice.get("duplicates").asInt(), sluice.toString());
+        assertEquals(0, sluice.get("failover_reread").asInt(), "exact translation: " + sluice);
+        assertTrue(json.get("results").get("sluice-alo").has("failover_reread"), json.toString());
+        assertFalse(json.get("results").get("plain-copier").has("failover_reread"), "it translates nothing: " + json);
         assertTrue(json.get("goals").has("sluice-alo/plain-copier"), json.toString());
     }
 

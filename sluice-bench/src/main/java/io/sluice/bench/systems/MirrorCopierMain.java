@@ -8,12 +8,14 @@ import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.copy.TopicNaming;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * One copier of the mirror benchmark that runs in Java, in a JVM of its own: {@code MirrorCopierMain <system>
- * <source bootstrap> <topic> <target bootstrap> <target topic prefix> <partitions>}. It copies the topic to its end
- * offsets, prints {@code COPIED <json>}, and then waits to be stopped: the benchmark measures it from outside (the
+ * <source bootstrap> <topic> <target bootstrap> <target topic prefix> <partitions> <group>}. It copies the topic to
+ * its end offsets (Sluice also the offsets of the source consumer group {@code <group>}, whose last sync ends before
+ * the copier says it copied), prints {@code COPIED <json>}, and then waits to be stopped: the benchmark measures it from outside (the
  * copies a reader of the target sees, and this process's CPU time), and a process that exited could no longer be
  * asked for its CPU time. On a failure it prints it and exits with status 1.
  */
@@ -31,12 +33,13 @@ public final class MirrorCopierMain {
         String target = args[3];
         String prefix = args[4];
         int partitions = Integer.parseInt(args[5]);
+        String group = args[6];
         long copied;
         try {
             copied = switch (system) {
                 case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
-                case "sluice" -> sluice(source, topic, target, prefix, MirrorDelivery.EXACTLY_ONCE);
-                case "sluice-alo" -> sluice(source, topic, target, prefix, MirrorDelivery.AT_LEAST_ONCE);
+                case "sluice" -> sluice(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE);
+                case "sluice-alo" -> sluice(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE);
                 default -> throw new IllegalArgumentException("unknown mirror system " + system);
             };
         } catch (Throwable e) {
@@ -51,7 +54,8 @@ public final class MirrorCopierMain {
     }
 
     /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
-    private static long sluice(String source, String topic, String target, String prefix, MirrorDelivery delivery) {
+    private static long sluice(String source, String topic, String target, String prefix, String group,
+            MirrorDelivery delivery) {
         MirrorConfig config = MirrorConfig.builder()
                 .name(SystemMain.group("mirror"))
                 .sourceProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, source)
@@ -59,6 +63,7 @@ public final class MirrorCopierMain {
                 .topics(topic)
                 .naming(TopicNaming.prefix(prefix))
                 .delivery(delivery)
+                .groups(Pattern.compile(Pattern.quote(group)))
                 .untilEnd(true)
                 .build();
         try (Mirror mirror = Mirror.start(config)) {
