@@ -66,22 +66,26 @@ final class FailoverCheck {
             List<TopicPartition> tps = java.util.stream.IntStream.range(0, partitions)
                     .mapToObj(p -> new TopicPartition(topic, p)).toList();
             Map<TopicPartition, Long> ends = reader.endOffsets(tps);
+            reader.assign(tps);
             for (TopicPartition tp : tps) {
                 long offset = ends.get(tp) * 37 / 100 + tp.partition();
-                reader.assign(List.of(tp));
                 reader.seek(tp, offset);
-                ConsumerRecord<byte[], byte[]> at = null;
-                long deadline = System.nanoTime() + WAIT.toNanos();
-                while (at == null && System.nanoTime() < deadline) {
-                    for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
-                        at = at == null ? r : at;
-                    }
+                committed.put(tp, new OffsetAndMetadata(offset));
+            }
+            Map<Integer, ConsumerRecord<byte[], byte[]>> at = new HashMap<>();
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (at.size() < partitions && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                    at.putIfAbsent(r.partition(), r);
                 }
-                if (at == null || at.offset() != offset) {
+            }
+            for (TopicPartition tp : tps) {
+                ConsumerRecord<byte[], byte[]> first = at.get(tp.partition());
+                long offset = committed.get(tp).offset();
+                if (first == null || first.offset() != offset) {
                     throw new IllegalStateException("no record at offset " + offset + " of " + tp);
                 }
-                nextSeq[tp.partition()] = BenchData.seqOf(at.value());
-                committed.put(tp, new OffsetAndMetadata(offset));
+                nextSeq[tp.partition()] = BenchData.seqOf(first.value());
             }
         }
         source.admin().alterConsumerGroupOffsets(group, committed).all().get(30, TimeUnit.SECONDS);
