@@ -40,6 +40,9 @@ final class TargetCopies implements AutoCloseable {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         // it seeks about: a fetch left waiting at the end for more records would hold up the fetch after each seek
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+        // a probe of the search needs one record: fetch one batch (a broker returns a first batch whole however
+        // small this is), not a megabyte
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 * 1024);
         this.reader = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.sourceClusterId = sourceClusterId;
         this.timeout = timeout;

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -90,6 +91,21 @@ class OffsetTranslatorTest {
                                 + ", shuffled with seed " + seed);
                     }
                 }
+            }
+        }
+
+        // a progress read before the copies it counts were all there (the copy moves on between a round's reads): a
+        // group ahead of it translates to the first copy from the progress on, which lies near the end
+        long behind = sourceEnd / 2;
+        target.admin().alterConsumerGroupOffsets(config.progressGroup(),
+                Map.of(partition, new OffsetAndMetadata(behind))).all().get(30, TimeUnit.SECONDS);
+        for (int forwardScan : new int[] {1, OffsetTranslator.FORWARD_SCAN}) {
+            try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT);
+                    TargetCopies targetCopies = new TargetCopies(config.targetProperties(), sourceCluster, TIMEOUT)) {
+                OffsetTranslator translator = new OffsetTranslator(config, progress, targetCopies, forwardScan);
+                assertEquals(expected.get(behind), translator.translate(Map.of(partition, sourceEnd)).get(partition),
+                        "a group at the source's end, clamped at the progress " + behind + ", forward scan "
+                                + forwardScan);
             }
         }
     }
