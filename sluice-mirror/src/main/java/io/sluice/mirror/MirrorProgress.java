@@ -1,9 +1,12 @@
 package io.sluice.mirror;
 
+import io.sluice.core.wire.CommitMetadata;
+import io.sluice.mirror.copy.CopiesBelow;
 import io.sluice.core.ClusterConnection;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -52,15 +55,30 @@ public final class MirrorProgress implements AutoCloseable {
 
     /** For each source partition that was copied from: the offset before which everything was copied. */
     public Map<TopicPartition, Long> copiedBefore(Set<TopicPartition> sources) {
+        Map<TopicPartition, Long> copied = new HashMap<>();
+        reach(sources).forEach((tp, reach) -> copied.put(tp, reach.copiedBefore()));
+        return copied;
+    }
+
+    /**
+     * How far a source partition was copied: everything before {@code copiedBefore}, in copies that lie below the
+     * target offset {@code copiesBelow} (empty when the commit does not say: made before the mirror wrote it).
+     */
+    public record Reach(long copiedBefore, OptionalLong copiesBelow) {
+    }
+
+    /** For each source partition that was copied from: how far. */
+    public Map<TopicPartition, Reach> reach(Set<TopicPartition> sources) {
         Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
         sources.forEach(tp -> sourceOf.put(keyOf.apply(tp), tp));
-        Map<TopicPartition, Long> copied = new HashMap<>();
+        Map<TopicPartition, Reach> reached = new HashMap<>();
         reader.committed(sourceOf.keySet(), timeout).forEach((key, offset) -> {
             if (offset != null) {
-                copied.put(sourceOf.get(key), offset.offset());
+                reached.put(sourceOf.get(key), new Reach(offset.offset(),
+                        CopiesBelow.decode(CommitMetadata.sinkData(offset.metadata()))));
             }
         });
-        return copied;
+        return reached;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.mirror.copy;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,10 +31,10 @@ public final class AcknowledgedWrites implements TargetWrites {
     }
 
     @Override
-    public void send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
+    public Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
         Pending p = pending.computeIfAbsent(source, s -> new Pending());
         p.sent();
-        producer.send(copy, p);
+        return producer.send(copy, p);
     }
 
     @Override

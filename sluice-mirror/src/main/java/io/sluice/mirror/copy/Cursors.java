@@ -3,6 +3,8 @@ package io.sluice.mirror.copy;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -23,18 +25,23 @@ final class Cursors {
         final String targetTopic;
         /** The offset after the last record taken: the checkpoint. */
         long next;
+        /** The last copy sent since the last checkpoint; null when none. */
+        Future<RecordMetadata> lastCopy;
+        /** The checkpoint's data ({@link CopiesBelow}): as committed, until a checkpoint after a copy moves it. */
+        String copiesBelow;
 
-        private Cursor(TopicPartition source, String targetTopic, long next) {
+        private Cursor(TopicPartition source, String targetTopic, long next, String copiesBelow) {
             this.source = source;
             this.targetTopic = targetTopic;
             this.next = next;
+            this.copiesBelow = copiesBelow;
         }
     }
 
     private final Map<String, Cursor[]> byTopic = new ConcurrentHashMap<>();
 
-    synchronized Cursor open(TopicPartition source, String targetTopic, long next) {
-        Cursor cursor = new Cursor(source, targetTopic, next);
+    synchronized Cursor open(TopicPartition source, String targetTopic, long next, String copiesBelow) {
+        Cursor cursor = new Cursor(source, targetTopic, next, copiesBelow);
         Cursor[] earlier = byTopic.getOrDefault(source.topic(), new Cursor[0]);
         Cursor[] grown = Arrays.copyOf(earlier, Math.max(earlier.length, source.partition() + 1));
         grown[source.partition()] = cursor;

@@ -17,7 +17,8 @@ import org.apache.kafka.common.record.TimestampType;
  * value, headers and timestamp as they were, plus the {@link Provenance} header. A record whose provenance names the
  * target cluster is not copied back (it came from there). Its checkpoint is the offset after the last record it took:
  * the commit point's commit makes the copies count (a transaction's commit, or the source group's commit after
- * {@link TargetWrites#flush}), so it has no data of its own to store.
+ * {@link TargetWrites#flush}); its data only says where in the target those copies end ({@link CopiesBelow}), for
+ * offset translation.
  *
  * <p>Threading: each partition's calls come from its lane; the {@link Cursors} are shared by the partitions, and
  * {@link #counts} may be read from any thread.
@@ -42,7 +43,7 @@ public final class MirrorSink implements Sink {
 
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData) {
-        cursors.open(partition, naming.target(partition.topic()), committedOffset);
+        cursors.open(partition, naming.target(partition.topic()), committedOffset, committedData.orElse(""));
     }
 
     @Override
@@ -51,7 +52,7 @@ public final class MirrorSink implements Sink {
         if (Provenance.cameFrom(record.headers(), fromTarget)) {
             cameFromTarget.increment();
         } else {
-            writes.send(cursor.source, copyOf(record, cursor.targetTopic));
+            cursor.lastCopy = writes.send(cursor.source, copyOf(record, cursor.targetTopic));
             copied.increment();
             copiedBytes.add(Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize()));
         }
@@ -68,7 +69,14 @@ public final class MirrorSink implements Sink {
     @Override
     public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
         writes.flush(partition);
-        return new SinkCheckpoint(cursors.of(partition).next, "");
+        Cursors.Cursor cursor = cursors.of(partition);
+        if (cursor.lastCopy != null) {
+            // at least once the flush waited for it; exactly once this waits for its batch, which the transaction's
+            // commit right after would wait for anyway
+            cursor.copiesBelow = CopiesBelow.encode(cursor.lastCopy.get().offset() + 1);
+            cursor.lastCopy = null;
+        }
+        return new SinkCheckpoint(cursor.next, cursor.copiesBelow);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.sluice.mirror.copy;
 
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -11,8 +13,12 @@ import org.apache.kafka.common.TopicPartition;
  */
 public interface TargetWrites extends AutoCloseable {
 
-    /** Sends a copy of a record of {@code source}; a failure surfaces at the latest in the next {@link #flush}. */
-    void send(TopicPartition source, ProducerRecord<byte[], byte[]> copy);
+    /**
+     * Sends a copy of a record of {@code source}; a failure surfaces at the latest in the next {@link #flush}.
+     *
+     * @return where the copy landed, once the target took it
+     */
+    Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy);
 
     /**
      * Before a checkpoint: returns once every copy sent for {@code source} is written where the checkpoint's commit

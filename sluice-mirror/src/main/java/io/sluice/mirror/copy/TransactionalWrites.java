@@ -1,7 +1,9 @@
 package io.sluice.mirror.copy;
 
 import io.sluice.core.commit.TargetTransactionCommit;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -20,8 +22,8 @@ public final class TransactionalWrites implements TargetWrites {
     }
 
     @Override
-    public void send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
-        transactions.sender(source).send(copy);
+    public Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
+        return transactions.sender(source).send(copy);
     }
 
     @Override

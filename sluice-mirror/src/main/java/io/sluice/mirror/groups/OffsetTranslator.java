@@ -57,12 +57,14 @@ final class OffsetTranslator {
      */
     Map<TopicPartition, Long> translate(Map<TopicPartition, Long> sourceOffsets) {
         // the progress before the target's end: every copy the progress counts is then below that end
-        Map<TopicPartition, Long> copiedBefore = progress.copiedBefore(sourceOffsets.keySet());
+        Map<TopicPartition, MirrorProgress.Reach> reached = progress.reach(sourceOffsets.keySet());
         Map<TopicPartition, Long> translated = new HashMap<>();
         sourceOffsets.forEach((source, offset) -> {
-            Long copied = copiedBefore.get(source);
-            if (copied != null) {
-                translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied));
+            MirrorProgress.Reach reach = reached.get(source);
+            if (reach != null) {
+                long copied = reach.copiedBefore();
+                translated.put(source, targetOffset(source, Math.min(offset, copied),
+                        offset >= copied ? Optional.of(reach.copiesBelow()) : Optional.empty()));
             }
         });
         return translated;
@@ -73,8 +75,11 @@ final class OffsetTranslator {
         return new TopicPartition(config.naming().target(source.topic()), source.partition());
     }
 
-    /** @param atProgress {@code offset} is the mirror's progress: its first copy, if any, lies near the end */
-    private long targetOffset(TopicPartition source, long offset, boolean atProgress) {
+    /**
+     * @param atProgress present when {@code offset} is the mirror's progress, whose first copy, if any, lies near the
+     *                   end: with the target offset below which the progress's copies lie, when its commit says
+     */
+    private long targetOffset(TopicPartition source, long offset, Optional<OptionalLong> atProgress) {
         TopicPartition target = targetOf(source);
         long lo = copies.start(target);
         long end = copies.stableEnd(target);
@@ -90,8 +95,11 @@ final class OffsetTranslator {
                 hi = k.targetOffset; // that copy came from after offset too: the answer is no later
             }
         }
-        if (atProgress) {
-            lo = boundNearEnd(target, offset, lo, end);
+        if (atProgress.isPresent()) {
+            OptionalLong below = atProgress.get();
+            // every copy from before offset lies below it, every copy at or past it came from offset or later
+            lo = below.isPresent() && below.getAsLong() <= end ? Math.max(lo, below.getAsLong())
+                    : boundNearEnd(target, offset, lo, end);
         }
         OptionalLong first = firstCopyFrom(target, offset, lo, hi);
         Known answer = first.isPresent() ? new Known(offset, first.getAsLong(), true)
@@ -101,9 +109,9 @@ final class OffsetTranslator {
     }
 
     /**
-     * A lower bound for the first copy from {@code offset} on, when {@code offset} is the progress: only the copies
-     * committed after the progress was read lie beyond it, so probes backwards from the end, ever further, find a copy
-     * from before it in a read or two. A group ahead of the copy is translated every round while the progress moves;
+     * A lower bound for the first copy from {@code offset} on, when {@code offset} is the progress and its commit does
+     * not say where its copies end: only the copies committed after the progress was read lie beyond it, so probes
+     * backwards from the end, ever further, find a copy from before it in a few reads. A group ahead of the copy is translated every round while the progress moves;
      * a binary search over the whole partition each time read megabytes per round and showed as a tenth of the
      * mirror's CPU time.
      */
