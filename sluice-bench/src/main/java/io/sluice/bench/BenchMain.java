@@ -108,6 +108,9 @@ public final class BenchMain {
         if (scenario.kind() == Scenario.Kind.MIRROR) {
             return MirrorBench.run(scenario, runs);
         }
+        if (scenario.kind() == Scenario.Kind.ACKS) {
+            return AcksBench.run(scenario, runs);
+        }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
             return run(scenario, runs, kafka);
         }
