@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The smoke form of each benchmark: tiny sizes, one round, the same code as a real run (on one broker for all, to
- * keep it short). It checks that every system runs, that archiving systems leave every record in their files, and
- * that the last line stays the JSON tools read; it measures nothing (speed is shown by bench/run).
+ * keep it short; the acks table on three of its own, since it kills one). It checks that every system runs, that
+ * archiving systems leave every record in their files, and that the last line stays the JSON tools read; it measures
+ * nothing (speed is shown by bench/run).
  */
 class BenchSmokeTest {
 

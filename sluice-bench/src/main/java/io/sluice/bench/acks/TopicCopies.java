@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * How many copies of each record a topic holds, as a read_committed reader sees it from the beginning to the end
- * offsets of when it starts ({@link TestRecords#readEach}): the records are told apart by the {@code seq} their values carry, never by offsets, so a
- * record written twice counts twice and a lost one zero times.
+ * offsets of when it starts ({@link TestRecords#readEach}): the records are told apart by the {@code seq} their
+ * values carry, never by offsets, so a record written twice counts twice and a lost one zero times.
  *
  * <p>Threading: one thread.
  */
