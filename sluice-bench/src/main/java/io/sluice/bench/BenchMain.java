@@ -28,7 +28,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code bench/run [--smoke] [--rounds N] [--profile] <scenario>}: starts a real broker, writes the scenario's data
  * once, warms the broker up, then runs every system in a JVM of its own, interleaved round after round (the order
  * rotates), and reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
- * broker and the data, and keep the rest; the mirror has two clusters, fresh for every run ({@link MirrorBench}).
+ * broker and the data, and keep the rest; the mirror has two clusters, fresh for every run ({@link MirrorBench}); the
+ * acks table three brokers, one of which every run kills ({@link AcksBench}).
  *
  * <p>Threading: the main thread only.
  */
@@ -107,6 +108,9 @@ public final class BenchMain {
         }
         if (scenario.kind() == Scenario.Kind.MIRROR) {
             return MirrorBench.run(scenario, runs);
+        }
+        if (scenario.kind() == Scenario.Kind.ACKS) {
+            return AcksBench.run(scenario, runs);
         }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
             return run(scenario, runs, kafka);

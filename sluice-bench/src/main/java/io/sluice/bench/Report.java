@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.bench.acks.AcksMode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -21,6 +22,9 @@ import java.util.Map;
 final class Report {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Figures reported by their worst run rather than their median. */
+    private static final List<String> WORST_OF = List.of("duplicates", "acknowledged_lost", "unacknowledged_present");
 
     private final Scenario scenario;
     private final Map<String, List<JsonNode>> runs = new LinkedHashMap<>();
@@ -44,6 +48,7 @@ final class Report {
         return switch (scenario.kind()) {
             case CODECS -> List.of("compress_mb_per_sec", "decompress_mb_per_sec");
             case MIRROR -> List.of("records_per_sec", "first_record_seconds");
+            case ACKS -> List.of("records_per_sec", "acknowledged_lost", "duplicates");
             default -> List.of("records_per_sec");
         };
     }
@@ -120,7 +125,7 @@ final class Report {
                 r.put("max_" + figure, round(max(values)));
             }
         }
-        if (scenario.kind() != Scenario.Kind.CODECS) {
+        if (scenario.kind() != Scenario.Kind.CODECS && scenario.kind() != Scenario.Kind.ACKS) {
             r.put("extrapolated", anyTrue(system, "extrapolated"));
         }
         for (String figure : spread()) {
@@ -171,6 +176,14 @@ final class Report {
                     + "over to the offsets the mirror wrote for it in the target (0 = exact, negative = skipped)",
                     scenario.name(),
                     scenario.records(), scenario.valueBytes(), scenario.partitions(), scenario.keys());
+            case ACKS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes (sync rows %,d), %d partitions, "
+                    + "replication factor 3, min.insync.replicas 2, on three brokers; the broker leading most "
+                    + "partitions killed -9 a third of the way in and restarted; a read_committed reader counts: "
+                    + "acked = sends acknowledged, lost = acknowledged and absent, failed = sends reported failed, "
+                    + "failed+there = failed yet present, dups = copies beyond the first (lost, failed+there and dups: "
+                    + "the worst round); records/s over the whole run, outage included", scenario.name(),
+                    scenario.records(), scenario.valueBytes(), scenario.records() / AcksMode.SYNC_SHARE,
+                    scenario.partitions());
             case CODECS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes as JSON Lines, in memory; "
                     + "compress = the format writing through the codec, MB/s of uncompressed JSON Lines",
                     scenario.name(), scenario.records(), scenario.valueBytes());
@@ -190,6 +203,10 @@ final class Report {
                     new Column("first s", "first_record_seconds", 1, 2),
                     new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
                     new Column("dups", "duplicates", 1, 0), new Column("re-read", "failover_reread", 1, 0));
+            case ACKS -> List.of(new Column("sent", "sent", 1, 0), new Column("acked", "acknowledged", 1, 0),
+                    new Column("lost", "acknowledged_lost", 1, 0), new Column("failed", "unacknowledged", 1, 0),
+                    new Column("failed+there", "unacknowledged_present", 1, 0), new Column("dups", "duplicates", 1, 0),
+                    new Column("ack p50 ms", "ack_p50_ms", 1, 2), new Column("in flight", "in_flight_at_kill", 1, 0));
             case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
                     new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
         };
@@ -217,10 +234,10 @@ final class Report {
         return runs.get(system).stream().anyMatch(run -> run.path(flag).asBoolean(false));
     }
 
-    /** The median of a figure's runs, but the most duplicates any run had. */
+    /** The median of a figure's runs, but the worst run of {@link #WORST_OF}. */
     private static double summarized(String figure, List<Double> values) {
-        // a doubled record in any run is worth reporting, whatever the other runs did
-        return figure.equals("duplicates") ? max(values) : median(values);
+        // a doubled or lost record in any run is worth reporting, whatever the other runs did
+        return WORST_OF.contains(figure) ? max(values) : median(values);
     }
 
     static double median(List<Double> values) {

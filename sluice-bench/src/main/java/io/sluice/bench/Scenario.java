@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.bench.acks.AcksMode;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.FormatConfig;
@@ -28,7 +29,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         List<Ratio> ratios) {
 
     public enum Kind {
-        ENGINE, ARCHIVE, MIRROR, CODECS;
+        ENGINE, ARCHIVE, MIRROR, CODECS, ACKS;
 
         public boolean needsBroker() {
             return this != CODECS;
@@ -58,8 +59,14 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                 baseline, prefix, archive, keptRatios);
     }
 
+    /** The same scenario with another record count (a test's size between the smoke form and a full run). */
+    public Scenario withRecords(int count) {
+        return new Scenario(name, smoke, kind, count, partitions, keys, valueBytes, handlerMillis, concurrency, systems,
+                baseline, prefix, archive, ratios);
+    }
+
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
-            + "archive-parquet, mirror, codecs";
+            + "archive-parquet, mirror, codecs, acks";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -76,6 +83,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, () -> FormatConfig.builder().format("parquet")
                     .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
             case "mirror" -> mirror(smoke);
+            case "acks" -> acks(smoke);
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
                     null, List.of());
@@ -88,6 +96,23 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             List<String> systems, String baseline, int prefix) {
         return new Scenario(name, smoke, Kind.ENGINE, records, 4, 10_000, 1_000, handlerMillis, concurrency, systems,
                 baseline, prefix, null, List.of(new Ratio("sluice", "parallel-consumer", null)));
+    }
+
+    /**
+     * Issue 14's acks table (seed 003 on real brokers): 300k log lines of 1 KB (sync rows a twentieth) into 4
+     * partitions of a three-node cluster, one {@link AcksMode} per system, the leader of most partitions killed a third
+     * of the way in ({@link io.sluice.bench.acks.AcksTrial}). Rates are compared with the safe row, the default of
+     * every Sluice producer. The smoke form runs four of the seven rows.
+     */
+    private static Scenario acks(boolean smoke) {
+        List<String> rows = AcksMode.ROWS.stream().map(AcksMode::name).toList();
+        if (smoke) {
+            // every trial waits for a broker's restart: four rows cover acks 0, 1 and all, sync and async,
+            // idempotence on and off (AcksSafetyTest runs the idempotent sync row)
+            rows = List.of("acks=0/async", "acks=1/sync", "acks=1/async", AcksMode.SAFE.name());
+        }
+        return new Scenario("acks", smoke, Kind.ACKS, smoke ? 3_000 : 300_000, 4, 10_000, 1_000, 0, 1, rows,
+                AcksMode.SAFE.name(), 0, null, List.of());
     }
 
     /**

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.bench.acks.AcksTrial;
+import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.testkit.SharedKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,8 +15,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The smoke form of each benchmark: tiny sizes, one round, the same code as a real run (on one broker for all, to
- * keep it short). It checks that every system runs, that archiving systems leave every record in their files, and
- * that the last line stays the JSON tools read; it measures nothing (speed is shown by bench/run).
+ * keep it short; the acks table on three of its own, since it kills one). It checks that every system runs, that
+ * archiving systems leave every record in their files, and that the last line stays the JSON tools read; it measures
+ * nothing (speed is shown by bench/run).
  */
 class BenchSmokeTest {
 
@@ -69,6 +72,34 @@ class BenchSmokeTest {
         assertTrue(json.get("results").get("sluice-alo").has("failover_reread"), json.toString());
         assertFalse(json.get("results").get("plain-copier").has("failover_reread"), "it translates nothing: " + json);
         assertTrue(json.get("goals").has("sluice-alo/plain-copier"), json.toString());
+    }
+
+    /**
+     * The acks table's smoke form on three brokers of its own (it kills one in every trial): every row sends its
+     * records through a leader's kill -9 and restart and accounts for each of them, the safe row losing and doubling
+     * none. Loss and duplicates of the other rows are what the table shows, not failures.
+     */
+    @Test
+    void theAcksSmokeFormAccountsForEveryRecordOfEveryRow() throws Exception {
+        Scenario scenario = Scenario.named("acks", true);
+        JsonNode json;
+        try (KafkaCluster trio = KafkaCluster.builder().name("acks-smoke").nodes(3).start()) {
+            json = new ObjectMapper().readTree(AcksBench.run(scenario, BenchMain.Runs.smokeOnce(), trio,
+                    AcksTrial.LOW_TIMEOUTS));
+        }
+        assertEquals("acks", json.get("scenario").asText());
+        for (String row : scenario.systems()) {
+            JsonNode result = json.get("results").get(row);
+            assertTrue(result.get("records_per_sec").asDouble() > 0, row + ": " + result);
+            assertEquals(0, result.get("pending").asLong(), row + ": " + result);
+            assertEquals(result.get("sent").asLong(),
+                    result.get("acknowledged").asLong() + result.get("unacknowledged").asLong(), row + ": " + result);
+            assertTrue(result.get("acknowledged_after_kill").asLong() > 0, row + ": " + result);
+        }
+        JsonNode safe = json.get("results").get(scenario.baseline());
+        assertEquals(0, safe.get("acknowledged_lost").asLong(), safe.toString());
+        assertEquals(0, safe.get("duplicates").asLong(), safe.toString());
+        assertTrue(json.get("ratios").has("acks=1/async/" + scenario.baseline()), json.toString());
     }
 
     /** Runs the smoke form and checks what every scenario with a broker reports: a rate per system, the ratios. */

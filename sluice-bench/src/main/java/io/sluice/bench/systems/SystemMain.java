@@ -30,6 +30,8 @@ public final class SystemMain {
             case CODECS -> CodecSystem.run(Codec.parse(system), scenario);
             case MIRROR -> throw new IllegalArgumentException("the mirror's copiers run from "
                     + MirrorCopierMain.class.getName() + ", measured from outside");
+            case ACKS -> throw new IllegalArgumentException("acks trials run in the benchmark's JVM, which kills "
+                    + "the brokers");
         };
         result.put("heap_peak_mb", heap.peakBytes() / 1e6);
         System.out.println("RESULT " + new ObjectMapper().writeValueAsString(result));

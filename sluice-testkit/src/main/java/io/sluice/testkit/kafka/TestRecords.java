@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -72,11 +73,24 @@ public final class TestRecords {
      */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(Map<String, Object> client, String topic,
             Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        readEach(client, topic, timeout, records::add);
+        return records;
+    }
+
+    /**
+     * As {@link #readAll}, handing each record to {@code each} as it is read instead of keeping them all (a topic
+     * too large for the heap).
+     *
+     * @return how many records were read
+     */
+    public static long readEach(Map<String, Object> client, String topic, Duration timeout,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Map<String, Object> props = new HashMap<>(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        long read = 0;
         try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
@@ -87,12 +101,15 @@ public final class TestRecords {
             while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("did not reach the end of " + topic + " within " + timeout
-                            + ": read " + records.size() + " records, end offsets " + end);
+                            + ": read " + read + " records, end offsets " + end);
                 }
-                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    each.accept(r);
+                    read++;
+                }
             }
         }
-        return records;
+        return read;
     }
 
     /** The values of {@code records} as strings. */
