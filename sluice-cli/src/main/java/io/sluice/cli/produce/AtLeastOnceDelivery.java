@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -24,16 +25,24 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 final class AtLeastOnceDelivery implements Delivery {
 
     private static final long POLL_NANOS = Duration.ofMillis(20).toNanos();
+    /** Beyond the delivery timeout, before a missing outcome means the producer will never give one. */
+    private static final Duration OUTCOME_GRACE = Duration.ofSeconds(10);
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
     private final DeliveryTally tally;
     private final DeliveryJournal journal;
+    /** How long after its send a record has an outcome at the latest, by the producer's own delivery timeout. */
+    private final long outcomeDueNanos;
+    private volatile long lastSend = System.nanoTime();
 
     /** @param journal where each outcome is written, or null */
     AtLeastOnceDelivery(Map<String, Object> producerProperties, String topic, DeliveryTally tally,
             DeliveryJournal journal) {
         this.producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
+        Object timeout = producerProperties.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
+        this.outcomeDueNanos = Duration.ofMillis(timeout == null ? 120_000 : Long.parseLong(timeout.toString()))
+                .plus(OUTCOME_GRACE).toNanos();
         this.topic = topic;
         this.tally = tally;
         this.journal = journal;
@@ -52,6 +61,7 @@ final class AtLeastOnceDelivery implements Delivery {
     @Override
     public void record(InputRecord record) {
         Callback outcome = outcome(record.origin(), record.size());
+        lastSend = System.nanoTime();
         try {
             producer.send(record.toProducerRecord(topic), outcome);
         } catch (RuntimeException e) {
@@ -74,10 +84,18 @@ final class AtLeastOnceDelivery implements Delivery {
                 origin.offset()));
     }
 
-    /** Waits until every record sent has an outcome; a signal's deadline cuts the wait short. */
+    /**
+     * Waits until every record sent has an outcome; a signal's deadline cuts the wait short, and so does the delivery
+     * timeout: a producer whose I/O thread died (Kafka 4.3's can, splitting a batch too large for the topic forever)
+     * never answers, and its records are then reported as without an answer rather than waited for.
+     */
     @Override
     public void finish(LongSupplier deadline) {
-        while (tally.snapshot().pending() > 0 && System.nanoTime() < deadline.getAsLong()) {
+        while (tally.snapshot().pending() > 0) {
+            long now = System.nanoTime();
+            if (now >= deadline.getAsLong() || now - lastSend >= outcomeDueNanos) {
+                return;
+            }
             java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
         }
     }

@@ -101,6 +101,9 @@ public final class ProduceCommand implements Callable<Integer> {
             + "its position (default: the topic and a hash of the input paths).")
     String name;
 
+    /** Batches larger than Kafka's 16 KiB default: fewer requests for the same acks=all wait. */
+    private static final int DEFAULT_BATCH_BYTES = 128 * 1024;
+
     private final CliContext context;
 
     ProduceCommand(CliContext context) {
@@ -116,12 +119,18 @@ public final class ProduceCommand implements Callable<Integer> {
             expanded = Inputs.expand(inputs);
             parser = format.parser(keyField, keyDelimiter);
             checkModes(expanded);
-            settings = settings();
+            settings = settings(DEFAULT_BATCH_BYTES);
         } catch (IllegalArgumentException e) {
             context.console().say("sluice produce: " + e.getMessage());
             return ExitStatus.USAGE;
         }
-        int partitions = TopicCheck.partitions(settings.properties(), topic);
+        TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
+        int partitions = facts.partitions();
+        if (facts.maxMessageBytes() < DEFAULT_BATCH_BYTES) {
+            // a batch larger than the topic takes is split by the producer into batches of batch.size; when those are
+            // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies
+            settings = settings(facts.maxMessageBytes());
+        }
         DeliveryTally tally = new DeliveryTally();
         Delivery delivery;
         try {
@@ -158,11 +167,12 @@ public final class ProduceCommand implements Callable<Integer> {
         }
     }
 
-    private ProducerSettings settings() {
+    /** @param batchBytes batch.size unless -X sets it */
+    private ProducerSettings settings(int batchBytes) {
         ProducerSettings.Builder builder = ProducerSettings.on(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         bootstrapServers))
                 .setIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10)
-                .setIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024)
+                .setIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, batchBytes)
                 .allowLoss(allowLoss);
         if (properties != null) {
             properties.forEach(builder::set);
