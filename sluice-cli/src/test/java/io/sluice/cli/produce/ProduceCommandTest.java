@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.luben.zstd.ZstdOutputStream;
 import io.sluice.cli.Cli;
 import io.sluice.cli.ExitStatus;
+import io.sluice.cli.cluster.SecureKafka;
 import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
@@ -14,6 +16,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,6 +156,23 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.USAGE, stdin.status(), stdin.err());
         assertTrue(stdin.err().contains("--exactly-once needs files: standard input cannot be read again"),
                 stdin.err());
+    }
+
+    @Test
+    void wrongCredentialsAreOneSentenceNotEveryLineFailing() throws Exception {
+        KafkaCluster secure = SecureKafka.cluster();
+        Path input = write(TestDirs.newDir("produce-login").resolve("in.txt"), null, "a\n");
+        List<String> args = new ArrayList<>(List.of("produce", "-b", secure.bootstrapServers(Listener.SASL), "-t",
+                "any-topic"));
+        Map<String, Object> login = new HashMap<>(secure.tls().clientProperties());
+        login.put("security.protocol", "SASL_SSL");
+        login.putAll(KafkaCluster.scramClientProperties(secure.scramUser(), "not-the-password"));
+        login.forEach((k, v) -> args.addAll(List.of("-X", k + "=" + v)));
+        args.add(input.toString());
+        Cli.Result refused = Cli.run(args.toArray(String[]::new));
+        assertEquals(ExitStatus.FAILURE, refused.status(), refused.err());
+        assertTrue(refused.err().contains("refused the login: Authentication failed"), refused.err());
+        assertTrue(!refused.err().contains("not-the-password"), "the password is never printed: " + refused.err());
     }
 
     @Test
