@@ -44,52 +44,60 @@ class ProduceFaultsTest {
 
     @Test
     void aCutLongerThanTheDeliveryTimeoutFailsTheRecordsInItWithTheirLinesAndExitsThree() throws Exception {
-        String topic = Names.unique("produce-cut");
-        kafka.createTopic(topic, 1);
-        Path dir = TestDirs.newDir("produce-cut");
-        List<String> lines = ProducedRecords.writeLines(dir.resolve("in.txt"), "cut", 8_000);
-        Path journal = dir.resolve("journal.tsv");
-        CompletableFuture<Cli.Result> run = CompletableFuture.supplyAsync(() -> Cli.run("produce", "-b",
-                kafka.bootstrapServers(), "-t", topic, "--rate", "2000", "--journal", journal.toString(),
-                "-X", "delivery.timeout.ms=3000", "-X", "request.timeout.ms=1000", "-X", "max.block.ms=2000",
-                dir.resolve("in.txt").toString()));
-        awaitEndOffset(topic, 1_000);
+        Producing producing = new Producing("produce-cut", 1, 2_000, "-X", "delivery.timeout.ms=3000", "-X",
+                "request.timeout.ms=1000", "-X", "max.block.ms=2000");
+        awaitEndOffset(producing.topic, 1_000);
         kafka.node(1).proxy().cut();
         Thread.sleep(4_500);
         kafka.node(1).proxy().restore();
-        Cli.Result result = run.get(90, TimeUnit.SECONDS);
+        Cli.Result result = producing.run.get(90, TimeUnit.SECONDS);
 
         assertEquals(ExitStatus.SOME_RECORDS_FAILED, result.status(), result.err());
         ProducedRecords.Counts counts = ProducedRecords.counts(result.err());
-        assertEquals(lines.size(), counts.read(), result.err());
+        assertEquals(producing.lines.size(), counts.read(), result.err());
         assertTrue(counts.failed() > 0 && counts.acknowledged() > 1_000, result.err());
         assertEquals(0, counts.unknown(), result.err());
         assertTrue(result.err().matches("(?s).*first failures:\\s+\\S*in\\.txt:\\d+: TimeoutException: .*"),
                 result.err());
-        assertJournalMatchesTheTopic(journal, topic, counts);
+        assertJournalMatchesTheTopic(producing.journal, producing.topic, counts);
     }
 
     @Test
     void aBrokerKilledAndRestartedWhileProducingLosesNothingAndDuplicatesNothing() throws Exception {
-        String topic = Names.unique("produce-kill9");
-        kafka.createTopic(topic, 2);
-        Path dir = TestDirs.newDir("produce-broker-kill");
-        List<String> lines = ProducedRecords.writeLines(dir.resolve("in.txt"), "k", 8_000);
-        Path journal = dir.resolve("journal.tsv");
-        CompletableFuture<Cli.Result> run = CompletableFuture.supplyAsync(() -> Cli.run("produce", "-b",
-                kafka.bootstrapServers(), "-t", topic, "--rate", "3000", "--journal", journal.toString(),
-                dir.resolve("in.txt").toString()));
-        awaitEndOffset(topic, 1_000);
+        Producing producing = new Producing("produce-kill9", 2, 3_000);
+        awaitEndOffset(producing.topic, 1_000);
         kafka.node(1).kill();
         kafka.node(1).start();
-        Cli.Result result = run.get(120, TimeUnit.SECONDS);
+        Cli.Result result = producing.run.get(120, TimeUnit.SECONDS);
 
         assertEquals(ExitStatus.OK, result.status(), result.err());
+        List<String> lines = producing.lines;
         assertEquals(new ProducedRecords.Counts(lines.size(), lines.size(), 0, 0), ProducedRecords.counts(result.err()));
-        List<String> values = ProducedRecords.values(kafka, topic);
+        List<String> values = ProducedRecords.values(kafka, producing.topic);
         assertEquals(lines.size(), values.size(), "none lost, none twice");
         assertEquals(new HashSet<>(lines), new HashSet<>(values));
-        assertJournalMatchesTheTopic(journal, topic, ProducedRecords.counts(result.err()));
+        assertJournalMatchesTheTopic(producing.journal, producing.topic, ProducedRecords.counts(result.err()));
+    }
+
+    /** 8,000 lines of a file produced to a new topic, with a journal, at a rate, in the background. */
+    private static final class Producing {
+        final String topic;
+        final List<String> lines;
+        final Path journal;
+        final CompletableFuture<Cli.Result> run;
+
+        Producing(String name, int partitions, int rate, String... extra) throws Exception {
+            topic = Names.unique(name);
+            kafka.createTopic(topic, partitions);
+            Path dir = TestDirs.newDir(name);
+            lines = ProducedRecords.writeLines(dir.resolve("in.txt"), name, 8_000);
+            journal = dir.resolve("journal.tsv");
+            List<String> args = new java.util.ArrayList<>(List.of("produce", "-b", kafka.bootstrapServers(), "-t",
+                    topic, "--rate", Integer.toString(rate), "--journal", journal.toString()));
+            args.addAll(List.of(extra));
+            args.add(dir.resolve("in.txt").toString());
+            run = CompletableFuture.supplyAsync(() -> Cli.run(args.toArray(String[]::new)));
+        }
     }
 
     /**
@@ -103,8 +111,8 @@ class ProduceFaultsTest {
         assertEquals(counts.read(), outcomes.size(), "one journal line per record read");
         Map<String, String> where = new java.util.HashMap<>();
         for (var r : ProducedRecords.read(kafka, topic)) {
-            String line = "in.txt:" + (Integer.parseInt(new String(r.value()).substring(
-                    new String(r.value()).indexOf('-') + 1)) + 1);
+            String value = new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+            String line = "in.txt:" + (Integer.parseInt(value.substring(value.lastIndexOf('-') + 1)) + 1);
             assertTrue(where.put(line, "ok " + r.partition() + "@" + r.offset()) == null, "twice: " + line);
         }
         long acknowledged = 0;
