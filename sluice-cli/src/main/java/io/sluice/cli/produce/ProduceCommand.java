@@ -66,6 +66,19 @@ public final class ProduceCommand implements Callable<Integer> {
             + "before the first TEXT, the value what follows.")
     String keyDelimiter;
 
+    @Option(names = "--schema", paramLabel = "FILE.avsc", description = "With --format json or envelope: check each "
+            + "value against this Avro schema and send it as Avro binary; a value that does not fit fails its line "
+            + "(field, and what was expected).")
+    Path schema;
+
+    @Option(names = "--confluent-framing", description = "With --schema: frame each value as Confluent's "
+            + "serializers do (a zero byte and the --schema-id before the Avro bytes).")
+    boolean confluentFraming;
+
+    @Option(names = "--schema-id", paramLabel = "N", description = "The schema's ID in the schema registry, for "
+            + "--confluent-framing.")
+    Integer schemaId;
+
     @Option(names = "--rate", paramLabel = "RECORDS/S", defaultValue = "0",
             description = "At most this many records per second (default: no limit).")
     double rate;
@@ -117,7 +130,7 @@ public final class ProduceCommand implements Callable<Integer> {
         ProducerSettings settings;
         try {
             expanded = Inputs.expand(inputs);
-            parser = format.parser(keyField, keyDelimiter);
+            parser = withSchema(format.parser(keyField, keyDelimiter));
             checkModes(expanded);
             settings = settings(DEFAULT_BATCH_BYTES);
         } catch (IllegalArgumentException e) {
@@ -144,6 +157,23 @@ public final class ProduceCommand implements Callable<Integer> {
                 : "acknowledged");
         return new ProduceRun(new InputReading(expanded, parser, new RatePacer(rate)), delivery, tally, partitions,
                 drainTimeout, context.console(), summary).run();
+    }
+
+    private RecordParser withSchema(RecordParser parser) {
+        if (schema == null) {
+            if (confluentFraming || schemaId != null) {
+                throw new IllegalArgumentException("--confluent-framing and --schema-id need --schema");
+            }
+            return parser;
+        }
+        if (format == InputFormat.LINES) {
+            throw new IllegalArgumentException("--schema needs JSON values: --format json or envelope");
+        }
+        if (confluentFraming != (schemaId != null)) {
+            throw new IllegalArgumentException("--confluent-framing and --schema-id go together: the framing carries "
+                    + "the schema's ID");
+        }
+        return AvroValues.over(parser, schema, schemaId);
     }
 
     private void checkModes(List<Input> expanded) {

@@ -27,6 +27,10 @@ import java.util.zip.GZIPOutputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -156,6 +160,53 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.USAGE, stdin.status(), stdin.err());
         assertTrue(stdin.err().contains("--exactly-once needs files: standard input cannot be read again"),
                 stdin.err());
+    }
+
+    @Test
+    void valuesAreCheckedAgainstAnAvroSchemaWrittenAsConfluentFramedAvroAndABadFieldFailsItsLine() throws Exception {
+        String topic = Names.unique("produce-avro");
+        kafka.createTopic(topic, 1);
+        Path dir = TestDirs.newDir("produce-avro");
+        Path schemaFile = write(dir.resolve("order.avsc"), null, """
+                {"type": "record", "name": "Order", "fields": [
+                  {"name": "id", "type": "string"},
+                  {"name": "amount", "type": "double"},
+                  {"name": "note", "type": ["null", "string"], "default": null},
+                  {"name": "tags", "type": {"type": "array", "items": "string"}, "default": []}
+                ]}""");
+        Path input = write(dir.resolve("orders.jsonl"), null, String.join("\n",
+                "{\"id\":\"o1\",\"amount\":12.5,\"tags\":[\"a\"]}",
+                "{\"id\":\"o2\",\"amount\":\"12\"}",
+                "{\"id\":\"o3\"}",
+                "{\"id\":\"o4\",\"amount\":1,\"colour\":\"red\"}",
+                "{\"id\":\"o5\",\"amount\":2,\"note\":\"hi\",\"tags\":[7]}",
+                "{\"id\":\"o6\",\"amount\":2,\"note\":\"hi\"}",
+                ""));
+        Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "json",
+                "--key-field", "id", "--schema", schemaFile.toString(), "--confluent-framing", "--schema-id", "7",
+                input.toString());
+        assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
+        assertEquals(new ProducedRecords.Counts(6, 2, 4, 0), ProducedRecords.counts(run.err()));
+        assertTrue(run.err().contains(input + ":2: malformed line: field \"amount\": expected a double, found a "
+                + "string"), run.err());
+        assertTrue(run.err().contains(input + ":3: malformed line: field \"amount\": missing, and the schema gives "
+                + "no default"), run.err());
+        assertTrue(run.err().contains(input + ":4: malformed line: field \"colour\": not in the schema"), run.err());
+        assertTrue(run.err().contains(input + ":5: malformed line: field \"tags[0]\": expected a string, found the "
+                + "number 7"), run.err());
+
+        Schema schema = new Schema.Parser().parse(schemaFile.toFile());
+        List<String> decoded = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : ProducedRecords.read(kafka, topic)) {
+            byte[] v = r.value();
+            assertEquals(List.of(0, 0, 0, 0, 7), List.of((int) v[0], (int) v[1], (int) v[2], (int) v[3], (int) v[4]),
+                    "Confluent framing: magic byte 0, then schema ID 7");
+            GenericRecord order = new GenericDatumReader<GenericRecord>(schema).read(null,
+                    DecoderFactory.get().binaryDecoder(v, 5, v.length - 5, null));
+            decoded.add(text(r.key()) + " " + order);
+        }
+        assertEquals(List.of("o1 {\"id\": \"o1\", \"amount\": 12.5, \"note\": null, \"tags\": [\"a\"]}",
+                "o6 {\"id\": \"o6\", \"amount\": 2.0, \"note\": \"hi\", \"tags\": []}"), decoded);
     }
 
     @Test
