@@ -28,7 +28,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice produce}: lines from files or standard input into a topic, none lost in silence (docs/produce.md). */
+/**
+ * {@code sluice produce}: lines from files or standard input into a topic, none lost in silence (docs/produce.md).
+ * Checks the flags, the settings and the topic, then hands the run to a {@link ProduceRun} over the delivery chosen.
+ *
+ * <p>Threading: filled by picocli, then called on the command's thread.
+ */
 @Command(name = "produce", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Sends input lines to a topic: standard input, or files, folders and globs, as plain lines, "
                 + "JSON Lines or JSON envelopes, gzip/zstd/lz4 compressed or not (detected). acks=all and idempotence "
