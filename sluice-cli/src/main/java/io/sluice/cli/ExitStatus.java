@@ -9,6 +9,11 @@ public final class ExitStatus {
     public static final int FAILURE = 1;
     /** Bad usage or a bad pipeline file; nothing was started. */
     public static final int USAGE = 2;
+    /**
+     * {@code sluice produce}: it ran to its end (or drained after a signal), but some input records were not
+     * acknowledged: they failed (the summary lists the first, with file and line) or their outcome is unknown.
+     */
+    public static final int SOME_RECORDS_FAILED = 3;
     /** Stopped at once by a second Ctrl-C, without draining (the shells' 128 + SIGINT). */
     public static final int INTERRUPTED = 130;
 

@@ -13,6 +13,7 @@ import io.sluice.cli.lag.LagInputs;
 import io.sluice.cli.pipeline.DocsCommand;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.PipelineParts;
+import io.sluice.cli.produce.ProduceCommand;
 import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.quickstart.QuickstartCommand;
 import io.sluice.cli.run.RunCommand;
@@ -38,11 +39,12 @@ import picocli.CommandLine;
         description = {"Moves data out of Kafka: archives topics to local files, S3 and HDFS as compressed, "
                 + "partitioned files, exactly once.", ""},
         footer = {"", "Exit status: 0 done (or drained cleanly after Ctrl-C / SIGTERM), 1 runtime failure, 2 bad usage "
-                + "or pipeline file, 130 stopped at once by a second Ctrl-C."},
+                + "or pipeline file, 3 (produce) some records were not acknowledged, 130 stopped at once by a second Ctrl-C."},
         subcommands = {
             QuickstartCommand.class,
             RunCommand.class,
             MirrorCommand.class,
+            ProduceCommand.class,
             ValidateCommand.class,
             VerifyCommand.class,
             LagCommand.class,

@@ -130,7 +130,7 @@ public final class EngineRun {
     }
 
     /** A failure and its causes in words, without repeating what a cause's message already said. */
-    static String describe(Throwable failure) {
+    public static String describe(Throwable failure) {
         StringBuilder b = new StringBuilder(String.valueOf(failure.getMessage()));
         for (Throwable cause = failure.getCause(); cause != null && cause != failure; cause = cause.getCause()) {
             if (cause.getMessage() != null && !b.toString().contains(cause.getMessage())) {

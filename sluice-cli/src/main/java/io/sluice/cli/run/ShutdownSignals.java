@@ -7,13 +7,13 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * SIGINT (Ctrl-C) and SIGTERM while a pipeline runs: the first asks for a clean drain, the second stops at once.
+ * SIGINT (Ctrl-C) and SIGTERM while a pipeline, a mirror or a produce runs: the first asks for a clean drain, the second stops at once.
  * Handling the signals ourselves, rather than in a shutdown hook, keeps the JVM alive through the drain and lets
  * the command choose its exit status (0 after a clean drain). The JVM's own handlers come back on {@link #close()}.
  *
  * <p>Threading: the JVM calls the handlers on a thread of its own; the count is atomic.
  */
-final class ShutdownSignals implements AutoCloseable {
+public final class ShutdownSignals implements AutoCloseable {
 
     private static final List<String> SIGNALS = List.of("INT", "TERM");
 
@@ -28,7 +28,7 @@ final class ShutdownSignals implements AutoCloseable {
      * @param first  run on the first signal: request a drain
      * @param second run on the second: say what is lost by stopping now, then halt
      */
-    static ShutdownSignals install(Runnable first, Runnable second) {
+    public static ShutdownSignals install(Runnable first, Runnable second) {
         ShutdownSignals handler = new ShutdownSignals();
         for (String name : SIGNALS) {
             Signal signal = new Signal(name);

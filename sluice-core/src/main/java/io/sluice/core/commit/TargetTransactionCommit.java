@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -110,7 +111,16 @@ public final class TargetTransactionCommit implements CommitPoint {
 
     /** Sends into one source partition's transaction in the target cluster. */
     public interface Sender {
-        Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record);
+        default Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+            return send(record, null);
+        }
+
+        /**
+         * As {@link #send(ProducerRecord)}, and {@code callback} (when not null) hears the write's outcome on the
+         * producer's I/O thread, as with {@code KafkaProducer.send}: a caller that accounts for every record (a
+         * producer command's tally) learns of each one without waiting on futures.
+         */
+        Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback);
     }
 
     @Override
@@ -279,9 +289,9 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
 
         @Override
-        public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+        public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
             begin();
-            return producer.send(record);
+            return producer.send(record, callback);
         }
 
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {

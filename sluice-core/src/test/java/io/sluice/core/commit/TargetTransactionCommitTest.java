@@ -165,6 +165,33 @@ class TargetTransactionCommitTest {
     }
 
     @Test
+    void aSourceThatIsNoTopicCommitsItsPositionAndMetadataAndEachSendsCallbackHearsTheWrite() throws Exception {
+        // a producer command's input (a file) is a "source partition" too: named after the input, its progress kept
+        // under a partition the target has, with the input's identity in the metadata
+        CopiedTopics topics = topics("input", 0);
+        TopicPartition input = new TopicPartition("file-import", 0);
+        String prefix = Names.unique("input-tx");
+        List<Long> written = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Closeable tx = new Closeable(transactions(prefix, topics))) {
+            assertEquals(Map.of(), tx.tx.claim(Set.of(input), Duration.ofSeconds(30)));
+            for (int i = 0; i < 3; i++) {
+                tx.tx.sender(input).send(record(topics.target(), "line " + i), (metadata, error) -> {
+                    if (error == null) {
+                        written.add(metadata.offset());
+                    }
+                });
+            }
+            tx.tx.commitNow(Map.of(input, new OffsetAndMetadata(42, "events.txt")), Duration.ofSeconds(30));
+            assertEquals(List.of(0L, 1L, 2L), written, "each callback heard its write before the commit returned");
+        }
+        try (Closeable again = new Closeable(transactions(prefix, topics))) {
+            OffsetAndMetadata resumed = again.tx.claim(Set.of(input), Duration.ofSeconds(30)).get(input);
+            assertEquals(new OffsetAndMetadata(42, "events.txt"), resumed);
+        }
+        assertEquals(Map.of(0, List.of("line 0", "line 1", "line 2")), topics.valuesOf(topics.target()));
+    }
+
+    @Test
     void handlersCommitThroughTheSourceGroupNotATransaction() {
         CopiedTopics topics = topics("handler", 0);
         TargetTransactionCommit tx = transactions(Names.unique("handler-tx"), topics);

@@ -1,0 +1,236 @@
+package io.sluice.cli.produce;
+
+import io.sluice.cli.CliContext;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.config.OptionValues;
+import io.sluice.cli.run.EngineRun;
+import io.sluice.producer.DeliveryJournal;
+import io.sluice.producer.DeliveryTally;
+import io.sluice.producer.ProducerSettings;
+import io.sluice.producer.UnsafeProducerSettingsException;
+import io.sluice.producer.input.ImportPosition;
+import io.sluice.producer.input.Input;
+import io.sluice.producer.input.InputFormat;
+import io.sluice.producer.input.InputReading;
+import io.sluice.producer.input.Inputs;
+import io.sluice.producer.input.RatePacer;
+import io.sluice.producer.input.RecordParser;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice produce}: lines from files or standard input into a topic, none lost in silence (docs/produce.md).
+ * Checks the flags, the settings and the topic, then hands the run to a {@link ProduceRun} over the delivery chosen.
+ *
+ * <p>Threading: filled by picocli, then called on the command's thread.
+ */
+@Command(name = "produce", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Sends input lines to a topic: standard input, or files, folders and globs, as plain lines, "
+                + "JSON Lines or JSON envelopes, gzip/zstd/lz4 compressed or not (detected). acks=all and idempotence "
+                + "always, unless --allow-loss accepts a weaker -X setting.",
+            "Every record is acknowledged or reported: the summary at the end (or after Ctrl-C / SIGTERM, which stops "
+                    + "reading and waits for what was sent) counts them and lists the first failures by file and "
+                    + "line. --exactly-once imports files in transactions that commit the position in the input with "
+                    + "the records, so a rerun after any crash goes on where the last commit ended."},
+        footer = {"", "Exit status: 0 every record read was acknowledged, 3 some were not (failed, or without an answer "
+                + "when the drain timeout passed), 1 the brokers or the inputs failed, 2 bad usage, 130 a second "
+                + "Ctrl-C."})
+public final class ProduceCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "INPUT", arity = "0..*", description = "Files, folders (every file below, sorted) or "
+            + "globs ('logs/*.gz'); none, or -, for standard input.")
+    List<String> inputs;
+
+    @Option(names = {"-b", "--bootstrap-servers"}, required = true, paramLabel = "HOST:PORT[,...]",
+            description = "The brokers.")
+    String bootstrapServers;
+
+    @Option(names = {"-t", "--topic"}, required = true, paramLabel = "TOPIC", description = "The topic; it must exist.")
+    String topic;
+
+    @Option(names = "--format", paramLabel = "lines|json|envelope", defaultValue = "lines",
+            description = "What a line is: any text (the default), a JSON value (JSON Lines, checked), or an envelope "
+                    + "{\"key\":..,\"value\":..,\"headers\":{..},\"partition\":..,\"timestamp\":..}.")
+    InputFormat format;
+
+    @Option(names = "--key-field", paramLabel = "FIELD", description = "With --format json: the top-level field "
+            + "whose value is the key.")
+    String keyField;
+
+    @Option(names = "--key-delimiter", paramLabel = "TEXT", description = "With --format lines: the key is the text "
+            + "before the first TEXT, the value what follows.")
+    String keyDelimiter;
+
+    @Option(names = "--schema", paramLabel = "FILE.avsc", description = "With --format json or envelope: check each "
+            + "value against this Avro schema and send it as Avro binary; a value that does not fit fails its line "
+            + "(field, and what was expected).")
+    Path schema;
+
+    @Option(names = "--confluent-framing", description = "With --schema: frame each value as Confluent's "
+            + "serializers do (a zero byte and the --schema-id before the Avro bytes).")
+    boolean confluentFraming;
+
+    @Option(names = "--schema-id", paramLabel = "N", description = "The schema's ID in the schema registry, for "
+            + "--confluent-framing.")
+    Integer schemaId;
+
+    @Option(names = "--rate", paramLabel = "RECORDS/S", defaultValue = "0",
+            description = "At most this many records per second (default: no limit).")
+    double rate;
+
+    @Option(names = {"-X", "--producer-property"}, paramLabel = "KEY=VALUE", description = "A producer setting, e.g. "
+            + "security.protocol=SSL or linger.ms=20; repeatable. Settings that can lose records (acks 0 or 1, "
+            + "retries 0, idempotence off) are refused without --allow-loss.")
+    Map<String, String> properties;
+
+    @Option(names = "--allow-loss", description = "Accept -X settings that can lose records; the summary lists them.")
+    boolean allowLoss;
+
+    @Option(names = "--drain-timeout", paramLabel = "DURATION", defaultValue = "30s",
+            converter = OptionValues.DurationValue.class, description = "After Ctrl-C / SIGTERM, how long to wait for "
+            + "the answers to what was sent (default ${DEFAULT-VALUE}); records still without one are reported.")
+    Duration drainTimeout;
+
+    @Option(names = "--journal", paramLabel = "FILE", description = "Append one line per input record to FILE: "
+            + "file:line, byte offset, and partition@offset or why it failed (not with --exactly-once).")
+    Path journal;
+
+    @Option(names = "--exactly-once", description = "Files only: send in transactions that commit the position in "
+            + "the input with the records, every --commit-interval and at the end; rerunning the same command after "
+            + "a crash goes on after the last committed line.")
+    boolean exactlyOnce;
+
+    @Option(names = "--commit-interval", paramLabel = "DURATION", defaultValue = "1s",
+            converter = OptionValues.DurationValue.class,
+            description = "With --exactly-once: how often to commit (default ${DEFAULT-VALUE}).")
+    Duration commitInterval;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "With --exactly-once: the import's name, which keeps "
+            + "its position (default: the topic and a hash of the input paths).")
+    String name;
+
+    /** Batches larger than Kafka's 16 KiB default: fewer requests for the same acks=all wait. */
+    private static final int DEFAULT_BATCH_BYTES = 128 * 1024;
+
+    private final CliContext context;
+
+    ProduceCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<Input> expanded;
+        RecordParser parser;
+        ProducerSettings settings;
+        try {
+            expanded = Inputs.expand(inputs);
+            parser = withSchema(format.parser(keyField, keyDelimiter));
+            checkModes(expanded);
+            settings = settings(DEFAULT_BATCH_BYTES);
+        } catch (IllegalArgumentException e) {
+            context.console().say("sluice produce: " + e.getMessage());
+            return ExitStatus.USAGE;
+        }
+        TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
+        int partitions = facts.partitions();
+        if (facts.maxMessageBytes() < DEFAULT_BATCH_BYTES) {
+            // a batch larger than the topic takes is split by the producer into batches of batch.size; when those are
+            // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies
+            settings = settings(facts.maxMessageBytes());
+        }
+        DeliveryTally tally = new DeliveryTally();
+        Delivery delivery;
+        try {
+            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded),
+                    expanded, tally, commitInterval) : new AtLeastOnceDelivery(settings.properties(), topic, tally,
+                    openJournal());
+        } catch (KafkaException e) {
+            throw new RunFailure("cannot create the producer: " + EngineRun.describe(e), e);
+        }
+        ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
+                : "acknowledged");
+        return new ProduceRun(new InputReading(expanded, parser, new RatePacer(rate)), delivery, tally, partitions,
+                drainTimeout, context.console(), summary).run();
+    }
+
+    private RecordParser withSchema(RecordParser parser) {
+        if (schema == null) {
+            if (confluentFraming || schemaId != null) {
+                throw new IllegalArgumentException("--confluent-framing and --schema-id need --schema");
+            }
+            return parser;
+        }
+        if (format == InputFormat.LINES) {
+            throw new IllegalArgumentException("--schema needs JSON values: --format json or envelope");
+        }
+        if (confluentFraming != (schemaId != null)) {
+            throw new IllegalArgumentException("--confluent-framing and --schema-id go together: the framing carries "
+                    + "the schema's ID");
+        }
+        return AvroValues.over(parser, schema, schemaId);
+    }
+
+    private void checkModes(List<Input> expanded) {
+        if (!exactlyOnce) {
+            if (name != null) {
+                throw new IllegalArgumentException("--name names an --exactly-once import");
+            }
+            return;
+        }
+        if (expanded.stream().anyMatch(Input::isStdin)) {
+            throw new IllegalArgumentException("--exactly-once needs files: standard input cannot be read again from "
+                    + "where the last commit ended after a crash (use --journal to record where each line went)");
+        }
+        if (journal != null) {
+            throw new IllegalArgumentException("--journal is for runs without --exactly-once: an exactly-once import "
+                    + "keeps its position in the target cluster");
+        }
+        if (allowLoss) {
+            throw new IllegalArgumentException("--exactly-once always sends with acks=all and idempotence: "
+                    + "--allow-loss has nothing to allow");
+        }
+    }
+
+    /** @param batchBytes batch.size unless -X sets it */
+    private ProducerSettings settings(int batchBytes) {
+        ProducerSettings.Builder builder = ProducerSettings.on(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers))
+                .setIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10)
+                .setIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, batchBytes)
+                .allowLoss(allowLoss);
+        if (properties != null) {
+            properties.forEach(builder::set);
+        }
+        try {
+            return builder.build();
+        } catch (UnsafeProducerSettingsException e) {
+            throw new IllegalArgumentException(e.getMessage() + ". Add --allow-loss to accept them.", e);
+        }
+    }
+
+    private String importName(List<Input> expanded) {
+        return name != null ? name : "produce-" + topic + "-" + ImportPosition.listHash(expanded);
+    }
+
+    private DeliveryJournal openJournal() throws RunFailure {
+        if (journal == null) {
+            return null;
+        }
+        try {
+            return DeliveryJournal.appendingTo(journal);
+        } catch (IOException e) {
+            throw new RunFailure("cannot open the journal " + journal + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package io.sluice.cli.produce;
+
+import io.sluice.cli.RunFailure;
+import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.producer.DeliveryTally;
+import io.sluice.producer.input.BadInputException;
+import io.sluice.producer.input.FileIdentity;
+import io.sluice.producer.input.ImportPosition;
+import io.sluice.producer.input.Input;
+import io.sluice.producer.input.InputRecord;
+import io.sluice.producer.input.Origin;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An exactly-once import of files, through the engine's commit point for target clusters
+ * ({@link TargetTransactionCommit}): the import is one "source partition" to it, named after the import, whose
+ * position (an {@link ImportPosition}: byte offset, and the file, line and file identity as metadata) is committed in
+ * the same transaction as the records read up to it, every commit interval and at the end. Its claim fences any
+ * earlier run of the same import (a process killed or frozen), aborts what that run left open, and reads the
+ * committed position, so a rerun goes on after the last committed line: every line once for a read_committed reader.
+ *
+ * <p>A record counts as acknowledged only when its transaction commits ({@link PendingOutcomes}); a commit that fails
+ * ends the import, since the records in the aborted transaction cannot be taken back: the rerun goes on from the
+ * last commit.
+ *
+ * <p>Threading: see {@link Delivery}; the commit point is used by one thread at a time (claimed on the command's
+ * thread, committed on the reading thread, finished on the command's thread).
+ */
+final class TransactionalDelivery implements Delivery {
+
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.produce");
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final TargetTransactionCommit commit;
+    private final TopicPartition source;
+    private final String topic;
+    private final String name;
+    private final List<Input> inputs;
+    private final DeliveryTally tally;
+    private final long intervalNanos;
+    private final PendingOutcomes pending = new PendingOutcomes();
+    private final TargetTransactionCommit.Sender sender;
+    private ImportPosition position;
+    private ImportPosition committed;
+    private long lastCommit = System.nanoTime();
+    private RuntimeException failure;
+
+    private TransactionalDelivery(TargetTransactionCommit commit, TopicPartition source, String topic, String name,
+            List<Input> inputs, DeliveryTally tally, Duration interval, ImportPosition start) {
+        this.commit = commit;
+        this.source = source;
+        this.topic = topic;
+        this.name = name;
+        this.inputs = inputs;
+        this.tally = tally;
+        this.intervalNanos = interval.toNanos();
+        this.position = start;
+        this.committed = start;
+        this.sender = commit.sender(source);
+    }
+
+    /**
+     * Claims import {@code name} (fencing earlier runs of it) and reads where it stands.
+     *
+     * @throws RunFailure when the committed position does not fit these inputs, or the target cannot be claimed
+     */
+    static TransactionalDelivery claim(Map<String, Object> producerProperties, String topic, String name,
+            List<Input> inputs, DeliveryTally tally, Duration interval) throws RunFailure {
+        Map<String, Object> props = new HashMap<>(producerProperties);
+        // the commit point sets these itself (always acks=all and idempotence, one transactional ID per import)
+        props.remove(ProducerConfig.ACKS_CONFIG);
+        props.remove(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
+        props.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        TargetTransactionCommit commit = TargetTransactionCommit.builder()
+                .producerProperties(props)
+                .transactionalIdPrefix("sluice-produce")
+                .progressGroup("sluice-produce." + name)
+                // the progress is kept under a partition the target has: its coordinator refuses unknown topics
+                .progressPartition(input -> new TopicPartition(topic, 0))
+                .build();
+        TopicPartition source = new TopicPartition(name, 0);
+        try {
+            OffsetAndMetadata last = commit.claim(Set.of(source), TIMEOUT).get(source);
+            ImportPosition start = last == null ? ImportPosition.startOf(0, FileIdentity.of(inputs.get(0).path()))
+                    : ImportPosition.resume(last.offset(), last.metadata(), inputs, name);
+            return new TransactionalDelivery(commit, source, topic, name, inputs, tally, interval, start);
+        } catch (IllegalStateException e) {
+            commit.close();
+            throw new RunFailure(e.getMessage(), e);
+        } catch (IOException e) {
+            commit.close();
+            throw new RunFailure("cannot read " + e.getMessage(), e);
+        } catch (KafkaException e) {
+            commit.close();
+            throw new RunFailure("cannot claim import " + name + " in the target cluster: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ImportPosition start() {
+        if (position.isComplete(inputs)) {
+            LOG.info("import {} is complete already: nothing to send", name);
+        } else if (position.offset() > 0 || position.file() > 0) {
+            LOG.info("import {}: going on from {}:{} (byte {}), as last committed", name,
+                    inputs.get(position.file()).name(), position.line(), position.offset());
+        } else {
+            LOG.info("import {}: {} file(s) into {}, exactly once", name, inputs.size(), topic);
+        }
+        return position;
+    }
+
+    @Override
+    public void inputStarted(int index, Input input) {
+        if (position.file() != index) {
+            position = ImportPosition.startOf(index, identity(input));
+        }
+    }
+
+    @Override
+    public void record(InputRecord record) {
+        Callback outcome = pending.hold(tally.sent(record.origin().toString(), record.size()));
+        try {
+            sender.send(record.toProducerRecord(topic), outcome);
+        } catch (KafkaException e) {
+            throw fail(e); // the transaction is broken: the records in it cannot be committed
+        } catch (RuntimeException e) {
+            outcome.onCompletion(null, e); // refused before it joined the transaction (a partition the topic lacks)
+        }
+        position = position.after(record.origin());
+        commitIfDue();
+    }
+
+    @Override
+    public void badLine(Origin origin, BadInputException problem) {
+        tally.sent(origin.toString(), 0).onCompletion(null, problem);
+        position = position.after(origin);
+        commitIfDue();
+    }
+
+    @Override
+    public void inputEnded(int index) {
+        position = index + 1 < inputs.size() ? ImportPosition.startOf(index + 1, identity(inputs.get(index + 1)))
+                : ImportPosition.complete(inputs.size());
+    }
+
+    private void commitIfDue() {
+        if (System.nanoTime() - lastCommit >= intervalNanos) {
+            commitNow();
+        }
+    }
+
+    private void commitNow() {
+        ImportPosition at = position;
+        try {
+            commit.commitNow(Map.of(source, new OffsetAndMetadata(at.offset(), at.metadata(inputs))), TIMEOUT);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+        pending.committed();
+        committed = at;
+        lastCommit = System.nanoTime();
+    }
+
+    private RuntimeException fail(RuntimeException e) {
+        failure = e;
+        pending.aborted(e);
+        return e;
+    }
+
+    /** The last commit: what was read since the previous one. */
+    @Override
+    public void finish(LongSupplier deadline) {
+        if (failure == null) {
+            commitNow();
+        }
+    }
+
+    @Override
+    public Optional<String> resumeNote() {
+        if (committed.isComplete(inputs)) {
+            return Optional.of("import " + name + " is complete: a rerun sends nothing (a new --name sends the files "
+                    + "again)");
+        }
+        return Optional.of("import " + name + " is committed up to " + describe(committed) + "; a rerun of the same "
+                + "command goes on from there");
+    }
+
+    @Override
+    public String uncommittedFate() {
+        return "The records since the last commit are in an open transaction, which the next run aborts: "
+                + "read_committed readers never see them, and it goes on from " + describe(committed) + ".";
+    }
+
+    private String describe(ImportPosition at) {
+        if (at.isComplete(inputs)) {
+            return "the end of the last file";
+        }
+        return inputs.get(at.file()).name() + ":" + at.line() + " (byte " + at.offset() + ")";
+    }
+
+    private static FileIdentity identity(Input input) {
+        try {
+            return FileIdentity.of(input.path());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + input.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        commit.close();
+    }
+}

@@ -1,0 +1,273 @@
+package io.sluice.cli.produce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.ZstdOutputStream;
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.cluster.SecureKafka;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.zip.GZIPOutputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sluice produce} as a user types it, against the real broker: every format and compression arrives as it
+ * should, every record is acknowledged or reported with its line, and what the summary and the journal say is what a
+ * read_committed consumer reads.
+ */
+class ProduceCommandTest {
+
+    /** A timestamp of the input: recent, or the topic's retention would delete its record at once. */
+    private static final long RECENT = System.currentTimeMillis() - 60_000;
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void envelopesJsonLinesAndKeyedLinesArriveCompressedOrNotAndTheJournalSaysWhereEachWent() throws Exception {
+        String topic = Names.unique("produce-formats");
+        kafka.createTopic(topic, 3);
+        Path dir = TestDirs.newDir("produce-formats");
+        Path envelopes = write(dir.resolve("envelopes.log"), GZIP, "{\"key\":\"k1\",\"value\":{\"n\":1},"
+                + "\"headers\":{\"source\":\"test\"},\"partition\":2,\"timestamp\":" + RECENT + "}\n"
+                + "{\"key\":null,\"value\":\"plain text\",\"partition\":0}\n");
+        Path json = write(dir.resolve("events.zst"), ZSTD, "{\"id\":\"u1\",\"n\":1}\n{\"id\":\"u2\",\"n\":2}\n");
+        Path keyed = write(dir.resolve("keyed.lz4"), LZ4, "a|first\r\nb|second\n");
+        Path journal = dir.resolve("journal.tsv");
+
+        Cli.Result e = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "envelope",
+                "--journal", journal.toString(), envelopes.toString());
+        assertEquals(ExitStatus.OK, e.status(), e.err());
+        assertEquals(new ProducedRecords.Counts(2, 2, 0, 0), ProducedRecords.counts(e.err()));
+        Cli.Result j = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "json",
+                "--key-field", "id", "--journal", journal.toString(), json.toString());
+        assertEquals(ExitStatus.OK, j.status(), j.err());
+        Cli.Result l = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--key-delimiter", "|",
+                "--journal", journal.toString(), keyed.toString());
+        assertEquals(ExitStatus.OK, l.status(), l.err());
+
+        List<ConsumerRecord<byte[], byte[]>> records = ProducedRecords.read(kafka, topic);
+        Map<String, ConsumerRecord<byte[], byte[]>> byValue = records.stream().collect(Collectors.toMap(
+                r -> text(r.value()), r -> r));
+        assertEquals(Set.of("{\"n\":1}", "plain text", "{\"id\":\"u1\",\"n\":1}", "{\"id\":\"u2\",\"n\":2}", "first",
+                "second"), byValue.keySet());
+        ConsumerRecord<byte[], byte[]> enveloped = byValue.get("{\"n\":1}");
+        assertEquals("k1", text(enveloped.key()));
+        assertEquals(2, enveloped.partition());
+        assertEquals(RECENT, enveloped.timestamp());
+        assertEquals("test", text(enveloped.headers().lastHeader("source").value()));
+        assertEquals(null, byValue.get("plain text").key());
+        assertEquals("u2", text(byValue.get("{\"id\":\"u2\",\"n\":2}").key()));
+        assertEquals("b", text(byValue.get("second").key()));
+
+        Map<String, String> outcomes = ProducedRecords.journal(journal);
+        assertEquals(6, outcomes.size(), outcomes.toString());
+        assertEquals("ok " + enveloped.partition() + "@" + enveloped.offset(), outcomes.get(envelopes + ":1"));
+        ConsumerRecord<byte[], byte[]> second = byValue.get("second");
+        assertEquals("ok " + second.partition() + "@" + second.offset(), outcomes.get(keyed + ":2"));
+    }
+
+    @Test
+    void malformedLinesAndAMissingPartitionAreReportedWithTheirLineAndTheRestArrives() throws Exception {
+        String topic = Names.unique("produce-bad");
+        kafka.createTopic(topic, 2);
+        Path dir = TestDirs.newDir("produce-bad");
+        Path input = write(dir.resolve("in.jsonl"), null, String.join("\n",
+                "{\"value\":\"one\"}",
+                "{\"value\":\"two\"",
+                "{\"value\":\"three\",\"partition\":5}",
+                "{\"vaule\":\"four\"}",
+                "{\"value\":\"five\",\"headers\":{\"n\":5}}",
+                "{\"value\":\"six\"}",
+                ""));
+        Path journal = dir.resolve("journal.tsv");
+        Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "envelope",
+                "--journal", journal.toString(), input.toString());
+        assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
+        assertEquals(new ProducedRecords.Counts(6, 2, 4, 0), ProducedRecords.counts(run.err()));
+        assertTrue(run.err().contains(input + ":2: malformed line: expected JSON, found a syntax error at column"),
+                run.err());
+        assertTrue(run.err().contains(input + ":3: malformed line: field \"partition\": the topic has 2 partition(s), "
+                + "0 to 1, not 5"), run.err());
+        assertTrue(run.err().contains(input + ":4: malformed line: unexpected field \"vaule\""), run.err());
+        assertTrue(run.err().contains(input + ":5: malformed line: field \"headers.n\": expected a string or null, "
+                + "found a number"), run.err());
+        assertEquals(new TreeSet<>(List.of("one", "six")), new TreeSet<>(ProducedRecords.values(kafka, topic)));
+        Map<String, String> outcomes = ProducedRecords.journal(journal);
+        assertTrue(outcomes.get(input + ":1").startsWith("ok "), outcomes.toString());
+        assertTrue(outcomes.get(input + ":4").startsWith("failed BadInputException: unexpected field"),
+                outcomes.toString());
+    }
+
+    @Test
+    void aRecordOverTheTopicsMaxMessageBytesFailsWithItsLineAndTheOthersArrive() throws Exception {
+        String topic = Names.unique("produce-big");
+        kafka.createTopic(new NewTopic(topic, 1, (short) 1).configs(Map.of("max.message.bytes", "2000")));
+        Path dir = TestDirs.newDir("produce-big");
+        Path input = write(dir.resolve("in.txt"), null, "small\n" + "x".repeat(5_000) + "\nalso small\n");
+        Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, input.toString());
+        assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
+        assertEquals(new ProducedRecords.Counts(3, 2, 1, 0), ProducedRecords.counts(run.err()));
+        assertTrue(run.err().contains(input + ":2: RecordTooLargeException: "), run.err());
+        assertEquals(List.of("small", "also small"), ProducedRecords.values(kafka, topic));
+    }
+
+    @Test
+    void anUnknownTopicUnsafeSettingsAndStandardInputExactlyOnceAreRefusedInWords() throws Exception {
+        Path input = write(TestDirs.newDir("produce-refused").resolve("in.txt"), null, "a\n");
+        String missing = Names.unique("no-such-topic");
+        Cli.Result unknown = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", missing, input.toString());
+        assertEquals(ExitStatus.FAILURE, unknown.status(), unknown.err());
+        assertTrue(unknown.err().contains("topic '" + missing + "' does not exist in the cluster at "), unknown.err());
+
+        String topic = Names.unique("produce-risk");
+        kafka.createTopic(topic, 1);
+        Cli.Result unsafe = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "-X", "acks=1",
+                input.toString());
+        assertEquals(ExitStatus.USAGE, unsafe.status(), unsafe.err());
+        assertTrue(unsafe.err().contains("refused producer settings that can lose records: acks=1")
+                && unsafe.err().contains("Add --allow-loss"), unsafe.err());
+
+        Cli.Result allowed = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "-X", "acks=1",
+                "--allow-loss", input.toString());
+        assertEquals(ExitStatus.OK, allowed.status(), allowed.err());
+        assertTrue(allowed.err().contains("allowed by --allow-loss: acks=1 (only the leader has a record"),
+                allowed.err());
+
+        Cli.Result stdin = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once");
+        assertEquals(ExitStatus.USAGE, stdin.status(), stdin.err());
+        assertTrue(stdin.err().contains("--exactly-once needs files: standard input cannot be read again"),
+                stdin.err());
+    }
+
+    @Test
+    void valuesAreCheckedAgainstAnAvroSchemaWrittenAsConfluentFramedAvroAndABadFieldFailsItsLine() throws Exception {
+        String topic = Names.unique("produce-avro");
+        kafka.createTopic(topic, 1);
+        Path dir = TestDirs.newDir("produce-avro");
+        Path schemaFile = write(dir.resolve("order.avsc"), null, """
+                {"type": "record", "name": "Order", "fields": [
+                  {"name": "id", "type": "string"},
+                  {"name": "amount", "type": "double"},
+                  {"name": "note", "type": ["null", "string"], "default": null},
+                  {"name": "tags", "type": {"type": "array", "items": "string"}, "default": []}
+                ]}""");
+        Path input = write(dir.resolve("orders.jsonl"), null, String.join("\n",
+                "{\"id\":\"o1\",\"amount\":12.5,\"tags\":[\"a\"]}",
+                "{\"id\":\"o2\",\"amount\":\"12\"}",
+                "{\"id\":\"o3\"}",
+                "{\"id\":\"o4\",\"amount\":1,\"colour\":\"red\"}",
+                "{\"id\":\"o5\",\"amount\":2,\"note\":\"hi\",\"tags\":[7]}",
+                "{\"id\":\"o6\",\"amount\":2,\"note\":\"hi\"}",
+                ""));
+        Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "json",
+                "--key-field", "id", "--schema", schemaFile.toString(), "--confluent-framing", "--schema-id", "7",
+                input.toString());
+        assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
+        assertEquals(new ProducedRecords.Counts(6, 2, 4, 0), ProducedRecords.counts(run.err()));
+        assertTrue(run.err().contains(input + ":2: malformed line: field \"amount\": expected a double, found a "
+                + "string"), run.err());
+        assertTrue(run.err().contains(input + ":3: malformed line: field \"amount\": missing, and the schema gives "
+                + "no default"), run.err());
+        assertTrue(run.err().contains(input + ":4: malformed line: field \"colour\": not in the schema"), run.err());
+        assertTrue(run.err().contains(input + ":5: malformed line: field \"tags[0]\": expected a string, found the "
+                + "number 7"), run.err());
+
+        Schema schema = new Schema.Parser().parse(schemaFile.toFile());
+        List<String> decoded = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : ProducedRecords.read(kafka, topic)) {
+            byte[] v = r.value();
+            assertEquals(List.of(0, 0, 0, 0, 7), List.of((int) v[0], (int) v[1], (int) v[2], (int) v[3], (int) v[4]),
+                    "Confluent framing: magic byte 0, then schema ID 7");
+            GenericRecord order = new GenericDatumReader<GenericRecord>(schema).read(null,
+                    DecoderFactory.get().binaryDecoder(v, 5, v.length - 5, null));
+            decoded.add(text(r.key()) + " " + order);
+        }
+        assertEquals(List.of("o1 {\"id\": \"o1\", \"amount\": 12.5, \"note\": null, \"tags\": [\"a\"]}",
+                "o6 {\"id\": \"o6\", \"amount\": 2.0, \"note\": \"hi\", \"tags\": []}"), decoded);
+    }
+
+    @Test
+    void wrongCredentialsAreOneSentenceNotEveryLineFailing() throws Exception {
+        KafkaCluster secure = SecureKafka.cluster();
+        Path input = write(TestDirs.newDir("produce-login").resolve("in.txt"), null, "a\n");
+        List<String> args = new ArrayList<>(List.of("produce", "-b", secure.bootstrapServers(Listener.SASL), "-t",
+                "any-topic"));
+        Map<String, Object> login = new HashMap<>(secure.tls().clientProperties());
+        login.put("security.protocol", "SASL_SSL");
+        login.putAll(KafkaCluster.scramClientProperties(secure.scramUser(), "not-the-password"));
+        login.forEach((k, v) -> args.addAll(List.of("-X", k + "=" + v)));
+        args.add(input.toString());
+        Cli.Result refused = Cli.run(args.toArray(String[]::new));
+        assertEquals(ExitStatus.FAILURE, refused.status(), refused.err());
+        assertTrue(refused.err().contains("refused the login: Authentication failed"), refused.err());
+        assertTrue(!refused.err().contains("not-the-password"), "the password is never printed: " + refused.err());
+    }
+
+    @Test
+    void anExactlyOnceImportRerunSendsNothingAndAChangedFileIsRefused() throws Exception {
+        String topic = Names.unique("produce-eo");
+        kafka.createTopic(topic, 2);
+        Path dir = TestDirs.newDir("produce-eo");
+        List<String> a = ProducedRecords.writeLines(dir.resolve("a.txt"), "a", 500);
+        List<String> b = ProducedRecords.writeLines(dir.resolve("b.txt"), "b", 300);
+        String[] command = {"produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+            "--commit-interval", "50ms", dir.resolve("a.txt").toString(), dir.resolve("b.txt").toString()};
+
+        Cli.Result first = Cli.run(command);
+        assertEquals(ExitStatus.OK, first.status(), first.err());
+        assertEquals(new ProducedRecords.Counts(800, 800, 0, 0), ProducedRecords.counts(first.err()));
+        assertTrue(first.err().contains("is complete: a rerun sends nothing"), first.err());
+
+        Cli.Result again = Cli.run(command);
+        assertEquals(ExitStatus.OK, again.status(), again.err());
+        assertEquals(new ProducedRecords.Counts(0, 0, 0, 0), ProducedRecords.counts(again.err()));
+        Map<String, Integer> counted = new HashMap<>();
+        ProducedRecords.values(kafka, topic).forEach(v -> counted.merge(v, 1, Integer::sum));
+        assertEquals(800, counted.size());
+        assertTrue(counted.values().stream().allMatch(n -> n == 1), "every line once");
+        assertTrue(counted.keySet().containsAll(a) && counted.keySet().containsAll(b));
+    }
+
+    private static final Compressor GZIP = GZIPOutputStream::new;
+    private static final Compressor ZSTD = ZstdOutputStream::new;
+    private static final Compressor LZ4 = LZ4FrameOutputStream::new;
+
+    private interface Compressor {
+        OutputStream wrap(OutputStream out) throws java.io.IOException;
+    }
+
+    private static Path write(Path file, Compressor compressor, String text) throws Exception {
+        try (OutputStream out = compressor == null ? Files.newOutputStream(file)
+                : compressor.wrap(Files.newOutputStream(file))) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return file;
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

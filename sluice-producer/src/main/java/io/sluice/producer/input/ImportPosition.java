@@ -1,0 +1,115 @@
+package io.sluice.producer.input;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * How far an exactly-once import of files has come, as it is committed with the records (an offset and its metadata
+ * text): the index of the file being read in the stable list of {@link Inputs}, the line and byte offset to go on
+ * from in it, that file's {@link FileIdentity}, and a hash of the whole list of paths. The byte offset is the
+ * committed offset itself; the rest is the metadata:
+ * {@code sluice-produce1|<list hash>|<file index>|<line>|<size>|<head hash>|<path>}. Past the last file, the index is
+ * the number of files and there is no identity: the import is complete.
+ *
+ * @param file     the index of the file to go on with; the number of files when all are done
+ * @param line     the line number to go on from
+ * @param offset   the byte offset (in the decompressed file) of that line
+ * @param identity the file's identity when its reading began; null when all are done
+ */
+public record ImportPosition(int file, long line, long offset, FileIdentity identity) {
+
+    private static final String VERSION = "sluice-produce1";
+    /** Paths are only there for the messages: kept short, the metadata must fit offset.metadata.max.bytes. */
+    private static final int MAX_PATH_CHARS = 1_000;
+
+    /** The start of a file's reading. */
+    public static ImportPosition startOf(int file, FileIdentity identity) {
+        return new ImportPosition(file, 1, 0, identity);
+    }
+
+    /** After the last of {@code files} files. */
+    public static ImportPosition complete(int files) {
+        return new ImportPosition(files, 1, 0, null);
+    }
+
+    public boolean isComplete(List<Input> inputs) {
+        return file >= inputs.size();
+    }
+
+    /** The same file, going on after {@code origin}'s line. */
+    public ImportPosition after(Origin origin) {
+        return new ImportPosition(file, origin.line() + 1, origin.end(), identity);
+    }
+
+    /** The metadata text committed with this position's offset. */
+    public String metadata(List<Input> inputs) {
+        String path = isComplete(inputs) ? "" : inputs.get(file).name();
+        if (path.length() > MAX_PATH_CHARS) {
+            path = "..." + path.substring(path.length() - MAX_PATH_CHARS);
+        }
+        return String.join("|", VERSION, listHash(inputs), Integer.toString(file), Long.toString(line),
+                identity == null ? "" : Long.toString(identity.size()), identity == null ? "" : identity.headHash(),
+                path);
+    }
+
+    /**
+     * The committed position, checked against the inputs of this run.
+     *
+     * @param name what the import is called, for the messages
+     * @throws IllegalStateException when the inputs are not those of the committed import, or the file being read
+     *                               then has changed since: resuming would skip or repeat lines
+     */
+    public static ImportPosition resume(long offset, String metadata, List<Input> inputs, String name)
+            throws java.io.IOException {
+        String[] parts = metadata.split("\\|", 7);
+        if (parts.length != 7 || !parts[0].equals(VERSION)) {
+            throw new IllegalStateException("import " + name + " has a committed position that sluice produce did not "
+                    + "write ('" + metadata + "'): choose another --name");
+        }
+        int file = Integer.parseInt(parts[2]);
+        long line = Long.parseLong(parts[3]);
+        if (!parts[1].equals(listHash(inputs))) {
+            throw new IllegalStateException("import " + name + " was committed for other inputs than these " + inputs.size()
+                    + " file(s) (it was reading '" + parts[6] + "', file " + (file + 1) + "): rerun it with the same "
+                    + "files in the same order, or give a new --name to import these from the start");
+        }
+        if (file >= inputs.size()) {
+            return complete(inputs.size());
+        }
+        FileIdentity committed = new FileIdentity(Long.parseLong(parts[4]), parts[5]);
+        FileIdentity now = FileIdentity.of(inputs.get(file).path());
+        if (!committed.equals(now)) {
+            throw new IllegalStateException(inputs.get(file).name() + " is not the file that import " + name
+                    + " was reading (" + describe(committed) + " then, " + describe(now) + " now): resuming at line "
+                    + line + " (byte " + offset + ") would skip or repeat lines. Restore the file, or give a new "
+                    + "--name to import it from the start");
+        }
+        return new ImportPosition(file, line, offset, committed);
+    }
+
+    private static String describe(FileIdentity identity) {
+        return String.format(java.util.Locale.ROOT, "%,d bytes starting with hash %s", identity.size(),
+                identity.headHash());
+    }
+
+    /**
+     * A hash of the inputs' absolute paths in order: two runs over the same list have the same, from whatever folder
+     * they were started.
+     */
+    public static String listHash(List<Input> inputs) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (Input input : inputs) {
+                String path = input.isStdin() ? Input.STDIN : input.path().toAbsolutePath().normalize().toString();
+                sha.update(path.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

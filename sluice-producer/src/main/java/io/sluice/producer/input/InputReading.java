@@ -1,0 +1,79 @@
+package io.sluice.producer.input;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Reads inputs one after another, from a position (the start, or where an exactly-once import's last commit ended),
+ * and hands every line to a {@link Handler}: as a record, or as a bad line with what was wrong. Checks before each line
+ * whether to stop, and paces lines to a rate.
+ *
+ * <p>Threading: {@link #run} on one thread, which calls the handler.
+ */
+public final class InputReading {
+
+    /** What becomes of the lines. */
+    public interface Handler {
+        /** Reading of input {@code index} begins (at its start, or at the resume position). */
+        void inputStarted(int index, Input input) throws IOException;
+
+        void record(InputRecord record);
+
+        /** A line its format refused; it counts as failed, never as skipped in silence. */
+        void badLine(Origin origin, BadInputException problem);
+
+        /** Input {@code index} was read to its end. */
+        void inputEnded(int index);
+    }
+
+    private final List<Input> inputs;
+    private final RecordParser parser;
+    private final RatePacer pacer;
+
+    public InputReading(List<Input> inputs, RecordParser parser, RatePacer pacer) {
+        this.inputs = List.copyOf(inputs);
+        this.parser = parser;
+        this.pacer = pacer;
+    }
+
+    /**
+     * Reads from {@code from} to the end of the last input, or until {@code stop} says so.
+     *
+     * @return true when every input was read to its end
+     * @throws IOException when an input cannot be opened or read (the message names it)
+     */
+    public boolean run(ImportPosition from, Handler handler, BooleanSupplier stop)
+            throws IOException, InterruptedException {
+        for (int i = from.file(); i < inputs.size(); i++) {
+            Input input = inputs.get(i);
+            handler.inputStarted(i, input);
+            boolean resume = i == from.file() && from.offset() > 0;
+            try (LineReader reader = resume ? LineReader.resumeAt(input.open(), input.name(), from.offset(), from.line())
+                    : LineReader.of(input.open(), input.name())) {
+                for (InputLine line = reader.next(); line != null; line = reader.next()) {
+                    pacer.acquire();
+                    if (stop.getAsBoolean()) {
+                        return false;
+                    }
+                    handle(line, handler);
+                }
+            } catch (IOException e) {
+                throw new IOException("cannot read " + input.name() + ": " + e.getMessage(), e);
+            }
+            handler.inputEnded(i);
+        }
+        return true;
+    }
+
+    private void handle(InputLine line, Handler handler) {
+        InputRecord record;
+        try {
+            record = parser.parse(line);
+        } catch (BadInputException e) {
+            handler.badLine(line.origin(), e);
+            return;
+        }
+        handler.record(record);
+    }
+}

@@ -1,0 +1,96 @@
+package io.sluice.producer.input;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The inputs a command line names, in a stable order: each argument in the order given, a folder as every regular
+ * file below it (hidden ones left out) sorted by path, a glob ({@code logs/*.gz}, {@code data/**}{@code /*.jsonl}) as
+ * its matches sorted by path. No argument, or {@code -}, is standard input. The same arguments over the same files
+ * give the same list, which an exactly-once import's position relies on.
+ *
+ * <p>Stateless.
+ */
+public final class Inputs {
+
+    private Inputs() {
+    }
+
+    /** @throws IllegalArgumentException when an argument names nothing, in words */
+    public static List<Input> expand(List<String> arguments) {
+        if (arguments == null || arguments.isEmpty() || arguments.equals(List.of("-"))) {
+            return List.of(Input.stdin());
+        }
+        List<Input> inputs = new ArrayList<>();
+        for (String argument : arguments) {
+            if (argument.equals("-")) {
+                throw new IllegalArgumentException("standard input (-) cannot be mixed with files");
+            }
+            for (Path path : files(argument)) {
+                inputs.add(Input.file(path));
+            }
+        }
+        return List.copyOf(inputs);
+    }
+
+    private static List<Path> files(String argument) {
+        Path path = Path.of(argument);
+        if (Files.isRegularFile(path)) {
+            return List.of(path);
+        }
+        if (Files.isDirectory(path)) {
+            List<Path> found = walk(path, p -> true);
+            if (found.isEmpty()) {
+                throw new IllegalArgumentException("folder " + argument + " holds no file");
+            }
+            return found;
+        }
+        if (!isGlob(argument)) {
+            throw new IllegalArgumentException("no such file or folder: " + argument);
+        }
+        Path base = fixedPart(path);
+        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + argument);
+        List<Path> found = Files.isDirectory(base) ? walk(base, matcher) : List.of();
+        if (found.isEmpty()) {
+            throw new IllegalArgumentException("no file matches " + argument);
+        }
+        return found;
+    }
+
+    private static boolean isGlob(String argument) {
+        return argument.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
+    }
+
+    /** The folders of {@code pattern} before its first part with a wildcard, where the search starts. */
+    private static Path fixedPart(Path pattern) {
+        Path base = pattern.isAbsolute() ? pattern.getRoot() : Path.of("");
+        for (Path part : pattern) {
+            if (isGlob(part.toString())) {
+                break;
+            }
+            base = base.resolve(part);
+        }
+        return base.toString().isEmpty() ? Path.of(".") : base;
+    }
+
+    private static List<Path> walk(Path root, PathMatcher matcher) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            return paths.filter(Files::isRegularFile)
+                    .filter(p -> !root.relativize(p).toString().startsWith(".") && !p.getFileName().toString()
+                            .startsWith("."))
+                    .map(p -> root.equals(Path.of(".")) ? root.relativize(p) : p)
+                    .filter(matcher::matches)
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + root + ": " + e.getMessage(), e);
+        }
+    }
+}

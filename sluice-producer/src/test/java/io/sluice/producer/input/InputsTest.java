@@ -1,0 +1,70 @@
+package io.sluice.producer.input;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testkit.TestDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Arguments become a stable list of inputs (an exactly-once import's position is an index in it), and a changed file
+ * is told from the one an import was reading.
+ */
+class InputsTest {
+
+    @Test
+    void foldersAndGlobsExpandSortedInTheOrderOfTheArguments() throws Exception {
+        Path dir = TestDirs.newDir("inputs");
+        Files.createDirectories(dir.resolve("b/sub"));
+        for (String name : List.of("b/sub/z.jsonl", "b/a.jsonl", "b/.hidden", "c.txt", "d.jsonl", "e.jsonl")) {
+            Files.writeString(dir.resolve(name), name + "\n");
+        }
+        List<Input> inputs = Inputs.expand(List.of(dir.resolve("c.txt").toString(), dir.resolve("b").toString(),
+                dir + "/*.jsonl"));
+        assertEquals(List.of("c.txt", "b/a.jsonl", "b/sub/z.jsonl", "d.jsonl", "e.jsonl"),
+                inputs.stream().map(i -> dir.relativize(i.path()).toString()).toList());
+        assertEquals(List.of(Input.stdin()), Inputs.expand(List.of()));
+        assertEquals(List.of(Input.stdin()), Inputs.expand(List.of("-")));
+    }
+
+    @Test
+    void argumentsThatNameNothingAreRefusedInWords() throws Exception {
+        Path dir = TestDirs.newDir("inputs-none");
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> Inputs.expand(List.of(dir.resolve("nope.txt").toString())));
+        assertTrue(missing.getMessage().startsWith("no such file or folder: "), missing.getMessage());
+        IllegalArgumentException noMatch = assertThrows(IllegalArgumentException.class,
+                () -> Inputs.expand(List.of(dir + "/*.gz")));
+        assertTrue(noMatch.getMessage().startsWith("no file matches "), noMatch.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Inputs.expand(List.of("-", dir.toString())));
+    }
+
+    @Test
+    void aCommittedPositionResumesOnlyOnTheSameInputsAndAnUnchangedFile() throws Exception {
+        Path dir = TestDirs.newDir("inputs-resume");
+        Path a = Files.writeString(dir.resolve("a.txt"), "1\n2\n3\n");
+        Path b = Files.writeString(dir.resolve("b.txt"), "4\n5\n");
+        List<Input> inputs = List.of(Input.file(a), Input.file(b));
+        ImportPosition atLine2OfB = ImportPosition.startOf(1, FileIdentity.of(b))
+                .after(new Origin(b.toString(), 1, 0, 2));
+        ImportPosition resumed = ImportPosition.resume(atLine2OfB.offset(), atLine2OfB.metadata(inputs), inputs, "n");
+        assertEquals(atLine2OfB, resumed);
+
+        IllegalStateException otherInputs = assertThrows(IllegalStateException.class, () -> ImportPosition.resume(
+                2, atLine2OfB.metadata(inputs), List.of(Input.file(b)), "n"));
+        assertTrue(otherInputs.getMessage().contains("was committed for other inputs"), otherInputs.getMessage());
+
+        Files.writeString(b, "4\n5\n6\n");
+        IllegalStateException changed = assertThrows(IllegalStateException.class, () -> ImportPosition.resume(
+                2, atLine2OfB.metadata(inputs), inputs, "n"));
+        assertTrue(changed.getMessage().contains(b + " is not the file that import n was reading (4 bytes"),
+                changed.getMessage());
+
+        ImportPosition done = ImportPosition.complete(2);
+        assertTrue(ImportPosition.resume(0, done.metadata(inputs), inputs, "n").isComplete(inputs));
+    }
+}
