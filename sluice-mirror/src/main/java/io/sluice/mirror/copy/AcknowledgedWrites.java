@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,38 +56,46 @@ public final class AcknowledgedWrites implements TargetWrites {
         producer.close(timeout);
     }
 
-    /** The copies of one source partition not yet acknowledged, and the first that failed. */
+    /**
+     * The copies of one source partition not yet acknowledged, and the first that failed. Counted without a lock (a
+     * monitor taken per copy by the lane and again by the producer's I/O thread showed in the mirror's profile); the
+     * monitor only carries the wake-up of a waiting checkpoint.
+     */
     private static final class Pending implements Callback {
-        private long outstanding;
-        private Exception failure;
+        private final AtomicLong outstanding = new AtomicLong();
+        private volatile Exception failure;
 
-        synchronized void sent() {
-            outstanding++;
+        void sent() {
+            outstanding.incrementAndGet();
         }
 
         @Override
-        public synchronized void onCompletion(RecordMetadata metadata, Exception error) {
+        public void onCompletion(RecordMetadata metadata, Exception error) {
             if (error != null && failure == null) {
-                failure = error;
+                failure = error; // the I/O thread is the only writer
             }
-            if (--outstanding == 0) {
-                notifyAll();
+            if (outstanding.decrementAndGet() == 0) {
+                synchronized (this) {
+                    notifyAll();
+                }
             }
         }
 
+        /** The count is read under the monitor, which a callback that brings it to 0 takes to wake this. */
         synchronized void awaitAll(TopicPartition source, Duration timeout) throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (outstanding > 0) {
+            while (outstanding.get() > 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new IllegalStateException(outstanding + " copies of " + source + " not acknowledged by the "
-                            + "target cluster within " + timeout);
+                    throw new IllegalStateException(outstanding.get() + " copies of " + source + " not acknowledged "
+                            + "by the target cluster within " + timeout);
                 }
                 wait(Math.max(1, left / 1_000_000));
             }
-            if (failure != null) { // for good: a later copy may have landed after the lost one
+            Exception failed = failure;
+            if (failed != null) { // for good: a later copy may have landed after the lost one
                 throw new IllegalStateException("the target cluster did not take a copy of a record of " + source
-                        + ": " + failure.getMessage(), failure);
+                        + ": " + failed.getMessage(), failed);
             }
         }
     }

@@ -3,12 +3,15 @@ package io.sluice.mirror.copy;
 import io.sluice.core.sink.Sink;
 import io.sluice.mirror.Mirror;
 import io.sluice.core.sink.SinkCheckpoint;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 
@@ -60,8 +63,11 @@ public final class MirrorSink implements Sink {
     }
 
     private ProducerRecord<byte[], byte[]> copyOf(ConsumerRecord<byte[], byte[]> record, String targetTopic) {
-        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
-        headers.add(Provenance.HEADER, Provenance.value(fromSource, record.offset()));
+        // the source's headers and the provenance in one array: the headers' list is made once, never grown
+        Header[] source = record.headers().toArray();
+        Header[] all = Arrays.copyOf(source, source.length + 1);
+        all[source.length] = new RecordHeader(Provenance.HEADER, Provenance.value(fromSource, record.offset()));
+        RecordHeaders headers = new RecordHeaders(all);
         Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
         return new ProducerRecord<>(targetTopic, record.partition(), timestamp, record.key(), record.value(), headers);
     }

@@ -131,10 +131,7 @@ class LaneTest {
     @Test
     void tasksRunInOrderWithTheRecordsAroundThem() throws InterruptedException {
         List<String> order = Collections.synchronizedList(new ArrayList<>());
-        Lane lane = new Lane(partition, ScriptedInvoker.of(record -> {
-            order.add("record " + record.offset());
-            return null;
-        }), pool(3), null);
+        Lane lane = orderRecording(order);
         CountDownLatch lastTask = new CountDownLatch(1);
         List<String> expected = new ArrayList<>();
         for (long offset = 0; offset < 100; offset++) {
@@ -155,10 +152,7 @@ class LaneTest {
     @Test
     void recordsAddedTogetherRunInOrderWithSingleRecordsAndTasksAroundThem() throws InterruptedException {
         List<String> order = Collections.synchronizedList(new ArrayList<>());
-        Lane lane = new Lane(partition, ScriptedInvoker.of(record -> {
-            order.add("record " + record.offset());
-            return null;
-        }), pool(3), null);
+        Lane lane = orderRecording(order);
         CountDownLatch lastTask = new CountDownLatch(1);
         List<String> expected = new ArrayList<>();
         long offset = 0;
@@ -306,6 +300,14 @@ class LaneTest {
     }
 
     /** Attempts that succeed at once, except record 0's, which waits for {@code latch}. */
+    /** A lane on three workers whose records, and the tasks the test queues, write what ran into {@code order}. */
+    private Lane orderRecording(List<String> order) {
+        return new Lane(partition, ScriptedInvoker.of(record -> {
+            order.add("record " + record.offset());
+            return null;
+        }), pool(3), null);
+    }
+
     private static ScriptedInvoker holdingRecordZeroUntil(CountDownLatch latch) {
         return ScriptedInvoker.of(record -> {
             if (record.offset() == 0) {
