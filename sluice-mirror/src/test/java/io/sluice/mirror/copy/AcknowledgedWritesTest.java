@@ -1,0 +1,63 @@
+package io.sluice.mirror.copy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * At least once on a real broker: a checkpoint's flush returns once every copy of its partition is acknowledged, and
+ * throws, naming the partition, when one was refused, also after later copies landed; other partitions are not held.
+ */
+class AcknowledgedWritesTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void aFlushWaitsForEveryCopyOfItsPartitionAndReportsOneThatFailedForGood() throws Exception {
+        String topic = Names.unique("acked");
+        kafka.createTopic(topic, 1);
+        TopicPartition good = new TopicPartition("source", 0);
+        TopicPartition bad = new TopicPartition("source", 1);
+        try (AcknowledgedWrites writes = new AcknowledgedWrites(producer(), Duration.ofSeconds(30))) {
+            for (int i = 0; i < 1_000; i++) {
+                writes.send(good, copy(topic, 0, "copy " + i));
+            }
+            writes.send(bad, copy(topic, 7, "to a partition the topic lacks"));
+            long landed = writes.send(bad, copy(topic, 0, "a later copy that lands")).get().offset();
+
+            writes.flush(good); // every copy of the good partition acknowledged: returns
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> writes.flush(bad));
+            assertTrue(e.getMessage().contains("did not take a copy") && e.getMessage().contains(bad.toString()),
+                    e.getMessage());
+            assertThrows(IllegalStateException.class, () -> writes.flush(bad), "the failure stays: for good");
+            assertEquals(1_000, landed, "the later copy landed after the good partition's copies");
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000); // the missing partition fails its send after a second
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static ProducerRecord<byte[], byte[]> copy(String topic, int partition, String value) {
+        return new ProducerRecord<>(topic, partition, null, value.getBytes(StandardCharsets.UTF_8));
+    }
+}
