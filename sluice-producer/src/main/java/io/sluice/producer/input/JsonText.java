@@ -28,10 +28,17 @@ final class JsonText {
             return node;
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
-            throw new BadInputException("expected JSON, found a syntax error" + where + ": " + e.getOriginalMessage());
+            throw new BadInputException("expected JSON, found a syntax error" + where + ": " + words(e));
         } catch (IOException e) {
             throw new BadInputException("expected JSON: " + e.getMessage());
         }
+    }
+
+    /** The parser's message without its own note of where (the parser's source description, a "start marker"). */
+    private static String words(JsonProcessingException e) {
+        String message = e.getOriginalMessage();
+        int marker = message.indexOf(" (start marker at ");
+        return marker < 0 ? message : message.substring(0, marker);
     }
 
     /** Null for JSON null; a string's text (not its quoted JSON); any other value as JSON text. */

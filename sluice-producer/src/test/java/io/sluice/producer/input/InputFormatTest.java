@@ -1,6 +1,7 @@
 package io.sluice.producer.input;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,6 +31,9 @@ class InputFormatTest {
     void aMalformedEnvelopeSaysWhatWasExpected() {
         RecordParser envelope = InputFormat.ENVELOPE.parser(null, null);
         assertProblem(envelope, "{\"key\":\"k\"", "expected JSON, found a syntax error at column");
+        BadInputException unclosed = assertThrows(BadInputException.class, () -> envelope.parse(line("{\"key\":\"k\"")));
+        assertFalse(unclosed.getMessage().contains("Source") || unclosed.getMessage().contains("marker at"),
+                "the parser's notes of where it read from are not words for a person: " + unclosed.getMessage());
         assertProblem(envelope, "[1,2]", "expected an envelope, a JSON object");
         assertProblem(envelope, "{\"key\":\"k\"}", "field \"value\": missing");
         assertProblem(envelope, "{\"value\":1,\"partiton\":2}", "unexpected field \"partiton\"");
