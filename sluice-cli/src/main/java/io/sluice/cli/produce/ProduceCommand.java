@@ -4,6 +4,7 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.config.OptionValues;
+import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.run.EngineRun;
 import io.sluice.producer.DeliveryJournal;
 import io.sluice.producer.DeliveryTally;
@@ -24,9 +25,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice produce}: lines from files or standard input into a topic, none lost in silence (docs/produce.md).
@@ -124,6 +127,9 @@ public final class ProduceCommand implements Callable<Integer> {
 
     private final CliContext context;
 
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
     ProduceCommand(CliContext context) {
         this.context = context;
     }
@@ -141,6 +147,12 @@ public final class ProduceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             context.console().say("sluice produce: " + e.getMessage());
             return ExitStatus.USAGE;
+        }
+        // before any Kafka client: a wrong address or protocol is one sentence, not a client's retries for 20 s
+        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice produce", settings.properties(),
+                spec.commandLine().getErr());
+        if (probed != 0) {
+            return probed;
         }
         TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
         int partitions = facts.partitions();

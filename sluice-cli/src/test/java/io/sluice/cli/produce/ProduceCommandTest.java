@@ -9,6 +9,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.cluster.SecureKafka;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
+import io.sluice.local.net.Ports;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
@@ -160,6 +161,12 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.USAGE, stdin.status(), stdin.err());
         assertTrue(stdin.err().contains("--exactly-once needs files: standard input cannot be read again"),
                 stdin.err());
+
+        String nobody = "127.0.0.1:" + Ports.free();
+        Cli.Result unreachable = Cli.run("produce", "-b", nobody, "-t", topic, input.toString());
+        assertEquals(ExitStatus.FAILURE, unreachable.status(), unreachable.err());
+        assertTrue(unreachable.err().contains("sluice produce: no broker answers: " + nobody + ": nothing listens there"),
+                "one sentence from the probe, before any client retries: " + unreachable.err());
     }
 
     @Test
