@@ -29,7 +29,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * once, warms the broker up, then runs every system in a JVM of its own, interleaved round after round (the order
  * rotates), and reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
  * broker and the data, and keep the rest; the mirror has two clusters, fresh for every run ({@link MirrorBench}); the
- * acks table three brokers, one of which every run kills ({@link AcksBench}).
+ * acks table three brokers, one of which every run kills ({@link AcksBench}); the produce scenario sends a file of
+ * its own, not the topic ({@link ProduceBench}).
  *
  * <p>Threading: the main thread only.
  */
@@ -111,6 +112,9 @@ public final class BenchMain {
         }
         if (scenario.kind() == Scenario.Kind.ACKS) {
             return AcksBench.run(scenario, runs);
+        }
+        if (scenario.kind() == Scenario.Kind.PRODUCE) {
+            return ProduceBench.run(scenario, runs);
         }
         try (KafkaCluster kafka = KafkaCluster.builder().name("bench-kafka").jvmOptions(BROKER_JVM).start()) {
             return run(scenario, runs, kafka);

@@ -127,7 +127,7 @@ final class MirrorBench {
         return topic;
     }
 
-    private static String withLeftOut(String json, List<String> leftOut, String why) {
+    static String withLeftOut(String json, List<String> leftOut, String why) {
         try {
             ObjectMapper mapper = new ObjectMapper();
             ObjectNode root = (ObjectNode) mapper.readTree(json);

@@ -24,7 +24,8 @@ final class Report {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Figures reported by their worst run rather than their median. */
-    private static final List<String> WORST_OF = List.of("duplicates", "acknowledged_lost", "unacknowledged_present");
+    private static final List<String> WORST_OF = List.of("duplicates", "missing", "acknowledged_lost",
+            "unacknowledged_present");
 
     private final Scenario scenario;
     private final Map<String, List<JsonNode>> runs = new LinkedHashMap<>();
@@ -49,6 +50,7 @@ final class Report {
             case CODECS -> List.of("compress_mb_per_sec", "decompress_mb_per_sec");
             case MIRROR -> List.of("records_per_sec", "first_record_seconds");
             case ACKS -> List.of("records_per_sec", "acknowledged_lost", "duplicates");
+            case PRODUCE -> List.of("records_per_sec", "cpu_us_per_record");
             default -> List.of("records_per_sec");
         };
     }
@@ -125,7 +127,8 @@ final class Report {
                 r.put("max_" + figure, round(max(values)));
             }
         }
-        if (scenario.kind() != Scenario.Kind.CODECS && scenario.kind() != Scenario.Kind.ACKS) {
+        if (scenario.kind() == Scenario.Kind.ENGINE || scenario.kind() == Scenario.Kind.ARCHIVE
+                || scenario.kind() == Scenario.Kind.MIRROR) {
             r.put("extrapolated", anyTrue(system, "extrapolated"));
         }
         for (String figure : spread()) {
@@ -184,6 +187,14 @@ final class Report {
                     + "the worst round); records/s over the whole run, outage included", scenario.name(),
                     scenario.records(), scenario.valueBytes(), scenario.records() / AcksMode.SYNC_SHARE,
                     scenario.partitions());
+            case PRODUCE -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, one JSON value a line, from "
+                    + "a file into a fresh %d-partition topic of one broker; every system with sluice produce's "
+                    + "defaults: acks=all, idempotence, 5 in flight, linger 10 ms, batch 128 KiB, no compression; "
+                    + "records/s and MB/s from the launch of the producer's process to its exit; CPU = that process's "
+                    + "user+system time from the OS; in topic = records a read_committed reader counted afterwards, "
+                    + "missing and dups by the lines' seq (the worst round); producer-perf sends lines drawn at "
+                    + "random from the first 10,000 (it loads its payload file into memory), so only its count",
+                    scenario.name(), scenario.records(), scenario.valueBytes(), scenario.partitions());
             case CODECS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes as JSON Lines, in memory; "
                     + "compress = the format writing through the codec, MB/s of uncompressed JSON Lines",
                     scenario.name(), scenario.records(), scenario.valueBytes());
@@ -207,6 +218,10 @@ final class Report {
                     new Column("lost", "acknowledged_lost", 1, 0), new Column("failed", "unacknowledged", 1, 0),
                     new Column("failed+there", "unacknowledged_present", 1, 0), new Column("dups", "duplicates", 1, 0),
                     new Column("ack p50 ms", "ack_p50_ms", 1, 2), new Column("in flight", "in_flight_at_kill", 1, 0));
+            case PRODUCE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1), new Column("wall s", "seconds", 1, 2),
+                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1),
+                    new Column("in topic", "topic_records", 1, 0), new Column("missing", "missing", 1, 0),
+                    new Column("dups", "duplicates", 1, 0));
             case CODECS -> List.of(new Column("ratio", "ratio", 1, 2),
                     new Column("decomp MB/s", "decompress_mb_per_sec", 1, 0));
         };

@@ -29,7 +29,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         List<Ratio> ratios) {
 
     public enum Kind {
-        ENGINE, ARCHIVE, MIRROR, CODECS, ACKS;
+        ENGINE, ARCHIVE, MIRROR, CODECS, ACKS, PRODUCE;
 
         public boolean needsBroker() {
             return this != CODECS;
@@ -66,7 +66,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     }
 
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
-            + "archive-parquet, mirror, codecs, acks";
+            + "archive-parquet, mirror, codecs, acks, produce";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -84,6 +84,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                     .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
             case "mirror" -> mirror(smoke);
             case "acks" -> acks(smoke);
+            case "produce" -> produce(smoke);
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
                     Arrays.stream(Codec.values()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList(), "none", 0,
                     null, List.of());
@@ -113,6 +114,24 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         }
         return new Scenario("acks", smoke, Kind.ACKS, smoke ? 3_000 : 300_000, 4, 10_000, 1_000, 0, 1, rows,
                 AcksMode.SAFE.name(), 0, null, List.of());
+    }
+
+    /**
+     * Issue 14's benchmark: 2M log lines of 1 KB (one JSON value a line) from a file into a fresh 4-partition topic of
+     * one broker with acks=all, by {@code sluice produce} plain and exactly once, and by the tools it is measured
+     * against ({@link io.sluice.bench.produce.ProduceSystem}); Kafka's ProducerPerformance, a Java producer and nothing
+     * else, is the ceiling every ratio is against. kcat runs when it is installed, in the smoke form too.
+     */
+    private static Scenario produce(boolean smoke) {
+        List<String> systems = List.of("producer-perf", "sluice", "sluice-eos", "console-producer", "kcat");
+        List<Ratio> ratios = new ArrayList<>();
+        for (String sluice : List.of("sluice", "sluice-eos")) {
+            ratios.add(new Ratio(sluice, "producer-perf", 0.9));
+            ratios.add(new Ratio(sluice, "console-producer", 1.0));
+            ratios.add(new Ratio(sluice, "kcat", 1.0));
+        }
+        return new Scenario("produce", smoke, Kind.PRODUCE, smoke ? 3_000 : 2_000_000, 4, 10_000, 1_000, 0, 1,
+                systems, "producer-perf", 0, null, List.copyOf(ratios));
     }
 
     /**

@@ -102,6 +102,36 @@ class BenchSmokeTest {
         assertTrue(json.get("ratios").has("acks=1/async/" + scenario.baseline()), json.toString());
     }
 
+    /**
+     * The produce benchmark's smoke form on the test kit's broker: every system sends the file's lines, counted back
+     * by a read_committed reader, each line there at least once, Sluice's exactly-once import each exactly once; kcat
+     * runs only where it is installed, and is reported as left out elsewhere.
+     */
+    @Test
+    void theProduceSmokeFormFindsEveryLineInTheTopicAndTheExactlyOnceImportEachOnce() throws Exception {
+        Scenario scenario = Scenario.named("produce", true);
+        JsonNode json = checked(scenario, ProduceBench.run(scenario, BenchMain.Runs.smokeOnce(),
+                SharedKafka.cluster()));
+        for (String system : scenario.systems()) {
+            JsonNode result = json.get("results").get(system);
+            if (result == null) {
+                assertTrue(system.equals("kcat") && json.get("left_out").has("kcat"), json.toString());
+                continue;
+            }
+            assertTrue(result.get("topic_records").asLong() >= scenario.records(), system + ": " + result);
+            // measured, but a few thousand records can take less CPU than the OS's CPU-time tick (10 ms)
+            assertTrue(result.get("cpu_us_per_record").asDouble() >= 0, system + ": " + result);
+            if (!system.equals("producer-perf")) {
+                assertEquals(0, result.get("missing").asLong(), system + ": " + result);
+            }
+        }
+        JsonNode eos = json.get("results").get("sluice-eos");
+        assertEquals(scenario.records(), eos.get("topic_records").asLong(), eos.toString());
+        assertEquals(0, eos.get("duplicates").asLong(), eos.toString());
+        assertTrue(json.get("goals").has("sluice-eos/producer-perf"), json.toString());
+        assertTrue(json.get("goals").has("sluice/console-producer"), json.toString());
+    }
+
     /** Runs the smoke form and checks what every scenario with a broker reports: a rate per system, the ratios. */
     private static JsonNode smoke(String name) throws Exception {
         Scenario scenario = Scenario.named(name, true);

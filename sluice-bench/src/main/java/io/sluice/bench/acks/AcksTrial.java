@@ -2,6 +2,7 @@ package io.sluice.bench.acks;
 
 import io.sluice.bench.BenchData;
 import io.sluice.bench.Scenario;
+import io.sluice.bench.TopicCopies;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.producer.DeliverySnapshot;

@@ -32,6 +32,8 @@ public final class SystemMain {
                     + MirrorCopierMain.class.getName() + ", measured from outside");
             case ACKS -> throw new IllegalArgumentException("acks trials run in the benchmark's JVM, which kills "
                     + "the brokers");
+            case PRODUCE -> throw new IllegalArgumentException("the produce benchmark runs each tool's own command, "
+                    + "measured from outside");
         };
         result.put("heap_peak_mb", heap.peakBytes() / 1e6);
         System.out.println("RESULT " + new ObjectMapper().writeValueAsString(result));
