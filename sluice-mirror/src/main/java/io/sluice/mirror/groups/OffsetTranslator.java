@@ -63,8 +63,8 @@ final class OffsetTranslator {
             MirrorProgress.Reach reach = reached.get(source);
             if (reach != null) {
                 long copied = reach.copiedBefore();
-                translated.put(source, targetOffset(source, Math.min(offset, copied),
-                        offset >= copied ? Optional.of(reach.copiesBelow()) : Optional.empty()));
+                translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
+                        reach.copiesBelow()));
             }
         });
         return translated;
@@ -76,10 +76,10 @@ final class OffsetTranslator {
     }
 
     /**
-     * @param atProgress present when {@code offset} is the mirror's progress, whose first copy, if any, lies near the
-     *                   end: with the target offset below which the progress's copies lie, when its commit says
+     * @param atProgress  {@code offset} is the mirror's progress: its first copy, if any, lies near the end
+     * @param copiesBelow the target offset below which the progress's copies lie, when its commit says
      */
-    private long targetOffset(TopicPartition source, long offset, Optional<OptionalLong> atProgress) {
+    private long targetOffset(TopicPartition source, long offset, boolean atProgress, OptionalLong copiesBelow) {
         TopicPartition target = targetOf(source);
         long lo = copies.start(target);
         long end = copies.stableEnd(target);
@@ -95,10 +95,9 @@ final class OffsetTranslator {
                 hi = k.targetOffset; // that copy came from after offset too: the answer is no later
             }
         }
-        if (atProgress.isPresent()) {
-            OptionalLong below = atProgress.get();
+        if (atProgress) {
             // every copy from before offset lies below it, every copy at or past it came from offset or later
-            lo = below.isPresent() && below.getAsLong() <= end ? Math.max(lo, below.getAsLong())
+            lo = copiesBelow.isPresent() && copiesBelow.getAsLong() <= end ? Math.max(lo, copiesBelow.getAsLong())
                     : boundNearEnd(target, offset, lo, end);
         }
         OptionalLong first = firstCopyFrom(target, offset, lo, hi);

@@ -110,8 +110,10 @@ final class LaneCommits implements CommitPolicy {
             // transaction commits, a read_committed reader of the target sees none of them (a mirror's first copies
             // waited a whole interval after the claim).
             boolean first = t.firstFrom >= 0 && p.ledger.handedOut() > t.firstFrom;
+            if (first) {
+                t.firstFrom = -1;
+            }
             if (due || first) {
-                t.firstFrom = first ? -1 : t.firstFrom;
                 SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
                 t.pending = LaneCalls.inLane(p, "checkpoint and commit",
                         () -> checkpointAndCommit(p, t.lane, reach, false));

@@ -29,12 +29,12 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class RunEnd {
 
-    private static final long GROUP_QUERY_INTERVAL_NANOS = 1_000_000_000L;
+    private static final long PROGRESS_QUERY_INTERVAL_NANOS = 1_000_000_000L;
 
     private final Map<TopicPartition, Long> ends;
     private final CommitPoint.ProgressReader progress;
     private KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> progressQuery;
-    private long nextGroupQuery = System.nanoTime();
+    private long nextProgressQuery = System.nanoTime();
 
     private RunEnd(Map<TopicPartition, Long> ends, CommitPoint.ProgressReader progress) {
         this.ends = ends == null ? null : Map.copyOf(ends);
@@ -94,8 +94,8 @@ final class RunEnd {
             return true;
         }
         if (progressQuery == null) {
-            if (nowNanos - nextGroupQuery >= 0) {
-                nextGroupQuery = nowNanos + GROUP_QUERY_INTERVAL_NANOS;
+            if (nowNanos - nextProgressQuery >= 0) {
+                nextProgressQuery = nowNanos + PROGRESS_QUERY_INTERVAL_NANOS;
                 Set<TopicPartition> elsewhere = new HashSet<>(ends.keySet());
                 elsewhere.removeAll(assigned.keySet());
                 progressQuery = progress.read(elsewhere);
