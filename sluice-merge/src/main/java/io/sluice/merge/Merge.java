@@ -1,0 +1,133 @@
+package io.sluice.merge;
+
+import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.merge.owners.OwnersGroup;
+import io.sluice.merge.read.InputReader;
+import io.sluice.merge.run.MergeRunner;
+import io.sluice.merge.topics.MergeTopics;
+import io.sluice.merge.write.MergeCounts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * A running merge: inputs read on their own threads ({@link InputReader}), output partitions owned through the
+ * target's owners group ({@link OwnersGroup}), merged and committed by {@link MergeRunner}'s workers in transactions of
+ * the commit point the mirror uses ({@link TargetTransactionCommit}). {@link #start} checks the topics first and
+ * refuses, in words, what cannot be merged.
+ *
+ * <p>Threading: {@link #start}, {@link #awaitEnd} and {@link #close} from one controlling thread; {@link #counts} from
+ * any thread.
+ */
+public final class Merge implements AutoCloseable {
+
+    private final MergeConfig config;
+    private final TargetTransactionCommit commit;
+    private final List<InputReader> readers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final MergeRunner runner;
+    private final OwnersGroup owners;
+    private final CompletableFuture<Void> failure = new CompletableFuture<>();
+
+    private Merge(MergeConfig config, MergeTopics.Layout layout, Map<String, Object> ownersMember) {
+        this.config = config;
+        Map<String, Object> producer = new java.util.HashMap<>(config.targetProperties());
+        // each output partition has its own producer: the budget, not 32 MiB each, bounds what they hold
+        producer.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG,
+                Math.max(1L << 20, config.budgetBytes() / layout.partitions()));
+        producer.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // the target topic decides how large a record may be; the producer's own 1 MB cap would stop the merge at a
+        // record an input took
+        producer.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
+        producer.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.progressGroup());
+        this.commit = TargetTransactionCommit.builder().producerProperties(producer)
+                .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup()).build();
+        this.runner = new MergeRunner(config, layout, commit, failure::completeExceptionally);
+        for (int i = 0; i < config.inputs().size(); i++) {
+            InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes);
+            readers.add(reader);
+            reader.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
+        }
+        runner.readers(readers);
+        this.owners = new OwnersGroup(config.targetProperties(), ownersMember, config.ownersGroup(),
+                config.outputTopic(), runner);
+        owners.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
+    }
+
+    /** Checks and prepares the topics, then starts reading, merging and taking part in the owners group. */
+    public static Merge start(MergeConfig config) throws Exception {
+        return start(config, Map.of());
+    }
+
+    /** As {@link #start(MergeConfig)}, with settings for this instance's member of the owners group (its timings). */
+    public static Merge start(MergeConfig config, Map<String, Object> ownersMember) throws Exception {
+        MergeTopics.Layout layout = MergeTopics.prepare(config);
+        Merge merge = new Merge(config, layout, ownersMember);
+        merge.run();
+        return merge;
+    }
+
+    private void run() {
+        for (int i = 0; i < readers.size(); i++) {
+            thread("sluice-merge-read-" + config.inputs().get(i).name(), readers.get(i));
+        }
+        runner.start(this::thread);
+        thread("sluice-merge-owners", owners);
+    }
+
+    private void thread(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+    }
+
+    public MergeCounts counts() {
+        return runner.counts();
+    }
+
+    /** Completes exceptionally with the reason the merge cannot go on; never completes normally. */
+    public CompletableFuture<Void> failure() {
+        return failure;
+    }
+
+    /**
+     * For a bounded run ({@link MergeConfig#untilEnd}): waits until every partition this instance owns is merged to
+     * its inputs' ends and committed, or the merge fails (thrown, in words), or the timeout passes (false).
+     */
+    public boolean awaitEnd(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (failure.isCompletedExceptionally()) {
+                failure.get();
+            }
+            if (runner.finished()) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    /** Hands the partitions over (each commits what it merged), then stops every thread. */
+    @Override
+    public void close() throws Exception {
+        owners.stop();
+        joinAll(Duration.ofSeconds(60), threads.subList(threads.size() - 1, threads.size()));
+        runner.close();
+        readers.forEach(InputReader::stop);
+        joinAll(Duration.ofSeconds(30), threads);
+        commit.close();
+    }
+
+    private static void joinAll(Duration timeout, List<Thread> which) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread t : List.copyOf(which)) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+    }
+}

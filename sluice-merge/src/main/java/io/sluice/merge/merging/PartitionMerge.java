@@ -1,0 +1,146 @@
+package io.sluice.merge.merging;
+
+import io.sluice.merge.order.MergeKey;
+import io.sluice.merge.state.MergeState;
+
+/**
+ * The merge of one output partition: of the inputs' heads, the record with the smallest {@link MergeKey} goes next,
+ * but only once every input has a head or cannot have one (it is at its end, or has been silent for the longest
+ * wait). That rule makes the output a function of the input records: a record is never emitted while an input that
+ * may still hold a smaller one is merely slow. A record whose key is below the last one emitted (it came after its
+ * input was at its end or given up, or its input is itself out of order) is emitted with {@code lateAfter} set, and
+ * the output applies the late policy.
+ *
+ * <p>Positions move only after the output took a record, so {@link #state} always describes exactly what was handed
+ * to the output: the committed state of a partition is its {@code state()} at the commit.
+ *
+ * <p>Threading: one merge thread at a time (the partition's worker); the buffers' reader side runs elsewhere.
+ */
+public final class PartitionMerge {
+
+    /** Why {@link #advance} stopped. */
+    public enum Halt {
+        /** The limit was reached: there may be more to do now. */
+        LIMIT,
+        /** An input that may still have smaller records has nothing buffered: wait for it. */
+        WAITING,
+        /** Every input is at its end (or given up) with nothing buffered. */
+        IDLE
+    }
+
+    private final InputBuffer[] inputs;
+    private final long maxWaitMillis;
+    private final long[] positions;
+    private MergeKey last;
+    private long emitted;
+    private long settled;
+    private int waitingFor = -1;
+    private final boolean[] givenUp;
+
+    public PartitionMerge(InputBuffer[] inputs, MergeState start, long maxWaitMillis) {
+        if (inputs.length != start.inputs()) {
+            throw new IllegalArgumentException(inputs.length + " inputs but a state of " + start.inputs());
+        }
+        this.inputs = inputs.clone();
+        this.maxWaitMillis = maxWaitMillis;
+        this.positions = start.positions();
+        this.last = start.last();
+        this.emitted = start.emitted();
+        this.givenUp = new boolean[inputs.length];
+    }
+
+    /** Settles up to {@code limit} records in merge order; says why it stopped. */
+    public Halt advance(MergeOutput output, int limit, long now) throws Exception {
+        long until = settled + limit;
+        while (settled < until) {
+            int best = -1;
+            MergeKey bestKey = null;
+            for (int i = 0; i < inputs.length; i++) {
+                Arrival head = inputs[i].head(now);
+                while (head != null && head.record().offset() < positions[i]) {
+                    // read again after a seek (a partition handed back): settled already, never merged twice
+                    inputs[i].take();
+                    head = inputs[i].head(now);
+                }
+                while (head != null && head.problem() != null) {
+                    // a record with no event time has no place in the order: settled as soon as it is the head
+                    output.reject(i, head);
+                    settle(i);
+                    head = inputs[i].head(now);
+                }
+                if (head == null) {
+                    if (inputs[i].atEnd(now) || silentTooLong(i, now)) {
+                        continue;
+                    }
+                    waitingFor = i;
+                    return Halt.WAITING;
+                }
+                givenUp[i] = false;
+                MergeKey key = new MergeKey(head.time(), i, head.record().offset());
+                if (bestKey == null || key.isBefore(bestKey)) {
+                    best = i;
+                    bestKey = key;
+                }
+            }
+            waitingFor = -1;
+            if (best < 0) {
+                return Halt.IDLE;
+            }
+            Arrival head = inputs[best].head(now);
+            boolean late = bestKey.isBefore(last);
+            output.emit(best, head, bestKey, late ? last : null);
+            settle(best);
+            if (!late) {
+                last = bestKey;
+            }
+            emitted++;
+        }
+        return Halt.LIMIT;
+    }
+
+    private void settle(int input) {
+        Arrival taken = inputs[input].take();
+        positions[input] = taken.record().offset() + 1;
+        settled++;
+    }
+
+    private boolean silentTooLong(int input, long now) {
+        givenUp[input] = now - inputs[input].lastHeard() >= maxWaitMillis;
+        return givenUp[input];
+    }
+
+    /** Exactly what was handed to the output so far (see the class comment). */
+    public MergeState state() {
+        return new MergeState(positions, last, emitted);
+    }
+
+    /** Records settled so far by this merge (emitted or rejected): it moved if this grew. */
+    public long settled() {
+        return settled;
+    }
+
+    /** Whether every input is at its end with nothing buffered (not merely given up): a bounded run is done. */
+    public boolean finished(long now) {
+        for (InputBuffer input : inputs) {
+            if (input.head(now) != null || !input.atEnd(now)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The input the merge waits for after {@link Halt#WAITING}, or -1. */
+    public int waitingFor() {
+        return waitingFor;
+    }
+
+    /** Whether the merge goes on without {@code input} because it was silent for the longest wait. */
+    public boolean givenUp(int input) {
+        return givenUp[input];
+    }
+
+    /** When the merge should look again if nothing arrives: when the input it waits for would be given up. */
+    public long wakeAt() {
+        return waitingFor < 0 ? Long.MAX_VALUE : inputs[waitingFor].lastHeard() + maxWaitMillis;
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.merge.order;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/** Reads a record's event time, the merge's first sort key. Threading: stateless, any thread. */
+public interface EventTime {
+
+    /** Milliseconds since the epoch; an {@link EventTimeException} says in words why there is none. */
+    long of(ConsumerRecord<byte[], byte[]> record) throws EventTimeException;
+
+    /** How the configuration names it: {@code timestamp} or {@code value.<field path>}. */
+    String describe();
+
+    /** The record's own timestamp (CreateTime as the producer set it, or the broker's LogAppendTime). */
+    static EventTime timestamp() {
+        return new EventTime() {
+            @Override
+            public long of(ConsumerRecord<byte[], byte[]> record) {
+                return record.timestamp();
+            }
+
+            @Override
+            public String describe() {
+                return "timestamp";
+            }
+        };
+    }
+
+    /**
+     * Parses {@code timestamp} or {@code value.<a.b.c>} (a field of a JSON value: epoch milliseconds, or ISO-8601
+     * text); anything else is refused with the accepted forms.
+     */
+    static EventTime parse(String spec) {
+        if (spec == null || spec.isBlank() || spec.equals("timestamp")) {
+            return timestamp();
+        }
+        if (spec.startsWith("value.") && spec.length() > "value.".length()) {
+            return new JsonTimeField(spec.substring("value.".length()));
+        }
+        throw new IllegalArgumentException("order-by '" + spec + "' is not understood: use 'timestamp' (the records' "
+                + "timestamps) or 'value.<field>' (a field of JSON values, e.g. value.event.time, holding epoch "
+                + "milliseconds or ISO-8601 text)");
+    }
+}

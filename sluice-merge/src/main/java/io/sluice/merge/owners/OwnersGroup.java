@@ -1,0 +1,111 @@
+package io.sluice.merge.owners;
+
+import io.sluice.core.ClusterConnection;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Which output partitions this instance merges: a consumer group in the target cluster, subscribed to the output
+ * topic, whose members never read (every partition is paused as it is assigned). Kafka's group protocol then shares
+ * the output partitions among the merge's instances and moves them when one comes or goes; what keeps a frozen
+ * instance from writing after its partitions moved is not this group but the partitions' transactional IDs, which the
+ * next owner's claim fences.
+ *
+ * <p>Threading: its own thread polls the group and runs {@link Ownership}'s callbacks; {@link #stop} from any thread.
+ */
+public final class OwnersGroup implements Runnable {
+
+    /** What the instance does when partitions come and go; called on the group's thread, in order. */
+    public interface Ownership {
+        void assigned(Collection<TopicPartition> partitions);
+
+        void revoked(Collection<TopicPartition> partitions);
+
+        void lost(Collection<TopicPartition> partitions);
+    }
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final Ownership ownership;
+    private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private volatile boolean running = true;
+
+    /** {@code memberProperties}: the target's connection plus group timings (session timeout, heartbeat). */
+    public OwnersGroup(Map<String, Object> targetProperties, Map<String, Object> memberProperties, String group,
+            String topic, Ownership ownership) {
+        Map<String, Object> props = new HashMap<>(ClusterConnection.of(targetProperties));
+        props.putAll(memberProperties);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        props.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.topic = topic;
+        this.ownership = ownership;
+    }
+
+    /** Completes exceptionally when the group cannot go on (a callback failed, the cluster refused the member). */
+    public CompletableFuture<Void> failure() {
+        return failure;
+    }
+
+    public void stop() {
+        running = false;
+        consumer.wakeup();
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    consumer.pause(partitions);
+                    if (!partitions.isEmpty()) {
+                        ownership.assigned(partitions);
+                    }
+                }
+
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    if (!partitions.isEmpty()) {
+                        ownership.revoked(partitions);
+                    }
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    if (!partitions.isEmpty()) {
+                        ownership.lost(partitions);
+                    }
+                }
+            });
+            while (running) {
+                try {
+                    consumer.poll(Duration.ofMillis(500));
+                } catch (WakeupException e) {
+                    // stop() or a nudge: the loop condition decides
+                }
+            }
+        } catch (RuntimeException e) {
+            failure.completeExceptionally(e);
+        } finally {
+            try {
+                consumer.close(Duration.ofSeconds(30)); // revokes what it owns: the partitions commit and are released
+            } catch (RuntimeException e) {
+                failure.completeExceptionally(e);
+            }
+        }
+    }
+}

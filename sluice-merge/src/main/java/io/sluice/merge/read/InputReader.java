@@ -1,0 +1,236 @@
+package io.sluice.merge.read;
+
+import io.sluice.core.ClusterConnection;
+import io.sluice.merge.MergeInput;
+import io.sluice.merge.merging.Arrival;
+import io.sluice.merge.merging.InputBuffer;
+import io.sluice.merge.order.EventTime;
+import io.sluice.merge.order.EventTimeException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads one input cluster for every output partition this instance merges: the input topic's partition p goes to
+ * partition p's {@link InputBuffer}, with each record's event time parsed here (off the merge's thread). A partition
+ * whose buffer is above its share of the budget is paused, and resumed below half of it; that is the alignment: an
+ * input running ahead fills its share and waits for the merge, which waits for the slower inputs.
+ *
+ * <p>Reads read_committed, from the positions the committed state names, with no consumer group: which partitions it
+ * reads is decided by the owners group in the target. A position that retention has deleted stops the merge with the
+ * range lost, never a silent skip.
+ *
+ * <p>Threading: its own thread runs the consumer; {@link #add} and {@link #remove} from any thread are queued as
+ * commands that thread runs between polls.
+ */
+public final class InputReader implements Runnable {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+    /** How often a partition at its end is confirmed by a round trip (see {@link InputBuffer#confirmAtEnd}). */
+    private static final long CONFIRM_EVERY_MILLIS = 500;
+    private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
+
+    private final MergeInput input;
+    private final EventTime eventTime;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final LongSupplier shareBytes;
+    private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final Map<TopicPartition, Reading> readings = new HashMap<>();
+    private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private volatile boolean running = true;
+    private long confirmedAt;
+    private boolean newlyAtEnd;
+
+    private static final class Reading {
+        final InputBuffer buffer;
+        boolean atEndSaid;
+        boolean paused;
+
+        Reading(InputBuffer buffer) {
+            this.buffer = buffer;
+        }
+    }
+
+    /** {@code shareBytes}: how much one input partition may hold before it is paused. */
+    public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes) {
+        this.input = input;
+        this.eventTime = eventTime;
+        this.shareBytes = shareBytes;
+        Map<String, Object> props = new HashMap<>(input.clientProperties());
+        props.putAll(ClusterConnection.of(input.clientProperties()));
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-merge-" + input.name());
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Starts reading the input's partition {@code partition} at {@code position} into {@code buffer}. */
+    public void add(int partition, long position, InputBuffer buffer) {
+        commands.add(() -> {
+            TopicPartition tp = new TopicPartition(input.topic(), partition);
+            readings.put(tp, new Reading(buffer));
+            consumer.assign(readings.keySet());
+            consumer.seek(tp, position);
+        });
+        consumer.wakeup();
+    }
+
+    /** Stops reading the input's partition {@code partition}. */
+    public void remove(int partition) {
+        commands.add(() -> {
+            readings.remove(new TopicPartition(input.topic(), partition));
+            consumer.assign(readings.keySet());
+        });
+        consumer.wakeup();
+    }
+
+    /** Completes exceptionally, in words, when the reader cannot go on (a deleted range, a refused connection). */
+    public CompletableFuture<Void> failure() {
+        return failure;
+    }
+
+    public void stop() {
+        running = false;
+        consumer.wakeup();
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                for (Runnable command; (command = commands.poll()) != null; ) {
+                    command.run();
+                }
+                if (readings.isEmpty()) {
+                    Thread.sleep(POLL.toMillis());
+                    continue;
+                }
+                balance();
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(POLL);
+                } catch (WakeupException e) {
+                    continue;
+                }
+                deliver(records);
+                confirmEnds();
+            }
+        } catch (OffsetOutOfRangeException e) {
+            failure.completeExceptionally(new IllegalStateException(lostRange(e)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            failure.completeExceptionally(new IllegalStateException("input '" + input.name() + "' (topic '"
+                    + input.topic() + "'): " + e.getMessage(), e));
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void balance() {
+        long share = shareBytes.getAsLong();
+        List<TopicPartition> pause = new ArrayList<>();
+        List<TopicPartition> resume = new ArrayList<>();
+        readings.forEach((tp, r) -> {
+            long held = r.buffer.bytes();
+            if (!r.paused && held >= share) {
+                r.paused = true;
+                pause.add(tp);
+            } else if (r.paused && held < share / 2) {
+                r.paused = false;
+                resume.add(tp);
+            }
+        });
+        consumer.pause(pause);
+        consumer.resume(resume);
+    }
+
+    private void deliver(ConsumerRecords<byte[], byte[]> records) {
+        readings.forEach((tp, r) -> {
+            List<ConsumerRecord<byte[], byte[]>> got = records.records(tp);
+            OptionalLong lag = consumer.currentLag(tp);
+            boolean atEnd = lag.isPresent() && lag.getAsLong() == 0;
+            if (!got.isEmpty()) {
+                List<Arrival> arrivals = new ArrayList<>(got.size());
+                for (ConsumerRecord<byte[], byte[]> record : got) {
+                    arrivals.add(arrival(record));
+                }
+                r.buffer.offer(arrivals, atEnd);
+                newlyAtEnd |= atEnd && !r.atEndSaid;
+                r.atEndSaid = atEnd;
+            } else if (atEnd != r.atEndSaid) {
+                r.buffer.offer(List.of(), atEnd);
+                newlyAtEnd |= atEnd;
+                r.atEndSaid = atEnd;
+            }
+        });
+    }
+
+    /**
+     * The consumer's lag comes from its last fetch and says nothing once the cluster stops answering: the end of the
+     * partitions at their end is asked for again (read_committed: the last stable offset), and only an answer at or
+     * below the position confirms it. No answer, no confirmation: the merge soon treats the input as silent.
+     */
+    private void confirmEnds() {
+        long now = System.currentTimeMillis();
+        if (!newlyAtEnd && now - confirmedAt < CONFIRM_EVERY_MILLIS) {
+            return;
+        }
+        newlyAtEnd = false;
+        confirmedAt = now;
+        List<TopicPartition> atEnd = new ArrayList<>();
+        readings.forEach((tp, r) -> {
+            if (r.atEndSaid) {
+                atEnd.add(tp);
+            }
+        });
+        if (atEnd.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> ends;
+        try {
+            ends = consumer.endOffsets(atEnd, CONFIRM_TIMEOUT);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return;
+        }
+        ends.forEach((tp, end) -> {
+            if (end != null && end <= consumer.position(tp)) {
+                readings.get(tp).buffer.confirmAtEnd(now);
+            }
+        });
+    }
+
+    private Arrival arrival(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            return Arrival.timed(record, eventTime.of(record));
+        } catch (EventTimeException e) {
+            return Arrival.untimed(record, e.getMessage());
+        }
+    }
+
+    private String lostRange(OffsetOutOfRangeException e) {
+        StringBuilder s = new StringBuilder("input '" + input.name() + "' lost records before they were merged: ");
+        Map<TopicPartition, Long> earliest = consumer.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
+        e.offsetOutOfRangePartitions().forEach((tp, at) -> s.append(tp).append(" offsets ").append(at).append(" to ")
+                .append(earliest.getOrDefault(tp, -1L) - 1).append(" were deleted (retention?) "));
+        return s.append("— they are not in the output. To go on without them, merge under a new name or reset the "
+                + "merge's progress; nothing was skipped silently.").toString();
+    }
+}

@@ -1,0 +1,185 @@
+package io.sluice.merge.run;
+
+import io.sluice.core.ClusterConnection;
+import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeInput;
+import io.sluice.merge.merging.InputBuffer;
+import io.sluice.merge.merging.PartitionMerge;
+import io.sluice.merge.owners.OwnersGroup;
+import io.sluice.merge.read.InputReader;
+import io.sluice.merge.state.MergeState;
+import io.sluice.merge.state.StateCodec;
+import io.sluice.merge.topics.MergeTopics;
+import io.sluice.merge.write.MergeCounts;
+import io.sluice.merge.write.OutputPartition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What an instance does with the output partitions the owners group gives it. On assignment: claim them in the
+ * target (fencing earlier owners, reading the committed state), start reading each input's partition p at the state's
+ * positions, and give the partition to a worker. On revoke: the worker commits what it merged and lets go, then the
+ * claim is released. On loss: let go without a commit, since the next owner's claim has fenced this one anyway.
+ *
+ * <p>Threading: the ownership callbacks on the owners group's thread (the commit point's claim and release run
+ * there); {@link #shareBytes}, {@link #finished} and {@link #counts} from any thread.
+ */
+public final class MergeRunner implements OwnersGroup.Ownership {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.merge");
+    private static final Duration CLAIM_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration HAND_OVER = Duration.ofSeconds(60);
+    /** How often an idle partition's state is committed again: the progress group's offsets expire unrefreshed. */
+    private static final Duration RECOMMIT = Duration.ofHours(1);
+
+    private final MergeConfig config;
+    private final MergeTopics.Layout layout;
+    private final TargetTransactionCommit commit;
+    private final StateCodec codec;
+    private final MergeCounts counts;
+    private final List<MergeWorker> workers = new ArrayList<>();
+    private final List<Admin> inputAdmins = new ArrayList<>();
+    private final Set<TopicPartition> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private List<InputReader> readers = List.of();
+    private volatile boolean claimedOnce;
+
+    public MergeRunner(MergeConfig config, MergeTopics.Layout layout, TargetTransactionCommit commit,
+            Consumer<Exception> onFailure) {
+        this.config = config;
+        this.layout = layout;
+        this.commit = commit;
+        this.codec = config.stateCodec();
+        this.counts = new MergeCounts(config.inputs().size());
+        for (int w = 0; w < Math.min(config.workers(), layout.partitions()); w++) {
+            workers.add(new MergeWorker(onFailure));
+        }
+        for (MergeInput input : config.inputs()) {
+            inputAdmins.add(Admin.create(ClusterConnection.of(input.clientProperties())));
+        }
+    }
+
+    /** The readers, in the inputs' order; set once before the owners group starts. */
+    public void readers(List<InputReader> readers) {
+        this.readers = List.copyOf(readers);
+    }
+
+    /** Starts the workers' threads through {@code threads} (name, body). */
+    public void start(BiConsumer<String, Runnable> threads) {
+        for (int w = 0; w < workers.size(); w++) {
+            threads.accept("sluice-merge-" + w, workers.get(w));
+        }
+    }
+
+    public MergeCounts counts() {
+        return counts;
+    }
+
+    /** One input partition's share of the budget: the budget over every input partition this instance reads. */
+    public long shareBytes() {
+        return config.budgetBytes() / Math.max(1, owned.size() * config.inputs().size());
+    }
+
+    /** For a bounded run: partitions were claimed, and every one is merged to its inputs' ends and committed. */
+    public boolean finished() throws Exception {
+        if (!claimedOnce) {
+            return false;
+        }
+        for (MergeWorker worker : workers) {
+            if (!worker.finished().get(30, TimeUnit.SECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void assigned(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> committed = commit.claim(new HashSet<>(partitions), CLAIM_TIMEOUT);
+        for (TopicPartition output : partitions) {
+            MergeState state = committed.containsKey(output)
+                    ? codec.decode(committed.get(output).metadata(), committed.get(output).offset(),
+                            "the committed state of " + output)
+                    : MergeState.initial(earliest(output.partition()));
+            MergeWorker worker = workers.get(output.partition() % workers.size());
+            InputBuffer[] buffers = new InputBuffer[config.inputs().size()];
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < buffers.length; i++) {
+                buffers[i] = new InputBuffer(worker::wake, now);
+            }
+            PartitionMerge merge = new PartitionMerge(buffers, state, config.maxWait().toMillis());
+            OutputPartition out = new OutputPartition(output, config, commit.sender(output), layout.latePartitions(),
+                    layout.deadPartitions(), counts);
+            worker.start(new PartitionTask(output, merge, out, commit, codec, config.commitInterval(), RECOMMIT, now));
+            owned.add(output);
+            for (int i = 0; i < buffers.length; i++) {
+                readers.get(i).add(output.partition(), state.position(i), buffers[i]);
+            }
+            LOG.info("merge: {} claimed, from {}", output, state);
+        }
+        claimedOnce = true;
+    }
+
+    @Override
+    public void revoked(Collection<TopicPartition> partitions) {
+        letGo(partitions, true);
+    }
+
+    @Override
+    public void lost(Collection<TopicPartition> partitions) {
+        letGo(partitions, false);
+    }
+
+    private void letGo(Collection<TopicPartition> partitions, boolean commitFirst) {
+        for (TopicPartition output : partitions) {
+            readers.forEach(r -> r.remove(output.partition()));
+            try {
+                workers.get(output.partition() % workers.size()).stop(output, commitFirst)
+                        .get(HAND_OVER.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                // a handed-over partition whose last commit failed (fenced: the next owner claimed it already) is
+                // only that partition's loss; the next owner's claim reads what is committed
+                LOG.warn("merge: {} handed over without its last commit: {}", output, e.getMessage());
+            }
+            owned.remove(output);
+        }
+        commit.release(partitions, !commitFirst);
+    }
+
+    /** Stops the workers (after the owners group has let every partition go) and the admin clients. */
+    public void close() {
+        workers.forEach(MergeWorker::close);
+        inputAdmins.forEach(a -> a.close(Duration.ofSeconds(5)));
+    }
+
+    /** Where each input's partition begins today: a partition merged for the first time starts there. */
+    private long[] earliest(int partition) {
+        long[] start = new long[config.inputs().size()];
+        for (int i = 0; i < start.length; i++) {
+            TopicPartition tp = new TopicPartition(config.inputs().get(i).topic(), partition);
+            try {
+                start[i] = inputAdmins.get(i).listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp)
+                        .get(30, TimeUnit.SECONDS).offset();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read where input '" + config.inputs().get(i).name()
+                        + "' partition " + partition + " begins: " + e.getMessage(), e);
+            }
+        }
+        return start;
+    }
+
+}

@@ -1,0 +1,112 @@
+package io.sluice.merge.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A thread that merges some of the output partitions, one turn each in a round, and sleeps when none can move until
+ * a reader wakes it (a batch arrived for one of its partitions) or a commit or a wait falls due. Partitions come and
+ * go by messages ({@link #start}, {@link #stop}) that the thread handles between rounds, so a partition's merge and
+ * transaction are only ever touched by this thread.
+ *
+ * <p>A failure of any partition (a refused commit, a late record under late: stop) is handed to {@code onFailure}
+ * and ends the thread: the merge stops as a whole, and the next start's claims read what is committed.
+ *
+ * <p>Threading: {@link #start}, {@link #stop}, {@link #wake} and {@link #close} from any thread; the rest on the
+ * worker's own thread.
+ */
+final class MergeWorker implements Runnable {
+
+    private final Queue<Runnable> messages = new ConcurrentLinkedQueue<>();
+    private final List<PartitionTask> tasks = new ArrayList<>();
+    private final Consumer<Exception> onFailure;
+    private volatile Thread thread;
+    private volatile boolean running = true;
+
+    MergeWorker(Consumer<Exception> onFailure) {
+        this.onFailure = onFailure;
+    }
+
+    void start(PartitionTask task) {
+        messages.add(() -> tasks.add(task));
+        wake();
+    }
+
+    /**
+     * Takes {@code output} off this worker; with {@code commit}, what it merged is committed first (a revoke),
+     * without it nothing more is sent (a loss: another instance may own it already). Completes when done.
+     */
+    CompletableFuture<Void> stop(TopicPartition output, boolean commit) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        messages.add(() -> {
+            try {
+                for (PartitionTask task : tasks) {
+                    if (task.output.equals(output) && commit) {
+                        task.finish(System.currentTimeMillis());
+                    }
+                }
+                done.complete(null);
+            } catch (Exception e) {
+                // the partition is going anyway: its failed last commit is its own loss, not the merge's end
+                done.completeExceptionally(e);
+            } finally {
+                tasks.removeIf(t -> t.output.equals(output));
+            }
+        });
+        wake();
+        return done;
+    }
+
+    /** Whether every partition here is finished (see {@link PartitionTask#finished}); for a bounded run. */
+    CompletableFuture<Boolean> finished() {
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        messages.add(() -> answer.complete(tasks.stream().allMatch(t -> t.finished(System.currentTimeMillis()))));
+        wake();
+        return answer;
+    }
+
+    void wake() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    void close() {
+        running = false;
+        wake();
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            while (running) {
+                for (Runnable message; (message = messages.poll()) != null; ) {
+                    message.run();
+                }
+                boolean moved = false;
+                long wakeAt = Long.MAX_VALUE;
+                long now = System.currentTimeMillis();
+                for (PartitionTask task : tasks) {
+                    moved |= task.turn(now);
+                    wakeAt = Math.min(wakeAt, task.wakeAt());
+                }
+                if (!moved && messages.isEmpty()) {
+                    long sleep = Math.max(1, Math.min(wakeAt - System.currentTimeMillis(), 200));
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(sleep));
+                }
+            }
+        } catch (Exception e) {
+            running = false;
+            onFailure.accept(e);
+        }
+    }
+}

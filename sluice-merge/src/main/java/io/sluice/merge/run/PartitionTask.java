@@ -1,0 +1,98 @@
+package io.sluice.merge.run;
+
+import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.merge.merging.PartitionMerge;
+import io.sluice.merge.state.MergeState;
+import io.sluice.merge.state.StateCodec;
+import io.sluice.merge.write.OutputPartition;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One output partition as its worker runs it: the merge, the output it writes to, and when its transaction commits —
+ * as soon as the partition has its first records, then every commit interval while it has more, and once an hour
+ * when idle (the progress group has no members, so unrefreshed positions would expire).
+ *
+ * <p>Threading: its worker thread only.
+ */
+final class PartitionTask {
+
+    /** After the records of a transaction were sent and before its commit: a crash here must lose nothing. */
+    static final String AFTER_SEND = "merge.after-send";
+    /** After a commit returned: a crash here must not merge the committed records again. */
+    static final String AFTER_COMMIT = "merge.after-commit";
+
+    private static final int TURN = 512;
+    private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(60);
+
+    final TopicPartition output;
+    final PartitionMerge merge;
+    private final OutputPartition out;
+    private final TargetTransactionCommit commit;
+    private final StateCodec codec;
+    private final long commitIntervalMillis;
+    private final long recommitMillis;
+    private long committedSettled;
+    private long lastCommitAt;
+    private boolean everCommitted;
+    private PartitionMerge.Halt lastHalt = PartitionMerge.Halt.LIMIT;
+
+    PartitionTask(TopicPartition output, PartitionMerge merge, OutputPartition out, TargetTransactionCommit commit,
+            StateCodec codec, Duration commitInterval, Duration recommit, long now) {
+        this.output = output;
+        this.merge = merge;
+        this.out = out;
+        this.commit = commit;
+        this.codec = codec;
+        this.commitIntervalMillis = commitInterval.toMillis();
+        this.recommitMillis = recommit.toMillis();
+        this.committedSettled = merge.settled();
+        this.lastCommitAt = now;
+    }
+
+    /** Merges a turn's worth and commits when due; true if anything was merged. */
+    boolean turn(long now) throws Exception {
+        long before = merge.settled();
+        lastHalt = merge.advance(out, TURN, now);
+        boolean moved = merge.settled() > before;
+        boolean pending = merge.settled() > committedSettled;
+        if (pending && (!everCommitted || now - lastCommitAt >= commitIntervalMillis)
+                || !pending && now - lastCommitAt >= recommitMillis) {
+            commit(now);
+        }
+        return moved;
+    }
+
+    /** Commits what was merged so far, if anything (the partition is handed over or the merge stops). */
+    void finish(long now) throws Exception {
+        if (merge.settled() > committedSettled) {
+            commit(now);
+        }
+    }
+
+    /** Whether the merge is done for a bounded run: every input at its end, everything merged and committed. */
+    boolean finished(long now) {
+        return lastHalt == PartitionMerge.Halt.IDLE && merge.settled() == committedSettled && merge.finished(now);
+    }
+
+    /** When this partition wants to run again though nothing arrives: a commit falls due or a wait runs out. */
+    long wakeAt() {
+        long due = merge.settled() > committedSettled ? lastCommitAt + commitIntervalMillis
+                : lastCommitAt + recommitMillis;
+        return Math.min(due, merge.wakeAt());
+    }
+
+    private void commit(long now) throws Exception {
+        out.checkSends();
+        MergeState state = merge.state();
+        CrashPoints.reach(AFTER_SEND);
+        commit.commitNow(Map.of(output, new OffsetAndMetadata(state.emitted(), codec.encode(state))), COMMIT_TIMEOUT);
+        CrashPoints.reach(AFTER_COMMIT);
+        committedSettled = merge.settled();
+        lastCommitAt = now;
+        everCommitted = true;
+    }
+}

@@ -1,0 +1,120 @@
+package io.sluice.merge.topics;
+
+import io.sluice.core.ClusterConnection;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeInput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * The topics a merge needs, checked before anything is read: every input with the same partition count (partition p
+ * of each merges into partition p of the output), the output created with that count when missing, and refused when
+ * its count differs or when the broker stamps its own timestamps (LogAppendTime would make a replay differ from the
+ * first run); the late and dead-letter topics created when missing.
+ *
+ * <p>Threading: one thread, at start.
+ */
+public final class MergeTopics {
+
+    private static final long TIMEOUT_SECONDS = 30;
+
+    /** The partitions of the output, and of the side topics (0 when not configured). */
+    public record Layout(int partitions, int latePartitions, int deadPartitions) {
+    }
+
+    private MergeTopics() {
+    }
+
+    public static Layout prepare(MergeConfig config) throws Exception {
+        List<String> counts = new ArrayList<>();
+        int partitions = -1;
+        boolean differ = false;
+        for (MergeInput input : config.inputs()) {
+            try (Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()))) {
+                int n = describe(admin, input.topic()).map(d -> d.partitions().size()).orElseThrow(() ->
+                        new IllegalArgumentException("input '" + input.name() + "': topic '" + input.topic()
+                                + "' does not exist in its cluster (" + input.clientProperties().get("bootstrap.servers")
+                                + ")"));
+                counts.add(input.name() + " " + n);
+                differ |= partitions >= 0 && n != partitions;
+                partitions = Math.max(partitions, n);
+            }
+        }
+        if (differ) {
+            throw new IllegalArgumentException("the inputs' topics have different partition counts (" + String.join(
+                    ", ", counts) + "): partition p of each input merges into partition p of the output, so they must "
+                    + "be equal");
+        }
+        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            int output = ensure(target, config.outputTopic(), partitions, config);
+            if (output != partitions) {
+                throw new IllegalArgumentException("the output topic '" + config.outputTopic() + "' has " + output
+                        + " partitions, the inputs " + partitions + ": give the output " + partitions
+                        + " partitions, or merge into a new topic (created for you)");
+            }
+            refuseLogAppendTime(target, config.outputTopic());
+            int late = config.lateTopic().isPresent() ? ensure(target, config.lateTopic().get(), partitions, config)
+                    : 0;
+            int dead = config.deadLetterTopic().isPresent()
+                    ? ensure(target, config.deadLetterTopic().get(), partitions, config) : 0;
+            return new Layout(partitions, late, dead);
+        }
+    }
+
+    private static int ensure(Admin admin, String topic, int partitions, MergeConfig config) throws Exception {
+        Optional<TopicDescription> found = describe(admin, topic);
+        if (found.isPresent()) {
+            return found.get().partitions().size();
+        }
+        try {
+            admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), config.replicationFactor())))
+                    .all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+        return describe(admin, topic).map(d -> d.partitions().size()).orElse(partitions);
+    }
+
+    private static Optional<TopicDescription> describe(Admin admin, String topic) throws Exception {
+        try {
+            return Optional.of(admin.describeTopics(Set.of(topic)).allTopicNames()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            throw e;
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no answer about topic '" + topic + "' within " + TIMEOUT_SECONDS
+                    + " s: is the cluster reachable?", e);
+        }
+    }
+
+    private static void refuseLogAppendTime(Admin admin, String topic) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Map<ConfigResource, Config> configs = admin.describeConfigs(Set.of(resource)).all()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        var type = configs.get(resource).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+        if (type != null && "LogAppendTime".equals(type.value())) {
+            throw new IllegalArgumentException("the output topic '" + topic + "' has message.timestamp.type="
+                    + "LogAppendTime: the broker would replace the merged records' event times with its own clock, so "
+                    + "the output would not be sorted by them and a replay would differ. Use CreateTime.");
+        }
+    }
+}

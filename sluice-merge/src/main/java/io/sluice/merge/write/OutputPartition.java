@@ -1,0 +1,103 @@
+package io.sluice.merge.write;
+
+import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.merge.LatePolicy;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeInput;
+import io.sluice.merge.merging.Arrival;
+import io.sluice.merge.merging.MergeOutput;
+import io.sluice.merge.order.MergeKey;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Writes one output partition's merged records into its transaction in the target cluster: merged records to the
+ * output partition with the input's key, value, headers and timestamp, then the provenance header; late records
+ * flagged, sent to the late topic, or refused, by the late policy; records without an event time to the dead-letter
+ * topic with the reason, or refused. Everything goes into the same transaction, so it all becomes visible with the
+ * commit that moves the positions past it.
+ *
+ * <p>Threading: the partition's merge thread only (the send callbacks run on the producer's I/O thread and only
+ * record the first failure).
+ */
+public final class OutputPartition implements MergeOutput {
+
+    private final TopicPartition output;
+    private final List<MergeInput> inputs;
+    private final TargetTransactionCommit.Sender sender;
+    private final LatePolicy late;
+    private final TopicPartition lateTarget;
+    private final TopicPartition deadTarget;
+    private final MergeCounts counts;
+    private final AtomicReference<Exception> failed = new AtomicReference<>();
+    private final Callback onSent = (metadata, error) -> {
+        if (error != null) {
+            failed.compareAndSet(null, error);
+        }
+    };
+
+    /** {@code latePartitions}, {@code deadPartitions}: the side topics' partition counts (0 when not configured). */
+    public OutputPartition(TopicPartition output, MergeConfig config, TargetTransactionCommit.Sender sender,
+            int latePartitions, int deadPartitions, MergeCounts counts) {
+        this.output = output;
+        this.inputs = config.inputs();
+        this.sender = sender;
+        this.late = config.late();
+        this.lateTarget = config.lateTopic().map(t -> new TopicPartition(t, output.partition() % latePartitions))
+                .orElse(null);
+        this.deadTarget = config.deadLetterTopic()
+                .map(t -> new TopicPartition(t, output.partition() % deadPartitions)).orElse(null);
+        this.counts = counts;
+    }
+
+    @Override
+    public void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception {
+        checkSends();
+        ConsumerRecord<byte[], byte[]> r = arrival.record();
+        RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
+        TopicPartition to = output;
+        if (lateAfter != null) {
+            switch (late) {
+                case FLAG -> MergeHeaders.add(headers, MergeHeaders.LATE, Long.toString(lateAfter.time()));
+                case SIDE_TOPIC -> to = lateTarget;
+                case STOP -> throw new MergeStoppedException("input '" + inputs.get(input).name() + "' partition "
+                        + r.partition() + " offset " + r.offset() + " has event time " + key.time() + ", below "
+                        + lateAfter.time() + " already emitted to " + output + " (late: stop). Choose late: flag or "
+                        + "late: side-topic to keep going with late records, or raise max-wait if an input was slow.");
+            }
+            counts.late(input);
+        }
+        sender.send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers),
+                onSent);
+        counts.merged(input);
+    }
+
+    @Override
+    public void reject(int input, Arrival arrival) throws Exception {
+        checkSends();
+        ConsumerRecord<byte[], byte[]> r = arrival.record();
+        String where = "input '" + inputs.get(input).name() + "' partition " + r.partition() + " offset " + r.offset();
+        if (deadTarget == null) {
+            throw new MergeStoppedException(where + " has no event time: " + arrival.problem() + ". Set "
+                    + "dead-letter-topic to set such records aside and go on.");
+        }
+        RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
+        MergeHeaders.add(headers, MergeHeaders.REASON, arrival.problem());
+        sender.send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(), r.timestamp(), r.key(), r.value(),
+                headers), onSent);
+        counts.deadLettered(input);
+    }
+
+    /** A send that failed makes the transaction fail at its commit; stop before adding to it. */
+    public void checkSends() throws Exception {
+        Exception error = failed.get();
+        if (error != null) {
+            throw error;
+        }
+    }
+}

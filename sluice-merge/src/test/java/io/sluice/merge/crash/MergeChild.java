@@ -1,0 +1,52 @@
+package io.sluice.merge.crash;
+
+import io.sluice.merge.Merge;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeInput;
+import io.sluice.merge.MergeInputs;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A merge of two inputs in a child JVM, for the crash tests:
+ * {@code MergeChild <input 0 bootstrap> <topic 0> <input 1 bootstrap> <topic 1> <target bootstrap> <output> <name>}.
+ * It merges to the inputs' ends unless it halts at a crash point or is killed first. Its owners-group member has a
+ * fixed instance ID (static membership), so a restart with the same ID takes the partitions at once.
+ */
+public final class MergeChild {
+
+    static final String READY = "SLUICE-READY";
+    static final String INSTANCE = "merge-crashing";
+
+    private MergeChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        try (Merge merge = Merge.start(config(args).build(), member())) {
+            System.out.println(READY);
+            System.out.flush();
+            merge.awaitEnd(Duration.ofMinutes(5));
+        }
+        System.exit(0);
+    }
+
+    /** The merge the child runs, and the restart that finishes what it left. */
+    static MergeConfig.Builder config(String... args) {
+        return MergeConfig.builder().name(args[6])
+                .input(new MergeInput("west", plaintext(args[0]), args[1]))
+                .input(new MergeInput("east", plaintext(args[2]), args[3]))
+                .targetProperties(plaintext(args[4])).outputTopic(args[5])
+                .commitInterval(Duration.ofMillis(50)).budgetBytes(1 << 20).untilEnd(true);
+    }
+
+    static Map<String, Object> member() {
+        Map<String, Object> member = new HashMap<>(MergeInputs.quickMember());
+        member.put("group.instance.id", INSTANCE);
+        return member;
+    }
+
+    private static Map<String, Object> plaintext(String bootstrap) {
+        return Map.of("bootstrap.servers", bootstrap, "security.protocol", "PLAINTEXT");
+    }
+}

@@ -1,0 +1,114 @@
+package io.sluice.merge.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
+import io.sluice.merge.Merge;
+import io.sluice.merge.MergeInputs;
+import io.sluice.merge.MergeTest;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A merge in a child JVM halts at each named step of its commit in turn (at the first commit, when nothing is
+ * committed yet, and at a later one), or is killed at a seeded random moment; a restart then merges to the end.
+ * Whatever the step, the output is exactly what an uninterrupted merge writes: every input record once, in merge
+ * order — the restart's claim aborted what the halted merge had sent, and its committed state (positions and the
+ * last key) let it go on as if nothing had happened.
+ */
+@Tag("slow")
+class MergeCrashTest {
+
+    static Stream<Arguments> crashPoints() {
+        return Stream.of("merge.after-send", CrashPoints.TRANSACTION_BEFORE_COMMIT, "merge.after-commit")
+                .flatMap(point -> Stream.of(1, 5).map(hit -> Arguments.of(point, hit)));
+    }
+
+    @ParameterizedTest(name = "{0}:{1}")
+    @MethodSource("crashPoints")
+    void aHaltAtAnyStepOfTheCommitLeavesTheUninterruptedOutputAfterARestart(String point, int hit) throws Exception {
+        Run run = new Run();
+        ChildProcess child = run.start("-Dsluice.crash.at=" + point + ":" + hit);
+        OptionalInt status = child.exitStatusWithin(Duration.ofSeconds(60));
+        if (status.isEmpty()) {
+            child.kill();
+        }
+        assertEquals(OptionalInt.of(CrashPoints.HALT_STATUS), status, () -> "halted at " + point + "\n"
+                + child.tail());
+        run.finishAndCheck();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {20261125L, 7L})
+    void aKillAtASeededRandomMomentLeavesTheUninterruptedOutputAfterARestart(long seed) throws Exception {
+        long delayMillis = 100 + new Random(seed).nextInt(1_500);
+        System.out.println("[merge-crash-test] seed " + seed + ": kill -9 " + delayMillis + " ms after the start");
+        Run run = new Run();
+        ChildProcess child = run.start();
+        TimeUnit.MILLISECONDS.sleep(delayMillis);
+        child.kill();
+        run.finishAndCheck();
+    }
+
+    /** Two inputs with skewed event times on two clusters, merged into a topic of the first. */
+    private static final class Run {
+        final KafkaCluster west = SharedKafka.cluster();
+        final KafkaCluster east = SharedKafka.second();
+        final MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("mcrash-west"), Names.unique("mcrash-east")));
+        final String output = Names.unique("mcrash-out");
+        final String name = Names.unique("mcrash");
+
+        Run() {
+            west.createTopic(inputs.topics().get(0), 2);
+            east.createTopic(inputs.topics().get(1), 2);
+            Random random = new Random(11);
+            long base = System.currentTimeMillis() - 3_600_000;
+            for (int p = 0; p < 2; p++) {
+                inputs.produce(0, p, MergeTest.times(random, base, 1_500, p == 0));
+                inputs.produce(1, p, MergeTest.times(random, base - 600_000, 1_500, false));
+            }
+        }
+
+        String[] args() {
+            return new String[] {west.bootstrapServers(), inputs.topics().get(0), east.bootstrapServers(),
+                inputs.topics().get(1), west.bootstrapServers(), output, name};
+        }
+
+        ChildProcess start(String... jvmOptions) {
+            ChildProcess child = ChildJvm.builder("merge-" + name)
+                    .classpathOfThisJvm()
+                    .jvmOptions(List.of(jvmOptions))
+                    .mainClass(MergeChild.class.getName())
+                    .args(args())
+                    .workDir(TestDirs.newDir("merge-child-" + name))
+                    .build()
+                    .start();
+            child.awaitLogLine(line -> line.startsWith(MergeChild.READY), Duration.ofSeconds(60));
+            return child;
+        }
+
+        void finishAndCheck() throws Exception {
+            try (Merge restart = Merge.start(MergeChild.config(args()).build(), MergeChild.member())) {
+                assertTrue(restart.awaitEnd(Duration.ofSeconds(60)), "the restart merged to the end");
+            }
+            MergeInputs.assertMerged(inputs.expected(), MergeInputs.sources(west, output));
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.sluice.merge.merging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.merge.order.MergeKey;
+import io.sluice.merge.state.MergeState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+class PartitionMergeTest {
+
+    private static final long WAIT = 1_000;
+
+    /** What the output saw: "input:offset" per emitted record, "late input:offset", "reject input:offset". */
+    private static final class Recorded implements MergeOutput {
+        final List<String> seen = new ArrayList<>();
+
+        @Override
+        public void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) {
+            seen.add((lateAfter == null ? "" : "late ") + input + ":" + arrival.record().offset());
+        }
+
+        @Override
+        public void reject(int input, Arrival arrival) {
+            seen.add("reject " + input + ":" + arrival.record().offset());
+        }
+    }
+
+    private static Arrival at(long offset, long time) {
+        return Arrival.timed(new ConsumerRecord<>("in", 0, offset, new byte[0], new byte[0]), time);
+    }
+
+    private static InputBuffer buffer() {
+        return new InputBuffer(() -> { }, 0);
+    }
+
+    /** As a reader does: the batch, then (at the end) the cluster's confirmation of the end at {@code now}. */
+    private static void offer(InputBuffer buffer, List<Arrival> batch, boolean atEnd, long now) {
+        buffer.offer(batch, atEnd);
+        if (atEnd) {
+            buffer.confirmAtEnd(now);
+        }
+    }
+
+    @Test
+    void theOutputIsTheSameWhateverHowTheRecordsArriveInBatches() throws Exception {
+        long[][] times = {{1, 3, 3, 7, 9, 12}, {2, 3, 4, 5, 20}, {0, 8, 8}};
+        List<String> first = null;
+        Random random = new Random(42);
+        for (int round = 0; round < 50; round++) {
+            InputBuffer[] inputs = {buffer(), buffer(), buffer()};
+            PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[3]), WAIT);
+            Recorded out = new Recorded();
+            int[] fed = new int[3];
+            // feed random slices of the inputs, advancing between feeds, until everything is delivered and at end
+            while (fed[0] < times[0].length || fed[1] < times[1].length || fed[2] < times[2].length) {
+                int i = random.nextInt(3);
+                int n = Math.min(times[i].length - fed[i], random.nextInt(3));
+                List<Arrival> batch = new ArrayList<>();
+                for (int k = 0; k < n; k++) {
+                    batch.add(at(fed[i] + k, times[i][fed[i] + k]));
+                }
+                fed[i] += n;
+                if (n > 0 || fed[i] == times[i].length) {
+                    offer(inputs[i], batch, fed[i] == times[i].length, 10);
+                }
+                merge.advance(out, random.nextInt(4), 10);
+            }
+            assertEquals(PartitionMerge.Halt.IDLE, merge.advance(out, 100, 10));
+            if (first == null) {
+                first = out.seen;
+                assertEquals(List.of("2:0", "0:0", "1:0", "0:1", "0:2", "1:1", "1:2", "1:3", "0:3", "2:1", "2:2",
+                        "0:4", "0:5", "1:4"), first, "by time, ties by input then offset");
+            } else {
+                assertEquals(first, out.seen, "round " + round);
+            }
+        }
+    }
+
+    @Test
+    void anInputWithNothingBufferedHoldsTheMergeUntilItIsAtItsEnd() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT);
+        Recorded out = new Recorded();
+        inputs[0].offer(List.of(at(0, 5), at(1, 6)), false);
+        assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, 10));
+        assertEquals(1, merge.waitingFor());
+        assertEquals(List.of(), out.seen);
+
+        offer(inputs[1], List.of(), true, 10); // an empty partition: at its end at once
+        assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, 10));
+        assertEquals(0, merge.waitingFor(), "input 0 may have more: it is not at its end");
+        assertEquals(List.of("0:0", "0:1"), out.seen);
+        assertEquals(new MergeState(new long[] {2, 0}, new MergeKey(6, 0, 1), 2), merge.state());
+    }
+
+    @Test
+    void aSilentInputIsGivenUpAfterTheLongestWaitAndWhatItSendsLaterIsLate() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT);
+        Recorded out = new Recorded();
+        offer(inputs[0], List.of(at(0, 5), at(1, 6)), true, 0);
+        assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, WAIT - 1));
+        assertEquals(WAIT, merge.wakeAt());
+        assertEquals(PartitionMerge.Halt.IDLE, merge.advance(out, 10, WAIT));
+        assertEquals(true, merge.givenUp(1));
+
+        inputs[1].offer(List.of(at(0, 4), at(1, 9)), false);
+        merge.advance(out, 10, WAIT + 1);
+        assertEquals(List.of("0:0", "0:1", "late 1:0", "1:1"), out.seen);
+        assertEquals(new MergeKey(9, 1, 1), merge.state().last(), "a late record does not move the last key");
+    }
+
+    @Test
+    void anEndNotConfirmedLatelyIsNotBelievedAndTheInputIsWaitedForUpToTheLongestWait() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        long wait = 10_000;
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), wait);
+        Recorded out = new Recorded();
+        offer(inputs[0], List.of(at(0, 5)), true, 0);
+        offer(inputs[1], List.of(at(0, 1)), true, 0);
+        assertEquals(PartitionMerge.Halt.IDLE, merge.advance(out, 10, 100));
+        offer(inputs[0], List.of(at(1, 7)), false, 200);
+        long later = 200 + InputBuffer.STALE_MILLIS + 1;
+        assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, later), "input 1's end is no longer known");
+        assertEquals(1, merge.waitingFor());
+        inputs[1].confirmAtEnd(later);
+        assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, later), "confirmed again: input 0 goes on");
+        assertEquals(0, merge.waitingFor());
+        assertEquals(List.of("1:0", "0:0", "0:1"), out.seen);
+    }
+
+    @Test
+    void recordsReadAgainBelowThePositionAreNeverMergedTwice() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[] {2, 0}), WAIT);
+        Recorded out = new Recorded();
+        offer(inputs[0], List.of(at(1, 1), at(2, 2)), true, 0);
+        offer(inputs[1], List.of(), true, 0);
+        merge.advance(out, 10, 0);
+        assertEquals(List.of("0:2"), out.seen);
+    }
+
+    @Test
+    void aRecordWithNoEventTimeIsRejectedInItsPlaceAndItsOffsetSettled() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[] {10, 0}), WAIT);
+        Recorded out = new Recorded();
+        offer(inputs[0], List.of(Arrival.untimed(new ConsumerRecord<>("in", 0, 10L, null, null), "no field"),
+                at(11, 3)), true, 0);
+        offer(inputs[1], List.of(at(0, 1)), true, 0);
+        assertEquals(PartitionMerge.Halt.IDLE, merge.advance(out, 10, 0));
+        assertEquals(List.of("reject 0:10", "1:0", "0:11"), out.seen);
+        assertEquals(new MergeState(new long[] {12, 1}, new MergeKey(3, 0, 11), 2), merge.state());
+    }
+
+    @Test
+    void aRestartFromAnyCommittedStateGoesOnAsTheUninterruptedMergeWould() throws Exception {
+        long[][] times = {{1, 4, 4, 6, 10}, {2, 4, 5, 11}};
+        Recorded whole = new Recorded();
+        List<MergeState> states = new ArrayList<>();
+        PartitionMerge uninterrupted = merge(times, MergeState.initial(new long[2]));
+        states.add(uninterrupted.state());
+        while (uninterrupted.advance(whole, 1, 0) == PartitionMerge.Halt.LIMIT) {
+            states.add(uninterrupted.state());
+        }
+        for (MergeState state : states) {
+            Recorded resumed = new Recorded();
+            merge(times, state).advance(resumed, 100, 0);
+            int done = (int) state.emitted();
+            assertEquals(whole.seen.subList(done, whole.seen.size()), resumed.seen, "from " + state);
+        }
+    }
+
+    /** A merge whose inputs hold everything from the state's positions on, all read to their ends. */
+    private static PartitionMerge merge(long[][] times, MergeState state) {
+        InputBuffer[] inputs = new InputBuffer[times.length];
+        for (int i = 0; i < times.length; i++) {
+            inputs[i] = buffer();
+            List<Arrival> batch = new ArrayList<>();
+            for (int o = (int) state.position(i); o < times[i].length; o++) {
+                batch.add(at(o, times[i][o]));
+            }
+            offer(inputs[i], batch, true, 0);
+        }
+        return new PartitionMerge(inputs, state, WAIT);
+    }
+}
