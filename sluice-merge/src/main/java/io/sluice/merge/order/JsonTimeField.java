@@ -49,7 +49,8 @@ final class JsonTimeField implements EventTime {
             }
             return find(parser, 0);
         } catch (IOException e) {
-            throw new EventTimeException("the value is not valid JSON (" + firstLine(e.getMessage()) + ")");
+            throw new EventTimeException(spec + " needs a JSON object, but the value is not valid JSON ("
+                    + firstLine(e.getMessage()) + ")");
         }
     }
 

@@ -29,14 +29,14 @@ final class MergeWorker implements Runnable {
     private final Consumer<Exception> onFailure;
     private volatile Thread thread;
     private volatile boolean running = true;
+    private volatile boolean ended;
 
     MergeWorker(Consumer<Exception> onFailure) {
         this.onFailure = onFailure;
     }
 
     void start(PartitionTask task) {
-        messages.add(() -> tasks.add(task));
-        wake();
+        send(() -> tasks.add(task));
     }
 
     /**
@@ -45,7 +45,7 @@ final class MergeWorker implements Runnable {
      */
     CompletableFuture<Void> stop(TopicPartition output, boolean commit) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        messages.add(() -> {
+        send(() -> {
             try {
                 for (PartitionTask task : tasks) {
                     if (task.output.equals(output) && commit) {
@@ -60,16 +60,33 @@ final class MergeWorker implements Runnable {
                 tasks.removeIf(t -> t.output.equals(output));
             }
         });
-        wake();
         return done;
     }
 
     /** Whether every partition here is finished (see {@link PartitionTask#finished}); for a bounded run. */
     CompletableFuture<Boolean> finished() {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        messages.add(() -> answer.complete(tasks.stream().allMatch(t -> t.finished(System.currentTimeMillis()))));
-        wake();
+        send(() -> answer.complete(tasks.stream().allMatch(t -> t.finished(System.currentTimeMillis()))));
         return answer;
+    }
+
+    /**
+     * Queues a message for the worker's thread; once that thread has ended (a failure, or closed), the message runs
+     * here at once, against no partitions, so that nobody waits for an answer that would never come.
+     */
+    private void send(Runnable message) {
+        messages.add(message);
+        if (ended) {
+            drainEnded();
+        } else {
+            wake();
+        }
+    }
+
+    private synchronized void drainEnded() {
+        for (Runnable message; (message = messages.poll()) != null; ) {
+            message.run();
+        }
     }
 
     void wake() {
@@ -107,6 +124,10 @@ final class MergeWorker implements Runnable {
         } catch (Exception e) {
             running = false;
             onFailure.accept(e);
+        } finally {
+            tasks.clear(); // their transactions stay open: the next claim of their partitions aborts them
+            ended = true;
+            drainEnded();
         }
     }
 }

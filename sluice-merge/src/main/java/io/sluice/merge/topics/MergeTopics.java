@@ -108,8 +108,19 @@ public final class MergeTopics {
 
     private static void refuseLogAppendTime(Admin admin, String topic) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        Map<ConfigResource, Config> configs = admin.describeConfigs(Set.of(resource)).all()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<ConfigResource, Config> configs = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (configs == null) {
+            try {
+                configs = admin.describeConfigs(Set.of(resource)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                // a topic created a moment ago may not be known to the broker that answers yet
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
         var type = configs.get(resource).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
         if (type != null && "LogAppendTime".equals(type.value())) {
             throw new IllegalArgumentException("the output topic '" + topic + "' has message.timestamp.type="

@@ -1,0 +1,127 @@
+package io.sluice.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.merge.order.EventTime;
+import io.sluice.merge.write.MergeHeaders;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+
+/** Late records under each policy, records without an event time, and inputs that cannot be merged. */
+class MergePoliciesTest {
+
+    private static final long T = System.currentTimeMillis() - 60_000;
+
+    private final KafkaCluster west = SharedKafka.cluster();
+    private final KafkaCluster east = SharedKafka.second();
+
+    /** West is in order; east goes back in time once (its offset 2): behind what was already emitted from west. */
+    private MergeInputs inputs(int partitions) {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("late-west"), Names.unique("late-east")));
+        west.createTopic(inputs.topics().get(0), partitions);
+        east.createTopic(inputs.topics().get(1), partitions);
+        inputs.produce(0, 0, new long[] {T + 10, T + 20, T + 30, T + 40});
+        inputs.produce(1, 0, new long[] {T + 15, T + 35, T + 5, T + 45});
+        return inputs;
+    }
+
+    @Test
+    void aLateRecordIsFlaggedInPlaceByDefault() throws Exception {
+        MergeInputs inputs = inputs(1);
+        String output = Names.unique("late-flag");
+        try (Merge merge = Merge.start(inputs.merge(Names.unique("m"), west, output).build(),
+                MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+            assertEquals(1, merge.counts().late());
+        }
+        List<ConsumerRecord<byte[], byte[]>> out = read(output);
+        assertEquals(List.of("west:0:0", "east:0:0", "west:0:1", "west:0:2", "east:0:1", "east:0:2", "west:0:3",
+                "east:0:3"), out.stream().map(r -> header(r, MergeHeaders.SOURCE)).toList());
+        assertEquals(Long.toString(T + 35), header(out.get(5), MergeHeaders.LATE), "behind the last emitted time");
+        assertEquals(7, out.stream().filter(r -> r.headers().lastHeader(MergeHeaders.LATE) == null).count());
+    }
+
+    @Test
+    void aLateRecordGoesToTheLateTopicInTheSameTransactionUnderSideTopic() throws Exception {
+        MergeInputs inputs = inputs(1);
+        String output = Names.unique("late-side");
+        String lateTopic = Names.unique("late-side-aside");
+        try (Merge merge = Merge.start(inputs.merge(Names.unique("m"), west, output)
+                .late(LatePolicy.SIDE_TOPIC, lateTopic).build(), MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        assertEquals(List.of("west:0:0", "east:0:0", "west:0:1", "west:0:2", "east:0:1", "west:0:3", "east:0:3"),
+                read(output).stream().map(r -> header(r, MergeHeaders.SOURCE)).toList());
+        assertEquals(List.of("east:0:2"), read(lateTopic).stream().map(r -> header(r, MergeHeaders.SOURCE)).toList());
+    }
+
+    @Test
+    void aLateRecordStopsTheMergeInWordsUnderStop() throws Exception {
+        MergeInputs inputs = inputs(1);
+        try (Merge merge = Merge.start(inputs.merge(Names.unique("m"), west, Names.unique("late-stop"))
+                .late(LatePolicy.STOP, null).build(), MergeInputs.quickMember())) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> merge.awaitEnd(Duration.ofSeconds(60)));
+            assertTrue(e.getCause().getMessage().startsWith("input 'east' partition 0 offset 2 has event time "
+                    + (T + 5) + ", below " + (T + 35)), e.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void recordsWithoutTheTimeFieldGoToTheDeadLetterTopicWithTheReason() throws Exception {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("dead-west"), Names.unique("dead-east")));
+        west.createTopic(inputs.topics().get(0), 1);
+        east.createTopic(inputs.topics().get(1), 1);
+        inputs.produce(0, 0, new long[] {T + 1, T + 2}); // values {"at": <time>}
+        TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), inputs.topics().get(1), 0, 2);
+        String output = Names.unique("dead-out");
+        String dead = Names.unique("dead-letters");
+        try (Merge merge = Merge.start(inputs.merge(Names.unique("m"), west, output).orderBy(EventTime.parse(
+                "value.at")).deadLetterTopic(dead).build(), MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+            assertEquals(2, merge.counts().deadLettered());
+        }
+        assertEquals(List.of("west:0:0", "west:0:1"), read(output).stream().map(r -> header(r, MergeHeaders.SOURCE))
+                .toList());
+        List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
+        assertEquals(List.of("east:0:0", "east:0:1"), letters.stream().map(r -> header(r, MergeHeaders.SOURCE))
+                .toList());
+        assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("value.at"), header(letters.get(0),
+                MergeHeaders.REASON));
+    }
+
+    @Test
+    void inputsWithDifferentPartitionCountsAreRefusedWithTheCounts() {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("count-west"), Names.unique("count-east")));
+        west.createTopic(inputs.topics().get(0), 2);
+        east.createTopic(inputs.topics().get(1), 3);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Merge.start(
+                inputs.merge(Names.unique("m"), west, Names.unique("count-out")).build()));
+        assertEquals("the inputs' topics have different partition counts (west 2, east 3): partition p of each input "
+                + "merges into partition p of the output, so they must be equal", e.getMessage());
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> read(String topic) {
+        return TestRecords.readAll(west.clientProperties(Listener.PLAINTEXT), topic, Duration.ofSeconds(30));
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String key) {
+        Header h = r.headers().lastHeader(key);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}
