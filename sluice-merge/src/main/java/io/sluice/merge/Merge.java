@@ -48,7 +48,8 @@ public final class Merge implements AutoCloseable {
                 .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup()).build();
         this.runner = new MergeRunner(config, layout, commit, failure::completeExceptionally);
         for (int i = 0; i < config.inputs().size(); i++) {
-            InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes);
+            InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
+                    config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()));
             readers.add(reader);
             reader.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
         }

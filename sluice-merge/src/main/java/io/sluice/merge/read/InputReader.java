@@ -66,8 +66,11 @@ public final class InputReader implements Runnable {
         }
     }
 
-    /** {@code shareBytes}: how much one input partition may hold before it is paused. */
-    public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes) {
+    /**
+     * {@code shareBytes}: how much one input partition may hold before it is paused; {@code smallestShare}: that
+     * share when this instance reads every partition, which bounds the fetches (a fetch lands whole, paused or not).
+     */
+    public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes, long smallestShare) {
         this.input = input;
         this.eventTime = eventTime;
         this.shareBytes = shareBytes;
@@ -78,6 +81,9 @@ public final class InputReader implements Runnable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-merge-" + input.name());
+        int fetch = (int) Math.max(64 << 10, Math.min(1 << 20, smallestShare / 2));
+        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, fetch);
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Math.max(fetch, 16 * fetch));
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
