@@ -8,6 +8,9 @@ import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
 import io.sluice.merge.Merge;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.audit.MergeAudit;
+import io.sluice.merge.audit.MergeAuditReport;
 import io.sluice.merge.MergeInputs;
 import io.sluice.merge.MergeTest;
 import io.sluice.testkit.Names;
@@ -105,10 +108,13 @@ class MergeCrashTest {
         }
 
         void finishAndCheck() throws Exception {
-            try (Merge restart = Merge.start(MergeChild.config(args()).build(), MergeChild.member())) {
+            MergeConfig config = MergeChild.config(args()).build();
+            try (Merge restart = Merge.start(config, MergeChild.member())) {
                 assertTrue(restart.awaitEnd(Duration.ofSeconds(60)), "the restart merged to the end");
             }
             MergeInputs.assertMerged(inputs.expected(), MergeInputs.sources(west, output));
+            MergeAuditReport audit = MergeAudit.run(config);
+            assertTrue(audit.ok(), audit.firstProblem());
         }
     }
 }

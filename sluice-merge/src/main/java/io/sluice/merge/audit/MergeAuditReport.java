@@ -1,0 +1,140 @@
+package io.sluice.merge.audit;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What {@link MergeAudit} found, per output partition: counts, and the first problems of each kind in words (the
+ * first one named in full). OK when no partition has a problem.
+ *
+ * <p>Threading: filled by one thread, read after.
+ */
+public final class MergeAuditReport {
+
+    /** How many problems of a kind are kept in words; the rest are counted. */
+    static final int KEPT = 10;
+
+    private final List<Partition> partitions = new ArrayList<>();
+
+    Partition partition(int p, long[] positions) {
+        Partition partition = new Partition(p, positions);
+        partitions.add(partition);
+        return partition;
+    }
+
+    public List<Partition> partitions() {
+        return List.copyOf(partitions);
+    }
+
+    public boolean ok() {
+        return partitions.stream().allMatch(Partition::ok);
+    }
+
+    /** The first problem of the first partition that has one, or empty. */
+    public String firstProblem() {
+        return partitions.stream().filter(p -> !p.ok()).findFirst()
+                .map(p -> "partition " + p.partition + ": " + p.problems.values().iterator().next().get(0))
+                .orElse("");
+    }
+
+    /** One output partition's findings. */
+    public static final class Partition {
+        private final int partition;
+        private final long[] positions;
+        private final Map<String, List<String>> problems = new LinkedHashMap<>();
+        private final Map<String, Long> problemCounts = new LinkedHashMap<>();
+        private long output;
+        private long late;
+        private long checked;
+        private long uncheckable;
+        private final Map<String, Long> aside = new LinkedHashMap<>();
+
+        Partition(int partition, long[] positions) {
+            this.partition = partition;
+            this.positions = positions.clone();
+        }
+
+        void problem(String kind, String text) {
+            problemCounts.merge(kind, 1L, Long::sum);
+            List<String> kept = problems.computeIfAbsent(kind, k -> new ArrayList<>());
+            if (kept.size() < KEPT) {
+                kept.add(text);
+            }
+        }
+
+        void output() {
+            output++;
+        }
+
+        void late() {
+            late++;
+        }
+
+        void countChecked() {
+            checked++;
+        }
+
+        void uncheckable() {
+            uncheckable++;
+        }
+
+        void aside(String kind) {
+            aside.merge(kind, 1L, Long::sum);
+        }
+
+        public int partition() {
+            return partition;
+        }
+
+        public boolean ok() {
+            return problems.isEmpty();
+        }
+
+        /** Problems by kind (missing, duplicate, changed, out of order, ...), the first {@link #KEPT} of each. */
+        public Map<String, List<String>> problems() {
+            return Map.copyOf(problems);
+        }
+
+        public long problemCount(String kind) {
+            return problemCounts.getOrDefault(kind, 0L);
+        }
+
+        public long outputRecords() {
+            return output;
+        }
+
+        public long lateRecords() {
+            return late;
+        }
+
+        /** Input records read and matched (or found missing). */
+        public long checked() {
+            return checked;
+        }
+
+        public long asideRecords(String kind) {
+            return aside.getOrDefault(kind, 0L);
+        }
+
+        /** One line: what was checked and what was found. */
+        public String summary() {
+            StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+                    "partition %d: %,d output records (%,d flagged late), %,d input records checked up to the "
+                            + "committed positions %s", partition, output, late, checked,
+                    java.util.Arrays.toString(positions)));
+            aside.forEach((kind, n) -> s.append(String.format(Locale.ROOT, ", %,d in the %s topic", n, kind)));
+            if (uncheckable > 0) {
+                s.append(String.format(Locale.ROOT, ", %,d no longer in their input (retention): not compared",
+                        uncheckable));
+            }
+            if (problems.isEmpty()) {
+                return s.append(": OK").toString();
+            }
+            problemCounts.forEach((kind, n) -> s.append(String.format(Locale.ROOT, "; %,d %s", n, kind)));
+            return s.toString();
+        }
+    }
+}
