@@ -113,10 +113,14 @@ final class SealedFiles {
      * recovery publishes them, since the commit names their manifest.
      */
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
-        List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
-        if (files == null) {
+        List<ManifestFile> listed = awaitingCommit.remove(checkpoint.data());
+        if (listed == null) {
             return;
         }
+        // a manifest lists every sealed file not known to be published, so one written while an earlier commit was in
+        // flight lists that commit's files again: those published since are no longer sealed, and are not again
+        Set<ManifestFile> stillSealed = new HashSet<>(sealed);
+        List<ManifestFile> files = listed.stream().filter(stillSealed::contains).toList();
         List<StorageCalls.Call<Void>> publications = new ArrayList<>(files.size());
         for (ManifestFile f : files) {
             publications.add(() -> {
@@ -168,8 +172,10 @@ final class SealedFiles {
         }
     }
 
+    /** Counts the file only when this call made it visible: a recovery republishes what the last run published. */
     private void publish(ManifestFile f) throws IOException {
-        backend.publish(new PendingRef(f.path(), f.staging()));
-        counters.published();
+        if (backend.publish(new PendingRef(f.path(), f.staging()))) {
+            counters.published();
+        }
     }
 }
