@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * every file a manifest ever named (a visible file that none names was not published by the archive). So once a commit
  * succeeded, the manifests that end below the committed one are no longer needed one by one: when there are
  * {@code foldAfter} of them, they are <em>folded</em> into a summary ({@link Manifest#summaryName}, the same shape,
- * listing every file they listed), and removed. Summaries are folded in turn, with the next manifests, once there are
+ * listing every file they listed, without the staging references), and removed. Summaries are folded in turn, with the next manifests, once there are
  * {@link #SUMMARIES_BEFORE_MERGE} of them, so a partition keeps at most about {@code foldAfter} manifests and that many
  * summaries, and a file entry is rewritten a few times over the archive's life, not at every fold.
  *
@@ -113,7 +113,11 @@ final class ManifestRetention {
                 continue; // folded meanwhile by another writer, into a summary of its own
             }
             last = Manifest.fromJson(json.get(), path);
-            files.addAll(last.files());
+            for (ManifestFile f : last.files()) {
+                // the staging reference served the publication, which is done: without it, the entries an owner and
+                // a zombie (or two attempts) made for one file merge
+                files.add(new ManifestFile(f.path(), "", f.records(), f.bytes(), f.firstOffset(), f.lastOffset()));
+            }
             end = Math.max(end, last.endOffset());
             read.add(name);
         }
