@@ -136,7 +136,8 @@ final class Provenance {
 
     private String unnamed(Expectation e) {
         String named = e.name().orElseThrow().topic();
-        return "no manifest of " + named + " names it: the archive did not publish it here";
+        return "no manifest of " + named + " names it, so its exactly-once archive did not publish it here (a copy, a "
+                + "moved or planted file, or one written at least once before)";
     }
 
     private static String notTheSinks() {
