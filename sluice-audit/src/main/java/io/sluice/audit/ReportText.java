@@ -77,13 +77,13 @@ final class ReportText {
             out.append(", ").append(n(r.otherTopicFiles())).append(" skipped");
             List<String> skipped = new ArrayList<>();
             if (ofTopics > 0) {
-                skipped.add(n(ofTopics) + " of other topics (" + r.otherTopics().entrySet().stream()
-                        .map(e -> e.getKey() + ": " + n(e.getValue())).collect(Collectors.joining(", ")) + ")");
+                skipped.add("other topics: " + r.otherTopics().entrySet().stream()
+                        .map(e -> e.getKey() + " " + n(e.getValue())).collect(Collectors.joining(", ")));
             }
             if (r.otherTopicFiles() > ofTopics) {
-                skipped.add(n(r.otherTopicFiles() - ofTopics) + " of partitions not audited");
+                skipped.add("partitions not audited: " + n(r.otherTopicFiles() - ofTopics));
             }
-            out.append(" (").append(String.join(", ", skipped)).append(')');
+            out.append(" (").append(String.join("; ", skipped)).append(')');
         }
         out.append(". Took ").append(String.format(Locale.ROOT, "%.1f s", r.tookMillis() / 1000.0)).append(".\n");
 

@@ -272,7 +272,7 @@ class AuditTest {
         AuditReport byManifests = audit(root, b -> { });
         assertEquals(0, byManifests.exitStatus(), byManifests.text());
         assertEquals(Map.of(other, theirs), byManifests.otherTopics());
-        assertTrue(byManifests.text().contains(theirs + " of other topics (" + other + ": " + theirs + ")"),
+        assertTrue(byManifests.text().contains(theirs + " skipped (other topics: " + other + " " + theirs + ")"),
                 byManifests.text());
 
         // archived at least once, it would have no manifests: its rows say whose it is
