@@ -20,13 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The actual side: lists every visible file under the archive root (not {@code _sluice/}, which holds manifests and
- * staged files), and reads the audited topic's files row by row with their format's {@link ArchivedRows}, several at a
- * time. Files are classified as they come:
+ * staged files), and reads every file that could hold the audited topic's rows, row by row with its format's
+ * {@link ArchivedRows}, several at a time. Files are classified as they come ({@link Provenance}):
  * <ul>
- *   <li>named for another topic or a partition not audited: skipped, not read;
- *   <li>a format with a reader: read; a failure makes it unreadable (a Sluice file name) or a stranger (any other);
- *   <li>no reader, but a Sluice file name of this topic: a claim, checked later against its manifest;
- *   <li>anything else: a stranger.
+ *   <li>another topic's by a manifest of that topic, or the audited topic's of a partition not audited: not read;
+ *   <li>a format with a reader: read, whatever its name; a failure makes it unreadable (the audited topic's by name)
+ *       or a stranger (any other); its rows then confirm whose it is, or make it a stranger or unnamed;
+ *   <li>no reader, but a sink name of the audited topic: a claim, checked later against its manifest;
+ *   <li>anything else: a stranger, or unnamed.
  * </ul>
  *
  * <p>Threading: {@link #run} on the audit's thread; files are read on a pool and merged on the audit's thread.
@@ -38,16 +39,19 @@ final class ArchiveScan {
     private final Set<Integer> audited;
     private final int threads;
     private final Path workDir;
+    private final Provenance provenance;
 
-    ArchiveScan(StorageBackend storage, String topic, Set<Integer> audited, int threads, Path workDir) {
+    ArchiveScan(StorageBackend storage, String topic, Set<Integer> audited, int threads, Path workDir,
+            ManifestIndex manifests) {
         this.storage = storage;
         this.topic = topic;
         this.audited = audited;
         this.threads = threads;
         this.workDir = workDir;
+        this.provenance = new Provenance(topic, audited, manifests);
     }
 
-    private record Read(String path, boolean sluiceName, FileRows rows, UnreadableFileException unreadable) {
+    private record Read(Provenance.Expectation expected, FileRows rows, UnreadableFileException unreadable) {
     }
 
     ArchiveContents run() throws IOException, AuditException {
@@ -62,24 +66,27 @@ final class ArchiveScan {
                     continue; // manifests and staged files; and the "folder" markers some S3 tools create
                 }
                 contents.visibleFiles++;
-                String fileName = SluiceFileName.fileNameOf(path);
-                Optional<SluiceFileName> name = SluiceFileName.parse(fileName);
-                if (name.isPresent() && (!name.get().topic().equals(topic) || !audited.contains(name.get().partition()))) {
+                contents.visible.add(path);
+                Provenance.Expectation expected = provenance.expect(path);
+                if (expected.kind() == Provenance.Kind.OTHER_TOPIC) {
+                    contents.otherTopic(expected.name().orElseThrow().topic());
+                    continue;
+                }
+                if (expected.kind() == Provenance.Kind.PARTITION_NOT_AUDITED) {
                     contents.skippedFiles++;
                     continue;
                 }
-                contents.visible.add(path);
-                Optional<ArchivedRows> rows = ArchivedFormats.rowsOf(fileName);
+                Optional<ArchivedRows> rows = ArchivedFormats.rowsOf(SluiceFileName.fileNameOf(path));
                 if (rows.isEmpty()) {
-                    if (name.isPresent()) {
-                        contents.claims.add(new ArchiveContents.Claim(path, name.get()));
+                    if (expected.kind() == Provenance.Kind.ARCHIVED) {
+                        // its manifests vouch for it, or ClaimCheck says that none does (at least once)
+                        contents.claims.add(new ArchiveContents.Claim(path, expected.name().orElseThrow()));
                     } else {
-                        contents.strangers.add(new AuditReport.StrangeFile(path, "not a Sluice data file: no Sluice "
-                                + "format has this name"));
+                        contents.add(path, provenance.verdictWithoutRows(expected));
                     }
                     continue;
                 }
-                reads.submit(read(reader, path, name.isPresent(), rows.get()));
+                reads.submit(read(reader, expected, rows.get()));
                 pending++;
                 // merge as files finish: each read file waits as bit sets until merged, so only a few may wait
                 for (Future<Read> done = reads.poll(); done != null; done = reads.poll()) {
@@ -108,34 +115,41 @@ final class ArchiveScan {
         return contents;
     }
 
-    private Callable<Read> read(ArchivedFileReader reader, String path, boolean sluiceName, ArchivedRows format) {
+    private Callable<Read> read(ArchivedFileReader reader, Provenance.Expectation expected, ArchivedRows format) {
         return () -> {
             FileRows rows = new FileRows(topic, audited);
             try {
-                reader.read(path, format, rows);
-                return new Read(path, sluiceName, rows, null);
+                reader.read(expected.path(), format, rows);
+                return new Read(expected, rows, null);
             } catch (UnreadableFileException e) {
-                return new Read(path, sluiceName, rows, e);
+                return new Read(expected, rows, e);
             }
         };
     }
 
-    private static void merge(ArchiveContents contents, Read read) {
+    private void merge(ArchiveContents contents, Read read) {
+        String path = read.expected().path();
         if (read.unreadable() != null) {
             // a damaged file counts for nothing: its offsets show as missing, and the file is named as the cause
             String reason = read.unreadable().getMessage() + " (" + read.rows().rows + " rows read before)";
-            if (read.sluiceName()) {
-                contents.unreadable.add(new AuditReport.UnreadableFile(read.path(), reason));
+            if (read.expected().kind() == Provenance.Kind.ARCHIVED) {
+                contents.unreadable.add(new AuditReport.UnreadableFile(path, reason));
             } else {
-                contents.strangers.add(new AuditReport.StrangeFile(read.path(), "not a Sluice data file: " + reason));
+                contents.add(path, provenance.verdictUnreadable(read.expected(), reason));
             }
             return;
         }
+        Provenance.Verdict verdict = provenance.verdict(read.expected(), read.rows());
+        if (verdict.otherTopic() != null) {
+            contents.otherTopic(verdict.otherTopic()); // another topic's archive, at least once: its rows say so
+            return;
+        }
+        contents.add(path, verdict);
         contents.filesRead++;
         contents.rowsRead += read.rows().rows;
         contents.otherRows += read.rows().otherRows;
         for (Map.Entry<Integer, FileRows.PartitionRows> e : read.rows().partitions.entrySet()) {
-            contents.partition(e.getKey()).add(read.path(), e.getValue());
+            contents.partition(e.getKey()).add(path, e.getValue());
         }
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SortedMap;
@@ -51,6 +52,7 @@ public final class Audit {
         TopicSnapshot snapshot = TopicSnapshot.take(config);
         SortedMap<Integer, KafkaPartition> plan = KafkaScan.plan(config, snapshot);
         Path work = workDirectory(config);
+        ManifestIndex manifests = new ManifestIndex(config.storage(), snapshot.topicId);
         try {
             // Kafka and the files are read at the same time: one mostly waits on the broker, the other on storage
             FutureTask<DeadLetterScan> kafka = new FutureTask<>(() -> {
@@ -62,14 +64,14 @@ public final class Audit {
             kafkaThread.start();
             ArchiveContents contents;
             try {
-                contents = new ArchiveScan(config.storage(), config.topic(), plan.keySet(), config.readThreads(), work)
-                        .run();
+                contents = new ArchiveScan(config.storage(), config.topic(), plan.keySet(), config.readThreads(), work,
+                        manifests).run();
             } catch (IOException | AuditException | RuntimeException e) {
                 kafka.cancel(true);
                 throw e;
             }
             DeadLetterScan deadLetters = await(kafka);
-            return report(config, snapshot, plan, contents, deadLetters, work, startedAt, start);
+            return report(config, snapshot, plan, contents, manifests, deadLetters, work, startedAt, start);
         } catch (IOException e) {
             throw new AuditException("cannot read the archive at " + config.storage().describe() + ": " + e.getMessage(),
                     e);
@@ -79,11 +81,10 @@ public final class Audit {
     }
 
     private static AuditReport report(AuditConfig config, TopicSnapshot snapshot, SortedMap<Integer, KafkaPartition> plan,
-            ArchiveContents contents, DeadLetterScan deadLetters, Path work, Instant startedAt, long start)
-            throws IOException, AuditException {
+            ArchiveContents contents, ManifestIndex manifests, DeadLetterScan deadLetters, Path work, Instant startedAt,
+            long start) throws IOException, AuditException {
         StorageBackend storage = config.storage();
         int limit = config.listLimit();
-        ManifestIndex manifests = new ManifestIndex(storage, snapshot.topicId);
         ClaimCheck claims = new ClaimCheck();
         List<PartitionReport> partitions = new ArrayList<>();
         for (KafkaPartition k : plan.values()) {
@@ -121,6 +122,8 @@ public final class Audit {
         List<AuditReport.StrangeFile> strangers = new ArrayList<>(contents.strangers);
         strangers.addAll(claims.unverifiable);
         strangers.sort(Comparator.comparing(AuditReport.StrangeFile::path));
+        List<AuditReport.StrangeFile> unnamed = new ArrayList<>(contents.unnamed);
+        unnamed.sort(Comparator.comparing(AuditReport.StrangeFile::path));
         List<AuditReport.UnreadableFile> unreadable = new ArrayList<>(contents.unreadable);
         unreadable.sort(Comparator.comparing(AuditReport.UnreadableFile::path));
         List<String> notes = new ArrayList<>(claims.notes);
@@ -136,6 +139,10 @@ public final class Audit {
             notes.add(deadLetters.withoutSource + " records of the dead-letter topic carry no Sluice source headers "
                     + "(sluice.source.topic, .partition, .offset): they were not matched to offsets");
         }
+        if (!manifests.hasManifests(config.topic()) && contents.visibleFiles > contents.skippedFiles) {
+            notes.add("the archive holds no manifests of " + config.topic() + " (archived at least once): whether the "
+                    + "archiver published each file cannot be told, so files were checked by their names and rows only");
+        }
         if (contents.otherRows > 0) {
             notes.add(contents.otherRows + " rows in the files read belong to other topics or to partitions not "
                     + "audited");
@@ -144,7 +151,9 @@ public final class Audit {
                 (System.nanoTime() - start) / 1_000_000, config.deadLetterTopic().orElse(null),
                 config.groupId().orElse(null), List.copyOf(partitions), contents.visibleFiles, contents.filesRead,
                 contents.rowsRead, unreadable.size(), unreadable.stream().limit(limit).toList(), strangers.size(),
-                strangers.stream().limit(limit).toList(), contents.skippedFiles, claims.checkedFiles,
+                strangers.stream().limit(limit).toList(), unnamed.size(), unnamed.stream().limit(limit).toList(),
+                contents.skippedFiles, Collections.unmodifiableSortedMap(contents.otherTopics),
+                claims.checkedFiles,
                 List.copyOf(manifests.earlierTopicIds(config.topic())), List.copyOf(notes));
     }
 

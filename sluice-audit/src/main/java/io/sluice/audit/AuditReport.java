@@ -2,6 +2,7 @@ package io.sluice.audit;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.SortedMap;
 
 /**
  * The outcome of an audit: per partition what Kafka expects and what the files hold, the files that could not be read
@@ -28,14 +29,23 @@ public record AuditReport(
         List<UnreadableFile> unreadable,
         long strangeFiles,
         List<StrangeFile> strangers,
+        long unnamedFiles,
+        List<StrangeFile> unnamed,
         long otherTopicFiles,
+        SortedMap<String, Long> otherTopics,
         long manifestCheckedFiles,
         List<String> earlierTopicIds,
         List<String> notes) {
 
-    /** Exit status when every expected offset appears exactly once and every file is readable. */
+    /**
+     * Exit status when every expected offset appears exactly once, every file is readable and every file is the
+     * archive's.
+     */
     public static final int OK = 0;
-    /** Exit status when anything is missing, duplicated or unreadable, or the result cannot be trusted. */
+    /**
+     * Exit status when anything is missing, duplicated or unreadable, a file is a stranger or unnamed, or the result
+     * cannot be trusted.
+     */
     public static final int PROBLEMS = 1;
 
     /** A record found in the dead-letter topic instead of the archive, and why it is there. */
@@ -54,7 +64,11 @@ public record AuditReport(
     public record UnreadableFile(String path, String reason) {
     }
 
-    /** A visible file under the archive root that is not a Sluice data file. */
+    /**
+     * A visible file under the archive root that the archive did not put there: a stranger (a name the sink never
+     * writes, or rows its name does not promise) or unnamed (a sink name no manifest of its topic names), with what it
+     * holds.
+     */
     public record StrangeFile(String path, String reason) {
     }
 
@@ -102,15 +116,16 @@ public record AuditReport(
     }
 
     /**
-     * 0 only when every expected offset appears exactly once, no file is unreadable, no committed manifest is unsound,
-     * and no earlier topic of the same name left files that rows cannot tell apart.
+     * 0 only when every expected offset appears exactly once, no file is unreadable, a stranger or unnamed, no
+     * committed manifest is unsound, and no earlier topic of the same name left files that rows cannot tell apart.
      */
     public int exitStatus() {
         return clean() ? OK : PROBLEMS;
     }
 
     public boolean clean() {
-        return unreadableFiles == 0 && earlierTopicIds.isEmpty() && partitions.stream().allMatch(PartitionReport::clean);
+        return unreadableFiles == 0 && strangeFiles == 0 && unnamedFiles == 0 && earlierTopicIds.isEmpty()
+                && partitions.stream().allMatch(PartitionReport::clean);
     }
 
     public long expected() {

@@ -4,10 +4,14 @@ import io.sluice.storage.format.ArchivedRows;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The rows of one file, gathered per audited partition as offsets (bits), so a file is merged into the audit's
  * tally all at once, and only once it was read to its end.
+ *
+ * <p>It also notes which topics and partitions the rows name, so a file found under an unexpected name can be told
+ * by its rows.
  *
  * <p>Threading: one thread (the one reading the file).
  */
@@ -23,11 +27,18 @@ final class FileRows implements ArchivedRows.Visitor {
         long highest = -1;
     }
 
+    /** How many distinct other topics and partitions a file's description names at most. */
+    private static final int NAMED_AT_MOST = 8;
+
     private final String topic;
     private final Set<Integer> audited;
     final Map<Integer, PartitionRows> partitions = new HashMap<>();
     long rows;
     long otherRows;
+    /** Topics other than the audited one that rows name (at most a few), to say whose a file is. */
+    final Set<String> otherTopics = new TreeSet<>();
+    /** Partitions of the audited topic that rows name, audited or not (at most a few). */
+    final Set<Integer> topicPartitions = new TreeSet<>();
 
     FileRows(String topic, Set<Integer> audited) {
         this.topic = topic;
@@ -37,6 +48,13 @@ final class FileRows implements ArchivedRows.Visitor {
     @Override
     public void row(String rowTopic, int partition, long offset) {
         rows++;
+        if (!topic.equals(rowTopic)) {
+            if (otherTopics.size() < NAMED_AT_MOST) {
+                otherTopics.add(String.valueOf(rowTopic));
+            }
+        } else if (topicPartitions.size() < NAMED_AT_MOST) {
+            topicPartitions.add(partition);
+        }
         if (!topic.equals(rowTopic) || !audited.contains(partition) || offset < 0) {
             otherRows++;
             return;

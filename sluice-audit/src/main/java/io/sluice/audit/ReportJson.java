@@ -38,6 +38,7 @@ final class ReportJson {
         totals.put("duplicated", r.duplicated());
         totals.put("unreadableFiles", r.unreadableFiles());
         totals.put("strangeFiles", r.strangeFiles());
+        totals.put("unnamedFiles", r.unnamedFiles());
         ObjectNode files = root.putObject("files");
         files.put("visible", r.visibleFiles());
         files.put("read", r.filesRead());
@@ -48,6 +49,10 @@ final class ReportJson {
         r.unreadable().forEach(f -> unreadable.addObject().put("path", f.path()).put("reason", f.reason()));
         ArrayNode strangers = files.putArray("strangers");
         r.strangers().forEach(f -> strangers.addObject().put("path", f.path()).put("reason", f.reason()));
+        ArrayNode unnamed = files.putArray("unnamed");
+        r.unnamed().forEach(f -> unnamed.addObject().put("path", f.path()).put("reason", f.reason()));
+        ObjectNode otherTopics = files.putObject("otherTopics");
+        r.otherTopics().forEach(otherTopics::put);
         ArrayNode partitions = root.putArray("partitions");
         r.partitions().forEach(p -> partition(partitions.addObject(), p));
         strings(root.putArray("earlierTopicIds"), r.earlierTopicIds());

@@ -37,6 +37,12 @@ final class ReportText {
         if (r.unreadableFiles() > 0) {
             more.add(plural(r.unreadableFiles(), "unreadable file"));
         }
+        if (r.strangeFiles() > 0) {
+            more.add(plural(r.strangeFiles(), "stranger"));
+        }
+        if (r.unnamedFiles() > 0) {
+            more.add(plural(r.unnamedFiles(), "unnamed file"));
+        }
         long badCommits = r.partitions().stream()
                 .filter(p -> p.groupCommit() != null && p.groupCommit().status().problem()).count();
         if (badCommits > 0) {
@@ -64,9 +70,20 @@ final class ReportText {
                 : "; the commits of group " + r.groupId() + " were checked").append('\n');
         out.append("Files: ").append(n(r.visibleFiles())).append(" visible, ").append(n(r.filesRead()))
                 .append(" read (").append(n(r.rowsRead())).append(" rows), ").append(n(r.unreadableFiles()))
-                .append(" unreadable, ").append(plural(r.strangeFiles(), "stranger"));
+                .append(" unreadable, ").append(plural(r.strangeFiles(), "stranger")).append(", ")
+                .append(n(r.unnamedFiles())).append(" unnamed");
         if (r.otherTopicFiles() > 0) {
-            out.append(", ").append(n(r.otherTopicFiles())).append(" of other topics or partitions skipped");
+            long ofTopics = r.otherTopics().values().stream().mapToLong(Long::longValue).sum();
+            out.append(", ").append(n(r.otherTopicFiles())).append(" skipped");
+            List<String> skipped = new ArrayList<>();
+            if (ofTopics > 0) {
+                skipped.add("other topics: " + r.otherTopics().entrySet().stream()
+                        .map(e -> e.getKey() + " " + n(e.getValue())).collect(Collectors.joining(", ")));
+            }
+            if (r.otherTopicFiles() > ofTopics) {
+                skipped.add("partitions not audited: " + n(r.otherTopicFiles() - ofTopics));
+            }
+            out.append(" (").append(String.join("; ", skipped)).append(')');
         }
         out.append(". Took ").append(String.format(Locale.ROOT, "%.1f s", r.tookMillis() / 1000.0)).append(".\n");
 
@@ -80,10 +97,16 @@ final class ReportText {
             more(out, r.unreadableFiles(), r.unreadable().size(), "files");
         }
         if (!r.strangers().isEmpty()) {
-            out.append("\nStrangers (").append(n(r.strangeFiles())).append("): files under the archive root that are not "
-                    + "Sluice data files, or cannot be checked\n");
+            out.append("\nStrangers (").append(n(r.strangeFiles())).append("): files under the archive root that the "
+                    + "archive does not write, that hold rows other than their name says, or that cannot be checked\n");
             r.strangers().forEach(f -> out.append("  ").append(f.path()).append(": ").append(f.reason()).append('\n'));
             more(out, r.strangeFiles(), r.strangers().size(), "files");
+        }
+        if (!r.unnamed().isEmpty()) {
+            out.append("\nUnnamed (").append(n(r.unnamedFiles())).append("): files named as the archive names its files, "
+                    + "that no manifest of their topic names: the archive did not publish them there\n");
+            r.unnamed().forEach(f -> out.append("  ").append(f.path()).append(": ").append(f.reason()).append('\n'));
+            more(out, r.unnamedFiles(), r.unnamed().size(), "files");
         }
         if (!r.earlierTopicIds().isEmpty()) {
             out.append("\nAn earlier topic named ").append(r.topic()).append(" (topic ID ")
@@ -260,9 +283,10 @@ final class ReportText {
                     + String.join("/, _sluice/manifests/", r.earlierTopicIds()) + "/ name them), or archive the new "
                     + "topic under another root, then audit again.");
         }
-        if (r.strangeFiles() > 0) {
-            todo.add("Strangers do not change the exit status, but readers that glob the archive root may pick them "
-                    + "up: move them elsewhere.");
+        if (r.strangeFiles() + r.unnamedFiles() > 0) {
+            todo.add("Strangers and unnamed files are not the archive's, but readers that glob the archive root read "
+                    + "them (a copy under another name is read twice). See what each holds (listed above), move them "
+                    + "out of the archive root, then audit again.");
         }
         return todo;
     }

@@ -1,5 +1,6 @@
 package io.sluice.audit;
 
+import io.sluice.storage.format.ArchivedFormats;
 import java.util.Optional;
 
 /**
@@ -27,6 +28,18 @@ record SluiceFileName(String topic, int partition, long firstOffset) {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The name as the archive sink writes it, nothing more: {@code <topic>+<partition>+<first offset>} followed directly
+     * by the extension of a Sluice format. A copy such as {@code t+0+400-copy.jsonl.zst} parses, but is not one.
+     */
+    static Optional<SluiceFileName> parseSinkName(String fileName) {
+        return parse(fileName).filter(name -> {
+            String rest = fileName.substring(fileName.lastIndexOf('+') + 1 + Long.toString(name.firstOffset()).length());
+            // the extension and nothing else: ".jsonl.zst", ".zstd.parquet", ".avro", not ".jsonl.zst.bak.jsonl.zst"
+            return rest.matches("\\.[a-z0-9_]+(\\.[a-z0-9_]+)?") && ArchivedFormats.isDataFile(fileName);
+        });
     }
 
     /** The last segment of a {@code /}-separated path. */

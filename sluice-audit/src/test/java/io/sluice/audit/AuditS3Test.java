@@ -65,6 +65,25 @@ class AuditS3Test {
         assertTrue(retained.text().contains("retention: Kafka no longer has offsets below 80; the archive holds 80 "
                 + "offsets: 0–79 of them"), retained.text());
 
+        // a copy under another name in the same folder is a stranger, never another topic's file
+        String original;
+        try (S3Backend storage = backend(bucket)) {
+            original = storage.list("").stream().filter(k -> !k.startsWith("_sluice/")).sorted().findFirst()
+                    .orElseThrow();
+        }
+        String copy = original.substring(0, original.lastIndexOf('/') + 1) + "copy-of-"
+                + original.substring(original.lastIndexOf('/') + 1);
+        try (S3Client client = s3.client()) {
+            client.copyObject(b -> b.sourceBucket(bucket).sourceKey("archive/" + original).destinationBucket(bucket)
+                    .destinationKey("archive/" + copy));
+            AuditReport copied = audit(topic, group, bucket);
+            assertEquals(1, copied.exitStatus(), copied.text());
+            assertEquals(List.of(copy), copied.strangers().stream().map(AuditReport.StrangeFile::path).toList());
+            assertTrue(copied.strangers().get(0).reason().contains("rows, of " + topic + " partition 0"),
+                    copied.strangers().get(0).reason());
+            client.deleteObject(b -> b.bucket(bucket).key("archive/" + copy));
+        }
+
         String victim;
         try (S3Backend storage = backend(bucket)) {
             victim = storage.list("").stream().filter(k -> !k.startsWith("_sluice/")).sorted()

@@ -149,7 +149,7 @@ class AuditTest {
     }
 
     @Test
-    void aCopiedFileShowsAsDuplicatesHeldByBothFilesAndAStrangerDoesNotFailTheAudit() throws Exception {
+    void aCopiedFileShowsAsDuplicatesHeldByBothFilesAndIsUnnamedAndAStrangerFailsTheAuditToo() throws Exception {
         Path root = copyOfArchive("copied");
         Path original = fileOf(root, 2);
         Path copy = root.resolve("restored-from-backup").resolve(original.getFileName());
@@ -167,15 +167,122 @@ class AuditTest {
         assertEquals(List.of(new AuditReport.DuplicateRun(copied.get(0), copied.get(copied.size() - 1), copied.size(),
                 List.of(relative(root, copy), relative(root, original)).stream().sorted().toList())), p2.duplicates());
         assertEquals(List.of("README.txt"), report.strangers().stream().map(AuditReport.StrangeFile::path).toList());
+        assertEquals(List.of(relative(root, copy)), report.unnamed().stream().map(AuditReport.StrangeFile::path)
+                .toList(), "a sink name in a folder where no manifest put it");
         assertTrue(report.text().contains("    " + copied.get(0) + "–" + copied.get(copied.size() - 1) + " ("
                 + copied.size() + " of these offsets) in each of "), report.text());
         assertTrue(report.text().contains("Duplicated offsets: the files listed for each run hold the same records"),
                 report.text());
 
         Files.delete(copy); // as the report advises
+        AuditReport stranger = audit(root, b -> { });
+        assertEquals(1, stranger.exitStatus(), "a file the archive does not write is never silently passed: "
+                + stranger.text());
+        assertEquals(1, stranger.strangeFiles());
+        assertEquals(report.expected(), stranger.exactlyOnce());
+        assertTrue(stranger.summary().contains("1 stranger"), stranger.summary());
+
+        Files.delete(root.resolve("README.txt"));
         AuditReport fixed = audit(root, b -> { });
         assertEquals(0, fixed.exitStatus(), fixed.text());
-        assertEquals(1, fixed.strangeFiles());
+    }
+
+    @Test
+    void aCopyUnderAnotherNameInTheSameFolderIsAStrangerNotAnotherTopicsFile() throws Exception {
+        Path root = copyOfArchive("copy-of");
+        Path original = fileOf(root, 1);
+        List<Long> copied = offsets(original);
+        // copy-of-<topic> is a valid topic name: the name alone would make it another topic's file
+        Path copy = original.resolveSibling("copy-of-" + original.getFileName());
+        Files.copy(original, copy);
+
+        AuditReport report = audit(root, b -> { });
+
+        assertEquals(1, report.exitStatus(), report.text());
+        assertEquals(copied.size(), report.partitions().get(1).duplicated().offsets(), report.text());
+        assertEquals(0, report.otherTopicFiles(), "not skipped as another topic's");
+        assertEquals(List.of(relative(root, copy)), report.strangers().stream().map(AuditReport.StrangeFile::path)
+                .toList(), report.text());
+        String reason = report.strangers().get(0).reason();
+        assertTrue(reason.startsWith("its name says topic copy-of-" + TOPIC + " (which has no manifests here), but "),
+                reason);
+        assertTrue(reason.endsWith("it holds " + copied.size() + " rows, of " + TOPIC + " partition 1 (offsets "
+                + copied.get(0) + "–" + copied.get(copied.size() - 1) + ")"), reason);
+        assertTrue(report.text().contains("Strangers (1): ") && report.text().contains("  " + relative(root, copy)
+                + ": "), report.text());
+        JsonNode json = JSON.readTree(report.json());
+        assertEquals(relative(root, copy), json.get("files").get("strangers").get(0).get("path").asText());
+        assertEquals(1, json.get("totals").get("strangeFiles").asInt());
+
+        // a name the sink never writes is a stranger, whatever it holds
+        Files.move(copy, original.resolveSibling(original.getFileName() + ".bak.jsonl.zst"));
+        AuditReport renamed = audit(root, b -> { });
+        assertEquals(1, renamed.exitStatus(), renamed.text());
+        assertEquals(1, renamed.strangeFiles(), renamed.text());
+        assertTrue(renamed.strangers().get(0).reason().startsWith("its name is not one the archive writes"),
+                renamed.strangers().get(0).reason());
+        assertEquals(copied.size(), renamed.partitions().get(1).duplicated().offsets());
+        assertTrue(JSON.readTree(renamed.json()).get("files").get("strangers").get(0).get("reason").asText()
+                .contains("rows, of " + TOPIC + " partition 1"), renamed.json());
+    }
+
+    @Test
+    void aFileOfThisTopicThatNoManifestNamesIsUnnamedEvenWhenNothingIsDuplicated() throws Exception {
+        Path root = copyOfArchive("unnamed");
+        Path original = fileOf(root, 0);
+        List<Long> inIt = offsets(original);
+        // the same rows under the archive's own kind of name, in a folder the layout could produce: no manifest put it
+        Path moved = root.resolve(TOPIC).resolve("category=c9").resolve(original.getFileName());
+        Files.createDirectories(moved.getParent());
+        Files.move(original, moved);
+
+        AuditReport report = audit(root, b -> { });
+
+        assertEquals(1, report.exitStatus(), report.text());
+        assertEquals(0, report.missing() + report.duplicated(), "every offset is there once: " + report.text());
+        assertEquals(List.of(relative(root, moved)), report.unnamed().stream().map(AuditReport.StrangeFile::path)
+                .toList());
+        assertTrue(report.unnamed().get(0).reason().contains("it holds " + inIt.size() + " rows, of " + TOPIC
+                + " partition 0"), report.unnamed().get(0).reason());
+        JsonNode json = JSON.readTree(report.json());
+        assertEquals(relative(root, moved), json.get("files").get("unnamed").get(0).get("path").asText());
+        assertEquals(1, json.get("totals").get("unnamedFiles").asInt());
+        assertTrue(report.text().contains("Unnamed (1): ") && report.text().contains("  " + relative(root, moved)
+                + ": no manifest of " + TOPIC + " names it"), report.text());
+        assertTrue(report.summary().contains("1 unnamed file"), report.summary());
+    }
+
+    @Test
+    void anotherTopicsArchiveInTheSameRootIsSkippedByItsManifestsOrByItsRows() throws Exception {
+        Path root = copyOfArchive("shared");
+        String other = Names.unique("neighbour");
+        KAFKA.createTopic(other, 1);
+        try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 60; i++) {
+                producer.send(new ProducerRecord<>(other, 0, "k" + i, "{\"category\":\"c" + (i % 2) + "\"}"));
+            }
+        }
+        ArchiveRun.archive(other, Names.unique("neighbour-archiver"), null, new LocalBackend(root), 60, 1_000);
+        long theirs;
+        try (Stream<Path> files = Files.walk(root.resolve(other))) {
+            theirs = files.filter(Files::isRegularFile).count();
+        }
+
+        AuditReport byManifests = audit(root, b -> { });
+        assertEquals(0, byManifests.exitStatus(), byManifests.text());
+        assertEquals(Map.of(other, theirs), byManifests.otherTopics());
+        assertTrue(byManifests.text().contains(theirs + " skipped (other topics: " + other + " " + theirs + ")"),
+                byManifests.text());
+
+        // archived at least once, it would have no manifests: its rows say whose it is
+        String otherId = KAFKA.admin().describeTopics(List.of(other)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(other).topicId().toString();
+        deleteTree(root.resolve("_sluice/manifests/" + otherId));
+        AuditReport byRows = audit(root, b -> { });
+        assertEquals(0, byRows.exitStatus(), byRows.text());
+        assertEquals(Map.of(other, theirs), byRows.otherTopics());
+        assertEquals(JSON.readTree(byRows.json()).get("files").get("otherTopics").get(other).asLong(), theirs);
     }
 
     @Test
@@ -293,6 +400,14 @@ class AuditTest {
 
     private static String relative(Path root, Path file) {
         return root.relativize(file).toString().replace('\\', '/');
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
     }
 
     private static Path copyOfArchive(String name) throws IOException {

@@ -21,4 +21,16 @@ class SluiceFileNameTest {
         assertEquals("t+0+1.jsonl", SluiceFileName.fileNameOf("dir/sub/t+0+1.jsonl"));
         assertEquals("x", SluiceFileName.fileNameOf("x"));
     }
+
+    @Test
+    void onlyTheSinksOwnNamesAreSinkNames() {
+        assertEquals(Optional.of(new SluiceFileName("t", 1, 6)), SluiceFileName.parseSinkName("t+1+6.zstd.parquet"));
+        assertEquals(Optional.of(new SluiceFileName("t", 0, 400)), SluiceFileName.parseSinkName("t+0+400.jsonl.zst"));
+        assertTrue(SluiceFileName.parseSinkName("t+0+400.avro").isPresent());
+        assertTrue(SluiceFileName.parseSinkName("t+0+400.rawlen.gz").isPresent());
+        assertTrue(SluiceFileName.parseSinkName("t+0+400-copy.jsonl.zst").isEmpty());
+        assertTrue(SluiceFileName.parseSinkName("t+0+400.jsonl.zst.bak.jsonl.zst").isEmpty());
+        assertTrue(SluiceFileName.parseSinkName("t+0+400.txt").isEmpty());
+        assertTrue(SluiceFileName.parseSinkName("part-00001.jsonl.zst").isEmpty());
+    }
 }

@@ -86,15 +86,21 @@ public final class ArchiveChild {
 
     /**
      * The archive sink of these tests: exactly once, JSON Lines + zstd by hour and category; {@code size} rolls every
-     * 100 records (and files 3 s old), {@code age} rolls files a second old.
+     * 100 records (and files 3 s old), {@code age} rolls files a second old. Manifests below the committed one are
+     * folded into summaries at every commit ({@link #FOLD_MANIFESTS_AFTER}), so every crash and zombie case runs with
+     * manifests being removed, and the retention's own steps can be crashed at.
      */
     static ArchiveSink sink(TestStorage storage, String rolling) throws java.io.IOException {
         return new ArchiveSink(storage.open(),
                 new Layout("{topic}/hr={ts:HH}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false), rolling.equals("size")
                         ? new RollingPolicy(1L << 30, 100, Duration.ofSeconds(3), 16)
-                        : new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(1), 16), true);
+                        : new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(1), 16), true,
+                ArchiveSink.DEFAULT_MAX_BUFFERED_BYTES, ArchiveSink.DEFAULT_COMPRESSING_THREADS, FOLD_MANIFESTS_AFTER);
     }
+
+    /** A child writes a few manifests per partition in its life: the default (16) would never fold. */
+    static final int FOLD_MANIFESTS_AFTER = 1;
 
     /** Static membership, so a restart takes the crashed member's place at once; sessions of 2 s for zombies. */
     static EngineConfig config(String bootstrap, String topic, String group, String instance) {

@@ -118,7 +118,7 @@ public final class HdfsBackend implements StorageBackend {
      * zombie and the recovering owner) loses the rename race the same way.
      */
     @Override
-    public void publish(PendingRef ref) throws IOException {
+    public boolean publish(PendingRef ref) throws IOException {
         Path staged = resolve(ref.staging());
         Path target = resolve(ref.path());
         if (fs.exists(staged)) {
@@ -126,7 +126,7 @@ public final class HdfsBackend implements StorageBackend {
             fs.mkdirs(target.getParent());
             try {
                 FileUtil.rename(fs, staged, target, Options.Rename.OVERWRITE);
-                return;
+                return true;
             } catch (FileNotFoundException e) {
                 // renamed meanwhile by another publisher: fall through to the check below
             }
@@ -135,6 +135,7 @@ public final class HdfsBackend implements StorageBackend {
             throw new NoSuchFileException(staged.toString(), null, "neither the staged file nor " + target
                     + " exists: the file a committed manifest names is gone");
         }
+        return false;
     }
 
     @Override
@@ -197,6 +198,11 @@ public final class HdfsBackend implements StorageBackend {
             out.hsync();
         }
         FileUtil.rename(fs, temp, target, Options.Rename.OVERWRITE);
+    }
+
+    @Override
+    public void delete(String path) throws IOException {
+        fs.delete(resolve(path), false);
     }
 
     @Override

@@ -71,12 +71,12 @@ public final class LocalBackend implements StorageBackend {
     }
 
     @Override
-    public void publish(PendingRef ref) throws IOException {
+    public boolean publish(PendingRef ref) throws IOException {
         Path staged = resolve(ref.staging());
         Path target = resolve(ref.path());
         if (!Files.exists(staged)) {
             if (Files.exists(target)) {
-                return; // published before a crash: nothing left to do
+                return false; // published before a crash: nothing left to do
             }
             throw new NoSuchFileException(staged.toString(), null, "neither the staged file nor " + target
                     + " exists: the file a committed manifest names is gone");
@@ -89,6 +89,7 @@ public final class LocalBackend implements StorageBackend {
                     + "system", e);
         }
         fsyncDirectory(target.getParent());
+        return true;
     }
 
     @Override
@@ -129,6 +130,11 @@ public final class LocalBackend implements StorageBackend {
     public Optional<byte[]> read(String path) throws IOException {
         Path file = resolve(path);
         return Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+    }
+
+    @Override
+    public void delete(String path) throws IOException {
+        Files.deleteIfExists(resolve(path));
     }
 
     @Override

@@ -152,11 +152,11 @@ public final class S3Backend implements StorageBackend {
     }
 
     @Override
-    public void publish(PendingRef ref) throws IOException {
+    public boolean publish(PendingRef ref) throws IOException {
         if (isWhole(ref.staging())) {
-            publishWhole(ref);
-            return;
+            return publishWhole(ref);
         }
+        boolean published = true;
         String key = prefix + ref.path();
         String uploadId = uploadId(ref);
         try {
@@ -174,13 +174,14 @@ public final class S3Backend implements StorageBackend {
                 throw new IOException("neither the upload " + uploadId + " nor the object s3://" + bucket + "/" + key
                         + " exists: the file a committed manifest names is gone", e);
             }
-            // completed before a crash: nothing left to do
+            published = false; // completed before a crash: nothing left to do
         }
         call("remove the staging marker of " + ref.path(),
                 () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
+        return published;
     }
 
-    private void publishWhole(PendingRef ref) throws IOException {
+    private boolean publishWhole(PendingRef ref) throws IOException {
         String key = prefix + ref.path();
         try {
             call("publish " + ref.path(), () -> s3.copyObject(b -> b.sourceBucket(bucket).sourceKey(prefix + ref.staging())
@@ -190,10 +191,11 @@ public final class S3Backend implements StorageBackend {
                 throw new IOException("neither the staged object " + ref.staging() + " nor the object s3://" + bucket
                         + "/" + key + " exists: the file a committed manifest names is gone", e);
             }
-            return; // published before a crash: nothing left to do
+            return false; // published before a crash: nothing left to do
         }
         call("remove the staged copy of " + ref.path(),
                 () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + ref.staging())));
+        return true;
     }
 
     /**
@@ -247,6 +249,11 @@ public final class S3Backend implements StorageBackend {
     public void writeAtomically(String path, byte[] content) throws IOException {
         call("write " + path, () -> s3.putObject(b -> b.bucket(bucket).key(prefix + path),
                 RequestBody.fromBytes(content)));
+    }
+
+    @Override
+    public void delete(String path) throws IOException {
+        call("remove " + path, () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + path)));
     }
 
     @Override

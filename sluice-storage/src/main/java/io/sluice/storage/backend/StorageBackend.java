@@ -18,8 +18,13 @@ public interface StorageBackend extends AutoCloseable {
      */
     PendingFile create(String path, String stagingPrefix) throws IOException;
 
-    /** Makes a finished file visible at its path. Idempotent: publishing a published file does nothing. */
-    void publish(PendingRef ref) throws IOException;
+    /**
+     * Makes a finished file visible at its path. Idempotent: publishing a published file does nothing.
+     *
+     * @return true when this call made the file visible, false when it was published before (a recovery publishing
+     *     what an earlier run did, or a later manifest listing a file again), so that each file is counted once
+     */
+    boolean publish(PendingRef ref) throws IOException;
 
     /** Removes a staged file that will never be published. Idempotent. */
     void discard(PendingRef ref) throws IOException;
@@ -38,6 +43,9 @@ public interface StorageBackend extends AutoCloseable {
     void writeAtomically(String path, byte[] content) throws IOException;
 
     Optional<byte[]> read(String path) throws IOException;
+
+    /** Removes a small object written by {@link #writeAtomically} (a manifest that is no longer needed). Idempotent. */
+    void delete(String path) throws IOException;
 
     /**
      * Copies a visible file to a local path, for readers that need random access (Parquet footers, Avro sync

@@ -50,6 +50,7 @@ public final class ArchiveSink implements Sink {
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
     private final Compressors compressors;
+    private final int foldManifestsAfter;
     /** Rolls by cause, files sealed and published. */
     private final ArchiveCounters counters = new ArchiveCounters();
 
@@ -58,6 +59,12 @@ public final class ArchiveSink implements Sink {
      * busy besides, so more would only queue.
      */
     public static final int DEFAULT_COMPRESSING_THREADS = Runtime.getRuntime().availableProcessors();
+
+    /**
+     * By default, manifests below the committed one are folded into a summary 16 at a time ({@code docs/exactly-once.md}
+     * "How long manifests stay"): a partition keeps about 16 manifests and 8 summaries, however long it runs.
+     */
+    public static final int DEFAULT_FOLD_MANIFESTS_AFTER = 16;
 
     /** The default limit on the heap open files hold: half the engine's default memory budget. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 128L * 1024 * 1024;
@@ -85,6 +92,18 @@ public final class ArchiveSink implements Sink {
      */
     public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
             boolean exactlyOnce, long maxBufferedBytes, int compressingThreads) {
+        this(backend, layout, format, rolling, exactlyOnce, maxBufferedBytes, compressingThreads,
+                DEFAULT_FOLD_MANIFESTS_AFTER);
+    }
+
+    /**
+     * @param maxBufferedBytes   as above
+     * @param compressingThreads as above
+     * @param foldManifestsAfter how many manifests below a partition's committed one are folded into a summary at once
+     *                           (and removed); 0 keeps every manifest
+     */
+    public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
+            boolean exactlyOnce, long maxBufferedBytes, int compressingThreads, int foldManifestsAfter) {
         if (compressingThreads < 0) {
             throw new IllegalArgumentException("compressing threads must be 0 (compress on the lanes) or more, not "
                     + compressingThreads);
@@ -96,6 +115,11 @@ public final class ArchiveSink implements Sink {
         this.rolls = new RollDecision(rolling, maxBufferedBytes);
         this.exactlyOnce = exactlyOnce;
         this.pressure = new MemoryPressure(partitions.values());
+        if (foldManifestsAfter < 0) {
+            throw new IllegalArgumentException("manifests are folded after 1 or more, or never (0), not "
+                    + foldManifestsAfter);
+        }
+        this.foldManifestsAfter = foldManifestsAfter;
         this.compressors = compressingThreads == 0 ? Compressors.INLINE : Compressors.offloaded(compressingThreads);
     }
 
@@ -113,7 +137,7 @@ public final class ArchiveSink implements Sink {
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolls,
-                exactlyOnce, counters, pressure, storageCalls, compressors);
+                exactlyOnce, counters, pressure, storageCalls, compressors, foldManifestsAfter);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
     }

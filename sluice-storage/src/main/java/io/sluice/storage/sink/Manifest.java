@@ -3,6 +3,9 @@ package io.sluice.storage.sink;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What one Kafka commit promises for one partition: the files that hold its records below {@code endOffset} and are
@@ -26,6 +29,31 @@ public record Manifest(int version, String topic, String topicId, int partition,
      */
     public static String name(long endOffset, String writer) {
         return String.format("%020d-%s.json", endOffset, writer);
+    }
+
+    /**
+     * {@code summary-<end offset, 20 digits>-<writer>.json}: a manifest of the same shape that took the place of older
+     * manifests of the partition ({@code ManifestRetention}), listing every file they listed; {@code endOffset} is the
+     * highest end offset among them. No commit names a summary.
+     */
+    public static String summaryName(long endOffset, String writer) {
+        return "summary-" + name(endOffset, writer);
+    }
+
+    private static final Pattern NAME = Pattern.compile("(summary-)?([0-9]{20})(-[0-9a-z]+)?\\.json");
+
+    /**
+     * The end offset in a manifest's or a summary's file name, or empty for anything else in a manifest directory
+     * (such as the temporary file of an atomic write).
+     */
+    public static OptionalLong endOffsetOf(String fileName) {
+        Matcher m = NAME.matcher(fileName);
+        return m.matches() ? OptionalLong.of(Long.parseLong(m.group(2))) : OptionalLong.empty();
+    }
+
+    /** Whether the file name is a summary's ({@link #summaryName}). */
+    public static boolean isSummary(String fileName) {
+        return fileName.startsWith("summary-") && endOffsetOf(fileName).isPresent();
     }
 
     public byte[] toJson() {

@@ -35,10 +35,18 @@ final class PartitionArchive {
     PartitionArchive(TopicPartition partition, String topicId, StorageBackend backend, Layout layout, FileFormat format,
             RollDecision rolls, boolean exactlyOnce, ArchiveCounters counters, MemoryPressure pressure,
             StorageCalls storageCalls, Compressors compressors) {
+        this(partition, topicId, backend, layout, format, rolls, exactlyOnce, counters, pressure, storageCalls,
+                compressors, ArchiveSink.DEFAULT_FOLD_MANIFESTS_AFTER);
+    }
+
+    /** @param foldManifestsAfter see {@link ManifestRetention} */
+    PartitionArchive(TopicPartition partition, String topicId, StorageBackend backend, Layout layout, FileFormat format,
+            RollDecision rolls, boolean exactlyOnce, ArchiveCounters counters, MemoryPressure pressure,
+            StorageCalls storageCalls, Compressors compressors, int foldManifestsAfter) {
         this.partition = partition;
         this.backend = backend;
         PartitionPaths paths = new PartitionPaths(partition, topicId);
-        this.sealed = new SealedFiles(paths, backend, exactlyOnce, counters, storageCalls);
+        this.sealed = new SealedFiles(paths, backend, exactlyOnce, counters, storageCalls, foldManifestsAfter);
         this.open = new OpenFiles(paths, backend, layout, format, rolls, counters, pressure, storageCalls, compressors,
                 sealed);
     }

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The commit side of one partition's archive: the sealed files (finished, invisible) until a committed manifest lets
  * them be published. It writes the manifest a checkpoint's commit names, publishes after the commit, recovers what
- * the last commit promised when the partition opens, and gives up what no commit can name any more. At least once
- * (no manifests), it publishes at the checkpoint instead.
+ * the last commit promised when the partition opens, and gives up what no commit can name any more; the manifests
+ * older than the committed one are folded into summaries ({@link ManifestRetention}). At least once (no manifests), it
+ * publishes at the checkpoint instead.
  *
  * <p>Threading: one thread at a time (the engine's lane for this partition).
  */
@@ -45,17 +46,20 @@ final class SealedFiles {
     private final StorageCalls storageCalls;
     /** Tells this instance's manifests from those of any other owner of the partition, past or zombie. */
     private final String manifestWriter = UUID.randomUUID().toString().substring(0, 8);
+    private final ManifestRetention retention;
 
     private final List<ManifestFile> sealed = new ArrayList<>();
     private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
 
+    /** @param foldManifestsAfter see {@link ManifestRetention}: how many manifests below the committed one are folded */
     SealedFiles(PartitionPaths paths, StorageBackend backend, boolean exactlyOnce, ArchiveCounters counters,
-            StorageCalls storageCalls) {
+            StorageCalls storageCalls, int foldManifestsAfter) {
         this.paths = paths;
         this.backend = backend;
         this.exactlyOnce = exactlyOnce;
         this.counters = counters;
         this.storageCalls = storageCalls;
+        this.retention = new ManifestRetention(paths, backend, manifestWriter, foldManifestsAfter);
     }
 
     /**
@@ -99,6 +103,7 @@ final class SealedFiles {
             Manifest manifest = new Manifest(1, paths.partition().topic(), paths.topicId(),
                     paths.partition().partition(), barrier, List.copyOf(sealed));
             backend.writeAtomically(paths.manifests() + name, manifest.toJson());
+            retention.written(name);
             CrashPoints.reach(AFTER_MANIFEST);
             awaitingCommit.put(name, List.copyOf(sealed));
             return new SinkCheckpoint(barrier, name);
@@ -113,10 +118,14 @@ final class SealedFiles {
      * recovery publishes them, since the commit names their manifest.
      */
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
-        List<ManifestFile> files = awaitingCommit.remove(checkpoint.data());
-        if (files == null) {
+        List<ManifestFile> listed = awaitingCommit.remove(checkpoint.data());
+        if (listed == null) {
             return;
         }
+        // a manifest lists every sealed file not known to be published, so one written while an earlier commit was in
+        // flight lists that commit's files again: those published since are no longer sealed, and are not again
+        Set<ManifestFile> stillSealed = new HashSet<>(sealed);
+        List<ManifestFile> files = listed.stream().filter(stillSealed::contains).toList();
         List<StorageCalls.Call<Void>> publications = new ArrayList<>(files.size());
         for (ManifestFile f : files) {
             publications.add(() -> {
@@ -130,6 +139,7 @@ final class SealedFiles {
         sealed.removeAll(files);
         // earlier manifests whose outcome was unknown: this one carried their files, now published
         awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) < 0);
+        retention.committed(checkpoint.data());
     }
 
     /**
@@ -168,8 +178,10 @@ final class SealedFiles {
         }
     }
 
+    /** Counts the file only when this call made it visible: a recovery republishes what the last run published. */
     private void publish(ManifestFile f) throws IOException {
-        backend.publish(new PendingRef(f.path(), f.staging()));
-        counters.published();
+        if (backend.publish(new PendingRef(f.path(), f.staging()))) {
+            counters.published();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.storage.sink;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -55,7 +56,8 @@ final class StorageCalls implements AutoCloseable {
     <T> List<T> each(String action, List<String> paths, List<Call<T>> calls) throws StorageFailure {
         if (calls.size() == 1) {
             try {
-                return List.of(calls.get(0).run());
+                // not List.of: a publication's calls return null (Void), which List.of refuses
+                return Collections.singletonList(calls.get(0).run());
             } catch (IOException e) {
                 throw new StorageFailure(action, paths.get(0), e);
             }

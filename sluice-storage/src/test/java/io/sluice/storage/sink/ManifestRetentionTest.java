@@ -1,0 +1,111 @@
+package io.sluice.storage.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.backend.TestStorage;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.codec.Compressors;
+import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollDecision;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.testkit.TestDirs;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Manifests below the committed one are folded into summaries and removed: a long run keeps a bounded number of them,
+ * the committed manifest stays for recovery, and every published file stays named by a manifest or a summary (what
+ * the audit needs to tell the archive's files from strangers).
+ */
+class ManifestRetentionTest {
+
+    private static final StorageCalls STORAGE_CALLS = new StorageCalls(2);
+    private static final TopicPartition PARTITION = new TopicPartition("t", 0);
+    private static final String TOPIC_ID = "Xw4uM0Q7T3mJcJgHq9Ykzw";
+    private static final int FOLD_AFTER = 2;
+
+    private final Path root = TestDirs.newDir("manifest-retention");
+    private final LocalBackend backend = new LocalBackend(root);
+
+    @Test
+    void aLongRunKeepsFewManifestsAndEveryPublishedFileStaysNamed() throws Exception {
+        PartitionArchive archive = archive();
+        archive.recover(0, Optional.empty());
+        SinkCheckpoint last = null;
+        int commits = 40;
+        for (int i = 0; i < commits; i++) {
+            for (long offset = 3L * i; offset < 3L * i + 3; offset++) {
+                archive.write(record(offset));
+            }
+            last = archive.checkpoint(true);
+            archive.committed(last);
+        }
+        archive.close(false);
+
+        Set<String> manifests = new TreeSet<>();
+        Set<String> summaries = new TreeSet<>();
+        Set<String> named = new HashSet<>();
+        for (String path : backend.list(Manifest.directory(TOPIC_ID, 0))) {
+            String name = path.substring(path.lastIndexOf('/') + 1);
+            (Manifest.isSummary(name) ? summaries : manifests).add(name);
+            Manifest.fromJson(backend.read(path).orElseThrow(), path).files().forEach(f -> named.add(f.path()));
+        }
+        assertTrue(manifests.contains(last.data()), "the committed manifest stays for recovery: " + manifests);
+        assertTrue(manifests.size() <= FOLD_AFTER + 1, commits + " commits, " + manifests.size() + " manifests left: "
+                + manifests);
+        assertTrue(!summaries.isEmpty() && summaries.size() <= ManifestRetention.SUMMARIES_BEFORE_MERGE,
+                "summaries are folded together too: " + summaries);
+
+        Set<String> published = new HashSet<>();
+        for (Path f : LocalArchiveFiles.files(root)) {
+            published.add(root.relativize(f).toString().replace('\\', '/'));
+        }
+        assertEquals(commits, published.size(), "one file per commit");
+        assertEquals(published, named, "every published file is named by a manifest or a summary, nothing else is");
+
+        archive().recover(last.offset(), Optional.of(last.data())); // the next owner, from the committed manifest
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 3L * commits));
+    }
+
+    @Test
+    void nothingIsFoldedBeforeThereAreEnoughManifestsBelowTheCommittedOne() throws Exception {
+        PartitionArchive archive = archive();
+        archive.recover(0, Optional.empty());
+        for (int i = 0; i < FOLD_AFTER; i++) {
+            archive.write(record(i));
+            archive.committed(archive.checkpoint(true));
+        }
+        List<String> names = backend.list(Manifest.directory(TOPIC_ID, 0));
+        assertEquals(FOLD_AFTER, names.size(), "one manifest below the committed one is kept as it is: " + names);
+        assertTrue(names.stream().noneMatch(p -> Manifest.isSummary(p.substring(p.lastIndexOf('/') + 1))), names.toString());
+    }
+
+    private PartitionArchive archive() {
+        return new PartitionArchive(PARTITION, TOPIC_ID, backend,
+                new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
+                new JsonLinesFormat(Codec.ZSTD, false, false),
+                new RollDecision(new RollingPolicy(1L << 30, 3, Duration.ofHours(1), 4), Long.MAX_VALUE),
+                true, new ArchiveCounters(), new MemoryPressure(List.of()), STORAGE_CALLS, Compressors.INLINE,
+                FOLD_AFTER);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset) {
+        return new ConsumerRecord<>("t", 0, offset, ("k" + offset).getBytes(StandardCharsets.UTF_8),
+                ("{\"category\":\"click\",\"i\":" + offset + "}").getBytes(StandardCharsets.UTF_8));
+    }
+}
