@@ -107,6 +107,9 @@ public final class Merge implements AutoCloseable {
                 failure.get();
             }
             if (runner.finished()) {
+                if (failure.isCompletedExceptionally()) {
+                    failure.get(); // a worker that failed has no partitions left, which reads as finished
+                }
                 return true;
             }
             Thread.sleep(100);

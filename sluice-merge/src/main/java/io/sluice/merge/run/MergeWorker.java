@@ -66,7 +66,7 @@ final class MergeWorker implements Runnable {
     /** Whether every partition here is finished (see {@link PartitionTask#finished}); for a bounded run. */
     CompletableFuture<Boolean> finished() {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        send(() -> answer.complete(tasks.stream().allMatch(t -> t.finished(System.currentTimeMillis()))));
+        send(() -> answer.complete(!ended && tasks.stream().allMatch(t -> t.finished(System.currentTimeMillis()))));
         return answer;
     }
 

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * A merge of two inputs in a child JVM, for the crash tests:
- * {@code MergeChild <input 0 bootstrap> <topic 0> <input 1 bootstrap> <topic 1> <target bootstrap> <output> <name>}.
+ * {@code MergeChild <input 0 bootstrap> <topic 0> <input 1 bootstrap> <topic 1> <target bootstrap> <output> <name>
+ * [<instance ID>]}.
  * It merges to the inputs' ends unless it halts at a crash point or is killed first. Its owners-group member has a
  * fixed instance ID (static membership), so a restart with the same ID takes the partitions at once.
  */
@@ -18,15 +19,20 @@ public final class MergeChild {
 
     static final String READY = "SLUICE-READY";
     static final String INSTANCE = "merge-crashing";
+    static final String FAILED = "SLUICE-FAILED ";
 
     private MergeChild() {
     }
 
     public static void main(String[] args) throws Exception {
-        try (Merge merge = Merge.start(config(args).build(), member())) {
+        try (Merge merge = Merge.start(config(args).build(), member(args.length > 7 ? args[7] : INSTANCE))) {
             System.out.println(READY);
             System.out.flush();
             merge.awaitEnd(Duration.ofMinutes(5));
+        } catch (Exception e) {
+            System.out.println(FAILED + e.getMessage());
+            System.out.flush();
+            System.exit(1);
         }
         System.exit(0);
     }
@@ -41,8 +47,12 @@ public final class MergeChild {
     }
 
     static Map<String, Object> member() {
+        return member(INSTANCE);
+    }
+
+    static Map<String, Object> member(String instance) {
         Map<String, Object> member = new HashMap<>(MergeInputs.quickMember());
-        member.put("group.instance.id", INSTANCE);
+        member.put("group.instance.id", instance);
         return member;
     }
 

@@ -70,7 +70,7 @@ class MergeCrashTest {
     }
 
     /** Two inputs with skewed event times on two clusters, merged into a topic of the first. */
-    private static final class Run {
+    static final class Run {
         final KafkaCluster west = SharedKafka.cluster();
         final KafkaCluster east = SharedKafka.second();
         final MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
@@ -95,11 +95,17 @@ class MergeCrashTest {
         }
 
         ChildProcess start(String... jvmOptions) {
+            return start(List.of(jvmOptions), MergeChild.INSTANCE);
+        }
+
+        ChildProcess start(List<String> jvmOptions, String instance) {
+            String[] args = java.util.Arrays.copyOf(args(), 8);
+            args[7] = instance;
             ChildProcess child = ChildJvm.builder("merge-" + name)
                     .classpathOfThisJvm()
-                    .jvmOptions(List.of(jvmOptions))
+                    .jvmOptions(jvmOptions)
                     .mainClass(MergeChild.class.getName())
-                    .args(args())
+                    .args(args)
                     .workDir(TestDirs.newDir("merge-child-" + name))
                     .build()
                     .start();
@@ -108,10 +114,18 @@ class MergeCrashTest {
         }
 
         void finishAndCheck() throws Exception {
-            MergeConfig config = MergeChild.config(args()).build();
-            try (Merge restart = Merge.start(config, MergeChild.member())) {
+            finish(MergeChild.INSTANCE);
+            check();
+        }
+
+        void finish(String instance) throws Exception {
+            try (Merge restart = Merge.start(MergeChild.config(args()).build(), MergeChild.member(instance))) {
                 assertTrue(restart.awaitEnd(Duration.ofSeconds(60)), "the restart merged to the end");
             }
+        }
+
+        void check() throws Exception {
+            MergeConfig config = MergeChild.config(args()).build();
             MergeInputs.assertMerged(inputs.expected(), MergeInputs.sources(west, output));
             MergeAuditReport audit = MergeAudit.run(config);
             assertTrue(audit.ok(), audit.firstProblem());
