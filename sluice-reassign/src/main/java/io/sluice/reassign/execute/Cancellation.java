@@ -5,6 +5,8 @@ import io.sluice.reassign.journal.Journal;
 import io.sluice.reassign.plan.PartitionMove;
 import io.sluice.reassign.plan.ReassignmentPlan;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -46,9 +48,34 @@ public final class Cancellation {
                 while (!reassignments.ongoing(ongoing).isEmpty()) {
                     Thread.sleep(poll.toMillis());
                 }
+                restoreOrder(reassignments, plan, ongoing, poll);
             }
         }
         new ConfigLedger(new DynamicConfigs(admin), journal).restoreAll(listener::note);
         journal.cancelled();
+    }
+
+    /**
+     * Kafka gives a cancelled partition its old replicas back, but in the order of the move's list: the preferred
+     * leader may change. Reordering to the list before the move copies nothing.
+     */
+    private void restoreOrder(Reassignments reassignments, ReassignmentPlan plan, Set<TopicPartition> cancelled,
+            Duration poll) throws InterruptedException {
+        Map<TopicPartition, List<Integer>> now = reassignments.replicas(
+                cancelled.stream().map(TopicPartition::topic).collect(Collectors.toSet()));
+        List<PartitionMove> reorders = plan.moves().stream()
+                .filter(m -> cancelled.contains(m.topicPartition()))
+                .filter(m -> !m.from().equals(now.get(m.topicPartition()))
+                        && Set.copyOf(m.from()).equals(Set.copyOf(now.get(m.topicPartition()))))
+                .map(m -> new PartitionMove(m.topic(), m.partition(), now.get(m.topicPartition()), m.from(), 0))
+                .toList();
+        if (reorders.isEmpty()) {
+            return;
+        }
+        reassignments.start(reorders);
+        while (!reassignments.ongoing(cancelled).isEmpty()) {
+            Thread.sleep(poll.toMillis());
+        }
+        reassignments.electPreferredLeaders(cancelled);
     }
 }

@@ -58,20 +58,22 @@ public final class ReassignmentRun {
             listener.note("the journal " + journal.file() + " says this run is over; nothing to do");
             return;
         }
+        ConfigLedger ledger = new ConfigLedger(new DynamicConfigs(admin), journal);
+        List<TemporaryConfig> temporary = new ArrayList<>();
         if (journal.isEmpty()) {
             journal.plan(plan);
+            if (options.throttleBytesPerSecond() > 0) {
+                temporary.addAll(Throttles.of(plan.moves(), options.throttleBytesPerSecond()));
+            }
+            if (options.retentionGuard()) {
+                temporary.addAll(guards(plan));
+            }
         } else {
             plan = journal.plan().orElseThrow(() -> new IllegalStateException("the journal " + journal.file()
                     + " holds no plan"));
             listener.note("resuming from the journal " + journal.file());
-        }
-        ConfigLedger ledger = new ConfigLedger(new DynamicConfigs(admin), journal);
-        List<TemporaryConfig> temporary = new ArrayList<>();
-        if (options.throttleBytesPerSecond() > 0) {
-            temporary.addAll(Throttles.of(plan.moves(), options.throttleBytesPerSecond()));
-        }
-        if (options.retentionGuard()) {
-            temporary.addAll(guards(plan));
+            // the killed run may have journaled a config and died before setting it: set each again, as journaled
+            journal.pending().forEach(c -> temporary.add(new TemporaryConfig(c.type(), c.name(), c.key(), c.value())));
         }
         ledger.apply(temporary);
         temporary.forEach(c -> listener.note("set " + c.key() + "=" + c.value() + " on "
@@ -121,14 +123,6 @@ public final class ReassignmentRun {
                         own.put(resource.name(), Long.parseLong(value));
                     }
                 });
-        // a resumed run finds its own guard set: what counts is the value before the first run, in the journal
-        journal.pending().stream().filter(c -> c.key().equals(RetentionGuard.RETENTION_BYTES)).forEach(c -> {
-            if (c.previous() == null) {
-                own.remove(c.name());
-            } else {
-                own.put(c.name(), Long.parseLong(c.previous()));
-            }
-        });
         return RetentionGuard.of(snapshot, guarded, options.allowance(), own);
     }
 

@@ -149,9 +149,7 @@ public final class Journal implements AutoCloseable {
 
     private void append(JournalEntry entry) {
         try {
-            byte[] line = (PlanFile.json().writer().without(
-                    com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(entry) + "\n")
-                    .getBytes(StandardCharsets.UTF_8);
+            byte[] line = (PlanFile.jsonLine(entry) + "\n").getBytes(StandardCharsets.UTF_8);
             ByteBuffer buffer = ByteBuffer.wrap(line);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);

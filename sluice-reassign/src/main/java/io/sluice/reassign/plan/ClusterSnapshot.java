@@ -20,6 +20,17 @@ public record ClusterSnapshot(List<Broker> brokers, List<PartitionState> partiti
         return brokers.stream().filter(b -> b.id() == id).findFirst();
     }
 
+    /**
+     * This snapshot with every log dir taken as a volume of {@code capacity} bytes that holds nothing but its
+     * replicas: for log dirs on a volume shared with other data, or under a quota the broker does not see.
+     */
+    public ClusterSnapshot withLogDirCapacity(long capacity) {
+        return new ClusterSnapshot(brokers, partitions, logDirs.stream()
+                .map(d -> new LogDir(d.broker(), d.path(), capacity, Math.max(0, capacity - d.replicaBytes()),
+                        d.replicaBytes()))
+                .toList());
+    }
+
     public List<LogDir> logDirs(int broker) {
         return logDirs.stream().filter(d -> d.broker() == broker).toList();
     }

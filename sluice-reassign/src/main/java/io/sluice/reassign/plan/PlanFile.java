@@ -43,6 +43,15 @@ public final class PlanFile {
         }
     }
 
+    /** {@code value} as JSON on one line: a journal line, a line of a command's JSON output. */
+    public static String jsonLine(Object value) {
+        try {
+            return JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("not writable as JSON: " + value, e);
+        }
+    }
+
     /** The mapper, for the journal's lines that hold a plan. */
     public static ObjectMapper json() {
         return JSON;
