@@ -160,6 +160,31 @@ class ReassignClusterTest {
 
     @Test
     @Order(3)
+    void aRunKilledMidMoveIsCancelledAndTheClusterIsAsBefore() throws Exception {
+        String topic = Names.unique("reassign-cancel");
+        createOnFirstThree(topic, 4);
+        fill(topic, 3_000, 1_000);
+        Path planFile = TestDirs.newDir("reassign-cancel").resolve("plan.json");
+        Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t", topic,
+                "-o", planFile.toString());
+        assertEquals(ExitStatus.OK, plan.status(), plan.out() + plan.err());
+        Map<TopicPartition, List<Integer>> before = replicas(topic);
+
+        ChildProcess killed = child(planFile.getParent(), "reassign-cancelled", ReassignmentRun.AFTER_START,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "64KiB/s");
+        assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+        assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
+                "the moves are under way");
+
+        Cli.Result cancel = Cli.run("reassign", "cancel", planFile + ".journal", "-b", kafka.bootstrapServers());
+        assertEquals(ExitStatus.OK, cancel.status(), cancel.out() + cancel.err());
+        assertTrue(cancel.err().contains("cancelled the moves of " + topic), cancel.err());
+        assertEquals(before, replicas(topic), "every partition has its replicas back, in their order");
+        assertNoThrottleOrOverride(topic);
+    }
+
+    @Test
+    @Order(4)
     void checkFindsPlantedLeftoversAndFixRemovesThem() throws Exception {
         String topic = Names.unique("reassign-leftovers");
         createOnFirstThree(topic, 1);
@@ -216,7 +241,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aPlanWhosePeakPassesTheDiskHeadroomIsRefusedWithTheNumbers() throws Exception {
         String topic = Names.unique("reassign-disk");
         createOnFirstThree(topic, 4);
@@ -251,7 +276,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aMovedReplicaExpiresByItsRecordTimestampsNotByWhenItWasCopied() throws Exception {
         String topic = Names.unique("reassign-retention");
         long retentionMs = 20_000;
@@ -286,7 +311,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void removingABrokerMovesEveryReplicaOffIt() throws Exception {
         Path planFile = TestDirs.newDir("reassign-remove").resolve("remove.json");
         Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--remove-brokers", "4", "-o",
