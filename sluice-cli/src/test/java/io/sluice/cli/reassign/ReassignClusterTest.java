@@ -185,6 +185,37 @@ class ReassignClusterTest {
 
     @Test
     @Order(4)
+    void aTopicPinnedByAFutureTimestampIsGuardedWhileItMovesAndRestoredAfter() throws Exception {
+        String topic = Names.unique("reassign-pinned");
+        createOnFirstThree(topic, 2);
+        fill(topic, 1_000, 1_000);
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            long future = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
+            producer.send(new ProducerRecord<>(topic, 0, future, "k", "from-the-future")).get(30, TimeUnit.SECONDS);
+        }
+        Path planFile = TestDirs.newDir("reassign-pinned").resolve("plan.json");
+        Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t", topic,
+                "-o", planFile.toString());
+        assertEquals(ExitStatus.OK, plan.status(), plan.out() + plan.err());
+
+        ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_THROTTLE,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers());
+        assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        String guard = dynamic(resource).get("retention.bytes");
+        assertTrue(guard != null && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
+                "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
+
+        Cli.Result resume = Cli.run("reassign", "resume", planFile + ".journal", "-b", kafka.bootstrapServers(),
+                "--poll", "200ms");
+        assertEquals(ExitStatus.OK, resume.status(), resume.out() + resume.err());
+        assertTrue(resume.err().contains("restored topic " + topic + " retention.bytes (removed)"), resume.err());
+        assertNoThrottleOrOverride(topic);
+    }
+
+    @Test
+    @Order(5)
     void checkFindsPlantedLeftoversAndFixRemovesThem() throws Exception {
         String topic = Names.unique("reassign-leftovers");
         createOnFirstThree(topic, 1);
@@ -241,7 +272,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aPlanWhosePeakPassesTheDiskHeadroomIsRefusedWithTheNumbers() throws Exception {
         String topic = Names.unique("reassign-disk");
         createOnFirstThree(topic, 4);
@@ -276,7 +307,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aMovedReplicaExpiresByItsRecordTimestampsNotByWhenItWasCopied() throws Exception {
         String topic = Names.unique("reassign-retention");
         long retentionMs = 20_000;
@@ -311,7 +342,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void removingABrokerMovesEveryReplicaOffIt() throws Exception {
         Path planFile = TestDirs.newDir("reassign-remove").resolve("remove.json");
         Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--remove-brokers", "4", "-o",

@@ -22,8 +22,11 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class PinnedSegments {
 
-    /** Clocks of producers drift; a record this far ahead is a future-dated one. */
-    static final Duration FUTURE = Duration.ofHours(1);
+    /**
+     * Clocks of producers drift; a record this far ahead is a future-dated one. Brokers accept records up to
+     * {@code message.timestamp.after.max.ms} ahead (1 hour by default since Kafka 3.6), so the mark is well below.
+     */
+    static final Duration FUTURE = Duration.ofMinutes(5);
 
     private final Admin admin;
 
