@@ -1,6 +1,5 @@
 package io.sluice.cli.reassign;
 
-import io.sluice.cli.ExitStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,9 +31,10 @@ public final class ReassignCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Without a subcommand: bad usage (exit status 2), with the list of subcommands. */
     @Override
     public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitStatus.USAGE;
+        throw new CommandLine.ParameterException(spec.commandLine(), "name what to do: plan, execute, resume, "
+                + "cancel, check or who-reads");
     }
 }

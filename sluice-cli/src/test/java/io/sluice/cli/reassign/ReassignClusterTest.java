@@ -92,9 +92,7 @@ class ReassignClusterTest {
     @Test
     @Order(2)
     void aTopicMovesToTheAddedBrokerUnderTrafficThroughAKillAndAResumeLosingAndDoublingNothing() throws Exception {
-        String topic = Names.unique("reassign-live");
-        createOnFirstThree(topic, 4);
-        fill(topic, 6_000, 1_000);
+        String topic = topicOnFirstThree("reassign-live", 4, 6_000, 1_000);
         Path dir = TestDirs.newDir("reassign-live");
         Path planFile = dir.resolve("plan.json");
         String group = Names.unique("reassign-reader");
@@ -102,14 +100,11 @@ class ReassignClusterTest {
 
         try (LiveTraffic traffic = new LiveTraffic(client, topic, group, "billing-service")) {
             awaitTrue(() -> traffic.consumed() > 1_000, "the consumer reads");
-            Cli.Result readers = Cli.run("reassign", "who-reads", "-b", kafka.bootstrapServers(), "-t", topic);
-            assertEquals(ExitStatus.OK, readers.status(), readers.err());
+            Cli.Result readers = reassign(ExitStatus.OK, "who-reads", "-t", topic);
             assertTrue(readers.out().contains(topic + "  group " + group) && readers.out().contains("billing-service@"),
                     readers.out());
 
-            Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t",
-                    topic, "-o", planFile.toString());
-            assertEquals(ExitStatus.OK, plan.status(), plan.out() + plan.err());
+            Cli.Result plan = planToAddBroker4(topic, planFile);
             ReassignmentPlan written = PlanFile.read(planFile);
             // rack a holds one replica of each of the 4 partitions: broker 4, on rack a too, takes half of them (a
             // replica from broker 2 or 3 would put two replicas of a partition on one rack)
@@ -126,13 +121,12 @@ class ReassignClusterTest {
             assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
             Path journal = Path.of(planFile + ".journal");
             assertFalse(Journal.read(journal).isEmpty());
-            assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER, "4")).containsKey(Throttles.FOLLOWER_RATE),
+            assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER,
+                    "4")).containsKey(Throttles.FOLLOWER_RATE),
                     "the killed run left its throttle");
 
             long consumedBefore = traffic.consumed();
-            Cli.Result resume = Cli.run("reassign", "resume", journal.toString(), "-b", kafka.bootstrapServers(),
-                    "--poll", "200ms");
-            assertEquals(ExitStatus.OK, resume.status(), resume.out() + resume.err());
+            Cli.Result resume = reassign(ExitStatus.OK, "resume", journal.toString(), "--poll", "200ms");
             assertTrue(resume.err().contains("restored broker 4 " + Throttles.FOLLOWER_RATE + " (removed)"),
                     resume.err());
 
@@ -141,9 +135,8 @@ class ReassignClusterTest {
                 assertEquals(move.to(), replicas.get(move.topicPartition()), move.toString());
             }
             assertNoThrottleOrOverride(topic);
-            Cli.Result check = Cli.run("reassign", "check", "-b", kafka.bootstrapServers(), "--journal",
-                    journal.toString(), "--stall-window", "1s");
-            assertEquals(ExitStatus.OK, check.status(), check.out() + check.err());
+            reassign(ExitStatus.OK, "check", "--journal", journal.toString(), "--stall-window",
+                    "1s");
 
             awaitTrue(() -> traffic.consumed() > consumedBefore + 500, "the consumer carries on after the move");
             Set<String> acknowledged = traffic.stopProducing();
@@ -161,13 +154,9 @@ class ReassignClusterTest {
     @Test
     @Order(3)
     void aRunKilledMidMoveIsCancelledAndTheClusterIsAsBefore() throws Exception {
-        String topic = Names.unique("reassign-cancel");
-        createOnFirstThree(topic, 4);
-        fill(topic, 3_000, 1_000);
+        String topic = topicOnFirstThree("reassign-cancel", 4, 3_000, 1_000);
         Path planFile = TestDirs.newDir("reassign-cancel").resolve("plan.json");
-        Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t", topic,
-                "-o", planFile.toString());
-        assertEquals(ExitStatus.OK, plan.status(), plan.out() + plan.err());
+        planToAddBroker4(topic, planFile);
         Map<TopicPartition, List<Integer>> before = replicas(topic);
 
         ChildProcess killed = child(planFile.getParent(), "reassign-cancelled", ReassignmentRun.AFTER_START,
@@ -176,8 +165,7 @@ class ReassignClusterTest {
         assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "the moves are under way");
 
-        Cli.Result cancel = Cli.run("reassign", "cancel", planFile + ".journal", "-b", kafka.bootstrapServers());
-        assertEquals(ExitStatus.OK, cancel.status(), cancel.out() + cancel.err());
+        Cli.Result cancel = reassign(ExitStatus.OK, "cancel", planFile + ".journal");
         assertTrue(cancel.err().contains("cancelled the moves of " + topic), cancel.err());
         assertEquals(before, replicas(topic), "every partition has its replicas back, in their order");
         assertNoThrottleOrOverride(topic);
@@ -186,18 +174,14 @@ class ReassignClusterTest {
     @Test
     @Order(4)
     void aTopicPinnedByAFutureTimestampIsGuardedWhileItMovesAndRestoredAfter() throws Exception {
-        String topic = Names.unique("reassign-pinned");
-        createOnFirstThree(topic, 2);
-        fill(topic, 1_000, 1_000);
+        String topic = topicOnFirstThree("reassign-pinned", 2, 1_000, 1_000);
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             long future = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
             producer.send(new ProducerRecord<>(topic, 0, future, "k", "from-the-future")).get(30, TimeUnit.SECONDS);
         }
         Path planFile = TestDirs.newDir("reassign-pinned").resolve("plan.json");
-        Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t", topic,
-                "-o", planFile.toString());
-        assertEquals(ExitStatus.OK, plan.status(), plan.out() + plan.err());
+        planToAddBroker4(topic, planFile);
 
         ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_THROTTLE,
                 "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers());
@@ -207,9 +191,7 @@ class ReassignClusterTest {
         assertTrue(guard != null && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
                 "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
 
-        Cli.Result resume = Cli.run("reassign", "resume", planFile + ".journal", "-b", kafka.bootstrapServers(),
-                "--poll", "200ms");
-        assertEquals(ExitStatus.OK, resume.status(), resume.out() + resume.err());
+        Cli.Result resume = reassign(ExitStatus.OK, "resume", planFile + ".journal", "--poll", "200ms");
         assertTrue(resume.err().contains("restored topic " + topic + " retention.bytes (removed)"), resume.err());
         assertNoThrottleOrOverride(topic);
     }
@@ -217,9 +199,7 @@ class ReassignClusterTest {
     @Test
     @Order(5)
     void checkFindsPlantedLeftoversAndFixRemovesThem() throws Exception {
-        String topic = Names.unique("reassign-leftovers");
-        createOnFirstThree(topic, 1);
-        fill(topic, 200, 100);
+        String topic = topicOnFirstThree("reassign-leftovers", 1, 200, 100);
         TopicPartition partition = new TopicPartition(topic, 0);
         List<Integer> before = replicas(topic).get(partition);
         ConfigResource broker2 = new ConfigResource(ConfigResource.Type.BROKER, "2");
@@ -240,9 +220,8 @@ class ReassignClusterTest {
             target.set(target.indexOf(1), 4);
             admin.alterPartitionReassignments(Map.of(partition, Optional.of(new NewPartitionReassignment(target))))
                     .all().get(30, TimeUnit.SECONDS);
-            Cli.Result found = Cli.run("reassign", "check", "-b", kafka.bootstrapServers(), "--journal",
-                    journalFile.toString(), "--stall-window", "1s");
-            assertEquals(ExitStatus.FAILURE, found.status(), found.out() + found.err());
+            Cli.Result found = reassign(ExitStatus.FAILURE, "check", "--journal", journalFile.toString(),
+                    "--stall-window", "1s");
             assertTrue(found.out().contains("throttle " + Throttles.LEADER_RATE + "=1000 on broker 2"), found.out());
             assertTrue(found.out().contains("throttle " + Throttles.FOLLOWER_REPLICAS + "=0:4 on topic " + topic),
                     found.out());
@@ -251,9 +230,8 @@ class ReassignClusterTest {
             assertTrue(found.out().contains("stalled move of " + partition + " to brokers [4]: brokers [4] are not in "
                     + "the cluster"), found.out());
 
-            Cli.Result fixed = Cli.run("reassign", "check", "-b", kafka.bootstrapServers(), "--journal",
-                    journalFile.toString(), "--stall-window", "1s", "--fix");
-            assertEquals(ExitStatus.OK, fixed.status(), fixed.out() + fixed.err());
+            reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window",
+                    "1s", "--fix");
             awaitTrue(() -> admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                     "the stalled move is cancelled");
             // Kafka gives a cancelled move's replicas back in the order of the move's list
@@ -261,9 +239,8 @@ class ReassignClusterTest {
                     "the partition keeps its replicas");
             assertNoThrottleOrOverride(topic);
             assertFalse(dynamic(broker2).containsKey(Throttles.LEADER_RATE));
-            Cli.Result clean = Cli.run("reassign", "check", "-b", kafka.bootstrapServers(), "--journal",
-                    journalFile.toString(), "--stall-window", "1s");
-            assertEquals(ExitStatus.OK, clean.status(), clean.out() + clean.err());
+            Cli.Result clean = reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window",
+                    "1s");
             assertTrue(clean.err().contains("clean"), clean.err());
         } finally {
             kafka.node(4).start();
@@ -274,16 +251,12 @@ class ReassignClusterTest {
     @Test
     @Order(6)
     void aPlanWhosePeakPassesTheDiskHeadroomIsRefusedWithTheNumbers() throws Exception {
-        String topic = Names.unique("reassign-disk");
-        createOnFirstThree(topic, 4);
-        fill(topic, 2_000, 1_000);
+        String topic = topicOnFirstThree("reassign-disk", 4, 2_000, 1_000);
         Path dir = TestDirs.newDir("reassign-disk");
         // the volume here is shared with everything else on the machine: a capacity of our own makes the figures ours
         String capacity = "1GiB";
-        Cli.Result fits = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t",
-                topic, "--log-dir-capacity", capacity, "--max-disk-use", "100%", "--json", "-o",
-                dir.resolve("fits.json").toString());
-        assertEquals(ExitStatus.OK, fits.status(), fits.out() + fits.err());
+        Cli.Result fits = reassign(ExitStatus.OK, "plan", "--add-brokers", "4", "-t", topic, "--log-dir-capacity",
+                capacity, "--max-disk-use", "100%", "--json", "-o", dir.resolve("fits.json").toString());
         JsonNode four = null;
         for (JsonNode disk : PlanFile.json().readTree(fits.out()).get("disks")) {
             if (disk.get("broker").asInt() == 4) {
@@ -296,10 +269,8 @@ class ReassignClusterTest {
         double limit = (now + (peak - now) / 2.0) / (1L << 30);
 
         Path refusedFile = dir.resolve("refused.json");
-        Cli.Result refused = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--add-brokers", "4", "-t",
-                topic, "--log-dir-capacity", capacity, "--max-disk-use", Double.toString(limit), "-o",
-                refusedFile.toString());
-        assertEquals(ExitStatus.FAILURE, refused.status(), refused.out() + refused.err());
+        Cli.Result refused = reassign(ExitStatus.FAILURE, "plan", "--add-brokers", "4", "-t", topic,
+                "--log-dir-capacity", capacity, "--max-disk-use", Double.toString(limit), "-o", refusedFile.toString());
         assertTrue(refused.err().contains("refused: broker 4 ") && refused.err().contains(" at peak (")
                 && refused.err().contains("of 1.07 GB), above the limit of"), refused.err());
         assertTrue(refused.err().contains("no plan written"), refused.err());
@@ -345,13 +316,10 @@ class ReassignClusterTest {
     @Order(8)
     void removingABrokerMovesEveryReplicaOffIt() throws Exception {
         Path planFile = TestDirs.newDir("reassign-remove").resolve("remove.json");
-        Cli.Result plan = Cli.run("reassign", "plan", "-b", kafka.bootstrapServers(), "--remove-brokers", "4", "-o",
-                planFile.toString());
-        assertEquals(ExitStatus.OK, plan.status(), plan.out() + plan.err());
+        Cli.Result plan = reassign(ExitStatus.OK, "plan", "--remove-brokers", "4", "-o", planFile.toString());
         assertTrue(PlanFile.read(planFile).replicaMoves() > 0, plan.out());
-        Cli.Result execute = Cli.run("reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(),
-                "--poll", "200ms", "--batch-size", "50");
-        assertEquals(ExitStatus.OK, execute.status(), execute.out() + execute.err());
+        reassign(ExitStatus.OK, "execute", planFile.toString(), "--poll", "200ms",
+                "--batch-size", "50");
 
         Set<String> topics = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
                 .names().get(30, TimeUnit.SECONDS);
@@ -379,6 +347,28 @@ class ReassignClusterTest {
                 .workDir(dir)
                 .build()
                 .start();
+    }
+
+    private static Cli.Result planToAddBroker4(String topic, Path planFile) {
+        return reassign(ExitStatus.OK, "plan", "--add-brokers", "4", "-t", topic, "-o", planFile.toString());
+    }
+
+    /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
+    private static Cli.Result reassign(int status, String... args) {
+        List<String> line = new ArrayList<>(List.of("reassign"));
+        line.addAll(List.of(args));
+        line.addAll(List.of("-b", kafka.bootstrapServers()));
+        Cli.Result result = Cli.run(line.toArray(String[]::new));
+        assertEquals(status, result.status(), () -> String.join(" ", line) + "\n" + result.out() + result.err());
+        return result;
+    }
+
+    /** A new topic on brokers 1 to 3 holding {@code count} records of {@code valueBytes}. */
+    private static String topicOnFirstThree(String prefix, int partitions, int count, int valueBytes) {
+        String topic = Names.unique(prefix);
+        createOnFirstThree(topic, partitions);
+        fill(topic, count, valueBytes);
+        return topic;
     }
 
     /** A topic on brokers 1 to 3 only, as if made before broker 4 joined; the leaders spread over them. */

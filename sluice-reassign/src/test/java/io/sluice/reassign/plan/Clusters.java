@@ -41,6 +41,14 @@ final class Clusters {
         return this;
     }
 
+    /** {@code partitions} partitions of {@code bytes} each, with 3 replicas on brokers 1 to 3, leaders spread. */
+    Clusters onFirstThree(String topic, int partitions, long bytes) {
+        for (int p = 0; p < partitions; p++) {
+            partition(topic, p, bytes, 1 + p % 3, 1 + (p + 1) % 3, 1 + (p + 2) % 3);
+        }
+        return this;
+    }
+
     ClusterSnapshot snapshot() {
         List<LogDir> dirs = new ArrayList<>();
         for (Broker b : brokers) {

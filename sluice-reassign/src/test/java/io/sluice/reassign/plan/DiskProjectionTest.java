@@ -39,9 +39,7 @@ class DiskProjectionTest {
     void aPlanWhosePeakPassesTheHeadroomIsNamedWithItsLogDir() {
         Clusters builder = new Clusters().brokers(1, 2, 3, 4)
                 .disk(1, 10_000, 0).disk(2, 10_000, 0).disk(3, 10_000, 0).disk(4, 10_000, 6_000);
-        for (int p = 0; p < 4; p++) {
-            builder.partition("t", p, 1_000, 1 + p % 3, 1 + (p + 1) % 3, 1 + (p + 2) % 3);
-        }
+        builder.onFirstThree("t", 4, 1_000);
         ClusterSnapshot cluster = builder.snapshot();
         List<PartitionMove> moves = new Planner(cluster).plan(Goal.add(Set.of(4)), Set.of());
         List<DiskUse> uses = DiskProjection.of(cluster, moves);

@@ -51,9 +51,7 @@ class PlannerTest {
     @Test
     void anAddedBrokerTakesItsShareWithTheFewestMovesAndNoneBetweenOldBrokers() {
         Clusters builder = new Clusters().brokers(1, 2, 3, 4);
-        for (int p = 0; p < 4; p++) {
-            builder.partition("t", p, 1_000, 1 + p % 3, 1 + (p + 1) % 3, 1 + (p + 2) % 3);
-        }
+        builder.onFirstThree("t", 4, 1_000);
         ClusterSnapshot cluster = builder.snapshot();
         List<PartitionMove> moves = new Planner(cluster).plan(Goal.add(Set.of(4)), Set.of());
 
@@ -80,9 +78,7 @@ class PlannerTest {
     @Test
     void anAddedBrokerLeadsItsShareOfPartitions() {
         Clusters builder = new Clusters().brokers(1, 2, 3, 4);
-        for (int p = 0; p < 8; p++) {
-            builder.partition("t", p, 100, 1 + p % 3, 1 + (p + 1) % 3, 1 + (p + 2) % 3);
-        }
+        builder.onFirstThree("t", 8, 100);
         ClusterSnapshot cluster = builder.snapshot();
         Map<String, List<Integer>> after = after(cluster, new Planner(cluster).plan(Goal.add(Set.of(4)), Set.of()));
         Map<Integer, Integer> leaders = new HashMap<>();
