@@ -1,7 +1,7 @@
 package io.sluice.reassign.check;
 
 import io.sluice.reassign.cluster.DynamicConfigs;
-import io.sluice.reassign.cluster.Kafka;
+import io.sluice.reassign.cluster.AdminCalls;
 import io.sluice.reassign.execute.ConfigLedger;
 import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.execute.Throttles;
@@ -66,10 +66,10 @@ public final class LeftoverCheck {
         }
 
         List<ConfigResource> resources = new ArrayList<>();
-        Collection<Node> nodes = Kafka.get(admin.describeCluster().nodes(), "describe the cluster");
+        Collection<Node> nodes = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster");
         resources.add(new ConfigResource(ConfigResource.Type.BROKER, ""));
         nodes.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, n.idString())));
-        Kafka.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics")
+        AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics")
                 .forEach(t -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, t)));
         new DynamicConfigs(admin).dynamicValues(resources).forEach((resource, values) -> values.forEach((key, value) -> {
             boolean brokerThrottle = resource.type() == ConfigResource.Type.BROKER && Throttles.BROKER_KEYS.contains(key)
@@ -111,7 +111,7 @@ public final class LeftoverCheck {
         if (ongoing.isEmpty()) {
             return List.of();
         }
-        Set<Integer> alive = Kafka.get(admin.describeCluster().nodes(), "describe the cluster").stream()
+        Set<Integer> alive = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster").stream()
                 .map(Node::id).collect(Collectors.toSet());
         List<Leftover.StalledMove> stalled = new ArrayList<>();
         Map<TopicPartition, PartitionMove> watched = new HashMap<>();

@@ -36,14 +36,14 @@ public final class ClusterReader {
     }
 
     public ClusterSnapshot snapshot() {
-        Collection<Node> nodes = Kafka.get(admin.describeCluster().nodes(), "describe the cluster");
+        Collection<Node> nodes = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster");
         List<Broker> brokers = nodes.stream().map(n -> new Broker(n.id(), n.rack()))
                 .sorted(java.util.Comparator.comparingInt(Broker::id)).toList();
-        Set<String> names = new TreeSet<>(Kafka.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(),
+        Set<String> names = new TreeSet<>(AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(),
                 "list topics"));
         Map<String, TopicDescription> topics = names.isEmpty() ? Map.of()
-                : Kafka.get(admin.describeTopics(names).allTopicNames(), "describe topics");
-        Map<Integer, Map<String, LogDirDescription>> dirs = Kafka.get(
+                : AdminCalls.get(admin.describeTopics(names).allTopicNames(), "describe topics");
+        Map<Integer, Map<String, LogDirDescription>> dirs = AdminCalls.get(
                 admin.describeLogDirs(brokers.stream().map(Broker::id).toList()).allDescriptions(), "describe log dirs");
 
         Map<TopicPartition, Map<Integer, String>> replicaDirs = new HashMap<>();

@@ -33,7 +33,7 @@ public final class DynamicConfigs {
 
     /** Per resource, the configs set on it itself (topic overrides, per-broker dynamic configs). */
     public Map<ConfigResource, Map<String, String>> dynamicValues(Collection<ConfigResource> resources) {
-        Map<ConfigResource, Config> configs = Kafka.get(admin.describeConfigs(resources,
+        Map<ConfigResource, Config> configs = AdminCalls.get(admin.describeConfigs(resources,
                 new DescribeConfigsOptions().includeSynonyms(false)).all(), "describe configs");
         Map<ConfigResource, Map<String, String>> values = new HashMap<>();
         configs.forEach((resource, config) -> {
@@ -56,7 +56,7 @@ public final class DynamicConfigs {
         AlterConfigOp op = value == null
                 ? new AlterConfigOp(new ConfigEntry(key, ""), AlterConfigOp.OpType.DELETE)
                 : new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET);
-        Kafka.get(admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all(),
+        AdminCalls.get(admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all(),
                 (value == null ? "delete " : "set ") + key + " on " + describe(resource));
     }
 

@@ -1,6 +1,6 @@
 package io.sluice.reassign.execute;
 
-import io.sluice.reassign.cluster.Kafka;
+import io.sluice.reassign.cluster.AdminCalls;
 import io.sluice.reassign.plan.PartitionMove;
 import java.util.Collection;
 import java.util.HashMap;
@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 
@@ -34,13 +35,13 @@ public final class Reassignments {
 
     /** The reassignments under way among {@code partitions}, or on the whole cluster when empty. */
     public Map<TopicPartition, PartitionReassignment> ongoing(Set<TopicPartition> partitions) {
-        return Kafka.get(partitions.isEmpty() ? admin.listPartitionReassignments().reassignments()
+        return AdminCalls.get(partitions.isEmpty() ? admin.listPartitionReassignments().reassignments()
                 : admin.listPartitionReassignments(partitions).reassignments(), "list partition reassignments");
     }
 
     /** Each partition's replicas now. */
     public Map<TopicPartition, List<Integer>> replicas(Collection<String> topics) {
-        Map<String, TopicDescription> described = Kafka.get(admin.describeTopics(Set.copyOf(topics)).allTopicNames(),
+        Map<String, TopicDescription> described = AdminCalls.get(admin.describeTopics(Set.copyOf(topics)).allTopicNames(),
                 "describe topics");
         Map<TopicPartition, List<Integer>> replicas = new HashMap<>();
         described.forEach((name, topic) -> topic.partitions().forEach(p -> replicas.put(
@@ -51,24 +52,26 @@ public final class Reassignments {
     public void start(List<PartitionMove> moves) {
         Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new HashMap<>();
         moves.forEach(m -> targets.put(m.topicPartition(), Optional.of(new NewPartitionReassignment(m.to()))));
-        Kafka.get(admin.alterPartitionReassignments(targets).all(), "start moving " + names(moves));
+        AdminCalls.get(admin.alterPartitionReassignments(targets).all(), "start moving " + names(moves));
     }
 
     /** Cancels the moves under way: their partitions keep the replicas they had before. */
     public void cancel(Set<TopicPartition> partitions) {
         Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new HashMap<>();
         partitions.forEach(tp -> targets.put(tp, Optional.empty()));
-        Kafka.get(admin.alterPartitionReassignments(targets).all(), "cancel the moves of " + partitions);
+        AdminCalls.get(admin.alterPartitionReassignments(targets).all(), "cancel the moves of " + partitions);
     }
 
-    /** Makes each partition's first replica its leader again, where it is not (after moves reorder the lists). */
+    /**
+     * Makes each partition's first replica its leader again, where it is not (after moves reorder the lists). A
+     * partition whose preferred leader already leads answers ELECTION_NOT_NEEDED, and one whose preferred leader is
+     * not in sync yet keeps its leader until the brokers' own rebalance: neither stops the run.
+     */
     public void electPreferredLeaders(Set<TopicPartition> partitions) {
-        try {
-            admin.electLeaders(org.apache.kafka.common.ElectionType.PREFERRED, partitions).partitions()
-                    .get(60, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (Exception e) {
-            // a partition whose preferred leader already leads answers ELECTION_NOT_NEEDED: nothing to do
+        if (partitions.isEmpty()) {
+            return;
         }
+        AdminCalls.get(admin.electLeaders(ElectionType.PREFERRED, partitions).partitions(), "elect preferred leaders");
     }
 
     /** Bytes the new replicas of {@code moves} hold now, each counted up to the partition's size. */
@@ -77,7 +80,7 @@ public final class Reassignments {
         if (brokers.isEmpty()) {
             return 0;
         }
-        Map<Integer, Map<String, LogDirDescription>> dirs = Kafka.get(admin.describeLogDirs(brokers).allDescriptions(),
+        Map<Integer, Map<String, LogDirDescription>> dirs = AdminCalls.get(admin.describeLogDirs(brokers).allDescriptions(),
                 "describe log dirs");
         long copied = 0;
         for (PartitionMove move : moves) {

@@ -1,6 +1,6 @@
 package io.sluice.reassign.guard;
 
-import io.sluice.reassign.cluster.Kafka;
+import io.sluice.reassign.cluster.AdminCalls;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,7 +38,7 @@ public final class PinnedSegments {
         if (topics.isEmpty()) {
             return Set.of();
         }
-        Map<String, TopicDescription> described = Kafka.get(admin.describeTopics(topics).allTopicNames(),
+        Map<String, TopicDescription> described = AdminCalls.get(admin.describeTopics(topics).allTopicNames(),
                 "describe topics");
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         Map<TopicPartition, OffsetSpec> largest = new HashMap<>();
@@ -46,9 +46,9 @@ public final class PinnedSegments {
             latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest());
             largest.put(new TopicPartition(name, p.partition()), OffsetSpec.maxTimestamp());
         }));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = Kafka.get(admin.listOffsets(latest).all(),
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = AdminCalls.get(admin.listOffsets(latest).all(),
                 "list end offsets");
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> max = Kafka.get(admin.listOffsets(largest).all(),
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> max = AdminCalls.get(admin.listOffsets(largest).all(),
                 "list largest timestamps");
         long future = System.currentTimeMillis() + FUTURE.toMillis();
         Set<String> pinned = new TreeSet<>();

@@ -1,6 +1,6 @@
 package io.sluice.reassign.readers;
 
-import io.sluice.reassign.cluster.Kafka;
+import io.sluice.reassign.cluster.AdminCalls;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -36,18 +36,18 @@ public final class WhoReads {
 
     /** The readers of {@code topics} (every topic when empty), by topic, then by group. */
     public List<TopicReader> of(Set<String> topics) {
-        Collection<GroupListing> groups = Kafka.get(admin.listGroups(ListGroupsOptions.forConsumerGroups()).all(),
+        Collection<GroupListing> groups = AdminCalls.get(admin.listGroups(ListGroupsOptions.forConsumerGroups()).all(),
                 "list consumer groups");
         List<String> ids = groups.stream().filter(g -> g.type().map(t -> t != GroupType.SHARE).orElse(true))
                 .map(GroupListing::groupId).sorted().toList();
         if (ids.isEmpty()) {
             return List.of();
         }
-        Map<String, ConsumerGroupDescription> described = Kafka.get(admin.describeConsumerGroups(ids).all(),
+        Map<String, ConsumerGroupDescription> described = AdminCalls.get(admin.describeConsumerGroups(ids).all(),
                 "describe consumer groups");
         Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new HashMap<>();
         for (String id : ids) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = Kafka.get(
+            Map<TopicPartition, OffsetAndMetadata> offsets = AdminCalls.get(
                     admin.listConsumerGroupOffsets(id).partitionsToOffsetAndMetadata(), "read the offsets of " + id);
             Map<TopicPartition, OffsetAndMetadata> wanted = new HashMap<>();
             offsets.forEach((tp, o) -> {
@@ -60,7 +60,7 @@ public final class WhoReads {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         committed.values().forEach(m -> m.keySet().forEach(tp -> ends.put(tp, OffsetSpec.latest())));
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> endOffsets = ends.isEmpty() ? Map.of()
-                : Kafka.get(admin.listOffsets(ends).all(), "list end offsets");
+                : AdminCalls.get(admin.listOffsets(ends).all(), "list end offsets");
 
         List<TopicReader> readers = new ArrayList<>();
         for (String id : ids) {

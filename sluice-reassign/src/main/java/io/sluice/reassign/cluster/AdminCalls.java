@@ -10,11 +10,11 @@ import org.apache.kafka.common.KafkaFuture;
  *
  * <p>Threading: stateless.
  */
-public final class Kafka {
+public final class AdminCalls {
 
     private static final long TIMEOUT_SECONDS = 60;
 
-    private Kafka() {
+    private AdminCalls() {
     }
 
     public static <T> T get(KafkaFuture<T> future, String doing) {
