@@ -13,6 +13,7 @@ import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.execute.Throttles;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.JournalEntry;
 import io.sluice.reassign.plan.PartitionMove;
 import io.sluice.reassign.plan.PlanFile;
 import io.sluice.reassign.plan.ReassignmentPlan;
@@ -93,8 +94,13 @@ final class ExecuteCommand implements Callable<Integer> {
         }
         ReassignmentPlan plan = PlanFile.read(planFile);
         Path journalFile = journal != null ? journal : Path.of(planFile + ".journal");
-        if (!Journal.read(journalFile).isEmpty()) {
-            throw new RunFailure("the journal " + journalFile + " exists: this plan was executed before; `sluice "
+        List<JournalEntry> journaled = Journal.read(journalFile);
+        if (Journal.isOver(journaled)) {
+            throw new RunFailure("the journal " + journalFile + " says this plan was executed to its end (or cancelled);"
+                    + " plan again for another move");
+        }
+        if (!journaled.isEmpty()) {
+            throw new RunFailure("the journal " + journalFile + " holds a run of this plan that did not end: `sluice "
                     + "reassign resume " + journalFile + "` finishes it, `cancel` undoes it");
         }
         long rate = throttle != null ? throttle

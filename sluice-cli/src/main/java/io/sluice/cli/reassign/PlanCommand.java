@@ -6,6 +6,7 @@ import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.reassign.cluster.ClusterReader;
+import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.plan.ClusterSnapshot;
 import io.sluice.reassign.plan.DiskHeadroom;
 import io.sluice.reassign.plan.DiskProjection;
@@ -19,6 +20,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -96,6 +99,13 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return ClusterConnection.with(kafka, spec, admin -> {
+            Set<TopicPartition> underWay = new Reassignments(admin).ongoing(Set.of()).keySet();
+            if (!underWay.isEmpty()) {
+                // their replica lists hold the adding and removing replicas both: a plan over them would be wrong
+                throw new RunFailure("moves are under way on the cluster (" + underWay.stream()
+                        .map(TopicPartition::toString).sorted().limit(5).collect(Collectors.joining(", "))
+                        + (underWay.size() > 5 ? ", ..." : "") + "): wait for them, or `sluice reassign check`");
+            }
             ClusterSnapshot read = new ClusterReader(admin).snapshot();
             ClusterSnapshot snapshot = logDirCapacity == null ? read : read.withLogDirCapacity(logDirCapacity);
             Goal target = goal.goal();
