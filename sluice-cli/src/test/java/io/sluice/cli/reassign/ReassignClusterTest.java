@@ -285,7 +285,7 @@ class ReassignClusterTest {
         kafka.createTopic(new NewTopic(topic, Map.of(0, List.of(1)))
                 .configs(Map.of("retention.ms", Long.toString(retentionMs))));
         long produced = System.currentTimeMillis();
-        long age = 10_000;
+        long age = 14_000;
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
