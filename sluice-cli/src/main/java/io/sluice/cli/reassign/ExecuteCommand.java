@@ -62,7 +62,7 @@ final class ExecuteCommand implements Callable<Integer> {
 
     @Option(names = "--retention-guard", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Give topics pinned by future or missing timestamps, and topics moving to a log dir whose "
-                    + "peak is within 10% of --max-disk-use, a temporary retention.bytes of (topic bytes / "
+                    + "peak is within 10%% of --max-disk-use, a temporary retention.bytes of (topic bytes / "
                     + "partitions / replication factor) x allowance until the move ends (default: on).")
     boolean retentionGuard;
 

@@ -44,11 +44,11 @@ final class PlanCommand implements Callable<Integer> {
 
     /** Exactly one goal. */
     static final class GoalFlags {
-        @Option(names = "--add-brokers", paramLabel = "ID[,ID...]", split = ",", required = true,
+        @Option(names = "--add-brokers", paramLabel = "ID", split = ",", required = true,
                 description = "New brokers: they take their share of bytes, replicas and leaderships.")
         Set<Integer> add;
 
-        @Option(names = "--remove-brokers", paramLabel = "ID[,ID...]", split = ",", required = true,
+        @Option(names = "--remove-brokers", paramLabel = "ID", split = ",", required = true,
                 description = "Brokers to empty: every replica they hold moves to the others.")
         Set<Integer> remove;
 
