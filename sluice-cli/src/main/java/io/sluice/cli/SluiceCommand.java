@@ -16,6 +16,7 @@ import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.produce.ProduceCommand;
 import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.quickstart.QuickstartCommand;
+import io.sluice.cli.reassign.ReassignCommand;
 import io.sluice.cli.run.RunCommand;
 import io.sluice.cli.validate.ValidateCommand;
 import io.sluice.cli.verify.VerifyCommand;
@@ -45,6 +46,7 @@ import picocli.CommandLine;
             RunCommand.class,
             MirrorCommand.class,
             ProduceCommand.class,
+            ReassignCommand.class,
             ValidateCommand.class,
             VerifyCommand.class,
             LagCommand.class,

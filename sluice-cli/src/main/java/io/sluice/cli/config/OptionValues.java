@@ -36,6 +36,16 @@ public final class OptionValues {
         }
     }
 
+    /** A byte count, at least 1 byte: {@code 500GB}, {@code 128MiB}. */
+    public static final class SizeValue implements CommandLine.ITypeConverter<Long> {
+        private static final ValueType<Long> TYPE = Types.size(1);
+
+        @Override
+        public Long convert(String text) {
+            return read(TYPE, text);
+        }
+    }
+
     /** A TCP port, 0 to 65535 (0: any free one). */
     public static final class PortValue implements CommandLine.ITypeConverter<Integer> {
         private static final ValueType<Integer> TYPE = Types.integer(0, 65_535);

@@ -17,10 +17,14 @@ final class BrokerProperties {
     private BrokerProperties() {
     }
 
+    /**
+     * {@code controller} false makes a broker-only node that joins the quorum of the others; {@code rack} (or null)
+     * is its {@code broker.rack}.
+     */
     static Path write(Path nodeDir, int nodeId, NodePorts ports, String voters, int clusterSize, TlsMaterial tls,
-            boolean scram, Map<String, String> overrides) {
+            boolean scram, boolean controller, String rack, Map<String, String> overrides) {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("process.roles", "broker,controller");
+        p.put("process.roles", controller ? "broker,controller" : "broker");
         p.put("node.id", Integer.toString(nodeId));
         p.put("controller.quorum.voters", voters);
         p.put("controller.listener.names", "CONTROLLER");
@@ -28,8 +32,13 @@ final class BrokerProperties {
 
         List<String> listeners = new ArrayList<>(List.of(
                 "PLAINTEXT://127.0.0.1:" + ports.plaintext(),
-                "INTERNAL://127.0.0.1:" + ports.internal(),
-                "CONTROLLER://127.0.0.1:" + ports.controller()));
+                "INTERNAL://127.0.0.1:" + ports.internal()));
+        if (controller) {
+            listeners.add("CONTROLLER://127.0.0.1:" + ports.controller());
+        }
+        if (rack != null) {
+            p.put("broker.rack", rack);
+        }
         List<String> advertised = new ArrayList<>(List.of(
                 "PLAINTEXT://127.0.0.1:" + ports.advertised(),
                 "INTERNAL://127.0.0.1:" + ports.internal()));

@@ -2,8 +2,6 @@ package io.sluice.local.kafka;
 
 import io.sluice.local.LocalDirs;
 import io.sluice.local.net.FaultProxy;
-import io.sluice.local.process.ChildJvm;
-import io.sluice.local.process.ServerRuntime;
 import io.sluice.local.tls.TlsMaterial;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,6 +35,9 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * listeners ({@link Listener}), every node has an internal listener for replication and for the cluster's own
  * admin client, so a proxied PLAINTEXT listener can be cut without cutting the cluster from itself.
  *
+ * <p>{@link #addBroker} joins a broker-only node to the running cluster, as a new machine joins a real one; nodes
+ * can be given racks ({@link Builder#racks}).
+ *
  * <p>Group timeouts are lowered so a killed group member is noticed in about a second: clients may use session
  * timeouts down to 500 ms (classic protocol) or 1 s (the KIP-848 consumer protocol).
  *
@@ -50,14 +52,18 @@ public final class KafkaCluster implements AutoCloseable {
     private static final String SCRAM_USER = "sluice";
 
     private final List<KafkaNode> nodes;
+    private final NodeFactory factory;
     private final TlsMaterial tls;
     private final String scramPassword;
     private final Path dir;
     private final boolean ownsDir;
     private Admin admin;
 
-    private KafkaCluster(List<KafkaNode> nodes, TlsMaterial tls, String scramPassword, Path dir, boolean ownsDir) {
-        this.nodes = List.copyOf(nodes);
+    private KafkaCluster(List<KafkaNode> nodes, NodeFactory factory, TlsMaterial tls, String scramPassword, Path dir,
+            boolean ownsDir) {
+        // nodes can be added while other threads read the list
+        this.nodes = new CopyOnWriteArrayList<>(nodes);
+        this.factory = factory;
         this.tls = tls;
         this.scramPassword = scramPassword;
         this.dir = dir;
@@ -126,12 +132,28 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     public List<KafkaNode> nodes() {
-        return nodes;
+        return List.copyOf(nodes);
+    }
+
+    /**
+     * Starts one more node, broker only ({@code process.roles=broker}), that joins the running cluster under the
+     * next free ID (the controllers stay the first nodes), and waits until it serves. It holds no partition until
+     * one is created on or moved to it. {@code rack} is its {@code broker.rack}, or null.
+     */
+    public synchronized KafkaNode addBroker(String rack) {
+        int id = nodes.stream().mapToInt(KafkaNode::id).max().orElse(0) + 1;
+        NodePorts ports = factory.allocatePorts();
+        FaultProxy proxy = factory.proxied() ? FaultProxy.start(0, ports.plaintext()) : null;
+        KafkaNode node = factory.node(id, proxy == null ? ports : ports.advertising(proxy.port()), proxy, false, rack);
+        nodes.add(node);
+        node.start();
+        return node;
     }
 
     public KafkaNode node(int id) {
         return nodes.stream().filter(n -> n.id() == id).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no broker " + id + "; ids are 1.." + nodes.size()));
+                .orElseThrow(() -> new IllegalArgumentException("no broker " + id + "; ids are " + nodes.stream()
+                        .map(n -> Integer.toString(n.id())).collect(Collectors.joining(","))));
     }
 
     /** An admin client on the internal listeners: it works while the client-facing proxies are cut. */
@@ -295,6 +317,7 @@ public final class KafkaCluster implements AutoCloseable {
         private Path dir;
         private String name = "kafka";
         private List<String> jvmOptions = TEST_JVM_OPTIONS;
+        private List<String> racks = List.of();
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder() {
@@ -343,6 +366,12 @@ public final class KafkaCluster implements AutoCloseable {
             return this;
         }
 
+        /** The {@code broker.rack} of nodes 1, 2, ... in order (the default: no racks). */
+        public Builder racks(String... racks) {
+            this.racks = List.of(racks);
+            return this;
+        }
+
         /** A broker setting that overrides the test defaults, e.g. {@code log.retention.check.interval.ms}. */
         public Builder brokerProperty(String key, String value) {
             overrides.put(key, value);
@@ -356,6 +385,9 @@ public final class KafkaCluster implements AutoCloseable {
             TlsMaterial material = tls ? TlsMaterial.generate(root.resolve("tls")) : null;
             String password = scram ? "scram-" + Long.toHexString(Double.doubleToLongBits(Math.random())) : null;
 
+            if (racks.size() > nodeCount) {
+                throw new IllegalArgumentException(racks.size() + " racks for " + nodeCount + " nodes");
+            }
             List<NodePorts> ports = new ArrayList<>();
             List<FaultProxy> proxies = new ArrayList<>();
             for (int i = 0; i < nodeCount; i++) {
@@ -370,25 +402,13 @@ public final class KafkaCluster implements AutoCloseable {
 
             // each cluster its own ID, as real ones have: a mirror tells clusters apart by it
             String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
+            NodeFactory factory = new NodeFactory(root, name, clusterId, voters, nodeCount, material, scram, proxied,
+                    jvmOptions, overrides);
             List<KafkaNode> nodes = new ArrayList<>();
             for (int i = 0; i < nodeCount; i++) {
-                int id = i + 1;
-                Path nodeDir = root.resolve("node-" + id);
-                Path config = BrokerProperties.write(nodeDir, id, ports.get(i), voters, nodeCount, material,
-                        scram, overrides);
-                KraftStorage.prepare(nodeDir.resolve("data"), id, clusterId);
-                ChildJvm jvm = ChildJvm.builder(name + "-" + id)
-                        .runtime(ServerRuntime.KAFKA)
-                        .jvmOptions(jvmOptions)
-                        .systemProperty("log4j2.configurationFile", ServerRuntime.LOG4J2_CONFIG)
-                        .mainClass("kafka.Kafka")
-                        .args(config.toString())
-                        .workDir(nodeDir)
-                        .logFile(nodeDir.resolve("broker.log"))
-                        .build();
-                nodes.add(new KafkaNode(id, ports.get(i), nodeDir, jvm, proxies.get(i)));
+                nodes.add(factory.node(i + 1, ports.get(i), proxies.get(i), true, i < racks.size() ? racks.get(i) : null));
             }
-            KafkaCluster cluster = new KafkaCluster(nodes, material, password, root, ownsDir);
+            KafkaCluster cluster = new KafkaCluster(nodes, factory, material, password, root, ownsDir);
             try {
                 nodes.forEach(KafkaNode::launch);
                 nodes.forEach(KafkaNode::awaitReady);

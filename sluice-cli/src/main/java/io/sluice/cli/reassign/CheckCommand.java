@@ -1,0 +1,89 @@
+package io.sluice.cli.reassign;
+
+import io.sluice.cli.CliContext;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.config.OptionValues;
+import io.sluice.reassign.check.Leftover;
+import io.sluice.reassign.check.LeftoverCheck;
+import io.sluice.reassign.plan.PlanFile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice reassign check}: what reassignments left on the cluster, and with {@code --fix} its removal.
+ *
+ * <p>Threading: filled by picocli, then called on the command's thread.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Looks over the whole cluster for what moves leave behind: throttles on brokers, the cluster "
+                + "default and topics that no move under way needs; configs a journal's run changed and never "
+                + "restored (temporary retention.bytes among them); moves that do not progress. --fix removes "
+                + "them: throttles deleted, journaled configs restored, stalled moves cancelled.")
+final class CheckCommand implements Callable<Integer> {
+
+    @Mixin
+    KafkaFlags kafka;
+
+    @Option(names = "--journal", paramLabel = "FILE", description = "A run's journal: its configs not restored are "
+            + "leftovers too; repeatable.")
+    List<Path> journals;
+
+    @Option(names = "--fix", description = "Remove what is found.")
+    boolean fix;
+
+    @Option(names = "--stall-window", paramLabel = "DURATION", defaultValue = "10s",
+            converter = OptionValues.DurationValue.class,
+            description = "A move whose new replicas do not grow in this time is stalled (default ${DEFAULT-VALUE}).")
+    Duration stallWindow;
+
+    @Option(names = "--json", description = "The leftovers as one JSON object per line.")
+    boolean json;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final CliContext context;
+
+    CheckCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        return ClusterConnection.with(kafka, spec, admin -> {
+            LeftoverCheck check = new LeftoverCheck(admin, stallWindow);
+            List<Leftover> found = check.find(journals == null ? List.of() : journals);
+            for (Leftover leftover : found) {
+                if (json) {
+                    Map<String, Object> line = new LinkedHashMap<>();
+                    line.put("kind", leftover.getClass().getSimpleName());
+                    line.put("leftover", leftover.describe());
+                    context.console().result(PlanFile.jsonLine(line));
+                } else {
+                    context.console().result(leftover.describe());
+                }
+            }
+            if (found.isEmpty()) {
+                context.console().say("clean: no throttle, temporary config or stalled move left behind");
+                return ExitStatus.OK;
+            }
+            if (!fix) {
+                context.console().say(found.size() + " leftover(s); `--fix` removes them");
+                return ExitStatus.FAILURE;
+            }
+            check.fix(found, context.console()::say);
+            context.console().say("fixed " + found.size() + " leftover(s)");
+            return ExitStatus.OK;
+        });
+    }
+}

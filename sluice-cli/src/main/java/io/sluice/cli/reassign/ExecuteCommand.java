@@ -1,0 +1,131 @@
+package io.sluice.cli.reassign;
+
+import io.sluice.cli.CliContext;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.config.OptionValues;
+import io.sluice.cli.console.Units;
+import io.sluice.reassign.execute.Batches;
+import io.sluice.reassign.execute.ExecuteOptions;
+import io.sluice.reassign.execute.PlanFreshness;
+import io.sluice.reassign.execute.ReassignmentRun;
+import io.sluice.reassign.execute.Reassignments;
+import io.sluice.reassign.execute.Throttles;
+import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.JournalEntry;
+import io.sluice.reassign.plan.PartitionMove;
+import io.sluice.reassign.plan.PlanFile;
+import io.sluice.reassign.plan.ReassignmentPlan;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice reassign execute PLAN.json}: runs a plan under throttles with a journal.
+ *
+ * <p>Threading: filled by picocli, then called on the command's thread.
+ */
+@Command(name = "execute", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs a plan from `plan`: sets the throttles (and the retention guard), moves the partitions "
+                + "in batches with progress and time left, elects the new preferred leaders and restores every "
+                + "config it changed. Every change is journaled first: after a kill, `resume JOURNAL` finishes and "
+                + "`cancel JOURNAL` undoes.")
+final class ExecuteCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "PLAN.json", description = "The plan file `plan` wrote.")
+    Path planFile;
+
+    @Mixin
+    KafkaFlags kafka;
+
+    @Option(names = "--journal", paramLabel = "FILE", description = "The journal (default: the plan file's name + "
+            + ".journal).")
+    Path journal;
+
+    @Option(names = "--throttle", paramLabel = "RATE", converter = OptionValues.RateValue.class,
+            description = "Replication throttle per broker, e.g. 50MB/s (default: none).")
+    Long throttle;
+
+    @Option(names = "--catch-up-time", paramLabel = "DURATION", converter = OptionValues.DurationValue.class,
+            description = "Instead of --throttle: the rate that copies each batch into its busiest broker in this "
+                    + "time.")
+    Duration catchUpTime;
+
+    @Option(names = "--retention-guard", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Give topics pinned by future or missing timestamps, and topics moving to a log dir whose "
+                    + "peak is within 10%% of --max-disk-use, a temporary retention.bytes of (topic bytes / "
+                    + "partitions / replication factor) x allowance until the move ends (default: on).")
+    boolean retentionGuard;
+
+    @Option(names = "--retention-allowance", paramLabel = "FACTOR", defaultValue = "1.10",
+            description = "The guard's allowance over a partition's average size (default ${DEFAULT-VALUE}).")
+    double allowance;
+
+    @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
+            description = "The headroom the plan was made with, for the guard's tight moves (default "
+                    + "${DEFAULT-VALUE}).")
+    double maxDiskUse;
+
+    @Mixin
+    RunFlags run;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final CliContext context;
+
+    ExecuteCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (throttle != null && catchUpTime != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --throttle or --catch-up-time, not both");
+        }
+        ReassignmentPlan plan = PlanFile.read(planFile);
+        Path journalFile = journal != null ? journal : Path.of(planFile + ".journal");
+        List<JournalEntry> journaled = Journal.read(journalFile);
+        if (Journal.isOver(journaled)) {
+            throw new RunFailure("the journal " + journalFile + " says this plan was executed to its end (or cancelled);"
+                    + " plan again for another move");
+        }
+        if (!journaled.isEmpty()) {
+            throw new RunFailure("the journal " + journalFile + " holds a run of this plan that did not end: `sluice "
+                    + "reassign resume " + journalFile + "` finishes it, `cancel` undoes it");
+        }
+        long rate = throttle != null ? throttle
+                : catchUpTime != null ? Throttles.forCatchUp(Batches.of(plan.moves(), run.batchSize),
+                        Math.max(1, catchUpTime.toSeconds()))
+                : 0;
+        ExecuteOptions options = new ExecuteOptions(rate, run.batchSize, retentionGuard, allowance, maxDiskUse,
+                run.poll);
+        return ClusterConnection.with(kafka, spec, admin -> {
+            List<String> stale = PlanFreshness.stale(plan.moves(), new Reassignments(admin).replicas(
+                    plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet())));
+            if (!stale.isEmpty()) {
+                stale.forEach(line -> context.console().say("stale plan: " + line));
+                throw new RunFailure("the cluster changed since the plan was made; plan again");
+            }
+            ProgressView view = new ProgressView(context.console(), run.progressEvery);
+            if (rate > 0) {
+                view.note("throttle: " + Units.bytes(rate) + "/s per broker");
+            }
+            try (Journal j = Journal.open(journalFile)) {
+                new ReassignmentRun(admin, j, options, view).run(plan);
+            }
+            view.finish("done: " + plan.moves().size() + " partitions moved; every config it changed is restored "
+                    + "(journal " + journalFile + ")");
+            return ExitStatus.OK;
+        });
+    }
+}

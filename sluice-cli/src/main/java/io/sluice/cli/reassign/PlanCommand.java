@@ -1,0 +1,142 @@
+package io.sluice.cli.reassign;
+
+import io.sluice.cli.CliContext;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.config.OptionValues;
+import io.sluice.reassign.cluster.ClusterReader;
+import io.sluice.reassign.execute.Reassignments;
+import io.sluice.reassign.plan.ClusterSnapshot;
+import io.sluice.reassign.plan.DiskHeadroom;
+import io.sluice.reassign.plan.DiskProjection;
+import io.sluice.reassign.plan.DiskUse;
+import io.sluice.reassign.plan.Goal;
+import io.sluice.reassign.plan.PartitionMove;
+import io.sluice.reassign.plan.PlanFile;
+import io.sluice.reassign.plan.Planner;
+import io.sluice.reassign.plan.ReassignmentPlan;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice reassign plan}: reads the cluster, plans the fewest moves for the goal, shows them with every log
+ * dir's disk now, at peak and after, and writes the plan file, or refuses a plan whose peak passes the headroom.
+ *
+ * <p>Threading: filled by picocli, then called on the command's thread.
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Plans the fewest replica moves for a goal, keeping each partition on as many racks and the "
+                + "preferred leaderships even; shows each log dir's disk now, at peak (incoming replicas copied, "
+                + "outgoing ones not deleted yet) and after; writes the plan (JSON) for `execute`, unless the peak "
+                + "passes --max-disk-use of a log dir's capacity (as the brokers report it).")
+final class PlanCommand implements Callable<Integer> {
+
+    /** Exactly one goal. */
+    static final class GoalFlags {
+        @Option(names = "--add-brokers", paramLabel = "ID", split = ",", required = true,
+                description = "New brokers: they take their share of bytes, replicas and leaderships.")
+        Set<Integer> add;
+
+        @Option(names = "--remove-brokers", paramLabel = "ID", split = ",", required = true,
+                description = "Brokers to empty: every replica they hold moves to the others.")
+        Set<Integer> remove;
+
+        @Option(names = "--balance", required = true, description = "Even out the bytes on disk over every broker.")
+        boolean balance;
+
+        Goal goal() {
+            if (add != null) {
+                return Goal.add(add);
+            }
+            return remove != null ? Goal.remove(remove) : Goal.balance();
+        }
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    GoalFlags goal;
+
+    @Mixin
+    KafkaFlags kafka;
+
+    @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
+            description = "Refuse a plan whose peak passes this share of a log dir's capacity (default "
+                    + "${DEFAULT-VALUE}).")
+    double maxDiskUse;
+
+    @Option(names = "--log-dir-capacity", paramLabel = "SIZE", converter = OptionValues.SizeValue.class,
+            description = "Instead of the volume sizes the brokers report: take each log dir as a volume of SIZE "
+                    + "(e.g. 500GB) holding only its replicas; for volumes shared with other data or under quotas.")
+    Long logDirCapacity;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "reassign-plan.json",
+            description = "Where the plan goes (default ${DEFAULT-VALUE}).")
+    Path output;
+
+    @Option(names = "--json", description = "Print the plan as JSON instead of text (it is written to the file "
+            + "either way).")
+    boolean json;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final CliContext context;
+
+    PlanCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        return ClusterConnection.with(kafka, spec, admin -> {
+            Set<TopicPartition> underWay = new Reassignments(admin).ongoing(Set.of()).keySet();
+            if (!underWay.isEmpty()) {
+                // their replica lists hold the adding and removing replicas both: a plan over them would be wrong
+                throw new RunFailure("moves are under way on the cluster (" + underWay.stream()
+                        .map(TopicPartition::toString).sorted().limit(5).collect(Collectors.joining(", "))
+                        + (underWay.size() > 5 ? ", ..." : "") + "): wait for them, or `sluice reassign check`");
+            }
+            ClusterSnapshot read = new ClusterReader(admin).snapshot();
+            ClusterSnapshot snapshot = logDirCapacity == null ? read : read.withLogDirCapacity(logDirCapacity);
+            Goal target = goal.goal();
+            List<PartitionMove> moves;
+            try {
+                moves = new Planner(snapshot).plan(target, Set.copyOf(kafka.topics(List.of())));
+            } catch (IllegalArgumentException e) {
+                throw new RunFailure("no plan: " + e.getMessage());
+            }
+            List<DiskUse> disks = DiskProjection.of(snapshot, moves);
+            ReassignmentPlan plan = new ReassignmentPlan(target.toString(), moves, disks);
+            DiskHeadroom headroom = new DiskHeadroom(maxDiskUse);
+            List<DiskUse> over = headroom.exceeded(disks);
+            if (json) {
+                context.console().result(PlanFile.json().writeValueAsString(plan));
+            } else {
+                PlanReport.print(plan, context.console());
+            }
+            if (!over.isEmpty()) {
+                for (DiskUse use : over) {
+                    context.console().say("refused: " + PlanReport.overLine(use, headroom));
+                }
+                context.console().say("no plan written: the peak passes --max-disk-use " + PlanReport.percent(maxDiskUse)
+                        + " on " + over.size() + " log dir(s); move fewer topics at a time (--topic), add disk, or "
+                        + "raise --max-disk-use");
+                return ExitStatus.FAILURE;
+            }
+            PlanFile.write(output, plan);
+            context.console().say("plan written to " + output + ": " + moves.size() + " partitions, "
+                    + plan.replicaMoves() + " replica copies; review it, then `sluice reassign execute " + output + "`");
+            return ExitStatus.OK;
+        });
+    }
+}

@@ -1,0 +1,67 @@
+package io.sluice.cli.reassign;
+
+import io.sluice.cli.CliContext;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.reassign.execute.ExecuteOptions;
+import io.sluice.reassign.execute.ReassignmentRun;
+import io.sluice.reassign.journal.Journal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice reassign resume JOURNAL}: finishes the run a journal holds, after the tool was killed.
+ *
+ * <p>Threading: filled by picocli, then called on the command's thread.
+ */
+@Command(name = "resume", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Finishes the run a journal holds (after a kill, a crash, a lost connection): sets its throttles "
+                + "and guards again as journaled, waits for the moves under way, starts the rest, and restores every "
+                + "config the run changed.")
+final class ResumeCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "JOURNAL", description = "The journal of the run (the plan file's name + .journal).")
+    Path journalFile;
+
+    @Mixin
+    KafkaFlags kafka;
+
+    @Mixin
+    RunFlags run;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final CliContext context;
+
+    ResumeCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.exists(journalFile)) {
+            throw new RunFailure("no journal " + journalFile);
+        }
+        // the configs come from the journal, as the killed run set them
+        ExecuteOptions options = new ExecuteOptions(0, run.batchSize, false, 1, 1, run.poll);
+        return ClusterConnection.with(kafka, spec, admin -> {
+            ProgressView view = new ProgressView(context.console(), run.progressEvery);
+            try (Journal journal = Journal.open(journalFile)) {
+                if (journal.plan().isEmpty()) {
+                    throw new RunFailure("the journal " + journalFile + " holds no plan");
+                }
+                new ReassignmentRun(admin, journal, options, view).run(journal.plan().get());
+            }
+            view.finish("done: the run of " + journalFile + " is complete and every config it changed is restored");
+            return ExitStatus.OK;
+        });
+    }
+}

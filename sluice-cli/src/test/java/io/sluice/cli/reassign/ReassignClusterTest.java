@@ -1,0 +1,452 @@
+package io.sluice.cli.reassign;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.Main;
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
+import io.sluice.reassign.execute.ReassignmentRun;
+import io.sluice.reassign.execute.Throttles;
+import io.sluice.reassign.journal.ConfigChange;
+import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.plan.PartitionMove;
+import io.sluice.reassign.plan.PlanFile;
+import io.sluice.reassign.plan.ReassignmentPlan;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * {@code sluice reassign} on a real cluster: three nodes on racks a, b and c, and a broker-only node on rack a added
+ * after start. The tests share the cluster and run in order: the last one empties the added broker again.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReassignClusterTest {
+
+    private static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+    private static KafkaCluster kafka;
+    private static Admin admin;
+
+    @BeforeAll
+    static void start() {
+        kafka = KafkaCluster.builder().name("reassign").nodes(3).racks("rack-a", "rack-b", "rack-c").start();
+        kafka.addBroker("rack-a");
+        admin = kafka.admin();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theAddedBrokerJoinsTheRunningClusterWithItsRack() throws Exception {
+        Map<Integer, String> racks = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
+                .collect(Collectors.toMap(Node::id, Node::rack));
+        assertEquals(Map.of(1, "rack-a", 2, "rack-b", 3, "rack-c", 4, "rack-a"), racks);
+    }
+
+    @Test
+    @Order(2)
+    void aTopicMovesToTheAddedBrokerUnderTrafficThroughAKillAndAResumeLosingAndDoublingNothing() throws Exception {
+        String topic = topicOnFirstThree("reassign-live", 4, 6_000, 1_000);
+        Path dir = TestDirs.newDir("reassign-live");
+        Path planFile = dir.resolve("plan.json");
+        String group = Names.unique("reassign-reader");
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+
+        try (LiveTraffic traffic = new LiveTraffic(client, topic, group, "billing-service")) {
+            awaitTrue(() -> traffic.consumed() > 1_000, "the consumer reads");
+            Cli.Result readers = reassign(ExitStatus.OK, "who-reads", "-t", topic);
+            assertTrue(readers.out().contains(topic + "  group " + group) && readers.out().contains("billing-service@"),
+                    readers.out());
+
+            Cli.Result plan = planToAddBroker4(topic, planFile);
+            ReassignmentPlan written = PlanFile.read(planFile);
+            // rack a holds one replica of each of the 4 partitions: broker 4, on rack a too, takes half of them (a
+            // replica from broker 2 or 3 would put two replicas of a partition on one rack)
+            assertEquals(2, written.replicaMoves(), plan.out());
+            written.moves().stream().filter(m -> m.replicaMoves() > 0).forEach(m -> {
+                assertEquals(List.of(4), m.adding(), m.toString());
+                assertEquals(List.of(1), m.removing(), "rack a's other broker gives up its replica: " + m);
+            });
+            written.disks().forEach(d -> assertTrue(d.capacityKnown(), "the brokers report their volume: " + d));
+
+            // kill -9 right after the moves were requested, throttled so they are still under way
+            ChildProcess killed = child(dir, "reassign-killed", ReassignmentRun.AFTER_START, "reassign", "execute",
+                    planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "1MB/s");
+            assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+            Path journal = Path.of(planFile + ".journal");
+            assertFalse(Journal.read(journal).isEmpty());
+            assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER,
+                    "4")).containsKey(Throttles.FOLLOWER_RATE),
+                    "the killed run left its throttle");
+
+            long consumedBefore = traffic.consumed();
+            Cli.Result resume = reassign(ExitStatus.OK, "resume", journal.toString(), "--poll", "200ms");
+            assertTrue(resume.err().contains("restored broker 4 " + Throttles.FOLLOWER_RATE + " (removed)"),
+                    resume.err());
+
+            Map<TopicPartition, List<Integer>> replicas = replicas(topic);
+            for (PartitionMove move : written.moves()) {
+                assertEquals(move.to(), replicas.get(move.topicPartition()), move.toString());
+            }
+            assertNoThrottleOrOverride(topic);
+            reassign(ExitStatus.OK, "check", "--journal", journal.toString(), "--stall-window",
+                    "1s");
+
+            awaitTrue(() -> traffic.consumed() > consumedBefore + 500, "the consumer carries on after the move");
+            Set<String> acknowledged = traffic.stopProducing();
+            assertNull(traffic.failure(), () -> "a client failed: " + traffic.failure());
+            Map<String, Long> read = new HashMap<>();
+            TestRecords.values(TestRecords.readAll(client, topic, Duration.ofSeconds(60))).stream()
+                    .filter(v -> v.startsWith("live-")).forEach(v -> read.merge(v, 1L, Long::sum));
+            assertEquals(List.of(), read.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
+                    .limit(5).toList(), "duplicated");
+            assertEquals(List.of(), acknowledged.stream().filter(v -> !read.containsKey(v)).limit(5).toList(), "lost");
+            assertTrue(acknowledged.size() > 1_000, "traffic flowed: " + acknowledged.size());
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aRunKilledMidMoveIsCancelledAndTheClusterIsAsBefore() throws Exception {
+        String topic = topicOnFirstThree("reassign-cancel", 4, 3_000, 1_000);
+        Path planFile = TestDirs.newDir("reassign-cancel").resolve("plan.json");
+        planToAddBroker4(topic, planFile);
+        Map<TopicPartition, List<Integer>> before = replicas(topic);
+
+        ChildProcess killed = child(planFile.getParent(), "reassign-cancelled", ReassignmentRun.AFTER_START,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "64KiB/s");
+        assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+        assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
+                "the moves are under way");
+
+        Cli.Result cancel = reassign(ExitStatus.OK, "cancel", planFile + ".journal");
+        assertTrue(cancel.err().contains("cancelled the moves of " + topic), cancel.err());
+        assertEquals(before, replicas(topic), "every partition has its replicas back, in their order");
+        assertNoThrottleOrOverride(topic);
+    }
+
+    @Test
+    @Order(4)
+    void aTopicPinnedByAFutureTimestampIsGuardedWhileItMovesAndRestoredAfter() throws Exception {
+        String topic = topicOnFirstThree("reassign-pinned", 2, 1_000, 1_000);
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            long future = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
+            producer.send(new ProducerRecord<>(topic, 0, future, "k", "from-the-future")).get(30, TimeUnit.SECONDS);
+        }
+        Path planFile = TestDirs.newDir("reassign-pinned").resolve("plan.json");
+        planToAddBroker4(topic, planFile);
+
+        ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_THROTTLE,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers());
+        assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        String guard = dynamic(resource).get("retention.bytes");
+        assertTrue(guard != null && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
+                "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
+
+        Cli.Result resume = reassign(ExitStatus.OK, "resume", planFile + ".journal", "--poll", "200ms");
+        assertTrue(resume.err().contains("restored topic " + topic + " retention.bytes (removed)"), resume.err());
+        assertNoThrottleOrOverride(topic);
+    }
+
+    @Test
+    @Order(5)
+    void checkFindsPlantedLeftoversAndFixRemovesThem() throws Exception {
+        String topic = topicOnFirstThree("reassign-leftovers", 1, 200, 100);
+        TopicPartition partition = new TopicPartition(topic, 0);
+        List<Integer> before = replicas(topic).get(partition);
+        ConfigResource broker2 = new ConfigResource(ConfigResource.Type.BROKER, "2");
+        ConfigResource topicResource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        set(broker2, Throttles.LEADER_RATE, "1000");
+        set(topicResource, Throttles.FOLLOWER_REPLICAS, "0:4");
+        // a run killed after setting its retention guard
+        Path journalFile = TestDirs.newDir("reassign-leftovers").resolve("killed.journal");
+        try (Journal journal = Journal.open(journalFile)) {
+            journal.changing(new ConfigChange(ConfigResource.Type.TOPIC, topic, "retention.bytes", "12345", null));
+        }
+        set(topicResource, "retention.bytes", "12345");
+        // a move to a broker that is down stalls
+        kafka.node(4).stop();
+        try {
+            awaitTrue(() -> !brokers().contains(4), "broker 4 is fenced");
+            List<Integer> target = new ArrayList<>(before);
+            target.set(target.indexOf(1), 4);
+            admin.alterPartitionReassignments(Map.of(partition, Optional.of(new NewPartitionReassignment(target))))
+                    .all().get(30, TimeUnit.SECONDS);
+            Cli.Result found = reassign(ExitStatus.FAILURE, "check", "--journal", journalFile.toString(),
+                    "--stall-window", "1s");
+            assertTrue(found.out().contains("throttle " + Throttles.LEADER_RATE + "=1000 on broker 2"), found.out());
+            assertTrue(found.out().contains("throttle " + Throttles.FOLLOWER_REPLICAS + "=0:4 on topic " + topic),
+                    found.out());
+            assertTrue(found.out().contains("temporary retention.bytes=12345 on topic " + topic + " (was not set)"),
+                    found.out());
+            assertTrue(found.out().contains("stalled move of " + partition + " to brokers [4]: brokers [4] are not in "
+                    + "the cluster"), found.out());
+
+            reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window",
+                    "1s", "--fix");
+            awaitTrue(() -> admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
+                    "the stalled move is cancelled");
+            // Kafka gives a cancelled move's replicas back in the order of the move's list
+            assertEquals(Set.copyOf(before), Set.copyOf(replicas(topic).get(partition)),
+                    "the partition keeps its replicas");
+            assertNoThrottleOrOverride(topic);
+            assertFalse(dynamic(broker2).containsKey(Throttles.LEADER_RATE));
+            Cli.Result clean = reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window",
+                    "1s");
+            assertTrue(clean.err().contains("clean"), clean.err());
+        } finally {
+            kafka.node(4).start();
+            awaitTrue(() -> brokers().contains(4), "broker 4 is back");
+        }
+    }
+
+    @Test
+    @Order(6)
+    void aPlanWhosePeakPassesTheDiskHeadroomIsRefusedWithTheNumbers() throws Exception {
+        String topic = topicOnFirstThree("reassign-disk", 4, 2_000, 1_000);
+        Path dir = TestDirs.newDir("reassign-disk");
+        // the volume here is shared with everything else on the machine: a capacity of our own makes the figures ours
+        String capacity = "1GiB";
+        Cli.Result fits = reassign(ExitStatus.OK, "plan", "--add-brokers", "4", "-t", topic, "--log-dir-capacity",
+                capacity, "--max-disk-use", "100%", "--json", "-o", dir.resolve("fits.json").toString());
+        JsonNode four = null;
+        for (JsonNode disk : PlanFile.json().readTree(fits.out()).get("disks")) {
+            if (disk.get("broker").asInt() == 4) {
+                four = disk;
+            }
+        }
+        long now = four.get("now").asLong();
+        long peak = four.get("peak").asLong();
+        assertTrue(peak > now + 1_000_000, fits.out());
+        double limit = (now + (peak - now) / 2.0) / (1L << 30);
+
+        Path refusedFile = dir.resolve("refused.json");
+        Cli.Result refused = reassign(ExitStatus.FAILURE, "plan", "--add-brokers", "4", "-t", topic,
+                "--log-dir-capacity", capacity, "--max-disk-use", Double.toString(limit), "-o", refusedFile.toString());
+        assertTrue(refused.err().contains("refused: broker 4 ") && refused.err().contains(" at peak (")
+                && refused.err().contains("of 1.07 GB), above the limit of"), refused.err());
+        assertTrue(refused.err().contains("no plan written"), refused.err());
+        assertFalse(Files.exists(refusedFile));
+    }
+
+    @Test
+    @Order(7)
+    void aMovedReplicaExpiresByItsRecordTimestampsNotByWhenItWasCopied() throws Exception {
+        String topic = Names.unique("reassign-retention");
+        long retentionMs = 20_000;
+        kafka.createTopic(new NewTopic(topic, Map.of(0, List.of(1)))
+                .configs(Map.of("retention.ms", Long.toString(retentionMs))));
+        long produced = System.currentTimeMillis();
+        long age = 14_000;
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 100; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, produced - age, "k" + i, "old-" + i));
+            }
+            producer.flush();
+        }
+        TopicPartition partition = new TopicPartition(topic, 0);
+        admin.alterPartitionReassignments(Map.of(partition, Optional.of(new NewPartitionReassignment(List.of(4)))))
+                .all().get(30, TimeUnit.SECONDS);
+        awaitTrue(() -> replicas(topic).get(partition).equals(List.of(4))
+                && admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
+                "moved to broker 4");
+        long moved = System.currentTimeMillis();
+        assertEquals(0, offset(partition, OffsetSpec.earliest()), "nothing expired before the move ended");
+
+        awaitTrue(() -> offset(partition, OffsetSpec.earliest()) == 100, "the moved records expire");
+        long expired = System.currentTimeMillis();
+        System.out.printf("retention on a moved replica: records %d ms old at produce, retention.ms %d; moved at "
+                + "+%d ms, expired at +%d ms (by file time it would be after +%d ms)%n", age, retentionMs,
+                moved - produced, expired - produced, moved - produced + retentionMs);
+        assertTrue(expired < moved + retentionMs - 2_000, "expired by the records' time (+" + (expired - produced)
+                + " ms), not the copy's (moved at +" + (moved - produced) + " ms)");
+    }
+
+    @Test
+    @Order(8)
+    void removingABrokerMovesEveryReplicaOffIt() throws Exception {
+        Path planFile = TestDirs.newDir("reassign-remove").resolve("remove.json");
+        Cli.Result plan = reassign(ExitStatus.OK, "plan", "--remove-brokers", "4", "-o", planFile.toString());
+        assertTrue(PlanFile.read(planFile).replicaMoves() > 0, plan.out());
+        reassign(ExitStatus.OK, "execute", planFile.toString(), "--poll", "200ms",
+                "--batch-size", "50");
+
+        Set<String> topics = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+                .names().get(30, TimeUnit.SECONDS);
+        Map<String, List<Integer>> onFour = new HashMap<>();
+        for (String topic : topics) {
+            replicas(topic).forEach((tp, r) -> {
+                if (r.contains(4)) {
+                    onFour.put(tp.toString(), r);
+                }
+            });
+        }
+        assertEquals(Map.of(), onFour, "no replica left on broker 4");
+        awaitTrue(() -> admin.describeLogDirs(List.of(4)).allDescriptions().get(30, TimeUnit.SECONDS).get(4).values()
+                .stream().allMatch(d -> d.replicaInfos().isEmpty()), "broker 4 deleted its replicas");
+        assertNoThrottleOrOverride(null);
+    }
+
+    private static ChildProcess child(Path dir, String name, String crashAt, String... args) {
+        return ChildJvm.builder(name)
+                .classpathOfThisJvm()
+                .jvmOptions(JVM)
+                .systemProperty("sluice.crash.at", crashAt)
+                .mainClass(Main.class.getName())
+                .args(args)
+                .workDir(dir)
+                .build()
+                .start();
+    }
+
+    private static Cli.Result planToAddBroker4(String topic, Path planFile) {
+        return reassign(ExitStatus.OK, "plan", "--add-brokers", "4", "-t", topic, "-o", planFile.toString());
+    }
+
+    /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
+    private static Cli.Result reassign(int status, String... args) {
+        List<String> line = new ArrayList<>(List.of("reassign"));
+        line.addAll(List.of(args));
+        line.addAll(List.of("-b", kafka.bootstrapServers()));
+        Cli.Result result = Cli.run(line.toArray(String[]::new));
+        assertEquals(status, result.status(), () -> String.join(" ", line) + "\n" + result.out() + result.err());
+        return result;
+    }
+
+    /** A new topic on brokers 1 to 3 holding {@code count} records of {@code valueBytes}. */
+    private static String topicOnFirstThree(String prefix, int partitions, int count, int valueBytes) {
+        String topic = Names.unique(prefix);
+        createOnFirstThree(topic, partitions);
+        fill(topic, count, valueBytes);
+        return topic;
+    }
+
+    /** A topic on brokers 1 to 3 only, as if made before broker 4 joined; the leaders spread over them. */
+    private static void createOnFirstThree(String topic, int partitions) {
+        Map<Integer, List<Integer>> assignment = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            assignment.put(p, List.of(1 + p % 3, 1 + (p + 1) % 3, 1 + (p + 2) % 3));
+        }
+        kafka.createTopic(new NewTopic(topic, assignment));
+    }
+
+    private static void fill(String topic, int count, int valueBytes) {
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        String padding = "x".repeat(valueBytes);
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, "fill-" + i, padding));
+            }
+            producer.flush();
+        }
+    }
+
+    private static Map<TopicPartition, List<Integer>> replicas(String topic) throws Exception {
+        Map<TopicPartition, List<Integer>> replicas = new HashMap<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+                .forEach(p -> replicas.put(new TopicPartition(topic, p.partition()),
+                        p.replicas().stream().map(Node::id).toList()));
+        return replicas;
+    }
+
+    private static Set<Integer> brokers() throws Exception {
+        return admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream().map(Node::id)
+                .collect(Collectors.toSet());
+    }
+
+    private static long offset(TopicPartition partition, OffsetSpec spec) throws Exception {
+        return admin.listOffsets(Map.of(partition, spec)).all().get(30, TimeUnit.SECONDS).get(partition).offset();
+    }
+
+    private static Map<String, String> dynamic(ConfigResource resource) throws Exception {
+        Map<String, String> values = new HashMap<>();
+        admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource).entries().stream()
+                .filter(e -> e.source() == ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG
+                        || e.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG)
+                .forEach(e -> values.put(e.name(), e.value()));
+        return values;
+    }
+
+    private static void set(ConfigResource resource, String key, String value) throws Exception {
+        admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(key, value),
+                AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+    }
+
+    /** No throttle on any broker, and none nor a retention.bytes override on {@code topic} (if given). */
+    private static void assertNoThrottleOrOverride(String topic) throws Exception {
+        for (int b : brokers()) {
+            Map<String, String> values = dynamic(new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(b)));
+            Throttles.BROKER_KEYS.forEach(k -> assertFalse(values.containsKey(k), "broker " + b + " " + values));
+        }
+        if (topic != null) {
+            Map<String, String> values = dynamic(new ConfigResource(ConfigResource.Type.TOPIC, topic));
+            Throttles.TOPIC_KEYS.forEach(k -> assertFalse(values.containsKey(k), topic + " " + values));
+            assertFalse(values.containsKey("retention.bytes"), topic + " " + values);
+        }
+    }
+
+    /** A condition that may throw while the cluster settles. */
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void awaitTrue(Condition condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.holds()) {
+            assertTrue(System.nanoTime() < deadline, "not within 60 s: " + what);
+            Thread.sleep(100);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.sluice.cli.reassign;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import org.junit.jupiter.api.Test;
+
+/** Bad command lines of {@code sluice reassign}: status 2 and words that say what is wrong, before any broker. */
+class ReassignUsageTest {
+
+    @Test
+    void withoutASubcommandItSaysWhatItCanDo() {
+        Cli.Result result = Cli.run("reassign");
+        assertEquals(ExitStatus.USAGE, result.status());
+        assertTrue(result.err().contains("plan, execute, resume, cancel, check or who-reads"), result.err());
+    }
+
+    @Test
+    void aPlanNeedsTheBrokersAndExactlyOneGoal() {
+        Cli.Result noBrokers = Cli.run("reassign", "plan", "--balance");
+        assertEquals(ExitStatus.USAGE, noBrokers.status());
+        assertTrue(noBrokers.err().contains("--bootstrap-servers"), noBrokers.err());
+        Cli.Result twoGoals = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "--add-brokers", "4");
+        assertEquals(ExitStatus.USAGE, twoGoals.status());
+        assertTrue(twoGoals.err().contains("mutually exclusive"), twoGoals.err());
+        Cli.Result share = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "--max-disk-use", "120%");
+        assertEquals(ExitStatus.USAGE, share.status());
+        assertTrue(share.err().contains("at most 100%"), share.err());
+    }
+}

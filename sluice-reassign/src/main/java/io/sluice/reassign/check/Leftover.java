@@ -1,0 +1,52 @@
+package io.sluice.reassign.check;
+
+import io.sluice.reassign.journal.ConfigChange;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * Something a reassignment left on the cluster: a throttle no move uses, a temporary config a journal says was
+ * never restored, or a move that does not progress.
+ *
+ * <p>Immutable.
+ */
+public sealed interface Leftover {
+
+    /** One line for a person. */
+    String describe();
+
+    /** A throttle config set on a broker or topic while no move under way needs it. */
+    record Throttle(ConfigResource resource, String key, String value) implements Leftover {
+        @Override
+        public String describe() {
+            return "throttle " + key + "=" + value + " on " + where(resource) + ": no move under way needs it";
+        }
+    }
+
+    /** A config a run changed, per its journal, and did not restore. */
+    record Unrestored(Path journal, ConfigChange change) implements Leftover {
+        @Override
+        public String describe() {
+            return "temporary " + change.key() + "=" + change.value() + " on " + where(change.resource())
+                    + " (was " + (change.previous() == null ? "not set" : change.previous()) + "), per the journal "
+                    + journal;
+        }
+    }
+
+    /** A move under way that makes no progress: a new replica on a broker that is gone, or not growing. */
+    record StalledMove(TopicPartition partition, List<Integer> adding, String why) implements Leftover {
+        @Override
+        public String describe() {
+            return "stalled move of " + partition + " to brokers " + adding + ": " + why;
+        }
+    }
+
+    private static String where(ConfigResource resource) {
+        if (resource.type() == ConfigResource.Type.BROKER) {
+            return resource.name().isEmpty() ? "every broker (the cluster default)" : "broker " + resource.name();
+        }
+        return "topic " + resource.name();
+    }
+}

@@ -1,0 +1,149 @@
+package io.sluice.reassign.check;
+
+import io.sluice.reassign.cluster.DynamicConfigs;
+import io.sluice.reassign.cluster.AdminCalls;
+import io.sluice.reassign.execute.ConfigLedger;
+import io.sluice.reassign.execute.Reassignments;
+import io.sluice.reassign.execute.Throttles;
+import io.sluice.reassign.journal.ConfigChange;
+import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.plan.PartitionMove;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.PartitionReassignment;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * {@code check}: looks over the whole cluster for what reassignments leave behind (throttles on brokers, the
+ * cluster default and topics that no move under way needs; configs the given journals changed and never restored;
+ * moves that make no progress within a window) and, with {@code fix}, removes them: throttles deleted, journaled
+ * configs restored to their value before, stalled moves cancelled.
+ *
+ * <p>Threading: one thread runs it.
+ */
+public final class LeftoverCheck {
+
+    private final Admin admin;
+    private final Duration stallWindow;
+
+    public LeftoverCheck(Admin admin, Duration stallWindow) {
+        this.admin = admin;
+        this.stallWindow = stallWindow;
+    }
+
+    public List<Leftover> find(List<Path> journals) throws InterruptedException {
+        List<Leftover> found = new ArrayList<>();
+        Reassignments reassignments = new Reassignments(admin);
+        Map<TopicPartition, PartitionReassignment> ongoing = reassignments.ongoing(Set.of());
+        List<Leftover.StalledMove> stalled = stalled(reassignments, ongoing);
+        found.addAll(stalled);
+        Set<TopicPartition> progressing = new HashSet<>(ongoing.keySet());
+        stalled.forEach(s -> progressing.remove(s.partition()));
+        Set<String> movingTopics = progressing.stream().map(TopicPartition::topic).collect(Collectors.toSet());
+
+        Set<String> journaled = new HashSet<>();
+        for (Path journal : journals) {
+            List<io.sluice.reassign.journal.JournalEntry> entries = Journal.read(journal);
+            if (Journal.isOver(entries)) {
+                continue;
+            }
+            for (ConfigChange change : Journal.pending(entries)) {
+                journaled.add(change.id());
+                found.add(new Leftover.Unrestored(journal, change));
+            }
+        }
+
+        List<ConfigResource> resources = new ArrayList<>();
+        Collection<Node> nodes = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster");
+        resources.add(new ConfigResource(ConfigResource.Type.BROKER, ""));
+        nodes.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, n.idString())));
+        AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics")
+                .forEach(t -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, t)));
+        new DynamicConfigs(admin).dynamicValues(resources).forEach((resource, values) -> values.forEach((key, value) -> {
+            boolean brokerThrottle = resource.type() == ConfigResource.Type.BROKER && Throttles.BROKER_KEYS.contains(key)
+                    && progressing.isEmpty();
+            boolean topicThrottle = resource.type() == ConfigResource.Type.TOPIC && Throttles.TOPIC_KEYS.contains(key)
+                    && !movingTopics.contains(resource.name());
+            String id = resource.type() + "/" + resource.name() + "/" + key;
+            if ((brokerThrottle || topicThrottle) && !value.isEmpty() && !journaled.contains(id)) {
+                found.add(new Leftover.Throttle(resource, key, value));
+            }
+        }));
+        return found;
+    }
+
+    /** Removes what {@link #find} found. */
+    public void fix(List<Leftover> leftovers, java.util.function.Consumer<String> said) {
+        DynamicConfigs configs = new DynamicConfigs(admin);
+        Set<Path> journals = new HashSet<>();
+        for (Leftover leftover : leftovers) {
+            if (leftover instanceof Leftover.Throttle t) {
+                configs.set(t.resource(), t.key(), null);
+                said.accept("removed " + t.describe());
+            } else if (leftover instanceof Leftover.Unrestored u) {
+                journals.add(u.journal());
+            } else if (leftover instanceof Leftover.StalledMove s) {
+                new Reassignments(admin).cancel(Set.of(s.partition()));
+                said.accept("cancelled the " + s.describe());
+            }
+        }
+        for (Path path : journals) {
+            try (Journal journal = Journal.open(path)) {
+                new ConfigLedger(configs, journal).restoreAll(said);
+            }
+        }
+    }
+
+    private List<Leftover.StalledMove> stalled(Reassignments reassignments,
+            Map<TopicPartition, PartitionReassignment> ongoing) throws InterruptedException {
+        if (ongoing.isEmpty()) {
+            return List.of();
+        }
+        Set<Integer> alive = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster").stream()
+                .map(Node::id).collect(Collectors.toSet());
+        List<Leftover.StalledMove> stalled = new ArrayList<>();
+        Map<TopicPartition, PartitionMove> watched = new HashMap<>();
+        ongoing.forEach((tp, r) -> {
+            List<Integer> gone = r.addingReplicas().stream().filter(b -> !alive.contains(b)).toList();
+            if (!gone.isEmpty()) {
+                stalled.add(new Leftover.StalledMove(tp, r.addingReplicas(), "brokers " + gone + " are not in the "
+                        + "cluster"));
+            } else {
+                List<Integer> target = r.replicas().stream().filter(b -> !r.removingReplicas().contains(b)).toList();
+                watched.put(tp, new PartitionMove(tp.topic(), tp.partition(), r.replicas(), target, Long.MAX_VALUE));
+            }
+        });
+        if (!watched.isEmpty()) {
+            Map<TopicPartition, Long> before = copiedEach(reassignments, watched);
+            Thread.sleep(stallWindow.toMillis());
+            Set<TopicPartition> still = reassignments.ongoing(watched.keySet()).keySet();
+            Map<TopicPartition, Long> after = copiedEach(reassignments, watched);
+            for (TopicPartition tp : still) {
+                if (after.get(tp) <= before.get(tp)) {
+                    stalled.add(new Leftover.StalledMove(tp, watched.get(tp).adding(), "its new replicas did not "
+                            + "grow in " + stallWindow.toSeconds() + " s"));
+                }
+            }
+        }
+        return stalled;
+    }
+
+    private static Map<TopicPartition, Long> copiedEach(Reassignments reassignments,
+            Map<TopicPartition, PartitionMove> moves) {
+        Map<TopicPartition, Long> copied = new HashMap<>();
+        moves.forEach((tp, move) -> copied.put(tp, reassignments.copied(List.of(move))));
+        return copied;
+    }
+}

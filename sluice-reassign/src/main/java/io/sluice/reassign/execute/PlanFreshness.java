@@ -1,0 +1,34 @@
+package io.sluice.reassign.execute;
+
+import io.sluice.reassign.plan.PartitionMove;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Whether a plan still fits the cluster: each partition must still have the replicas the plan moves it from (or
+ * already the ones it moves it to). A plan made before someone else moved partitions would undo their moves.
+ *
+ * <p>Pure. Threading: stateless.
+ */
+public final class PlanFreshness {
+
+    private PlanFreshness() {
+    }
+
+    /** One line per partition that no longer fits; empty when the plan applies. */
+    public static List<String> stale(List<PartitionMove> moves, Map<TopicPartition, List<Integer>> now) {
+        List<String> stale = new ArrayList<>();
+        for (PartitionMove move : moves) {
+            List<Integer> replicas = now.get(move.topicPartition());
+            if (replicas == null) {
+                stale.add(move.topic() + "-" + move.partition() + " no longer exists");
+            } else if (!replicas.equals(move.from()) && !replicas.equals(move.to())) {
+                stale.add(move.topic() + "-" + move.partition() + " has replicas " + replicas + ", the plan expected "
+                        + move.from());
+            }
+        }
+        return stale;
+    }
+}

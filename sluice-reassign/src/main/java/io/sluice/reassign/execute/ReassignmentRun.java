@@ -1,0 +1,164 @@
+package io.sluice.reassign.execute;
+
+import io.sluice.core.crash.CrashPoints;
+import io.sluice.reassign.cluster.ClusterReader;
+import io.sluice.reassign.cluster.DynamicConfigs;
+import io.sluice.reassign.guard.PinnedSegments;
+import io.sluice.reassign.guard.RetentionGuard;
+import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.plan.ClusterSnapshot;
+import io.sluice.reassign.plan.DiskHeadroom;
+import io.sluice.reassign.plan.DiskUse;
+import io.sluice.reassign.plan.PartitionMove;
+import io.sluice.reassign.plan.ReassignmentPlan;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * Executes a plan, or resumes one a killed run left in its journal: sets the throttles and guarding retentions
+ * (journaled first), moves the partitions batch by batch, waiting for each batch to complete, elects the new
+ * preferred leaders, and restores every config it changed. A resumed run skips the moves that are done and waits
+ * for those under way instead of starting them again.
+ *
+ * <p>Threading: one thread runs it.
+ */
+public final class ReassignmentRun {
+
+    /** Crash point: the throttles and guards are set and journaled; no move is started. */
+    public static final String AFTER_THROTTLE = "reassign.after-throttle";
+    /** Crash point: a batch's moves were requested and journaled; the batch is not complete. */
+    public static final String AFTER_START = "reassign.after-start";
+
+    private final Admin admin;
+    private final Journal journal;
+    private final ExecuteOptions options;
+    private final RunListener listener;
+    private final Reassignments reassignments;
+
+    public ReassignmentRun(Admin admin, Journal journal, ExecuteOptions options, RunListener listener) {
+        this.admin = admin;
+        this.journal = journal;
+        this.options = options;
+        this.listener = listener;
+        this.reassignments = new Reassignments(admin);
+    }
+
+    /** Runs {@code plan}, or the journal's plan when the journal already holds one (a resume). */
+    public void run(ReassignmentPlan plan) throws InterruptedException {
+        if (journal.isOver()) {
+            listener.note("the journal " + journal.file() + " says this run is over; nothing to do");
+            return;
+        }
+        ConfigLedger ledger = new ConfigLedger(new DynamicConfigs(admin), journal);
+        List<TemporaryConfig> temporary = new ArrayList<>();
+        if (journal.isEmpty()) {
+            journal.plan(plan);
+            if (options.throttleBytesPerSecond() > 0) {
+                temporary.addAll(Throttles.of(plan.moves(), options.throttleBytesPerSecond()));
+            }
+            if (options.retentionGuard()) {
+                temporary.addAll(guards(plan));
+            }
+        } else {
+            plan = journal.plan().orElseThrow(() -> new IllegalStateException("the journal " + journal.file()
+                    + " holds no plan"));
+            listener.note("resuming from the journal " + journal.file());
+            // the killed run may have journaled a config and died before setting it: set each again, as journaled
+            journal.pending().forEach(c -> temporary.add(new TemporaryConfig(c.type(), c.name(), c.key(), c.value())));
+        }
+        ledger.apply(temporary);
+        temporary.forEach(c -> listener.note("set " + c.key() + "=" + c.value() + " on "
+                + (c.type() == ConfigResource.Type.BROKER ? "broker " : "topic ") + c.name()));
+        CrashPoints.reach(AFTER_THROTTLE);
+
+        long start = System.nanoTime();
+        List<List<PartitionMove>> batches = Batches.of(plan.moves(), options.batchSize());
+        int done = 0;
+        long copiedBefore = 0;
+        for (List<PartitionMove> batch : batches) {
+            startUnstarted(batch);
+            CrashPoints.reach(AFTER_START);
+            copiedBefore = await(batch, done, copiedBefore, plan, start);
+            done += batch.size();
+        }
+        reassignments.electPreferredLeaders(plan.moves().stream().map(PartitionMove::topicPartition)
+                .collect(Collectors.toSet()));
+        ledger.restoreAll(listener::note);
+        journal.finished();
+        listener.progress(new MoveProgress(done, plan.moves().size(), plan.bytesToCopy(), plan.bytesToCopy(),
+                Duration.ofNanos(System.nanoTime() - start)));
+    }
+
+    /** The retention guard's configs: for topics pinned by their timestamps and topics moving to a tight log dir. */
+    private List<TemporaryConfig> guards(ReassignmentPlan plan) {
+        Set<String> moving = plan.moves().stream().filter(m -> m.replicaMoves() > 0).map(PartitionMove::topic)
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (moving.isEmpty()) {
+            return List.of();
+        }
+        Set<String> guarded = new TreeSet<>(new PinnedSegments(admin).among(moving));
+        Set<Integer> tight = new DiskHeadroom(options.maxDiskUse()).tight(plan.disks(), ExecuteOptions.TIGHT_MARGIN)
+                .stream().map(DiskUse::broker).collect(Collectors.toSet());
+        plan.moves().stream().filter(m -> m.adding().stream().anyMatch(tight::contains))
+                .forEach(m -> guarded.add(m.topic()));
+        if (guarded.isEmpty()) {
+            return List.of();
+        }
+        ClusterSnapshot snapshot = new ClusterReader(admin).snapshot();
+        DynamicConfigs configs = new DynamicConfigs(admin);
+        Map<String, Long> own = new HashMap<>();
+        configs.dynamicValues(guarded.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList())
+                .forEach((resource, values) -> {
+                    String value = values.get(RetentionGuard.RETENTION_BYTES);
+                    if (value != null) {
+                        own.put(resource.name(), Long.parseLong(value));
+                    }
+                });
+        return RetentionGuard.of(snapshot, guarded, options.allowance(), own);
+    }
+
+    private void startUnstarted(List<PartitionMove> batch) {
+        Set<TopicPartition> partitions = batch.stream().map(PartitionMove::topicPartition).collect(Collectors.toSet());
+        Map<TopicPartition, List<Integer>> now = reassignments.replicas(
+                batch.stream().map(PartitionMove::topic).collect(Collectors.toSet()));
+        Set<TopicPartition> ongoing = reassignments.ongoing(partitions).keySet();
+        List<PartitionMove> toStart = batch.stream()
+                .filter(m -> !m.to().equals(now.get(m.topicPartition())) && !ongoing.contains(m.topicPartition()))
+                .toList();
+        if (toStart.isEmpty()) {
+            return;
+        }
+        journal.started(toStart.stream().map(m -> m.topic() + "-" + m.partition()).toList());
+        reassignments.start(toStart);
+        listener.note("moving " + Reassignments.names(toStart));
+    }
+
+    /** Waits until no move of the batch is under way; returns the bytes copied by the batches so far. */
+    private long await(List<PartitionMove> batch, int doneBefore, long copiedBefore, ReassignmentPlan plan, long start)
+            throws InterruptedException {
+        Set<TopicPartition> partitions = batch.stream().map(PartitionMove::topicPartition).collect(Collectors.toSet());
+        long batchBytes = batch.stream().mapToLong(m -> m.bytes() * m.replicaMoves()).sum();
+        while (true) {
+            Set<TopicPartition> ongoing = reassignments.ongoing(partitions).keySet();
+            if (ongoing.isEmpty()) {
+                return copiedBefore + batchBytes;
+            }
+            long copied = copiedBefore + reassignments.copied(batch.stream()
+                    .filter(m -> ongoing.contains(m.topicPartition())).toList())
+                    + batch.stream().filter(m -> !ongoing.contains(m.topicPartition()))
+                    .mapToLong(m -> m.bytes() * m.replicaMoves()).sum();
+            listener.progress(new MoveProgress(doneBefore + batch.size() - ongoing.size(), plan.moves().size(),
+                    copied, plan.bytesToCopy(), Duration.ofNanos(System.nanoTime() - start)));
+            Thread.sleep(options.poll().toMillis());
+        }
+    }
+}

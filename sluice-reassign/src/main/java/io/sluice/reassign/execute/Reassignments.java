@@ -1,0 +1,104 @@
+package io.sluice.reassign.execute;
+
+import io.sluice.reassign.cluster.AdminCalls;
+import io.sluice.reassign.plan.PartitionMove;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.PartitionReassignment;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The cluster side of moving partitions: which moves are under way, which are done, starting and cancelling them,
+ * and the bytes the new replicas hold so far.
+ *
+ * <p>Threading: stateless apart from the caller's admin client, which is thread-safe.
+ */
+public final class Reassignments {
+
+    private final Admin admin;
+
+    public Reassignments(Admin admin) {
+        this.admin = admin;
+    }
+
+    /** The reassignments under way among {@code partitions}, or on the whole cluster when empty. */
+    public Map<TopicPartition, PartitionReassignment> ongoing(Set<TopicPartition> partitions) {
+        return AdminCalls.get(partitions.isEmpty() ? admin.listPartitionReassignments().reassignments()
+                : admin.listPartitionReassignments(partitions).reassignments(), "list partition reassignments");
+    }
+
+    /** Each partition's replicas now. */
+    public Map<TopicPartition, List<Integer>> replicas(Collection<String> topics) {
+        Map<String, TopicDescription> described = AdminCalls.get(admin.describeTopics(Set.copyOf(topics)).allTopicNames(),
+                "describe topics");
+        Map<TopicPartition, List<Integer>> replicas = new HashMap<>();
+        described.forEach((name, topic) -> topic.partitions().forEach(p -> replicas.put(
+                new TopicPartition(name, p.partition()), p.replicas().stream().map(Node::id).toList())));
+        return replicas;
+    }
+
+    public void start(List<PartitionMove> moves) {
+        Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new HashMap<>();
+        moves.forEach(m -> targets.put(m.topicPartition(), Optional.of(new NewPartitionReassignment(m.to()))));
+        AdminCalls.get(admin.alterPartitionReassignments(targets).all(), "start moving " + names(moves));
+    }
+
+    /** Cancels the moves under way: their partitions keep the replicas they had before. */
+    public void cancel(Set<TopicPartition> partitions) {
+        Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new HashMap<>();
+        partitions.forEach(tp -> targets.put(tp, Optional.empty()));
+        AdminCalls.get(admin.alterPartitionReassignments(targets).all(), "cancel the moves of " + partitions);
+    }
+
+    /**
+     * Makes each partition's first replica its leader again, where it is not (after moves reorder the lists). A
+     * partition whose preferred leader already leads answers ELECTION_NOT_NEEDED, and one whose preferred leader is
+     * not in sync yet keeps its leader until the brokers' own rebalance: neither stops the run.
+     */
+    public void electPreferredLeaders(Set<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        AdminCalls.get(admin.electLeaders(ElectionType.PREFERRED, partitions).partitions(), "elect preferred leaders");
+    }
+
+    /** Bytes the new replicas of {@code moves} hold now, each counted up to the partition's size. */
+    public long copied(List<PartitionMove> moves) {
+        Set<Integer> brokers = moves.stream().flatMap(m -> m.adding().stream()).collect(Collectors.toSet());
+        if (brokers.isEmpty()) {
+            return 0;
+        }
+        Map<Integer, Map<String, LogDirDescription>> dirs = AdminCalls.get(admin.describeLogDirs(brokers).allDescriptions(),
+                "describe log dirs");
+        long copied = 0;
+        for (PartitionMove move : moves) {
+            for (int b : move.adding()) {
+                long size = 0;
+                for (LogDirDescription dir : dirs.getOrDefault(b, Map.of()).values()) {
+                    ReplicaInfo info = dir.replicaInfos().get(move.topicPartition());
+                    if (info != null && !info.isFuture()) {
+                        size = Math.max(size, info.size());
+                    }
+                }
+                copied += Math.min(size, move.bytes());
+            }
+        }
+        return copied;
+    }
+
+    static String names(List<PartitionMove> moves) {
+        return moves.stream().map(m -> m.topic() + "-" + m.partition()).collect(Collectors.joining(", "));
+    }
+}

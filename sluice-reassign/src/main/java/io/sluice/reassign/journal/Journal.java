@@ -1,0 +1,172 @@
+package io.sluice.reassign.journal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.sluice.reassign.plan.PlanFile;
+import io.sluice.reassign.plan.ReassignmentPlan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every change a run makes to the cluster, one JSON line each, forced to disk before the change is made: after a
+ * {@code kill -9} of the tool (or of its machine) the journal still names every throttle and temporary config that
+ * may be set, so {@code resume} finishes the run and {@code cancel} restores them. A line cut by the crash is the
+ * last and is ignored: its change was not made yet.
+ *
+ * <p>Threading: one run at a time, on one thread.
+ */
+public final class Journal implements AutoCloseable {
+
+    private final Path file;
+    private final List<JournalEntry> entries;
+    private final FileChannel channel;
+
+    private Journal(Path file, List<JournalEntry> entries, FileChannel channel) {
+        this.file = file;
+        this.entries = entries;
+        this.channel = channel;
+    }
+
+    /** Opens (or creates) the journal in {@code file} and reads what it holds. */
+    public static Journal open(Path file) {
+        List<JournalEntry> entries = read(file);
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+            return new Journal(file, new ArrayList<>(entries), channel);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the journal " + file, e);
+        }
+    }
+
+    /** The entries of a journal file, for a reader that changes nothing ({@code check}). */
+    public static List<JournalEntry> read(Path file) {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        List<JournalEntry> entries = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    entries.add(PlanFile.json().readValue(line, JournalEntry.class));
+                } catch (JsonProcessingException e) {
+                    break; // the line a crash cut short: its change was never made
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the journal " + file, e);
+        }
+        return entries;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    public Optional<ReassignmentPlan> plan() {
+        return entries.stream().filter(e -> JournalEntry.PLAN.equals(e.event())).map(JournalEntry::plan).findFirst();
+    }
+
+    /** Whether the run ended (finished or cancelled) and restored everything. */
+    public boolean isOver() {
+        return isOver(entries);
+    }
+
+    public static boolean isOver(List<JournalEntry> entries) {
+        return entries.stream().anyMatch(e -> JournalEntry.FINISHED.equals(e.event())
+                || JournalEntry.CANCELLED.equals(e.event()));
+    }
+
+    /** Configs changed and not restored yet, in the order they were changed. */
+    public List<ConfigChange> pending() {
+        return pending(entries);
+    }
+
+    public static List<ConfigChange> pending(List<JournalEntry> entries) {
+        Map<String, ConfigChange> open = new LinkedHashMap<>();
+        for (JournalEntry e : entries) {
+            if (JournalEntry.CHANGED.equals(e.event())) {
+                open.putIfAbsent(e.config().id(), e.config());
+            } else if (JournalEntry.RESTORED.equals(e.event())) {
+                open.remove(e.config().id());
+            }
+        }
+        return List.copyOf(open.values());
+    }
+
+    /** Partitions ({@code topic-partition}) whose move this run requested. */
+    public Set<String> started() {
+        Set<String> started = new LinkedHashSet<>();
+        entries.stream().filter(e -> JournalEntry.STARTED.equals(e.event())).forEach(e -> started.addAll(e.partitions()));
+        return started;
+    }
+
+    public void plan(ReassignmentPlan plan) {
+        append(new JournalEntry(JournalEntry.PLAN, System.currentTimeMillis(), plan, null, null));
+    }
+
+    public void changing(ConfigChange change) {
+        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null));
+    }
+
+    public void restored(ConfigChange change) {
+        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null));
+    }
+
+    public void started(Collection<String> partitions) {
+        append(new JournalEntry(JournalEntry.STARTED, System.currentTimeMillis(), null, null, List.copyOf(partitions)));
+    }
+
+    public void finished() {
+        append(JournalEntry.of(JournalEntry.FINISHED));
+    }
+
+    public void cancelled() {
+        append(JournalEntry.of(JournalEntry.CANCELLED));
+    }
+
+    private void append(JournalEntry entry) {
+        try {
+            byte[] line = (PlanFile.jsonLine(entry) + "\n").getBytes(StandardCharsets.UTF_8);
+            ByteBuffer buffer = ByteBuffer.wrap(line);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            channel.force(true);
+            entries.add(entry);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the journal " + file, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.sluice.reassign.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.reassign.plan.PartitionMove;
+import io.sluice.reassign.plan.ReassignmentPlan;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The journal read back after the writer died: the plan, the changes not restored, the moves started. */
+class JournalTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aReopenedJournalKnowsThePlanTheChangesNotRestoredAndTheMovesStarted() {
+        Path file = dir.resolve("run.journal");
+        ReassignmentPlan plan = new ReassignmentPlan("add brokers [4]",
+                List.of(new PartitionMove("t", 0, List.of(1, 2), List.of(4, 2), 100)), List.of());
+        ConfigChange rate = new ConfigChange(ConfigResource.Type.BROKER, "4", "leader.replication.throttled.rate",
+                "1000", null);
+        ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
+        try (Journal journal = Journal.open(file)) {
+            journal.plan(plan);
+            journal.changing(rate);
+            journal.changing(retention);
+            journal.started(List.of("t-0"));
+            journal.restored(rate);
+        }
+        try (Journal journal = Journal.open(file)) {
+            assertEquals(plan, journal.plan().orElseThrow());
+            assertEquals(List.of(retention), journal.pending());
+            assertEquals(Set.of("t-0"), journal.started());
+            assertFalse(journal.isOver());
+            journal.finished();
+        }
+        assertTrue(Journal.isOver(Journal.read(file)));
+    }
+
+    @Test
+    void aLineCutShortByACrashIsIgnored() throws Exception {
+        Path file = dir.resolve("cut.journal");
+        ConfigChange rate = new ConfigChange(ConfigResource.Type.BROKER, "1", "follower.replication.throttled.rate",
+                "1000", "5");
+        try (Journal journal = Journal.open(file)) {
+            journal.changing(rate);
+        }
+        Files.writeString(file, "{\"event\":\"changed\",\"time\":1,\"con", StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
+        assertEquals(List.of(rate), Journal.pending(Journal.read(file)));
+    }
+}
