@@ -40,13 +40,16 @@ public final class Merge implements AutoCloseable {
         producer.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG,
                 Math.max(1L << 20, config.budgetBytes() / layout.partitions()));
         producer.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        producer.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         // the target topic decides how large a record may be; the producer's own 1 MB cap would stop the merge at a
         // record an input took
         producer.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
         producer.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.progressGroup());
         this.commit = TargetTransactionCommit.builder().producerProperties(producer)
                 .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup()).build();
-        this.runner = new MergeRunner(config, layout, commit, failure::completeExceptionally);
+        this.runner = new MergeRunner(config, layout, commit,
+                !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))),
+                failure::completeExceptionally);
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
+import io.sluice.merge.audit.MergeAudit;
+import io.sluice.merge.audit.MergeAuditReport;
 import io.sluice.merge.order.EventTime;
 import io.sluice.merge.write.MergeHeaders;
 import io.sluice.testkit.Names;
@@ -13,10 +15,16 @@ import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /** Late records under each policy, records without an event time, and inputs that cannot be merged. */
@@ -102,6 +110,45 @@ class MergePoliciesTest {
                 .toList());
         assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("value.at"), header(letters.get(0),
                 MergeHeaders.REASON));
+    }
+
+    @Test
+    void recordsTheOutputWouldRefuseAreDeadLettersWithoutTheirValueAndTheMergeGoesOn() throws Exception {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("refused-west"), Names.unique("refused-east")));
+        // the inputs take what the output will not: a timestamp two hours ahead, a record of 1.5 MB
+        west.createTopic(new NewTopic(inputs.topics().get(0), 1, (short) 1).configs(Map.of(
+                "message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE))));
+        east.createTopic(new NewTopic(inputs.topics().get(1), 1, (short) 1).configs(Map.of(
+                "max.message.bytes", Integer.toString(4 << 20))));
+        String output = Names.unique("refused-out");
+        west.createTopic(output, 1); // exists already, with the broker's default limits
+        inputs.produce(0, 0, new long[] {T + 1, System.currentTimeMillis() + 2 * 3_600_000L});
+        Map<String, Object> big = new HashMap<>(east.clientProperties(Listener.PLAINTEXT));
+        big.put("max.request.size", 4 << 20);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(big, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(inputs.topics().get(1), 0, T + 2, null, new byte[1_500_000])).get();
+            producer.send(new ProducerRecord<>(inputs.topics().get(1), 0, T + 3, null, new byte[10])).get();
+        }
+        String dead = Names.unique("refused-dead");
+        MergeConfig config = inputs.merge(Names.unique("m"), west, output).deadLetterTopic(dead).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        assertEquals(List.of("west:0:0", "east:0:1"), read(output).stream().map(r -> header(r, MergeHeaders.SOURCE))
+                .toList());
+        List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
+        assertEquals(List.of("east:0:0", "west:0:1"), letters.stream().map(r -> header(r, MergeHeaders.SOURCE))
+                .toList());
+        assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("more than the output topic's "
+                + "max.message.bytes"), header(letters.get(0), MergeHeaders.REASON));
+        assertTrue(header(letters.get(1), MergeHeaders.REASON).contains("in the future"), header(letters.get(1),
+                MergeHeaders.REASON));
+        assertEquals(null, letters.get(0).value(), "the value stays in its input");
+        MergeAuditReport audit = MergeAudit.run(config);
+        assertTrue(audit.ok(), "only their place is checked: " + audit.firstProblem());
+        assertEquals(4, audit.partitions().get(0).checked());
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.sluice.merge.MergeConfig;
 import io.sluice.merge.order.EventTimeException;
 import io.sluice.merge.order.MergeKey;
 import io.sluice.merge.write.MergeHeaders;
+import io.sluice.merge.write.OutputPartition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,6 +29,9 @@ final class PartitionAudit {
     /** An input record as the merge placed it: its offset, its content's digest, where it is. */
     private record Placed(long offset, long digest, String where) {
     }
+
+    /** The digest of a record set aside without its value. */
+    private static final long CONTENT_NOT_KEPT = Long.MIN_VALUE;
 
     private final MergeConfig config;
     private final int partition;
@@ -55,7 +59,12 @@ final class PartitionAudit {
             if (from == null || from[1] != partition) {
                 return; // another partition's, or reported as a stranger by source()
             }
-            Placed placed = new Placed(from[2], digest.of(r), kind + " " + tp + "@" + r.offset());
+            // a record the output would refuse is set aside without its value: only its place can be checked
+            Header reason = r.headers().lastHeader(MergeHeaders.REASON);
+            boolean valueLeft = reason != null && new String(reason.value(), java.nio.charset.StandardCharsets.UTF_8)
+                    .startsWith(OutputPartition.REFUSED);
+            Placed placed = new Placed(from[2], valueLeft ? CONTENT_NOT_KEPT : digest.of(r),
+                    kind + " " + tp + "@" + r.offset());
             Placed earlier = asideByInput.get((int) from[0]).put(from[2], placed);
             if (earlier != null) {
                 report.problem("duplicate", name(from[0]) + " offset " + from[2] + " is at " + earlier.where()
@@ -133,7 +142,7 @@ final class PartitionAudit {
                 if (p == null) {
                     report.problem("missing", input + " partition " + partition + " offset " + r.offset()
                             + " is in neither the output nor the late or dead-letter topic");
-                } else if (p.digest() != d) {
+                } else if (p.digest() != d && p.digest() != CONTENT_NOT_KEPT) {
                     report.problem("changed", input + " offset " + r.offset() + " differs at " + p.where());
                 }
             });

@@ -12,6 +12,7 @@ import io.sluice.merge.state.MergeState;
 import io.sluice.merge.state.StateCodec;
 import io.sluice.merge.topics.MergeTopics;
 import io.sluice.merge.write.MergeCounts;
+import io.sluice.merge.write.OutputLimits;
 import io.sluice.merge.write.OutputPartition;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,19 +53,22 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private final TargetTransactionCommit commit;
     private final StateCodec codec;
     private final MergeCounts counts;
+    private final OutputLimits limits;
     private final List<MergeWorker> workers = new ArrayList<>();
     private final List<Admin> inputAdmins = new ArrayList<>();
     private final Set<TopicPartition> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private List<InputReader> readers = List.of();
     private volatile boolean claimedOnce;
 
+    /** {@code compressed}: whether the output producers compress (then only the broker knows a batch's size). */
     public MergeRunner(MergeConfig config, MergeTopics.Layout layout, TargetTransactionCommit commit,
-            Consumer<Exception> onFailure) {
+            boolean compressed, Consumer<Exception> onFailure) {
         this.config = config;
         this.layout = layout;
         this.commit = commit;
         this.codec = config.stateCodec();
         this.counts = new MergeCounts(config.inputs().size());
+        this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), compressed);
         for (int w = 0; w < Math.min(config.workers(), layout.partitions()); w++) {
             workers.add(new MergeWorker(onFailure));
         }
@@ -123,7 +127,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             }
             PartitionMerge merge = new PartitionMerge(buffers, state, config.maxWait().toMillis());
             OutputPartition out = new OutputPartition(output, config, commit.sender(output), layout.latePartitions(),
-                    layout.deadPartitions(), counts);
+                    layout.deadPartitions(), limits, counts);
             worker.start(new PartitionTask(output, merge, out, commit, codec, config.commitInterval(), RECOMMIT, now));
             owned.add(output);
             for (int i = 0; i < buffers.length; i++) {

@@ -31,9 +31,15 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 public final class MergeTopics {
 
     private static final long TIMEOUT_SECONDS = 30;
+    /** The headers the merge adds to a record (provenance, a late flag, a reason), with room to spare. */
+    private static final long HEADER_ROOM = 4096;
 
-    /** The partitions of the output, and of the side topics (0 when not configured). */
-    public record Layout(int partitions, int latePartitions, int deadPartitions) {
+    /**
+     * The partitions of the output, and of the side topics (0 when not configured), and what the output topic accepts:
+     * the largest record batch, and how far in the future a timestamp may be.
+     */
+    public record Layout(int partitions, int latePartitions, int deadPartitions, long maxMessageBytes,
+            long maxFutureMillis) {
     }
 
     private MergeTopics() {
@@ -43,6 +49,7 @@ public final class MergeTopics {
         List<String> counts = new ArrayList<>();
         int partitions = -1;
         boolean differ = false;
+        long largest = 0;
         for (MergeInput input : config.inputs()) {
             try (Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()))) {
                 int n = describe(admin, input.topic()).map(d -> d.partitions().size()).orElseThrow(() ->
@@ -50,6 +57,8 @@ public final class MergeTopics {
                                 + "' does not exist in its cluster (" + input.clientProperties().get("bootstrap.servers")
                                 + ")"));
                 counts.add(input.name() + " " + n);
+                largest = Math.max(largest, longValue(configOf(admin, input.topic()),
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, 0));
                 differ |= partitions >= 0 && n != partitions;
                 partitions = Math.max(partitions, n);
             }
@@ -60,28 +69,36 @@ public final class MergeTopics {
                     + "be equal");
         }
         try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
-            int output = ensure(target, config.outputTopic(), partitions, config);
+            // what an input took, the output takes, with room for the headers the merge adds
+            Map<String, String> accept = largest == 0 ? Map.of()
+                    : Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.toString(largest + HEADER_ROOM));
+            int output = ensure(target, config.outputTopic(), partitions, config, accept);
             if (output != partitions) {
                 throw new IllegalArgumentException("the output topic '" + config.outputTopic() + "' has " + output
                         + " partitions, the inputs " + partitions + ": give the output " + partitions
                         + " partitions, or merge into a new topic (created for you)");
             }
-            refuseLogAppendTime(target, config.outputTopic());
-            int late = config.lateTopic().isPresent() ? ensure(target, config.lateTopic().get(), partitions, config)
-                    : 0;
+            Config outputConfig = configOf(target, config.outputTopic());
+            refuseLogAppendTime(outputConfig, config.outputTopic());
+            int late = config.lateTopic().isPresent()
+                    ? ensure(target, config.lateTopic().get(), partitions, config, accept) : 0;
             int dead = config.deadLetterTopic().isPresent()
-                    ? ensure(target, config.deadLetterTopic().get(), partitions, config) : 0;
-            return new Layout(partitions, late, dead);
+                    ? ensure(target, config.deadLetterTopic().get(), partitions, config, accept) : 0;
+            return new Layout(partitions, late, dead, longValue(outputConfig,
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE), longValue(outputConfig,
+                    TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE));
         }
     }
 
-    private static int ensure(Admin admin, String topic, int partitions, MergeConfig config) throws Exception {
+    private static int ensure(Admin admin, String topic, int partitions, MergeConfig config,
+            Map<String, String> topicConfig) throws Exception {
         Optional<TopicDescription> found = describe(admin, topic);
         if (found.isPresent()) {
             return found.get().partitions().size();
         }
         try {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), config.replicationFactor())))
+            admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), config.replicationFactor())
+                            .configs(topicConfig)))
                     .all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
@@ -106,13 +123,13 @@ public final class MergeTopics {
         }
     }
 
-    private static void refuseLogAppendTime(Admin admin, String topic) throws Exception {
+    private static Config configOf(Admin admin, String topic) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        Map<ConfigResource, Config> configs = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (configs == null) {
+        while (true) {
             try {
-                configs = admin.describeConfigs(Set.of(resource)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                return admin.describeConfigs(Set.of(resource)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .get(resource);
             } catch (ExecutionException e) {
                 // a topic created a moment ago may not be known to the broker that answers yet
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
@@ -121,7 +138,19 @@ public final class MergeTopics {
                 Thread.sleep(100);
             }
         }
-        var type = configs.get(resource).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+    }
+
+    private static long longValue(Config config, String key, long otherwise) {
+        var entry = config.get(key);
+        try {
+            return entry == null || entry.value() == null ? otherwise : Long.parseLong(entry.value());
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
+    private static void refuseLogAppendTime(Config config, String topic) {
+        var type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
         if (type != null && "LogAppendTime".equals(type.value())) {
             throw new IllegalArgumentException("the output topic '" + topic + "' has message.timestamp.type="
                     + "LogAppendTime: the broker would replace the merged records' event times with its own clock, so "

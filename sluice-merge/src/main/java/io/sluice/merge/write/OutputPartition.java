@@ -27,6 +27,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class OutputPartition implements MergeOutput {
 
+    /** How the reason of a record set aside because the output would refuse it begins; its value is not kept. */
+    public static final String REFUSED = "the output would refuse it: ";
+
     private final TopicPartition output;
     private final List<MergeInput> inputs;
     private final TargetTransactionCommit.Sender sender;
@@ -34,6 +37,7 @@ public final class OutputPartition implements MergeOutput {
     private final TopicPartition lateTarget;
     private final TopicPartition deadTarget;
     private final MergeCounts counts;
+    private final OutputLimits limits;
     private final AtomicReference<Exception> failed = new AtomicReference<>();
     private final Callback onSent = (metadata, error) -> {
         if (error != null) {
@@ -43,7 +47,7 @@ public final class OutputPartition implements MergeOutput {
 
     /** {@code latePartitions}, {@code deadPartitions}: the side topics' partition counts (0 when not configured). */
     public OutputPartition(TopicPartition output, MergeConfig config, TargetTransactionCommit.Sender sender,
-            int latePartitions, int deadPartitions, MergeCounts counts) {
+            int latePartitions, int deadPartitions, OutputLimits limits, MergeCounts counts) {
         this.output = output;
         this.inputs = config.inputs();
         this.sender = sender;
@@ -53,12 +57,18 @@ public final class OutputPartition implements MergeOutput {
         this.deadTarget = config.deadLetterTopic()
                 .map(t -> new TopicPartition(t, output.partition() % deadPartitions)).orElse(null);
         this.counts = counts;
+        this.limits = limits;
     }
 
     @Override
     public void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception {
         checkSends();
         ConsumerRecord<byte[], byte[]> r = arrival.record();
+        String refused = limits.refusal(r, 64, System.currentTimeMillis());
+        if (refused != null) {
+            deadLetter(input, r, REFUSED + refused, false);
+            return;
+        }
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
         TopicPartition to = output;
         if (lateAfter != null) {
@@ -80,16 +90,22 @@ public final class OutputPartition implements MergeOutput {
     @Override
     public void reject(int input, Arrival arrival) throws Exception {
         checkSends();
-        ConsumerRecord<byte[], byte[]> r = arrival.record();
+        deadLetter(input, arrival.record(), arrival.problem(), true);
+    }
+
+    /** Sets a record aside with the reason, or stops the merge when there is no dead-letter topic. */
+    private void deadLetter(int input, ConsumerRecord<byte[], byte[]> r, String reason, boolean keepValue)
+            throws MergeStoppedException {
         String where = "input '" + inputs.get(input).name() + "' partition " + r.partition() + " offset " + r.offset();
         if (deadTarget == null) {
-            throw new MergeStoppedException(where + " has no event time: " + arrival.problem() + ". Set "
-                    + "dead-letter-topic to set such records aside and go on.");
+            throw new MergeStoppedException(where + " cannot be merged: " + reason + ". Set dead-letter-topic to set "
+                    + "such records aside and go on.");
         }
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
-        MergeHeaders.add(headers, MergeHeaders.REASON, arrival.problem());
-        sender.send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(), r.timestamp(), r.key(), r.value(),
-                headers), onSent);
+        MergeHeaders.add(headers, MergeHeaders.REASON, reason);
+        // a record the output refuses would be refused here too: its value stays in its input, at the named offset
+        sender.send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(),
+                keepValue ? r.timestamp() : null, r.key(), keepValue ? r.value() : null, headers), onSent);
         counts.deadLettered(input);
     }
 
