@@ -65,6 +65,22 @@ public final class OwnersGroup implements Runnable {
         consumer.wakeup();
     }
 
+    /**
+     * Runs a callback; its failure (a claim refused, a committed state that does not fit) ends the group with the
+     * callback's own words, not the consumer's "User rebalance callback throws an error".
+     */
+    private void callback(Runnable body, Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty() || failure.isDone()) {
+            return;
+        }
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            failure.completeExceptionally(e);
+            running = false;
+        }
+    }
+
     @Override
     public void run() {
         try {
@@ -72,23 +88,17 @@ public final class OwnersGroup implements Runnable {
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                     consumer.pause(partitions);
-                    if (!partitions.isEmpty()) {
-                        ownership.assigned(partitions);
-                    }
+                    callback(() -> ownership.assigned(partitions), partitions);
                 }
 
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    if (!partitions.isEmpty()) {
-                        ownership.revoked(partitions);
-                    }
+                    callback(() -> ownership.revoked(partitions), partitions);
                 }
 
                 @Override
                 public void onPartitionsLost(Collection<TopicPartition> partitions) {
-                    if (!partitions.isEmpty()) {
-                        ownership.lost(partitions);
-                    }
+                    callback(() -> ownership.lost(partitions), partitions);
                 }
             });
             while (running) {

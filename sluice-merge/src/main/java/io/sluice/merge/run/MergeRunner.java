@@ -66,7 +66,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         this.config = config;
         this.layout = layout;
         this.commit = commit;
-        this.codec = config.stateCodec();
+        this.codec = layout.outputTopicId() == null ? config.stateCodec()
+                : config.stateCodec().forOutput(layout.outputTopicId());
         this.counts = new MergeCounts(config.inputs().size());
         this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), compressed);
         for (int w = 0; w < Math.min(config.workers(), layout.partitions()); w++) {

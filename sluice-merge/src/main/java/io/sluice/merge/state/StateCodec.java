@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Writes a {@link MergeState} as the metadata of the output partition's progress offset, and reads it back. The text
- * is short ({@code merge1 cfg=<hash> pos=12,40 last=1764072000000/1/39}) because the broker limits offset metadata to
+ * is short ({@code merge1 cfg=<hash> pos=12,40 last=1764072000000/1/39 out=<topic ID>}) because the broker limits offset metadata to
  * {@code offset.metadata.max.bytes} (4096 by default): about a hundred inputs fit. {@code cfg} is a hash of what the
  * positions mean (the inputs in order, and the order key); a commit made under another configuration is refused
  * with words instead of being read as positions of the wrong inputs.
@@ -25,11 +25,26 @@ public final class StateCodec {
 
     private final String fingerprint;
     private final int inputs;
+    /** The output topic's ID, written with every state and checked when read; null: neither. */
+    private final String outputId;
 
     /** {@code inputs}: each input's name and topic, in the configured order; {@code orderBy} as configured. */
     public StateCodec(List<String> inputs, String orderBy) {
-        this.inputs = inputs.size();
-        this.fingerprint = hash(String.join("\n", inputs) + "\n" + orderBy);
+        this(inputs.size(), hash(String.join("\n", inputs) + "\n" + orderBy), null);
+    }
+
+    private StateCodec(int inputs, String fingerprint, String outputId) {
+        this.inputs = inputs;
+        this.fingerprint = fingerprint;
+        this.outputId = outputId;
+    }
+
+    /**
+     * This codec, tied to the output topic with ID {@code topicId}: the progress of a deleted and recreated output
+     * topic (same name, another ID) is refused instead of resumed, since the new topic holds none of what it covers.
+     */
+    public StateCodec forOutput(String topicId) {
+        return new StateCodec(inputs, fingerprint, topicId);
     }
 
     public String encode(MergeState state) {
@@ -42,6 +57,9 @@ public final class StateCodec {
         if (!last.equals(MergeKey.NONE)) {
             s.append(" last=").append(last.time()).append('/').append(last.input()).append('/').append(last.offset());
         }
+        if (outputId != null) {
+            s.append(" out=").append(outputId);
+        }
         return s.toString();
     }
 
@@ -49,7 +67,8 @@ public final class StateCodec {
     public int longest() {
         long[] worst = new long[inputs];
         java.util.Arrays.fill(worst, Long.MAX_VALUE);
-        return encode(new MergeState(worst, new MergeKey(Long.MIN_VALUE, inputs, Long.MAX_VALUE), 0)).length();
+        return encode(new MergeState(worst, new MergeKey(Long.MIN_VALUE, inputs, Long.MAX_VALUE), 0)).length()
+                + (outputId == null ? " out=".length() + 22 : 0);
     }
 
     /**
@@ -78,9 +97,17 @@ public final class StateCodec {
             pos[i] = Long.parseLong(positions[i]);
         }
         MergeKey last = MergeKey.NONE;
-        if (parts.length > 3 && parts[3].startsWith("last=")) {
-            String[] k = parts[3].substring("last=".length()).split("/");
-            last = new MergeKey(Long.parseLong(k[0]), Integer.parseInt(k[1]), Long.parseLong(k[2]));
+        for (int i = 3; i < parts.length; i++) {
+            if (parts[i].startsWith("last=")) {
+                String[] k = parts[i].substring("last=".length()).split("/");
+                last = new MergeKey(Long.parseLong(k[0]), Integer.parseInt(k[1]), Long.parseLong(k[2]));
+            } else if (parts[i].startsWith("out=") && outputId != null
+                    && !parts[i].substring("out=".length()).equals(outputId)) {
+                throw new IllegalStateException(where + " belongs to an earlier output topic of the same name (topic "
+                        + "ID " + parts[i].substring("out=".length()) + ", now " + outputId + "): the topic was deleted "
+                        + "and created again, and holds none of what that progress covers. Merge under a new name to "
+                        + "start from the inputs' beginning, or delete the group holding the progress.");
+            }
         }
         return new MergeState(pos, last, emitted);
     }

@@ -39,7 +39,7 @@ public final class MergeTopics {
      * the largest record batch, and how far in the future a timestamp may be.
      */
     public record Layout(int partitions, int latePartitions, int deadPartitions, long maxMessageBytes,
-            long maxFutureMillis) {
+            long maxFutureMillis, String outputTopicId) {
     }
 
     private MergeTopics() {
@@ -86,7 +86,8 @@ public final class MergeTopics {
                     ? ensure(target, config.deadLetterTopic().get(), partitions, config, accept) : 0;
             return new Layout(partitions, late, dead, longValue(outputConfig,
                     TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE), longValue(outputConfig,
-                    TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE));
+                    TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
+                    describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null));
         }
     }
 
