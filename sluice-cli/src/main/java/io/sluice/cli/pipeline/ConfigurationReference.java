@@ -57,14 +57,34 @@ public final class ConfigurationReference {
         return b.toString();
     }
 
+    /** The reference of merge files, {@code docs/merge-configuration.md}. */
+    public static String mergeMarkdown() {
+        StringBuilder b = new StringBuilder();
+        b.append("# Merge files\n\n")
+                .append("<!-- Generated from io.sluice.cli.pipeline.MergeKeys by `./sluice docs --merge > "
+                        + "docs/merge-configuration.md`; edit the code, not this file. -->\n\n")
+                .append("A merge is a YAML file with the sections `merge` (its name, the inputs in tie-break order, "
+                        + "the order and the late policy), one `input.<name>` per input (its cluster and topic), "
+                        + "`target` (the cluster and the output topic) and `metrics` (optional). `sluice validate "
+                        + "FILE` checks one, `sluice merge FILE` runs it, `sluice lag FILE` shows how far it is; how "
+                        + "it works: [merge.md](merge.md). Variables, sizes, durations and secrets are written as in "
+                        + "[pipeline files](configuration.md).\n");
+        tables(b, MergeKeys.CATALOG);
+        return b.toString();
+    }
+
     /** A table of keys for each section of {@code catalog} but the top one. */
     private static void tables(StringBuilder b, KeyCatalog catalog) {
         for (KeyCatalog.Section section : catalog.sections()) {
             if (section.path().isEmpty()) {
                 continue;
             }
-            b.append('\n').append(section.path().contains(".") ? "### " : "## ").append('`').append(section.path())
-                    .append("`: ").append(section.description()).append("\n\n");
+            b.append('\n').append(section.path().contains(".") ? "### " : "## ").append('`')
+                    .append(KeyCatalog.readable(section.path())).append("`: ").append(section.description())
+                    .append("\n\n");
+            if (catalog.keysIn(section.path()).isEmpty()) {
+                continue; // sections only: a family's parent, e.g. input of input.<name>
+            }
             b.append("| key | type | default | description |\n|---|---|---|---|\n");
             for (ConfigKey<?> key : catalog.keysIn(section.path())) {
                 b.append("| `").append(key.name()).append("` | ")

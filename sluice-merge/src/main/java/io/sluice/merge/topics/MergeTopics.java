@@ -40,6 +40,52 @@ public final class MergeTopics {
     }
 
     public static Layout prepare(MergeConfig config) throws Exception {
+        int partitions = inputPartitions(config);
+        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            int output = ensure(target, config.outputTopic(), partitions, config);
+            if (output != partitions) {
+                throw new IllegalArgumentException(countDiffers(config, output, partitions));
+            }
+            if (logAppendTime(target, config.outputTopic())) {
+                throw new IllegalArgumentException(logAppendTimeRefused(config.outputTopic()));
+            }
+            int late = config.lateTopic().isPresent() ? ensure(target, config.lateTopic().get(), partitions, config)
+                    : 0;
+            int dead = config.deadLetterTopic().isPresent()
+                    ? ensure(target, config.deadLetterTopic().get(), partitions, config) : 0;
+            return new Layout(partitions, late, dead);
+        }
+    }
+
+    /**
+     * What {@link #prepare} would refuse, without creating anything (for {@code sluice validate}): the inputs'
+     * topics missing or with different partition counts, an existing output with another count or LogAppendTime.
+     * Empty when the merge can start.
+     *
+     * @throws Exception when a cluster does not answer
+     */
+    public static List<String> problems(MergeConfig config) throws Exception {
+        int partitions;
+        try {
+            partitions = inputPartitions(config);
+        } catch (IllegalArgumentException e) {
+            return List.of(e.getMessage());
+        }
+        List<String> problems = new ArrayList<>();
+        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            Optional<TopicDescription> output = describe(target, config.outputTopic());
+            if (output.isPresent() && output.get().partitions().size() != partitions) {
+                problems.add(countDiffers(config, output.get().partitions().size(), partitions));
+            }
+            if (output.isPresent() && logAppendTime(target, config.outputTopic())) {
+                problems.add(logAppendTimeRefused(config.outputTopic()));
+            }
+        }
+        return problems;
+    }
+
+    /** The inputs' common partition count; refused in words when a topic is missing or the counts differ. */
+    private static int inputPartitions(MergeConfig config) throws Exception {
         List<String> counts = new ArrayList<>();
         int partitions = -1;
         boolean differ = false;
@@ -59,20 +105,13 @@ public final class MergeTopics {
                     ", ", counts) + "): partition p of each input merges into partition p of the output, so they must "
                     + "be equal");
         }
-        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
-            int output = ensure(target, config.outputTopic(), partitions, config);
-            if (output != partitions) {
-                throw new IllegalArgumentException("the output topic '" + config.outputTopic() + "' has " + output
-                        + " partitions, the inputs " + partitions + ": give the output " + partitions
-                        + " partitions, or merge into a new topic (created for you)");
-            }
-            refuseLogAppendTime(target, config.outputTopic());
-            int late = config.lateTopic().isPresent() ? ensure(target, config.lateTopic().get(), partitions, config)
-                    : 0;
-            int dead = config.deadLetterTopic().isPresent()
-                    ? ensure(target, config.deadLetterTopic().get(), partitions, config) : 0;
-            return new Layout(partitions, late, dead);
-        }
+        return partitions;
+    }
+
+    private static String countDiffers(MergeConfig config, int output, int partitions) {
+        return "the output topic '" + config.outputTopic() + "' has " + output + " partitions, the inputs "
+                + partitions + ": give the output " + partitions + " partitions, or merge into a new topic (created "
+                + "for you)";
     }
 
     private static int ensure(Admin admin, String topic, int partitions, MergeConfig config) throws Exception {
@@ -106,7 +145,7 @@ public final class MergeTopics {
         }
     }
 
-    private static void refuseLogAppendTime(Admin admin, String topic) throws Exception {
+    private static boolean logAppendTime(Admin admin, String topic) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         Map<ConfigResource, Config> configs = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
@@ -122,10 +161,12 @@ public final class MergeTopics {
             }
         }
         var type = configs.get(resource).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
-        if (type != null && "LogAppendTime".equals(type.value())) {
-            throw new IllegalArgumentException("the output topic '" + topic + "' has message.timestamp.type="
-                    + "LogAppendTime: the broker would replace the merged records' event times with its own clock, so "
-                    + "the output would not be sorted by them and a replay would differ. Use CreateTime.");
-        }
+        return type != null && "LogAppendTime".equals(type.value());
+    }
+
+    private static String logAppendTimeRefused(String topic) {
+        return "the output topic '" + topic + "' has message.timestamp.type=LogAppendTime: the broker would replace "
+                + "the merged records' event times with its own clock, so the output would not be sorted by them and "
+                + "a replay would differ. Use CreateTime.";
     }
 }
