@@ -12,9 +12,6 @@ import io.sluice.merge.LatePolicy;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeInput;
 import io.sluice.merge.order.EventTime;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,11 +31,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
 
     /** Whether {@code file} is a merge file: it has a top-level {@code merge} section (a mirror has none). */
     public static boolean isMerge(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith("merge:"));
-        } catch (IOException e) {
-            return false; // the loader reports it
-        }
+        return ConfigFiles.hasTopLevelSection(file, "merge");
     }
 
     public static MergeFile load(Path file, Variables variables) throws ConfigException {

@@ -8,9 +8,6 @@ import io.sluice.cli.config.SettingsReader;
 import io.sluice.cli.config.Variables;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.copy.TopicNaming;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -26,11 +23,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
 
     /** Whether {@code file} is a mirror file rather than a pipeline: it has a top-level {@code target} section. */
     public static boolean isMirror(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith("target:"));
-        } catch (IOException e) {
-            return false; // the loader reports it
-        }
+        return ConfigFiles.hasTopLevelSection(file, "target");
     }
 
     public static MirrorFile load(Path file, Variables variables) throws ConfigException {

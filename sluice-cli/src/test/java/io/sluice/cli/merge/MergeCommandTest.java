@@ -8,6 +8,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.Main;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
+import io.sluice.local.net.Ports;
 import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
 import io.sluice.merge.order.MergeKey;
@@ -16,6 +17,10 @@ import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.kafka.TestRecords;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,14 +54,7 @@ class MergeCommandTest {
 
     @Test
     void untilEndMergesBothInputsInOrderAndLeavesNoLag() throws Exception {
-        String[] topics = {Names.unique("cli-merge-west"), Names.unique("cli-merge-east")};
-        west.createTopic(topics[0], 2);
-        east.createTopic(topics[1], 2);
-        Random random = new Random(seed());
-        for (int p = 0; p < 2; p++) {
-            produce(west, topics[0], p, times(random, 400));
-            produce(east, topics[1], p, times(random, 300));
-        }
+        String[] topics = inputs("cli-merge", 400, 300);
         String output = Names.unique("cli-merged");
         Path file = mergeFile(topics, output);
 
@@ -79,26 +77,27 @@ class MergeCommandTest {
 
     @Test
     void sigtermDrainsAndExitsZeroAndARerunCompletesTheMergeWithEveryRecordOnce() throws Exception {
-        String[] topics = {Names.unique("cli-drain-west"), Names.unique("cli-drain-east")};
-        west.createTopic(topics[0], 2);
-        east.createTopic(topics[1], 2);
-        Random random = new Random(seed());
-        for (int p = 0; p < 2; p++) {
-            produce(west, topics[0], p, times(random, 15_000));
-            produce(east, topics[1], p, times(random, 15_000));
-        }
+        String[] topics = inputs("cli-drain", 15_000, 15_000);
         String output = Names.unique("cli-drained");
         Path file = mergeFile(topics, output);
 
+        int metricsPort = Ports.free();
         ChildProcess child = ChildJvm.builder("sluice-merge")
                 .classpathOfThisJvm()
                 .jvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"))
                 .mainClass(Main.class.getName())
-                .args("merge", file.toString(), "--progress-every", "1s")
+                .args("merge", file.toString(), "--progress-every", "1s", "--metrics-port",
+                        Integer.toString(metricsPort))
                 .workDir(file.getParent())
                 .build()
                 .start();
         child.awaitLogLine(l -> l.contains("merging: "), Duration.ofSeconds(60)); // the first progress line
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(metrics.contains("sluice_merge_records_total{input=\"west\"")
+                && metrics.contains("sluice_merge_late_total{input=\"east\"")
+                && metrics.contains("sluice_merge_lag{input=\"east\"")
+                && metrics.contains("sluice_merge_dead_letters_total{merge="), metrics);
         int status = child.stop(Duration.ofSeconds(60));
         String log = Files.readString(child.logFile(), StandardCharsets.UTF_8);
         assertEquals(ExitStatus.OK, status, log);
@@ -149,10 +148,19 @@ class MergeCommandTest {
         return file;
     }
 
-    private static long seed() {
+    /** Two input topics of two partitions, west's and east's, each partition with that many records. */
+    private String[] inputs(String prefix, int westRecords, int eastRecords) {
+        String[] topics = {Names.unique(prefix + "-west"), Names.unique(prefix + "-east")};
+        west.createTopic(topics[0], 2);
+        east.createTopic(topics[1], 2);
         long seed = new Random().nextLong();
         System.out.println("[merge-cli] seed " + seed);
-        return seed;
+        Random random = new Random(seed);
+        for (int p = 0; p < 2; p++) {
+            produce(west, topics[0], p, times(random, westRecords));
+            produce(east, topics[1], p, times(random, eastRecords));
+        }
+        return topics;
     }
 
     /** {@code n} non-decreasing event times, with runs of equal ones (ties the input order breaks). */
