@@ -91,7 +91,8 @@ class MergeCommandTest {
                 .workDir(file.getParent())
                 .build()
                 .start();
-        child.awaitLogLine(l -> l.contains("merging: "), Duration.ofSeconds(60)); // the first progress line
+        // an output partition claimed: merging has begun, with tens of thousands of records to go
+        child.awaitLogLine(l -> l.contains(" claimed, from positions"), Duration.ofSeconds(60));
         String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         assertTrue(metrics.contains("sluice_merge_records_total{input=\"west\"")
@@ -102,6 +103,8 @@ class MergeCommandTest {
         String log = Files.readString(child.logFile(), StandardCharsets.UTF_8);
         assertEquals(ExitStatus.OK, status, log);
         assertTrue(log.contains("stopping (signal received)") && log.contains("stopped cleanly: "), log);
+        System.out.println("[merge-cli] drained: " + log.lines().filter(l -> l.contains("stopped cleanly"))
+                .findFirst().orElseThrow());
 
         Cli.Result rerun = Cli.run("merge", file.toString(), "--until-end");
         assertEquals(ExitStatus.OK, rerun.status(), rerun.out() + rerun.err());
