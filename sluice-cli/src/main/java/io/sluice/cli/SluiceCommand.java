@@ -6,6 +6,8 @@ import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.console.LogFormat;
 import io.sluice.cli.console.Logging;
 import io.sluice.cli.lag.LagCommand;
+import io.sluice.cli.merge.MergeCommand;
+import io.sluice.cli.merge.MergeLag;
 import io.sluice.cli.mirror.MirrorCommand;
 import io.sluice.cli.mirror.MirrorLag;
 import io.sluice.cli.pipeline.MirrorFile;
@@ -45,6 +47,7 @@ import picocli.CommandLine;
             QuickstartCommand.class,
             RunCommand.class,
             MirrorCommand.class,
+            MergeCommand.class,
             ProduceCommand.class,
             ReassignCommand.class,
             ValidateCommand.class,
@@ -113,7 +116,7 @@ public final class SluiceCommand implements Callable<Integer> {
 
     /**
      * Creates commands, passing the context to those whose constructor takes it; {@code lag} (a library command) gets
-     * the reader of pipeline files.
+     * the reader of pipeline files, and the report of merge files.
      */
     private static CommandLine.IFactory factory(CliContext context) {
         CommandLine.IFactory fallback = CommandLine.defaultFactory();
@@ -121,7 +124,8 @@ public final class SluiceCommand implements Callable<Integer> {
             @Override
             public <K> K create(Class<K> type) throws Exception {
                 if (type == LagCommand.class) {
-                    return type.cast(new LagCommand(file -> lagInputs(file, context), context.console().terminal()));
+                    return type.cast(new LagCommand(file -> lagInputs(file, context),
+                            file -> MergeLag.report(file, context.variables()), context.console().terminal()));
                 }
                 try {
                     Constructor<K> constructor = type.getDeclaredConstructor(CliContext.class);

@@ -26,4 +26,16 @@ public final class ConfigFiles {
             throw new ConfigException(Position.builtIn(file.toString()), "cannot read it: " + e.getMessage());
         }
     }
+
+    /**
+     * Whether {@code file} has the top-level section {@code name} (a line beginning {@code name:}): how the kinds of
+     * files are told apart. False when it cannot be read; its loader reports that.
+     */
+    public static boolean hasTopLevelSection(Path file, String name) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith(name + ":"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
 }

@@ -27,8 +27,9 @@ public final class ConfigKey<T> {
         this.presence = presence;
         this.defaultText = defaultText;
         this.description = Objects.requireNonNull(description, "description");
-        if (!path.matches("[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)*")) {
-            throw new IllegalArgumentException("key paths are dotted lower-case names: " + path);
+        if (!path.matches("[a-z][a-z0-9-]*(\\.([a-z][a-z0-9-]*|\\*))*")) {
+            throw new IllegalArgumentException("key paths are dotted lower-case names (" + KeyCatalog.ANY
+                    + " for a section the file names): " + path);
         }
         if (presence == Presence.DEFAULT) {
             try {

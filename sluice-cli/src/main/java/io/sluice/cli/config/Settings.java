@@ -45,6 +45,12 @@ public final class Settings {
         return values.containsKey(key.path());
     }
 
+    /** The names of the sections the file writes directly in {@code parent} (a family's: {@code input.west} is west). */
+    public java.util.List<String> sectionsIn(String parent) {
+        return sections.keySet().stream().filter(p -> KeyCatalog.parent(p).equals(parent))
+                .map(p -> p.substring(parent.isEmpty() ? 0 : parent.length() + 1)).sorted().toList();
+    }
+
     public boolean hasSection(String path) {
         return sections.containsKey(path);
     }

@@ -36,7 +36,7 @@ public final class SettingsReader {
         Set<String> written = new HashSet<>();
         if (root != null) {
             bindSection("", root, values, sections, written, problems);
-            reportMissing(new Settings(file, values, sections), written, problems);
+            reportMissing(new Settings(file, values, sections), sections.keySet(), written, problems);
         }
         problems.throwIfAny();
         return new Settings(file, values, sections);
@@ -49,7 +49,7 @@ public final class SettingsReader {
             Optional<ConfigKey<?>> key = catalog.key(path);
             if (key.isPresent()) {
                 written.add(path);
-                bindKey(key.get(), entry, values, problems);
+                bindKey(path, key.get(), entry, values, problems);
             } else if (catalog.isSection(path)) {
                 sections.put(path, entry.keyPosition());
                 if (entry.value() instanceof Value.Mapping nested) {
@@ -65,16 +65,17 @@ public final class SettingsReader {
         }
     }
 
-    private static void bindKey(ConfigKey<?> key, Value.Entry entry, Map<String, Settings.Bound> values,
+    /** Binds under the file's {@code path}: for a key of a named section ({@code input.west.topic}) it is not the key's. */
+    private static void bindKey(String path, ConfigKey<?> key, Value.Entry entry, Map<String, Settings.Bound> values,
             Problems problems) {
         Value value = entry.value();
         if (value instanceof Value.Broken) {
             return;
         }
         try {
-            values.put(key.path(), new Settings.Bound(key.type().parse(value), entry.keyPosition(), value.position()));
+            values.put(path, new Settings.Bound(key.type().parse(value), entry.keyPosition(), value.position()));
         } catch (ValueType.InvalidValue e) {
-            problems.add(value.position(), key.path() + ": " + e.getMessage());
+            problems.add(value.position(), path + ": " + e.getMessage());
         }
     }
 
@@ -106,16 +107,20 @@ public final class SettingsReader {
         return path.substring(path.lastIndexOf('.') + 1);
     }
 
-    /** Required keys not written at all; one written with a bad value is reported as bad, not also as missing. */
-    private void reportMissing(Settings settings, Set<String> written, Problems problems) {
+    /**
+     * Required keys not written at all; one written with a bad value is reported as bad, not also as missing. A
+     * family's required keys are required in each section of it the file names (and only there).
+     */
+    private void reportMissing(Settings settings, Set<String> named, Set<String> written, Problems problems) {
         for (KeyCatalog.Section top : catalog.sections()) {
             if (top.path().isEmpty() || top.path().contains(".")) {
                 continue;
             }
             List<String> required = catalog.keys().stream()
-                    .filter(k -> k.presence() == ConfigKey.Presence.REQUIRED && k.path().startsWith(top.path() + ".")
-                            && !written.contains(k.path()) && !written.contains(k.section()))
-                    .map(ConfigKey::path).toList();
+                    .filter(k -> k.presence() == ConfigKey.Presence.REQUIRED && k.path().startsWith(top.path() + "."))
+                    .flatMap(k -> inFile(k, named).stream())
+                    .filter(path -> !written.contains(path) && !written.contains(KeyCatalog.parent(path)))
+                    .toList();
             if (required.isEmpty()) {
                 continue;
             }
@@ -129,9 +134,19 @@ public final class SettingsReader {
             }
             for (String path : required) {
                 ConfigKey<?> key = catalog.key(path).orElseThrow();
-                problems.add(settings.sectionAt(key.section()), key.section() + ": missing required key '" + key.name()
+                String section = KeyCatalog.parent(path);
+                problems.add(settings.sectionAt(section), section + ": missing required key '" + key.name()
                         + "' (" + key.summary() + ")");
             }
         }
+    }
+
+    /** The paths {@code key} has in the file: its own, or one in each named section of its family. */
+    private static List<String> inFile(ConfigKey<?> key, Set<String> named) {
+        if (!key.path().contains(KeyCatalog.ANY)) {
+            return List.of(key.path());
+        }
+        return named.stream().filter(section -> KeyCatalog.matches(key.section(), section)).sorted()
+                .map(section -> section + "." + key.name()).toList();
     }
 }

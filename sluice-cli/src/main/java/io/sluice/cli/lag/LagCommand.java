@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,7 +69,15 @@ public final class LagCommand implements Callable<Integer> {
         LagInputs read(Path file) throws Exception;
     }
 
+    /** Files whose lag is not a consumer group's (a merge's): their own report, once. */
+    @FunctionalInterface
+    public interface FileReports {
+        /** The report of {@code file}, or empty when its lag is a group's; throws what reading the file throws. */
+        Optional<String> report(Path file) throws Exception;
+    }
+
     private final PipelineInputs pipelines;
+    private final FileReports reports;
     private final boolean terminal;
     private final Clock clock;
 
@@ -82,7 +91,13 @@ public final class LagCommand implements Callable<Integer> {
      * @param terminal  whether the output is a terminal, where {@code --watch} redraws the report in place
      */
     public LagCommand(PipelineInputs pipelines, boolean terminal) {
+        this(pipelines, null, terminal);
+    }
+
+    /** As {@link #LagCommand(PipelineInputs, boolean)}; {@code reports} (or null) answers for files of their own. */
+    public LagCommand(PipelineInputs pipelines, FileReports reports, boolean terminal) {
         this.pipelines = pipelines;
+        this.reports = reports;
         this.terminal = terminal;
         this.clock = Clock.systemUTC();
     }
@@ -91,6 +106,12 @@ public final class LagCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Optional<String> own = pipeline != null && reports != null ? reports.report(pipeline) : Optional.empty();
+        if (own.isPresent()) {
+            out.print(own.get());
+            out.flush();
+            return CommandLine.ExitCode.OK;
+        }
         LagInputs inputs = inputs();
         int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice lag", inputs.clientProperties(), err);
         if (probed != 0) {

@@ -2,16 +2,21 @@ package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigKey;
 import io.sluice.cli.config.KeyCatalog;
+import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Secret;
+import io.sluice.cli.config.Settings;
 import io.sluice.cli.config.Types;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The keys of one Kafka cluster's section ({@code source} of a pipeline; {@code source} and {@code target} of a
- * mirror): its brokers, TLS and SASL subsections, and any other client setting. Written once here, so that every
- * cluster section of every file says and checks the same.
+ * mirror; each {@code input.<name>} and {@code target} of a merge): its brokers, TLS and SASL subsections, and any
+ * other client setting. Written once here, so that every cluster section of every file says and checks the same.
  *
  * <p>Immutable.
  *
@@ -74,6 +79,25 @@ public record ClusterKeys(String section, String clientName, ConfigDef client, M
         return List.of(new KeyCatalog.Section(section, description),
                 new KeyCatalog.Section(section + ".tls", "TLS to the brokers"),
                 new KeyCatalog.Section(section + ".sasl", "SASL authentication to the brokers"));
+    }
+
+    /**
+     * The client settings this section of {@code s} gives: the brokers, TLS and SASL, and its checked
+     * {@code properties}; problems are added to {@code problems} at their place in the file.
+     *
+     * @param base the file's folder, where relative store paths are from
+     */
+    public Map<String, Object> clientProperties(Settings s, Path base, Problems problems) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        try {
+            Map<String, Object> security = KafkaSecurity.properties(s, base, this);
+            p.putAll(KafkaProperties.check(s.find(properties).orElse(List.of()), security, problems, this));
+            p.putAll(security);
+        } catch (InvalidSetting e) {
+            problems.add(s.at(e.key()), e.getMessage());
+        }
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", s.get(bootstrapServers)));
+        return p;
     }
 
     /** The connection keys, in reference order; {@link #properties} apart, as it comes last in a section. */

@@ -44,16 +44,32 @@ public final class ConfigurationReference {
 
     /** The reference of mirror files, {@code docs/mirror-configuration.md}. */
     public static String mirrorMarkdown() {
+        return sideReference("Mirror", "MirrorKeys", "mirror", "A mirror is a YAML file with the sections `source` "
+                + "(the cluster and topics to copy), `target` (the cluster to copy to), `mirror` (its name, delivery "
+                + "and naming) and `metrics` (optional). `sluice validate FILE` checks one, `sluice mirror FILE` runs "
+                + "it; how it works: [mirror.md](mirror.md).", MirrorKeys.CATALOG);
+    }
+
+    /** The reference of merge files, {@code docs/merge-configuration.md}. */
+    public static String mergeMarkdown() {
+        return sideReference("Merge", "MergeKeys", "merge", "A merge is a YAML file with the sections `merge` (its "
+                + "name, the inputs in tie-break order, the order and the late policy), one `input.<name>` per input "
+                + "(its cluster and topic), `target` (the cluster and the output topic) and `metrics` (optional). "
+                + "`sluice validate FILE` checks one, `sluice merge FILE` runs it, `sluice lag FILE` shows how far it "
+                + "is; how it works: [merge.md](merge.md).", MergeKeys.CATALOG);
+    }
+
+    /** The reference of another kind of file ({@code docs/<kind>-configuration.md}, from {@code ./sluice docs --<kind>}). */
+    private static String sideReference(String title, String keysClass, String kind, String intro,
+            KeyCatalog catalog) {
         StringBuilder b = new StringBuilder();
-        b.append("# Mirror files\n\n")
-                .append("<!-- Generated from io.sluice.cli.pipeline.MirrorKeys by `./sluice docs --mirror > "
-                        + "docs/mirror-configuration.md`; edit the code, not this file. -->\n\n")
-                .append("A mirror is a YAML file with the sections `source` (the cluster and topics to copy), "
-                        + "`target` (the cluster to copy to), `mirror` (its name, delivery and naming) and `metrics` "
-                        + "(optional). `sluice validate FILE` checks one, `sluice mirror FILE` runs it; how it works: "
-                        + "[mirror.md](mirror.md). Variables, sizes, durations and secrets are written as in "
+        b.append("# ").append(title).append(" files\n\n")
+                .append("<!-- Generated from io.sluice.cli.pipeline.").append(keysClass).append(" by `./sluice docs --")
+                .append(kind).append(" > docs/").append(kind).append("-configuration.md`; edit the code, not this "
+                        + "file. -->\n\n")
+                .append(intro).append(" Variables, sizes, durations and secrets are written as in "
                         + "[pipeline files](configuration.md).\n");
-        tables(b, MirrorKeys.CATALOG);
+        tables(b, catalog);
         return b.toString();
     }
 
@@ -63,8 +79,12 @@ public final class ConfigurationReference {
             if (section.path().isEmpty()) {
                 continue;
             }
-            b.append('\n').append(section.path().contains(".") ? "### " : "## ").append('`').append(section.path())
-                    .append("`: ").append(section.description()).append("\n\n");
+            b.append('\n').append(section.path().contains(".") ? "### " : "## ").append('`')
+                    .append(KeyCatalog.readable(section.path())).append("`: ").append(section.description())
+                    .append("\n\n");
+            if (catalog.keysIn(section.path()).isEmpty()) {
+                continue; // sections only: a family's parent, e.g. input of input.<name>
+            }
             b.append("| key | type | default | description |\n|---|---|---|---|\n");
             for (ConfigKey<?> key : catalog.keysIn(section.path())) {
                 b.append("| `").append(key.name()).append("` | ")

@@ -22,10 +22,14 @@ public final class DocsCommand implements Callable<Integer> {
             + "./sluice docs --mirror > docs/mirror-configuration.md")
     boolean mirror;
 
+    @Option(names = "--merge", description = "Print the reference of merge files instead: "
+            + "./sluice docs --merge > docs/merge-configuration.md")
+    boolean merge;
+
     @Override
     public Integer call() {
-        context.console().out().print(mirror ? ConfigurationReference.mirrorMarkdown()
-                : ConfigurationReference.markdown());
+        context.console().out().print(merge ? ConfigurationReference.mergeMarkdown()
+                : mirror ? ConfigurationReference.mirrorMarkdown() : ConfigurationReference.markdown());
         context.console().out().flush();
         return ExitStatus.OK;
     }

@@ -8,12 +8,7 @@ import io.sluice.cli.config.SettingsReader;
 import io.sluice.cli.config.Variables;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.copy.TopicNaming;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -28,11 +23,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
 
     /** Whether {@code file} is a mirror file rather than a pipeline: it has a top-level {@code target} section. */
     public static boolean isMirror(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith("target:"));
-        } catch (IOException e) {
-            return false; // the loader reports it
-        }
+        return ConfigFiles.hasTopLevelSection(file, "target");
     }
 
     public static MirrorFile load(Path file, Variables variables) throws ConfigException {
@@ -43,8 +34,8 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
     public static MirrorFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
         Settings s = new SettingsReader(MirrorKeys.CATALOG, variables).read(name, text);
         Problems problems = new Problems();
-        Map<String, Object> source = cluster(s, base, problems, MirrorKeys.SOURCE);
-        Map<String, Object> target = cluster(s, base, problems, MirrorKeys.TARGET);
+        Map<String, Object> source = MirrorKeys.SOURCE.clientProperties(s, base, problems);
+        Map<String, Object> target = MirrorKeys.TARGET.clientProperties(s, base, problems);
         MirrorConfig.Builder b = MirrorConfig.builder()
                 .name(s.get(MirrorKeys.NAME))
                 .sourceProperties(source)
@@ -77,19 +68,6 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
         problems.throwIfAny();
         return new MirrorFile(name, config, new MetricsConfig(s.get(PipelineKeys.METRICS_PORT),
                 s.get(PipelineKeys.METRICS_ADDRESS)), s);
-    }
-
-    private static Map<String, Object> cluster(Settings s, Path base, Problems problems, ClusterKeys keys) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        try {
-            Map<String, Object> security = KafkaSecurity.properties(s, base, keys);
-            p.putAll(KafkaProperties.check(s.find(keys.properties()).orElse(List.of()), security, problems, keys));
-            p.putAll(security);
-        } catch (InvalidSetting e) {
-            problems.add(s.at(e.key()), e.getMessage());
-        }
-        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", s.get(keys.bootstrapServers())));
-        return p;
     }
 
     /** One line: what is copied from where to where. */

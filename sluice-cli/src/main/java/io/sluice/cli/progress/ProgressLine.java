@@ -22,7 +22,9 @@ final class ProgressLine {
         double seconds = (to.nanos() - from.nanos()) / 1e9;
         if (seconds > 0) {
             parts.add(Units.compact((to.records() - from.records()) / seconds) + " rec/s");
-            parts.add(Units.bytes((to.bytes() - from.bytes()) / seconds) + "/s");
+            if (to.bytes() >= 0) {
+                parts.add(Units.bytes((to.bytes() - from.bytes()) / seconds) + "/s");
+            }
         }
         if (to.lag() >= 0) {
             parts.add("lag " + Units.count(to.lag()));

@@ -37,6 +37,14 @@ public final class ProgressReporter {
 
     /** Takes {@code now} as the latest reading and shows a line when one is due; the first reading is the baseline. */
     public void update(ProgressSample now) {
+        update(now, "");
+    }
+
+    /**
+     * As {@link #update(ProgressSample)}, with what else the run has to say at the end of the line ({@code detail},
+     * e.g. a merge's late records and lag per input; empty for nothing).
+     */
+    public void update(ProgressSample now, String detail) {
         if (window.isEmpty()) {
             window.add(now);
             shownAt = now.nanos();
@@ -51,7 +59,7 @@ public final class ProgressReporter {
             window.removeFirst();
         }
         ProgressSample from = window.peekFirst();
-        String line = label + ": " + ProgressLine.render(from, now);
+        String line = label + ": " + ProgressLine.render(from, now) + (detail.isEmpty() ? "" : " · " + detail);
         if (console.terminal()) {
             console.status(line);
             return;

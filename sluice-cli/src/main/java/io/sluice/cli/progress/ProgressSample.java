@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  *
  * @param nanos   when, on {@link System#nanoTime()}'s clock
  * @param records records done so far (written, or dead-lettered or skipped)
- * @param bytes   bytes (keys, values, headers) of those records
+ * @param bytes   bytes (keys, values, headers) of those records, or -1 when the run does not count them
  * @param lag     records between the committable offsets and the log ends, or -1 when unknown
  * @param files   files committed so far, or -1 when the run has no file sink
  */

@@ -32,8 +32,12 @@ final class MirrorConnectionCheck {
         return source && target;
     }
 
-    /** @param topicsOf the mirror whose topics this cluster must have, or null */
-    private boolean cluster(String role, Map<String, Object> properties, MirrorConfig topicsOf) {
+    /**
+     * Whether the cluster answers (one line, with its ID and brokers), and has {@code topicsOf}'s topics.
+     *
+     * @param topicsOf the mirror whose topics this cluster must have, or null
+     */
+    boolean cluster(String role, Map<String, Object> properties, MirrorConfig topicsOf) {
         Object servers = properties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         Map<String, Object> admin = new HashMap<>(ClusterConnection.of(properties));
         admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ConnectionCheck.TIMEOUT_SECONDS * 1000);

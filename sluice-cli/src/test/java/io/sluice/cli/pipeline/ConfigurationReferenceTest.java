@@ -7,7 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** docs/configuration.md and docs/mirror-configuration.md are the references generated from the code, never stale. */
+/**
+ * docs/configuration.md, docs/mirror-configuration.md and docs/merge-configuration.md are the references generated from
+ * the code, never stale.
+ */
 class ConfigurationReferenceTest {
 
     @Test
@@ -18,6 +21,11 @@ class ConfigurationReferenceTest {
     @Test
     void theMirrorReferenceInDocsIsTheOneTheCodeGenerates() throws Exception {
         assertGenerated("mirror-configuration.md", ConfigurationReference.mirrorMarkdown(), "./sluice docs --mirror");
+    }
+
+    @Test
+    void theMergeReferenceInDocsIsTheOneTheCodeGenerates() throws Exception {
+        assertGenerated("merge-configuration.md", ConfigurationReference.mergeMarkdown(), "./sluice docs --merge");
     }
 
     private static void assertGenerated(String name, String generated, String command) throws Exception {

@@ -42,6 +42,12 @@ class ProgressLineTest {
     }
 
     @Test
+    void aRunThatDoesNotCountBytesShowsNoByteRate() {
+        assertEquals("900 records · 900 rec/s · lag 0 · caught up", ProgressLine.render(
+                new ProgressSample(0, 0, -1, 500, -1), new ProgressSample(SECOND, 900, -1, 0, -1)));
+    }
+
+    @Test
     void aFirstReadingHasNoRatesYet() {
         ProgressSample only = new ProgressSample(7, 42, 4_200, 10, 0);
         assertEquals("42 records · lag 10 · ETA unknown · 0 files committed", ProgressLine.render(only, only));

@@ -36,16 +36,75 @@ public final class MergeTopics {
 
     /**
      * The partitions of the output, and of the side topics (0 when not configured), and what the output topic accepts:
-     * the largest record batch, and how far in the future a timestamp may be.
+     * the largest record batch, and how far in the future a timestamp may be; the output topic's ID.
      */
     public record Layout(int partitions, int latePartitions, int deadPartitions, long maxMessageBytes,
             long maxFutureMillis, String outputTopicId) {
+    }
+
+    /** The inputs' common partition count, and the largest record batch any of their topics takes (0: unknown). */
+    private record InputTopics(int partitions, long largestMessageBytes) {
     }
 
     private MergeTopics() {
     }
 
     public static Layout prepare(MergeConfig config) throws Exception {
+        InputTopics inputs = inputTopics(config);
+        int partitions = inputs.partitions();
+        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            // what an input took, the output takes, with room for the headers the merge adds
+            Map<String, String> accept = inputs.largestMessageBytes() == 0 ? Map.of()
+                    : Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                            Long.toString(inputs.largestMessageBytes() + HEADER_ROOM));
+            int output = ensure(target, config.outputTopic(), partitions, config, accept);
+            if (output != partitions) {
+                throw new IllegalArgumentException(countDiffers(config, output, partitions));
+            }
+            Config outputConfig = configOf(target, config.outputTopic());
+            if (logAppendTime(outputConfig)) {
+                throw new IllegalArgumentException(logAppendTimeRefused(config.outputTopic()));
+            }
+            int late = config.lateTopic().isPresent()
+                    ? ensure(target, config.lateTopic().get(), partitions, config, accept) : 0;
+            int dead = config.deadLetterTopic().isPresent()
+                    ? ensure(target, config.deadLetterTopic().get(), partitions, config, accept) : 0;
+            return new Layout(partitions, late, dead,
+                    longValue(outputConfig, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE),
+                    longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
+                    describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null));
+        }
+    }
+
+    /**
+     * What {@link #prepare} would refuse, without creating anything (for {@code sluice validate}): the inputs'
+     * topics missing or with different partition counts, an existing output with another count or LogAppendTime.
+     * Empty when the merge can start.
+     *
+     * @throws Exception when a cluster does not answer
+     */
+    public static List<String> problems(MergeConfig config) throws Exception {
+        int partitions;
+        try {
+            partitions = inputTopics(config).partitions();
+        } catch (IllegalArgumentException e) {
+            return List.of(e.getMessage());
+        }
+        List<String> problems = new ArrayList<>();
+        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            Optional<TopicDescription> output = describe(target, config.outputTopic());
+            if (output.isPresent() && output.get().partitions().size() != partitions) {
+                problems.add(countDiffers(config, output.get().partitions().size(), partitions));
+            }
+            if (output.isPresent() && logAppendTime(configOf(target, config.outputTopic()))) {
+                problems.add(logAppendTimeRefused(config.outputTopic()));
+            }
+        }
+        return problems;
+    }
+
+    /** The inputs' common partition count; refused in words when a topic is missing or the counts differ. */
+    private static InputTopics inputTopics(MergeConfig config) throws Exception {
         List<String> counts = new ArrayList<>();
         int partitions = -1;
         boolean differ = false;
@@ -57,10 +116,10 @@ public final class MergeTopics {
                                 + "' does not exist in its cluster (" + input.clientProperties().get("bootstrap.servers")
                                 + ")"));
                 counts.add(input.name() + " " + n);
-                largest = Math.max(largest, longValue(configOf(admin, input.topic()),
-                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, 0));
                 differ |= partitions >= 0 && n != partitions;
                 partitions = Math.max(partitions, n);
+                largest = Math.max(largest, longValue(configOf(admin, input.topic()),
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, 0));
             }
         }
         if (differ) {
@@ -68,27 +127,13 @@ public final class MergeTopics {
                     ", ", counts) + "): partition p of each input merges into partition p of the output, so they must "
                     + "be equal");
         }
-        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
-            // what an input took, the output takes, with room for the headers the merge adds
-            Map<String, String> accept = largest == 0 ? Map.of()
-                    : Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.toString(largest + HEADER_ROOM));
-            int output = ensure(target, config.outputTopic(), partitions, config, accept);
-            if (output != partitions) {
-                throw new IllegalArgumentException("the output topic '" + config.outputTopic() + "' has " + output
-                        + " partitions, the inputs " + partitions + ": give the output " + partitions
-                        + " partitions, or merge into a new topic (created for you)");
-            }
-            Config outputConfig = configOf(target, config.outputTopic());
-            refuseLogAppendTime(outputConfig, config.outputTopic());
-            int late = config.lateTopic().isPresent()
-                    ? ensure(target, config.lateTopic().get(), partitions, config, accept) : 0;
-            int dead = config.deadLetterTopic().isPresent()
-                    ? ensure(target, config.deadLetterTopic().get(), partitions, config, accept) : 0;
-            return new Layout(partitions, late, dead, longValue(outputConfig,
-                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE), longValue(outputConfig,
-                    TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
-                    describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null));
-        }
+        return new InputTopics(partitions, largest);
+    }
+
+    private static String countDiffers(MergeConfig config, int output, int partitions) {
+        return "the output topic '" + config.outputTopic() + "' has " + output + " partitions, the inputs "
+                + partitions + ": give the output " + partitions + " partitions, or merge into a new topic (created "
+                + "for you)";
     }
 
     private static int ensure(Admin admin, String topic, int partitions, MergeConfig config,
@@ -150,12 +195,14 @@ public final class MergeTopics {
         }
     }
 
-    private static void refuseLogAppendTime(Config config, String topic) {
+    private static boolean logAppendTime(Config config) {
         var type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
-        if (type != null && "LogAppendTime".equals(type.value())) {
-            throw new IllegalArgumentException("the output topic '" + topic + "' has message.timestamp.type="
-                    + "LogAppendTime: the broker would replace the merged records' event times with its own clock, so "
-                    + "the output would not be sorted by them and a replay would differ. Use CreateTime.");
-        }
+        return type != null && "LogAppendTime".equals(type.value());
+    }
+
+    private static String logAppendTimeRefused(String topic) {
+        return "the output topic '" + topic + "' has message.timestamp.type=LogAppendTime: the broker would replace "
+                + "the merged records' event times with its own clock, so the output would not be sorted by them and "
+                + "a replay would differ. Use CreateTime.";
     }
 }

@@ -1,0 +1,41 @@
+package io.sluice.cli.merge;
+
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeProgress;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A merge's lag summed per input: input end offsets minus committed positions, over every output partition.
+ *
+ * <p>Immutable.
+ *
+ * @param inputs the inputs' names, in the configured order
+ * @param lags   each input's lag, in the same order
+ */
+record InputLags(List<String> inputs, long[] lags) {
+
+    static InputLags of(MergeConfig config, List<MergeProgress.InputLag> rows) {
+        List<String> names = config.inputs().stream().map(i -> i.name()).toList();
+        long[] lags = new long[names.size()];
+        for (MergeProgress.InputLag row : rows) {
+            lags[names.indexOf(row.input())] += row.lag();
+        }
+        return new InputLags(names, lags);
+    }
+
+    long total() {
+        return java.util.Arrays.stream(lags).sum();
+    }
+
+    long of(int input) {
+        return lags[input];
+    }
+
+    /** {@code west 10, east 0}. */
+    String perInput() {
+        return java.util.stream.IntStream.range(0, inputs.size())
+                .mapToObj(i -> inputs.get(i) + " " + io.sluice.cli.console.Units.count(lags[i]))
+                .collect(Collectors.joining(", "));
+    }
+}

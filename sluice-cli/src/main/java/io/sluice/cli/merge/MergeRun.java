@@ -1,0 +1,171 @@
+package io.sluice.cli.merge;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.console.Console;
+import io.sluice.cli.console.Units;
+import io.sluice.cli.pipeline.MergeFile;
+import io.sluice.cli.pipeline.MetricsConfig;
+import io.sluice.cli.progress.ProgressReporter;
+import io.sluice.cli.progress.ProgressSample;
+import io.sluice.cli.run.EngineRun;
+import io.sluice.cli.run.ShutdownSignals;
+import io.sluice.cli.status.MetricsServer;
+import io.sluice.merge.Merge;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeProgress;
+import io.sluice.merge.write.MergeCounts;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The life of a merge as {@code sluice merge} shows it: starts it, shows the progress line until the merge ends (with
+ * {@code --until-end}), fails, or a stop is asked for; drains on the first SIGINT/SIGTERM (each output partition
+ * commits what it merged), halts at once on a second. A merge has no engine, so this is its own small loop rather
+ * than an {@link EngineRun}; the signals, the progress line and the metrics endpoint are the same pieces.
+ *
+ * <p>Threading: {@link #run} on the calling thread; the signal handlers only set the stop request (or halt).
+ */
+final class MergeRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.run");
+    private static final Duration TICK = Duration.ofMillis(200);
+    private static final Duration LAG_EVERY = Duration.ofSeconds(1);
+    private static final Duration LAG_TIMEOUT = Duration.ofSeconds(5);
+
+    private final MergeFile file;
+    private final MergeConfig config;
+    private final MetricsConfig metrics;
+    private final Console console;
+    private final AtomicReference<String> stopReason = new AtomicReference<>();
+
+    MergeRun(MergeFile file, MergeConfig config, MetricsConfig metrics, Console console) {
+        this.file = file;
+        this.config = config;
+        this.metrics = metrics;
+        this.console = console;
+    }
+
+    /** Runs the merge to its end or a signal, and returns the exit status. */
+    int run(Duration progressEvery) throws RunFailure {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint());
+                MergeProgress progress = MergeProgress.of(config, LAG_TIMEOUT)) {
+            Merge merge = start();
+            LOG.info("merging {}", file.describe());
+            LagSampler lag = new LagSampler(config, progress, LAG_EVERY);
+            MergeMeters.register(registry, config, merge.counts(), lag);
+            long start = System.nanoTime();
+            ShutdownSignals signals = ShutdownSignals.install(() -> requestStop("signal received"), this::stopNow);
+            ProgressReporter reporter = new ProgressReporter(console, "merging", progressEvery);
+            Throwable failure = null;
+            try {
+                failure = loop(merge, reporter, lag);
+            } finally {
+                requestStop("the run is ending"); // no-op when a stop was requested already
+                failure = drain(merge, failure);
+                signals.close();
+                reporter.finish();
+            }
+            return report(merge.counts(), failure, Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    private Merge start() throws RunFailure {
+        try {
+            return Merge.start(config);
+        } catch (Exception e) {
+            LOG.debug("the merge did not start", e);
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new RunFailure("merge " + config.name() + " cannot start: " + EngineRun.describe(cause), e);
+        }
+    }
+
+    private void requestStop(String reason) {
+        stopReason.compareAndSet(null, reason);
+    }
+
+    /** Until a stop is asked for, the merge fails, or (with --until-end) it is merged to the inputs' ends. */
+    private Throwable loop(Merge merge, ProgressReporter reporter, LagSampler lag) {
+        while (true) {
+            InputLags lags = lag.sample();
+            MergeCounts counts = merge.counts();
+            reporter.update(new ProgressSample(System.nanoTime(), counts.merged(), -1, lags == null ? -1
+                    : lags.total(), -1), String.format(Locale.ROOT, "%s late · %s dead letters%s",
+                            Units.count(counts.late()), Units.count(counts.deadLettered()),
+                            lags == null ? "" : " · behind: " + lags.perInput()));
+            if (stopReason.get() != null) {
+                return null;
+            }
+            if (merge.failure().isCompletedExceptionally()) {
+                return cause(merge);
+            }
+            try {
+                if (!config.untilEnd()) {
+                    Thread.sleep(TICK.toMillis());
+                } else if (merge.awaitEnd(TICK)) {
+                    requestStop("every input partition is merged to its end");
+                    return null;
+                }
+            } catch (ExecutionException e) {
+                return e.getCause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return e;
+            } catch (Exception e) {
+                return e;
+            }
+        }
+    }
+
+    private static Throwable cause(Merge merge) {
+        try {
+            merge.failure().join();
+            return null; // never: the merge's failure never completes normally
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+
+    /** Closes the merge: each output partition it owns commits what it merged; a failure to do so is the run's. */
+    private Throwable drain(Merge merge, Throwable failure) {
+        LOG.info("stopping ({}): each output partition commits what it merged; a second Ctrl-C stops at once",
+                failure != null ? "the merge failed" : stopReason.get());
+        try {
+            merge.close();
+            return failure;
+        } catch (Exception e) {
+            LOG.debug("the merge did not close cleanly", e);
+            return failure != null ? failure : e;
+        }
+    }
+
+    private int report(MergeCounts counts, Throwable failure, Duration elapsed) {
+        String totals = String.format(Locale.ROOT, "%,d records merged, %,d late, %,d dead letters, in %.1f s",
+                counts.merged(), counts.late(), counts.deadLettered(), elapsed.toMillis() / 1000.0);
+        if (failure == null) {
+            LOG.info("stopped cleanly: {}", totals);
+            return ExitStatus.OK;
+        }
+        LOG.debug("the merge's failure", failure);
+        LOG.error("stopped with an error: {}. {}; a restart resumes from the committed positions.",
+                EngineRun.describe(failure), totals);
+        return ExitStatus.FAILURE;
+    }
+
+    /** The second signal: say what a stop now leaves uncommitted, then halt without draining. */
+    private void stopNow() {
+        console.clearStatus();
+        console.say("second signal: stopping at once, without draining. What each output partition merged since its "
+                + "last commit is in open transactions, which the next start aborts: read_committed readers never "
+                + "see it, and a restart merges it again from the committed positions.");
+        Runtime.getRuntime().halt(ExitStatus.INTERRUPTED);
+    }
+}

@@ -1,0 +1,222 @@
+package io.sluice.cli.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.Main;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.local.net.Ports;
+import io.sluice.local.process.ChildJvm;
+import io.sluice.local.process.ChildProcess;
+import io.sluice.merge.order.MergeKey;
+import io.sluice.merge.write.MergeHeaders;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.TestRecords;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sluice merge}, {@code validate} and {@code lag} on a merge file of two inputs on two clusters, as a user types
+ * them: the output is the merge the library promises (by event time, ties by input then offset, every record once),
+ * also after a SIGTERM's drain and a rerun.
+ */
+class MergeCommandTest {
+
+    /** Recent: the brokers delete records older than their retention soon after they are written. */
+    private static final long BASE = System.currentTimeMillis() - 3_600_000;
+
+    private final KafkaCluster west = SharedKafka.cluster();
+    private final KafkaCluster east = SharedKafka.second();
+
+    @Test
+    void untilEndMergesBothInputsInOrderAndLeavesNoLag() throws Exception {
+        String[] topics = inputs("cli-merge", 400, 300);
+        String output = Names.unique("cli-merged");
+        Path file = mergeFile(topics, output);
+
+        Cli.Result valid = Cli.run("validate", file.toString(), "--connect");
+        assertEquals(ExitStatus.OK, valid.status(), valid.out() + valid.err());
+        assertTrue(valid.out().contains("valid: a merge of " + topics[0]), valid.out());
+        assertTrue(valid.out().contains("can be merged into " + output), valid.out());
+
+        Cli.Result run = Cli.run("merge", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("stopped cleanly: 1,400 records merged, 0 late, 0 dead letters"), run.err());
+        assertEquals(expected(topics), sources(output));
+
+        Cli.Result lag = Cli.run("lag", file.toString());
+        assertEquals(ExitStatus.OK, lag.status(), lag.out() + lag.err());
+        assertTrue(lag.out().contains("Total lag 0 records (west 0, east 0)"), lag.out());
+        assertTrue(lag.out().lines().anyMatch(l -> l.matches("\\s*1\\s+east\\s+" + topics[1] + "\\s+300\\s+300\\s+0")),
+                lag.out());
+    }
+
+    @Test
+    void sigtermDrainsAndExitsZeroAndARerunCompletesTheMergeWithEveryRecordOnce() throws Exception {
+        String[] topics = inputs("cli-drain", 15_000, 15_000);
+        String output = Names.unique("cli-drained");
+        Path file = mergeFile(topics, output);
+
+        int metricsPort = Ports.free();
+        ChildProcess child = ChildJvm.builder("sluice-merge")
+                .classpathOfThisJvm()
+                .jvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"))
+                .mainClass(Main.class.getName())
+                .args("merge", file.toString(), "--progress-every", "1s", "--metrics-port",
+                        Integer.toString(metricsPort))
+                .workDir(file.getParent())
+                .build()
+                .start();
+        // an output partition claimed: merging has begun, with tens of thousands of records to go
+        child.awaitLogLine(l -> l.contains(" claimed, from positions"), Duration.ofSeconds(60));
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(metrics.contains("sluice_merge_records_total{input=\"west\"")
+                && metrics.contains("sluice_merge_late_total{input=\"east\"")
+                && metrics.contains("sluice_merge_lag{input=\"east\"")
+                && metrics.contains("sluice_merge_dead_letters_total{merge="), metrics);
+        int status = child.stop(Duration.ofSeconds(60));
+        String log = Files.readString(child.logFile(), StandardCharsets.UTF_8);
+        assertEquals(ExitStatus.OK, status, log);
+        assertTrue(log.contains("stopping (signal received)") && log.contains("stopped cleanly: "), log);
+        System.out.println("[merge-cli] drained: " + log.lines().filter(l -> l.contains("stopped cleanly"))
+                .findFirst().orElseThrow());
+
+        Cli.Result rerun = Cli.run("merge", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, rerun.status(), rerun.out() + rerun.err());
+        assertEquals(expected(topics), sources(output), "the drained run and the rerun together: every record "
+                + "once, in the one merged order");
+    }
+
+    @Test
+    void validateRefusesInputsWithDifferentPartitionCountsNamingTheCounts() throws Exception {
+        String[] topics = {Names.unique("cli-count-west"), Names.unique("cli-count-east")};
+        west.createTopic(topics[0], 2);
+        east.createTopic(topics[1], 3);
+        Path file = mergeFile(topics, Names.unique("cli-count-out"));
+
+        Cli.Result result = Cli.run("validate", file.toString(), "--connect");
+        assertEquals(ExitStatus.FAILURE, result.status(), result.out() + result.err());
+        assertTrue(result.out().contains("topics FAILED: the inputs' topics have different partition counts (west 2, "
+                + "east 3)"), result.out());
+
+        Cli.Result run = Cli.run("merge", file.toString(), "--until-end");
+        assertEquals(ExitStatus.FAILURE, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("sluice: merge ") && run.err().contains("(west 2, east 3)")
+                && !run.err().contains("\tat "), run.err());
+    }
+
+    private Path mergeFile(String[] topics, String output) throws Exception {
+        Path file = TestDirs.newDir("merge-cli").resolve("merge.yaml");
+        Files.writeString(file, String.join("\n",
+                "merge:",
+                "  name: " + Names.unique("cli"),
+                "  inputs: [west, east]",
+                "  commit-interval: 200ms",
+                "input:",
+                "  west:",
+                "    bootstrap-servers: " + west.bootstrapServers(),
+                "    topic: " + topics[0],
+                "  east:",
+                "    bootstrap-servers: " + east.bootstrapServers(),
+                "    topic: " + topics[1],
+                "target:",
+                "  bootstrap-servers: " + west.bootstrapServers(),
+                "  topic: " + output,
+                ""));
+        return file;
+    }
+
+    /** Two input topics of two partitions, west's and east's, each partition with that many records. */
+    private String[] inputs(String prefix, int westRecords, int eastRecords) {
+        String[] topics = {Names.unique(prefix + "-west"), Names.unique(prefix + "-east")};
+        west.createTopic(topics[0], 2);
+        east.createTopic(topics[1], 2);
+        long seed = new Random().nextLong();
+        System.out.println("[merge-cli] seed " + seed);
+        Random random = new Random(seed);
+        for (int p = 0; p < 2; p++) {
+            produce(west, topics[0], p, times(random, westRecords));
+            produce(east, topics[1], p, times(random, eastRecords));
+        }
+        return topics;
+    }
+
+    /** {@code n} non-decreasing event times, with runs of equal ones (ties the input order breaks). */
+    private static long[] times(Random random, int n) {
+        long[] times = new long[n];
+        long t = BASE;
+        for (int k = 0; k < n; k++) {
+            t += random.nextInt(4) == 0 ? 0 : random.nextInt(100);
+            times[k] = t;
+        }
+        return times;
+    }
+
+    private static void produce(KafkaCluster cluster, String topic, int partition, long[] times) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int k = 0; k < times.length; k++) {
+                producer.send(new ProducerRecord<>(topic, partition, times[k], ("k" + k).getBytes(
+                        StandardCharsets.UTF_8), ("{\"at\":" + times[k] + "}").getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+    }
+
+    /** Per partition, the inputs' records by (event time, input, offset), as {@code input:partition:offset}. */
+    private Map<Integer, List<String>> expected(String[] topics) {
+        List<String> names = List.of("west", "east");
+        List<KafkaCluster> clusters = List.of(west, east);
+        Map<Integer, List<MergeKey>> keys = new TreeMap<>();
+        for (int i = 0; i < 2; i++) {
+            for (ConsumerRecord<byte[], byte[]> r : TestRecords.readAll(clusters.get(i).clientProperties(
+                    Listener.PLAINTEXT), topics[i], Duration.ofSeconds(30))) {
+                keys.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(new MergeKey(r.timestamp(), i,
+                        r.offset()));
+            }
+        }
+        Map<Integer, List<String>> expected = new TreeMap<>();
+        keys.forEach((p, list) -> expected.put(p, list.stream().sorted().map(k -> names.get(k.input()) + ":" + p
+                + ":" + k.offset()).toList()));
+        return expected;
+    }
+
+    /** Per output partition, where each record came from, in output order (as read_committed readers see it). */
+    private Map<Integer, List<String>> sources(String output) {
+        Map<Integer, List<String>> sources = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : TestRecords.readAll(west.clientProperties(Listener.PLAINTEXT), output,
+                Duration.ofSeconds(30))) {
+            Header h = r.headers().lastHeader(MergeHeaders.SOURCE);
+            sources.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(h == null ? "?"
+                    : new String(h.value(), StandardCharsets.US_ASCII));
+        }
+        return sources;
+    }
+}
