@@ -9,6 +9,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.cluster.SourceTopics;
+import io.sluice.cli.pipeline.MergeFile;
 import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.mirror.audit.MirrorAuditReport;
@@ -91,6 +92,10 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // a merge file has a target section too: it is told apart first
+        if (pipelineFile != null && MergeFile.isMerge(pipelineFile)) {
+            return MergeVerification.run(MergeFile.load(pipelineFile, context.variables()), json, context.console());
+        }
         if (pipelineFile != null && MirrorFile.isMirror(pipelineFile)) {
             MirrorAuditReport report = MirrorVerification.run(MirrorFile.load(pipelineFile, context.variables()),
                     untilSourceEnd);

@@ -40,7 +40,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code sluice merge}, {@code validate} and {@code lag} on a merge file of two inputs on two clusters, as a user types
+ * {@code sluice merge}, {@code validate}, {@code lag} and {@code verify} on a merge file of two inputs on two clusters, as a user types
  * them: the output is the merge the library promises (by event time, ties by input then offset, every record once),
  * also after a SIGTERM's drain and a rerun.
  */
@@ -73,6 +73,11 @@ class MergeCommandTest {
         assertTrue(lag.out().contains("Total lag 0 records (west 0, east 0)"), lag.out());
         assertTrue(lag.out().lines().anyMatch(l -> l.matches("\\s*1\\s+east\\s+" + topics[1] + "\\s+300\\s+300\\s+0")),
                 lag.out());
+
+        Cli.Result verify = Cli.run("verify", file.toString());
+        assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+        assertTrue(verify.out().contains("OK: every committed input record is in the output once, unchanged, in merge "
+                + "order"), verify.out());
     }
 
     @Test

@@ -33,6 +33,53 @@ public final class MergeAuditReport {
         return partitions.stream().allMatch(Partition::ok);
     }
 
+    /** For a person: a line per partition, then each problem found, by kind; the verdict last. */
+    public String text() {
+        StringBuilder s = new StringBuilder();
+        for (Partition p : partitions) {
+            s.append(p.summary()).append('\n');
+            p.problems.forEach((kind, texts) -> {
+                texts.forEach(t -> s.append("  ").append(kind).append(": ").append(t).append('\n'));
+                long more = p.problemCount(kind) - texts.size();
+                if (more > 0) {
+                    s.append(String.format(Locale.ROOT, "  ... and %,d more %s%n", more, kind));
+                }
+            });
+        }
+        return s.append(ok() ? "OK: every committed input record is in the output once, unchanged, in merge order"
+                : "NOT OK: " + firstProblem()).toString();
+    }
+
+    /** For a program: the same as {@link #text}, as JSON. */
+    public String json() {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var root = mapper.createObjectNode();
+        root.put("ok", ok());
+        var list = root.putArray("partitions");
+        for (Partition p : partitions) {
+            var node = list.addObject();
+            node.put("partition", p.partition).put("ok", p.ok()).put("output_records", p.output)
+                    .put("late_records", p.late).put("input_records_checked", p.checked)
+                    .put("not_comparable", p.uncheckable);
+            var positions = node.putArray("committed_positions");
+            for (long position : p.positions) {
+                positions.add(position);
+            }
+            p.aside.forEach((kind, n) -> node.put(kind.replace('-', '_') + "_records", n));
+            var problems = node.putObject("problems");
+            p.problems.forEach((kind, texts) -> {
+                var k = problems.putObject(kind.replace(' ', '_'));
+                k.put("count", p.problemCount(kind));
+                texts.forEach(k.putArray("first")::add);
+            });
+        }
+        try {
+            return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The first problem of the first partition that has one, or empty. */
     public String firstProblem() {
         return partitions.stream().filter(p -> !p.ok()).findFirst()
