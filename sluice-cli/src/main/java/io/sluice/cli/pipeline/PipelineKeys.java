@@ -119,6 +119,13 @@ public final class PipelineKeys {
             Types.STRING,
             "The topic (it must exist) for records that could not be written, with the error, the number of "
                     + "attempts, and their source topic, partition and offset in headers.");
+    public static final ConfigKey<Duration> DEAD_LETTER_RETRY_FOR = ConfigKey.withDefault(
+            "processing.dead-letter-retry-for", Types.duration(Duration.ofSeconds(15)),
+            Durations.format(Defaults.ENGINE.deadLetterRetryFor()),
+            "How long one dead letter waits for the brokers (for the topic's metadata, then again for the "
+                    + "acknowledgement) before the pipeline stops on it (exit status 1; a restart resumes from the "
+                    + "commits). The consumer rides out a broker restart; this lets the dead letters do the same. "
+                    + "While it waits, the record's partition waits and the memory budget pauses fetching.");
 
     // ---- metrics -------------------------------------------------------------------------------------------------
 
@@ -255,7 +262,7 @@ public final class PipelineKeys {
                     List.of(KAFKA_PROPERTIES,
                             CONCURRENCY, COMPRESSING_THREADS, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT,
                             MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
-                            METRICS_PORT, METRICS_ADDRESS,
+                            DEAD_LETTER_RETRY_FOR, METRICS_PORT, METRICS_ADDRESS,
                             LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA,
                             VALUE_ENCODING, KAFKA_KEY, KAFKA_HEADERS, DELIVERY,
                             MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,

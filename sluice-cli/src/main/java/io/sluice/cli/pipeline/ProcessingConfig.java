@@ -10,11 +10,12 @@ import java.time.Duration;
  *
  * <p>Immutable; validated at construction.
  *
- * @param deadLetterTopic null when there is none
+ * @param deadLetterTopic    null when there is none
+ * @param deadLetterRetryFor how long one dead letter waits for the brokers before the run stops on it
  */
 public record ProcessingConfig(int concurrency, int compressingThreads, long memoryBudget, Duration commitInterval, Duration drainTimeout,
         int maxAttempts, Duration retryBackoff, Duration retryBackoffMax, FailureOutcome onFailure,
-        String deadLetterTopic) {
+        String deadLetterTopic, Duration deadLetterRetryFor) {
 
     public ProcessingConfig {
         InvalidSetting.check(retryBackoffMax.compareTo(retryBackoff) >= 0, PipelineKeys.RETRY_BACKOFF_MAX,
@@ -34,6 +35,7 @@ public record ProcessingConfig(int concurrency, int compressingThreads, long mem
                 s.find(PipelineKeys.COMPRESSING_THREADS).orElse(ArchiveSink.DEFAULT_COMPRESSING_THREADS),
                 s.get(PipelineKeys.MEMORY_BUDGET),
                 s.get(PipelineKeys.COMMIT_INTERVAL), s.get(PipelineKeys.DRAIN_TIMEOUT), s.get(PipelineKeys.MAX_ATTEMPTS),
-                s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq);
+                s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq,
+                s.get(PipelineKeys.DEAD_LETTER_RETRY_FOR));
     }
 }

@@ -140,7 +140,7 @@ public final class EngineRun {
 
     /**
      * The lag the run leaves, consumed and durable: after a clean stop they agree (the final commit made every record
-     * read durable), after a failure the durable one says what a restart reads again.
+     * done durable), after a failure the durable one says what a restart reads again.
      */
     private static String lagLeft(ProgressSample last) {
         if (last.lag() < 0) {
@@ -150,7 +150,7 @@ public final class EngineRun {
         if (last.durableLag() > last.lag()) {
             return lag + String.format(Locale.ROOT, ", %,d not yet durable", last.durableLag());
         }
-        return last.durableLag() == last.lag() ? lag + ", every record read is durable" : lag;
+        return last.durableLag() == last.lag() ? lag + ", every record done is durable" : lag;
     }
 
     /** A failure and its causes in words, without repeating what a cause's message already said. */

@@ -63,6 +63,7 @@ class PipelineDefaultsTest {
         received.put(PipelineKeys.MAX_ATTEMPTS, engine.maxAttempts());
         received.put(PipelineKeys.RETRY_BACKOFF, engine.initialBackoff());
         received.put(PipelineKeys.RETRY_BACKOFF_MAX, engine.maxBackoff());
+        received.put(PipelineKeys.DEAD_LETTER_RETRY_FOR, engine.deadLetterRetryFor());
         received.put(PipelineKeys.METRICS_ADDRESS, plain.metrics().address());
         received.put(PipelineKeys.TEMPLATE, sink.template());
         received.put(PipelineKeys.TIME_ZONE, sink.timeZone());
