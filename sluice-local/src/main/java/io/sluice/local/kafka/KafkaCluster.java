@@ -377,29 +377,63 @@ public final class KafkaCluster implements AutoCloseable {
                 Path config = BrokerProperties.write(nodeDir, id, ports.get(i), voters, nodeCount, material,
                         scram, overrides);
                 KraftStorage.prepare(nodeDir.resolve("data"), id, clusterId);
-                ChildJvm jvm = ChildJvm.builder(name + "-" + id)
-                        .runtime(ServerRuntime.KAFKA)
-                        .jvmOptions(jvmOptions)
-                        .systemProperty("log4j2.configurationFile", ServerRuntime.LOG4J2_CONFIG)
-                        .mainClass("kafka.Kafka")
-                        .args(config.toString())
-                        .workDir(nodeDir)
-                        .logFile(nodeDir.resolve("broker.log"))
-                        .build();
-                nodes.add(new KafkaNode(id, ports.get(i), nodeDir, jvm, proxies.get(i)));
+                nodes.add(new KafkaNode(id, ports.get(i), nodeDir, nodeJvm(name, id, nodeDir, config, jvmOptions),
+                        proxies.get(i)));
             }
             KafkaCluster cluster = new KafkaCluster(nodes, material, password, root, ownsDir);
-            try {
-                nodes.forEach(KafkaNode::launch);
-                nodes.forEach(KafkaNode::awaitReady);
-                if (scram) {
-                    cluster.createScramUser();
-                }
-                return cluster;
-            } catch (RuntimeException e) {
-                cluster.close();
-                throw e;
+            cluster.launch(scram);
+            return cluster;
+        }
+    }
+
+    /**
+     * Starts again, and waits until it serves, a one-node PLAINTEXT cluster that an earlier {@code
+     * builder().dir(dir).start()} left in {@code dir} (stopped or killed): the same data, cluster ID and ports, so
+     * that what was configured against it (a pipeline file's bootstrap servers) works again. Closing it stops it
+     * gracefully and keeps the data.
+     *
+     * @throws IllegalStateException when {@code dir} holds no such cluster, or it does not start
+     */
+    public static KafkaCluster reopen(Path dir, String name, List<String> jvmOptions) {
+        Path nodeDir = dir.resolve("node-1");
+        Path config = nodeDir.resolve("server.properties");
+        if (!java.nio.file.Files.isRegularFile(config) || !java.nio.file.Files.isDirectory(nodeDir.resolve("data"))) {
+            throw new IllegalStateException("no Kafka node's data and settings in " + dir + " (expected "
+                    + config + " and a data folder beside it)");
+        }
+        if (java.nio.file.Files.isDirectory(dir.resolve("node-2"))) {
+            throw new IllegalStateException(dir + " holds a cluster of more than one node; only one node reopens");
+        }
+        NodePorts ports = BrokerProperties.ports(config);
+        KafkaNode node = new KafkaNode(1, ports, nodeDir, nodeJvm(name, 1, nodeDir, config, jvmOptions), null);
+        KafkaCluster cluster = new KafkaCluster(List.of(node), null, null, dir, false);
+        cluster.launch(false);
+        return cluster;
+    }
+
+    private static ChildJvm nodeJvm(String name, int id, Path nodeDir, Path config, List<String> jvmOptions) {
+        return ChildJvm.builder(name + "-" + id)
+                .runtime(ServerRuntime.KAFKA)
+                .jvmOptions(jvmOptions)
+                .systemProperty("log4j2.configurationFile", ServerRuntime.LOG4J2_CONFIG)
+                .mainClass("kafka.Kafka")
+                .args(config.toString())
+                .workDir(nodeDir)
+                .logFile(nodeDir.resolve("broker.log"))
+                .build();
+    }
+
+    /** Launches every node and waits until all serve; on failure, ends the cluster and throws. */
+    private void launch(boolean scram) {
+        try {
+            nodes.forEach(KafkaNode::launch);
+            nodes.forEach(KafkaNode::awaitReady);
+            if (scram) {
+                createScramUser();
             }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
     }
 
