@@ -28,12 +28,22 @@ public record ProcessingConfig(int concurrency, int compressingThreads, long mem
     }
 
     static ProcessingConfig from(Settings s) {
+        return from(s, Runtime.getRuntime().maxMemory());
+    }
+
+    /** @param maxHeap the heap the run will have: the budget is derived from it, or must fit in it */
+    static ProcessingConfig from(Settings s, long maxHeap) {
+        long budget = s.find(PipelineKeys.MEMORY_BUDGET)
+                .orElseGet(() -> HeapBudget.derived(maxHeap, Defaults.ENGINE.memoryBudgetBytes()));
+        HeapBudget.problem(budget, maxHeap, s.isSet(PipelineKeys.MEMORY_BUDGET)).ifPresent(problem -> {
+            throw new InvalidSetting(PipelineKeys.MEMORY_BUDGET, problem);
+        });
         String dlq = s.get(PipelineKeys.DEAD_LETTER_TOPIC);
         FailureOutcome outcome = s.find(PipelineKeys.ON_FAILURE)
                 .orElse(dlq != null ? FailureOutcome.DEAD_LETTER : Defaults.ENGINE.failureOutcome());
         return new ProcessingConfig(s.get(PipelineKeys.CONCURRENCY),
                 s.find(PipelineKeys.COMPRESSING_THREADS).orElse(ArchiveSink.DEFAULT_COMPRESSING_THREADS),
-                s.get(PipelineKeys.MEMORY_BUDGET),
+                budget,
                 s.get(PipelineKeys.COMMIT_INTERVAL), s.get(PipelineKeys.DRAIN_TIMEOUT), s.get(PipelineKeys.MAX_ATTEMPTS),
                 s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq,
                 s.get(PipelineKeys.DEAD_LETTER_RETRY_FOR));

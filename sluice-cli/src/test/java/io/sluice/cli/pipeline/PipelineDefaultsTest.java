@@ -57,7 +57,6 @@ class PipelineDefaultsTest {
         received.put(PipelineKeys.SOURCE_CLUSTER.verifyHostname(), "https".equals(tlsEngine.consumerProperties()
                 .get(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG)));
         received.put(PipelineKeys.CONCURRENCY, engine.concurrency());
-        received.put(PipelineKeys.MEMORY_BUDGET, engine.memoryBudgetBytes());
         received.put(PipelineKeys.COMMIT_INTERVAL, engine.commitInterval());
         received.put(PipelineKeys.DRAIN_TIMEOUT, engine.drainTimeout());
         received.put(PipelineKeys.MAX_ATTEMPTS, engine.maxAttempts());

@@ -120,7 +120,7 @@ final class OpenFiles {
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
-            rollFor(rolls.beforeOpening(open.size()));
+            rollFor(rolls.beforeOpening(open.size(), pressure));
             file = openFile(directory, record.offset());
         }
         try {
