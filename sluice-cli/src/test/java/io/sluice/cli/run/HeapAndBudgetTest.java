@@ -47,11 +47,9 @@ class HeapAndBudgetTest {
         kafka.createTopic(topic, 1);
         Path dir = TestDirs.newDir("heap-small");
         Path pipeline = pipeline(dir, topic, "");
-        ChildProcess child = run(dir, pipeline, "-Xmx64m");
-        int status = child.exitStatusWithin(Duration.ofSeconds(60)).orElseThrow(() -> new AssertionError(
-                "still running:\n" + child.tail()));
-        String log = Files.readString(child.logFile(), StandardCharsets.UTF_8);
-        assertEquals(ExitStatus.USAGE, status, log);
+        Ended run = run(dir, pipeline, "-Xmx64m");
+        String log = run.log();
+        assertEquals(ExitStatus.USAGE, run.status(), log);
         assertTrue(log.contains("processing.memory-budget"), log);
         assertTrue(log.contains("-Xmx"), log);
         assertFalse(log.contains("OutOfMemoryError"), log);
@@ -65,12 +63,9 @@ class HeapAndBudgetTest {
         produce(topic);
         Path dir = TestDirs.newDir("heap-files");
         Path pipeline = pipeline(dir, topic, "processing:\n  memory-budget: 16MiB\n");
-        ChildProcess child = run(dir, pipeline, "-Xmx96m");
-        int status = child.exitStatusWithin(Duration.ofSeconds(120)).orElseThrow(() -> new AssertionError(
-                "still running:\n" + child.tail()));
-        String log = Files.readString(child.logFile(), StandardCharsets.UTF_8);
-        assertFalse(log.contains("OutOfMemoryError"), log);
-        assertEquals(ExitStatus.OK, status, log);
+        Ended run = run(dir, pipeline, "-Xmx96m");
+        assertFalse(run.log().contains("OutOfMemoryError"), run.log());
+        assertEquals(ExitStatus.OK, run.status(), run.log());
         assertEquals(RECORDS, lines(dir.resolve("archive")), "every record archived once");
     }
 
@@ -91,8 +86,13 @@ class HeapAndBudgetTest {
         return file;
     }
 
-    private static ChildProcess run(Path dir, Path pipeline, String heap) {
-        return ChildJvm.builder("sluice-run-" + heap.substring(1))
+    /** How a run in a JVM of its own ended: its exit status and everything it printed. */
+    private record Ended(int status, String log) {
+    }
+
+    /** {@code sluice run PIPELINE --until-end} in a JVM with {@code heap}, until it ends (2 minutes at most). */
+    private static Ended run(Path dir, Path pipeline, String heap) throws Exception {
+        ChildProcess child = ChildJvm.builder("sluice-run-" + heap.substring(1))
                 .classpathOfThisJvm()
                 .jvmOptions(List.of(heap, "-XX:+UseSerialGC"))
                 .mainClass(Main.class.getName())
@@ -100,6 +100,9 @@ class HeapAndBudgetTest {
                 .workDir(dir)
                 .build()
                 .start();
+        int status = child.exitStatusWithin(Duration.ofMinutes(2)).orElseThrow(() -> new AssertionError(
+                "still running:\n" + child.tail()));
+        return new Ended(status, Files.readString(child.logFile(), StandardCharsets.UTF_8));
     }
 
     /** Records of about 1 KB, each partition's spread over every folder, record after record. */
