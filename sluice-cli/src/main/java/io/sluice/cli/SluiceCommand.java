@@ -5,6 +5,7 @@ import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.console.LogFormat;
 import io.sluice.cli.console.Logging;
+import io.sluice.cli.local.LocalCommand;
 import io.sluice.cli.lag.LagCommand;
 import io.sluice.cli.merge.MergeCommand;
 import io.sluice.cli.merge.MergeLag;
@@ -45,6 +46,7 @@ import picocli.CommandLine;
                 + "or pipeline file, 3 (produce) some records were not acknowledged, 130 stopped at once by a second Ctrl-C."},
         subcommands = {
             QuickstartCommand.class,
+            LocalCommand.class,
             RunCommand.class,
             MirrorCommand.class,
             MergeCommand.class,

@@ -139,7 +139,8 @@ public final class Engine implements AutoCloseable {
         }
         EngineFailure failure = new EngineFailure(consumer::wakeup);
         DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
-                ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config)) : null;
+                ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
+                        config.deadLetterRetryFor()) : null;
         WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos(), virtual);
         RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
                 new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,

@@ -44,6 +44,7 @@ public final class EngineConfig {
     private final Duration maxBackoff;
     private final FailureOutcome failureOutcome;
     private final String deadLetterTopic;
+    private final Duration deadLetterRetryFor;
     private final StartPosition startPosition;
     private final OutOfRangePolicy outOfRangePolicy;
     private final Duration stuckThreshold;
@@ -74,6 +75,7 @@ public final class EngineConfig {
         this.maxBackoff = b.maxBackoff;
         this.failureOutcome = b.failureOutcome;
         this.deadLetterTopic = b.deadLetterTopic;
+        this.deadLetterRetryFor = b.deadLetterRetryFor;
         this.startPosition = b.startPosition;
         this.outOfRangePolicy = b.outOfRangePolicy;
         this.stuckThreshold = b.stuckThreshold;
@@ -181,6 +183,11 @@ public final class EngineConfig {
         return deadLetterTopic;
     }
 
+    /** How long a dead letter may wait for the brokers (metadata, then delivery) before the engine stops. */
+    public Duration deadLetterRetryFor() {
+        return deadLetterRetryFor;
+    }
+
     public StartPosition startPosition() {
         return startPosition;
     }
@@ -244,6 +251,12 @@ public final class EngineConfig {
         private Duration maxBackoff = Duration.ofSeconds(10);
         private FailureOutcome failureOutcome = FailureOutcome.STOP;
         private String deadLetterTopic;
+        /**
+         * A rolling restart of a broker takes tens of seconds per broker (about 25 s locally) and the consumer side
+         * rides it out; the dead-letter path must too, or one rejected record stops the archiver. Two minutes covers a
+         * restart with room, and still stops a run whose dead-letter topic is really gone.
+         */
+        private Duration deadLetterRetryFor = Duration.ofMinutes(2);
         private StartPosition startPosition = StartPosition.EARLIEST;
         private OutOfRangePolicy outOfRangePolicy = OutOfRangePolicy.FAIL;
         private Duration stuckThreshold = Duration.ofMinutes(2);
@@ -384,6 +397,17 @@ public final class EngineConfig {
             return this;
         }
 
+        /**
+         * How long publishing one dead letter may wait for the brokers, for the topic's metadata and then for the
+         * acknowledgement (the producer's {@code max.block.ms} and {@code delivery.timeout.ms}, unless the producer
+         * properties set them), before the engine stops on that record. Default 2 minutes: a broker restart is ridden
+         * out. At least 15 s (the producer's request timeout, 10 s, must fit in it).
+         */
+        public Builder deadLetterRetryFor(Duration retryFor) {
+            this.deadLetterRetryFor = Objects.requireNonNull(retryFor, "deadLetterRetryFor");
+            return this;
+        }
+
         /** Where to start in partitions without a committed offset. Default {@link StartPosition#EARLIEST}. */
         public Builder startPosition(StartPosition position) {
             this.startPosition = Objects.requireNonNull(position, "startPosition");
@@ -497,6 +521,8 @@ public final class EngineConfig {
                     "backoff must satisfy 0 <= initial <= max");
             require(failureOutcome != FailureOutcome.DEAD_LETTER || (deadLetterTopic != null && !deadLetterTopic.isBlank()),
                     "the DEAD_LETTER outcome needs a dead-letter topic");
+            require(deadLetterRetryFor.compareTo(Duration.ofSeconds(15)) >= 0,
+                    "the dead-letter retry window must be at least 15 s, not " + deadLetterRetryFor);
             require(deadLetterTopic == null || !topics.contains(deadLetterTopic),
                     "the dead-letter topic must not be one of the consumed topics");
             require(deadLetterTopic == null || topicPattern == null || !topicPattern.matcher(deadLetterTopic).matches(),

@@ -85,11 +85,14 @@ public final class PipelineKeys {
             "Threads that compress JSON Lines and raw files, shared by all partitions, while the workers encode the "
                     + "next records: a partition then uses more than one core. `0` compresses on the workers, as "
                     + "Kafka Connect's sinks do. Parquet and Avro compress inside their writers, on the workers.");
-    public static final ConfigKey<Long> MEMORY_BUDGET = ConfigKey.withDefault("processing.memory-budget",
-            Types.size(1L << 20), Sizes.format(Defaults.ENGINE.memoryBudgetBytes()),
+    public static final ConfigKey<Long> MEMORY_BUDGET = ConfigKey.computed("processing.memory-budget",
+            Types.size(1L << 20), "what the heap holds: (heap - " + HeapBudget.RESERVE_MIB + " MiB) / 2, at most `"
+                    + Sizes.format(Defaults.ENGINE.memoryBudgetBytes()) + "`",
             "Bytes of records queued and being written, plus the files' output buffers. A partition over its share "
                     + "is paused until it drains. Half of it bounds the open files' buffers: past that, the partition "
-                    + "whose files hold the most rolls early. Keep it well under the heap (`-Xmx`).");
+                    + "whose files hold the most rolls early. The heap (`-Xmx`, e.g. `SLUICE_JAVA_OPTS=-Xmx2g`) must "
+                    + "hold twice the budget plus " + HeapBudget.RESERVE_MIB + " MiB, or the pipeline is refused with "
+                    + "the numbers; at least 8 MiB.");
     public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("processing.commit-interval",
             Types.duration(Duration.ofMillis(10)), Durations.format(Defaults.ENGINE.commitInterval()),
             "How often progress is committed: files sealed since the last commit are listed in a manifest, the "
@@ -119,6 +122,13 @@ public final class PipelineKeys {
             Types.STRING,
             "The topic (it must exist) for records that could not be written, with the error, the number of "
                     + "attempts, and their source topic, partition and offset in headers.");
+    public static final ConfigKey<Duration> DEAD_LETTER_RETRY_FOR = ConfigKey.withDefault(
+            "processing.dead-letter-retry-for", Types.duration(Duration.ofSeconds(15)),
+            Durations.format(Defaults.ENGINE.deadLetterRetryFor()),
+            "How long one dead letter waits for the brokers (for the topic's metadata, then again for the "
+                    + "acknowledgement) before the pipeline stops on it (exit status 1; a restart resumes from the "
+                    + "commits). The consumer rides out a broker restart; this lets the dead letters do the same. "
+                    + "While it waits, the record's partition waits and the memory budget pauses fetching.");
 
     // ---- metrics -------------------------------------------------------------------------------------------------
 
@@ -255,7 +265,7 @@ public final class PipelineKeys {
                     List.of(KAFKA_PROPERTIES,
                             CONCURRENCY, COMPRESSING_THREADS, MEMORY_BUDGET, COMMIT_INTERVAL, DRAIN_TIMEOUT,
                             MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_BACKOFF_MAX, ON_FAILURE, DEAD_LETTER_TOPIC,
-                            METRICS_PORT, METRICS_ADDRESS,
+                            DEAD_LETTER_RETRY_FOR, METRICS_PORT, METRICS_ADDRESS,
                             LOCATION, TEMPLATE, TIME_FIELD, TIME_ZONE, DEFAULT_BUCKET, FORMAT, CODEC, SCHEMA,
                             VALUE_ENCODING, KAFKA_KEY, KAFKA_HEADERS, DELIVERY,
                             MAX_BYTES, MAX_RECORDS, MAX_AGE, MAX_OPEN_FILES,

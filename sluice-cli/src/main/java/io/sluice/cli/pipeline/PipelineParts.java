@@ -41,7 +41,8 @@ public final class PipelineParts {
                 .drainTimeout(processing.drainTimeout())
                 .maxAttempts(processing.maxAttempts())
                 .backoff(processing.retryBackoff(), processing.retryBackoffMax())
-                .failureOutcome(processing.onFailure());
+                .failureOutcome(processing.onFailure())
+                .deadLetterRetryFor(processing.deadLetterRetryFor());
         if (!source.extra().containsKey(ConsumerConfig.CLIENT_ID_CONFIG)) {
             // names the pipeline in the brokers' logs and quotas
             builder.consumerProperty(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-" + source.group());

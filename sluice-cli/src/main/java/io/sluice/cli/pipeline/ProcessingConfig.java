@@ -10,11 +10,12 @@ import java.time.Duration;
  *
  * <p>Immutable; validated at construction.
  *
- * @param deadLetterTopic null when there is none
+ * @param deadLetterTopic    null when there is none
+ * @param deadLetterRetryFor how long one dead letter waits for the brokers before the run stops on it
  */
 public record ProcessingConfig(int concurrency, int compressingThreads, long memoryBudget, Duration commitInterval, Duration drainTimeout,
         int maxAttempts, Duration retryBackoff, Duration retryBackoffMax, FailureOutcome onFailure,
-        String deadLetterTopic) {
+        String deadLetterTopic, Duration deadLetterRetryFor) {
 
     public ProcessingConfig {
         InvalidSetting.check(retryBackoffMax.compareTo(retryBackoff) >= 0, PipelineKeys.RETRY_BACKOFF_MAX,
@@ -27,13 +28,24 @@ public record ProcessingConfig(int concurrency, int compressingThreads, long mem
     }
 
     static ProcessingConfig from(Settings s) {
+        return from(s, Runtime.getRuntime().maxMemory());
+    }
+
+    /** @param maxHeap the heap the run will have: the budget is derived from it, or must fit in it */
+    static ProcessingConfig from(Settings s, long maxHeap) {
+        long budget = s.find(PipelineKeys.MEMORY_BUDGET)
+                .orElseGet(() -> HeapBudget.derived(maxHeap, Defaults.ENGINE.memoryBudgetBytes()));
+        HeapBudget.problem(budget, maxHeap, s.isSet(PipelineKeys.MEMORY_BUDGET)).ifPresent(problem -> {
+            throw new InvalidSetting(PipelineKeys.MEMORY_BUDGET, problem);
+        });
         String dlq = s.get(PipelineKeys.DEAD_LETTER_TOPIC);
         FailureOutcome outcome = s.find(PipelineKeys.ON_FAILURE)
                 .orElse(dlq != null ? FailureOutcome.DEAD_LETTER : Defaults.ENGINE.failureOutcome());
         return new ProcessingConfig(s.get(PipelineKeys.CONCURRENCY),
                 s.find(PipelineKeys.COMPRESSING_THREADS).orElse(ArchiveSink.DEFAULT_COMPRESSING_THREADS),
-                s.get(PipelineKeys.MEMORY_BUDGET),
+                budget,
                 s.get(PipelineKeys.COMMIT_INTERVAL), s.get(PipelineKeys.DRAIN_TIMEOUT), s.get(PipelineKeys.MAX_ATTEMPTS),
-                s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq);
+                s.get(PipelineKeys.RETRY_BACKOFF), s.get(PipelineKeys.RETRY_BACKOFF_MAX), outcome, dlq,
+                s.get(PipelineKeys.DEAD_LETTER_RETRY_FOR));
     }
 }

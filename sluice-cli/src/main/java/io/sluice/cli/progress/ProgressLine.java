@@ -6,8 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Renders progress between two readings as one line: records done, records/s, MB/s, lag, time to catch up and files
- * committed. Time to catch up comes from how fast the lag shrinks, so records still arriving are accounted for.
+ * Renders progress between two readings as one line: records done, records/s, MB/s, lag, the records not yet durable,
+ * time to catch up and files committed. Time to catch up comes from how fast the consumed lag shrinks, so records still
+ * arriving are accounted for. "caught up" means durable: every record of the log is committed (an archive's are in
+ * published files); with every record consumed but some still held (an archive's open files wait for their roll), the
+ * line says how many and when the next commit is expected instead, since an operator reading "caught up" would think
+ * the output current (issue 17).
  *
  * <p>Threading: stateless.
  */
@@ -28,6 +32,9 @@ final class ProgressLine {
         }
         if (to.lag() >= 0) {
             parts.add("lag " + Units.count(to.lag()));
+            if (to.lag() > 0 && to.durableLag() > to.lag()) {
+                parts.add(Units.count(to.durableLag()) + " not yet durable");
+            }
             parts.add(catchUp(from, to, seconds));
         }
         if (to.files() >= 0) {
@@ -38,7 +45,7 @@ final class ProgressLine {
 
     private static String catchUp(ProgressSample from, ProgressSample to, double seconds) {
         if (to.lag() == 0) {
-            return "caught up";
+            return to.durableLag() > 0 ? notYetDurable(to) : "caught up";
         }
         if (seconds <= 0 || from.lag() < 0) {
             return "ETA unknown";
@@ -48,5 +55,10 @@ final class ProgressLine {
             return to.lag() > from.lag() ? "lag growing" : "not catching up";
         }
         return "ETA " + Units.duration(Duration.ofMillis((long) (to.lag() / shrinking * 1000)));
+    }
+
+    private static String notYetDurable(ProgressSample to) {
+        String held = "consumed all, " + Units.count(to.durableLag()) + " not yet durable";
+        return to.untilCommit() == null ? held : held + ", next commit in ~" + Units.duration(to.untilCommit());
     }
 }

@@ -70,6 +70,7 @@ public final class ProgressReporter {
                 .addKeyValue("records_per_second", Math.round((now.records() - from.records()) / seconds))
                 .addKeyValue("bytes_per_second", Math.round((now.bytes() - from.bytes()) / seconds))
                 .addKeyValue("lag", now.lag())
+                .addKeyValue("durable_lag", now.durableLag())
                 .addKeyValue("files_committed", now.files())
                 .log();
     }

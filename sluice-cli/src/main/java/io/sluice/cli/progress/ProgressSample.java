@@ -3,37 +3,65 @@ package io.sluice.cli.progress;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineStats;
 import io.sluice.core.PartitionStats;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * One reading of a run's progress.
  *
- * @param nanos   when, on {@link System#nanoTime()}'s clock
- * @param records records done so far (written, or dead-lettered or skipped)
- * @param bytes   bytes (keys, values, headers) of those records, or -1 when the run does not count them
- * @param lag     records between the committable offsets and the log ends, or -1 when unknown
- * @param files   files committed so far, or -1 when the run has no file sink
+ * @param nanos       when, on {@link System#nanoTime()}'s clock
+ * @param records     records done so far (written, or dead-lettered or skipped)
+ * @param bytes       bytes (keys, values, headers) of those records, or -1 when the run does not count them
+ * @param lag         records between the committable offsets and the log ends (the consumed lag), or -1 when unknown
+ * @param durableLag  records between the last commits and the log ends, or -1 when unknown: the records not yet
+ *                    durable (an archive's not yet in published files). At least {@code lag} when both are known
+ * @param files       files committed so far, or -1 when the run has no file sink
+ * @param untilCommit how long until the sink's held records are expected to commit (an archive's oldest open file
+ *                    reaching its maximum age), or null when unknown or nothing is held
  */
-public record ProgressSample(long nanos, long records, long bytes, long lag, long files) {
+public record ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
+        Duration untilCommit) {
+
+    /** A reading of a run whose output is durable as soon as it is consumed (or where the difference is not known). */
+    public ProgressSample(long nanos, long records, long bytes, long lag, long files) {
+        this(nanos, records, bytes, lag, lag, files, null);
+    }
 
     /** Reads {@code engine}'s counters now; {@code files} counts committed files, or is null without a sink. */
     public static ProgressSample of(Engine engine, LongSupplier files) {
+        return of(engine, files, Optional::empty);
+    }
+
+    /**
+     * As {@link #of(Engine, LongSupplier)}, with {@code untilCommit} saying how long until the records the sink holds
+     * are expected to commit (empty when unknown).
+     */
+    public static ProgressSample of(Engine engine, LongSupplier files, Supplier<Optional<Duration>> untilCommit) {
         EngineStats stats = engine.stats();
         List<PartitionStats> partitions = engine.partitions();
-        long lag = partitions.isEmpty() ? -1 : 0;
-        for (PartitionStats p : partitions) {
-            if (p.lag() < 0) {
-                lag = -1;
-                break;
-            }
-            lag += p.lag();
-        }
         // the engine counts the bytes of records read, not done; records read but not done yet are a bounded few (the
         // memory budget), so the done ones' bytes are their count at the average size read
         long bytes = stats.consumed() == 0 ? 0
                 : Math.round((double) stats.consumedBytes() * stats.completed() / stats.consumed());
-        return new ProgressSample(System.nanoTime(), stats.completed(), bytes, lag,
-                files == null ? -1 : files.getAsLong());
+        return new ProgressSample(System.nanoTime(), stats.completed(), bytes, total(partitions, PartitionStats::lag),
+                total(partitions, PartitionStats::durableLag), files == null ? -1 : files.getAsLong(),
+                untilCommit.get().orElse(null));
+    }
+
+    /** The sum over the partitions, or -1 when there is none or one is unknown. */
+    private static long total(List<PartitionStats> partitions, ToLongFunction<PartitionStats> lag) {
+        long total = partitions.isEmpty() ? -1 : 0;
+        for (PartitionStats p : partitions) {
+            long one = lag.applyAsLong(p);
+            if (one < 0) {
+                return -1;
+            }
+            total += one;
+        }
+        return total;
     }
 }

@@ -121,6 +121,7 @@ public final class QuickstartCommand implements Callable<Integer> {
             summary(console, produced, outcome, audit, ArchiveTally.of(archive.resolve(TOPIC)), archive);
             // the broker's data stays for a look; a graceful shutdown would only add seconds
             kafka.nodes().forEach(KafkaNode::kill);
+            afterwards(console, folder, pipelineFile);
             return audit.exitStatus();
         }
     }
@@ -161,6 +162,20 @@ public final class QuickstartCommand implements Callable<Integer> {
         console.result("Query the files with DuckDB (https://duckdb.org): revenue per day, reading only the purchase "
                 + "folders:");
         console.result("  duckdb -c \"" + QuickstartPipeline.revenueQuery(archive.resolve(TOPIC)) + "\"");
+    }
+
+    /**
+     * The broker stops with the quick start, and the pipeline file names it: without it {@code verify} and
+     * {@code lag} find nothing listening (issue 17), so say how to bring it back.
+     */
+    private static void afterwards(Console console, Path folder, Path pipelineFile) {
+        console.result("");
+        console.result("The broker stopped with the quick start; its data and the pipeline file stay in " + folder
+                + ". To use them again, start the broker on the same data and port (Ctrl-C stops it):");
+        console.result("  ./sluice local start --dir " + folder);
+        console.result("and, in another terminal:");
+        console.result("  ./sluice verify " + pipelineFile);
+        console.result("  ./sluice lag " + pipelineFile);
     }
 
     private static double seconds(long since) {

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 public final class QuickstartFolder {
 
     private static final String MARKER = ".sluice-quickstart";
+    private static final String BROKER_NAME = "quickstart-kafka";
     /** What a quick start writes; only these are removed when a folder is reused. */
     private static final List<String> CONTENTS = List.of("kafka", "archive", "pipeline.yaml", "clickstream.avsc");
 
@@ -61,15 +62,33 @@ public final class QuickstartFolder {
         return folder.resolve("archive");
     }
 
+    /** Whether {@code folder} is a quick start's (it has the marker), whatever it holds. */
+    public static boolean isQuickstart(Path folder) {
+        return Files.exists(folder.resolve(MARKER));
+    }
+
     /** Starts a one-node broker with its data, logs and scratch files under {@code kafka/}. */
     public static KafkaCluster startBroker(Path folder) throws RunFailure {
+        return broker(folder, kafka -> KafkaCluster.builder().name(BROKER_NAME).dir(kafka).start());
+    }
+
+    /**
+     * Starts the broker an earlier quick start left under {@code kafka/} again, on its data and port, so that the
+     * pipeline file it wrote works again.
+     */
+    public static KafkaCluster reopenBroker(Path folder) throws RunFailure {
+        return broker(folder, kafka -> KafkaCluster.reopen(kafka, BROKER_NAME, KafkaCluster.TEST_JVM_OPTIONS));
+    }
+
+    private static KafkaCluster broker(Path folder, java.util.function.Function<Path, KafkaCluster> start)
+            throws RunFailure {
         Path kafka = kafka(folder);
         if (System.getProperty(LocalDirs.ROOT_PROPERTY) == null) {
             // the local servers' scratch files (the formatted KRaft template) go there too, not to the temp folder
             System.setProperty(LocalDirs.ROOT_PROPERTY, kafka.toString());
         }
         try {
-            return KafkaCluster.builder().name("quickstart-kafka").dir(kafka).start();
+            return start.apply(kafka);
         } catch (IllegalStateException | NoClassDefFoundError e) {
             throw new RunFailure("cannot start the local Kafka broker: " + e.getMessage() + " (the quick start runs "
                     + "the broker from the jars Maven downloaded when it built sluice: run it through ./sluice in "

@@ -9,6 +9,7 @@ import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -45,6 +46,14 @@ public final class EngineRun {
 
         /** What an immediate stop means for the records read after the last commit. */
         String uncommittedFate();
+
+        /**
+         * How long until the records the sink holds (consumed, not yet committed) are expected to commit; empty when
+         * unknown or when the sink holds none.
+         */
+        default Optional<Duration> untilCommit() {
+            return Optional.empty();
+        }
     }
 
     private final Engine engine;
@@ -85,7 +94,7 @@ public final class EngineRun {
     }
 
     private ProgressSample progress() {
-        return ProgressSample.of(engine, files);
+        return ProgressSample.of(engine, files, story::untilCommit);
     }
 
     private void requestStop(String reason) {
@@ -118,7 +127,7 @@ public final class EngineRun {
 
     private int report(ProgressSample last, Duration elapsed) {
         Health health = engine.health();
-        String totals = story.totals(last, elapsed);
+        String totals = story.totals(last, elapsed) + lagLeft(last);
         if (health == Health.STOPPED) {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;
@@ -127,6 +136,21 @@ public final class EngineRun {
                 + "timeout");
         LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
         return ExitStatus.FAILURE;
+    }
+
+    /**
+     * The lag the run leaves, consumed and durable: after a clean stop they agree (the final commit made every record
+     * done durable), after a failure the durable one says what a restart reads again.
+     */
+    private static String lagLeft(ProgressSample last) {
+        if (last.lag() < 0) {
+            return "";
+        }
+        String lag = String.format(Locale.ROOT, "; lag %,d", last.lag());
+        if (last.durableLag() > last.lag()) {
+            return lag + String.format(Locale.ROOT, ", %,d not yet durable", last.durableLag());
+        }
+        return last.durableLag() == last.lag() ? lag + ", every record done is durable" : lag;
     }
 
     /** A failure and its causes in words, without repeating what a cause's message already said. */

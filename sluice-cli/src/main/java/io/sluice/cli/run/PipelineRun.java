@@ -20,6 +20,7 @@ import io.sluice.storage.sink.ArchiveSink;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,13 +94,19 @@ public final class PipelineRun {
             if (server != null) {
                 server.watch(engine);
             }
-            return new EngineRun(engine, console, () -> sink.counters().published(), new ArchiveStory())
+            return new EngineRun(engine, console, () -> sink.counters().published(), new ArchiveStory(sink))
                     .run(label, progressEvery);
         }
     }
 
     /** What an archive run's messages say. */
     private final class ArchiveStory implements EngineRun.Story {
+        private final ArchiveSink sink;
+
+        ArchiveStory(ArchiveSink sink) {
+            this.sink = sink;
+        }
+
         @Override
         public String noAssignmentHint() {
             return "are the brokers reachable (" + String.join(",", pipeline.source().bootstrapServers()) + "), do "
@@ -116,6 +123,12 @@ public final class PipelineRun {
         public String totals(ProgressSample last, Duration elapsed) {
             return String.format(Locale.ROOT, "%,d records done, %,d files published, in %.1f s", last.records(),
                     last.files(), elapsed.toMillis() / 1000.0);
+        }
+
+        @Override
+        public Optional<Duration> untilCommit() {
+            // a roll by age seals the files; the next commit interval's checkpoint commits them
+            return sink.untilAgeRoll().map(age -> age.plus(pipeline.processing().commitInterval()));
         }
 
         @Override

@@ -57,12 +57,12 @@ class PipelineDefaultsTest {
         received.put(PipelineKeys.SOURCE_CLUSTER.verifyHostname(), "https".equals(tlsEngine.consumerProperties()
                 .get(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG)));
         received.put(PipelineKeys.CONCURRENCY, engine.concurrency());
-        received.put(PipelineKeys.MEMORY_BUDGET, engine.memoryBudgetBytes());
         received.put(PipelineKeys.COMMIT_INTERVAL, engine.commitInterval());
         received.put(PipelineKeys.DRAIN_TIMEOUT, engine.drainTimeout());
         received.put(PipelineKeys.MAX_ATTEMPTS, engine.maxAttempts());
         received.put(PipelineKeys.RETRY_BACKOFF, engine.initialBackoff());
         received.put(PipelineKeys.RETRY_BACKOFF_MAX, engine.maxBackoff());
+        received.put(PipelineKeys.DEAD_LETTER_RETRY_FOR, engine.deadLetterRetryFor());
         received.put(PipelineKeys.METRICS_ADDRESS, plain.metrics().address());
         received.put(PipelineKeys.TEMPLATE, sink.template());
         received.put(PipelineKeys.TIME_ZONE, sink.timeZone());

@@ -42,6 +42,22 @@ class ProgressLineTest {
     }
 
     @Test
+    void caughtUpOnlyWhenEveryRecordIsDurable() {
+        ProgressSample from = new ProgressSample(0, 0, 0, 500, 800, 3, null);
+        // records held in open files: the consumed lag alone would say "caught up"
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · consumed all, 300 not yet durable, next commit "
+                + "in ~4 min 30 s · 3 files committed", ProgressLine.render(from,
+                        new ProgressSample(SECOND, 900, 90_000, 0, 300, 3, Duration.ofSeconds(270))));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · consumed all, 300 not yet durable · 3 files "
+                + "committed", ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, 300, 3, null)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up · 5 files committed",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, 0, 5, null)));
+        // still reading: both lags, and the time to consume the rest
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 400 · 700 not yet durable · ETA 4 s · 3 files "
+                + "committed", ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 400, 700, 3, null)));
+    }
+
+    @Test
     void aRunThatDoesNotCountBytesShowsNoByteRate() {
         assertEquals("900 records · 900 rec/s · lag 0 · caught up", ProgressLine.render(
                 new ProgressSample(0, 0, -1, 500, -1), new ProgressSample(SECOND, 900, -1, 0, -1)));
@@ -94,6 +110,6 @@ class ProgressLineTest {
                 log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
         // over the five seconds since the line before: (18,000 - 5,000) / 5 s
         assertEquals(List.of("records=18000", "records_per_second=2600", "bytes_per_second=260000", "lag=-1",
-                "files_committed=-1"), log.list.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
+                "durable_lag=-1", "files_committed=-1"), log.list.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.cli.quickstart;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.cli.Cli;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.Main;
 import io.sluice.local.process.ChildJvm;
@@ -99,6 +100,46 @@ class QuickstartTest {
             assertEquals(longs(sql, "SELECT count(*) FROM " + rows + " WHERE event_type = 'purchase'").get(0),
                     purchases, "the pasted query reads every purchase");
             assertTrue(purchases > 0, "3% of the events are purchases");
+        }
+        theBrokerComesBackSoThePipelineFileWorksAgain(dir, output);
+    }
+
+    /**
+     * After the quick start its broker is gone, and the pipeline file names it: the end of the output says how to
+     * start it again, and with it running, the {@code verify} and {@code lag} it suggests work (issue 17).
+     */
+    private static void theBrokerComesBackSoThePipelineFileWorksAgain(Path dir, String output) throws Exception {
+        Path folder = dir.resolve("qs").toAbsolutePath().normalize();
+        Path pipeline = folder.resolve("pipeline.yaml");
+        assertTrue(output.contains("  ./sluice local start --dir " + folder + "\n"), output);
+        assertTrue(output.contains("  ./sluice verify " + pipeline + "\n"), output);
+        assertTrue(output.contains("  ./sluice lag " + pipeline + "\n"), output);
+        Cli.Result down = Cli.run("lag", pipeline.toString());
+        assertEquals(ExitStatus.FAILURE, down.status(), "the broker stopped with the quick start: " + down.err());
+
+        ChildProcess broker = ChildJvm.builder("sluice-local-start")
+                .classpathOfThisJvm()
+                .jvmOptions(List.of("-Xmx128m", "-XX:+UseSerialGC"))
+                .mainClass(Main.class.getName())
+                .args("local", "start", "--dir", folder.toString())
+                .workDir(dir)
+                .build()
+                .start();
+        try {
+            broker.awaitLogLine(line -> line.startsWith("ready at 127.0.0.1:"), Duration.ofSeconds(90));
+            Cli.Result verify = Cli.run("verify", pipeline.toString());
+            assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+            assertTrue(verify.out().contains(String.format("%,d offsets in 4 partitions", EVENTS)), verify.out());
+            Cli.Result lag = Cli.run("lag", pipeline.toString());
+            assertEquals(ExitStatus.OK, lag.status(), lag.out() + lag.err());
+            assertTrue(lag.out().contains("Total lag 0 records"), lag.out());
+            assertEquals(ExitStatus.OK, broker.stop(Duration.ofSeconds(60)), broker.tail());
+            assertTrue(Files.readString(broker.logFile(), StandardCharsets.UTF_8)
+                    .contains("stopped; start it again with ./sluice local start --dir " + folder), broker.tail());
+        } finally {
+            if (broker.isAlive()) {
+                broker.kill();
+            }
         }
     }
 

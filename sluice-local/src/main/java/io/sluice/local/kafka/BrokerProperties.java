@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Writes the {@code server.properties} of one test node. */
+/** Writes the {@code server.properties} of one test node, and reads its ports back. */
 final class BrokerProperties {
 
     private BrokerProperties() {
@@ -118,5 +118,41 @@ final class BrokerProperties {
             throw new UncheckedIOException(e);
         }
         return file;
+    }
+
+    /**
+     * The PLAINTEXT, internal and controller ports of a node whose {@code server.properties} {@link #write} wrote, so
+     * that it restarts on the same addresses.
+     */
+    static NodePorts ports(Path config) {
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Files.newBufferedReader(config, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Integer> listeners = listenerPorts(p.getProperty("listeners", ""));
+        Map<String, Integer> advertised = listenerPorts(p.getProperty("advertised.listeners", ""));
+        for (String name : List.of("PLAINTEXT", "INTERNAL", "CONTROLLER")) {
+            if (!listeners.containsKey(name)) {
+                throw new IllegalStateException(config + " has no " + name + " listener");
+            }
+        }
+        return new NodePorts(listeners.get("PLAINTEXT"), advertised.getOrDefault("PLAINTEXT",
+                listeners.get("PLAINTEXT")), listeners.get("INTERNAL"), listeners.get("CONTROLLER"),
+                listeners.getOrDefault("SSL", -1), listeners.getOrDefault("SASL", -1));
+    }
+
+    /** {@code NAME://host:port,...} as name to port. */
+    private static Map<String, Integer> listenerPorts(String listeners) {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        for (String listener : listeners.split(",")) {
+            int scheme = listener.indexOf("://");
+            int colon = listener.lastIndexOf(':');
+            if (scheme > 0 && colon > scheme) {
+                ports.put(listener.substring(0, scheme).trim(), Integer.parseInt(listener.substring(colon + 1).trim()));
+            }
+        }
+        return ports;
     }
 }

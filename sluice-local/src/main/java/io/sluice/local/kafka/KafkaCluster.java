@@ -141,6 +141,9 @@ public final class KafkaCluster implements AutoCloseable {
      * one is created on or moved to it. {@code rack} is its {@code broker.rack}, or null.
      */
     public synchronized KafkaNode addBroker(String rack) {
+        if (factory == null) {
+            throw new IllegalStateException("a reopened cluster cannot grow: start a new one to add brokers");
+        }
         int id = nodes.stream().mapToInt(KafkaNode::id).max().orElse(0) + 1;
         NodePorts ports = factory.allocatePorts();
         FaultProxy proxy = factory.proxied() ? FaultProxy.start(0, ports.plaintext()) : null;
@@ -409,17 +412,47 @@ public final class KafkaCluster implements AutoCloseable {
                 nodes.add(factory.node(i + 1, ports.get(i), proxies.get(i), true, i < racks.size() ? racks.get(i) : null));
             }
             KafkaCluster cluster = new KafkaCluster(nodes, factory, material, password, root, ownsDir);
-            try {
-                nodes.forEach(KafkaNode::launch);
-                nodes.forEach(KafkaNode::awaitReady);
-                if (scram) {
-                    cluster.createScramUser();
-                }
-                return cluster;
-            } catch (RuntimeException e) {
-                cluster.close();
-                throw e;
+            cluster.launch(scram);
+            return cluster;
+        }
+    }
+
+    /**
+     * Starts again, and waits until it serves, a one-node PLAINTEXT cluster that an earlier {@code
+     * builder().dir(dir).start()} left in {@code dir} (stopped or killed): the same data, cluster ID and ports, so
+     * that what was configured against it (a pipeline file's bootstrap servers) works again. Closing it stops it
+     * gracefully and keeps the data. It cannot grow ({@link #addBroker}).
+     *
+     * @throws IllegalStateException when {@code dir} holds no such cluster, or it does not start
+     */
+    public static KafkaCluster reopen(Path dir, String name, List<String> jvmOptions) {
+        Path nodeDir = dir.resolve("node-1");
+        Path config = nodeDir.resolve("server.properties");
+        if (!java.nio.file.Files.isRegularFile(config) || !java.nio.file.Files.isDirectory(nodeDir.resolve("data"))) {
+            throw new IllegalStateException("no Kafka node's data and settings in " + dir + " (expected "
+                    + config + " and a data folder beside it)");
+        }
+        if (java.nio.file.Files.isDirectory(dir.resolve("node-2"))) {
+            throw new IllegalStateException(dir + " holds a cluster of more than one node; only one node reopens");
+        }
+        NodePorts ports = BrokerProperties.ports(config);
+        KafkaNode node = new KafkaNode(1, ports, nodeDir, NodeFactory.jvm(name, 1, nodeDir, config, jvmOptions), null);
+        KafkaCluster cluster = new KafkaCluster(List.of(node), null, null, null, dir, false);
+        cluster.launch(false);
+        return cluster;
+    }
+
+    /** Launches every node and waits until all serve; on failure, ends the cluster and throws. */
+    private void launch(boolean scram) {
+        try {
+            nodes.forEach(KafkaNode::launch);
+            nodes.forEach(KafkaNode::awaitReady);
+            if (scram) {
+                createScramUser();
             }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
     }
 

@@ -39,7 +39,12 @@ record NodeFactory(Path root, String name, String clusterId, String voters, int 
         Path config = BrokerProperties.write(nodeDir, id, ports, voters, initialSize, tls, scram, controller, rack,
                 overrides);
         KraftStorage.prepare(nodeDir.resolve("data"), id, clusterId);
-        ChildJvm jvm = ChildJvm.builder(name + "-" + id)
+        return new KafkaNode(id, ports, nodeDir, jvm(name, id, nodeDir, config, jvmOptions), proxy);
+    }
+
+    /** The JVM of node {@code id}, running Kafka on {@code config} in {@code nodeDir}; also for a reopened node. */
+    static ChildJvm jvm(String name, int id, Path nodeDir, Path config, List<String> jvmOptions) {
+        return ChildJvm.builder(name + "-" + id)
                 .runtime(ServerRuntime.KAFKA)
                 .jvmOptions(jvmOptions)
                 .systemProperty("log4j2.configurationFile", ServerRuntime.LOG4J2_CONFIG)
@@ -48,6 +53,5 @@ record NodeFactory(Path root, String name, String clusterId, String voters, int 
                 .workDir(nodeDir)
                 .logFile(nodeDir.resolve("broker.log"))
                 .build();
-        return new KafkaNode(id, ports, nodeDir, jvm, proxy);
     }
 }

@@ -1,7 +1,7 @@
 package io.sluice.storage.codec;
 
 import com.github.luben.zstd.ZstdInputStream;
-import com.github.luben.zstd.ZstdOutputStream;
+import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,7 +49,11 @@ public enum Codec {
         return switch (this) {
             case NONE -> out;
             case GZIP -> new GZIPOutputStream(out, 64 * 1024);
-            case ZSTD -> new ZstdOutputStream(out, ZSTD_LEVEL);
+            // without a finalizer: a finalizable stream keeps what it writes into (a file's buffers, hundreds of
+            // KiB) alive until the finalizer thread gets to it, and with files sealed by the thousand that was more
+            // heap than the open files held (issue 17). Every stream is closed instead, given-up ones too
+            // (Compressors), which frees zstd's native context
+            case ZSTD -> new ZstdOutputStreamNoFinalizer(out, ZSTD_LEVEL);
             // 256 KiB blocks: the stream holds two blocks per open file, so 4 MiB blocks cost 8 MiB of heap each
             case LZ4 -> new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_256KB);
             case SNAPPY -> new SnappyFramedOutputStream(out);

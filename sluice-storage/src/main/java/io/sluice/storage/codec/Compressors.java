@@ -41,11 +41,12 @@ public final class Compressors implements AutoCloseable {
 
     /** Compresses what is written to the returned stream with {@code codec} into {@code file}. */
     public CompressionStream open(Codec codec, OutputStream file) throws IOException {
-        OutputStream compressed = codec.compress(file);
+        DetachableStream target = new DetachableStream(file);
+        OutputStream compressed = codec.compress(target);
         if (pool == null || codec == Codec.NONE) {
-            return new InlineCompression(compressed, codec.heapBuffer());
+            return new InlineCompression(compressed, codec.heapBuffer(), target);
         }
-        return new OffloadedCompression(compressed, codec.heapBuffer(), pool);
+        return new OffloadedCompression(compressed, codec.heapBuffer(), pool, target);
     }
 
     /** Stops the pool; call it once no file it compresses is open any more. */
@@ -59,10 +60,12 @@ public final class Compressors implements AutoCloseable {
     private static final class InlineCompression extends CompressionStream {
         private final OutputStream compressed;
         private final long heap;
+        private final DetachableStream target;
 
-        InlineCompression(OutputStream compressed, long heap) {
+        InlineCompression(OutputStream compressed, long heap, DetachableStream target) {
             this.compressed = compressed;
             this.heap = heap;
+            this.target = target;
         }
 
         @Override
@@ -92,7 +95,7 @@ public final class Compressors implements AutoCloseable {
 
         @Override
         public void discard() {
-            // nothing runs in the background
+            target.release(compressed); // nothing runs in the background
         }
     }
 }

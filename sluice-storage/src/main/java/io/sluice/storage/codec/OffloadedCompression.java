@@ -36,6 +36,7 @@ final class OffloadedCompression extends CompressionStream {
     private final OutputStream compressed;
     private final long codecHeap;
     private final Executor pool;
+    private final DetachableStream target;
     private byte[] filling = NONE;
     private int fill;
     /** The chunk being compressed, or one whose compression ended: free once {@link #inFlight} is done. */
@@ -43,10 +44,17 @@ final class OffloadedCompression extends CompressionStream {
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private boolean closed;
 
+    /** For a codec stream that needs nothing freed when the file is given up. */
     OffloadedCompression(OutputStream compressed, long codecHeap, Executor pool) {
+        this(compressed, codecHeap, pool, null);
+    }
+
+    /** @param target what {@code compressed} writes into, detached when the file is given up; or null */
+    OffloadedCompression(OutputStream compressed, long codecHeap, Executor pool, DetachableStream target) {
         this.compressed = compressed;
         this.codecHeap = codecHeap;
         this.pool = pool;
+        this.target = target;
     }
 
     @Override
@@ -113,6 +121,9 @@ final class OffloadedCompression extends CompressionStream {
         filling = NONE;
         spare = null;
         fill = 0;
+        if (target != null) {
+            target.release(compressed); // no task uses the codec any more
+        }
     }
 
     private void makeRoom() throws IOException {

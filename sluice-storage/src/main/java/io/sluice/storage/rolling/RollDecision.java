@@ -10,7 +10,8 @@ import java.util.Optional;
  * the figures it is given (the clock too), so it holds no state.
  *
  * <p>The memory limit ({@code maxBufferedBytes}): over it, the partition holding the most rolls early: all its files,
- * at its barrier, by the normal protocol, at its next write or checkpoint. It is a soft limit that keeps the sink from
+ * at its barrier, by the normal protocol, at its next write or checkpoint; and a partition that would open another
+ * file rolls its own instead ({@link #beforeOpening(int, SinkHeap)}). It is a soft limit that keeps the sink from
  * growing into the engine's memory budget; the budget stays the hard bound. Under the limit, one partition's files
  * can still hold more than half its share of the budget, which keeps it paused with nothing queued: then the engine
  * asks ({@link #whenTheBudgetNeedsIt}), since no write will come to roll it (issue 17).
@@ -38,6 +39,22 @@ public final class RollDecision {
     /** Before a record opens another file, with {@code openFiles} open in its partition. */
     public Optional<RollTrigger> beforeOpening(int openFiles) {
         return openFiles >= policy.maxOpenFiles() ? Optional.of(RollTrigger.OPEN_FILE_BOUND) : Optional.empty();
+    }
+
+    /**
+     * Before a record opens another file, with {@code openFiles} open in its partition, while the sink's open files
+     * hold {@code heap}. Over the memory limit, a partition that has files open rolls them rather than open one more,
+     * whichever partition holds the most: a new file costs its whole buffers at once (hundreds of KiB for a record of
+     * one KiB), and while the partition holding the most seals its files, the others opening more took the heap past
+     * twice the limit and out of a small JVM's memory (issue 17). A partition with none open still opens one, so it
+     * always makes progress: the sink holds at most its limit plus one file per partition, besides the files sealing.
+     */
+    public Optional<RollTrigger> beforeOpening(int openFiles, SinkHeap heap) {
+        Optional<RollTrigger> bound = beforeOpening(openFiles);
+        if (bound.isPresent() || openFiles == 0 || heap.total() <= maxBufferedBytes) {
+            return bound;
+        }
+        return Optional.of(RollTrigger.MEMORY_PRESSURE);
     }
 
     /**

@@ -10,8 +10,10 @@ import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.ValueReader;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -46,6 +48,7 @@ public final class ArchiveSink implements Sink {
     private final FileFormat format;
     private final RollDecision rolls;
     private final boolean exactlyOnce;
+    private final Duration maxAge;
     private final Map<TopicPartition, PartitionArchive> partitions = new ConcurrentHashMap<>();
     private final MemoryPressure pressure;
     private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
@@ -113,6 +116,7 @@ public final class ArchiveSink implements Sink {
         this.layout = layout;
         this.format = format;
         this.rolls = new RollDecision(rolling, maxBufferedBytes);
+        this.maxAge = rolling.maxAge();
         this.exactlyOnce = exactlyOnce;
         this.pressure = new MemoryPressure(partitions.values());
         if (foldManifestsAfter < 0) {
@@ -185,6 +189,23 @@ public final class ArchiveSink implements Sink {
     /** Rolls by cause, files sealed and published so far, over all partitions. */
     public ArchiveCounts counters() {
         return counters.snapshot();
+    }
+
+    /**
+     * How long until the oldest open file of any partition reaches {@code rolling.max-age}, when the age rolls it and
+     * the next commit makes its records durable (a size, record or memory roll may come sooner); empty with no file
+     * open. An estimate for the words of a run's progress, from any thread.
+     */
+    public Optional<Duration> untilAgeRoll() {
+        long now = System.nanoTime();
+        long soonest = Long.MAX_VALUE;
+        for (PartitionArchive archive : partitions.values()) {
+            OptionalLong opened = archive.oldestOpenNanos();
+            if (opened.isPresent()) {
+                soonest = Math.min(soonest, Math.max(0, opened.getAsLong() + maxAge.toNanos() - now));
+            }
+        }
+        return soonest == Long.MAX_VALUE ? Optional.empty() : Optional.of(Duration.ofNanos(soonest));
     }
 
     /** Heap held by all open files of the sink. */

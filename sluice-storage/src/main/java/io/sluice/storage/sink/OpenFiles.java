@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -61,7 +62,9 @@ final class OpenFiles {
     private final Map<String, OpenFile> open = new LinkedHashMap<>();
     private long next;
     private long barrier;
-    private long oldestOpenNanos;
+    /** When the oldest open file was opened, valid while {@link #anyOpen}; both read by any thread for estimates. */
+    private volatile long oldestOpenNanos;
+    private volatile boolean anyOpen;
     /**
      * Heap held by the open files. Written by the lane only; read by the consumer thread and other partitions' lanes
      * at any time, so kept apart from the lane-owned map of open files.
@@ -117,7 +120,7 @@ final class OpenFiles {
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
-            rollFor(rolls.beforeOpening(open.size()));
+            rollFor(rolls.beforeOpening(open.size(), pressure));
             file = openFile(directory, record.offset());
         }
         try {
@@ -125,6 +128,7 @@ final class OpenFiles {
         } catch (RecordRejectedException e) {
             if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
                 open.remove(directory);
+                anyOpen = !open.isEmpty();
                 uncount(file);
                 file.writer.discard();
                 file.pending.abort();
@@ -195,6 +199,15 @@ final class OpenFiles {
         return buffered;
     }
 
+    /**
+     * When ({@link System#nanoTime()}) the oldest open file was opened, or empty with none open; any thread, as an
+     * estimate (it may be a moment old).
+     */
+    OptionalLong oldestOpenNanos() {
+        long since = oldestOpenNanos;
+        return anyOpen ? OptionalLong.of(since) : OptionalLong.empty();
+    }
+
     /** Brings {@code file}'s share of {@link #buffered} up to date: the one place the open files' heap is summed. */
     private void recount(OpenFile file) {
         long now = file.pending.bufferedBytes() + file.writer.bufferedBytes();
@@ -214,6 +227,7 @@ final class OpenFiles {
 
     private void forgetOpenFiles() {
         open.clear();
+        anyOpen = false;
         pressure.changed(-buffered);
         buffered = 0;
     }
@@ -234,6 +248,7 @@ final class OpenFiles {
         }
         if (open.isEmpty()) {
             oldestOpenNanos = System.nanoTime();
+            anyOpen = true;
         }
         open.put(directory, file);
         recount(file);

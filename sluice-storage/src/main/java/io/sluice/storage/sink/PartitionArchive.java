@@ -8,6 +8,7 @@ import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollDecision;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -114,6 +115,11 @@ final class PartitionArchive {
     /** Heap held by the open files; any thread. */
     long bufferedBytes() {
         return open.bufferedBytes();
+    }
+
+    /** When the oldest open file was opened ({@link System#nanoTime()}), or empty with none open; any thread. */
+    OptionalLong oldestOpenNanos() {
+        return open.oldestOpenNanos();
     }
 
     private void failIfBroken() throws IOException {

@@ -38,6 +38,16 @@ class RollDecisionTest {
     }
 
     @Test
+    void overTheMemoryLimitAPartitionWithFilesOpenRollsThemRatherThanOpenAnother() {
+        Heap over = new Heap(70, 40, 10);
+        assertEquals(Optional.of(RollTrigger.MEMORY_PRESSURE), rolls.beforeOpening(1, over),
+                "even when another partition holds more: a new file would add its whole buffers");
+        assertEquals(Optional.empty(), rolls.beforeOpening(0, over), "with none open, it opens one: progress");
+        assertEquals(Optional.empty(), rolls.beforeOpening(2, UNDER_LIMIT));
+        assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.beforeOpening(3, over), "the bound first");
+    }
+
+    @Test
     void aFileRollsWhenItReachesTheSizeOrTheRecordLimit() {
         assertEquals(Optional.empty(), rolls.afterWrite(999, 9, 40, UNDER_LIMIT));
         assertEquals(Optional.of(RollTrigger.SIZE), rolls.afterWrite(1_000, 1, 40, UNDER_LIMIT));

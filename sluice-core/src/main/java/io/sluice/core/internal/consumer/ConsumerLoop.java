@@ -202,6 +202,7 @@ public final class ConsumerLoop implements Runnable {
             CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
             commits.commitFinal(all);
             CrashPoints.reach(CrashPoints.CLOSE_AFTER_COMMIT);
+            gauges.publishNow();
             // consumer.close() revokes the assignment through the listener: there must be nothing left to commit
             partitions.clear();
             commitPoint.release(all.stream().map(p -> p.partition).toList(), false);

@@ -80,14 +80,26 @@ final class Gauges {
         }
     }
 
+    /**
+     * Publishes the per-partition view now, whatever the time since the last: after the final commit, so that a run's
+     * stop summary reads the lag that commit left, not the one of up to a second before it.
+     */
+    void publishNow() {
+        nextPartitionStats = System.nanoTime();
+        publish();
+    }
+
     private PartitionStats stats(PartitionState p, long now) {
         long watermark = p.ledger.watermark();
         OptionalLong behindPosition = consumer.currentLag(p.partition);
         long lag = behindPosition.isPresent() ? behindPosition.getAsLong() + (p.ledger.end() - watermark) : -1;
+        long durableFrom = p.lastCommitted != null ? p.lastCommitted.offset() : p.alreadyComplete.base();
+        long durableLag = behindPosition.isPresent()
+                ? Math.max(0, behindPosition.getAsLong() + p.ledger.end() - durableFrom) : -1;
         long stuckMillis = p.ledger.pendingCount() > 0 && p.ledger.watermark() == p.watermarkSeen
                 ? (now - p.watermarkSinceNanos) / 1_000_000 : 0;
         return new PartitionStats(p.partition, p.lastCommitted == null ? -1 : p.lastCommitted.offset(), watermark,
-                p.ledger.end() - watermark, lag, stuckMillis, !p.pauses.isEmpty());
+                p.ledger.end() - watermark, lag, durableLag, stuckMillis, !p.pauses.isEmpty());
     }
 
     long queuedBytes() {

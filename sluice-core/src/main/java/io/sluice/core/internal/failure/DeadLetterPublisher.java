@@ -23,7 +23,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>A record is dead-lettered only once the broker acknowledged it with acks=all ({@link ProducerSettings}); a failure
  * to publish (a missing topic, no permission) is thrown to the caller, which stops the engine rather than skip the
- * record. {@link #deliveries()} counts what was published and what failed, by source topic, partition and offset.
+ * record. It waits for the brokers up to a retry window ({@code retryFor}: for the topic's metadata, then again for
+ * the acknowledgement), so that a broker restart, which the consumer side rides out, does not stop the run either.
+ * {@link #deliveries()} counts what was published and what failed, by source topic, partition and offset.
  *
  * <p>Threading: safe for concurrent use (the Kafka producer is).
  */
@@ -33,12 +35,18 @@ public final class DeadLetterPublisher implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final DeliveryTally deliveries = new DeliveryTally();
 
-    /** @throws io.sluice.producer.UnsafeProducerSettingsException if the properties disable retries */
-    public DeadLetterPublisher(String topic, Map<String, Object> clientProperties) {
+    /**
+     * @param retryFor how long one dead letter may wait for the brokers: for the topic's metadata, then for the
+     *                 acknowledgement; at least 15 s, as the request timeout (10 s) must fit in it. Producer
+     *                 properties that set {@code max.block.ms} or {@code delivery.timeout.ms} win
+     * @throws io.sluice.producer.UnsafeProducerSettingsException if the properties disable retries
+     */
+    public DeadLetterPublisher(String topic, Map<String, Object> clientProperties, Duration retryFor) {
         this.topic = topic;
+        int window = (int) Math.min(Integer.MAX_VALUE, retryFor.toMillis());
         Map<String, Object> props = ProducerSettings.on(clientProperties)
-                .setIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000)
-                .setIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000)
+                .setIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, window)
+                .setIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, window)
                 .setIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
                 .set(ProducerConfig.CLIENT_ID_CONFIG, "sluice-dead-letter")
                 .build().properties();

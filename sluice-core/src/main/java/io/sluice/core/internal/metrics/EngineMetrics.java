@@ -15,9 +15,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The engine's meters, all named {@code sluice.*} and tagged with the consumer group: record counters, queue and
- * budget gauges, per-partition committed offset, watermark gap, lag and stuck time, and timers for processing and
- * commits. Counters and gauges read the engine's own counters when scraped, so the hot path pays nothing for them;
- * only the two timers are recorded as things happen.
+ * budget gauges, per-partition committed offset, watermark gap, lag (consumed and durable) and stuck time, and timers
+ * for processing and commits. Counters and gauges read the engine's own counters when scraped, so the hot path pays
+ * nothing for them; only the two timers are recorded as things happen.
  *
  * <p>Threading: safe for concurrent use; Micrometer's meters are.
  */
@@ -30,6 +30,7 @@ public final class EngineMetrics {
     private final MultiGauge committedOffset;
     private final MultiGauge watermarkGap;
     private final MultiGauge lag;
+    private final MultiGauge durableLag;
     private final MultiGauge stuck;
     /** Held here because Micrometer keeps only weak references to what its function meters read. */
     private Supplier<EngineStats> stats;
@@ -45,7 +46,12 @@ public final class EngineMetrics {
         this.committedOffset = MultiGauge.builder("sluice.partition.committed.offset").tags(tags).register(registry);
         this.watermarkGap = MultiGauge.builder("sluice.partition.watermark.gap")
                 .description("records handed out beyond the committable offset").tags(tags).register(registry);
-        this.lag = MultiGauge.builder("sluice.partition.lag").description("records from the watermark to the log end")
+        this.lag = MultiGauge.builder("sluice.partition.lag")
+                .description("consumed lag: records from the watermark (every record below it done) to the log end")
+                .tags(tags).register(registry);
+        this.durableLag = MultiGauge.builder("sluice.partition.durable.lag")
+                .description("durable lag: records from the last commit (output visible, e.g. files published) to "
+                        + "the log end")
                 .tags(tags).register(registry);
         this.stuck = MultiGauge.builder("sluice.partition.stuck.seconds")
                 .description("how long the watermark has not moved with records pending").tags(tags).register(registry);
@@ -92,6 +98,7 @@ public final class EngineMetrics {
         committedOffset.register(rows(partitions, PartitionStats::committedOffset), true);
         watermarkGap.register(rows(partitions, PartitionStats::watermarkGap), true);
         lag.register(rows(partitions, PartitionStats::lag), true);
+        durableLag.register(rows(partitions, PartitionStats::durableLag), true);
         stuck.register(rows(partitions, p -> p.stuckMillis() / 1000.0), true);
     }
 
