@@ -91,14 +91,8 @@ public final class BenchData {
 
     /** Writes the scenario's records to {@code topic} once, as fast as the broker takes them. */
     static void produce(Map<String, Object> client, String topic, Scenario s) {
-        Map<String, Object> props = new HashMap<>(client);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
-        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         Generator records = generator(s);
-        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (var producer = producer(client)) {
             for (int i = 0; i < s.records(); i++) {
                 producer.send(new ProducerRecord<>(topic, records.nextKey(), records.nextValue()));
             }
@@ -106,9 +100,28 @@ public final class BenchData {
         }
     }
 
+    /** A producer that writes a scenario's data as fast as the broker takes it, every record acknowledged by all. */
+    static KafkaProducer<byte[], byte[]> producer(Map<String, Object> client) {
+        Map<String, Object> props = new HashMap<>(client);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L * 1024 * 1024);
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
     /** The scenario's record sequence, from the start. */
     public static Generator generator(Scenario s) {
-        return new Generator(s.keys(), s.valueBytes());
+        return new Generator(s.keys(), s.valueBytes(), 42, 0);
+    }
+
+    /**
+     * Another sequence of the scenario's kind of records, drawn from {@code seed}, whose {@code seq} fields count from
+     * {@code firstSeq}: several inputs of one run (the merge's) whose records differ, and tell which input they are.
+     */
+    static Generator generator(Scenario s, long seed, int firstSeq) {
+        return new Generator(s.keys(), s.valueBytes(), seed, firstSeq);
     }
 
     /**
@@ -117,14 +130,17 @@ public final class BenchData {
      * <p>Threading: one thread.
      */
     public static final class Generator {
-        private final Random random = new Random(42);
+        private final Random random;
         private final int keys;
         private final int size;
+        private final int firstSeq;
         private int index;
 
-        private Generator(int keys, int size) {
+        private Generator(int keys, int size, long seed, int firstSeq) {
+            this.random = new Random(seed);
             this.keys = keys;
             this.size = size;
+            this.firstSeq = firstSeq;
         }
 
         public byte[] nextKey() {
@@ -132,8 +148,12 @@ public final class BenchData {
         }
 
         public byte[] nextValue() {
-            long ts = START_MILLIS + index * 7L + random.nextInt(2_000) - 1_000;
-            return value(random, index++, ts, size);
+            return nextValue(START_MILLIS + index * 7L + random.nextInt(2_000) - 1_000);
+        }
+
+        /** The next value with {@code ts} as its time (the merge's inputs carry their record timestamps in it). */
+        byte[] nextValue(long ts) {
+            return value(random, firstSeq + index++, ts, size);
         }
     }
 

@@ -28,9 +28,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code bench/run [--smoke] [--rounds N] [--profile] <scenario>}: starts a real broker, writes the scenario's data
  * once, warms the broker up, then runs every system in a JVM of its own, interleaved round after round (the order
  * rotates), and reports the median and spread of each, ending with one JSON line. Scenarios without a broker (codecs) skip the
- * broker and the data, and keep the rest; the mirror has two clusters, fresh for every run ({@link MirrorBench}); the
- * acks table three brokers, one of which every run kills ({@link AcksBench}); the produce scenario sends a file of
- * its own, not the topic ({@link ProduceBench}).
+ * broker and the data, and keep the rest; the mirror has two clusters, fresh for every run ({@link MirrorBench}),
+ * the merge three ({@link MergeBench}); the acks table three brokers, one of which every run kills ({@link
+ * AcksBench}); the produce scenario sends a file of its own, not the topic ({@link ProduceBench}).
  *
  * <p>Threading: the main thread only.
  */
@@ -109,6 +109,9 @@ public final class BenchMain {
         }
         if (scenario.kind() == Scenario.Kind.MIRROR) {
             return MirrorBench.run(scenario, runs);
+        }
+        if (scenario.kind() == Scenario.Kind.MERGE) {
+            return MergeBench.run(scenario, runs);
         }
         if (scenario.kind() == Scenario.Kind.ACKS) {
             return AcksBench.run(scenario, runs);
@@ -204,17 +207,22 @@ public final class BenchMain {
 
     /** Reads the whole topic once, untimed: a cold broker halves the first reader's throughput. */
     static void warmUp(KafkaCluster kafka, String topic, Scenario scenario) {
+        warmUp(kafka, topic, scenario.partitions(), scenario.records());
+    }
+
+    /** As {@link #warmUp(KafkaCluster, String, Scenario)}, for a topic of {@code records} records. */
+    static void warmUp(KafkaCluster kafka, String topic, int partitions, long records) {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
-            for (int p = 0; p < scenario.partitions(); p++) {
+            for (int p = 0; p < partitions; p++) {
                 tps.add(new TopicPartition(topic, p));
             }
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
             long read = 0;
-            while (read < scenario.records()) {
+            while (read < records) {
                 read += consumer.poll(Duration.ofMillis(200)).count();
             }
         }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code bench/run mirror}: every system copies the scenario's topic from a source cluster to a target cluster, on
@@ -22,6 +21,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Threading: the main thread only.
  */
 final class MirrorBench {
+
+    private static final String SOURCE = "mirror-source";
+    private static final String TARGET = "mirror-target";
 
     private MirrorBench() {
     }
@@ -38,8 +40,8 @@ final class MirrorBench {
         }
         String json;
         if (runs.smoke()) {
-            try (Clusters clusters = Clusters.start()) {
-                json = run(runnable, runs, clusters.source(), clusters.target(), mm2);
+            try (Clusters clusters = Clusters.start(SOURCE, TARGET)) {
+                json = run(runnable, runs, clusters.get(0), clusters.get(1), mm2);
             }
         } else {
             json = runOnFreshClusters(runnable, runs, mm2);
@@ -70,52 +72,19 @@ final class MirrorBench {
 
     private static String runOnFreshClusters(Scenario scenario, BenchMain.Runs runs, MirrorMaker2.Classpath mm2) {
         return BenchMain.runRounds(scenario, runs, (system, runDir) -> {
-            try (Clusters clusters = Clusters.start()) {
-                InternalTopics.create(clusters.source());
-                InternalTopics.create(clusters.target());
-                String topic = writeSource(clusters.source(), scenario);
-                BenchMain.warmUp(clusters.source(), topic, scenario);
+            try (Clusters clusters = Clusters.start(SOURCE, TARGET)) {
+                KafkaCluster source = clusters.get(0);
+                KafkaCluster target = clusters.get(1);
+                InternalTopics.create(source);
+                InternalTopics.create(target);
+                String topic = writeSource(source, scenario);
+                BenchMain.warmUp(source, topic, scenario);
                 // the topic just written is still dirty in the page cache: written back before, not during, the copy
                 BenchMain.writeBackDirtyPages();
                 return new MirrorRun(MirrorSystem.named(system), scenario, runs.jvmOptions(system, runDir), runDir,
-                        mm2).copy(clusters.source(), topic, clusters.target());
+                        mm2).copy(source, topic, target);
             }
         });
-    }
-
-    /** Two single-node clusters of their own, each with its own cluster ID; closing deletes their data. */
-    private record Clusters(KafkaCluster source, KafkaCluster target) implements AutoCloseable {
-
-        /** Both start at once: a broker's start is mostly waiting. */
-        static Clusters start() {
-            CompletableFuture<KafkaCluster> target = CompletableFuture.supplyAsync(() -> cluster("mirror-target"));
-            KafkaCluster source;
-            try {
-                source = cluster("mirror-source");
-            } catch (RuntimeException e) {
-                target.thenAccept(KafkaCluster::close);
-                throw e;
-            }
-            try {
-                return new Clusters(source, target.join());
-            } catch (RuntimeException e) {
-                source.close();
-                throw e;
-            }
-        }
-
-        private static KafkaCluster cluster(String name) {
-            return KafkaCluster.builder().name(name).jvmOptions(BenchMain.BROKER_JVM).start();
-        }
-
-        @Override
-        public void close() {
-            try {
-                source.close();
-            } finally {
-                target.close();
-            }
-        }
     }
 
     private static String writeSource(KafkaCluster source, Scenario scenario) {

@@ -48,7 +48,7 @@ final class Report {
     private List<String> spread() {
         return switch (scenario.kind()) {
             case CODECS -> List.of("compress_mb_per_sec", "decompress_mb_per_sec");
-            case MIRROR -> List.of("records_per_sec", "first_record_seconds");
+            case MIRROR, MERGE -> List.of("records_per_sec", "first_record_seconds", "cpu_us_per_record");
             case ACKS -> List.of("records_per_sec", "acknowledged_lost", "duplicates");
             case PRODUCE -> List.of("records_per_sec", "cpu_us_per_record");
             default -> List.of("records_per_sec");
@@ -83,8 +83,8 @@ final class Report {
             b.append('\n');
         });
         ratios().forEach(r -> b.append(String.format(Locale.ROOT, "%s = %.2f%s%n", r.name(), ratio(r),
-                r.goal() == null ? "" : String.format(Locale.ROOT, " (goal >= %s: %s)", r.goal(),
-                        ratio(r) >= r.goal() ? "met" : "NOT met"))));
+                r.goal() == null ? "" : String.format(Locale.ROOT, " (goal %s %s: %s)", r.atMost() ? "<=" : ">=",
+                        r.goal(), r.met(ratio(r)) ? "met" : "NOT met"))));
         return b.toString();
     }
 
@@ -99,7 +99,8 @@ final class Report {
         for (Scenario.Ratio r : ratios()) {
             ratios.put(r.name(), round(ratio(r)));
             if (r.goal() != null) {
-                goals.putObject(r.name()).put("at_least", r.goal()).put("met", ratio(r) >= r.goal());
+                goals.putObject(r.name()).put(r.atMost() ? "at_most" : "at_least", r.goal()).put("met",
+                        r.met(ratio(r)));
             }
         }
         if (!goals.isEmpty()) {
@@ -128,7 +129,7 @@ final class Report {
             }
         }
         if (scenario.kind() == Scenario.Kind.ENGINE || scenario.kind() == Scenario.Kind.ARCHIVE
-                || scenario.kind() == Scenario.Kind.MIRROR) {
+                || scenario.kind() == Scenario.Kind.MIRROR || scenario.kind() == Scenario.Kind.MERGE) {
             r.put("extrapolated", anyTrue(system, "extrapolated"));
         }
         for (String figure : spread()) {
@@ -142,8 +143,8 @@ final class Report {
     private List<Scenario.Ratio> ratios() {
         List<Scenario.Ratio> all = new ArrayList<>();
         for (String system : runs.keySet()) {
-            if (!system.equals(scenario.baseline()) && scenario.ratios().stream().noneMatch(r ->
-                    r.system().equals(system) && r.against().equals(scenario.baseline()))) {
+            if (!system.equals(scenario.baseline()) && scenario.ratios().stream().noneMatch(r -> r.figure() == null
+                    && r.system().equals(system) && r.against().equals(scenario.baseline()))) {
                 all.add(new Scenario.Ratio(system, scenario.baseline(), null));
             }
         }
@@ -152,7 +153,8 @@ final class Report {
     }
 
     private double ratio(Scenario.Ratio r) {
-        return median(r.system(), headline()) / median(r.against(), headline());
+        String figure = r.figure() == null ? headline() : r.figure();
+        return median(r.system(), figure) / median(r.against(), figure);
     }
 
     private String description() {
@@ -179,6 +181,15 @@ final class Report {
                     + "over to the offsets the mirror wrote for it in the target (0 = exact, negative = skipped)",
                     scenario.name(),
                     scenario.records(), scenario.valueBytes(), scenario.partitions(), scenario.keys());
+            case MERGE -> String.format(Locale.ROOT, "%s: two inputs of %,d log lines of %d bytes, %d partitions, "
+                    + "%d keys, on two single-node clusters, record timestamps rising 7 ms a record, east's %d s "
+                    + "behind west's; sluice-merge merges them into one topic on a third cluster (the smoke test: "
+                    + "west's), sluice-mirror copies both there (two mirrors in one JVM), both exactly once; records/s of both inputs from "
+                    + "the first to the last record visible to a read_committed reader of the target; CPU = the "
+                    + "system's process over that span; first = seconds from its launch to the first record there; "
+                    + "every merge audited (each record once, in order) and its output the same in every round",
+                    scenario.name(), scenario.records() / 2, scenario.valueBytes(), scenario.partitions(),
+                    scenario.keys(), MergeInputs.EAST_BEHIND_MILLIS / 1000);
             case ACKS -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes (sync rows %,d), %d partitions, "
                     + "replication factor 3, min.insync.replicas 2, on three brokers; the broker leading most "
                     + "partitions killed -9 a third of the way in and restarted; a read_committed reader counts: "
@@ -214,6 +225,10 @@ final class Report {
                     new Column("first s", "first_record_seconds", 1, 2),
                     new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
                     new Column("dups", "duplicates", 1, 0), new Column("re-read", "failover_reread", 1, 0));
+            case MERGE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
+                    new Column("first s", "first_record_seconds", 1, 2),
+                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
+                    new Column("dups", "duplicates", 1, 0), new Column("late", "late_records", 1, 0));
             case ACKS -> List.of(new Column("sent", "sent", 1, 0), new Column("acked", "acknowledged", 1, 0),
                     new Column("lost", "acknowledged_lost", 1, 0), new Column("failed", "unacknowledged", 1, 0),
                     new Column("failed+there", "unacknowledged_present", 1, 0), new Column("dups", "duplicates", 1, 0),

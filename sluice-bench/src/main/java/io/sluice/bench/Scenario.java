@@ -29,17 +29,36 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         List<Ratio> ratios) {
 
     public enum Kind {
-        ENGINE, ARCHIVE, MIRROR, CODECS, ACKS, PRODUCE;
+        ENGINE, ARCHIVE, MIRROR, MERGE, CODECS, ACKS, PRODUCE;
 
         public boolean needsBroker() {
             return this != CODECS;
         }
     }
 
-    /** {@code system}'s median rate over {@code against}'s, with the issue's goal (at least {@code goal}) or null. */
-    public record Ratio(String system, String against, Double goal) {
+    /**
+     * {@code system}'s median rate over {@code against}'s, with the issue's goal (at least {@code goal}) or null; or,
+     * with a {@code figure}, the two systems' medians of that figure, whose goal is a cost: at most {@code goal}.
+     *
+     * @param figure null: the headline rate
+     */
+    public record Ratio(String system, String against, Double goal, String figure) {
+
+        public Ratio(String system, String against, Double goal) {
+            this(system, against, goal, null);
+        }
+
         public String name() {
-            return system + "/" + against;
+            return system + "/" + against + (figure == null ? "" : " " + figure);
+        }
+
+        /** Whether the goal is a ceiling (a cost ratio) rather than a floor (a rate ratio). */
+        public boolean atMost() {
+            return figure != null;
+        }
+
+        public boolean met(double ratio) {
+            return atMost() ? ratio <= goal : ratio >= goal;
         }
     }
 
@@ -66,7 +85,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     }
 
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
-            + "archive-parquet, mirror, codecs, acks, produce";
+            + "archive-parquet, mirror, merge, codecs, acks, produce";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -83,6 +102,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, () -> FormatConfig.builder().format("parquet")
                     .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
             case "mirror" -> mirror(smoke);
+            case "merge" -> merge(smoke);
             case "acks" -> acks(smoke);
             case "produce" -> produce(smoke);
             case "codecs" -> new Scenario("codecs", smoke, Kind.CODECS, smoke ? 2_000 : 100_000, 4, 10_000, 1_000, 0, 1,
@@ -151,6 +171,18 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
         }
         return new Scenario("mirror", smoke, Kind.MIRROR, smoke ? 2_000 : 1_000_000, 4, 10_000, 1_000, 0, 4,
                 List.copyOf(systems), "plain-copier", 0, null, List.copyOf(ratios));
+    }
+
+    /**
+     * Issue 15's benchmark: two inputs of 1M log lines of 1 KB over 4 partitions each, on two single-node clusters,
+     * merged into a topic on a third by Sluice's merge (exactly once, its defaults), against Sluice's mirror copying
+     * both inputs there (exactly once): the cost of merging over copying the same records, in CPU per record (goal: at
+     * most 1.2). The records are both inputs' together.
+     */
+    private static Scenario merge(boolean smoke) {
+        return new Scenario("merge", smoke, Kind.MERGE, smoke ? 2_000 : 2_000_000, 4, 10_000, 1_000, 0, 4,
+                List.of("sluice-mirror", "sluice-merge"), "sluice-mirror", 0, null,
+                List.of(new Ratio("sluice-merge", "sluice-mirror", 1.2, "cpu_us_per_record")));
     }
 
     /**

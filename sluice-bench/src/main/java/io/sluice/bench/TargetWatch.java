@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -14,8 +15,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The target topic of a mirror run as its readers see it: a read_committed consumer that counts the copies of the
- * scenario's records by the {@code seq} each value carries (so a doubled record shows, whoever copied it), and notes
+ * The target topic of a mirror run (or the topics of a merge run) as its readers see it: a read_committed consumer
+ * that counts the copies of the scenario's records by the {@code seq} each value carries (so a doubled record shows, whoever copied it), and notes
  * when the first and the last of them became visible. It runs in the benchmark's JVM, so reading costs the copier no
  * CPU; it never counts by end offsets, which include transaction markers.
  *
@@ -26,7 +27,7 @@ final class TargetWatch implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(20);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final String topic;
+    private final List<String> topics;
     private final int partitions;
     private final int records;
     private final BitSet seen;
@@ -39,6 +40,11 @@ final class TargetWatch implements AutoCloseable {
 
     /** Connects before the copier starts, so that the consumer's start-up is not in the time to the first record. */
     TargetWatch(Map<String, Object> targetClient, String topic, int partitions, int records) {
+        this(targetClient, List.of(topic), partitions, records);
+    }
+
+    /** Watches several topics of {@code partitions} partitions each, whose records together are {@code records}. */
+    TargetWatch(Map<String, Object> targetClient, List<String> topics, int partitions, int records) {
         Map<String, Object> props = new HashMap<>(targetClient);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -46,7 +52,7 @@ final class TargetWatch implements AutoCloseable {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         consumer.listTopics(Duration.ofSeconds(30));
-        this.topic = topic;
+        this.topics = List.copyOf(topics);
         this.partitions = partitions;
         this.records = records;
         this.seen = new BitSet(records);
@@ -138,28 +144,32 @@ final class TargetWatch implements AutoCloseable {
         }
     }
 
-    /** The copier makes the target topic: assigned once it exists with every partition. */
+    /** The copier makes the target topics: assigned once they exist with every partition. */
     private void awaitTopic(long deadline, BooleanSupplier copierStopped) throws InterruptedException {
-        while (true) {
-            List<PartitionInfo> found = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-            if (found != null && found.size() >= partitions) {
-                List<TopicPartition> tps = found.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-                consumer.assign(tps);
-                consumer.seekToBeginning(tps);
-                return;
+        List<TopicPartition> tps = new ArrayList<>();
+        for (String topic : topics) {
+            while (true) {
+                List<PartitionInfo> found = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+                if (found != null && found.size() >= partitions) {
+                    found.forEach(p -> tps.add(new TopicPartition(topic, p.partition())));
+                    break;
+                }
+                check(deadline, copierStopped);
+                Thread.sleep(10);
             }
-            check(deadline, copierStopped);
-            Thread.sleep(10);
         }
+        consumer.assign(tps);
+        consumer.seekToBeginning(tps);
     }
 
     private void check(long deadline, BooleanSupplier copierStopped) {
         if (copierStopped.getAsBoolean()) {
             throw new IllegalStateException("the copier stopped when " + distinct + " of " + records
-                    + " records had reached " + topic);
+                    + " records had reached " + String.join(", ", topics));
         }
         if (System.nanoTime() > deadline) {
-            throw new IllegalStateException(distinct + " of " + records + " records reached " + topic + " in time");
+            throw new IllegalStateException(distinct + " of " + records + " records reached "
+                    + String.join(", ", topics) + " in time");
         }
     }
 

@@ -75,6 +75,33 @@ class BenchSmokeTest {
     }
 
     /**
+     * The merge's smoke form, two rounds: two inputs on the test kit's two clusters, merged into a topic on the first
+     * and mirrored there, every record of both inputs once in the target for both systems; each merge passes the
+     * merge audit (MergeRun fails the run otherwise), and the second round's output is the first's (MergeBench fails
+     * the run otherwise).
+     */
+    @Test
+    void theMergeSmokeFormMergesEveryRecordOnceAndTheSameInEveryRound() throws Exception {
+        Scenario scenario = Scenario.named("merge", true);
+        JsonNode json = new ObjectMapper().readTree(MergeBench.run(scenario, new BenchMain.Runs(2, true, false),
+                SharedKafka.cluster(), SharedKafka.second(), SharedKafka.cluster()));
+        assertEquals("merge", json.get("scenario").asText());
+        for (String system : scenario.systems()) {
+            JsonNode result = json.get("results").get(system);
+            assertTrue(result.get("records_per_sec").asDouble() > 0, system + ": " + result);
+            assertEquals(scenario.records(), result.get("target_records").asInt(), system + ": " + result);
+            assertEquals(0, result.get("duplicates").asInt(), system + ": " + result);
+            assertEquals(2, result.get("runs").size(), system + ": " + result);
+            // measured, but a few thousand records can take less CPU than the OS's CPU-time tick (10 ms)
+            assertTrue(result.get("cpu_us_per_record").asDouble() >= 0, system + ": " + result);
+        }
+        assertEquals(0, json.get("results").get("sluice-merge").get("late_records").asInt(), json.toString());
+        assertTrue(json.get("ratios").has("sluice-merge/sluice-mirror"), "the rate's ratio too: " + json);
+        assertTrue(json.get("goals").get("sluice-merge/sluice-mirror cpu_us_per_record").has("at_most"),
+                json.toString());
+    }
+
+    /**
      * The acks table's smoke form on three brokers of its own (it kills one in every trial): every row sends its
      * records through a leader's kill -9 and restart and accounts for each of them, the safe row losing and doubling
      * none. Loss and duplicates of the other rows are what the table shows, not failures.

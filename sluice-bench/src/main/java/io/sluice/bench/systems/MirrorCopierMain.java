@@ -1,13 +1,11 @@
 package io.sluice.bench.systems;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.core.Health;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.copy.TopicNaming;
 import java.time.Duration;
-import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -34,48 +32,52 @@ public final class MirrorCopierMain {
         String prefix = args[4];
         int partitions = Integer.parseInt(args[5]);
         String group = args[6];
-        long copied;
-        try {
-            copied = switch (system) {
-                case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
-                case "sluice" -> sluice(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE);
-                case "sluice-alo" -> sluice(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE);
-                default -> throw new IllegalArgumentException("unknown mirror system " + system);
-            };
-        } catch (Throwable e) {
-            e.printStackTrace(System.out);
-            System.out.flush();
-            System.exit(1);
-            return;
-        }
-        System.out.println("COPIED " + new ObjectMapper().writeValueAsString(Map.of("copied", copied)));
-        System.out.flush();
-        Thread.sleep(Long.MAX_VALUE);
+        MeasuredFromOutside.runThenWait("COPIED", "copied", () -> switch (system) {
+            case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
+            case "sluice" -> sluice(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE);
+            case "sluice-alo" -> sluice(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE);
+            default -> throw new IllegalArgumentException("unknown mirror system " + system);
+        });
     }
 
     /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
     private static long sluice(String source, String topic, String target, String prefix, String group,
             MirrorDelivery delivery) {
-        MirrorConfig config = MirrorConfig.builder()
+        try (Mirror mirror = Mirror.start(config(source, topic, target, prefix, group, delivery))) {
+            return awaitEnd(mirror);
+        }
+    }
+
+    /**
+     * Sluice's mirror of {@code topic} to {@code prefix}+{@code topic}, bounded by the end offsets at its start, with
+     * its defaults otherwise; {@code group} null translates no consumer group.
+     */
+    static MirrorConfig config(String source, String topic, String target, String prefix, String group,
+            MirrorDelivery delivery) {
+        MirrorConfig.Builder config = MirrorConfig.builder()
                 .name(SystemMain.group("mirror"))
                 .sourceProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, source)
                 .targetProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, target)
                 .topics(topic)
                 .naming(TopicNaming.prefix(prefix))
                 .delivery(delivery)
-                .groups(Pattern.compile(Pattern.quote(group)))
-                .untilEnd(true)
-                .build();
-        try (Mirror mirror = Mirror.start(config)) {
-            if (!mirror.awaitTermination(TIMEOUT)) {
-                throw new IllegalStateException("the mirror did not reach the end offsets within " + TIMEOUT);
-            }
-            if (mirror.engine().health() != Health.STOPPED) {
-                throw new IllegalStateException("the mirror ended " + mirror.engine().health() + ": "
-                        + mirror.engine().failure().map(Throwable::toString).orElse("no cause"),
-                        mirror.engine().failure().orElse(null));
-            }
-            return mirror.counts().copied();
+                .untilEnd(true);
+        if (group != null) {
+            config.groups(Pattern.compile(Pattern.quote(group)));
         }
+        return config.build();
+    }
+
+    /** Waits for a bounded mirror to reach its end offsets; what it copied, or why it did not end well. */
+    static long awaitEnd(Mirror mirror) {
+        if (!mirror.awaitTermination(TIMEOUT)) {
+            throw new IllegalStateException("the mirror did not reach the end offsets within " + TIMEOUT);
+        }
+        if (mirror.engine().health() != Health.STOPPED) {
+            throw new IllegalStateException("the mirror ended " + mirror.engine().health() + ": "
+                    + mirror.engine().failure().map(Throwable::toString).orElse("no cause"),
+                    mirror.engine().failure().orElse(null));
+        }
+        return mirror.counts().copied();
     }
 }

@@ -30,6 +30,8 @@ public final class SystemMain {
             case CODECS -> CodecSystem.run(Codec.parse(system), scenario);
             case MIRROR -> throw new IllegalArgumentException("the mirror's copiers run from "
                     + MirrorCopierMain.class.getName() + ", measured from outside");
+            case MERGE -> throw new IllegalArgumentException("the merge's systems run from "
+                    + MergeSystemMain.class.getName() + ", measured from outside");
             case ACKS -> throw new IllegalArgumentException("acks trials run in the benchmark's JVM, which kills "
                     + "the brokers");
             case PRODUCE -> throw new IllegalArgumentException("the produce benchmark runs each tool's own command, "

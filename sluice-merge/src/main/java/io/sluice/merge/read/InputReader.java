@@ -215,6 +215,9 @@ public final class InputReader implements Runnable {
             ends = consumer.endOffsets(atEnd, CONFIRM_TIMEOUT);
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
             return;
+        } catch (WakeupException e) {
+            // add() or remove() woke the consumer for its command, which the loop runs next: no confirmation this time
+            return;
         }
         ends.forEach((tp, end) -> {
             if (end != null && end <= consumer.position(tp)) {
