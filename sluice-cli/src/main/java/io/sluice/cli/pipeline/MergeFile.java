@@ -39,6 +39,39 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
         return parse(file.toString(), text, file.toAbsolutePath().getParent(), variables);
     }
 
+    /** The event time: of JSON values, or of Avro values by the schema file (read and checked here). */
+    private static java.util.Optional<EventTime> orderBy(Settings s, Path base, Problems problems) {
+        String format = s.get(MergeKeys.VALUE_FORMAT);
+        boolean avro = !format.equals("json");
+        java.util.Optional<String> schemaFile = s.find(MergeKeys.VALUE_SCHEMA);
+        if (avro != schemaFile.isPresent()) {
+            problems.add(s.at(avro ? MergeKeys.VALUE_FORMAT : MergeKeys.VALUE_SCHEMA), avro
+                    ? "merge.value-format: " + format + " needs merge.value-schema, the .avsc the values were written with"
+                    : "merge.value-schema is set but merge.value-format is json: set value-format: avro or "
+                            + "confluent-avro, or remove value-schema");
+            return java.util.Optional.empty();
+        }
+        try {
+            if (!avro) {
+                return java.util.Optional.of(EventTime.parse(s.get(MergeKeys.ORDER_BY)));
+            }
+            Path file = base.resolve(schemaFile.get()).toAbsolutePath().normalize();
+            org.apache.avro.Schema schema;
+            try {
+                schema = new org.apache.avro.Schema.Parser().parse(java.nio.file.Files.readString(file));
+            } catch (java.io.IOException | org.apache.avro.SchemaParseException e) {
+                problems.add(s.at(MergeKeys.VALUE_SCHEMA), "merge.value-schema: " + file + " is not a readable Avro "
+                        + "schema (" + e.getMessage() + ")");
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(EventTime.avro(s.get(MergeKeys.ORDER_BY), schema,
+                    format.equals("confluent-avro")));
+        } catch (IllegalArgumentException e) {
+            problems.add(s.at(MergeKeys.ORDER_BY), MergeKeys.ORDER_BY.path() + ": " + e.getMessage());
+            return java.util.Optional.empty();
+        }
+    }
+
     public static MergeFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
         Settings s = new SettingsReader(MergeKeys.CATALOG, variables).read(name, text);
         Problems problems = new Problems();
@@ -50,11 +83,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                 .commitInterval(s.get(MergeKeys.COMMIT_INTERVAL))
                 .budgetBytes(s.get(MergeKeys.BUDGET));
         inputs(s, base, problems).forEach(b::input);
-        try {
-            b.orderBy(EventTime.parse(s.get(MergeKeys.ORDER_BY)));
-        } catch (IllegalArgumentException e) {
-            problems.add(s.at(MergeKeys.ORDER_BY), MergeKeys.ORDER_BY.path() + ": " + e.getMessage());
-        }
+        orderBy(s, base, problems).ifPresent(b::orderBy);
         LatePolicy late = s.get(MergeKeys.LATE);
         if (late == LatePolicy.SIDE_TOPIC && !s.isSet(MergeKeys.LATE_TOPIC)) {
             problems.add(s.at(MergeKeys.LATE), "merge.late: side-topic needs merge.late-topic, the topic late records "

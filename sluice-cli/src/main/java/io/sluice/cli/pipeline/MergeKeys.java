@@ -85,7 +85,16 @@ public final class MergeKeys {
     public static final ConfigKey<String> ORDER_BY = ConfigKey.withDefault("merge.order-by", Types.STRING,
             DEFAULTS.orderBy().describe(),
             "The event time the output is sorted by: `timestamp` (the records' timestamps) or `value.<field>` (a "
-                    + "field of JSON values, e.g. `value.event.time`, holding epoch milliseconds or ISO-8601 text).");
+                    + "field of the values, e.g. `value.event.time`, holding epoch milliseconds or ISO-8601 text; of "
+                    + "JSON values, or of Avro values with `value-format` and `value-schema`).");
+    public static final ConfigKey<String> VALUE_FORMAT = ConfigKey.withDefault("merge.value-format",
+            Types.oneOf(List.of("json", "avro", "confluent-avro")), "json",
+            "How the values hold the `order-by` field: `json`, `avro` (Avro binary) or `confluent-avro` (Avro after "
+                    + "the Confluent framing: a zero byte and a four-byte schema ID). Avro needs `value-schema`.");
+    public static final ConfigKey<String> VALUE_SCHEMA = ConfigKey.optional("merge.value-schema", Types.STRING,
+            "The Avro schema (.avsc) the values were written with, for `value-format: avro` or `confluent-avro`; "
+                    + "the `order-by` field is checked against it before the merge starts. A relative path is from "
+                    + "the file's folder.");
     public static final ConfigKey<LatePolicy> LATE = ConfigKey.withDefault("merge.late",
             Types.choice(LatePolicy.class), Types.name(DEFAULTS.late()),
             "What happens to a late record (its event time below what was already emitted, docs/merge.md): "
@@ -127,7 +136,7 @@ public final class MergeKeys {
             TARGET.sections("the cluster and topic the merged records go to"),
             List.of(new KeyCatalog.Section("metrics", "the HTTP endpoint of a running merge"))),
             KeyCatalog.concat(
-                    List.of(NAME, INPUTS, ORDER_BY, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, MAX_WAIT, COMMIT_INTERVAL,
+                    List.of(NAME, INPUTS, ORDER_BY, VALUE_FORMAT, VALUE_SCHEMA, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, MAX_WAIT, COMMIT_INTERVAL,
                             BUDGET, WORKERS, REPLICATION_FACTOR),
                     List.of(INPUT.bootstrapServers(), INPUT_TOPIC), INPUT.connectionKeys(),
                     List.of(INPUT.properties(), TARGET.bootstrapServers(), OUTPUT_TOPIC), TARGET.connectionKeys(),

@@ -195,4 +195,40 @@ class MergeFileTest {
                         target: {bootstrap-servers: "c:1", topic: out}
                         """));
     }
+
+    @Test
+    void anAvroTimeFieldIsCheckedAgainstItsSchemaBeforeTheMergeStarts() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("merge-avro");
+        java.nio.file.Files.writeString(dir.resolve("click.avsc"), """
+                {"type": "record", "name": "Click", "fields": [{"name": "at", "type": "long"}]}""");
+        String file = """
+                merge:
+                  name: clicks
+                  inputs: [west, east]
+                  order-by: value.%s
+                  value-format: confluent-avro
+                  value-schema: click.avsc
+                input:
+                  west:
+                    bootstrap-servers: west:9092
+                    topic: clicks
+                  east:
+                    bootstrap-servers: east:9092
+                    topic: clicks
+                target:
+                  bootstrap-servers: central:9092
+                  topic: clicks-merged
+                """;
+        MergeFile merge = MergeFile.parse("merge.yaml", file.formatted("at"), dir, Variables.of(Map.of()));
+        assertEquals("value.at", merge.config().orderBy().describe());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> MergeFile.parse("merge.yaml", file.formatted("when"), dir, Variables.of(Map.of())));
+        assertEquals(List.of("merge.yaml:4:13: merge.order-by: order-by value.when: the schema's record 'Click' has no "
+                + "field 'when' (it has [at])"), e.problems().stream().map(ConfigProblem::toString).toList());
+        ConfigException noSchema = assertThrows(ConfigException.class, () -> MergeFile.parse("merge.yaml",
+                file.formatted("at").replace("  value-schema: click.avsc\n", ""), dir, Variables.of(Map.of())));
+        assertEquals(1, noSchema.problems().size());
+        org.junit.jupiter.api.Assertions.assertTrue(noSchema.problems().get(0).toString().contains(
+                "merge.value-format: confluent-avro needs merge.value-schema"), noSchema.problems().toString());
+    }
 }

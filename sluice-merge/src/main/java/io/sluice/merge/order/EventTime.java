@@ -27,6 +27,21 @@ public interface EventTime {
     }
 
     /**
+     * {@code value.<a.b.c>} of Avro values written with {@code schema}: plain Avro binary, or with {@code framed} in
+     * the Confluent framing. The field path is checked against the schema at once (a misspelt or non-time field is
+     * refused in words); {@code timestamp} needs no schema and is returned as such.
+     */
+    static EventTime avro(String spec, org.apache.avro.Schema schema, boolean framed) {
+        if (spec == null || spec.isBlank() || spec.equals("timestamp")) {
+            return timestamp();
+        }
+        if (spec.startsWith("value.") && spec.length() > "value.".length()) {
+            return new AvroTimeField(schema, spec.substring("value.".length()), framed);
+        }
+        return parse(spec); // refused with the accepted forms
+    }
+
+    /**
      * Parses {@code timestamp} or {@code value.<a.b.c>} (a field of a JSON value: epoch milliseconds, or ISO-8601
      * text); anything else is refused with the accepted forms.
      */
