@@ -1,0 +1,170 @@
+package io.sluice.core.internal.failure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.core.commit.SourceGroup;
+import io.sluice.core.commit.SourceGroupCommit;
+import io.sluice.core.internal.consumer.SourceGroupView;
+import io.sluice.core.wire.DeadLetterHeaders;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dead letters in the source group's commit, against a real broker: a commit's letters become visible to a
+ * read_committed reader with its offsets, and a member that lost the partition (a zombie, playing its frozen view of
+ * the group) can commit neither.
+ */
+class DeadLettersInCommitTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void aCommitsLettersAreVisibleWithItsOffsetsAndAZombieCommitsNeither() throws Exception {
+        String topic = Names.unique("dlq-commit");
+        String dlq = topic + "-dlq";
+        String group = Names.unique("dlq-commit-group");
+        kafka.createTopic(topic, 1);
+        kafka.createTopic(dlq, 1);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        PendingDeadLetters pending = new PendingDeadLetters(dlq);
+        try (KafkaConsumer<byte[], byte[]> member = member(group, topic)) {
+            SourceGroupView view = new SourceGroupView(member, group);
+            DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, client);
+            try {
+                pending.deadLetter(record(topic, 2), new IllegalArgumentException("bad"), 1);
+                pending.deadLetter(record(topic, 5), new IllegalArgumentException("bad"), 1);
+
+                commits.commitNow(Map.of(tp, new OffsetAndMetadata(4)), Duration.ofSeconds(10));
+
+                // the transaction's markers are written just after its commit returns: visible moments later
+                assertEquals(List.of("2"), awaitLetters(client, dlq, 1), "the letter below the committed offset");
+                assertEquals(4, committed(group, tp));
+                assertEquals(1, pending.size(), "the letter of offset 5 waits for a commit beyond it");
+
+                // the member as it saw the group before it stopped polling, and another member takes the partition
+                ConsumerGroupMetadata frozen = member.groupMetadata();
+                try (KafkaConsumer<byte[], byte[]> next = member(group, topic)) {
+                    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                    while (!next.assignment().contains(tp)) {
+                        assertTrue(System.nanoTime() < deadline, "the next member was not assigned " + tp);
+                        next.poll(Duration.ofMillis(100));
+                    }
+                    DeadLettersInCommit zombie = new DeadLettersInCommit(new SourceGroupCommit(view),
+                            new FrozenView(view, frozen), pending, client);
+                    try {
+                        KafkaException refused = assertThrows(KafkaException.class,
+                                () -> zombie.commitNow(Map.of(tp, new OffsetAndMetadata(6)), Duration.ofSeconds(10)));
+                        assertTrue(zombie.refusedForCertain(refused), "refused for certain: " + refused);
+                        assertTrue(!String.valueOf(refused.getMessage()).contains("is not in group"),
+                                "refused by the group coordinator, not before the transaction: " + refused);
+                    } finally {
+                        zombie.close();
+                    }
+                }
+                assertEquals(List.of("2"), sourceOffsets(client, dlq), "the zombie's letter stays invisible");
+                assertEquals(4, committed(group, tp), "and so does its offset");
+                assertEquals(1, pending.size(), "a commit that did not happen puts its letter back");
+            } finally {
+                commits.close();
+            }
+        }
+    }
+
+    /** A group member that owns the topic's partition; it gives it up 8 s after its last poll. */
+    private KafkaConsumer<byte[], byte[]> member(String group, String topic) {
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 8_000);
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.subscribe(List.of(topic));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (consumer.assignment().isEmpty() && System.nanoTime() < deadline) {
+            consumer.poll(Duration.ofMillis(100));
+        }
+        return consumer;
+    }
+
+    private long committed(String group, TopicPartition tp) throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(kafka.clientProperties(Listener.PLAINTEXT))) {
+            return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(tp).offset();
+        }
+    }
+
+    /** The source offsets of the dead letters, once there are {@code count} (or after 10 s). */
+    private static List<String> awaitLetters(Map<String, Object> client, String dlq, int count) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        List<String> letters = sourceOffsets(client, dlq);
+        while (letters.size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            letters = sourceOffsets(client, dlq);
+        }
+        return letters;
+    }
+
+    private static List<String> sourceOffsets(Map<String, Object> client, String dlq) {
+        return TestRecords.readAll(client, dlq, Duration.ofSeconds(10)).stream()
+                .map(r -> new String(r.headers().lastHeader(DeadLetterHeaders.SOURCE_OFFSET).value(),
+                        StandardCharsets.UTF_8))
+                .toList();
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(String topic, long offset) {
+        return new ConsumerRecord<>(topic, 0, offset, null, ("v" + offset).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The group as a member saw it before it froze: its generation then, which the coordinator no longer has. */
+    private record FrozenView(SourceGroup live, ConsumerGroupMetadata frozen) implements SourceGroup {
+        @Override
+        public String groupId() {
+            return live.groupId();
+        }
+
+        @Override
+        public ConsumerGroupMetadata groupMetadata() {
+            return frozen;
+        }
+
+        @Override
+        public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
+            return live.committed(partitions, timeout);
+        }
+
+        @Override
+        public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
+            live.commitAsync(offsets, callback);
+        }
+
+        @Override
+        public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+            live.commitSync(offsets, timeout);
+        }
+    }
+}
