@@ -152,7 +152,9 @@ public final class Engine implements AutoCloseable {
         if (config.failureOutcome() == FailureOutcome.DEAD_LETTER) {
             if (deadLettersWithCommits(config, props, commitPoint, sink)) {
                 PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic());
-                commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config));
+                commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
+                        props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
+                                : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)));
                 deadLetters = pending;
             } else {
                 publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),

@@ -32,11 +32,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Fencing (KIP-447): the group coordinator checks the transactional offset commit against the member's
  * generation, as it checks a plain commit, so a member that lost its partitions can never commit their offsets, nor
- * therefore their letters: its transaction aborts. That is why one transactional ID per engine instance (group plus a
- * random suffix) is enough: the ID does not fence anyone, the generation does. The next owner's claim reads the offsets
- * with a read_committed consumer, which waits for a transactional offset commit still open (require_stable) rather
- * than read past it; an instance that died mid-commit leaves its transaction open for at most
- * {@link #TRANSACTION_TIMEOUT}, after which the coordinator aborts it.
+ * therefore their letters: its transaction aborts. That is why one transactional ID per engine instance is enough:
+ * the ID does not fence anyone, the generation does. The next owner's claim reads the offsets with a read_committed
+ * consumer, which waits for a transactional offset commit still open (require_stable) rather than read past it. An
+ * instance that died mid-commit leaves its transaction open until the coordinator aborts it, {@link #TRANSACTION_TIMEOUT}
+ * later (plus up to its check interval, {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}, 10 s by
+ * default); meanwhile the claim waits, and read_committed readers of the dead-letter topic see nothing beyond it. A
+ * static member ({@code group.instance.id}) has an ID of its own that outlives restarts, so its restart ends that
+ * transaction at once instead: {@link #claim} initializes the ID before it reads, which aborts what the dead
+ * incarnation left open. Two live members never share it: the coordinator lets one member per instance ID in.
  *
  * <p>Outcomes: an error before {@code commitTransaction}, or one from it other than a timeout, means the transaction
  * did not commit (the ID is this instance's alone, so only the coordinator's timeout can have ended it otherwise, by
@@ -53,11 +57,15 @@ public final class DeadLettersInCommit implements CommitPoint {
      * crash mid-commit blocks the next owner's offset fetch at most this long (plus the coordinator's check interval).
      */
     public static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a claim waits for an earlier owner's open transaction to be aborted: the timeout, the check, margin. */
+    static final Duration OPEN_TRANSACTION_WAIT = TRANSACTION_TIMEOUT.multipliedBy(3);
 
     private final CommitPoint offsets;
     private final SourceGroup group;
     private final PendingDeadLetters pending;
     private final Map<String, Object> producerProperties;
+    /** Whether the transactional ID outlives this instance (a static member's): then a claim ends what it left open. */
+    private final boolean lastingId;
     private KafkaProducer<byte[], byte[]> producer;
     /** The letters of a transaction whose commit timed out: visible exactly when its offsets are. */
     private PendingDeadLetters.Batch inDoubt;
@@ -65,10 +73,12 @@ public final class DeadLettersInCommit implements CommitPoint {
     /**
      * @param offsets            the source group's offset commit, for commits without letters
      * @param clientProperties   connection to the source cluster, where the dead-letter topic is
+     * @param groupInstanceId    the member's {@code group.instance.id}, or null for a dynamic member
      */
     public DeadLettersInCommit(CommitPoint offsets, SourceGroup group, PendingDeadLetters pending,
-            Map<String, Object> clientProperties) {
+            Map<String, Object> clientProperties, String groupInstanceId) {
         this.offsets = offsets;
+        this.lastingId = groupInstanceId != null;
         this.group = group;
         this.pending = pending;
         int timeout = (int) TRANSACTION_TIMEOUT.toMillis();
@@ -77,8 +87,8 @@ public final class DeadLettersInCommit implements CommitPoint {
                 .setIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout)
                 .setIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout / 2)
                 .setIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeout)
-                .set(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-                        "sluice-dead-letters-" + group.groupId() + "-" + UUID.randomUUID())
+                .set(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "sluice-dead-letters-" + group.groupId() + "-"
+                        + (lastingId ? "member-" + groupInstanceId : UUID.randomUUID().toString()))
                 .set(ProducerConfig.CLIENT_ID_CONFIG, "sluice-dead-letter-tx")
                 .build().properties();
     }
@@ -88,11 +98,33 @@ public final class DeadLettersInCommit implements CommitPoint {
         return offsets.describe() + " (with its dead letters in a transaction)";
     }
 
-    /** Letters held for these partitions are of an earlier ownership: whoever owned them since decided their fate. */
+    /**
+     * Letters held for these partitions are of an earlier ownership: whoever owned them since decided their fate. The
+     * offsets are read once no transaction of an earlier owner holds them open (see the class comment).
+     */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout) {
         pending.drop(partitions);
-        return offsets.claim(partitions, timeout);
+        if (lastingId && inDoubt == null) {
+            try {
+                producer(); // initializing the ID aborts what this member's earlier incarnation left open
+            } catch (RuntimeException e) {
+                LOG.warn("cannot initialize the dead letters' transactional ID yet ({}); an open transaction of an "
+                        + "earlier incarnation ends by its timeout instead", e.toString());
+            }
+        }
+        long deadline = System.nanoTime() + OPEN_TRANSACTION_WAIT.toNanos();
+        while (true) {
+            try {
+                return offsets.claim(partitions, timeout);
+            } catch (TimeoutException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                LOG.info("reading the committed offsets of {} waits for an earlier owner's open transaction to end "
+                        + "(at most {} after it began): {}", partitions, TRANSACTION_TIMEOUT, e.toString());
+            }
+        }
     }
 
     /** With letters, the transaction runs here, on the consumer thread, and {@code outcome} hears it at once. */

@@ -51,7 +51,7 @@ class DeadLettersInCommitTest {
         PendingDeadLetters pending = new PendingDeadLetters(dlq);
         try (KafkaConsumer<byte[], byte[]> member = member(group, topic)) {
             SourceGroupView view = new SourceGroupView(member, group);
-            DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, client);
+            DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, client, null);
             try {
                 pending.deadLetter(record(topic, 2), new IllegalArgumentException("bad"), 1);
                 pending.deadLetter(record(topic, 5), new IllegalArgumentException("bad"), 1);
@@ -72,7 +72,7 @@ class DeadLettersInCommitTest {
                         next.poll(Duration.ofMillis(100));
                     }
                     DeadLettersInCommit zombie = new DeadLettersInCommit(new SourceGroupCommit(view),
-                            new FrozenView(view, frozen), pending, client);
+                            new FrozenView(view, frozen), pending, client, null);
                     try {
                         KafkaException refused = assertThrows(KafkaException.class,
                                 () -> zombie.commitNow(Map.of(tp, new OffsetAndMetadata(6)), Duration.ofSeconds(10)));
