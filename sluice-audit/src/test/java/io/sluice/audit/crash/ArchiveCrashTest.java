@@ -70,8 +70,8 @@ class ArchiveCrashTest {
                 Arguments.of("archive.after-publish", 2),
                 Arguments.of(RETENTION_AFTER_SUMMARY, 1),
                 Arguments.of(RETENTION_MID_REMOVAL, 1),
-                Arguments.of(CrashPoints.DEAD_LETTER_AFTER_SEND, 2),
-                Arguments.of(CrashPoints.DEAD_LETTER_BEFORE_COMMIT, 2));
+                Arguments.of(CrashPoints.DEAD_LETTER_AFTER_SEND, 1),
+                Arguments.of(CrashPoints.DEAD_LETTER_BEFORE_COMMIT, 1));
         // age rolling seals everything of a partition in one roll or two in the child's life: too few manifests to
         // fold before the last commit, so the retention's steps are crashed at with size rolling; a commit's dead
         // letters do not depend on how files roll, so their steps are too (the suite has a time budget)
@@ -125,7 +125,7 @@ class ArchiveCrashTest {
             Random random = new Random(seed);
             Scenario s = new Scenario(storage, "kill-loop-" + seed, "size");
             for (int kill = 1; kill <= 3; kill++) {
-                long delay = 300 + random.nextInt(1_200);
+                long delay = 200 + random.nextInt(1_000);
                 ChildProcess child = s.start();
                 Thread.sleep(delay); // the seeded random moment itself, not a wait for something
                 child.kill();

@@ -25,9 +25,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,11 +45,10 @@ class DeadLettersInCommitTest {
 
     @Test
     void aCommitsLettersAreVisibleWithItsOffsetsAndAZombieCommitsNeither() throws Exception {
-        String topic = Names.unique("dlq-commit");
-        String dlq = topic + "-dlq";
-        String group = Names.unique("dlq-commit-group");
-        kafka.createTopic(topic, 1);
-        kafka.createTopic(dlq, 1);
+        Topics t = Topics.create(kafka, "dlq-commit");
+        String topic = t.topic();
+        String dlq = t.dlq();
+        String group = t.group();
         TopicPartition tp = new TopicPartition(topic, 0);
         Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
         PendingDeadLetters pending = new PendingDeadLetters(dlq);
@@ -90,6 +93,52 @@ class DeadLettersInCommitTest {
                 commits.close();
             }
         }
+    }
+
+    /**
+     * A dynamic member that died mid-commit (its transaction holds a letter and the offsets, never committed): the next
+     * owner's claim waits until the coordinator aborts that transaction, then reads the offsets before it; the letter
+     * stays invisible. Prints the wait, which docs/exactly-once.md quotes.
+     */
+    @Test
+    void theNextOwnerWaitsOutATransactionADeadMemberLeftOpen() throws Exception {
+        Topics t = Topics.create(kafka, "dlq-open");
+        String topic = t.topic();
+        String dlq = t.dlq();
+        String group = t.group();
+        TopicPartition tp = new TopicPartition(topic, 0);
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        try (KafkaConsumer<byte[], byte[]> dead = member(group, topic)) {
+            Map<String, Object> props = new HashMap<>(client);
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, Names.unique("dead-member"));
+            props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                    (int) DeadLettersInCommit.TRANSACTION_TIMEOUT.toMillis());
+            KafkaProducer<byte[], byte[]> producer =
+                    new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(dlq, "letter".getBytes(StandardCharsets.UTF_8))).get();
+            producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(7)), dead.groupMetadata());
+            producer.flush();
+            producer.close(Duration.ZERO); // dies: nothing ends the transaction but its timeout
+        }
+        long died = System.nanoTime();
+        try (KafkaConsumer<byte[], byte[]> next = member(group, topic)) {
+            SourceGroupView view = new SourceGroupView(next, group);
+            DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view,
+                    new PendingDeadLetters(dlq), client, null);
+            try {
+                Map<TopicPartition, OffsetAndMetadata> claimed = commits.claim(Set.of(tp), Duration.ofSeconds(5));
+                long waited = (System.nanoTime() - died) / 1_000_000;
+                System.out.println("[dead-letters] the next owner's claim waited " + waited
+                        + " ms for a transaction a dead member left open");
+                assertEquals(Map.of(), claimed, "the dead member's offsets were aborted with its transaction");
+                assertTrue(waited < DeadLettersInCommit.OPEN_TRANSACTION_WAIT.toMillis(), "waited " + waited + " ms");
+            } finally {
+                commits.close();
+            }
+        }
+        assertEquals(List.of(), sourceOffsets(client, dlq), "the dead member's letter is never visible");
     }
 
     /** A group member that owns the topic's partition; it gives it up 8 s after its last poll. */
@@ -140,7 +189,17 @@ class DeadLettersInCommitTest {
         return new ConsumerRecord<>(topic, 0, offset, null, ("v" + offset).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The group as a member saw it before it froze: its generation then, which the coordinator no longer has. */
+    /** A topic of one partition, its dead-letter topic and a group, named after the test. */
+    private record Topics(String topic, String dlq, String group) {
+        static Topics create(KafkaCluster kafka, String name) throws Exception {
+            String topic = Names.unique(name);
+            kafka.createTopic(topic, 1);
+            kafka.createTopic(topic + "-dlq", 1);
+            return new Topics(topic, topic + "-dlq", Names.unique(name + "-group"));
+        }
+    }
+
+        /** The group as a member saw it before it froze: its generation then, which the coordinator no longer has. */
     private record FrozenView(SourceGroup live, ConsumerGroupMetadata frozen) implements SourceGroup {
         @Override
         public String groupId() {
