@@ -37,10 +37,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * protocol in turn, with size rolling and with wall-clock rolling (and at the steps of manifest retention and of the
  * dead letters' transaction, with size rolling), is killed at three seeded random moments, and three times in a row;
  * a restart (in the test JVM) then archives the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the
- * audit of the topic against the storage is clean, DuckDB counts every record not rejected once in the visible files,
- * a read_committed reader of the dead-letter topic finds every rejected one once, nothing is left staged and no
- * upload is left incomplete. Every case runs on local files, S3 and HDFS at once: each storage has its own topic, group and child
- * JVMs, so the waits of one overlap the work of the others.
+ * audit of the topic against the storage is clean, DuckDB counts every record not rejected once in the visible
+ * files, a read_committed reader of the dead-letter topic finds every rejected one once, nothing is left staged and
+ * no upload is left incomplete. Every case runs on local files, S3 and HDFS at once: each storage has its own topic,
+ * group and child JVMs, so the waits of one overlap the work of the others.
  */
 @Tag("slow")
 class ArchiveCrashTest {

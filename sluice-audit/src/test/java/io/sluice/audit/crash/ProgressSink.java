@@ -13,10 +13,11 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A sink that tells a test how far an archive got (a child JVM prints it, an archive in the test JVM hands it over),
- * so the test waits for an event rather than polling storage: {@code SLUICE-CAUGHT-UP <partition>} once the partition's records below its end offset
- * are written or rejected (or were committed before it was opened), {@code SLUICE-COMMITTED <partition> <offset>} once a commit
- * succeeded and its files are published, {@code SLUICE-PUBLISHED <partition>} once that commit covers all of
- * them, and {@code SLUICE-RELEASED <partition> lost|revoked} once the sink has closed the partition.
+ * so the test waits for an event rather than polling storage: {@code SLUICE-CAUGHT-UP <partition>} once the
+ * partition's records below its end offset are written or rejected (or were committed before it was opened), {@code
+ * SLUICE-COMMITTED <partition> <offset>} once a commit succeeded and its files are published, {@code
+ * SLUICE-PUBLISHED <partition>} once that commit covers all of them, and {@code SLUICE-RELEASED <partition>
+ * lost|revoked} once the sink has closed the partition.
  *
  * <p>Threading: as the sink it wraps; {@code report} is called from the partitions' lanes.
  */

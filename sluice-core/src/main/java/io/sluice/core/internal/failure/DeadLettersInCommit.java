@@ -35,12 +35,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * therefore their letters: its transaction aborts. That is why one transactional ID per engine instance is enough:
  * the ID does not fence anyone, the generation does. The next owner's claim reads the offsets with a read_committed
  * consumer, which waits for a transactional offset commit still open (require_stable) rather than read past it. An
- * instance that died mid-commit leaves its transaction open until the coordinator aborts it, {@link #TRANSACTION_TIMEOUT}
- * later (plus up to its check interval, {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}, 10 s by
- * default); meanwhile the claim waits, and read_committed readers of the dead-letter topic see nothing beyond it. A
- * static member ({@code group.instance.id}) has an ID of its own that outlives restarts, so its restart ends that
- * transaction at once instead: {@link #claim} initializes the ID before it reads, which aborts what the dead
- * incarnation left open. Two live members never share it: the coordinator lets one member per instance ID in.
+ * instance that died mid-commit leaves its transaction open until the coordinator aborts it, {@link
+ * #TRANSACTION_TIMEOUT} later (plus up to its check interval, {@code
+ * transaction.abort.timed.out.transaction.cleanup.interval.ms}, 10 s by default); meanwhile the claim waits, and
+ * read_committed readers of the dead-letter topic see nothing beyond it. A static member ({@code group.instance.id})
+ * has an ID of its own that outlives restarts, so its restart ends that transaction at once instead: {@link #claim}
+ * initializes the ID before it reads, which aborts what the dead incarnation left open. Two live members never share
+ * it: the coordinator lets one member per instance ID in.
  *
  * <p>Outcomes: an error before {@code commitTransaction}, or one from it other than a timeout, means the transaction
  * did not commit (the ID is this instance's alone, so only the coordinator's timeout can have ended it otherwise, by
@@ -215,7 +216,7 @@ public final class DeadLettersInCommit implements CommitPoint {
         }
     }
 
-    /** The transaction did not commit: its letters wait for the next commit; a producer in a fatal state is replaced. */
+    /** The transaction did not commit: its letters wait for the next one; a producer in a fatal state is replaced. */
     private void abort(PendingDeadLetters.Batch letters) {
         pending.restore(letters);
         try {

@@ -45,49 +45,48 @@ class DeadLettersInCommitTest {
 
     @Test
     void aCommitsLettersAreVisibleWithItsOffsetsAndAZombieCommitsNeither() throws Exception {
-        Topics t = Topics.create(kafka, "dlq-commit");
-        String topic = t.topic();
-        String dlq = t.dlq();
-        String group = t.group();
-        TopicPartition tp = new TopicPartition(topic, 0);
-        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
-        PendingDeadLetters pending = new PendingDeadLetters(dlq);
-        try (KafkaConsumer<byte[], byte[]> member = member(group, topic)) {
-            SourceGroupView view = new SourceGroupView(member, group);
-            DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, client, null);
+        Setup s = Setup.create(kafka, "dlq-commit");
+        PendingDeadLetters pending = new PendingDeadLetters(s.dlq());
+        try (KafkaConsumer<byte[], byte[]> member = member(s.group(), s.topic())) {
+            SourceGroupView view = new SourceGroupView(member, s.group());
+            DeadLettersInCommit commits =
+                    new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, s.client(), null);
             try {
-                pending.deadLetter(record(topic, 2), new IllegalArgumentException("bad"), 1);
-                pending.deadLetter(record(topic, 5), new IllegalArgumentException("bad"), 1);
+                pending.deadLetter(record(s.topic(), 2), new IllegalArgumentException("bad"), 1);
+                pending.deadLetter(record(s.topic(), 5), new IllegalArgumentException("bad"), 1);
 
-                commits.commitNow(Map.of(tp, new OffsetAndMetadata(4)), Duration.ofSeconds(10));
+                commits.commitNow(Map.of(s.tp(), new OffsetAndMetadata(4)), Duration.ofSeconds(10));
 
                 // the transaction's markers are written just after its commit returns: visible moments later
-                assertEquals(List.of("2"), awaitLetters(client, dlq, 1), "the letter below the committed offset");
-                assertEquals(4, committed(group, tp));
+                assertEquals(List.of("2"), awaitLetters(s.client(), s.dlq(), 1),
+                        "the letter below the committed offset");
+                assertEquals(4, committed(s.group(), s.tp()));
                 assertEquals(1, pending.size(), "the letter of offset 5 waits for a commit beyond it");
 
                 // the member as it saw the group before it stopped polling, and another member takes the partition
                 ConsumerGroupMetadata frozen = member.groupMetadata();
-                try (KafkaConsumer<byte[], byte[]> next = member(group, topic)) {
+                try (KafkaConsumer<byte[], byte[]> next = member(s.group(), s.topic())) {
                     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                    while (!next.assignment().contains(tp)) {
-                        assertTrue(System.nanoTime() < deadline, "the next member was not assigned " + tp);
+                    while (!next.assignment().contains(s.tp())) {
+                        assertTrue(System.nanoTime() < deadline, "the next member was not assigned " + s.tp());
                         next.poll(Duration.ofMillis(100));
                     }
                     DeadLettersInCommit zombie = new DeadLettersInCommit(new SourceGroupCommit(view),
-                            new FrozenView(view, frozen), pending, client, null);
+                            new FrozenView(view, frozen), pending, s.client(), null);
                     try {
                         KafkaException refused = assertThrows(KafkaException.class,
-                                () -> zombie.commitNow(Map.of(tp, new OffsetAndMetadata(6)), Duration.ofSeconds(10)));
+                                () -> zombie.commitNow(Map.of(s.tp(), new OffsetAndMetadata(6)),
+                                        Duration.ofSeconds(10)));
                         assertTrue(zombie.refusedForCertain(refused), "refused for certain: " + refused);
-                        assertTrue(!String.valueOf(refused.getMessage()).contains("is not in group"),
-                                "refused by the group coordinator, not before the transaction: " + refused);
+                        assertTrue(!String.valueOf(refused.getMessage()).contains("is not in s.group()"),
+                                "refused by the s.group() coordinator, not before the transaction: " + refused);
                     } finally {
                         zombie.close();
                     }
                 }
-                assertEquals(List.of("2"), sourceOffsets(client, dlq), "the zombie's letter stays invisible");
-                assertEquals(4, committed(group, tp), "and so does its offset");
+                assertEquals(List.of("2"), sourceOffsets(s.client(), s.dlq()),
+                        "the zombie's letter stays invisible");
+                assertEquals(4, committed(s.group(), s.tp()), "and so does its offset");
                 assertEquals(1, pending.size(), "a commit that did not happen puts its letter back");
             } finally {
                 commits.close();
@@ -102,14 +101,9 @@ class DeadLettersInCommitTest {
      */
     @Test
     void theNextOwnerWaitsOutATransactionADeadMemberLeftOpen() throws Exception {
-        Topics t = Topics.create(kafka, "dlq-open");
-        String topic = t.topic();
-        String dlq = t.dlq();
-        String group = t.group();
-        TopicPartition tp = new TopicPartition(topic, 0);
-        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
-        try (KafkaConsumer<byte[], byte[]> dead = member(group, topic)) {
-            Map<String, Object> props = new HashMap<>(client);
+        Setup s = Setup.create(kafka, "dlq-open");
+        try (KafkaConsumer<byte[], byte[]> dead = member(s.group(), s.topic())) {
+            Map<String, Object> props = new HashMap<>(s.client());
             props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, Names.unique("dead-member"));
             props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
                     (int) DeadLettersInCommit.TRANSACTION_TIMEOUT.toMillis());
@@ -117,18 +111,19 @@ class DeadLettersInCommitTest {
                     new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
             producer.initTransactions();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(dlq, "letter".getBytes(StandardCharsets.UTF_8))).get();
-            producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(7)), dead.groupMetadata());
+            producer.send(new ProducerRecord<>(s.dlq(), "letter".getBytes(StandardCharsets.UTF_8))).get();
+            producer.sendOffsetsToTransaction(Map.of(s.tp(), new OffsetAndMetadata(7)), dead.groupMetadata());
             producer.flush();
             producer.close(Duration.ZERO); // dies: nothing ends the transaction but its timeout
         }
         long died = System.nanoTime();
-        try (KafkaConsumer<byte[], byte[]> next = member(group, topic)) {
-            SourceGroupView view = new SourceGroupView(next, group);
+        try (KafkaConsumer<byte[], byte[]> next = member(s.group(), s.topic())) {
+            SourceGroupView view = new SourceGroupView(next, s.group());
             DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view,
-                    new PendingDeadLetters(dlq), client, null);
+                    new PendingDeadLetters(s.dlq()), s.client(), null);
             try {
-                Map<TopicPartition, OffsetAndMetadata> claimed = commits.claim(Set.of(tp), Duration.ofSeconds(5));
+                Map<TopicPartition, OffsetAndMetadata> claimed =
+                        commits.claim(Set.of(s.tp()), Duration.ofSeconds(5));
                 long waited = (System.nanoTime() - died) / 1_000_000;
                 System.out.println("[dead-letters] the next owner's claim waited " + waited
                         + " ms for a transaction a dead member left open");
@@ -138,7 +133,7 @@ class DeadLettersInCommitTest {
                 commits.close();
             }
         }
-        assertEquals(List.of(), sourceOffsets(client, dlq), "the dead member's letter is never visible");
+        assertEquals(List.of(), sourceOffsets(s.client(), s.dlq()), "the dead member's letter is never visible");
     }
 
     /** A group member that owns the topic's partition; it gives it up 8 s after its last poll. */
@@ -189,17 +184,18 @@ class DeadLettersInCommitTest {
         return new ConsumerRecord<>(topic, 0, offset, null, ("v" + offset).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** A topic of one partition, its dead-letter topic and a group, named after the test. */
-    private record Topics(String topic, String dlq, String group) {
-        static Topics create(KafkaCluster kafka, String name) throws Exception {
+    /** A topic of one partition, its dead-letter topic, a group, named after the test, and the client settings. */
+    private record Setup(String topic, String dlq, String group, TopicPartition tp, Map<String, Object> client) {
+        static Setup create(KafkaCluster kafka, String name) throws Exception {
             String topic = Names.unique(name);
             kafka.createTopic(topic, 1);
             kafka.createTopic(topic + "-dlq", 1);
-            return new Topics(topic, topic + "-dlq", Names.unique(name + "-group"));
+            return new Setup(topic, topic + "-dlq", Names.unique(name + "-group"), new TopicPartition(topic, 0),
+                    kafka.clientProperties(Listener.PLAINTEXT));
         }
     }
 
-        /** The group as a member saw it before it froze: its generation then, which the coordinator no longer has. */
+    /** The group as a member saw it before it froze: its generation then, which the coordinator no longer has. */
     private record FrozenView(SourceGroup live, ConsumerGroupMetadata frozen) implements SourceGroup {
         @Override
         public String groupId() {

@@ -25,7 +25,8 @@ class PendingDeadLettersTest {
         hold(P0, 3, 7, 10, 12);
         hold(P1, 0, 5);
 
-        PendingDeadLetters.Batch batch = pending.takeBelow(Map.of(P0, new OffsetAndMetadata(11), P1, new OffsetAndMetadata(5)));
+        PendingDeadLetters.Batch batch =
+                pending.takeBelow(Map.of(P0, new OffsetAndMetadata(11), P1, new OffsetAndMetadata(5)));
 
         assertEquals(Map.of(P0, List.of(3L, 7L, 10L), P1, List.of(0L)), batch.offsets(),
                 "the committed offset is the next record to read: a letter at it is not covered");
@@ -48,7 +49,8 @@ class PendingDeadLettersTest {
     void theLettersAreTheDeadLettersOfTheirRecordsInOffsetOrder() {
         hold(P0, 9, 2);
 
-        List<ProducerRecord<byte[], byte[]>> letters = pending.takeBelow(Map.of(P0, new OffsetAndMetadata(10))).records();
+        List<ProducerRecord<byte[], byte[]>> letters =
+                pending.takeBelow(Map.of(P0, new OffsetAndMetadata(10))).records();
 
         assertEquals(List.of("2", "9"), letters.stream().map(l -> header(l, DeadLetterHeaders.SOURCE_OFFSET)).toList());
         assertEquals("orders-dlq", letters.get(0).topic());
@@ -64,7 +66,8 @@ class PendingDeadLettersTest {
 
         pending.restore(refused);
 
-        assertEquals(Map.of(P0, List.of(1L, 2L, 3L)), pending.takeBelow(Map.of(P0, new OffsetAndMetadata(4))).offsets());
+        assertEquals(Map.of(P0, List.of(1L, 2L, 3L)),
+                pending.takeBelow(Map.of(P0, new OffsetAndMetadata(4))).offsets());
     }
 
     @Test
@@ -79,7 +82,8 @@ class PendingDeadLettersTest {
     void droppedPartitionsLoseTheirLettersAndABatchCanLeaveThemOut() {
         hold(P0, 1);
         hold(P1, 1);
-        PendingDeadLetters.Batch both = pending.takeBelow(Map.of(P0, new OffsetAndMetadata(2), P1, new OffsetAndMetadata(2)));
+        PendingDeadLetters.Batch both =
+                pending.takeBelow(Map.of(P0, new OffsetAndMetadata(2), P1, new OffsetAndMetadata(2)));
         hold(P0, 3);
         hold(P1, 3);
 
@@ -92,8 +96,9 @@ class PendingDeadLettersTest {
 
     private void hold(TopicPartition tp, long... offsets) {
         for (long offset : offsets) {
-            pending.deadLetter(new ConsumerRecord<>(tp.topic(), tp.partition(), offset, "key".getBytes(StandardCharsets.UTF_8),
-                    ("value-" + offset).getBytes(StandardCharsets.UTF_8)), new IllegalArgumentException("bad input"), 1);
+            pending.deadLetter(new ConsumerRecord<>(tp.topic(), tp.partition(), offset,
+                    "key".getBytes(StandardCharsets.UTF_8), ("value-" + offset).getBytes(StandardCharsets.UTF_8)),
+                    new IllegalArgumentException("bad input"), 1);
         }
     }
 
