@@ -154,7 +154,8 @@ public final class Engine implements AutoCloseable {
                 PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic());
                 commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
                         props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
-                                : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)));
+                                : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
+                        config.deadLetterRetryFor());
                 deadLetters = pending;
             } else {
                 publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),

@@ -67,6 +67,8 @@ public final class DeadLettersInCommit implements CommitPoint {
     private final Map<String, Object> producerProperties;
     /** Whether the transactional ID outlives this instance (a static member's): then a claim ends what it left open. */
     private final boolean lastingId;
+    /** How long a final commit with letters retries while the brokers are away: the dead-letter retry window. */
+    private final Duration retryFor;
     private KafkaProducer<byte[], byte[]> producer;
     /** The letters of a transaction whose commit timed out: visible exactly when its offsets are. */
     private PendingDeadLetters.Batch inDoubt;
@@ -75,10 +77,13 @@ public final class DeadLettersInCommit implements CommitPoint {
      * @param offsets            the source group's offset commit, for commits without letters
      * @param clientProperties   connection to the source cluster, where the dead-letter topic is
      * @param groupInstanceId    the member's {@code group.instance.id}, or null for a dynamic member
+     * @param retryFor           how long a final commit that carries letters retries while the brokers are away
+     *                           ({@code processing.dead-letter-retry-for})
      */
     public DeadLettersInCommit(CommitPoint offsets, SourceGroup group, PendingDeadLetters pending,
-            Map<String, Object> clientProperties, String groupInstanceId) {
+            Map<String, Object> clientProperties, String groupInstanceId, Duration retryFor) {
         this.offsets = offsets;
+        this.retryFor = retryFor;
         this.lastingId = groupInstanceId != null;
         this.group = group;
         this.pending = pending;
@@ -143,11 +148,47 @@ public final class DeadLettersInCommit implements CommitPoint {
         outcome.completed(commit, error);
     }
 
+    /**
+     * On revoke and close. A commit that carries letters rides out a broker outage for up to the dead-letter retry
+     * window, as a letter published at once would: its records count as done, so a bounded run can reach its end
+     * while the brokers are away, and only this commit makes them true.
+     */
     @Override
     public void commitNow(Map<TopicPartition, OffsetAndMetadata> commit, Duration timeout) {
-        if (!transact(commit, timeout)) {
-            offsets.commitNow(commit, timeout);
+        long deadline = System.nanoTime() + retryFor.toNanos();
+        while (true) {
+            try {
+                if (!transact(commit, timeout)) {
+                    offsets.commitNow(commit, timeout);
+                }
+                return;
+            } catch (RuntimeException e) {
+                if (!brokersAway(e) || System.nanoTime() - deadline > 0 || pending.size() == 0 && inDoubt == null) {
+                    throw e;
+                }
+                LOG.info("the commit of {} with its dead letters waits for the brokers: {}", commit.keySet(),
+                        e.toString());
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
+    }
+
+    /** A timeout or a missing coordinator, not a refusal: the same commit may succeed once the brokers are back. */
+    private boolean brokersAway(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof Exception e && offsets.refusedForCertain(e)) {
+                return false;
+            }
+            if (t instanceof org.apache.kafka.common.errors.RetriableException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs the commit as a transaction if it carries letters; false if it carries none (the plain commit's turn). */

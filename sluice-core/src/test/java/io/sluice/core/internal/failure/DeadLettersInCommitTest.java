@@ -41,6 +41,9 @@ import org.junit.jupiter.api.Test;
  */
 class DeadLettersInCommitTest {
 
+    /** Dead letters' final commits retry while the brokers are away; none are away here. */
+    private static final Duration RETRY_FOR = Duration.ofSeconds(15);
+
     private final KafkaCluster kafka = SharedKafka.cluster();
 
     @Test
@@ -50,7 +53,7 @@ class DeadLettersInCommitTest {
         try (KafkaConsumer<byte[], byte[]> member = member(s.group(), s.topic())) {
             SourceGroupView view = new SourceGroupView(member, s.group());
             DeadLettersInCommit commits =
-                    new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, s.client(), null);
+                    new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, s.client(), null, RETRY_FOR);
             try {
                 pending.deadLetter(record(s.topic(), 2), new IllegalArgumentException("bad"), 1);
                 pending.deadLetter(record(s.topic(), 5), new IllegalArgumentException("bad"), 1);
@@ -72,7 +75,7 @@ class DeadLettersInCommitTest {
                         next.poll(Duration.ofMillis(100));
                     }
                     DeadLettersInCommit zombie = new DeadLettersInCommit(new SourceGroupCommit(view),
-                            new FrozenView(view, frozen), pending, s.client(), null);
+                            new FrozenView(view, frozen), pending, s.client(), null, RETRY_FOR);
                     try {
                         KafkaException refused = assertThrows(KafkaException.class,
                                 () -> zombie.commitNow(Map.of(s.tp(), new OffsetAndMetadata(6)),
@@ -120,7 +123,7 @@ class DeadLettersInCommitTest {
         try (KafkaConsumer<byte[], byte[]> next = member(s.group(), s.topic())) {
             SourceGroupView view = new SourceGroupView(next, s.group());
             DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view,
-                    new PendingDeadLetters(s.dlq()), s.client(), null);
+                    new PendingDeadLetters(s.dlq()), s.client(), null, RETRY_FOR);
             try {
                 Map<TopicPartition, OffsetAndMetadata> claimed =
                         commits.claim(Set.of(s.tp()), Duration.ofSeconds(5));
