@@ -1,6 +1,7 @@
 package io.sluice.core;
 
 import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.SourceGroupCommit;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.consumer.CommitSettings;
 import io.sluice.core.internal.consumer.ConsumerLoop;
@@ -12,19 +13,26 @@ import io.sluice.core.internal.consumer.Subscription;
 import io.sluice.core.internal.consumer.ReadRateLimit;
 import io.sluice.core.internal.failure.Backoff;
 import io.sluice.core.internal.failure.DeadLetterPublisher;
+import io.sluice.core.internal.failure.DeadLetters;
+import io.sluice.core.internal.failure.DeadLettersInCommit;
 import io.sluice.core.internal.failure.FailurePolicy;
+import io.sluice.core.internal.failure.PendingDeadLetters;
 import io.sluice.core.internal.failure.RecordProcessor;
 import io.sluice.core.internal.lane.LaneRouter;
 import io.sluice.core.internal.lane.WorkerPool;
 import io.sluice.core.internal.metrics.EngineMetrics;
 import io.sluice.core.sink.Sink;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -130,7 +138,8 @@ public final class Engine implements AutoCloseable {
 
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        CommitPoint commitPoint = config.commitPoint().create(new SourceGroupView(consumer, config.groupId()));
+        SourceGroupView group = new SourceGroupView(consumer, config.groupId());
+        CommitPoint commitPoint = config.commitPoint().create(group);
         if (commitPoint.commitsInLane() && sink == null) {
             consumer.close();
             throw new IllegalArgumentException(commitPoint.describe() + " commits in order with a sink's writes; "
@@ -138,9 +147,22 @@ public final class Engine implements AutoCloseable {
                     + "point at its default");
         }
         EngineFailure failure = new EngineFailure(consumer::wakeup);
-        DeadLetterPublisher deadLetters = config.failureOutcome() == FailureOutcome.DEAD_LETTER
-                ? new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
-                        config.deadLetterRetryFor()) : null;
+        DeadLetterPublisher publisher = null;
+        DeadLetters deadLetters = null;
+        if (config.failureOutcome() == FailureOutcome.DEAD_LETTER) {
+            if (deadLettersWithCommits(config, props, commitPoint, sink)) {
+                PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic());
+                commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
+                        props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
+                                : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
+                        config.deadLetterRetryFor());
+                deadLetters = pending;
+            } else {
+                publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
+                        config.deadLetterRetryFor());
+                deadLetters = publisher;
+            }
+        }
         WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos(), virtual);
         RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
                 new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
@@ -157,7 +179,7 @@ public final class Engine implements AutoCloseable {
         ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
                 Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.groupId(),
                 config.untilEnd(), config.drainTimeout()), parts, sink);
-        Engine engine = new Engine(config, loop, failure, deadLetters, processor, pool);
+        Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
         metrics.bind(engine::stats);
         engine.consumerThread.start();
         return engine;
@@ -213,6 +235,30 @@ public final class Engine implements AutoCloseable {
             deadLetters.close();
         }
         return stopped;
+    }
+
+    /**
+     * Whether dead letters go out with the commits of their offsets, exactly once for a read_committed reader: when
+     * the sink is exactly once and commits through the source group (an archive), the dead-letter topic is in the
+     * source cluster (one transaction can hold the letters and the group's offsets only there), and the consumer
+     * reads read_committed (its offset fetch then waits for a transaction still open instead of reading past it).
+     * Otherwise each letter is published at once, and can repeat after a crash.
+     */
+    private static boolean deadLettersWithCommits(EngineConfig config, Map<String, Object> consumerProps,
+            CommitPoint commitPoint, Sink sink) {
+        Object sourceServers = consumerProps.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+        Object letterServers = producerProperties(config).get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+        return sink != null && sink.exactlyOnce() && commitPoint instanceof SourceGroupCommit
+                && "read_committed".equalsIgnoreCase(String.valueOf(
+                        consumerProps.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)))
+                && servers(sourceServers).equals(servers(letterServers));
+    }
+
+    private static Set<String> servers(Object bootstrap) {
+        if (bootstrap instanceof Collection<?> list) {
+            return list.stream().map(s -> String.valueOf(s).trim()).collect(Collectors.toSet());
+        }
+        return Arrays.stream(String.valueOf(bootstrap).split(",")).map(String::trim).collect(Collectors.toSet());
     }
 
     private static Map<String, Object> producerProperties(EngineConfig config) {

@@ -102,12 +102,16 @@ public final class ArchiveChild {
     /** A child writes a few manifests per partition in its life: the default (16) would never fold. */
     static final int FOLD_MANIFESTS_AFTER = 1;
 
-    /** Static membership, so a restart takes the crashed member's place at once; sessions of 2 s for zombies. */
+    /**
+     * Static membership, so a restart takes the crashed member's place at once; sessions of 2 s for zombies. Records
+     * the archive rejects go to {@link #deadLetterTopic}, in the source cluster: exactly once, like the files.
+     */
     static EngineConfig config(String bootstrap, String topic, String group, String instance) {
         return EngineConfig.builder()
                 .bootstrapServers(bootstrap)
                 .topics(topic)
                 .groupId(group)
+                .deadLetterTopic(deadLetterTopic(topic))
                 .consumerProperty("group.instance.id", instance)
                 .consumerProperty("session.timeout.ms", 2_000)
                 .consumerProperty("heartbeat.interval.ms", 300)
@@ -115,6 +119,11 @@ public final class ArchiveChild {
                 .commitInterval(Duration.ofMillis(200))
                 .drainTimeout(Duration.ofSeconds(10))
                 .build();
+    }
+
+    /** Where the archive of {@code topic} dead-letters the records it rejects. */
+    static String deadLetterTopic(String topic) {
+        return topic + "-dlq";
     }
 
     /** The topic's end offsets now; the test produced everything before starting the archive. */

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,18 +33,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A child JVM archiving a topic halts at each named step of the exactly-once protocol in turn, with size rolling and
- * with wall-clock rolling (and at the steps of manifest retention, with size rolling), and is killed at three seeded random moments; a restart (in the test JVM) then archives
- * the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the audit of the topic against the storage is
- * clean, DuckDB counts every produced record once in the visible files, nothing is left staged and no upload is left
- * incomplete. Every case runs on local files, S3 and HDFS at once: each storage has its own topic, group and child
- * JVMs, so the waits of one overlap the work of the others.
+ * A child JVM archiving a topic, one record in 25 of which it rejects, halts at each named step of the exactly-once
+ * protocol in turn, with size rolling and with wall-clock rolling (and at the steps of manifest retention and of the
+ * dead letters' transaction, with size rolling), is killed at three seeded random moments, and three times in a row;
+ * a restart (in the test JVM) then archives the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the
+ * audit of the topic against the storage is clean, DuckDB counts every record not rejected once in the visible
+ * files, a read_committed reader of the dead-letter topic finds every rejected one once, nothing is left staged and
+ * no upload is left incomplete. Every case runs on local files, S3 and HDFS at once: each storage has its own topic,
+ * group and child JVMs, so the waits of one overlap the work of the others.
  */
 @Tag("slow")
 class ArchiveCrashTest {
 
     private static final int PARTITIONS = 2;
     private static final int RECORDS = 1_200;
+    /** Every 25th record has no category, which the archive's path template needs: 48 dead letters. */
+    private static final int REJECT_EVERY = 25;
+    private static final int REJECTED = RECORDS / REJECT_EVERY;
     private static final List<String> STORAGES = List.of("local", "s3", "hdfs");
     /** The group member of the crashing child and of the restart: static membership, no wait for its session. */
     private static final String MEMBER = "archiver";
@@ -63,12 +69,16 @@ class ArchiveCrashTest {
                 Arguments.of("archive.mid-publish", 2),
                 Arguments.of("archive.after-publish", 2),
                 Arguments.of(RETENTION_AFTER_SUMMARY, 1),
-                Arguments.of(RETENTION_MID_REMOVAL, 1));
+                Arguments.of(RETENTION_MID_REMOVAL, 1),
+                Arguments.of(CrashPoints.DEAD_LETTER_AFTER_SEND, 1),
+                Arguments.of(CrashPoints.DEAD_LETTER_BEFORE_COMMIT, 1));
         // age rolling seals everything of a partition in one roll or two in the child's life: too few manifests to
-        // fold before the last commit, so the retention's steps are crashed at with size rolling
+        // fold before the last commit, so the retention's steps are crashed at with size rolling; a commit's dead
+        // letters do not depend on how files roll, so their steps are too (the suite has a time budget)
+        Set<Object> sizeOnly = Set.of(RETENTION_AFTER_SUMMARY, RETENTION_MID_REMOVAL,
+                CrashPoints.DEAD_LETTER_AFTER_SEND, CrashPoints.DEAD_LETTER_BEFORE_COMMIT);
         return Stream.of("size", "age").flatMap(rolling -> points.stream()
-                .filter(p -> rolling.equals("size") || !p.get()[0].equals(RETENTION_AFTER_SUMMARY)
-                        && !p.get()[0].equals(RETENTION_MID_REMOVAL))
+                .filter(p -> rolling.equals("size") || !sizeOnly.contains(p.get()[0]))
                 .map(p -> Arguments.of(p.get()[0], p.get()[1], rolling)));
     }
 
@@ -100,6 +110,27 @@ class ArchiveCrashTest {
             Thread.sleep(delay); // the seeded random moment itself, not a wait for something
             child.kill();
             s.lap("killed");
+            s.finishAndVerify();
+        });
+    }
+
+    /**
+     * Kill -9 at three seeded random moments in a row, each child taking over from the last one's crash: commits
+     * with dead letters in flight are cut at arbitrary points, not only at the named ones.
+     */
+    @ParameterizedTest(name = "seed {0}, three kills in a row, on local files, S3 and HDFS")
+    @ValueSource(longs = {4_711L})
+    void killsInARowLeaveEveryOffsetInExactlyOneVisibleFileOrDeadLetter(long seed) throws Exception {
+        onEveryStorage(storage -> {
+            Random random = new Random(seed);
+            Scenario s = new Scenario(storage, "kill-loop-" + seed, "size");
+            for (int kill = 1; kill <= 3; kill++) {
+                long delay = 200 + random.nextInt(1_000);
+                ChildProcess child = s.start();
+                Thread.sleep(delay); // the seeded random moment itself, not a wait for something
+                child.kill();
+                s.lap("killed after " + delay + " ms");
+            }
             s.finishAndVerify();
         });
     }
@@ -157,7 +188,8 @@ class ArchiveCrashTest {
             this.name = storageKind + " " + name;
             this.rolling = rolling;
             kafka.createTopic(topic, PARTITIONS);
-            ends = CategoryRecords.produce(kafka, topic, RECORDS);
+            kafka.createTopic(ArchiveChild.deadLetterTopic(topic), 1);
+            ends = CategoryRecords.produce(kafka, topic, RECORDS, REJECT_EVERY);
             dir = TestDirs.newDir("archive-crash-" + storageKind + "-" + name);
             storage = switch (storageKind) {
                 case "local" -> TestStorage.local(dir.resolve("archive"));
@@ -188,7 +220,7 @@ class ArchiveCrashTest {
             assertEquals("STOPPED", again.close(), "a clean close after recovery");
             lap("closed");
             ExactlyOnceCheck.assertExactlyOnce(kafka.clientProperties(Listener.PLAINTEXT), topic, group, storage,
-                    RECORDS, dir.resolve("check"));
+                    RECORDS, ArchiveChild.deadLetterTopic(topic), REJECTED, dir.resolve("check"));
             lap("verified");
             System.out.println("[archive-crash] " + name + ":" + laps);
         }

@@ -6,15 +6,21 @@ import io.sluice.audit.Audit;
 import io.sluice.audit.AuditConfig;
 import io.sluice.audit.AuditReport;
 import io.sluice.audit.PartitionReport;
+import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.format.DuckDb;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * What a finished archive must show after any crash and its recovery, checked three independent ways:
@@ -24,7 +30,9 @@ import java.util.stream.Collectors;
  *       nothing staged (no orphan, nothing awaiting publication) and no stranger among the visible files;
  *   <li>DuckDB reading the visible files (in place on local disk, downloaded from S3 and HDFS): as many rows as records
  *       produced, and as many distinct (partition, offset) pairs;
- *   <li>on S3, no multipart upload left incomplete (invisible to both, billed all the same).
+ *   <li>on S3, no multipart upload left incomplete (invisible to both, billed all the same);
+ *   <li>the dead-letter topic, read as a read_committed consumer does: each rejected record once (the audit counts
+ *       a record dead-lettered twice once, so it cannot tell).
  * </ol>
  * Each failure message carries the audit's report. For tests.
  *
@@ -39,21 +47,26 @@ final class ExactlyOnceCheck {
 
     /**
      * Checks the archive of {@code topic}, all {@code produced} records of which were archived by {@code group} and
-     * the archiver closed; {@code work} is a folder of this check's own for downloads.
+     * the archiver closed, but for {@code rejected} ones, dead-lettered to {@code deadLetterTopic}; {@code work} is a
+     * folder of this check's own for downloads.
      */
     static void assertExactlyOnce(Map<String, Object> kafka, String topic, String group, TestStorage storage,
-            long produced, Path work) throws Exception {
+            long produced, String deadLetterTopic, long rejected, Path work) throws Exception {
+        long archived = produced - rejected;
+        // first, as it waits for the last commit's letters: the audit reads the dead-letter topic read_committed too
+        String letters = deadLetterCount(kafka, deadLetterTopic, rejected);
         try (StorageBackend backend = storage.open()) {
             AuditReport report = Audit.run(AuditConfig.builder()
                     .kafkaProperties(kafka)
                     .topic(topic)
+                    .deadLetterTopic(deadLetterTopic)
                     .storage(backend)
                     .groupId(group)
                     .workDir(work)
                     .build());
             String why = "\n" + report.text();
             assertEquals(AuditReport.OK, report.exitStatus(), "the audit found problems:" + why);
-            assertEquals(produced, report.expected(), "the audit expects every produced record:" + why);
+            assertEquals(archived, report.expected(), "the audit expects every record not dead-lettered:" + why);
             assertEquals(0, report.strangeFiles(), "only archive files are visible:" + why);
             for (PartitionReport p : report.partitions()) {
                 assertEquals(AuditReport.Staged.NONE, p.staged(), "nothing left staged in partition " + p.partition()
@@ -62,9 +75,35 @@ final class ExactlyOnceCheck {
                         + " committed to its end:" + why);
             }
             assertEquals(List.of(), storage.incompleteUploads(), "multipart uploads left incomplete");
-            assertEquals(produced + "|" + produced, duckDbCount(backend, storage, work),
+            assertEquals(archived + "|" + archived, duckDbCount(backend, storage, work),
                     "DuckDB's rows and distinct (partition, offset) pairs in the visible files:" + why);
+            assertEquals(rejected + "|" + rejected, letters,
+                    "dead letters and distinct source (partition, offset) pairs, read_committed:" + why);
         }
+    }
+
+    /**
+     * {@code letters|distinct source (partition, offset)} of the dead-letter topic, read_committed; waits up to 30 s
+     * for {@code expected} letters: the markers of the last commit's transaction land just after it returned, and a
+     * transaction a killed archiver left open hides every later letter until it is aborted.
+     */
+    private static String deadLetterCount(Map<String, Object> kafka, String topic, long expected)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            List<String> sources = TestRecords.readAll(kafka, topic, Duration.ofSeconds(10)).stream()
+                    .map(r -> header(r, DeadLetterHeaders.SOURCE_PARTITION) + "@"
+                            + header(r, DeadLetterHeaders.SOURCE_OFFSET))
+                    .toList();
+            if (sources.size() >= expected || System.nanoTime() > deadline) {
+                return sources.size() + "|" + new HashSet<>(sources).size();
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     /** {@code rows|distinct (partition, offset)} of the visible files, as DuckDB reads them. */

@@ -1,6 +1,7 @@
 package io.sluice.audit.crash;
 
 import io.sluice.core.sink.ForwardingSink;
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.Map;
@@ -12,10 +13,11 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A sink that tells a test how far an archive got (a child JVM prints it, an archive in the test JVM hands it over),
- * so the test waits for an event rather than polling storage: {@code SLUICE-CAUGHT-UP <partition>} once the partition's records below its end offset
- * are written (or were committed before it was opened), {@code SLUICE-COMMITTED <partition> <offset>} once a commit
- * succeeded and its files are published, {@code SLUICE-PUBLISHED <partition>} once that commit covers all of
- * them, and {@code SLUICE-RELEASED <partition> lost|revoked} once the sink has closed the partition.
+ * so the test waits for an event rather than polling storage: {@code SLUICE-CAUGHT-UP <partition>} once the
+ * partition's records below its end offset are written or rejected (or were committed before it was opened), {@code
+ * SLUICE-COMMITTED <partition> <offset>} once a commit succeeded and its files are published, {@code
+ * SLUICE-PUBLISHED <partition>} once that commit covers all of them, and {@code SLUICE-RELEASED <partition>
+ * lost|revoked} once the sink has closed the partition.
  *
  * <p>Threading: as the sink it wraps; {@code report} is called from the partitions' lanes.
  */
@@ -46,7 +48,17 @@ final class ProgressSink extends ForwardingSink {
 
     @Override
     public void write(ConsumerRecord<byte[], byte[]> record) throws Exception {
-        super.write(record);
+        try {
+            super.write(record);
+        } catch (RecordRejectedException e) {
+            // the engine dead-letters it: the partition's last record may be one, and then it is done too
+            caughtUpAt(record);
+            throw e;
+        }
+        caughtUpAt(record);
+    }
+
+    private void caughtUpAt(ConsumerRecord<byte[], byte[]> record) {
         if (record.offset() + 1 == endOffsets.getOrDefault(record.partition(), Long.MAX_VALUE)) {
             say(CAUGHT_UP, new TopicPartition(record.topic(), record.partition()));
         }

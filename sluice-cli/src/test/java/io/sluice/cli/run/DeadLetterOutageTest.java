@@ -81,8 +81,14 @@ class DeadLetterOutageTest {
 
             assertEquals(ExitStatus.OK, result.status(), result.err());
             assertTrue(System.nanoTime() - stopped > Duration.ofSeconds(20).toNanos());
-            List<ConsumerRecord<byte[], byte[]>> dead = TestRecords.readAll(kafka.clientProperties(
-                    Listener.PLAINTEXT), dlq, Duration.ofSeconds(30));
+            // an exactly-once archive sends its letters in a transaction with the commit that covers them: visible
+            // once the transaction's markers are written, just after the run's last commit returned
+            List<ConsumerRecord<byte[], byte[]>> dead = List.of();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (dead.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                dead = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT), dlq, Duration.ofSeconds(30));
+            }
             assertEquals(1, dead.size(), "the one record that has no kind");
             assertEquals(String.valueOf(BAD), new String(dead.get(0).headers().lastHeader(
                     DeadLetterHeaders.SOURCE_OFFSET).value(), StandardCharsets.UTF_8));

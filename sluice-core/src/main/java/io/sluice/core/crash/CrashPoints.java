@@ -35,6 +35,11 @@ public final class CrashPoints {
     /** A target transaction holds the records and the source offsets; it is not committed. */
     public static final String TRANSACTION_BEFORE_COMMIT = "transaction.before-commit";
 
+    /** Dead letters are sent in the transaction of a commit; its offsets are not added yet. */
+    public static final String DEAD_LETTER_AFTER_SEND = "deadletter.after-send";
+    /** A commit's transaction holds its dead letters and the offsets; it is not committed. */
+    public static final String DEAD_LETTER_BEFORE_COMMIT = "deadletter.before-commit";
+
     /** Exit status of a halt at a crash point, so a test can tell it from other deaths. */
     public static final int HALT_STATUS = 86;
 

@@ -36,6 +36,11 @@ public abstract class ForwardingSink implements Sink {
     }
 
     @Override
+    public boolean exactlyOnce() {
+        return delegate.exactlyOnce();
+    }
+
+    @Override
     public void committed(TopicPartition partition, SinkCheckpoint checkpoint) throws Exception {
         delegate.committed(partition, checkpoint);
     }

@@ -46,6 +46,15 @@ public interface Sink extends AutoCloseable {
      */
     SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception;
 
+    /**
+     * Whether the sink's output is exactly once: visible only once the commit point took the commit that names it.
+     * Then the engine sends dead letters with the commit too, when their topic is in the source cluster (see
+     * docs/exactly-once.md); otherwise it publishes each at once, and a crash before the commit can repeat it.
+     */
+    default boolean exactlyOnce() {
+        return false;
+    }
+
     /** The commit of {@code checkpoint} succeeded: the sink may now make its output visible. */
     void committed(TopicPartition partition, SinkCheckpoint checkpoint) throws Exception;
 

@@ -180,6 +180,12 @@ public final class ArchiveSink implements Sink {
         }
     }
 
+    /** As configured: an at-least-once archive publishes files before their commit, and its dead letters at once. */
+    @Override
+    public boolean exactlyOnce() {
+        return exactlyOnce;
+    }
+
     @Override
     public long bufferedBytes(TopicPartition partition) {
         PartitionArchive archive = partitions.get(partition);

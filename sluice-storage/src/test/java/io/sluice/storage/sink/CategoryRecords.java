@@ -22,14 +22,25 @@ public final class CategoryRecords {
 
     /** Produces {@code count} records, acknowledged, and returns each partition's end offset (the topic was empty). */
     public static Map<Integer, Long> produce(KafkaCluster kafka, String topic, int count) throws Exception {
+        return produce(kafka, topic, count, 0);
+    }
+
+    /**
+     * As {@link #produce(KafkaCluster, String, int)}, with every {@code rejectEvery}-th record (none when 0) a value
+     * without a category, which an archive whose path template needs {@code value.category} rejects: {@code count /
+     * rejectEvery} records for the dead-letter topic.
+     */
+    public static Map<Integer, Long> produce(KafkaCluster kafka, String topic, int count, int rejectEvery)
+            throws Exception {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         props.put("max.in.flight.requests.per.connection", 1);
         props.put("linger.ms", 5);
         List<Future<RecordMetadata>> sent = new ArrayList<>(count);
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < count; i++) {
-                sent.add(producer.send(new ProducerRecord<>(topic, "k" + (i % 40),
-                        "{\"category\":\"" + CATEGORIES[i % 3] + "\",\"i\":" + i + "}")));
+                boolean rejected = rejectEvery > 0 && i % rejectEvery == rejectEvery - 1;
+                sent.add(producer.send(new ProducerRecord<>(topic, "k" + (i % 40), rejected ? "{\"i\":" + i + "}"
+                        : "{\"category\":\"" + CATEGORIES[i % 3] + "\",\"i\":" + i + "}")));
             }
             producer.flush();
         }

@@ -117,8 +117,11 @@ final class LaneCalls {
         return timeout;
     }
 
-    /** A sink's checkpoint, with where the partition stood when it was asked for. Immutable. */
-    record Checkpointed(SinkCheckpoint checkpoint, SinkProgress.Reach reach) {
+    /**
+     * A sink's checkpoint, with where the partition stood when it was asked for, and how far it reaches with the
+     * records given up behind it ({@link PartitionState#sinkReach}). Immutable.
+     */
+    record Checkpointed(SinkCheckpoint checkpoint, SinkProgress.Reach reach, long covers) {
     }
 
     /**
@@ -128,7 +131,10 @@ final class LaneCalls {
     static CompletableFuture<Checkpointed> checkpoint(Sink sink, PartitionState p, boolean last) {
         SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
         return inLane(p, last ? "last checkpoint" : "checkpoint",
-                () -> new Checkpointed(sink.checkpoint(p.partition, last), reach));
+                () -> {
+                    SinkCheckpoint c = sink.checkpoint(p.partition, last);
+                    return new Checkpointed(c, reach, p.sinkReach(c.offset()));
+                });
     }
 
     /**

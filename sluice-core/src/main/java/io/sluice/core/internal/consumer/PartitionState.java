@@ -26,6 +26,13 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class PartitionState implements PartitionWork {
 
+    /**
+     * After the last record the lane completed that a sink took, and after the last one given up: written by the
+     * partition's lane, whose tasks each happen-before the next; volatile, as handlers' lanes may be several.
+     */
+    private volatile long afterLastTaken;
+    private volatile long afterLastGivenUp;
+
     final TopicPartition partition;
     /** The topic's ID at assignment; stored with every commit. */
     org.apache.kafka.common.Uuid topicId;
@@ -152,7 +159,26 @@ final class PartitionState implements PartitionWork {
     }
 
     @Override
+    public void givenUp(long offset) {
+        afterLastGivenUp = offset + 1;
+    }
+
+    /**
+     * How far a sink's checkpoint at {@code checkpointed} reaches once the records given up behind it count: when it
+     * covers every record the sink took, the records after those were all given up (the lane runs them in order), so
+     * it reaches past them. Without that, a partition whose last records the sink rejected would never commit them,
+     * and their dead letters would never go out (or go out again after every restart). In the partition's lane.
+     */
+    long sinkReach(long checkpointed) {
+        long givenUp = afterLastGivenUp;
+        return checkpointed >= afterLastTaken && givenUp > checkpointed ? givenUp : checkpointed;
+    }
+
+    @Override
     public void completed(long offset, long bytes, long startNanos) {
+        if (offset >= afterLastGivenUp) {
+            afterLastTaken = offset + 1;
+        }
         processing.record(System.nanoTime() - startNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
         completions.offer(new Completion(this, offset, bytes));
     }

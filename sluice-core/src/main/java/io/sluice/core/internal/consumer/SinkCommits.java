@@ -87,7 +87,7 @@ final class SinkCommits implements CommitPolicy {
                 continue;
             }
             SinkCheckpoint c = asked.checkpoint();
-            long offset = p.sinkProgress.offsetOf(c, asked.reach());
+            long offset = p.sinkProgress.offsetOf(c, asked.covers(), asked.reach());
             if (c.equals(p.lastCheckpoint) && p.lastCommitted != null && offset == p.lastCommitted.offset()) {
                 continue;
             }
@@ -148,7 +148,7 @@ final class SinkCommits implements CommitPolicy {
             if (asked != null) {
                 SinkCheckpoint c = asked.checkpoint();
                 checkpoints.put(p, c);
-                offsets.put(p.partition, sent(p, c, p.sinkProgress.offsetOf(c, asked.reach())));
+                offsets.put(p.partition, sent(p, c, p.sinkProgress.offsetOf(c, asked.covers(), asked.reach())));
             }
         });
         Exception error = null;

@@ -54,6 +54,14 @@ final class SinkProgress {
      *                               below its last commit
      */
     long offsetOf(SinkCheckpoint c, Reach reach) {
+        return offsetOf(c, c.offset(), reach);
+    }
+
+    /**
+     * As {@link #offsetOf(SinkCheckpoint, Reach)}, for a checkpoint that {@code covers} more than its own offset: the
+     * records after it were given up (dead-lettered or skipped), and are done as well.
+     */
+    long offsetOf(SinkCheckpoint c, long covers, Reach reach) {
         if (c.offset() > reach.handedOut()) {
             throw new IllegalStateException("the sink checkpointed " + partition + " at offset " + c.offset()
                     + ", beyond the records handed out (" + reach.handedOut() + ")");
@@ -62,7 +70,7 @@ final class SinkProgress {
             throw new IllegalStateException("the sink checkpointed " + partition + " at offset " + c.offset()
                     + ", below its last commit " + checkpointed);
         }
-        long through = c.offset() == reach.handedOut() ? reach.position() : c.offset();
+        long through = covers >= reach.handedOut() ? reach.position() : Math.max(c.offset(), covers);
         return Math.max(through, committed);
     }
 

@@ -1,10 +1,8 @@
 package io.sluice.core.internal.failure;
 
-import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.producer.DeliverySnapshot;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.ProducerSettings;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -12,14 +10,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Publishes records that failed every attempt to the dead-letter topic: the original key, value and headers, plus
- * headers that say why ({@code sluice.error.class}, {@code sluice.error.message}) and where from
- * ({@code sluice.source.topic}, {@code .partition}, {@code .offset}, {@code sluice.attempts}).
+ * Publishes records that failed every attempt to the dead-letter topic at once ({@link DeadLetterRecord}). Used when
+ * the run is at least once, or the dead-letter topic is not in the source cluster: a crash between the publish and
+ * the commit of the record's offset makes the restart process the record again and publish its dead letter again.
  *
  * <p>A record is dead-lettered only once the broker acknowledged it with acks=all ({@link ProducerSettings}); a failure
  * to publish (a missing topic, no permission) is thrown to the caller, which stops the engine rather than skip the
@@ -29,7 +25,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Threading: safe for concurrent use (the Kafka producer is).
  */
-public final class DeadLetterPublisher implements AutoCloseable {
+public final class DeadLetterPublisher implements DeadLetters, AutoCloseable {
 
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
@@ -54,19 +50,12 @@ public final class DeadLetterPublisher implements AutoCloseable {
     }
 
     /** Sends and waits for the acknowledgement. */
-    public void publish(ConsumerRecord<byte[], byte[]> record, Throwable error, int attempts) throws Exception {
-        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
-        headers.add(DeadLetterHeaders.ERROR_CLASS, utf8(error.getClass().getName()));
-        headers.add(DeadLetterHeaders.ERROR_MESSAGE, utf8(String.valueOf(error.getMessage())));
-        headers.add(DeadLetterHeaders.SOURCE_TOPIC, utf8(record.topic()));
-        headers.add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(record.partition())));
-        headers.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(record.offset())));
-        headers.add(DeadLetterHeaders.ATTEMPTS, utf8(Integer.toString(attempts)));
+    @Override
+    public void deadLetter(ConsumerRecord<byte[], byte[]> record, Throwable error, int attempts) throws Exception {
         Callback delivery = deliveries.sent(record.topic() + "-" + record.partition() + "@" + record.offset(),
                 size(record.key()) + size(record.value()));
         try {
-            producer.send(new ProducerRecord<>(topic, null, record.timestamp(), record.key(), record.value(), headers),
-                    delivery).get();
+            producer.send(DeadLetterRecord.of(topic, record, error, attempts), delivery).get();
         } catch (RuntimeException e) {
             delivery.onCompletion(null, e); // send itself threw: the callback never will
             throw e;
@@ -75,6 +64,7 @@ public final class DeadLetterPublisher implements AutoCloseable {
         }
     }
 
+    @Override
     public String topic() {
         return topic;
     }
@@ -91,9 +81,5 @@ public final class DeadLetterPublisher implements AutoCloseable {
 
     private static int size(byte[] bytes) {
         return bytes == null ? 0 : bytes.length;
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

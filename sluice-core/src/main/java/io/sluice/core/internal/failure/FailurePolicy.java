@@ -8,6 +8,6 @@ import java.util.function.Consumer;
  * failed. {@code deadLetters} is null unless the outcome is {@link FailureOutcome#DEAD_LETTER}; {@code stopEngine}
  * is how a record stops the engine.
  */
-public record FailurePolicy(int maxAttempts, Backoff backoff, FailureOutcome outcome, DeadLetterPublisher deadLetters,
+public record FailurePolicy(int maxAttempts, Backoff backoff, FailureOutcome outcome, DeadLetters deadLetters,
         Consumer<Throwable> stopEngine) {
 }

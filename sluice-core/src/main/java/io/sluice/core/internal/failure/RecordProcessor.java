@@ -129,7 +129,7 @@ public final class RecordProcessor implements Invoker {
             }
             case DEAD_LETTER -> {
                 try {
-                    policy.deadLetters().publish(raw, error, attempts);
+                    policy.deadLetters().deadLetter(raw, error, attempts);
                     deadLettered.increment();
                     return true;
                 } catch (Exception e) {

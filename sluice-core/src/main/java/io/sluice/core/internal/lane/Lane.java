@@ -270,6 +270,7 @@ public final class Lane {
         }
         // a dead letter is written before the record settles: a drain waits for it, so it is never written twice
         if (invoker.giveUp(current, error, failures)) {
+            partition.givenUp(current.offset());
             done();
         } else {
             halted = true; // the engine stops because of this record: it and all behind it stay pending

@@ -37,4 +37,11 @@ public interface PartitionWork {
      * Records of different lanes complete in any order.
      */
     void completed(long offset, long bytes, long startNanos);
+
+    /**
+     * The record at {@code offset} failed every attempt and its failure outcome settled it (dead-lettered or skipped);
+     * called before it is reported {@link #completed}. A sink never wrote it, so its checkpoint cannot cover it.
+     */
+    default void givenUp(long offset) {
+    }
 }

@@ -58,6 +58,16 @@ class SinkProgressTest {
     }
 
     @Test
+    void recordsGivenUpBehindTheCheckpointAreDoneTooUpToThePosition() {
+        SinkProgress progress = new SinkProgress(P0, 0);
+        // the sink wrote 0..9; 10..14 were rejected and dead-lettered, the last records handed out
+        assertEquals(17, progress.offsetOf(at(10), 15, new Reach(15, 17)), "through the marker after them");
+        // 10..12 rejected, 13..14 still on their way
+        assertEquals(13, progress.offsetOf(at(10), 13, new Reach(15, 17)));
+        assertEquals(10, progress.offsetOf(at(10), 10, new Reach(15, 17)), "nothing given up: the checkpoint's own");
+    }
+
+    @Test
     void aCheckpointBeyondTheRecordsHandedOutOrBelowTheLastCommitIsTheSinksBug() {
         SinkProgress progress = new SinkProgress(P0, 5);
         IllegalStateException beyond = assertThrows(IllegalStateException.class,
