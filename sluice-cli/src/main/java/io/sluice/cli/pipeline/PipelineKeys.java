@@ -120,8 +120,12 @@ public final class PipelineKeys {
                     + "before it and exits with status 1.");
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.optional("processing.dead-letter-topic",
             Types.STRING,
-            "The topic (it must exist) for records that could not be written, with the error, the number of "
-                    + "attempts, and their source topic, partition and offset in headers.");
+            "The topic (it must exist, in the source cluster) for records that could not be written, with the error, "
+                    + "the number of attempts, and their source topic, partition and offset in headers. With "
+                    + "`sink.delivery: exactly-once` each dead letter is written in a transaction together with the "
+                    + "commit of its source offset, so a read_committed reader sees each rejected record once "
+                    + "whatever crashes (docs/exactly-once.md); with at-least-once it is written at once and may "
+                    + "repeat after a crash.");
     public static final ConfigKey<Duration> DEAD_LETTER_RETRY_FOR = ConfigKey.withDefault(
             "processing.dead-letter-retry-for", Types.duration(Duration.ofSeconds(15)),
             Durations.format(Defaults.ENGINE.deadLetterRetryFor()),
