@@ -1,5 +1,6 @@
 package io.sluice.cli.pipeline;
 
+import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Settings;
 import io.sluice.cli.config.Suggestions;
 import io.sluice.storage.format.FormatConfig;
@@ -30,7 +31,12 @@ public final class FileSettings {
         this.config = config;
     }
 
-    static FileSettings from(Settings s, Path base) {
+    /** The files' settings in {@code s}, or null with every mistake among them added to {@code problems}. */
+    static FileSettings from(Settings s, Path base, Problems problems) {
+        return InvalidSetting.collect(s, problems, () -> checked(s, base, problems));
+    }
+
+    private static FileSettings checked(Settings s, Path base, Problems problems) {
         FileFormats.Entry format = FileFormats.find(s.get(PipelineKeys.FORMAT)).orElseThrow();
         InvalidSetting.onlyIf(format == FileFormats.PARQUET, s, List.of(PipelineKeys.ROW_GROUP_SIZE),
                 "applies to the parquet format only, and sink.format is " + format.name());
@@ -43,8 +49,11 @@ public final class FileSettings {
         long rowGroup = s.get(PipelineKeys.ROW_GROUP_SIZE);
         String delimiter = s.get(PipelineKeys.RAW_DELIMITER);
         String encoding = s.get(PipelineKeys.VALUE_ENCODING);
-        checkEncoding(format, encoding, schema);
-        check(format, codec, schema, key, headers, rowGroup);
+        // non-short-circuit: each check reports its own mistake, so that one pass shows them all
+        boolean encodingFits = checkEncoding(s, problems, format, encoding, schema);
+        if (!(check(s, problems, format, codec, schema, key, headers, rowGroup) && encodingFits)) {
+            return null;
+        }
         FormatConfig.Builder b = FormatConfig.builder().format(format.name()).codec(codec).valueEncoding(encoding);
         if (format.coordinates()) {
             b.keys(key).headers(headers);
@@ -69,33 +78,37 @@ public final class FileSettings {
         return new FileSettings(format, config);
     }
 
-    /** What the writers would refuse, said in the pipeline's terms. */
-    private static void check(FileFormats.Entry format, String codec, Path schema, boolean kafkaKey,
-            boolean kafkaHeaders, long rowGroupBytes) {
-        InvalidSetting.check(format.codecs().contains(codec), PipelineKeys.CODEC, "'" + codec + "' is not a codec of "
-                + format.name() + "; expected one of " + String.join(", ", format.codecs())
-                + Suggestions.didYouMean(codec, format.codecs()));
-        InvalidSetting.check(!format.needsSchema() || schema != null, PipelineKeys.FORMAT,
-                format.name() + " needs sink.schema, an Avro schema (.avsc) of the values");
-        InvalidSetting.check(format.needsSchema() || format.avroValues() || schema == null, PipelineKeys.SCHEMA,
-                format.name() + " files take no schema; remove sink.schema");
-        InvalidSetting.check(format.coordinates() || !kafkaKey, PipelineKeys.KAFKA_KEY,
-                format.name() + " files hold the values' bytes only, without a key; remove sink.kafka-key");
-        InvalidSetting.check(format.coordinates() || !kafkaHeaders, PipelineKeys.KAFKA_HEADERS,
-                format.name() + " files hold the values' bytes only, without headers; remove sink.kafka-headers");
-        InvalidSetting.check(rowGroupBytes <= MAX_ROW_GROUP_BYTES, PipelineKeys.ROW_GROUP_SIZE,
-                "is too large; the most is 1GiB");
+    /**
+     * What the writers would refuse, said in the pipeline's terms; false when any of it was added to problems. A schema
+     * the format does not take is the encoding's check ({@link #checkEncoding}).
+     */
+    private static boolean check(Settings s, Problems problems, FileFormats.Entry format, String codec, Path schema,
+            boolean kafkaKey, boolean kafkaHeaders, long rowGroupBytes) {
+        return InvalidSetting.check(s, problems, format.codecs().contains(codec), PipelineKeys.CODEC, "'" + codec
+                + "' is not a codec of " + format.name() + "; expected one of " + String.join(", ", format.codecs())
+                + Suggestions.didYouMean(codec, format.codecs()))
+                & InvalidSetting.check(s, problems, !format.needsSchema() || schema != null, PipelineKeys.FORMAT,
+                        format.name() + " needs sink.schema, an Avro schema (.avsc) of the values")
+                & InvalidSetting.check(s, problems, format.coordinates() || !kafkaKey, PipelineKeys.KAFKA_KEY,
+                        format.name() + " files hold the values' bytes only, without a key; remove sink.kafka-key")
+                & InvalidSetting.check(s, problems, format.coordinates() || !kafkaHeaders, PipelineKeys.KAFKA_HEADERS,
+                        format.name() + " files hold the values' bytes only, without headers; remove "
+                                + "sink.kafka-headers")
+                & InvalidSetting.check(s, problems, rowGroupBytes <= MAX_ROW_GROUP_BYTES, PipelineKeys.ROW_GROUP_SIZE,
+                        "is too large; the most is 1GiB");
     }
 
-    private static void checkEncoding(FileFormats.Entry format, String encoding, Path schema) {
+    private static boolean checkEncoding(Settings s, Problems problems, FileFormats.Entry format, String encoding,
+            Path schema) {
         boolean avro = !encoding.equals("json");
-        InvalidSetting.check(!avro || format.avroValues(), PipelineKeys.VALUE_ENCODING, format.name() + " files hold "
-                + "JSON values as they are; write Avro values to parquet or avro files (the decoded records) or to raw "
-                + "files (their bytes)");
-        InvalidSetting.check(!avro || schema != null, PipelineKeys.VALUE_ENCODING, encoding + " values need "
-                + "sink.schema, the Avro schema (.avsc) they were written with");
-        InvalidSetting.check(avro || format.needsSchema() || schema == null, PipelineKeys.SCHEMA, format.name()
-                + " files take a schema only for Avro values (sink.value-encoding); remove sink.schema");
+        return InvalidSetting.check(s, problems, !avro || format.avroValues(), PipelineKeys.VALUE_ENCODING,
+                format.name() + " files hold JSON values as they are; write Avro values to parquet or avro files (the "
+                        + "decoded records) or to raw files (their bytes)")
+                & InvalidSetting.check(s, problems, !avro || schema != null, PipelineKeys.VALUE_ENCODING, encoding
+                        + " values need sink.schema, the Avro schema (.avsc) they were written with")
+                & InvalidSetting.check(s, problems, avro || format.needsSchema() || schema == null, PipelineKeys.SCHEMA,
+                        format.name() + " files take a schema only for Avro values (sink.value-encoding); remove "
+                                + "sink.schema");
     }
 
     private static String read(Path schema) {

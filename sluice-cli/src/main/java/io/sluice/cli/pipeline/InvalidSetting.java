@@ -1,8 +1,10 @@
 package io.sluice.cli.pipeline;
 
 import io.sluice.cli.config.ConfigKey;
+import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Settings;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A setting that does not make sense with the others, found when a pipeline's immutable configuration is built. The
@@ -33,6 +35,27 @@ public final class InvalidSetting extends RuntimeException {
         for (ConfigKey<?> key : keys) {
             check(apply || !settings.isSet(key), key, why);
         }
+    }
+
+    /**
+     * What {@code part} builds, or null with its problem added to {@code problems} at the key's place in the file: so
+     * that one pass over a file finds every mistake rather than one per attempt.
+     */
+    static <T> T collect(Settings settings, Problems problems, Supplier<T> part) {
+        try {
+            return part.get();
+        } catch (InvalidSetting e) {
+            problems.add(settings.at(e.key()), e.getMessage());
+            return null;
+        }
+    }
+
+    /** Adds a problem at {@code key} unless {@code condition} holds; returns whether it held. */
+    static boolean check(Settings settings, Problems problems, boolean condition, ConfigKey<?> key, String message) {
+        if (!condition) {
+            problems.add(settings.at(key), key.path() + ": " + message);
+        }
+        return condition;
     }
 
     /** Throws an {@link InvalidSetting} unless {@code condition} holds. */

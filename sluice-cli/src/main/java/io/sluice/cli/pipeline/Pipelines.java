@@ -7,7 +7,6 @@ import io.sluice.cli.config.Settings;
 import io.sluice.cli.config.SettingsReader;
 import io.sluice.cli.config.Variables;
 import java.nio.file.Path;
-import java.util.function.Supplier;
 
 /**
  * Loads pipeline files: YAML with {@code ${VAR}} substitution, checked key by key and then as a whole. Every problem
@@ -38,22 +37,16 @@ public final class Pipelines {
     public static Pipeline parse(String name, String text, Path base, Variables variables) throws ConfigException {
         Settings settings = new SettingsReader(PipelineKeys.CATALOG, variables).read(name, text);
         Problems problems = new Problems();
-        SourceConfig source = build(settings, problems, () -> SourceConfig.from(settings, base, problems));
-        ProcessingConfig processing = build(settings, problems, () -> ProcessingConfig.from(settings));
+        SourceConfig source = InvalidSetting.collect(settings, problems,
+                () -> SourceConfig.from(settings, base, problems));
+        ProcessingConfig processing = InvalidSetting.collect(settings, problems,
+                () -> ProcessingConfig.from(settings));
         MetricsConfig metrics = MetricsConfig.from(settings);
-        SinkConfig sink = build(settings, problems, () -> SinkConfig.from(settings, base));
+        SinkConfig sink = SinkConfig.from(settings, base, problems);
         Pipeline pipeline = source == null || processing == null || sink == null ? null
-                : build(settings, problems, () -> new Pipeline(name, source, processing, metrics, sink, settings));
+                : InvalidSetting.collect(settings, problems,
+                        () -> new Pipeline(name, source, processing, metrics, sink, settings));
         problems.throwIfAny();
         return pipeline;
-    }
-
-    private static <T> T build(Settings settings, Problems problems, Supplier<T> constructor) {
-        try {
-            return constructor.get();
-        } catch (InvalidSetting e) {
-            problems.add(settings.at(e.key()), e.getMessage());
-            return null;
-        }
     }
 }

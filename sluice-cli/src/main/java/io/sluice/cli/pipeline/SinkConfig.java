@@ -1,5 +1,6 @@
 package io.sluice.cli.pipeline;
 
+import io.sluice.cli.config.Problems;
 import io.sluice.cli.config.Settings;
 import io.sluice.cli.config.Types;
 import io.sluice.storage.layout.Layout;
@@ -14,31 +15,49 @@ import java.time.ZoneId;
  * and the delivery guarantee.
  *
  * <p>Immutable; validated at construction (the path template is parsed into its {@link Layout} here, and its fields
- * are checked against the schema of Avro values).
+ * are checked against the values' schema: of Avro values, or of the rows JSON values become).
  */
 public record SinkConfig(StorageTarget storage, String template, String timeField, ZoneId timeZone,
         String defaultBucket, FileSettings files, Delivery delivery, RollingPolicy rolling, Layout layout) {
 
-    static SinkConfig from(Settings s, Path base) {
-        StorageTarget storage = StorageTarget.from(s, base);
-        FileSettings files = FileSettings.from(s, base);
-        Layout layout;
+    /**
+     * The sink section of {@code s}, or null when it has mistakes: then every one of them is in {@code problems}
+     * (the storage, the files, the template and its fields against the schema are each checked, whatever the others
+     * found).
+     */
+    static SinkConfig from(Settings s, Path base, Problems problems) {
+        StorageTarget storage = InvalidSetting.collect(s, problems, () -> StorageTarget.from(s, base));
+        FileSettings files = FileSettings.from(s, base, problems);
+        Layout layout = InvalidSetting.collect(s, problems, () -> layout(s));
+        boolean fieldsFound = files != null && layout != null
+                && InvalidSetting.collect(s, problems, () -> checkFields(layout, files)) != null;
+        RollingPolicy rolling = new RollingPolicy(s.get(PipelineKeys.MAX_BYTES), s.get(PipelineKeys.MAX_RECORDS),
+                s.get(PipelineKeys.MAX_AGE), s.get(PipelineKeys.MAX_OPEN_FILES));
+        if (storage == null || !fieldsFound) {
+            return null;
+        }
+        return new SinkConfig(storage, s.get(PipelineKeys.TEMPLATE), s.get(PipelineKeys.TIME_FIELD),
+                s.get(PipelineKeys.TIME_ZONE), s.get(PipelineKeys.DEFAULT_BUCKET), files, s.get(PipelineKeys.DELIVERY),
+                rolling, layout);
+    }
+
+    private static Layout layout(Settings s) {
         try {
-            layout = new Layout(s.get(PipelineKeys.TEMPLATE), s.get(PipelineKeys.TIME_FIELD), s.get(PipelineKeys.TIME_ZONE),
+            return new Layout(s.get(PipelineKeys.TEMPLATE), s.get(PipelineKeys.TIME_FIELD), s.get(PipelineKeys.TIME_ZONE),
                     s.get(PipelineKeys.DEFAULT_BUCKET));
         } catch (IllegalArgumentException e) {
             throw new InvalidSetting(PipelineKeys.TEMPLATE, e.getMessage());
         }
+    }
+
+    /** The layout's value fields against the values' schema, when there is one (Avro values, or JSON as rows). */
+    private static Boolean checkFields(Layout layout, FileSettings files) {
         try {
             ArchiveSink.valueReader(layout, files.config().fileFormat());
+            return true;
         } catch (InvalidFieldPathException e) {
             throw new InvalidSetting(e.path().time() ? PipelineKeys.TIME_FIELD : PipelineKeys.TEMPLATE, e.getMessage());
         }
-        RollingPolicy rolling = new RollingPolicy(s.get(PipelineKeys.MAX_BYTES), s.get(PipelineKeys.MAX_RECORDS),
-                s.get(PipelineKeys.MAX_AGE), s.get(PipelineKeys.MAX_OPEN_FILES));
-        return new SinkConfig(storage, s.get(PipelineKeys.TEMPLATE), s.get(PipelineKeys.TIME_FIELD),
-                s.get(PipelineKeys.TIME_ZONE), s.get(PipelineKeys.DEFAULT_BUCKET), files, s.get(PipelineKeys.DELIVERY),
-                rolling, layout);
     }
 
     public Location location() {

@@ -1,6 +1,7 @@
 package io.sluice.storage.avro;
 
 import io.sluice.storage.value.FieldPath;
+import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueReader;
 import java.util.List;
@@ -53,6 +54,16 @@ public final class AvroEncoding implements ValueEncoding {
 
     boolean confluent() {
         return confluent;
+    }
+
+    /**
+     * Checks that {@code path} can be read from values matching {@code record}: each step a field of a record or of a
+     * nullable record, the last a scalar (or, for a time field, a long or a string).
+     *
+     * @throws InvalidFieldPathException naming the step that does not exist or the type that cannot be read
+     */
+    public static void checkPath(Schema record, FieldPath path) {
+        AvroPath.resolve(record, path);
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.sluice.storage.format;
 
 import io.sluice.storage.codec.Compressors;
+import io.sluice.storage.value.FieldPath;
 import io.sluice.storage.value.ValueEncoding;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 
 /** A file format with its codec: how records become the bytes of one file. */
 public interface FileFormat {
@@ -20,6 +22,15 @@ public interface FileFormat {
      * bytes, do not.
      */
     boolean decodesValues();
+
+    /**
+     * Checks the layout's value fields against what this format knows of the values beyond their encoding; by default
+     * nothing (the encoding checks what it can).
+     *
+     * @throws io.sluice.storage.value.InvalidFieldPathException when no value this format accepts can have the field
+     */
+    default void checkFieldPaths(List<FieldPath> paths) {
+    }
 
     /** A writer that compresses on the thread that writes. */
     RecordWriter open(OutputStream file) throws IOException;

@@ -1,9 +1,11 @@
 package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.value.FieldPath;
 import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueFields;
 import java.io.IOException;
+import java.util.List;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -30,6 +32,12 @@ abstract class RowFormat implements FileFormat {
     @Override
     public final boolean decodesValues() {
         return rows.decodedValues();
+    }
+
+    /** JSON values are checked against the schema their rows must match. */
+    @Override
+    public final void checkFieldPaths(List<FieldPath> paths) {
+        rows.checkFieldPaths(paths);
     }
 
     /** A writer of rows; subclasses hand each complete row to their file writer. */

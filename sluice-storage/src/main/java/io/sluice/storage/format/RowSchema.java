@@ -1,8 +1,11 @@
 package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.avro.AvroEncoding;
 import io.sluice.storage.avro.AvroFields;
 import io.sluice.storage.json.JsonEncoding;
+import io.sluice.storage.value.FieldPath;
+import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueFields;
 import java.nio.ByteBuffer;
@@ -59,6 +62,7 @@ final class RowSchema {
                     new Schema.Field("value", NULLABLE_STRING, null, JsonProperties.NULL_VALUE)));
 
     private final Schema schema;
+    private final Schema valueSchema;
     private final ValueEncoding values;
     /** The conversion of JSON values; null for Avro values. */
     private final JsonToAvro json;
@@ -80,6 +84,7 @@ final class RowSchema {
                     .getName());
         }
         this.values = values;
+        this.valueSchema = valueSchema;
         this.json = values == JsonEncoding.INSTANCE ? new JsonToAvro(valueSchema) : null;
         this.valueFields = valueSchema.getFields().size();
         this.keys = keys;
@@ -132,6 +137,19 @@ final class RowSchema {
             case UNION -> s.getTypes().forEach(t -> namedTypes(t, names));
             default -> {
             }
+        }
+    }
+
+    /**
+     * Checks the layout's fields against the value schema when the values are JSON: they carry no schema of their own,
+     * but every row must match this one, so a field it lacks (a typo such as {@code value.contry}) would be missing
+     * from every record. Avro values are checked by their encoding.
+     *
+     * @throws InvalidFieldPathException naming the step the schema does not have
+     */
+    void checkFieldPaths(List<FieldPath> paths) {
+        if (json != null) {
+            paths.forEach(p -> AvroEncoding.checkPath(valueSchema, p));
         }
     }
 

@@ -130,10 +130,12 @@ public final class ArchiveSink implements Sink {
     /**
      * A reader of the values for this layout and format, for one partition's lane.
      *
-     * @throws InvalidFieldPathException when the layout reads a field the values can never have (Avro values are
-     *     checked against their schema): call it to validate a configuration before building the sink
+     * @throws InvalidFieldPathException when the layout reads a field the values can never have (Avro values, and
+     *     JSON values written as rows of a schema, are checked against it): call it to validate a configuration before
+     *     building the sink
      */
     public static ValueReader valueReader(Layout layout, FileFormat format) {
+        format.checkFieldPaths(layout.fieldPaths());
         return format.valueEncoding().reader(layout.fieldPaths(), format.decodesValues());
     }
 
