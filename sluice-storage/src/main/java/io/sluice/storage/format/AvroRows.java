@@ -44,4 +44,9 @@ final class AvroRows extends ProjectedRows {
             }
         };
     }
+
+    @Override
+    String formatName() {
+        return "an Avro file";
+    }
 }

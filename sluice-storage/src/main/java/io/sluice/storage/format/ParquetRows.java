@@ -30,4 +30,9 @@ final class ParquetRows extends ProjectedRows {
             }
         };
     }
+
+    @Override
+    String formatName() {
+        return "a Parquet file";
+    }
 }

@@ -50,8 +50,17 @@ abstract class ProjectedRows implements ArchivedRows {
             throw e;
         } catch (IOException | RuntimeException e) {
             // Parquet and Avro fail on truncated or corrupt files with runtime exceptions as often as IOExceptions
-            throw new IOException(file + ": unreadable after row " + row + ": " + e, e);
+            throw new IOException(file + ": unreadable after row " + row + ": " + inWords(e) + " (a file cut short or "
+                    + "damaged, or not " + formatName() + " Sluice wrote)", e);
         }
+    }
+
+    /** How messages name the files: "a Parquet file". */
+    abstract String formatName();
+
+    /** The reader's own words, without its class unless it gave none. */
+    private static String inWords(Exception e) {
+        return e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private static final class MissingCoordinates extends IOException {

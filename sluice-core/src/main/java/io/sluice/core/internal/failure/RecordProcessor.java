@@ -123,14 +123,16 @@ public final class RecordProcessor implements Invoker {
         switch (policy.outcome()) {
             case SKIP -> {
                 skipped.increment();
-                LOG.warn("skipping {}-{} offset {} after {} attempt(s): {}", raw.topic(), raw.partition(), raw.offset(),
-                        attempts, error.toString());
+                LOG.warn("{}-{}@{} skipped after {} attempt(s): {}", raw.topic(), raw.partition(), raw.offset(),
+                        attempts, reason(error));
                 return true;
             }
             case DEAD_LETTER -> {
                 try {
                     policy.deadLetters().deadLetter(raw, error, attempts);
                     deadLettered.increment();
+                    LOG.warn("{}-{}@{} goes to the dead-letter topic '{}' after {} attempt(s): {}", raw.topic(),
+                            raw.partition(), raw.offset(), policy.deadLetters().topic(), attempts, reason(error));
                     return true;
                 } catch (Exception e) {
                     policy.stopEngine().accept(new RecordFailedException("cannot publish to dead-letter topic '"
@@ -143,6 +145,16 @@ public final class RecordProcessor implements Invoker {
                 return false;
             }
         }
+    }
+
+    /**
+     * Why a record was given up, for a person: a rejection or an unreadable record says it in words; any other error is
+     * a handler's, whose class is part of what its author needs to know.
+     */
+    private static String reason(Throwable error) {
+        boolean inWords = (error instanceof RecordRejectedException || error instanceof UnreadableRecordException)
+                && error.getMessage() != null;
+        return inWords ? error.getMessage() : error.toString();
     }
 
     private static <K, V> ConsumerRecord<K, V> typed(Deserializer<K> keys, Deserializer<V> values,
