@@ -40,15 +40,17 @@ final class ArchiveScan {
     private final int threads;
     private final Path workDir;
     private final Provenance provenance;
+    private final AuditProgress progress;
 
     ArchiveScan(StorageBackend storage, String topic, Set<Integer> audited, int threads, Path workDir,
-            ManifestIndex manifests) {
+            ManifestIndex manifests, AuditProgress progress) {
         this.storage = storage;
         this.topic = topic;
         this.audited = audited;
         this.threads = threads;
         this.workDir = workDir;
         this.provenance = new Provenance(topic, audited, manifests);
+        this.progress = progress;
     }
 
     private record Read(Provenance.Expectation expected, FileRows rows, UnreadableFileException unreadable) {
@@ -151,6 +153,7 @@ final class ArchiveScan {
         for (Map.Entry<Integer, FileRows.PartitionRows> e : read.rows().partitions.entrySet()) {
             contents.partition(e.getKey()).add(path, e.getValue());
         }
+        progress.filesRead(contents.filesRead, contents.rowsRead);
     }
 
     private static java.util.concurrent.ThreadFactory daemonThreads() {

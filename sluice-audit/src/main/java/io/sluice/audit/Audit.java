@@ -65,7 +65,7 @@ public final class Audit {
             ArchiveContents contents;
             try {
                 contents = new ArchiveScan(config.storage(), config.topic(), plan.keySet(), config.readThreads(), work,
-                        manifests).run();
+                        manifests, config.progress()).run();
             } catch (IOException | AuditException | RuntimeException e) {
                 kafka.cancel(true);
                 throw e;

@@ -42,6 +42,7 @@ public final class AuditConfig {
     private final int readThreads;
     private final Path workDir;
     private final Duration timeout;
+    private final AuditProgress progress;
 
     private AuditConfig(Builder b) {
         this.kafkaProperties = Map.copyOf(b.kafkaProperties);
@@ -54,6 +55,7 @@ public final class AuditConfig {
         this.readThreads = b.readThreads;
         this.workDir = b.workDir;
         this.timeout = b.timeout;
+        this.progress = b.progress;
     }
 
     public static Builder builder() {
@@ -101,6 +103,10 @@ public final class AuditConfig {
         return timeout;
     }
 
+    public AuditProgress progress() {
+        return progress;
+    }
+
     /** Builder with the defaults documented on each method. */
     public static final class Builder {
         private final Map<String, Object> kafkaProperties = new HashMap<>();
@@ -113,6 +119,7 @@ public final class AuditConfig {
         private int readThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
         private Path workDir = Path.of(System.getProperty("java.io.tmpdir"));
         private Duration timeout = Duration.ofSeconds(60);
+        private AuditProgress progress = AuditProgress.NONE;
 
         private Builder() {
         }
@@ -191,6 +198,12 @@ public final class AuditConfig {
         /** How long a Kafka request may take, or reading may make no progress, before the audit gives up. Default 60 s. */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
+            return this;
+        }
+
+        /** Told after each data file is read. Default: nothing. */
+        public Builder progress(AuditProgress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
             return this;
         }
 

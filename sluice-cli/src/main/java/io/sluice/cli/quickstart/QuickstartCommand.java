@@ -114,8 +114,11 @@ public final class QuickstartCommand implements Callable<Integer> {
             console.result("[4/4] checking the archive against the topic, offset by offset (sluice verify "
                     + pipelineFile + ")");
             AuditReport audit;
+            AuditTicker ticker = new AuditTicker(console, Duration.ofSeconds(3));
             try (StorageBackend archive = PipelineParts.backend(pipeline)) {
-                audit = Audit.run(PipelineParts.audit(pipeline, TOPIC, archive).build());
+                audit = Audit.run(PipelineParts.audit(pipeline, TOPIC, archive).progress(ticker).build());
+            } finally {
+                ticker.finish();
             }
             Path archive = Path.of(pipeline.sink().location().path());
             summary(console, produced, outcome, audit, ArchiveTally.of(archive.resolve(TOPIC)), archive);
