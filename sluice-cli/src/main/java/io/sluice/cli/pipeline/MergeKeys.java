@@ -66,8 +66,8 @@ public final class MergeKeys {
             ProducerConfig.ACKS_CONFIG, "always all: a merged record counts only once every in-sync replica has it",
             ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, "a merge copies the bytes as they are",
             ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, "a merge copies the bytes as they are"),
-            "e.g. `compression.type`, `batch.size`; the merge sets `linger.ms` 5 and `buffer.memory` from "
-                    + "`merge.budget` unless given");
+            "e.g. `compression.type`, `batch.size`; unless given, the merge sets `linger.ms` 10, `batch.size` "
+                    + "256 KiB and `buffer.memory` from `merge.budget`");
     public static final ConfigKey<String> OUTPUT_TOPIC = ConfigKey.required("target.topic", Types.STRING,
             "The output topic. Created with the inputs' partition count when missing; an existing one must have "
                     + "that count and `message.timestamp.type` CreateTime.");
