@@ -7,6 +7,7 @@ import io.sluice.cli.RunFailure;
 import io.sluice.core.Engine;
 import io.sluice.core.Health;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -20,9 +21,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoint of a running pipeline, on the JDK's own server: {@code /metrics} in Prometheus' text format (the
- * engine's and the sink's meters), {@code /health} for liveness (503 once the engine has failed) and {@code /ready}
- * (200 while the engine runs with partitions assigned). Bound to 127.0.0.1 unless told otherwise, since metrics
- * name topics and groups.
+ * engine's and the sink's meters), {@code /health} for liveness (503 once the engine has failed), {@code /ready}
+ * (200 while the engine runs with partitions assigned), and {@code /} a status page for a person (per partition lag,
+ * rates, times to catch up, live plots), fed by {@code /status.json}. Bound to 127.0.0.1 unless told otherwise, since
+ * metrics name topics and groups.
  *
  * <p>Threading: requests are served on one daemon thread of its own; {@link #watch} and {@link #close} may be called
  * from any thread.
@@ -31,6 +33,7 @@ public final class MetricsServer implements AutoCloseable {
 
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private static final String OPEN_METRICS = "application/openmetrics-text";
+    private static final String PAGE_RESOURCE = "status.html";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -56,8 +59,8 @@ public final class MetricsServer implements AutoCloseable {
         }
         try {
             MetricsServer server = start(registry, endpoint.get());
-            LoggerFactory.getLogger("sluice.run").info("metrics at {}, liveness at /health, readiness at /ready",
-                    server.uri("/metrics"));
+            LoggerFactory.getLogger("sluice.run").info("status page at {}, metrics at /metrics, liveness at "
+                    + "/health, readiness at /ready", server.uri("/"));
             return server;
         } catch (IllegalStateException e) {
             throw new RunFailure(e.getMessage(), e);
@@ -123,8 +126,11 @@ public final class MetricsServer implements AutoCloseable {
                 case "/metrics" -> metrics(exchange);
                 case "/health" -> health(exchange);
                 case "/ready" -> ready(exchange);
+                case "/", "/index.html" -> send(exchange, 200, "text/html; charset=utf-8", page());
+                case "/status.json" -> send(exchange, 200, "application/json",
+                        StatusJson.of(engine, registry, System.currentTimeMillis()));
                 default -> send(exchange, 404, "text/plain; charset=utf-8",
-                        "not found; try /metrics, /health or /ready\n");
+                        "not found; try / (the status page), /metrics, /health or /ready\n");
             }
         }
     }
@@ -159,6 +165,15 @@ public final class MetricsServer implements AutoCloseable {
         } else {
             send(exchange, 200, "text/plain; charset=utf-8", "READY: " + e.partitions().size()
                     + " partitions assigned\n");
+        }
+    }
+
+    private static String page() throws IOException {
+        try (InputStream in = MetricsServer.class.getResourceAsStream(PAGE_RESOURCE)) {
+            if (in == null) {
+                throw new IOException("the status page is missing from this build (" + PAGE_RESOURCE + ")");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 

@@ -73,7 +73,7 @@ class MetricsServerTest {
             assertEquals(files(dir), metric(server, "sluice_sink_files_published_total", group), "files published");
             assertTrue(files(dir) >= 10, "100 records a file: " + files(dir));
             assertTrue(metric(server, "sluice_bytes_consumed_total", group) > 1_000 * 8, "bytes consumed");
-            assertEquals("404 not found; try /metrics, /health or /ready", get(server, "/nothing"));
+            assertEquals("404 not found; try / (the status page), /metrics, /health or /ready", get(server, "/nothing"));
         }
     }
 

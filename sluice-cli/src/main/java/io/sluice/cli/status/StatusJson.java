@@ -1,0 +1,72 @@
+package io.sluice.cli.status;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.Engine;
+import io.sluice.core.EngineStats;
+import io.sluice.core.PartitionStats;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * What the status page shows, as of now: the engine's totals and every assigned partition's offsets, lags and pause,
+ * and the files the sink published. Counts only: the page derives rates and times to catch up from two snapshots, so
+ * the server keeps no history.
+ *
+ * <p>Stateless; {@link #of} may be called from any thread (the engine's and the registry's reads are).
+ */
+final class StatusJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private StatusJson() {
+    }
+
+    /** The snapshot of {@code engine} (null while it starts) at {@code nowMillis}. */
+    static String of(Engine engine, MeterRegistry registry, long nowMillis) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("time", nowMillis);
+        if (engine == null) {
+            root.put("state", "STARTING");
+            root.putArray("partitions");
+            return root.toString();
+        }
+        root.put("state", engine.health().name());
+        engine.failure().map(Throwable::getMessage).ifPresent(m -> root.put("error", m));
+        EngineStats stats = engine.stats();
+        root.put("records", stats.completed());
+        root.put("consumed", stats.consumed());
+        root.put("bytes", stats.consumedBytes());
+        root.put("deadLettered", stats.deadLettered());
+        root.put("skipped", stats.skipped());
+        root.put("failedAttempts", stats.failedAttempts());
+        root.put("commits", stats.commits());
+        root.put("commitFailures", stats.commitFailures());
+        root.put("pausedPartitions", stats.pausedPartitions());
+        root.put("stuckPartitions", stats.stuckPartitions());
+        root.put("queuedBytes", stats.queuedBytes());
+        root.put("budgetBytes", stats.budgetBytes());
+        root.put("filesPublished", (long) registry.find("sluice.sink.files.published").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum());
+        ArrayNode partitions = root.putArray("partitions");
+        List<PartitionStats> sorted = engine.partitions().stream()
+                .sorted(Comparator.comparing((PartitionStats p) -> p.partition().topic())
+                        .thenComparingInt(p -> p.partition().partition()))
+                .toList();
+        for (PartitionStats p : sorted) {
+            ObjectNode n = partitions.addObject();
+            n.put("topic", p.partition().topic());
+            n.put("partition", p.partition().partition());
+            n.put("committedOffset", p.committedOffset());
+            n.put("watermark", p.watermark());
+            n.put("lag", p.lag());
+            n.put("durableLag", p.durableLag());
+            n.put("paused", p.paused());
+            n.put("stuckMillis", p.stuckMillis());
+        }
+        return root.toString();
+    }
+}

@@ -1,0 +1,140 @@
+package io.sluice.cli.status;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.cli.EngineTestSupport;
+import io.sluice.core.Engine;
+import io.sluice.core.EngineConfig;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.sink.ArchiveSink;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.browser.HeadlessChromium;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The status page on the metrics port (issue 17), loaded in a real headless browser during a run: what a person sees
+ * must be what the engine and the sink report.
+ */
+class StatusPageTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void aBrowserShowsEachPartitionsLagRateAndTheRunsTotalsWithLivePlots() throws Exception {
+        String topic = Names.unique("status-page");
+        kafka.createTopic(topic, 2);
+        EngineTestSupport.produceJson(kafka, topic, 1_000);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MetricsServer server = MetricsServer.start(registry, 0)) {
+            EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry)
+                    .commitInterval(Duration.ofMillis(300)).build();
+            ArchiveSink sink = new ArchiveSink(new LocalBackend(TestDirs.newDir("status-page")),
+                    new Layout("{topic}/", null, ZoneOffset.UTC, null), new JsonLinesFormat(Codec.NONE, false, false),
+                    new RollingPolicy(1 << 20, 100, Duration.ofSeconds(1), 8), true); // the tails roll too
+            SinkMeters.bind(registry, config.groupId(), sink);
+            Engine engine = Engine.startSink(config, sink);
+            server.watch(engine);
+            EngineTestSupport.await("every record durable", () -> {
+                JsonNode s = status(server);
+                return s.path("records").asLong() == 1_000 && s.path("partitions").size() == 2
+                        && s.path("partitions").get(0).path("durableLag").asLong() == 0
+                        && s.path("partitions").get(1).path("durableLag").asLong() == 0;
+            });
+            JsonNode status = status(server);
+            long files = status.path("filesPublished").asLong();
+            assertTrue(files >= 10, "100 records a file: " + files);
+
+            String page = HeadlessChromium.dumpDom(server.uri("/"), Duration.ofSeconds(5));
+
+            assertEquals("RUNNING", text(page, "span", "state"));
+            assertEquals("1,000", text(page, "div", "records"));
+            assertEquals("0", text(page, "div", "lag"));
+            assertEquals("0", text(page, "div", "durable-lag"));
+            assertEquals("caught up", text(page, "div", "eta"));
+            assertEquals(String.format("%,d", files), text(page, "div", "files"));
+            assertEquals("0", text(page, "div", "dead-letters"));
+            assertEquals("0", text(page, "div", "paused"));
+            assertEquals("0, 0", text(page, "div", "errors"));
+            for (int p = 0; p < 2; p++) {
+                String row = row(page, topic + "-" + p);
+                long committed = status.path("partitions").get(p).path("committedOffset").asLong();
+                assertTrue(committed > 0, "partition " + p + " committed: " + status);
+                assertTrue(row.contains("<td class=\"committed\">" + String.format("%,d", committed) + "</td>"), row);
+                assertTrue(row.contains("<td class=\"durable-lag\">0</td>"), row);
+                assertTrue(row.contains("<td class=\"eta\">caught up</td>"), row);
+                assertTrue(row.contains("<td class=\"state\">reading</td>"), row);
+            }
+            // several polls within the page's five seconds: both plots have lines with points
+            assertTrue(points(page, "throughput") >= 2, "the throughput plot has a line: " + plot(page, "throughput"));
+            assertTrue(points(page, "durable-lag") >= 3, "the lag plot has a line: " + plot(page, "durable-lag"));
+            String updated = text(page, "span", "updated");
+            assertTrue(updated.startsWith("updated "), "the last poll answered: " + updated);
+
+            Path png = TestDirs.newDir("status-page-shot").resolve("status.png");
+            HeadlessChromium.screenshot(server.uri("/"), png, 1200, 760, Duration.ofSeconds(4));
+            assertTrue(Files.size(png) > 10_000, "a screenshot with something on it: " + Files.size(png) + " bytes");
+            engine.close();
+            sink.close();
+        }
+    }
+
+    private JsonNode status(MetricsServer server) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(server.uri("/status.json")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            return JSON.readTree(r.body());
+        } catch (Exception e) {
+            throw new AssertionError("GET /status.json: " + e, e);
+        }
+    }
+
+    /** The text of the element {@code <tag id="id" ...>text</tag>}. */
+    private static String text(String page, String tag, String id) {
+        Matcher m = Pattern.compile("<" + tag + "[^>]* id=\"" + id + "\"[^>]*>([^<]*)</" + tag + ">").matcher(page);
+        assertTrue(m.find(), "an element #" + id + " in the page:\n" + page);
+        return m.group(1);
+    }
+
+    private static String row(String page, String partition) {
+        Matcher m = Pattern.compile("<tr data-partition=\"" + Pattern.quote(partition) + "\">(.*?)</tr>")
+                .matcher(page);
+        assertTrue(m.find(), "a row for " + partition + " in the page:\n" + page);
+        return m.group(1);
+    }
+
+    private static String plot(String page, String line) {
+        Matcher m = Pattern.compile("<polyline class=\"line " + line + "\"[^>]* points=\"([^\"]*)\"").matcher(page);
+        assertTrue(m.find(), "a " + line + " line in the page:\n" + page);
+        return m.group(1);
+    }
+
+    private static int points(String page, String line) {
+        String points = plot(page, line).trim();
+        return points.isEmpty() ? 0 : points.split(" ").length;
+    }
+}
