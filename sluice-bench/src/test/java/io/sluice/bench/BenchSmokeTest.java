@@ -46,6 +46,11 @@ class BenchSmokeTest {
         assertEquals(0, json.get("results").get("sluice").get("duplicates").asInt(), json.toString());
         assertTrue(json.get("goals").has("sluice/connect-sink"), json.toString());
         assertTrue(json.get("goals").has("sluice/consume-ceiling"), json.toString());
+        if (name.equals("archive-jsonl")) {
+            JsonNode floor = json.get("results").get("floor");
+            assertTrue(floor.get("output_bytes").asLong() > 0, "the floor compresses what it consumes: " + floor);
+            assertTrue(json.get("goals").get("sluice/floor cpu_us_per_record").has("at_most"), json.toString());
+        }
     }
 
     /**
@@ -171,8 +176,13 @@ class BenchSmokeTest {
         assertEquals(name, json.get("scenario").asText());
         assertEquals(scenario.records(), json.get("records").asInt());
         for (String system : scenario.systems()) {
-            double rate = json.get("results").get(system).get("records_per_sec").asDouble();
-            assertTrue(rate > 0, system + " handled records: " + json);
+            JsonNode result = json.get("results").get(system);
+            if (result == null) {
+                // a peer that cannot be had here (kcat without its package) is named as left out, never dropped
+                assertTrue(json.path("left_out").has(system), system + " neither ran nor was left out: " + json);
+                continue;
+            }
+            assertTrue(result.get("records_per_sec").asDouble() > 0, system + " handled records: " + json);
         }
         assertTrue(json.get("ratios").has("sluice/" + scenario.baseline()), json.toString());
         return json;

@@ -18,7 +18,13 @@ final class PlainConsumerSystem {
     private PlainConsumerSystem() {
     }
 
-    static void run(String bootstrap, String topic, Map<String, Object> settings, SystemMain.Handler handler,
+    /** What the loop does with each value. */
+    @FunctionalInterface
+    interface ValueHandler {
+        void handle(byte[] value) throws Exception;
+    }
+
+    static void run(String bootstrap, String topic, Map<String, Object> settings, ValueHandler handler,
             Measurement m) throws Exception {
         Map<String, Object> props = new HashMap<>(settings);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -74,6 +74,9 @@ public final class SystemMain {
             result.put("output_rows", m.count());
             return result;
         }
+        if (system.equals("floor")) {
+            return CompressionFloor.run(bootstrap, topic, scenario, m);
+        }
         ArchiveSystem archiver = switch (system) {
             case "sluice" -> new SluiceArchiveSystem(ArchiveSink.DEFAULT_COMPRESSING_THREADS);
             case "sluice-inline" -> new SluiceArchiveSystem(0);
@@ -93,8 +96,9 @@ public final class SystemMain {
     }
 
     /** The scenario's work per record: sum the value's length, and wait if the scenario says so. */
-    record Handler(int millis, Measurement measurement) {
-        void handle(byte[] value) throws InterruptedException {
+    record Handler(int millis, Measurement measurement) implements PlainConsumerSystem.ValueHandler {
+        @Override
+        public void handle(byte[] value) throws InterruptedException {
             if (millis > 0) {
                 Thread.sleep(millis);
             }

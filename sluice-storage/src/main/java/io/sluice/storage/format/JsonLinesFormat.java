@@ -55,6 +55,11 @@ public final class JsonLinesFormat implements FileFormat {
         this.headers = headers;
     }
 
+    /** The codec the files are compressed with. */
+    public Codec codec() {
+        return codec;
+    }
+
     @Override
     public String extension() {
         return ".jsonl" + codec.extension();
