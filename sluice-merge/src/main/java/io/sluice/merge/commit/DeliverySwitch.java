@@ -8,6 +8,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The refusal of a claim whose partitions were merged under the other delivery: their state is in the other group,
  * so this one would start from the inputs' beginning and write everything into the output again.
+ *
+ * <p>Threading: stateless; called by a claim, on the owners group's thread.
  */
 final class DeliverySwitch {
 
