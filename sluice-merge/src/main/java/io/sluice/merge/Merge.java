@@ -1,6 +1,9 @@
 package io.sluice.merge;
 
 import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.merge.commit.AcknowledgedCommit;
+import io.sluice.merge.commit.MergeCommit;
+import io.sluice.merge.commit.TransactionalCommit;
 import io.sluice.merge.owners.OwnersGroup;
 import io.sluice.merge.read.InputReader;
 import io.sluice.merge.run.MergeRunner;
@@ -16,8 +19,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * A running merge: inputs read on their own threads ({@link InputReader}), output partitions owned through the
- * target's owners group ({@link OwnersGroup}), merged and committed by {@link MergeRunner}'s workers in transactions of
- * the commit point the mirror uses ({@link TargetTransactionCommit}). {@link #start} checks the topics first and
+ * target's owners group ({@link OwnersGroup}), merged and committed by {@link MergeRunner}'s workers — exactly once in
+ * transactions of the commit point the mirror uses ({@link TargetTransactionCommit}), or at least once by idempotent
+ * producers and the owners group's offsets ({@link AcknowledgedCommit}). {@link #start} checks the topics first and
  * refuses, in words, what cannot be merged.
  *
  * <p>Threading: {@link #start}, {@link #awaitEnd} and {@link #close} from one controlling thread; {@link #counts} from
@@ -26,7 +30,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 public final class Merge implements AutoCloseable {
 
     private final MergeConfig config;
-    private final TargetTransactionCommit commit;
+    private final MergeCommit commit;
     private final List<InputReader> readers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final MergeRunner runner;
@@ -48,20 +52,25 @@ public final class Merge implements AutoCloseable {
         // record an input took
         producer.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
         producer.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.progressGroup());
-        this.commit = TargetTransactionCommit.builder().producerProperties(producer)
-                .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup()).build();
-        this.runner = new MergeRunner(config, layout, commit,
+        this.owners = new OwnersGroup(config.targetProperties(), ownersMember, config.ownersGroup(),
+                config.outputTopic());
+        this.commit = config.delivery() == MergeDelivery.EXACTLY_ONCE
+                ? new TransactionalCommit(TargetTransactionCommit.builder().producerProperties(producer)
+                        .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup())
+                        .build(), config, owners)
+                : new AcknowledgedCommit(config, producer, owners);
+        this.runner = new MergeRunner(config, layout, commit, owners,
                 !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))),
                 failure::completeExceptionally);
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
-                    config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()));
+                    config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,
+                    runner.counts());
             readers.add(reader);
             reader.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
         }
         runner.readers(readers);
-        this.owners = new OwnersGroup(config.targetProperties(), ownersMember, config.ownersGroup(),
-                config.outputTopic(), runner);
+        owners.ownership(runner);
         owners.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
     }
 

@@ -40,6 +40,7 @@ public final class MergeConfig {
     private final int workers;
     private final Optional<Short> replicationFactor;
     private final boolean untilEnd;
+    private final MergeDelivery delivery;
 
     private MergeConfig(Builder b) {
         this.name = b.name;
@@ -56,6 +57,7 @@ public final class MergeConfig {
         this.workers = b.workers;
         this.replicationFactor = b.replicationFactor;
         this.untilEnd = b.untilEnd;
+        this.delivery = b.delivery;
     }
 
     public static Builder builder() {
@@ -65,7 +67,7 @@ public final class MergeConfig {
     public Builder toBuilder() {
         Builder b = new Builder().name(name).targetProperties(target).outputTopic(outputTopic).orderBy(orderBy)
                 .late(late, lateTopic.orElse(null)).maxWait(maxWait).commitInterval(commitInterval)
-                .budgetBytes(budgetBytes).workers(workers).untilEnd(untilEnd);
+                .budgetBytes(budgetBytes).workers(workers).untilEnd(untilEnd).delivery(delivery);
         inputs.forEach(b::input);
         b.deadLetterTopic = deadLetterTopic;
         b.replicationFactor = replicationFactor;
@@ -137,6 +139,11 @@ public final class MergeConfig {
         return untilEnd;
     }
 
+    /** Exactly once (the default) or at least once: how the output is written and the positions committed. */
+    public MergeDelivery delivery() {
+        return delivery;
+    }
+
     /** The group in the target that shares output partitions among instances; its members never read. */
     public String ownersGroup() {
         return GROUP_PREFIX + name + ".owners";
@@ -145,6 +152,15 @@ public final class MergeConfig {
     /** The group in the target whose offsets hold each output partition's committed state; it has no members. */
     public String progressGroup() {
         return GROUP_PREFIX + name;
+    }
+
+    /**
+     * Where each output partition's committed state is kept: the progress group under exactly once (written in the
+     * partition's transaction), the owners group under at least once (committed by the member that owns the
+     * partition, so the group coordinator refuses it from a member that lost the partition).
+     */
+    public String stateGroup() {
+        return delivery == MergeDelivery.EXACTLY_ONCE ? progressGroup() : ownersGroup();
     }
 
     public String transactionalIdPrefix() {
@@ -172,6 +188,7 @@ public final class MergeConfig {
         private int workers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
         private Optional<Short> replicationFactor = Optional.empty();
         private boolean untilEnd;
+        private MergeDelivery delivery = MergeDelivery.EXACTLY_ONCE;
 
         private Builder() {
         }
@@ -242,6 +259,11 @@ public final class MergeConfig {
 
         public Builder untilEnd(boolean untilEnd) {
             this.untilEnd = untilEnd;
+            return this;
+        }
+
+        public Builder delivery(MergeDelivery delivery) {
+            this.delivery = Objects.requireNonNull(delivery, "delivery");
             return this;
         }
 

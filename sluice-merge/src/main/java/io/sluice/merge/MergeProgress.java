@@ -96,7 +96,7 @@ public final class MergeProgress implements AutoCloseable {
     /** The committed state of each output partition that has one. */
     private Map<Integer, MergeState> committed() throws Exception {
         StateCodec codec = config.stateCodec();
-        Map<TopicPartition, OffsetAndMetadata> offsets = target.listConsumerGroupOffsets(config.progressGroup())
+        Map<TopicPartition, OffsetAndMetadata> offsets = target.listConsumerGroupOffsets(config.stateGroup())
                 .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         Map<Integer, MergeState> states = new HashMap<>();
         offsets.forEach((tp, offset) -> {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
+import io.sluice.merge.order.EventTime;
+import io.sluice.merge.order.EventTimeException;
 import io.sluice.merge.order.MergeKey;
 import io.sluice.merge.write.MergeHeaders;
 import io.sluice.testkit.kafka.TestRecords;
@@ -27,15 +29,29 @@ public record MergeInputs(List<String> names, List<KafkaCluster> clusters, List<
 
     /** Writes records with the given event times (CreateTime) to partition {@code partition} of input {@code i}. */
     public void produce(int i, int partition, long[] times) {
+        produce(i, partition, times, 0);
+    }
+
+    /** As {@link #produce(int, int, long[])}, each value padded with {@code pad} more bytes. */
+    public void produce(int i, int partition, long[] times, int pad) {
+        byte[][] values = new byte[times.length][];
+        String padding = pad == 0 ? "" : ",\"pad\":\"" + "x".repeat(pad) + "\"";
+        for (int k = 0; k < times.length; k++) {
+            values[k] = ("{\"at\":" + times[k] + padding + "}").getBytes(StandardCharsets.UTF_8);
+        }
+        produce(i, partition, times, values);
+    }
+
+    /** Writes records with the given timestamps (CreateTime) and values to partition {@code partition} of input i. */
+    public void produce(int i, int partition, long[] timestamps, byte[][] values) {
         Map<String, Object> props = new HashMap<>(clusters.get(i).clientProperties(Listener.PLAINTEXT));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            for (int k = 0; k < times.length; k++) {
+            for (int k = 0; k < timestamps.length; k++) {
                 String text = names.get(i) + "-" + partition + "-" + k;
-                producer.send(new ProducerRecord<>(topics.get(i), partition, times[k],
-                        text.getBytes(StandardCharsets.UTF_8), ("{\"at\":" + times[k] + "}").getBytes(
-                                StandardCharsets.UTF_8)));
+                producer.send(new ProducerRecord<>(topics.get(i), partition, timestamps[k],
+                        text.getBytes(StandardCharsets.UTF_8), values[k]));
             }
         }
     }
@@ -58,11 +74,24 @@ public record MergeInputs(List<String> names, List<KafkaCluster> clusters, List<
 
     /** Per partition, the merge of every input's records by (time, input, offset): what the output must hold. */
     public Map<Integer, List<String>> expected() {
+        return expected(EventTime.timestamp());
+    }
+
+    /**
+     * As {@link #expected()}, by the event time {@code orderBy} reads; records it finds none in are left out (they
+     * are dead letters).
+     */
+    public Map<Integer, List<String>> expected(EventTime orderBy) {
         Map<Integer, List<MergeKey>> keys = new TreeMap<>();
         for (int i = 0; i < names.size(); i++) {
             for (ConsumerRecord<byte[], byte[]> r : read(clusters.get(i), topics.get(i))) {
-                keys.computeIfAbsent(r.partition(), p -> new ArrayList<>())
-                        .add(new MergeKey(r.timestamp(), i, r.offset()));
+                long time;
+                try {
+                    time = orderBy.of(r);
+                } catch (EventTimeException e) {
+                    continue;
+                }
+                keys.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(new MergeKey(time, i, r.offset()));
             }
         }
         Map<Integer, List<String>> expected = new TreeMap<>();

@@ -177,6 +177,23 @@ class MergePoliciesTest {
     }
 
     @Test
+    void aMergeRunExactlyOnceIsRefusedAtLeastOnceInsteadOfWritingEverythingAgain() throws Exception {
+        MergeInputs inputs = inputs(1);
+        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique("switch")).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        try (Merge merge = Merge.start(config.toBuilder().delivery(MergeDelivery.AT_LEAST_ONCE).build(),
+                MergeInputs.quickMember())) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> merge.awaitEnd(Duration.ofSeconds(60)));
+            assertTrue(e.getCause().getMessage().contains("were merged with delivery exactly-once (their committed "
+                    + "state is in group '" + config.progressGroup() + "')"), e.getCause().getMessage());
+        }
+        assertEquals(8, read(config.outputTopic()).size(), "nothing written again");
+    }
+
+    @Test
     void inputsWithDifferentPartitionCountsAreRefusedWithTheCounts() {
         MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
                 List.of(Names.unique("count-west"), Names.unique("count-east")));

@@ -15,8 +15,8 @@ import picocli.CommandLine.Parameters;
 /** {@code sluice merge MERGE.yaml}: merges the inputs into the output until stopped, or to their ends with --until-end. */
 @Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a merge file (docs/merge-configuration.md): partition p of every input topic, each on its "
-                + "own cluster, merged by event time into partition p of the output topic, exactly once and in the "
-                + "same order on every run (docs/merge.md). Ctrl-C or SIGTERM drains cleanly (each partition commits "
+                + "own cluster, merged by event time into partition p of the output topic, exactly once (or at least "
+                + "once, with merge.delivery) and in the same order on every run (docs/merge.md). Ctrl-C or SIGTERM drains cleanly (each partition commits "
                 + "what it merged) and exits 0; a second Ctrl-C stops at once.",
             "Instances started with the same merge.name share the output partitions. `sluice validate` and `lag` "
                     + "take a merge file too."})

@@ -63,7 +63,7 @@ public final class MergeLag {
             }
         });
         StringBuilder out = new StringBuilder("Merge " + config.name() + " into " + config.outputTopic()
-                + " (committed positions in group " + config.progressGroup() + ")\n");
+                + " (committed positions in group " + config.stateGroup() + ")\n");
         for (String[] row : cells) {
             StringBuilder line = new StringBuilder();
             for (int c = 0; c < row.length; c++) {

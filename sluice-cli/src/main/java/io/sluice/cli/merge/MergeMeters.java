@@ -7,8 +7,8 @@ import io.sluice.merge.MergeConfig;
 import io.sluice.merge.write.MergeCounts;
 
 /**
- * A running merge's meters, per input: records merged, late records among them, dead letters (in total), and the
- * lag (NaN while unknown). Tagged with the merge's name.
+ * A running merge's meters, per input: records merged, late records among them, how often a partition of it was
+ * paused for alignment, dead letters (in total), and the lag (NaN while unknown). Tagged with the merge's name.
  *
  * <p>Stateless.
  */
@@ -28,6 +28,10 @@ final class MergeMeters {
                     .description("late records of the input, placed as the late policy says")
                     .tags("merge", config.name(), "input", name, "policy", config.late().name().toLowerCase(
                             java.util.Locale.ROOT)).register(registry);
+            FunctionCounter.builder("sluice.merge.pauses", counts, c -> c.pauses(input))
+                    .description("times a partition of the input was paused, holding its share of the budget while "
+                            + "the merge waited for the other inputs (alignment)")
+                    .tags("merge", config.name(), "input", name).register(registry);
             Gauge.builder("sluice.merge.lag", lag, l -> l.last() == null ? Double.NaN : l.last().of(input))
                     .description("records of the input not merged and committed yet, over every output partition")
                     .tags("merge", config.name(), "input", name).register(registry);

@@ -15,6 +15,7 @@ import io.sluice.cli.run.ShutdownSignals;
 import io.sluice.cli.status.MetricsServer;
 import io.sluice.merge.Merge;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.MergeProgress;
 import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
@@ -163,9 +164,13 @@ final class MergeRun {
     /** The second signal: say what a stop now leaves uncommitted, then halt without draining. */
     private void stopNow() {
         console.clearStatus();
-        console.say("second signal: stopping at once, without draining. What each output partition merged since its "
-                + "last commit is in open transactions, which the next start aborts: read_committed readers never "
-                + "see it, and a restart merges it again from the committed positions.");
+        console.say(config.delivery() == MergeDelivery.EXACTLY_ONCE
+                ? "second signal: stopping at once, without draining. What each output partition merged since its "
+                        + "last commit is in open transactions, which the next start aborts: read_committed readers "
+                        + "never see it, and a restart merges it again from the committed positions."
+                : "second signal: stopping at once, without draining. What each output partition merged since its "
+                        + "last commit is written but not committed: a restart writes it again from the committed "
+                        + "positions (at-least-once).");
         Runtime.getRuntime().halt(ExitStatus.INTERRUPTED);
     }
 }

@@ -81,7 +81,8 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                 .outputTopic(s.get(MergeKeys.OUTPUT_TOPIC))
                 .maxWait(s.get(MergeKeys.MAX_WAIT))
                 .commitInterval(s.get(MergeKeys.COMMIT_INTERVAL))
-                .budgetBytes(s.get(MergeKeys.BUDGET));
+                .budgetBytes(s.get(MergeKeys.BUDGET))
+                .delivery(s.get(MergeKeys.DELIVERY));
         inputs(s, base, problems).forEach(b::input);
         orderBy(s, base, problems).ifPresent(b::orderBy);
         LatePolicy late = s.get(MergeKeys.LATE);
@@ -158,6 +159,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                 CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + " (" + i.name() + ")").collect(Collectors.joining(
                         ", ")) + " into " + config.outputTopic() + " of " + config.targetProperties().get(
                                 CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + ", by " + config.orderBy().describe()
-                + ", late records: " + Types.name(config.late()) + " (merge " + config.name() + ")";
+                + ", late records: " + Types.name(config.late()) + ", " + Types.name(config.delivery()) + " (merge "
+                + config.name() + ")";
     }
 }

@@ -7,6 +7,7 @@ import io.sluice.cli.config.Sizes;
 import io.sluice.cli.config.Types;
 import io.sluice.merge.LatePolicy;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.MergeInput;
 import java.time.Duration;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class MergeKeys {
 
     public static final ClusterKeys TARGET = ClusterKeys.of("target", "producer", ProducerConfig.configDef(), Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "set it with target.bootstrap-servers",
-            ProducerConfig.TRANSACTIONAL_ID_CONFIG, "the merge's name makes one per output partition",
+            ProducerConfig.TRANSACTIONAL_ID_CONFIG, "the merge's name makes one per output partition (exactly once)",
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "always on: a retried send never writes a record twice",
             ProducerConfig.ACKS_CONFIG, "always all: a merged record counts only once every in-sync replica has it",
             ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, "a merge copies the bytes as they are",
@@ -107,6 +108,16 @@ public final class MergeKeys {
             Types.STRING,
             "Where records without a usable event time go, with the reason in the header `sluice.merge.reason`; "
                     + "created in the target when missing. Without it, such a record stops the merge.");
+    public static final ConfigKey<MergeDelivery> DELIVERY = ConfigKey.withDefault("merge.delivery",
+            Types.choice(MergeDelivery.class), Types.name(DEFAULTS.delivery()),
+            "`exactly-once`: each output partition's records and the positions they came from commit in one "
+                    + "transaction, so read_committed readers see every input record once, in merge order, whatever "
+                    + "crashes; an instance that lost its partitions is fenced. `at-least-once`: records are written "
+                    + "at once by an idempotent producer and the positions committed (by the owners group's member, "
+                    + "refused to one that lost the partition) after every record below them is acknowledged; a "
+                    + "restart writes the records since the last commit again, in the same order (a repeated "
+                    + "window). A frozen instance's records are not fenced, only its commits (docs/merge.md). Keep it "
+                    + "for the merge's life: a merge under the other delivery is refused.");
     public static final ConfigKey<Duration> MAX_WAIT = ConfigKey.withDefault("merge.max-wait",
             Types.duration(Duration.ofMillis(1)), Durations.format(DEFAULTS.maxWait()),
             "How long an input with nothing read and no confirmed end (its cluster unreachable, say) may hold the "
@@ -114,8 +125,9 @@ public final class MergeKeys {
                     + "late.");
     public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("merge.commit-interval",
             Types.duration(Duration.ofMillis(1)), Durations.format(DEFAULTS.commitInterval()),
-            "How often each output partition commits what it merged, with the inputs' positions, in one "
-                    + "transaction; read_committed readers see the records then.");
+            "How often each output partition commits what it merged, with the inputs' positions (exactly once: in "
+                    + "one transaction, and read_committed readers see the records then; at least once: what a "
+                    + "restart may write again).");
     public static final ConfigKey<Long> BUDGET = ConfigKey.withDefault("merge.budget", Types.size(1L << 20),
             Sizes.format(DEFAULTS.budgetBytes()),
             "Memory for records read but not merged yet, shared by every input partition this instance reads: an "
@@ -136,7 +148,8 @@ public final class MergeKeys {
             TARGET.sections("the cluster and topic the merged records go to"),
             List.of(new KeyCatalog.Section("metrics", "the HTTP endpoint of a running merge"))),
             KeyCatalog.concat(
-                    List.of(NAME, INPUTS, ORDER_BY, VALUE_FORMAT, VALUE_SCHEMA, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, MAX_WAIT, COMMIT_INTERVAL,
+                    List.of(NAME, INPUTS, ORDER_BY, VALUE_FORMAT, VALUE_SCHEMA, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, DELIVERY, MAX_WAIT,
+                            COMMIT_INTERVAL,
                             BUDGET, WORKERS, REPLICATION_FACTOR),
                     List.of(INPUT.bootstrapServers(), INPUT_TOPIC), INPUT.connectionKeys(),
                     List.of(INPUT.properties(), TARGET.bootstrapServers(), OUTPUT_TOPIC), TARGET.connectionKeys(),

@@ -8,6 +8,7 @@ import io.sluice.cli.config.ConfigProblem;
 import io.sluice.cli.config.Variables;
 import io.sluice.merge.LatePolicy;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.MergeInput;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,6 +39,7 @@ class MergeFileTest {
                   late: side-topic
                   late-topic: clicks-late
                   dead-letter-topic: clicks-dlq
+                  delivery: at-least-once
                   max-wait: 5s
                   commit-interval: 250ms
                   budget: 64MiB
@@ -84,6 +86,8 @@ class MergeFileTest {
         assertEquals(LatePolicy.SIDE_TOPIC, c.late());
         assertEquals(Optional.of("clicks-late"), c.lateTopic());
         assertEquals(Optional.of("clicks-dlq"), c.deadLetterTopic());
+        assertEquals(MergeDelivery.AT_LEAST_ONCE, c.delivery());
+        assertEquals("sluice-merge.clicks.owners", c.stateGroup(), "at least once, the owners group keeps the state");
         assertEquals(Duration.ofSeconds(5), c.maxWait());
         assertEquals(Duration.ofMillis(250), c.commitInterval());
         assertEquals(64L << 20, c.budgetBytes());
@@ -108,6 +112,8 @@ class MergeFileTest {
                 .targetProperties(c.targetProperties()).outputTopic("out").build();
         assertEquals(library.orderBy().describe(), c.orderBy().describe());
         assertEquals(library.late(), c.late());
+        assertEquals(MergeDelivery.EXACTLY_ONCE, c.delivery());
+        assertEquals(library.delivery(), c.delivery());
         assertEquals(library.maxWait(), c.maxWait());
         assertEquals(library.commitInterval(), c.commitInterval());
         assertEquals(library.budgetBytes(), c.budgetBytes());

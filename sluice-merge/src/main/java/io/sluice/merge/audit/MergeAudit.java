@@ -2,6 +2,7 @@ package io.sluice.merge.audit;
 
 import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.MergeInput;
 import io.sluice.merge.state.MergeState;
 import io.sluice.merge.state.StateCodec;
@@ -22,6 +23,11 @@ import org.apache.kafka.common.TopicPartition;
  * committed positions exactly once and unchanged, nothing else, and the records not flagged late in merge order. The
  * first difference is named (missing, duplicate, changed, out of order, beyond the committed position, stranger).
  *
+ * <p>At least once, "once" becomes "at least once": a record written again is counted, not a problem, and so is a
+ * record beyond the committed position (written, its commit not made yet); the order is checked from each
+ * resumption on ({@link io.sluice.merge.write.MergeHeaders#RESUMED}), so a repeated window passes, and records of
+ * an unfenced former owner interleaved with the new owner's do not.
+ *
  * <p>Threading: {@link #run} on the calling thread.
  */
 public final class MergeAudit {
@@ -30,7 +36,8 @@ public final class MergeAudit {
     }
 
     public static MergeAuditReport run(MergeConfig config) throws Exception {
-        MergeAuditReport report = new MergeAuditReport();
+        boolean atLeastOnce = config.delivery() == MergeDelivery.AT_LEAST_ONCE;
+        MergeAuditReport report = new MergeAuditReport(atLeastOnce);
         StateCodec codec = config.stateCodec();
         List<CommittedRecords> inputs = new ArrayList<>();
         try (Admin admin = Admin.create(ClusterConnection.of(config.targetProperties()));
@@ -41,9 +48,9 @@ public final class MergeAudit {
             int partitions = admin.describeTopics(Set.of(config.outputTopic())).allTopicNames()
                     .get(30, TimeUnit.SECONDS).get(config.outputTopic()).partitions().size();
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-                            Map.of(config.progressGroup(), new ListConsumerGroupOffsetsSpec()),
+                            Map.of(config.stateGroup(), new ListConsumerGroupOffsetsSpec()),
                             new ListConsumerGroupOffsetsOptions().requireStable(true))
-                    .partitionsToOffsetAndMetadata(config.progressGroup()).get(30, TimeUnit.SECONDS);
+                    .partitionsToOffsetAndMetadata(config.stateGroup()).get(30, TimeUnit.SECONDS);
             int late = sidePartitions(admin, config.lateTopic().orElse(null));
             int dead = sidePartitions(admin, config.deadLetterTopic().orElse(null));
             for (int p = 0; p < partitions; p++) {
@@ -51,7 +58,7 @@ public final class MergeAudit {
                 OffsetAndMetadata state = committed.get(out);
                 long[] positions = state == null ? startsOf(inputs, config, p)
                         : codec.decode(state.metadata(), state.offset(), "the committed state of " + out).positions();
-                PartitionAudit audit = new PartitionAudit(config, p, report.partition(p, positions));
+                PartitionAudit audit = new PartitionAudit(config, p, report.partition(p, positions), atLeastOnce);
                 if (late > 0) {
                     audit.readAside(target, new TopicPartition(config.lateTopic().get(), p % late), "late");
                 }

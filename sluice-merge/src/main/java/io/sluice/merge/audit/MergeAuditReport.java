@@ -18,6 +18,17 @@ public final class MergeAuditReport {
     static final int KEPT = 10;
 
     private final List<Partition> partitions = new ArrayList<>();
+    private final boolean atLeastOnce;
+
+    /** {@code atLeastOnce}: the merge's delivery is at least once, where repeats are no problem (their order is). */
+    MergeAuditReport(boolean atLeastOnce) {
+        this.atLeastOnce = atLeastOnce;
+    }
+
+    /** Whether the merge audited writes at least once: records may repeat, each repeated window in merge order. */
+    public boolean atLeastOnce() {
+        return atLeastOnce;
+    }
 
     Partition partition(int p, long[] positions) {
         Partition partition = new Partition(p, positions);
@@ -46,8 +57,10 @@ public final class MergeAuditReport {
                 }
             });
         }
-        return s.append(ok() ? "OK: every committed input record is in the output once, unchanged, in merge order"
-                : "NOT OK: " + firstProblem()).toString();
+        return s.append(!ok() ? "NOT OK: " + firstProblem() : atLeastOnce
+                ? "OK: every committed input record is in the output at least once, unchanged, in merge order from "
+                        + "each resumption on (at-least-once: a repeated window after each restart)"
+                : "OK: every committed input record is in the output once, unchanged, in merge order").toString();
     }
 
     /** For a program: the same as {@link #text}, as JSON. */
@@ -55,12 +68,17 @@ public final class MergeAuditReport {
         var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         var root = mapper.createObjectNode();
         root.put("ok", ok());
+        root.put("delivery", atLeastOnce ? "at-least-once" : "exactly-once");
         var list = root.putArray("partitions");
         for (Partition p : partitions) {
             var node = list.addObject();
             node.put("partition", p.partition).put("ok", p.ok()).put("output_records", p.output)
                     .put("late_records", p.late).put("input_records_checked", p.checked)
                     .put("not_comparable", p.uncheckable);
+            if (atLeastOnce) {
+                node.put("repeated_records", p.repeated).put("uncommitted_records", p.uncommitted)
+                        .put("resumptions", p.resumptions);
+            }
             var positions = node.putArray("committed_positions");
             for (long position : p.positions) {
                 positions.add(position);
@@ -97,6 +115,9 @@ public final class MergeAuditReport {
         private long late;
         private long checked;
         private long uncheckable;
+        private long repeated;
+        private long uncommitted;
+        private long resumptions;
         private final Map<String, Long> aside = new LinkedHashMap<>();
 
         Partition(int partition, long[] positions) {
@@ -126,6 +147,21 @@ public final class MergeAuditReport {
 
         void uncheckable() {
             uncheckable++;
+        }
+
+        /** At least once: an input record written again (a repeated window). */
+        void repeated() {
+            repeated++;
+        }
+
+        /** At least once: a record written beyond the committed position (its commit did not happen yet). */
+        void uncommitted() {
+            uncommitted++;
+        }
+
+        /** At least once: an owner resumed writing the partition after a claim. */
+        void resumed() {
+            resumptions++;
         }
 
         void aside(String kind) {
@@ -162,6 +198,21 @@ public final class MergeAuditReport {
             return checked;
         }
 
+        /** At least once: input records found more than once (the extra copies). */
+        public long repeatedRecords() {
+            return repeated;
+        }
+
+        /** At least once: records written beyond the committed positions, to be written again by the next owner. */
+        public long uncommittedRecords() {
+            return uncommitted;
+        }
+
+        /** At least once: how often an owner resumed writing the output partition after a claim. */
+        public long resumptions() {
+            return resumptions;
+        }
+
         public long asideRecords(String kind) {
             return aside.getOrDefault(kind, 0L);
         }
@@ -173,6 +224,10 @@ public final class MergeAuditReport {
                             + "committed positions %s", partition, output, late, checked,
                     java.util.Arrays.toString(positions)));
             aside.forEach((kind, n) -> s.append(String.format(Locale.ROOT, ", %,d in the %s topic", n, kind)));
+            if (repeated > 0 || uncommitted > 0) {
+                s.append(String.format(Locale.ROOT, ", %,d written again after a restart, %,d beyond the committed "
+                        + "positions (at-least-once)", repeated, uncommitted));
+            }
             if (uncheckable > 0) {
                 s.append(String.format(Locale.ROOT, ", %,d no longer in their input (retention): not compared",
                         uncheckable));

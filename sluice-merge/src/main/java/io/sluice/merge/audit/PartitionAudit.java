@@ -22,6 +22,10 @@ import org.apache.kafka.common.header.Header;
  * <p>Each input's records reach the output in offset order (the merge only ever takes an input's next record), so the
  * output is read once, keeping per input only offsets and 64-bit digests, and each input is then read once alongside.
  *
+ * <p>At least once: a record may be there more than once (a repeated window after a restart: counted, each copy
+ * compared with the input), and beyond the committed position (written, not committed yet: counted); the order check
+ * starts again at each {@link MergeHeaders#RESUMED} from the key it names, the committed state's last key.
+ *
  * <p>Threading: one thread.
  */
 final class PartitionAudit {
@@ -41,8 +45,11 @@ final class PartitionAudit {
     private final List<List<Placed>> outputByInput = new ArrayList<>();
     private final List<TreeMap<Long, Placed>> asideByInput = new ArrayList<>();
 
-    PartitionAudit(MergeConfig config, int partition, MergeAuditReport.Partition report) {
+    private final boolean atLeastOnce;
+
+    PartitionAudit(MergeConfig config, int partition, MergeAuditReport.Partition report, boolean atLeastOnce) {
         this.config = config;
+        this.atLeastOnce = atLeastOnce;
         this.partition = partition;
         this.report = report;
         for (int i = 0; i < config.inputs().size(); i++) {
@@ -66,7 +73,9 @@ final class PartitionAudit {
             Placed placed = new Placed(from[2], valueLeft ? CONTENT_NOT_KEPT : digest.of(r),
                     kind + " " + tp + "@" + r.offset());
             Placed earlier = asideByInput.get((int) from[0]).put(from[2], placed);
-            if (earlier != null) {
+            if (earlier != null && atLeastOnce && earlier.digest() == placed.digest()) {
+                report.repeated();
+            } else if (earlier != null) {
                 report.problem("duplicate", name(from[0]) + " offset " + from[2] + " is at " + earlier.where()
                         + " and at " + placed.where());
             }
@@ -89,6 +98,11 @@ final class PartitionAudit {
                 return;
             }
             outputByInput.get((int) from[0]).add(new Placed(from[2], digest.of(r), tp + "@" + r.offset()));
+            Header resumed = atLeastOnce ? r.headers().lastHeader(MergeHeaders.RESUMED) : null;
+            if (resumed != null) {
+                report.resumed();
+                last[0] = resumedAfter(resumed, tp, r.offset());
+            }
             MergeKey key;
             try {
                 key = new MergeKey(config.orderBy().of(r), (int) from[0], from[2]);
@@ -122,6 +136,9 @@ final class PartitionAudit {
             TopicPartition tp = new TopicPartition(config.inputs().get(i).topic(), partition);
             long start = inputs.get(i).start(tp);
             List<Placed> placed = outputByInput.get(i);
+            if (atLeastOnce) {
+                placed.sort(java.util.Comparator.comparingLong(Placed::offset)); // repeated windows: stable, near-sorted
+            }
             TreeMap<Long, Placed> aside = asideByInput.get(i);
             int[] next = {0};
             while (next[0] < placed.size() && placed.get(next[0]).offset() < start) {
@@ -130,12 +147,23 @@ final class PartitionAudit {
             }
             aside.headMap(start).clear();
             String input = config.inputs().get(i).name();
-            inputs.get(i).read(tp, start, positions[i], r -> {
+            long position = positions[i];
+            inputs.get(i).read(tp, start, position, r -> {
                 report.countChecked();
                 long d = digest.of(r);
+                while (next[0] < placed.size() && placed.get(next[0]).offset() < r.offset()) {
+                    leftover(input, placed.get(next[0]++), position); // an offset the input holds no record at
+                }
                 Placed p = null;
                 if (next[0] < placed.size() && placed.get(next[0]).offset() == r.offset()) {
                     p = placed.get(next[0]++);
+                    while (atLeastOnce && next[0] < placed.size() && placed.get(next[0]).offset() == r.offset()) {
+                        again(input, r.offset(), d, placed.get(next[0]++));
+                    }
+                    Placed alsoAside = atLeastOnce ? aside.remove(r.offset()) : null;
+                    if (alsoAside != null) {
+                        again(input, r.offset(), d, alsoAside); // late in one run, in order in its replay
+                    }
                 } else {
                     p = aside.remove(r.offset());
                 }
@@ -155,8 +183,34 @@ final class PartitionAudit {
         }
     }
 
+    /** At least once: another copy of an input record; counted, and compared like the first. */
+    private void again(String input, long offset, long inputDigest, Placed copy) {
+        report.repeated();
+        if (copy.digest() != inputDigest && copy.digest() != CONTENT_NOT_KEPT) {
+            report.problem("changed", input + " offset " + offset + " differs at " + copy.where());
+        }
+    }
+
+    /** The key a {@link MergeHeaders#RESUMED} names: the order goes on from there. */
+    private MergeKey resumedAfter(Header resumed, TopicPartition tp, long offset) {
+        String text = new String(resumed.value(), java.nio.charset.StandardCharsets.US_ASCII);
+        if (text.equals("none")) {
+            return MergeKey.NONE;
+        }
+        String[] k = text.split("/");
+        try {
+            return new MergeKey(Long.parseLong(k[0]), Integer.parseInt(k[1]), Long.parseLong(k[2]));
+        } catch (RuntimeException e) {
+            report.problem("stranger", tp + "@" + offset + " has a malformed " + MergeHeaders.RESUMED + " header '"
+                    + text + "'");
+            return MergeKey.NONE;
+        }
+    }
+
     private void leftover(String input, Placed p, long position) {
-        if (p.offset() >= position) {
+        if (p.offset() >= position && atLeastOnce) {
+            report.uncommitted(); // written, its commit not made: the next owner writes it again
+        } else if (p.offset() >= position) {
             report.problem("beyond position", p.where() + " holds " + input + " offset " + p.offset()
                     + ", at or past the committed position " + position);
         } else {

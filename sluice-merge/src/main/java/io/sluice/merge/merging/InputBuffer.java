@@ -47,15 +47,19 @@ public final class InputBuffer {
         this.lastArrival = createdAt;
     }
 
-    /** Reader: records read (maybe none) and whether the partition's end was reached with them. */
-    public void offer(List<Arrival> arrivals, boolean atEndAfter) {
+    /**
+     * Reader: records read (maybe none) and whether the partition's end was reached with them; returns the bytes held
+     * here with them.
+     */
+    public long offer(List<Arrival> arrivals, boolean atEndAfter) {
         long size = 0;
         for (Arrival a : arrivals) {
             size += a.bytes();
         }
-        bytes.addAndGet(size);
+        long held = bytes.addAndGet(size);
         batches.add(new Batch(arrivals, atEndAfter));
         wakeMerge.run();
+        return held;
     }
 
     /**

@@ -6,10 +6,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -21,7 +23,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * instance from writing after its partitions moved is not this group but the partitions' transactional IDs, which the
  * next owner's claim fences.
  *
- * <p>Threading: its own thread polls the group and runs {@link Ownership}'s callbacks; {@link #stop} from any thread.
+ * <p>Under at-least-once delivery the group also keeps each output partition's committed state, as its offsets:
+ * {@link #commit} commits them as this member, and the group coordinator refuses a member that is no longer of the
+ * current generation (it lost its partitions). A consumer belongs to one thread, so a worker's commit is handed to
+ * the group's thread ({@link MemberCommits}), which commits between polls — and while it waits in a callback
+ * ({@link #await}) for a worker that commits as it hands a partition over.
+ *
+ * <p>Threading: its own thread polls the group and runs {@link Ownership}'s callbacks; {@link #stop} and
+ * {@link #commit} from any thread; {@link #committed} and {@link #await} on the group's thread (in the callbacks).
  */
 public final class OwnersGroup implements Runnable {
 
@@ -36,13 +45,14 @@ public final class OwnersGroup implements Runnable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String topic;
-    private final Ownership ownership;
+    private volatile Ownership ownership;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private final MemberCommits commits;
     private volatile boolean running = true;
 
     /** {@code memberProperties}: the target's connection plus group timings (session timeout, heartbeat). */
     public OwnersGroup(Map<String, Object> targetProperties, Map<String, Object> memberProperties, String group,
-            String topic, Ownership ownership) {
+            String topic) {
         Map<String, Object> props = new HashMap<>(ClusterConnection.of(targetProperties));
         props.putAll(memberProperties);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -51,7 +61,12 @@ public final class OwnersGroup implements Runnable {
         props.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                 "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.commits = new MemberCommits(consumer, group);
         this.topic = topic;
+    }
+
+    /** What this instance does with the partitions it is given; set once, before {@link #run}. */
+    public void ownership(Ownership ownership) {
         this.ownership = ownership;
     }
 
@@ -81,8 +96,34 @@ public final class OwnersGroup implements Runnable {
         }
     }
 
+    /**
+     * The group's committed offsets of {@code partitions} (absent: never committed); on the group's thread, in
+     * {@link Ownership#assigned}.
+     */
+    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
+        return commits.committed(partitions, timeout);
+    }
+
+    /**
+     * Commits {@code offsets} of partitions this member owns as the group's offsets, and waits for the answer: a
+     * {@link org.apache.kafka.clients.consumer.CommitFailedException} when the member lost them (another instance may
+     * own them now). From any thread.
+     */
+    public void commit(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) throws Exception {
+        commits.commit(offsets, timeout);
+    }
+
+    /**
+     * On the group's thread, in a callback: waits up to {@code timeout} for {@code done} (a worker handing a partition
+     * over), committing for the workers meanwhile, since the worker's last commit needs this thread.
+     */
+    public <T> T await(CompletableFuture<T> done, Duration timeout) throws Exception {
+        return commits.await(done, timeout);
+    }
+
     @Override
     public void run() {
+        commits.bind();
         try {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
@@ -105,8 +146,9 @@ public final class OwnersGroup implements Runnable {
                 try {
                     consumer.poll(Duration.ofMillis(500));
                 } catch (WakeupException e) {
-                    // stop() or a nudge: the loop condition decides
+                    // stop() or a commit: the loop condition decides
                 }
+                commits.serveQueued();
             }
         } catch (RuntimeException e) {
             failure.completeExceptionally(e);
@@ -116,6 +158,7 @@ public final class OwnersGroup implements Runnable {
             } catch (RuntimeException e) {
                 failure.completeExceptionally(e);
             }
+            commits.end();
         }
     }
 }

@@ -6,6 +6,7 @@ import io.sluice.merge.merging.Arrival;
 import io.sluice.merge.merging.InputBuffer;
 import io.sluice.merge.order.EventTime;
 import io.sluice.merge.order.EventTimeException;
+import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,6 +50,8 @@ public final class InputReader implements Runnable {
     private final EventTime eventTime;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final LongSupplier shareBytes;
+    private final int index;
+    private final MergeCounts counts;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -68,12 +71,16 @@ public final class InputReader implements Runnable {
 
     /**
      * {@code shareBytes}: how much one input partition may hold before it is paused; {@code smallestShare}: that
-     * share when this instance reads every partition, which bounds the fetches (a fetch lands whole, paused or not).
+     * share when this instance reads every partition, which bounds the fetches (a fetch lands whole, paused or not);
+     * {@code index}: the input's place in the configuration, under which {@code counts} keeps its pauses.
      */
-    public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes, long smallestShare) {
+    public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes, long smallestShare, int index,
+            MergeCounts counts) {
         this.input = input;
         this.eventTime = eventTime;
         this.shareBytes = shareBytes;
+        this.index = index;
+        this.counts = counts;
         Map<String, Object> props = new HashMap<>(input.clientProperties());
         props.putAll(ClusterConnection.of(input.clientProperties()));
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -159,6 +166,7 @@ public final class InputReader implements Runnable {
             if (!r.paused && held >= share) {
                 r.paused = true;
                 pause.add(tp);
+                counts.paused(index);
             } else if (r.paused && held < share / 2) {
                 r.paused = false;
                 resume.add(tp);
@@ -178,7 +186,7 @@ public final class InputReader implements Runnable {
                 for (ConsumerRecord<byte[], byte[]> record : got) {
                     arrivals.add(arrival(record));
                 }
-                r.buffer.offer(arrivals, atEnd);
+                counts.held(index, r.buffer.offer(arrivals, atEnd));
                 newlyAtEnd |= atEnd && !r.atEndSaid;
                 r.atEndSaid = atEnd;
             } else if (atEnd != r.atEndSaid) {

@@ -1,9 +1,10 @@
 package io.sluice.merge.run;
 
 import io.sluice.core.ClusterConnection;
-import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.MergeInput;
+import io.sluice.merge.commit.MergeCommit;
 import io.sluice.merge.merging.InputBuffer;
 import io.sluice.merge.merging.PartitionMerge;
 import io.sluice.merge.owners.OwnersGroup;
@@ -33,8 +34,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an instance does with the output partitions the owners group gives it. On assignment: claim them in the
- * target (fencing earlier owners, reading the committed state), start reading each input's partition p at the state's
- * positions, and give the partition to a worker. On revoke: the worker commits what it merged and lets go, then the
+ * target ({@link MergeCommit}: fencing earlier owners as far as the delivery can, reading the committed state), start
+ * reading each input's partition p at the state's positions, and give the partition to a worker. On revoke: the worker commits what it merged and lets go, then the
  * claim is released. On loss: let go without a commit, since the next owner's claim has fenced this one anyway.
  *
  * <p>Threading: the ownership callbacks on the owners group's thread (the commit point's claim and release run
@@ -50,7 +51,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
 
     private final MergeConfig config;
     private final MergeTopics.Layout layout;
-    private final TargetTransactionCommit commit;
+    private final MergeCommit commit;
+    private final OwnersGroup owners;
     private final StateCodec codec;
     private final MergeCounts counts;
     private final OutputLimits limits;
@@ -61,11 +63,12 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private volatile boolean claimedOnce;
 
     /** {@code compressed}: whether the output producers compress (then only the broker knows a batch's size). */
-    public MergeRunner(MergeConfig config, MergeTopics.Layout layout, TargetTransactionCommit commit,
+    public MergeRunner(MergeConfig config, MergeTopics.Layout layout, MergeCommit commit, OwnersGroup owners,
             boolean compressed, Consumer<Exception> onFailure) {
         this.config = config;
         this.layout = layout;
         this.commit = commit;
+        this.owners = owners;
         this.codec = layout.outputTopicId() == null ? config.stateCodec()
                 : config.stateCodec().forOutput(layout.outputTopicId());
         this.counts = new MergeCounts(config.inputs().size());
@@ -129,6 +132,9 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             PartitionMerge merge = new PartitionMerge(buffers, state, config.maxWait().toMillis());
             OutputPartition out = new OutputPartition(output, config, commit.sender(output), layout.latePartitions(),
                     layout.deadPartitions(), limits, counts);
+            if (config.delivery() == MergeDelivery.AT_LEAST_ONCE) {
+                out.markResumed(state.last()); // verify's sign that a repeated window may begin here
+            }
             worker.start(new PartitionTask(output, merge, out, commit, codec, config.commitInterval(), RECOMMIT, now));
             owned.add(output);
             for (int i = 0; i < buffers.length; i++) {
@@ -153,8 +159,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         for (TopicPartition output : partitions) {
             readers.forEach(r -> r.remove(output.partition()));
             try {
-                workers.get(output.partition() % workers.size()).stop(output, commitFirst)
-                        .get(HAND_OVER.toMillis(), TimeUnit.MILLISECONDS);
+                // the worker's last commit may need this thread (at least once: the owners group commits it)
+                owners.await(workers.get(output.partition() % workers.size()).stop(output, commitFirst), HAND_OVER);
             } catch (Exception e) {
                 // a handed-over partition whose last commit failed (fenced: the next owner claimed it already) is
                 // only that partition's loss; the next owner's claim reads what is committed

@@ -1,26 +1,29 @@
 package io.sluice.merge.run;
 
-import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.core.crash.CrashPoints;
+import io.sluice.merge.commit.MergeCommit;
 import io.sluice.merge.merging.PartitionMerge;
 import io.sluice.merge.state.MergeState;
 import io.sluice.merge.state.StateCodec;
 import io.sluice.merge.write.OutputPartition;
 import java.time.Duration;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One output partition as its worker runs it: the merge, the output it writes to, and when its transaction commits —
- * as soon as the partition has its first records, then every commit interval while it has more, and once an hour
- * when idle (the progress group has no members, so unrefreshed positions would expire).
+ * One output partition as its worker runs it: the merge, the output it writes to, and when it commits (a transaction,
+ * or at least once: the acknowledged records' positions) — as soon as the partition has its first records, then every
+ * commit interval while it has more, and once an hour when idle (the progress group has no members, so unrefreshed
+ * positions would expire).
  *
  * <p>Threading: its worker thread only.
  */
 final class PartitionTask {
 
-    /** After the records of a transaction were sent and before its commit: a crash here must lose nothing. */
+    /**
+     * After the records were sent (exactly once: into the transaction; at least once: and acknowledged) and before
+     * the commit: a crash here must lose nothing.
+     */
     static final String AFTER_SEND = "merge.after-send";
     /** After a commit returned: a crash here must not merge the committed records again. */
     static final String AFTER_COMMIT = "merge.after-commit";
@@ -31,7 +34,7 @@ final class PartitionTask {
     final TopicPartition output;
     final PartitionMerge merge;
     private final OutputPartition out;
-    private final TargetTransactionCommit commit;
+    private final MergeCommit commit;
     private final StateCodec codec;
     private final long commitIntervalMillis;
     private final long recommitMillis;
@@ -40,7 +43,7 @@ final class PartitionTask {
     private boolean everCommitted;
     private PartitionMerge.Halt lastHalt = PartitionMerge.Halt.LIMIT;
 
-    PartitionTask(TopicPartition output, PartitionMerge merge, OutputPartition out, TargetTransactionCommit commit,
+    PartitionTask(TopicPartition output, PartitionMerge merge, OutputPartition out, MergeCommit commit,
             StateCodec codec, Duration commitInterval, Duration recommit, long now) {
         this.output = output;
         this.merge = merge;
@@ -53,17 +56,28 @@ final class PartitionTask {
         this.lastCommitAt = now;
     }
 
-    /** Merges a turn's worth and commits when due; true if anything was merged. */
+    /**
+     * Commits when due, merges a turn's worth and commits when due; true if anything was merged. The commit before
+     * the turn is for an instance that was frozen: it learns whether it still owns the partition before it writes
+     * more (at least once, its records are not fenced, only its commits).
+     */
     boolean turn(long now) throws Exception {
+        if (commitDue(now)) {
+            commit(now);
+        }
         long before = merge.settled();
         lastHalt = merge.advance(out, TURN, now);
         boolean moved = merge.settled() > before;
-        boolean pending = merge.settled() > committedSettled;
-        if (pending && (!everCommitted || now - lastCommitAt >= commitIntervalMillis)
-                || !pending && now - lastCommitAt >= recommitMillis) {
+        if (commitDue(now)) {
             commit(now);
         }
         return moved;
+    }
+
+    private boolean commitDue(long now) {
+        boolean pending = merge.settled() > committedSettled;
+        return pending && (!everCommitted || now - lastCommitAt >= commitIntervalMillis)
+                || !pending && now - lastCommitAt >= recommitMillis;
     }
 
     /** Commits what was merged so far, if anything (the partition is handed over or the merge stops). */
@@ -86,10 +100,11 @@ final class PartitionTask {
     }
 
     private void commit(long now) throws Exception {
+        commit.flush(output); // at least once: every record sent is acknowledged before the positions move past it
         out.checkSends();
         MergeState state = merge.state();
         CrashPoints.reach(AFTER_SEND);
-        commit.commitNow(Map.of(output, new OffsetAndMetadata(state.emitted(), codec.encode(state))), COMMIT_TIMEOUT);
+        commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)), COMMIT_TIMEOUT);
         CrashPoints.reach(AFTER_COMMIT);
         committedSettled = merge.settled();
         lastCommitAt = now;

@@ -15,6 +15,12 @@ public final class MergeHeaders {
     public static final String SOURCE = "sluice.merge.source";
     /** On a late record: the event time of the last record emitted before it, which it falls behind. */
     public static final String LATE = "sluice.merge.late";
+    /**
+     * At least once only, on the first record an owner writes to an output partition after its claim: the key of the
+     * last record emitted before, as committed ({@code <time>/<input>/<offset>}, or {@code none}). Records from there
+     * on may repeat what an earlier owner wrote after its last commit; verify checks the order from this key.
+     */
+    public static final String RESUMED = "sluice.merge.resumed";
     /** On a dead letter: why the record has no place in the merge. */
     public static final String REASON = "sluice.merge.reason";
 

@@ -16,11 +16,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * Writes one output partition's merged records into its transaction in the target cluster: merged records to the
+ * Writes one output partition's merged records through its sender (into its transaction, or at least once straight to
+ * the target cluster): merged records to the
  * output partition with the input's key, value, headers and timestamp, then the provenance header; late records
  * flagged, sent to the late topic, or refused, by the late policy; records without an event time to the dead-letter
- * topic with the reason, or refused. Everything goes into the same transaction, so it all becomes visible with the
- * commit that moves the positions past it.
+ * topic with the reason, or refused. Exactly once, everything goes into the same transaction, so it all becomes visible
+ * with the commit that moves the positions past it.
  *
  * <p>Threading: the partition's merge thread only (the send callbacks run on the producer's I/O thread and only
  * record the first failure).
@@ -39,6 +40,8 @@ public final class OutputPartition implements MergeOutput {
     private final MergeCounts counts;
     private final OutputLimits limits;
     private final AtomicReference<Exception> failed = new AtomicReference<>();
+    /** At least once, until the first record is written to the output partition: its {@link MergeHeaders#RESUMED}. */
+    private String resumed;
     private final Callback onSent = (metadata, error) -> {
         if (error != null) {
             failed.compareAndSet(null, error);
@@ -58,6 +61,14 @@ public final class OutputPartition implements MergeOutput {
                 .map(t -> new TopicPartition(t, output.partition() % deadPartitions)).orElse(null);
         this.counts = counts;
         this.limits = limits;
+    }
+
+    /**
+     * At least once: the first record written to the output partition will say that the merge resumed after
+     * {@code last} (the committed state's last key), where a repeated window may begin.
+     */
+    public void markResumed(MergeKey last) {
+        resumed = last.equals(MergeKey.NONE) ? "none" : last.time() + "/" + last.input() + "/" + last.offset();
     }
 
     @Override
@@ -81,6 +92,10 @@ public final class OutputPartition implements MergeOutput {
                         + "late: side-topic to keep going with late records, or raise max-wait if an input was slow.");
             }
             counts.late(input);
+        }
+        if (resumed != null && to == output) {
+            MergeHeaders.add(headers, MergeHeaders.RESUMED, resumed);
+            resumed = null;
         }
         sender.send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers),
                 onSent);

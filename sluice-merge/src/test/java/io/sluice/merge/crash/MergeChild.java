@@ -2,6 +2,7 @@ package io.sluice.merge.crash;
 
 import io.sluice.merge.Merge;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.MergeInput;
 import io.sluice.merge.MergeInputs;
 import java.time.Duration;
@@ -11,7 +12,7 @@ import java.util.Map;
 /**
  * A merge of two inputs in a child JVM, for the crash tests:
  * {@code MergeChild <input 0 bootstrap> <topic 0> <input 1 bootstrap> <topic 1> <target bootstrap> <output> <name>
- * [<instance ID>]}.
+ * [<instance ID> [<delivery>]]}.
  * It merges to the inputs' ends unless it halts at a crash point or is killed first. Its owners-group member has a
  * fixed instance ID (static membership), so a restart with the same ID takes the partitions at once.
  */
@@ -43,7 +44,8 @@ public final class MergeChild {
                 .input(new MergeInput("west", plaintext(args[0]), args[1]))
                 .input(new MergeInput("east", plaintext(args[2]), args[3]))
                 .targetProperties(plaintext(args[4])).outputTopic(args[5])
-                .commitInterval(Duration.ofMillis(50)).budgetBytes(1 << 20).untilEnd(true);
+                .commitInterval(Duration.ofMillis(50)).budgetBytes(1 << 20).untilEnd(true)
+                .delivery(args.length > 8 ? MergeDelivery.valueOf(args[8]) : MergeDelivery.EXACTLY_ONCE);
     }
 
     static Map<String, Object> member() {

@@ -9,6 +9,8 @@ import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
 import io.sluice.merge.Merge;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
+import io.sluice.merge.MergeProgress;
 import io.sluice.merge.audit.MergeAudit;
 import io.sluice.merge.audit.MergeAuditReport;
 import io.sluice.merge.MergeInputs;
@@ -30,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A merge in a child JVM halts at each named step of its commit in turn (at the first commit, when nothing is
- * committed yet, and at a later one), or is killed at a seeded random moment; a restart then merges to the end.
+ * committed yet, and at a later one), or is killed at a seeded moment mid-merge (after a seeded number of records were
+ * committed, and before the end: the kill, not the merge, ended it); a restart then merges to the end.
  * Whatever the step, the output is exactly what an uninterrupted merge writes: every input record once, in merge
  * order — the restart's claim aborted what the halted merge had sent, and its committed state (positions and the
  * last key) let it go on as if nothing had happened.
@@ -60,25 +63,33 @@ class MergeCrashTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {20261125L, 7L})
     void aKillAtASeededRandomMomentLeavesTheUninterruptedOutputAfterARestart(long seed) throws Exception {
-        long delayMillis = 100 + new Random(seed).nextInt(1_500);
-        System.out.println("[merge-crash-test] seed " + seed + ": kill -9 " + delayMillis + " ms after the start");
         Run run = new Run();
         ChildProcess child = run.start();
-        TimeUnit.MILLISECONDS.sleep(delayMillis);
-        child.kill();
+        run.killMidMerge(child, seed);
         run.finishAndCheck();
     }
 
     /** Two inputs with skewed event times on two clusters, merged into a topic of the first. */
     static final class Run {
+        /** Records in the inputs: two partitions of two inputs, 1,500 each. */
+        static final long RECORDS = 2 * 2 * 1_500;
+        /** What kill -9 makes a JVM's exit status (128 + SIGKILL). */
+        static final int KILLED = 128 + 9;
+
         final KafkaCluster west = SharedKafka.cluster();
         final KafkaCluster east = SharedKafka.second();
         final MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
                 List.of(Names.unique("mcrash-west"), Names.unique("mcrash-east")));
         final String output = Names.unique("mcrash-out");
         final String name = Names.unique("mcrash");
+        final MergeDelivery delivery;
 
         Run() {
+            this(MergeDelivery.EXACTLY_ONCE);
+        }
+
+        Run(MergeDelivery delivery) {
+            this.delivery = delivery;
             west.createTopic(inputs.topics().get(0), 2);
             east.createTopic(inputs.topics().get(1), 2);
             Random random = new Random(11);
@@ -91,7 +102,44 @@ class MergeCrashTest {
 
         String[] args() {
             return new String[] {west.bootstrapServers(), inputs.topics().get(0), east.bootstrapServers(),
-                inputs.topics().get(1), west.bootstrapServers(), output, name};
+                inputs.topics().get(1), west.bootstrapServers(), output, name, MergeChild.INSTANCE, delivery.name()};
+        }
+
+        /**
+         * kill -9 of the child at a seeded moment mid-merge: once the commits it made cover a seeded number of
+         * records (at least one commit seen, at most a third of the records). The kill must be what ended it (its exit
+         * status is SIGKILL's, not a finished merge's), and what it committed must fall short of the inputs' ends.
+         */
+        void killMidMerge(ChildProcess child, long seed) throws Exception {
+            long target = 1 + new Random(seed).nextInt((int) (RECORDS / 3));
+            MergeConfig config = MergeChild.config(args()).build();
+            long committed;
+            try (MergeProgress progress = MergeProgress.of(config, Duration.ofSeconds(5))) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while ((committed = committed(progress)) < target) {
+                    assertTrue(child.isAlive(), () -> "the child ended before the kill\n" + child.tail());
+                    assertTrue(System.nanoTime() < deadline, () -> "no commit of " + target + " records within "
+                            + "60 s\n" + child.tail());
+                    TimeUnit.MILLISECONDS.sleep(5);
+                }
+                int status = child.kill();
+                long after = committed(progress);
+                System.out.println("[merge-crash-test] seed " + seed + " (" + delivery + "): kill -9 once " + committed
+                        + " of " + RECORDS + " records were committed (target " + target + "); " + after
+                        + " committed when it died");
+                assertEquals(KILLED, status, () -> "the kill ended the child, not the end of its merge\n"
+                        + child.tail());
+                assertTrue(after < RECORDS, "killed mid-merge: " + after + " of " + RECORDS + " committed");
+            }
+        }
+
+        /** Input records below the committed positions, over every output partition and input. */
+        private static long committed(MergeProgress progress) throws Exception {
+            long sum = 0;
+            for (MergeProgress.InputLag row : progress.read()) {
+                sum += row.committed() < 0 ? 0 : row.committed() - row.start();
+            }
+            return sum;
         }
 
         ChildProcess start(String... jvmOptions) {
@@ -99,7 +147,7 @@ class MergeCrashTest {
         }
 
         ChildProcess start(List<String> jvmOptions, String instance) {
-            String[] args = java.util.Arrays.copyOf(args(), 8);
+            String[] args = args();
             args[7] = instance;
             ChildProcess child = ChildJvm.builder("merge-" + name)
                     .classpathOfThisJvm()
