@@ -5,10 +5,13 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.reassign.execute.Cancellation;
+import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,7 +26,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cancel", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Cancels the moves of a journal's run that are under way (their partitions keep the replicas "
-                + "they had; completed moves stay) and restores every config the run changed.")
+                + "they had; completed moves stay) and restores every config the run changed (and forgets them in "
+                + "the journal topic).")
 final class CancelCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "JOURNAL", description = "The journal of the run.")
@@ -48,7 +52,8 @@ final class CancelCommand implements Callable<Integer> {
         }
         return ClusterConnection.with(kafka, spec, admin -> {
             ProgressView view = new ProgressView(context.console(), Duration.ofSeconds(30));
-            try (Journal journal = Journal.open(journalFile)) {
+            try (ClusterJournal topic = new ClusterJournal(admin, kafka.clientProperties(Map.of()), Set.of());
+                    Journal journal = Journal.open(journalFile, topic.restoresOnly())) {
                 new Cancellation(admin, journal, view).cancel(Duration.ofMillis(500));
             }
             view.finish("cancelled: no move of " + journalFile + " is under way and every config it changed is "

@@ -6,12 +6,14 @@ import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.reassign.check.Leftover;
 import io.sluice.reassign.check.LeftoverCheck;
+import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.plan.PlanFile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,16 +28,17 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Looks over the whole cluster for what moves leave behind: throttles on brokers, the cluster "
-                + "default and topics that no move under way needs; configs a journal's run changed and never "
-                + "restored (temporary retention.bytes among them); moves that do not progress. --fix removes "
-                + "them: throttles deleted, journaled configs restored, stalled moves cancelled.")
+                + "default and topics that no move under way needs; configs a run changed and never restored "
+                + "(temporary retention.bytes among them), from the cluster's journal topic sluice-reassign-journal "
+                + "and any --journal files; moves that do not progress. --fix removes them: throttles deleted, "
+                + "journaled configs restored to their values before, stalled moves cancelled.")
 final class CheckCommand implements Callable<Integer> {
 
     @Mixin
     KafkaFlags kafka;
 
-    @Option(names = "--journal", paramLabel = "FILE", description = "A run's journal: its configs not restored are "
-            + "leftovers too; repeatable.")
+    @Option(names = "--journal", paramLabel = "FILE", description = "A run's journal file: its configs not restored "
+            + "are leftovers too (runs with --no-journal-topic); repeatable.")
     List<Path> journals;
 
     @Option(names = "--fix", description = "Remove what is found.")
@@ -61,29 +64,34 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return ClusterConnection.with(kafka, spec, admin -> {
-            LeftoverCheck check = new LeftoverCheck(admin, stallWindow);
-            List<Leftover> found = check.find(journals == null ? List.of() : journals);
-            for (Leftover leftover : found) {
-                if (json) {
-                    Map<String, Object> line = new LinkedHashMap<>();
-                    line.put("kind", leftover.getClass().getSimpleName());
-                    line.put("leftover", leftover.describe());
-                    context.console().result(PlanFile.jsonLine(line));
-                } else {
-                    context.console().result(leftover.describe());
-                }
+            try (ClusterJournal topic = new ClusterJournal(admin, kafka.clientProperties(Map.of()), Set.of())) {
+                return check(new LeftoverCheck(admin, stallWindow, topic));
             }
-            if (found.isEmpty()) {
-                context.console().say("clean: no throttle, temporary config or stalled move left behind");
-                return ExitStatus.OK;
-            }
-            if (!fix) {
-                context.console().say(found.size() + " leftover(s); `--fix` removes them");
-                return ExitStatus.FAILURE;
-            }
-            check.fix(found, context.console()::say);
-            context.console().say("fixed " + found.size() + " leftover(s)");
-            return ExitStatus.OK;
         });
+    }
+
+    private int check(LeftoverCheck check) throws InterruptedException {
+        List<Leftover> found = check.find(journals == null ? List.of() : journals);
+        for (Leftover leftover : found) {
+            if (json) {
+                Map<String, Object> line = new LinkedHashMap<>();
+                line.put("kind", leftover.getClass().getSimpleName());
+                line.put("leftover", leftover.describe());
+                context.console().result(PlanFile.jsonLine(line));
+            } else {
+                context.console().result(leftover.describe());
+            }
+        }
+        if (found.isEmpty()) {
+            context.console().say("clean: no throttle, temporary config or stalled move left behind");
+            return ExitStatus.OK;
+        }
+        if (!fix) {
+            context.console().say(found.size() + " leftover(s); `--fix` removes them");
+            return ExitStatus.FAILURE;
+        }
+        check.fix(found, context.console()::say);
+        context.console().say("fixed " + found.size() + " leftover(s)");
+        return ExitStatus.OK;
     }
 }

@@ -12,7 +12,9 @@ import io.sluice.reassign.execute.PlanFreshness;
 import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.execute.Throttles;
+import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.JournalMirror;
 import io.sluice.reassign.journal.JournalEntry;
 import io.sluice.reassign.plan.PartitionMove;
 import io.sluice.reassign.plan.PlanFile;
@@ -37,8 +39,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "execute", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs a plan from `plan`: sets the throttles (and the retention guard), moves the partitions "
                 + "in batches with progress and time left, elects the new preferred leaders and restores every "
-                + "config it changed. Every change is journaled first: after a kill, `resume JOURNAL` finishes and "
-                + "`cancel JOURNAL` undoes.")
+                + "config it changed. Every change is journaled first, in the journal file and in the cluster's topic "
+                + "sluice-reassign-journal: after a kill, `resume JOURNAL` finishes and `cancel JOURNAL` undoes, and "
+                + "`check --fix` restores the run's configs from any machine.")
 final class ExecuteCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "PLAN.json", description = "The plan file `plan` wrote.")
@@ -120,7 +123,8 @@ final class ExecuteCommand implements Callable<Integer> {
             if (rate > 0) {
                 view.note("throttle: " + Units.bytes(rate) + "/s per broker");
             }
-            try (Journal j = Journal.open(journalFile)) {
+            try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
+                    Journal j = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {
                 new ReassignmentRun(admin, j, options, view).run(plan);
             }
             view.finish("done: " + plan.moves().size() + " partitions moved; every config it changed is restored "

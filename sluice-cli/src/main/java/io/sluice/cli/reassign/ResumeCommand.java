@@ -6,7 +6,10 @@ import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.execute.ReassignmentRun;
+import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.JournalMirror;
+import io.sluice.reassign.plan.ReassignmentPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -54,10 +57,12 @@ final class ResumeCommand implements Callable<Integer> {
         ExecuteOptions options = new ExecuteOptions(0, run.batchSize, false, 1, 1, run.poll);
         return ClusterConnection.with(kafka, spec, admin -> {
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
-            try (Journal journal = Journal.open(journalFile)) {
-                if (journal.plan().isEmpty()) {
-                    throw new RunFailure("the journal " + journalFile + " holds no plan");
-                }
+            ReassignmentPlan plan;
+            try (Journal read = Journal.open(journalFile)) {
+                plan = read.plan().orElseThrow(() -> new RunFailure("the journal " + journalFile + " holds no plan"));
+            }
+            try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
+                    Journal journal = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {
                 new ReassignmentRun(admin, journal, options, view).run(journal.plan().get());
             }
             view.finish("done: the run of " + journalFile + " is complete and every config it changed is restored");

@@ -5,7 +5,8 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
- * How a run moves: batch size and how often it reads progress: a picocli mixin of {@code execute} and
+ * How a run moves: batch size, how often it reads progress, whether it also journals in the cluster's topic: a
+ * picocli mixin of {@code execute} and
  * {@code resume}.
  *
  * <p>Threading: filled by picocli, then read by the command's thread.
@@ -26,4 +27,10 @@ final class RunFlags {
             description = "Without a terminal, a progress line this often (default ${DEFAULT-VALUE}); on a terminal "
                     + "one live line.")
     Duration progressEvery;
+
+    @Option(names = "--journal-topic", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also record each temporary config in the cluster's compacted topic "
+                    + "sluice-reassign-journal (created on first use), so that `check` finds it from any machine "
+                    + "even when the journal file is gone (default: on).")
+    boolean journalTopic;
 }

@@ -14,10 +14,13 @@ import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
+import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.execute.Throttles;
+import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.ConfigChange;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.plan.DiskHeadroom;
 import io.sluice.reassign.plan.PartitionMove;
 import io.sluice.reassign.plan.PlanFile;
 import io.sluice.reassign.plan.ReassignmentPlan;
@@ -34,6 +37,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -41,6 +46,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -63,6 +69,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ReassignClusterTest {
 
     private static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+    /** A progress line with the time left: partitions done, partitions. */
+    private static final Pattern PROGRESS = Pattern.compile(
+            ".*moving: (\\d+)/(\\d+) partitions, .* copied, about .+ left");
 
     private static KafkaCluster kafka;
     private static Admin admin;
@@ -173,31 +183,80 @@ class ReassignClusterTest {
 
     @Test
     @Order(4)
-    void aTopicPinnedByAFutureTimestampIsGuardedWhileItMovesAndRestoredAfter() throws Exception {
-        String topic = topicOnFirstThree("reassign-pinned", 2, 1_000, 1_000);
+    void topicsPinnedByFutureOrMissingTimestampsAreGuardedWhileTheyMoveAndRestoredAfter() throws Exception {
+        String future = topicOnFirstThree("reassign-pinned", 2, 1_000, 1_000);
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-            long future = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
-            producer.send(new ProducerRecord<>(topic, 0, future, "k", "from-the-future")).get(30, TimeUnit.SECONDS);
+            long later = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
+            producer.send(new ProducerRecord<>(future, 0, later, "k", "from-the-future")).get(30, TimeUnit.SECONDS);
         }
+        String untimed = untimedTopic("reassign-untimed", 500);
+        List<ConsumerRecord<byte[], byte[]>> read = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT),
+                untimed, Duration.ofSeconds(30));
+        assertEquals(1_000, read.size());
+        assertEquals(Set.of(-1L), read.stream().map(ConsumerRecord::timestamp).collect(Collectors.toSet()),
+                "Kafka 4.3.1 keeps records without a timestamp as such");
+        ConfigResource untimedResource = new ConfigResource(ConfigResource.Type.TOPIC, untimed);
+        set(untimedResource, "retention.bytes", "1073741824"); // the topic's own, above the guard's
         Path planFile = TestDirs.newDir("reassign-pinned").resolve("plan.json");
-        planToAddBroker4(topic, planFile);
+        planToAddBroker4(future + "," + untimed, planFile);
 
-        ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_THROTTLE,
-                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers());
+        // killed with the moves under way (throttled), so the guards are seen while the replicas are copied
+        ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_START,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "256KiB/s");
         assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        String guard = dynamic(resource).get("retention.bytes");
-        assertTrue(guard != null && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
-                "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
+        String futureGuard = dynamic(new ConfigResource(ConfigResource.Type.TOPIC, future)).get("retention.bytes");
+        String untimedGuard = dynamic(untimedResource).get("retention.bytes");
+        assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
+                "the moves are under way");
+        for (String guard : List.of(String.valueOf(futureGuard), String.valueOf(untimedGuard))) {
+            assertTrue(!guard.equals("null") && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
+                    "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
+        }
 
         Cli.Result resume = reassign(ExitStatus.OK, "resume", planFile + ".journal", "--poll", "200ms");
-        assertTrue(resume.err().contains("restored topic " + topic + " retention.bytes (removed)"), resume.err());
-        assertNoThrottleOrOverride(topic);
+        assertTrue(resume.err().contains("restored topic " + future + " retention.bytes (removed)"), resume.err());
+        assertTrue(resume.err().contains("restored topic " + untimed + " retention.bytes to 1073741824"), resume.err());
+        assertEquals("1073741824", dynamic(untimedResource).get("retention.bytes"));
+        assertNoThrottleOrOverride(future);
+        // the journal topic forgot every config the run restored
+        reassign(ExitStatus.OK, "check", "--stall-window", "1s");
     }
 
     @Test
     @Order(5)
+    void checkFindsAKilledRunsGuardThroughTheJournalTopicWhenItsFileIsGoneAndFixRestoresTheValueBefore()
+            throws Exception {
+        String topic = untimedTopic("reassign-orphan", 100);
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        set(resource, "retention.bytes", "5000000");
+        Path planFile = TestDirs.newDir("reassign-orphan").resolve("plan.json");
+        planToAddBroker4(topic, planFile);
+        ChildProcess killed = child(planFile.getParent(), "reassign-orphaned", ReassignmentRun.AFTER_THROTTLE,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "1MB/s");
+        assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+        String guard = dynamic(resource).get("retention.bytes");
+        assertTrue(guard != null && Long.parseLong(guard) < 5_000_000, "the guard is set: " + guard);
+        Files.delete(Path.of(planFile + ".journal")); // run elsewhere, or the file lost
+
+        Cli.Result found = reassign(ExitStatus.FAILURE, "check", "--stall-window", "1s");
+        assertTrue(found.out().contains("temporary retention.bytes=" + guard + " on topic " + topic
+                + " (was 5000000), per the journal topic " + ClusterJournal.TOPIC + ": run "), found.out());
+        assertTrue(found.out().contains("temporary " + Throttles.FOLLOWER_RATE + "=1000000 on broker 4 (was not set), "
+                + "per the journal topic"), found.out());
+        Cli.Result fixed = reassign(ExitStatus.OK, "check", "--stall-window", "1s", "--fix");
+        assertTrue(fixed.err().contains("restored topic " + topic + " retention.bytes to 5000000, per the journal "
+                + "topic"), fixed.err());
+        assertEquals("5000000", dynamic(resource).get("retention.bytes"), "the value before the run");
+        assertNoThrottleOrOverride(null);
+        Map<String, String> values = dynamic(resource);
+        Throttles.TOPIC_KEYS.forEach(k -> assertFalse(values.containsKey(k), topic + " " + values));
+        Cli.Result clean = reassign(ExitStatus.OK, "check", "--stall-window", "1s");
+        assertTrue(clean.err().contains("clean"), clean.err());
+    }
+
+    @Test
+    @Order(6)
     void checkFindsPlantedLeftoversAndFixRemovesThem() throws Exception {
         String topic = topicOnFirstThree("reassign-leftovers", 1, 200, 100);
         TopicPartition partition = new TopicPartition(topic, 0);
@@ -249,7 +308,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aPlanWhosePeakPassesTheDiskHeadroomIsRefusedWithTheNumbers() throws Exception {
         String topic = topicOnFirstThree("reassign-disk", 4, 2_000, 1_000);
         Path dir = TestDirs.newDir("reassign-disk");
@@ -278,7 +337,7 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aMovedReplicaExpiresByItsRecordTimestampsNotByWhenItWasCopied() throws Exception {
         String topic = Names.unique("reassign-retention");
         long retentionMs = 20_000;
@@ -313,7 +372,89 @@ class ReassignClusterTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
+    void aBalancePlanMovesUnderACatchUpThrottleGuardedAsTightSpreadsTheBytesAndElectsThePreferredLeaders()
+            throws Exception {
+        String topic = topicOnFirstThree("reassign-balance", 4, 4_000, 1_000);
+        Path dir = TestDirs.newDir("reassign-balance");
+        // the headroom made tight for broker 4: its peak within 10% of the limit, every log dir under it
+        Cli.Result measured = reassign(ExitStatus.OK, "plan", "--balance", "-t", topic, "--log-dir-capacity", "1GiB",
+                "--max-disk-use", "100%", "--json", "-o", dir.resolve("measure.json").toString());
+        long highest = 0;
+        long peakOfFour = 0;
+        for (JsonNode disk : PlanFile.json().readTree(measured.out()).get("disks")) {
+            highest = Math.max(highest, disk.get("peak").asLong());
+            if (disk.get("broker").asInt() == 4) {
+                peakOfFour = disk.get("peak").asLong();
+            }
+        }
+        double ratio = (double) peakOfFour / highest;
+        double maxDiskUse = Math.min(1.0, 0.08 / (1 - Math.min(ratio, 0.99)));
+        long capacity = (long) Math.ceil(highest / maxDiskUse * 1.01);
+        Path planFile = dir.resolve("plan.json");
+        Cli.Result plan = reassign(ExitStatus.OK, "plan", "--balance", "-t", topic, "--log-dir-capacity",
+                Long.toString(capacity), "--max-disk-use", Double.toString(maxDiskUse), "-o", planFile.toString());
+        ReassignmentPlan written = PlanFile.read(planFile);
+        assertTrue(written.replicaMoves() > 0, plan.out());
+        written.moves().stream().filter(m -> m.replicaMoves() > 0)
+                .forEach(m -> assertEquals(List.of(4), m.adding(), "only rack a's broker 1 can give to 4: " + m));
+        assertTrue(new DiskHeadroom(maxDiskUse).tight(written.disks(), ExecuteOptions.TIGHT_MARGIN).stream()
+                .anyMatch(d -> d.broker() == 4), "broker 4's peak is tight: " + plan.out());
+        Map<Integer, Long> bytesBefore = bytesPerBroker();
+
+        AtomicReference<Cli.Result> execute = new AtomicReference<>();
+        Thread run = new Thread(() -> execute.set(Cli.run("reassign", "execute", planFile.toString(), "-b",
+                kafka.bootstrapServers(), "--catch-up-time", "3s", "--max-disk-use", Double.toString(maxDiskUse),
+                "--poll", "200ms", "--progress-every", "200ms")), "reassign-execute");
+        long start = System.nanoTime();
+        run.start();
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Set<String> guardsWhileMoving = new java.util.TreeSet<>();
+        while (run.isAlive()) {
+            String guard = dynamic(resource).get("retention.bytes");
+            if (guard != null && !admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS)
+                    .isEmpty()) {
+                guardsWhileMoving.add(guard);
+            }
+            Thread.sleep(100);
+        }
+        long took = System.nanoTime() - start;
+        Cli.Result result = execute.get();
+        assertEquals(ExitStatus.OK, result.status(), result.out() + result.err());
+        System.out.printf("balance of %s: %d replica copies of %d bytes in %d ms under --catch-up-time 3s%n", topic,
+                written.replicaMoves(), written.bytesToCopy(), TimeUnit.NANOSECONDS.toMillis(took));
+        assertTrue(result.err().contains("throttle: "), result.err());
+        assertTrue(result.err().lines().map(PROGRESS::matcher).anyMatch(m -> m.matches()
+                && Integer.parseInt(m.group(1)) < Integer.parseInt(m.group(2))),
+                "the progress shows the time left while partitions move: " + result.err());
+        assertTrue(took > TimeUnit.SECONDS.toNanos(1), "throttled: " + took / 1_000_000 + " ms");
+        long limit = (long) (4_000_000L / 4 * 1.10); // (bytes x 3 replicas / 4 partitions / 3) x allowance
+        assertEquals(1, guardsWhileMoving.size(), "the guard held one value while the replicas moved");
+        long guard = Long.parseLong(guardsWhileMoving.iterator().next());
+        assertTrue(guard > limit * 0.9 && guard < limit * 1.3, "about (4 MB / 4) x 1.10, not " + guard);
+        assertTrue(result.err().contains("restored topic " + topic + " retention.bytes (removed)"), result.err());
+        assertNoThrottleOrOverride(topic);
+
+        Map<TopicPartition, List<Integer>> replicas = replicas(topic);
+        for (PartitionMove move : written.moves()) {
+            assertEquals(move.to(), replicas.get(move.topicPartition()), move.toString());
+        }
+        assertEquals(Map.of(), notLedByTheirPreferredLeader(topic), "the preferred leaders lead");
+        Set<TopicPartition> given = written.moves().stream().filter(m -> m.replicaMoves() > 0)
+                .map(PartitionMove::topicPartition).collect(Collectors.toSet());
+        awaitTrue(() -> holdsNoneOf(1, given), "broker 1 deleted the replicas it gave up");
+        Map<Integer, Long> bytesAfter = bytesPerBroker();
+        System.out.printf("bytes per broker before %s, after %s%n", bytesBefore, bytesAfter);
+        assertTrue(variance(bytesAfter) < variance(bytesBefore), "more even: before " + bytesBefore + ", after "
+                + bytesAfter);
+        Set<String> keys = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT), topic, Duration.ofSeconds(60))
+                .stream().map(r -> new String(r.key(), java.nio.charset.StandardCharsets.UTF_8))
+                .collect(Collectors.toSet());
+        assertEquals(4_000, keys.size(), "0 lost: every record fill-0 to fill-3999 is there");
+    }
+
+    @Test
+    @Order(10)
     void removingABrokerMovesEveryReplicaOffIt() throws Exception {
         Path planFile = TestDirs.newDir("reassign-remove").resolve("remove.json");
         Cli.Result plan = reassign(ExitStatus.OK, "plan", "--remove-brokers", "4", "-o", planFile.toString());
@@ -335,6 +476,52 @@ class ReassignClusterTest {
         awaitTrue(() -> admin.describeLogDirs(List.of(4)).allDescriptions().get(30, TimeUnit.SECONDS).get(4).values()
                 .stream().allMatch(d -> d.replicaInfos().isEmpty()), "broker 4 deleted its replicas");
         assertNoThrottleOrOverride(null);
+    }
+
+    /** A topic on brokers 1 to 3 with {@code perPartition} records of 1000 bytes without a timestamp in each of 2. */
+    private static String untimedTopic(String prefix, int perPartition) throws Exception {
+        String topic = Names.unique(prefix);
+        createOnFirstThree(topic, 2);
+        for (int p = 0; p < 2; p++) {
+            UntimedRecords.write(admin, topic, p, perPartition, 1_000);
+            TopicPartition partition = new TopicPartition(topic, p);
+            assertEquals(-1L, admin.listOffsets(Map.of(partition, OffsetSpec.maxTimestamp())).all()
+                    .get(30, TimeUnit.SECONDS).get(partition).timestamp(), "no record of " + partition + " has a time");
+        }
+        return topic;
+    }
+
+    /** Each broker's replica bytes, as DescribeLogDirs reports them. */
+    private static Map<Integer, Long> bytesPerBroker() throws Exception {
+        Map<Integer, Long> bytes = new java.util.TreeMap<>();
+        admin.describeLogDirs(brokers()).allDescriptions().get(30, TimeUnit.SECONDS).forEach((broker, dirs) ->
+                dirs.values().forEach(d -> d.replicaInfos().values().stream().filter(r -> !r.isFuture())
+                        .forEach(r -> bytes.merge(broker, r.size(), Long::sum))));
+        return bytes;
+    }
+
+    private static double variance(Map<Integer, Long> bytes) {
+        double mean = bytes.values().stream().mapToLong(Long::longValue).average().orElse(0);
+        return bytes.values().stream().mapToDouble(b -> (b - mean) * (b - mean)).sum();
+    }
+
+    private static boolean holdsNoneOf(int broker, Set<TopicPartition> partitions) throws Exception {
+        return admin.describeLogDirs(List.of(broker)).allDescriptions().get(30, TimeUnit.SECONDS).get(broker).values()
+                .stream().noneMatch(d -> partitions.stream().anyMatch(d.replicaInfos()::containsKey));
+    }
+
+    /** The partitions of {@code topic} whose leader is not their first replica, with both. */
+    private static Map<Integer, String> notLedByTheirPreferredLeader(String topic) throws Exception {
+        Map<Integer, String> wrong = new HashMap<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+                .forEach(p -> {
+                    int preferred = p.replicas().get(0).id();
+                    if (p.leader() == null || p.leader().id() != preferred) {
+                        wrong.put(p.partition(), "led by " + (p.leader() == null ? "none" : p.leader().id())
+                                + ", preferred " + preferred);
+                    }
+                });
+        return wrong;
     }
 
     private static ChildProcess child(Path dir, String name, String crashAt, String... args) {

@@ -1,5 +1,7 @@
 package io.sluice.reassign.check;
 
+import io.sluice.reassign.journal.ClusterJournal;
+import io.sluice.reassign.journal.ClusterJournalRecord;
 import io.sluice.reassign.journal.ConfigChange;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,8 +9,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
- * Something a reassignment left on the cluster: a throttle no move uses, a temporary config a journal says was
- * never restored, or a move that does not progress.
+ * Something a reassignment left on the cluster: a throttle no move uses, a temporary config a journal (a file, or
+ * the cluster's journal topic) says was never restored, or a move that does not progress.
  *
  * <p>Immutable.
  */
@@ -32,6 +34,20 @@ public sealed interface Leftover {
             return "temporary " + change.key() + "=" + change.value() + " on " + where(change.resource())
                     + " (was " + (change.previous() == null ? "not set" : change.previous()) + "), per the journal "
                     + journal;
+        }
+    }
+
+    /**
+     * A config a run changed, per the cluster's journal topic, still holding the value the run set while no move
+     * under way needs it: the run was killed and its journal file is gone or elsewhere.
+     */
+    record InJournalTopic(ClusterJournalRecord record) implements Leftover {
+        @Override
+        public String describe() {
+            ConfigChange change = record.change();
+            return "temporary " + change.key() + "=" + change.value() + " on " + where(change.resource())
+                    + " (was " + (change.previous() == null ? "not set" : change.previous()) + "), per the journal "
+                    + "topic " + ClusterJournal.TOPIC + ": " + record.origin();
         }
     }
 

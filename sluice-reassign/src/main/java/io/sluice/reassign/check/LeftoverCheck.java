@@ -5,8 +5,11 @@ import io.sluice.reassign.cluster.AdminCalls;
 import io.sluice.reassign.execute.ConfigLedger;
 import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.execute.Throttles;
+import io.sluice.reassign.journal.ClusterJournal;
+import io.sluice.reassign.journal.ClusterJournalRecord;
 import io.sluice.reassign.journal.ConfigChange;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.JournalEntry;
 import io.sluice.reassign.plan.PartitionMove;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,9 +17,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
@@ -27,9 +32,10 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * {@code check}: looks over the whole cluster for what reassignments leave behind (throttles on brokers, the
- * cluster default and topics that no move under way needs; configs the given journals changed and never restored;
- * moves that make no progress within a window) and, with {@code fix}, removes them: throttles deleted, journaled
- * configs restored to their value before, stalled moves cancelled.
+ * cluster default and topics that no move under way needs; configs the given journal files changed and never
+ * restored; configs the cluster's journal topic says a run changed, still set to the run's value while no move
+ * under way needs them; moves that make no progress within a window) and, with {@code fix}, removes them:
+ * throttles deleted, journaled configs restored to their value before, stalled moves cancelled.
  *
  * <p>Threading: one thread runs it.
  */
@@ -37,10 +43,12 @@ public final class LeftoverCheck {
 
     private final Admin admin;
     private final Duration stallWindow;
+    private final ClusterJournal journalTopic;
 
-    public LeftoverCheck(Admin admin, Duration stallWindow) {
+    public LeftoverCheck(Admin admin, Duration stallWindow, ClusterJournal journalTopic) {
         this.admin = admin;
         this.stallWindow = stallWindow;
+        this.journalTopic = journalTopic;
     }
 
     public List<Leftover> find(List<Path> journals) throws InterruptedException {
@@ -55,7 +63,7 @@ public final class LeftoverCheck {
 
         Set<String> journaled = new HashSet<>();
         for (Path journal : journals) {
-            List<io.sluice.reassign.journal.JournalEntry> entries = Journal.read(journal);
+            List<JournalEntry> entries = Journal.read(journal);
             if (Journal.isOver(entries)) {
                 continue;
             }
@@ -65,13 +73,22 @@ public final class LeftoverCheck {
             }
         }
 
-        List<ConfigResource> resources = new ArrayList<>();
-        Collection<Node> nodes = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster");
-        resources.add(new ConfigResource(ConfigResource.Type.BROKER, ""));
-        nodes.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, n.idString())));
-        AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics")
-                .forEach(t -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, t)));
-        new DynamicConfigs(admin).dynamicValues(resources).forEach((resource, values) -> values.forEach((key, value) -> {
+        Map<ConfigResource, Map<String, String>> values = new DynamicConfigs(admin).dynamicValues(resources());
+        for (ClusterJournalRecord record : journalTopic.records()) {
+            ConfigChange change = record.change();
+            boolean inPlace = change.value().equals(values.getOrDefault(change.resource(), Map.of()).get(change.key()));
+            boolean needed = change.type() == ConfigResource.Type.BROKER ? !progressing.isEmpty()
+                    : movingTopics.contains(change.name());
+            // a value changed since is no longer the run's to restore; one a move under way needs is not left over
+            if (inPlace && !journaled.contains(change.id())) {
+                journaled.add(change.id());
+                if (!needed) {
+                    found.add(new Leftover.InJournalTopic(record));
+                }
+            }
+        }
+
+        values.forEach((resource, byKey) -> byKey.forEach((key, value) -> {
             boolean brokerThrottle = resource.type() == ConfigResource.Type.BROKER && Throttles.BROKER_KEYS.contains(key)
                     && progressing.isEmpty();
             boolean topicThrottle = resource.type() == ConfigResource.Type.TOPIC && Throttles.TOPIC_KEYS.contains(key)
@@ -84,23 +101,40 @@ public final class LeftoverCheck {
         return found;
     }
 
+    /** Every broker, the cluster default and every topic. */
+    private List<ConfigResource> resources() {
+        List<ConfigResource> resources = new ArrayList<>();
+        Collection<Node> nodes = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster");
+        resources.add(new ConfigResource(ConfigResource.Type.BROKER, ""));
+        nodes.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, n.idString())));
+        AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics")
+                .forEach(t -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, t)));
+        return resources;
+    }
+
     /** Removes what {@link #find} found. */
-    public void fix(List<Leftover> leftovers, java.util.function.Consumer<String> said) {
+    public void fix(List<Leftover> leftovers, Consumer<String> said) {
         DynamicConfigs configs = new DynamicConfigs(admin);
-        Set<Path> journals = new HashSet<>();
+        Set<Path> journals = new LinkedHashSet<>();
         for (Leftover leftover : leftovers) {
             if (leftover instanceof Leftover.Throttle t) {
                 configs.set(t.resource(), t.key(), null);
                 said.accept("removed " + t.describe());
             } else if (leftover instanceof Leftover.Unrestored u) {
                 journals.add(u.journal());
+            } else if (leftover instanceof Leftover.InJournalTopic j) {
+                ConfigChange change = j.record().change();
+                ConfigLedger.restore(configs, change);
+                journalTopic.restored(j.record().run(), change);
+                said.accept("restored " + change + (change.previous() == null ? " (removed)" : " to "
+                        + change.previous()) + ", per the journal topic");
             } else if (leftover instanceof Leftover.StalledMove s) {
                 new Reassignments(admin).cancel(Set.of(s.partition()));
                 said.accept("cancelled the " + s.describe());
             }
         }
         for (Path path : journals) {
-            try (Journal journal = Journal.open(path)) {
+            try (Journal journal = Journal.open(path, journalTopic.restoresOnly())) {
                 new ConfigLedger(configs, journal).restoreAll(said);
             }
         }

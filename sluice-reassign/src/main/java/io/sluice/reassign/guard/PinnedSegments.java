@@ -14,9 +14,11 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Finds topics whose segments time retention cannot expire: a record dated in the future holds its segment until
- * that date passes (KIP-937), and a non-empty partition without record timestamps is never expired by time.
- * Asks each partition's leader for its largest timestamp (ListOffsets, max timestamp).
+ * Finds topics whose segments time retention cannot bound while they move: a record dated in the future holds its
+ * segment until that date passes (KIP-937), and a segment whose records carry no timestamp (-1) is expired by its
+ * file's modification time, which the copy of a moved replica resets (seed 002's failure). Asks each partition's
+ * leader for its largest timestamp (ListOffsets, max timestamp): -1 on a partition holding records means none of
+ * them has one.
  *
  * <p>Threading: stateless apart from the caller's admin client, which is thread-safe.
  */
@@ -40,12 +42,16 @@ public final class PinnedSegments {
         }
         Map<String, TopicDescription> described = AdminCalls.get(admin.describeTopics(topics).allTopicNames(),
                 "describe topics");
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         Map<TopicPartition, OffsetSpec> largest = new HashMap<>();
         described.forEach((name, topic) -> topic.partitions().forEach(p -> {
+            earliest.put(new TopicPartition(name, p.partition()), OffsetSpec.earliest());
             latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest());
             largest.put(new TopicPartition(name, p.partition()), OffsetSpec.maxTimestamp());
         }));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = AdminCalls.get(
+                admin.listOffsets(earliest).all(), "list start offsets");
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = AdminCalls.get(admin.listOffsets(latest).all(),
                 "list end offsets");
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> max = AdminCalls.get(admin.listOffsets(largest).all(),
@@ -53,8 +59,8 @@ public final class PinnedSegments {
         long future = System.currentTimeMillis() + FUTURE.toMillis();
         Set<String> pinned = new TreeSet<>();
         max.forEach((tp, info) -> {
-            boolean hasRecords = ends.get(tp).offset() > 0;
-            if (hasRecords && (info.timestamp() > future || (info.offset() >= 0 && info.timestamp() < 0))) {
+            boolean hasRecords = ends.get(tp).offset() > starts.get(tp).offset();
+            if (hasRecords && (info.timestamp() > future || info.timestamp() < 0)) {
                 pinned.add(tp.topic());
             }
         });

@@ -19,12 +19,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Every change a run makes to the cluster, one JSON line each, forced to disk before the change is made: after a
  * {@code kill -9} of the tool (or of its machine) the journal still names every throttle and temporary config that
  * may be set, so {@code resume} finishes the run and {@code cancel} restores them. A line cut by the crash is the
  * last and is ignored: its change was not made yet.
+ *
+ * <p>Each config change and restore is also handed to a {@link JournalMirror} (the cluster's journal topic), after
+ * its line is on disk and before the change is made, so that {@code check} finds the run's temporary configs from
+ * any machine, even when this file is gone. Opening a journal hands the mirror its configs not restored again: a
+ * run killed between its line and the mirror's record is mirrored by whoever opens the file next.
  *
  * <p>Threading: one run at a time, on one thread.
  */
@@ -33,25 +39,37 @@ public final class Journal implements AutoCloseable {
     private final Path file;
     private final List<JournalEntry> entries;
     private final FileChannel channel;
+    private final JournalMirror mirror;
 
-    private Journal(Path file, List<JournalEntry> entries, FileChannel channel) {
+    private Journal(Path file, List<JournalEntry> entries, FileChannel channel, JournalMirror mirror) {
         this.file = file;
         this.entries = entries;
         this.channel = channel;
+        this.mirror = mirror;
     }
 
-    /** Opens (or creates) the journal in {@code file} and reads what it holds. */
+    /** Opens (or creates) the journal in {@code file} and reads what it holds; no mirror. */
     public static Journal open(Path file) {
+        return open(file, JournalMirror.NONE);
+    }
+
+    /** Opens (or creates) the journal in {@code file}, reads what it holds and mirrors its pending configs again. */
+    public static Journal open(Path file, JournalMirror mirror) {
         List<JournalEntry> entries = read(file);
+        FileChannel channel;
         try {
             Path parent = file.toAbsolutePath().getParent();
             Files.createDirectories(parent);
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.APPEND);
-            return new Journal(file, new ArrayList<>(entries), channel);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the journal " + file, e);
         }
+        Journal journal = new Journal(file, new ArrayList<>(entries), channel, mirror);
+        if (!journal.isOver()) {
+            journal.pending().forEach(c -> mirror.changing(journal.run(), file, c));
+        }
+        return journal;
     }
 
     /** The entries of a journal file, for a reader that changes nothing ({@code check}). */
@@ -83,6 +101,16 @@ public final class Journal implements AutoCloseable {
 
     public boolean isEmpty() {
         return entries.isEmpty();
+    }
+
+    /**
+     * The run's id: written with the plan; for a journal of an older version without one, its file and first line's
+     * time.
+     */
+    public String run() {
+        return entries.stream().filter(e -> JournalEntry.PLAN.equals(e.event())).findFirst()
+                .map(e -> e.run() != null ? e.run() : file.toAbsolutePath() + "@" + e.time())
+                .orElse(file.toAbsolutePath().toString());
     }
 
     public Optional<ReassignmentPlan> plan() {
@@ -124,19 +152,25 @@ public final class Journal implements AutoCloseable {
     }
 
     public void plan(ReassignmentPlan plan) {
-        append(new JournalEntry(JournalEntry.PLAN, System.currentTimeMillis(), plan, null, null));
+        append(new JournalEntry(JournalEntry.PLAN, System.currentTimeMillis(), plan, null, null,
+                UUID.randomUUID().toString()));
     }
 
+    /** Journals a config about to be changed: this file first, then the mirror; then the caller may change it. */
     public void changing(ConfigChange change) {
-        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null));
+        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null, null));
+        mirror.changing(run(), file, change);
     }
 
+    /** Journals a config restored: this file first, then the mirror forgets it. */
     public void restored(ConfigChange change) {
-        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null));
+        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null, null));
+        mirror.restored(run(), change);
     }
 
     public void started(Collection<String> partitions) {
-        append(new JournalEntry(JournalEntry.STARTED, System.currentTimeMillis(), null, null, List.copyOf(partitions)));
+        append(new JournalEntry(JournalEntry.STARTED, System.currentTimeMillis(), null, null, List.copyOf(partitions),
+                null));
     }
 
     public void finished() {

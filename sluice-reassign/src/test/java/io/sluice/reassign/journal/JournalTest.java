@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigResource;
@@ -58,5 +59,40 @@ class JournalTest {
         Files.writeString(file, "{\"event\":\"changed\",\"time\":1,\"con", StandardCharsets.UTF_8,
                 StandardOpenOption.APPEND);
         assertEquals(List.of(rate), Journal.pending(Journal.read(file)));
+    }
+
+    @Test
+    void theMirrorHearsEachChangeAfterItsLineAndAReopenedJournalMirrorsWhatIsNotRestoredAgain() {
+        Path file = dir.resolve("mirrored.journal");
+        List<String> heard = new ArrayList<>();
+        JournalMirror mirror = new JournalMirror() {
+            @Override
+            public void changing(String run, Path journal, ConfigChange change) {
+                // the line is on disk before the mirror hears of it
+                assertTrue(Journal.pending(Journal.read(file)).contains(change));
+                heard.add("changing " + run + " " + change.id());
+            }
+
+            @Override
+            public void restored(String run, ConfigChange change) {
+                heard.add("restored " + run + " " + change.id());
+            }
+        };
+        ConfigChange rate = new ConfigChange(ConfigResource.Type.BROKER, "4", "leader.replication.throttled.rate",
+                "1000", null);
+        ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
+        String run;
+        try (Journal journal = Journal.open(file, mirror)) {
+            journal.plan(new ReassignmentPlan("balance bytes", List.of(), List.of()));
+            run = journal.run();
+            journal.changing(rate);
+            journal.changing(retention);
+            journal.restored(rate);
+        }
+        try (Journal journal = Journal.open(file, mirror)) {
+            assertEquals(run, journal.run(), "the run keeps its id");
+        }
+        assertEquals(List.of("changing " + run + " " + rate.id(), "changing " + run + " " + retention.id(),
+                "restored " + run + " " + rate.id(), "changing " + run + " " + retention.id()), heard);
     }
 }
