@@ -7,26 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.cli.EngineTestSupport;
+import io.sluice.cli.MeteredArchive;
 import io.sluice.cli.status.MetricsServer;
 import io.sluice.cli.status.PrometheusText;
-import io.sluice.cli.status.SinkMeters;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.local.kafka.KafkaCluster;
-import io.sluice.storage.backend.LocalBackend;
-import io.sluice.storage.codec.Codec;
-import io.sluice.storage.format.JsonLinesFormat;
-import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
-import io.sluice.testkit.TestDirs;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -46,13 +40,11 @@ class DurableLagTest {
         EngineTestSupport.produceJson(kafka, topic, 1_000);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsServer server = MetricsServer.start(registry, 0)) {
-            EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry)
-                    .commitInterval(Duration.ofMillis(300)).build();
-            ArchiveSink sink = new ArchiveSink(new LocalBackend(TestDirs.newDir("durable-lag")),
-                    new Layout("{topic}/", null, ZoneOffset.UTC, null), new JsonLinesFormat(Codec.NONE, false, false),
-                    new RollingPolicy(1 << 20, 1_000_000, Duration.ofMinutes(10), 8), true);
-            SinkMeters.bind(registry, config.groupId(), sink);
-            Engine engine = Engine.startSink(config, sink);
+            MeteredArchive run = MeteredArchive.start(kafka, topic, registry,
+                    new RollingPolicy(1 << 20, 1_000_000, Duration.ofMinutes(10), 8), Duration.ofMillis(300));
+            EngineConfig config = run.config();
+            ArchiveSink sink = run.sink();
+            Engine engine = run.engine();
             Map<String, String> group = Map.of("group", config.groupId());
             EngineTestSupport.await("every record consumed", () -> metric(server, "sluice_records_completed_total",
                     group) == 1_000 && metric(server, "sluice_partition_lag", group) == 0);

@@ -8,15 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.cli.EngineTestSupport;
-import io.sluice.core.Engine;
-import io.sluice.core.EngineConfig;
+import io.sluice.cli.MeteredArchive;
 import io.sluice.local.kafka.KafkaCluster;
-import io.sluice.storage.backend.LocalBackend;
-import io.sluice.storage.codec.Codec;
-import io.sluice.storage.format.JsonLinesFormat;
-import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
-import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
@@ -27,7 +21,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -50,14 +43,9 @@ class StatusPageTest {
         EngineTestSupport.produceJson(kafka, topic, 1_000);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsServer server = MetricsServer.start(registry, 0)) {
-            EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry)
-                    .commitInterval(Duration.ofMillis(300)).build();
-            ArchiveSink sink = new ArchiveSink(new LocalBackend(TestDirs.newDir("status-page")),
-                    new Layout("{topic}/", null, ZoneOffset.UTC, null), new JsonLinesFormat(Codec.NONE, false, false),
-                    new RollingPolicy(1 << 20, 100, Duration.ofSeconds(1), 8), true); // the tails roll too
-            SinkMeters.bind(registry, config.groupId(), sink);
-            Engine engine = Engine.startSink(config, sink);
-            server.watch(engine);
+            MeteredArchive run = MeteredArchive.start(kafka, topic, registry,
+                    new RollingPolicy(1 << 20, 100, Duration.ofSeconds(1), 8), Duration.ofMillis(300)); // tails roll
+            server.watch(run.engine());
             EngineTestSupport.await("every record durable", () -> {
                 JsonNode s = status(server);
                 return s.path("records").asLong() == 1_000 && s.path("partitions").size() == 2
@@ -97,8 +85,8 @@ class StatusPageTest {
             Path png = TestDirs.newDir("status-page-shot").resolve("status.png");
             HeadlessChromium.screenshot(server.uri("/"), png, 1200, 760, Duration.ofSeconds(4));
             assertTrue(Files.size(png) > 10_000, "a screenshot with something on it: " + Files.size(png) + " bytes");
-            engine.close();
-            sink.close();
+            run.engine().close();
+            run.sink().close();
         }
     }
 
