@@ -106,6 +106,11 @@ public final class Merge implements AutoCloseable {
         return runner.counts();
     }
 
+    /** The output partitions this instance merges now (claimed through the owners group). */
+    public int partitions() {
+        return runner.ownedPartitions();
+    }
+
     /** Completes exceptionally with the reason the merge cannot go on; never completes normally. */
     public CompletableFuture<Void> failure() {
         return failure;

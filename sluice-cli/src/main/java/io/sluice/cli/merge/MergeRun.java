@@ -20,7 +20,6 @@ import io.sluice.merge.MergeProgress;
 import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -60,6 +59,9 @@ final class MergeRun {
         try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint());
                 MergeProgress progress = MergeProgress.of(config, LAG_TIMEOUT)) {
             Merge merge = start();
+            if (server != null) {
+                server.watch(new MergeHealth(merge, () -> stopReason.get() != null));
+            }
             LOG.info("merging {}", file.describe());
             LagSampler lag = new LagSampler(config, progress, LAG_EVERY);
             MergeMeters.register(registry, config, merge.counts(), lag);
@@ -81,7 +83,7 @@ final class MergeRun {
 
     private Merge start() throws RunFailure {
         try {
-            return Merge.start(config);
+            return Merge.start(config, file.ownersMember());
         } catch (Exception e) {
             LOG.debug("the merge did not start", e);
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
@@ -127,12 +129,7 @@ final class MergeRun {
     }
 
     private static Throwable cause(Merge merge) {
-        try {
-            merge.failure().join();
-            return null; // never: the merge's failure never completes normally
-        } catch (CompletionException e) {
-            return e.getCause();
-        }
+        return new MergeHealth(merge, () -> false).failure().orElse(null);
     }
 
     /** Closes the merge: each output partition it owns commits what it merged; a failure to do so is the run's. */

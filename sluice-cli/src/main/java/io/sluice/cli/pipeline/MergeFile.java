@@ -16,9 +16,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * A merge read from a file (keys: {@link MergeKeys}): the merge's configuration, its metrics endpoint, and the
@@ -151,6 +153,16 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                     + names.size());
         }
         return inputs;
+    }
+
+    /**
+     * The settings of this instance's member of the owners group: its session timeout ({@code merge.session-timeout}),
+     * with heartbeats at a third of it, at most every 3 s (Kafka's default interval).
+     */
+    public Map<String, Object> ownersMember() {
+        long session = settings.get(MergeKeys.SESSION_TIMEOUT).toMillis();
+        return Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, session),
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(1, Math.min(3_000, session / 3)));
     }
 
     /** One line: what is merged from where to where. */

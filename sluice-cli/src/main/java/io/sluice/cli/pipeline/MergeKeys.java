@@ -123,6 +123,12 @@ public final class MergeKeys {
             "How long an input with nothing read and no confirmed end (its cluster unreachable, say) may hold the "
                     + "merge before it goes on without it; what that input sends later below the merged position is "
                     + "late.");
+    public static final ConfigKey<Duration> SESSION_TIMEOUT = ConfigKey.withDefault("merge.session-timeout",
+            Types.duration(Duration.ofMillis(1)), "45s",
+            "How long an instance may go unheard (crashed, frozen, cut off) before the other instances of this merge "
+                    + "take its output partitions over; heartbeats go at a third of it (at most every 3 s). Lower "
+                    + "hands over sooner, at the risk of a rebalance on a long pause; the brokers' "
+                    + "`group.min.session.timeout.ms` (6 s by default) is the least they accept.");
     public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("merge.commit-interval",
             Types.duration(Duration.ofMillis(1)), Durations.format(DEFAULTS.commitInterval()),
             "How often each output partition commits what it merged, with the inputs' positions (exactly once: in "
@@ -149,7 +155,7 @@ public final class MergeKeys {
             List.of(new KeyCatalog.Section("metrics", "the HTTP endpoint of a running merge"))),
             KeyCatalog.concat(
                     List.of(NAME, INPUTS, ORDER_BY, VALUE_FORMAT, VALUE_SCHEMA, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, DELIVERY, MAX_WAIT,
-                            COMMIT_INTERVAL,
+                            SESSION_TIMEOUT, COMMIT_INTERVAL,
                             BUDGET, WORKERS, REPLICATION_FACTOR),
                     List.of(INPUT.bootstrapServers(), INPUT_TOPIC), INPUT.connectionKeys(),
                     List.of(INPUT.properties(), TARGET.bootstrapServers(), OUTPUT_TOPIC), TARGET.connectionKeys(),

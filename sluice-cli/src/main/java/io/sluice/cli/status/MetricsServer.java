@@ -39,6 +39,7 @@ public final class MetricsServer implements AutoCloseable {
     private final ExecutorService executor;
     private final PrometheusMeterRegistry registry;
     private volatile Engine engine;
+    private volatile RunHealth run;
 
     private MetricsServer(HttpServer server, ExecutorService executor, PrometheusMeterRegistry registry) {
         this.server = server;
@@ -93,9 +94,18 @@ public final class MetricsServer implements AutoCloseable {
         return metrics;
     }
 
-    /** The engine whose health {@code /health} and {@code /ready} report; until then it is starting. */
+    /**
+     * The engine whose health {@code /health} and {@code /ready} report, and whose figures the status page shows;
+     * until then the run is starting.
+     */
     public void watch(Engine engine) {
         this.engine = engine;
+        this.run = RunHealth.of(engine);
+    }
+
+    /** A run without an engine (a merge) whose health {@code /health} and {@code /ready} report. */
+    public void watch(RunHealth run) {
+        this.run = run;
     }
 
     public InetSocketAddress address() {
@@ -128,7 +138,7 @@ public final class MetricsServer implements AutoCloseable {
                 case "/ready" -> ready(exchange);
                 case "/", "/index.html" -> send(exchange, 200, "text/html; charset=utf-8", page());
                 case "/status.json" -> send(exchange, 200, "application/json",
-                        StatusJson.of(engine, registry, System.currentTimeMillis()));
+                        StatusJson.of(engine, run, registry, System.currentTimeMillis()));
                 default -> send(exchange, 404, "text/plain; charset=utf-8",
                         "not found; try / (the status page), /metrics, /health or /ready\n");
             }
@@ -143,28 +153,27 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     private void health(HttpExchange exchange) throws IOException {
-        Engine e = engine;
-        if (e == null) {
+        RunHealth r = run;
+        if (r == null) {
             send(exchange, 200, "text/plain; charset=utf-8", "STARTING\n");
-        } else if (e.health() == Health.FAILED) {
+        } else if (r.health() == Health.FAILED) {
             send(exchange, 503, "text/plain; charset=utf-8", "FAILED: "
-                    + e.failure().map(Throwable::getMessage).orElse("no reason recorded") + "\n");
+                    + r.failure().map(Throwable::getMessage).orElse("no reason recorded") + "\n");
         } else {
-            send(exchange, 200, "text/plain; charset=utf-8", e.health() + "\n");
+            send(exchange, 200, "text/plain; charset=utf-8", r.health() + "\n");
         }
     }
 
     private void ready(HttpExchange exchange) throws IOException {
-        Engine e = engine;
-        String notReady = e == null ? "the engine is starting"
-                : e.health() != Health.RUNNING ? "the engine is " + e.health()
-                : e.partitions().isEmpty() ? "no partitions assigned (joining the group, or more instances than "
+        RunHealth r = run;
+        String notReady = r == null ? "the run is starting"
+                : r.health() != Health.RUNNING ? r.what() + " is " + r.health()
+                : r.partitions() == 0 ? "no partitions assigned (joining the group, or more instances than "
                         + "partitions)" : null;
         if (notReady != null) {
             send(exchange, 503, "text/plain; charset=utf-8", "NOT READY: " + notReady + "\n");
         } else {
-            send(exchange, 200, "text/plain; charset=utf-8", "READY: " + e.partitions().size()
-                    + " partitions assigned\n");
+            send(exchange, 200, "text/plain; charset=utf-8", "READY: " + r.partitions() + " partitions assigned\n");
         }
     }
 

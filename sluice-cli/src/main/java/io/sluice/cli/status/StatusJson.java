@@ -25,12 +25,18 @@ final class StatusJson {
     private StatusJson() {
     }
 
-    /** The snapshot of {@code engine} (null while it starts) at {@code nowMillis}. */
-    static String of(Engine engine, MeterRegistry registry, long nowMillis) {
+    /**
+     * The snapshot of {@code engine} at {@code nowMillis}; without one (a run starting, or a merge, whose figures are on
+     * {@code /metrics} only), the state of {@code run} (null while starting).
+     */
+    static String of(Engine engine, RunHealth run, MeterRegistry registry, long nowMillis) {
         ObjectNode root = JSON.createObjectNode();
         root.put("time", nowMillis);
         if (engine == null) {
-            root.put("state", "STARTING");
+            root.put("state", run == null ? "STARTING" : run.health().name());
+            if (run != null) {
+                run.failure().map(Throwable::getMessage).ifPresent(m -> root.put("error", m));
+            }
             root.putArray("partitions");
             return root.toString();
         }

@@ -100,6 +100,9 @@ class MergeCommandTest {
         child.awaitLogLine(l -> l.contains(" claimed, from positions"), Duration.ofSeconds(60));
         String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + metricsPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        // the only instance claims both output partitions, one after the other
+        awaitAnswer(metricsPort, "/ready", "200 READY: 2 partitions assigned");
+        assertEquals("200 RUNNING", get(metricsPort, "/health"));
         assertTrue(metrics.contains("sluice_merge_records_total{input=\"west\"")
                 && metrics.contains("sluice_merge_late_total{input=\"east\"")
                 && metrics.contains("sluice_merge_lag{input=\"east\"")
@@ -157,6 +160,25 @@ class MergeCommandTest {
     }
 
     /** Two input topics of two partitions, west's and east's, each partition with that many records. */
+    /** "status body" of GET {@code path} on 127.0.0.1:{@code port}, the body's trailing newline dropped. */
+    private static String get(int port, String path) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() + " " + r.body().stripTrailing();
+    }
+
+    private static void awaitAnswer(int port, String path, String expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String last = get(port, path);
+        while (!last.equals(expected)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("GET " + path + " answered '" + last + "' for 30 s, not '" + expected + "'");
+            }
+            Thread.sleep(50);
+            last = get(port, path);
+        }
+    }
+
     private String[] inputs(String prefix, int westRecords, int eastRecords) {
         String[] topics = {Names.unique(prefix + "-west"), Names.unique(prefix + "-east")};
         west.createTopic(topics[0], 2);

@@ -41,6 +41,7 @@ class MergeFileTest {
                   dead-letter-topic: clicks-dlq
                   delivery: at-least-once
                   max-wait: 5s
+                  session-timeout: 9s
                   commit-interval: 250ms
                   budget: 64MiB
                   workers: 3
@@ -93,13 +94,15 @@ class MergeFileTest {
         assertEquals(64L << 20, c.budgetBytes());
         assertEquals(3, c.workers());
         assertEquals(Optional.of((short) 2), c.replicationFactor());
+        assertEquals(Map.of("session.timeout.ms", 9_000, "heartbeat.interval.ms", 3_000), file.ownersMember(),
+                "the owners group's member hands over after the session timeout");
         assertEquals(9400, file.metrics().port());
         assertEquals("0.0.0.0", file.metrics().address());
     }
 
     @Test
     void theDefaultsAreTheMergesOwn() throws Exception {
-        MergeConfig c = parse("""
+        MergeFile file = parse("""
                 merge:
                   name: m
                   inputs: a,b
@@ -107,7 +110,10 @@ class MergeFileTest {
                   a: {bootstrap-servers: "a:1", topic: t}
                   b: {bootstrap-servers: "b:1", topic: t}
                 target: {bootstrap-servers: "c:1", topic: out}
-                """).config();
+                """);
+        MergeConfig c = file.config();
+        assertEquals(Map.of("session.timeout.ms", 45_000, "heartbeat.interval.ms", 3_000), file.ownersMember(),
+                "Kafka's own defaults");
         MergeConfig library = MergeConfig.builder().name("m").input(c.inputs().get(0)).input(c.inputs().get(1))
                 .targetProperties(c.targetProperties()).outputTopic("out").build();
         assertEquals(library.orderBy().describe(), c.orderBy().describe());

@@ -6,27 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.cli.EngineTestSupport;
+import io.sluice.cli.MeteredArchive;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
 import io.sluice.local.kafka.KafkaCluster;
-import io.sluice.storage.backend.LocalBackend;
-import io.sluice.storage.codec.Codec;
-import io.sluice.storage.format.JsonLinesFormat;
-import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
-import io.sluice.testkit.TestDirs;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -44,18 +39,17 @@ class MetricsServerTest {
         kafka.createTopic(topic, 2);
         EngineTestSupport.produceJson(kafka, topic, 1_000);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Path dir = TestDirs.newDir("metrics-archive");
         try (MetricsServer server = MetricsServer.start(registry, 0)) {
             assertTrue(server.address().getAddress().isLoopbackAddress(), "bound to loopback by default");
             assertEquals("200 STARTING", get(server, "/health"));
-            assertEquals("503 NOT READY: the engine is starting", get(server, "/ready"));
+            assertEquals("503 NOT READY: the run is starting", get(server, "/ready"));
 
-            EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry).build();
-            ArchiveSink sink = new ArchiveSink(new LocalBackend(dir), new Layout("{topic}/", null, ZoneOffset.UTC,
-                    null), new JsonLinesFormat(Codec.NONE, false, false),
-                    new RollingPolicy(1 << 20, 100, Duration.ofMinutes(5), 8), true);
-            SinkMeters.bind(registry, config.groupId(), sink);
-            Engine engine = Engine.startSink(config, sink);
+            MeteredArchive run = MeteredArchive.start(kafka, topic, registry,
+                    new RollingPolicy(1 << 20, 100, Duration.ofMinutes(5), 8), null);
+            EngineConfig config = run.config();
+            ArchiveSink sink = run.sink();
+            Engine engine = run.engine();
+            Path dir = run.dir();
             server.watch(engine);
             EngineTestSupport.await("ready", () -> get(server, "/ready").equals("200 READY: 2 partitions assigned"));
             assertEquals("200 RUNNING", get(server, "/health"));

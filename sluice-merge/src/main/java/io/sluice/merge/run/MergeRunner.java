@@ -97,6 +97,11 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         return counts;
     }
 
+    /** The output partitions this instance merges now. */
+    public int ownedPartitions() {
+        return owned.size();
+    }
+
     /** One input partition's share of the budget: the budget over every input partition this instance reads. */
     public long shareBytes() {
         return config.budgetBytes() / Math.max(1, owned.size() * config.inputs().size());

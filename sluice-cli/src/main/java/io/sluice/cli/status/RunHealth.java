@@ -1,0 +1,49 @@
+package io.sluice.cli.status;
+
+import io.sluice.core.Engine;
+import io.sluice.core.Health;
+import java.util.Optional;
+
+/**
+ * What {@code /health} and {@code /ready} report on: a run's life cycle, why it failed, and how many partitions this
+ * instance serves. An engine's run (an archive, a mirror) or a merge.
+ *
+ * <p>Threading: read from the metrics server's thread; implementations read state that is safe to read from any.
+ */
+public interface RunHealth {
+
+    /** How messages name the run: "the engine", "the merge". */
+    String what();
+
+    Health health();
+
+    /** Why the run failed, when {@link #health()} is {@link Health#FAILED}. */
+    Optional<Throwable> failure();
+
+    /** The partitions this instance reads (an engine) or merges (a merge) now. */
+    int partitions();
+
+    static RunHealth of(Engine engine) {
+        return new RunHealth() {
+            @Override
+            public String what() {
+                return "the engine";
+            }
+
+            @Override
+            public Health health() {
+                return engine.health();
+            }
+
+            @Override
+            public Optional<Throwable> failure() {
+                return engine.failure();
+            }
+
+            @Override
+            public int partitions() {
+                return engine.partitions().size();
+            }
+        };
+    }
+}
