@@ -20,9 +20,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * @param commitInterval Sluice's commit interval, and Kafka Connect's {@code offset.flush.interval.ms}
  * @param memoryBudgetBytes Sluice's memory budget, from which it derives its consumer's fetch sizes; the other
  *                       systems' consumers get the same fetch sizes ({@link #fetchSizes()})
+ * @param timeSpread     null: the records' times rise with the topic (7 ms a record, about four hours in all), so
+ *                       each partition has a few folders open at a time; else each record's time is drawn at random
+ *                       from that span, as the quick start's clickstream spreads over 48 hours, and every partition
+ *                       writes to all its folders at once
  */
 public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFormat> formats, RollingPolicy rolling,
-        Duration commitInterval, long memoryBudgetBytes) {
+        Duration commitInterval, long memoryBudgetBytes, Duration timeSpread) {
 
     /** Files of every partition roll at each commit: a file's age is checked at commits, and a millisecond is over. */
     static final RollingPolicy SEALED_AT_EVERY_COMMIT = new RollingPolicy(128L * 1024 * 1024, 10_000_000,
@@ -31,7 +35,12 @@ public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFo
     /** By hour (of the value's {@code ts}, UTC) and the value's category, as the issue and seed 004 lay logs out. */
     static ArchiveWork hourAndCategory(Supplier<FileFormat> formats, Duration commitInterval) {
         return new ArchiveWork("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/", "ts", formats,
-                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024);
+                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024, null);
+    }
+
+    /** The same work on records whose times are spread at random over {@code span}. */
+    ArchiveWork spreadOver(Duration span) {
+        return new ArchiveWork(pathTemplate, timeField, formats, rolling, commitInterval, memoryBudgetBytes, span);
     }
 
     public Layout layout() {

@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Locale;
@@ -92,9 +93,14 @@ public final class BenchData {
     /** Writes the scenario's records to {@code topic} once, as fast as the broker takes them. */
     static void produce(Map<String, Object> client, String topic, Scenario s) {
         Generator records = generator(s);
+        Duration spread = s.archive() == null ? null : s.archive().timeSpread();
+        Random times = new Random(43);
         try (var producer = producer(client)) {
             for (int i = 0; i < s.records(); i++) {
-                producer.send(new ProducerRecord<>(topic, records.nextKey(), records.nextValue()));
+                byte[] key = records.nextKey();
+                byte[] value = spread == null ? records.nextValue()
+                        : records.nextValue(START_MILLIS + (long) (times.nextDouble() * spread.toMillis()));
+                producer.send(new ProducerRecord<>(topic, key, value));
             }
             producer.flush();
         }

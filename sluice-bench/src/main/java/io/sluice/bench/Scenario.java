@@ -85,7 +85,7 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     }
 
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
-            + "archive-parquet, mirror, merge, codecs, acks, produce";
+            + "archive-parquet, archive-parquet-48h, mirror, merge, codecs, acks, produce";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -93,14 +93,17 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
                     List.of("plain-consumer", "sluice", "parallel-consumer"), "plain-consumer", 0);
             case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256,
                     List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
-            case "archive-jsonl" -> archive("archive-jsonl", smoke, 4, true,
+            case "archive-jsonl" -> archive("archive-jsonl", smoke, 4, true, null,
                     () -> new JsonLinesFormat(Codec.ZSTD, false, false));
-            case "archive-jsonl-1p" -> archive("archive-jsonl-1p", smoke, 1, true,
+            case "archive-jsonl-1p" -> archive("archive-jsonl-1p", smoke, 1, true, null,
                     () -> new JsonLinesFormat(Codec.ZSTD, false, false));
-            case "archive-gzip-1p" -> archive("archive-gzip-1p", smoke, 1, true,
+            case "archive-gzip-1p" -> archive("archive-gzip-1p", smoke, 1, true, null,
                     () -> new JsonLinesFormat(Codec.GZIP, false, false));
-            case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, () -> FormatConfig.builder().format("parquet")
-                    .codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
+            case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, null, () -> FormatConfig.builder()
+                    .format("parquet").codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
+            case "archive-parquet-48h" -> archive("archive-parquet-48h", smoke, 4, false, Duration.ofHours(48),
+                    () -> FormatConfig.builder().format("parquet").codec("zstd").valueSchema(BenchData.LOG_SCHEMA)
+                            .build().fileFormat());
             case "mirror" -> mirror(smoke);
             case "merge" -> merge(smoke);
             case "acks" -> acks(smoke);
@@ -198,10 +201,16 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
      *
      * @param streamCodec whether the format is stream-compressed, so that {@code sluice-inline} (Sluice compressing
      *                    on its lanes, as Connect does) shows what the compressing pool is worth, in the same run
+     * @param timeSpread  null for times rising with the topic; else the span the records' times are drawn from at
+     *                    random ({@code archive-parquet-48h}: the quick start's shape, every folder of 48 hours open
+     *                    in every partition; compared with {@code archive-parquet} by their CPU per record)
      */
     private static Scenario archive(String name, boolean smoke, int partitions, boolean streamCodec,
-            Supplier<FileFormat> formats) {
+            Duration timeSpread, Supplier<FileFormat> formats) {
         ArchiveWork work = ArchiveWork.hourAndCategory(formats, Duration.ofMillis(smoke ? 200 : 1_000));
+        if (timeSpread != null) {
+            work = work.spreadOver(timeSpread);
+        }
         List<String> systems = new ArrayList<>(List.of("consume-ceiling", "sluice", "connect-sink", "connect-json"));
         List<Ratio> ratios = new ArrayList<>(List.of(new Ratio("sluice", "consume-ceiling", 0.7),
                 new Ratio("sluice", "connect-sink", 3.0), new Ratio("sluice", "connect-json", null)));

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import io.sluice.merge.MergeDelivery;
 import io.sluice.merge.audit.MergeAudit;
 import io.sluice.merge.audit.MergeAuditReport;
@@ -22,9 +23,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A merge frozen (SIGSTOP) with records sent, past its session, just before a commit: another instance takes its
  * output partitions, claims them and merges everything. Thawed, the frozen one goes on to its commit, which can no
  * longer succeed: it stops with an error. Exactly once (its records in its open transaction, which the claim fenced
- * and aborted), the output is exactly the uninterrupted merge's; at least once (its records acknowledged, its commit
- * refused by the owners group's coordinator), the output is the merge order with the frozen one's uncommitted window
- * repeated, and verify passes.
+ * and aborted), the output is exactly the uninterrupted merge's; at least once (its commit refused by the owners
+ * group's coordinator), the output is the merge order with the frozen one's uncommitted window repeated, plus, after
+ * the successor's records, whatever its producers still held when it froze: copies, which verify names out of order.
  */
 @Tag("slow")
 class MergeZombieTest {
@@ -51,8 +52,16 @@ class MergeZombieTest {
         if (delivery == MergeDelivery.EXACTLY_ONCE) {
             run.check();
         } else {
+            // at least once, only the zombie's commits are fenced, not its writes (docs/merge.md): what its producers
+            // held when it froze (the other worker's partition may have had a turn sent, not yet flushed) goes out
+            // when it thaws, after the successor's records, and verify names those copies out of order. Nothing may
+            // be missing or changed, and every record out of order must be a copy of one already there.
             MergeAuditReport audit = MergeAudit.run(MergeChild.config(run.args()).build());
-            assertTrue(audit.ok(), audit.text());
+            for (MergeAuditReport.Partition p : audit.partitions()) {
+                assertTrue(Set.of("out of order").containsAll(p.problems().keySet()), audit.text());
+                assertTrue(p.problemCount("out of order") <= p.repeatedRecords(), "only copies are out of order: "
+                        + audit.text());
+            }
         }
     }
 }
