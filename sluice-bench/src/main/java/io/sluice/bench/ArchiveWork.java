@@ -24,23 +24,28 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  *                       each partition has a few folders open at a time; else each record's time is drawn at random
  *                       from that span, as the quick start's clickstream spreads over 48 hours, and every partition
  *                       writes to all its folders at once
+ * @param formatKeys     the same format as a pipeline file's {@code sink} keys ({@code format}, {@code codec}), for
+ *                       the system that runs the {@code sluice} command; {@code schema} stands for
+ *                       {@link BenchData#LOG_SCHEMA}, which that system writes to a file
  */
 public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFormat> formats, RollingPolicy rolling,
-        Duration commitInterval, long memoryBudgetBytes, Duration timeSpread) {
+        Duration commitInterval, long memoryBudgetBytes, Duration timeSpread, Map<String, String> formatKeys) {
 
     /** Files of every partition roll at each commit: a file's age is checked at commits, and a millisecond is over. */
     static final RollingPolicy SEALED_AT_EVERY_COMMIT = new RollingPolicy(128L * 1024 * 1024, 10_000_000,
             Duration.ofMillis(1), 32);
 
     /** By hour (of the value's {@code ts}, UTC) and the value's category, as the issue and seed 004 lay logs out. */
-    static ArchiveWork hourAndCategory(Supplier<FileFormat> formats, Duration commitInterval) {
+    static ArchiveWork hourAndCategory(Supplier<FileFormat> formats, Map<String, String> formatKeys,
+            Duration commitInterval) {
         return new ArchiveWork("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/", "ts", formats,
-                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024, null);
+                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024, null, Map.copyOf(formatKeys));
     }
 
     /** The same work on records whose times are spread at random over {@code span}. */
     ArchiveWork spreadOver(Duration span) {
-        return new ArchiveWork(pathTemplate, timeField, formats, rolling, commitInterval, memoryBudgetBytes, span);
+        return new ArchiveWork(pathTemplate, timeField, formats, rolling, commitInterval, memoryBudgetBytes, span,
+                formatKeys);
     }
 
     public Layout layout() {

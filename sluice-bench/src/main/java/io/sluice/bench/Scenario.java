@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -94,16 +95,17 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             case "engine-io" -> engine("engine-io", smoke, smoke ? 2_000 : 200_000, 5, 256,
                     List.of("per-partition", "sluice", "parallel-consumer"), "per-partition", smoke ? 200 : 4_000);
             case "archive-jsonl" -> archive("archive-jsonl", smoke, 4, true, null,
-                    () -> new JsonLinesFormat(Codec.ZSTD, false, false));
+                    () -> new JsonLinesFormat(Codec.ZSTD, false, false), JSONL_ZSTD);
             case "archive-jsonl-1p" -> archive("archive-jsonl-1p", smoke, 1, true, null,
-                    () -> new JsonLinesFormat(Codec.ZSTD, false, false));
+                    () -> new JsonLinesFormat(Codec.ZSTD, false, false), JSONL_ZSTD);
             case "archive-gzip-1p" -> archive("archive-gzip-1p", smoke, 1, true, null,
-                    () -> new JsonLinesFormat(Codec.GZIP, false, false));
+                    () -> new JsonLinesFormat(Codec.GZIP, false, false), Map.of("format", "jsonl", "codec", "gzip"));
             case "archive-parquet" -> archive("archive-parquet", smoke, 4, false, null, () -> FormatConfig.builder()
-                    .format("parquet").codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat());
+                    .format("parquet").codec("zstd").valueSchema(BenchData.LOG_SCHEMA).build().fileFormat(),
+                    PARQUET_ZSTD);
             case "archive-parquet-48h" -> archive("archive-parquet-48h", smoke, 4, false, Duration.ofHours(48),
                     () -> FormatConfig.builder().format("parquet").codec("zstd").valueSchema(BenchData.LOG_SCHEMA)
-                            .build().fileFormat());
+                            .build().fileFormat(), PARQUET_ZSTD);
             case "mirror" -> mirror(smoke);
             case "merge" -> merge(smoke);
             case "acks" -> acks(smoke);
@@ -205,15 +207,23 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
      *                    random ({@code archive-parquet-48h}: the quick start's shape, every folder of 48 hours open
      *                    in every partition; compared with {@code archive-parquet} by their CPU per record)
      */
+    private static final Map<String, String> JSONL_ZSTD = Map.of("format", "jsonl", "codec", "zstd");
+    private static final Map<String, String> PARQUET_ZSTD = Map.of("format", "parquet", "codec", "zstd", "schema",
+            "log.avsc");
+
     private static Scenario archive(String name, boolean smoke, int partitions, boolean streamCodec,
-            Duration timeSpread, Supplier<FileFormat> formats) {
-        ArchiveWork work = ArchiveWork.hourAndCategory(formats, Duration.ofMillis(smoke ? 200 : 1_000));
+            Duration timeSpread, Supplier<FileFormat> formats, Map<String, String> formatKeys) {
+        ArchiveWork work = ArchiveWork.hourAndCategory(formats, formatKeys, Duration.ofMillis(smoke ? 200 : 1_000));
         if (timeSpread != null) {
             work = work.spreadOver(timeSpread);
         }
-        List<String> systems = new ArrayList<>(List.of("consume-ceiling", "sluice", "connect-sink", "connect-json"));
+        List<String> systems = new ArrayList<>(List.of("consume-ceiling", "sluice", "sluice-command", "connect-sink",
+                "connect-json"));
         List<Ratio> ratios = new ArrayList<>(List.of(new Ratio("sluice", "consume-ceiling", 0.7),
-                new Ratio("sluice", "connect-sink", 3.0), new Ratio("sluice", "connect-json", null)));
+                new Ratio("sluice", "connect-sink", 3.0), new Ratio("sluice", "connect-json", null),
+                // the shipped command with its defaults against the engine set up in-process (issue 17, 0b)
+                new Ratio("sluice-command", "sluice", 1.2, "cpu_us_per_record"),
+                new Ratio("sluice-command", "connect-sink", null)));
         if (streamCodec) {
             systems.add(2, "sluice-inline");
             ratios.add(new Ratio("sluice", "sluice-inline", null));

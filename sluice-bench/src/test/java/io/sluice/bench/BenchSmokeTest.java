@@ -37,13 +37,16 @@ class BenchSmokeTest {
             assertEquals(scenario.records(), result.get("output_rows").asInt(), system + ": " + result);
             assertTrue(result.get("heap_peak_mb").asDouble() > 0, system + ": " + result);
         }
-        for (String archiver : new String[] {"sluice", "connect-sink", "connect-json"}) {
+        for (String archiver : new String[] {"sluice", "sluice-command", "connect-sink", "connect-json"}) {
             JsonNode result = json.get("results").get(archiver);
             assertTrue(result.get("output_files").asInt() > 0 && result.get("output_bytes").asLong() > 0,
                     archiver + ": " + result);
         }
         // Connect's sink is at least once: a rebalance may write a record twice, and that is reported, not failed
         assertEquals(0, json.get("results").get("sluice").get("duplicates").asInt(), json.toString());
+        assertEquals(0, json.get("results").get("sluice-command").get("duplicates").asInt(), json.toString());
+        assertTrue(json.get("results").get("sluice-command").get("rss_peak_mb").asDouble() > 0, json.toString());
+        assertTrue(json.get("goals").get("sluice-command/sluice cpu_us_per_record").has("at_most"), json.toString());
         assertTrue(json.get("goals").has("sluice/connect-sink"), json.toString());
         assertTrue(json.get("goals").has("sluice/consume-ceiling"), json.toString());
         if (name.equals("archive-jsonl")) {

@@ -37,7 +37,7 @@ public final class SystemMain {
             case PRODUCE -> throw new IllegalArgumentException("the produce benchmark runs each tool's own command, "
                     + "measured from outside");
         };
-        result.put("heap_peak_mb", heap.peakBytes() / 1e6);
+        result.putIfAbsent("heap_peak_mb", heap.peakBytes() / 1e6); // a system run as a process of its own has its own
         System.out.println("RESULT " + new ObjectMapper().writeValueAsString(result));
         System.out.flush();
         System.exit(0);
@@ -77,6 +77,11 @@ public final class SystemMain {
         if (system.equals("floor")) {
             return CompressionFloor.run(bootstrap, topic, scenario, m);
         }
+        if (system.equals("sluice-command")) {
+            Map<String, Object> result = CommandArchiveSystem.run(bootstrap, topic, scenario, output);
+            result.putAll(readBack(system, scenario, output));
+            return result;
+        }
         ArchiveSystem archiver = switch (system) {
             case "sluice" -> new SluiceArchiveSystem(ArchiveSink.DEFAULT_COMPRESSING_THREADS);
             case "sluice-inline" -> new SluiceArchiveSystem(0);
@@ -86,13 +91,18 @@ public final class SystemMain {
         };
         long end = archiver.run(bootstrap, topic, scenario, output, m);
         Map<String, Object> result = m.result(end);
+        result.putAll(readBack(system, scenario, output));
+        return result;
+    }
+
+    /** The output's figures, once every record is found in it (and, from Sluice, each once). */
+    private static Map<String, Object> readBack(String system, Scenario scenario, Path output) throws Exception {
         ArchiveOutput written = ArchiveOutput.read(output);
         if (written.distinct() != scenario.records() || (system.startsWith("sluice") && written.duplicates() > 0)) {
             throw new IllegalStateException(system + " left " + written.distinct() + " of " + scenario.records()
                     + " records in " + output + ", " + written.duplicates() + " of them more than once");
         }
-        result.putAll(written.figures());
-        return result;
+        return written.figures();
     }
 
     /** The scenario's work per record: sum the value's length, and wait if the scenario says so. */
