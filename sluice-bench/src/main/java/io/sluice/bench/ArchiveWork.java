@@ -24,12 +24,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  *                       each partition has a few folders open at a time; else each record's time is drawn at random
  *                       from that span, as the quick start's clickstream spreads over 48 hours, and every partition
  *                       writes to all its folders at once
+ * @param lateFraction   with a {@code timeSpread}, the share of records whose time is drawn from that span before the
+ *                       others' (late), the others' times rising as without one; 0: every record's time is drawn
  * @param formatKeys     the same format as a pipeline file's {@code sink} keys ({@code format}, {@code codec}), for
  *                       the system that runs the {@code sluice} command; {@code schema} stands for
  *                       {@link BenchData#LOG_SCHEMA}, which that system writes to a file
  */
 public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFormat> formats, RollingPolicy rolling,
-        Duration commitInterval, long memoryBudgetBytes, Duration timeSpread, Map<String, String> formatKeys) {
+        Duration commitInterval, long memoryBudgetBytes, Duration timeSpread, double lateFraction,
+        Map<String, String> formatKeys) {
 
     /** Files of every partition roll at each commit: a file's age is checked at commits, and a millisecond is over. */
     static final RollingPolicy SEALED_AT_EVERY_COMMIT = new RollingPolicy(128L * 1024 * 1024, 10_000_000,
@@ -39,12 +42,22 @@ public record ArchiveWork(String pathTemplate, String timeField, Supplier<FileFo
     static ArchiveWork hourAndCategory(Supplier<FileFormat> formats, Map<String, String> formatKeys,
             Duration commitInterval) {
         return new ArchiveWork("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/category={value.category}/", "ts", formats,
-                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024, null, Map.copyOf(formatKeys));
+                SEALED_AT_EVERY_COMMIT, commitInterval, 256L * 1024 * 1024, null, 0, Map.copyOf(formatKeys));
+    }
+
+    /**
+     * By hour only, the files rolled by the default policy, with {@code lateFraction} of the records late by up to
+     * {@code span} (issue 17's late data: does a late record cut the current hour's file?).
+     */
+    static ArchiveWork hourly(Supplier<FileFormat> formats, Map<String, String> formatKeys, Duration commitInterval,
+            Duration span, double lateFraction) {
+        return new ArchiveWork("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/", "ts", formats, RollingPolicy.defaults(),
+                commitInterval, 256L * 1024 * 1024, span, lateFraction, Map.copyOf(formatKeys));
     }
 
     /** The same work on records whose times are spread at random over {@code span}. */
     ArchiveWork spreadOver(Duration span) {
-        return new ArchiveWork(pathTemplate, timeField, formats, rolling, commitInterval, memoryBudgetBytes, span,
+        return new ArchiveWork(pathTemplate, timeField, formats, rolling, commitInterval, memoryBudgetBytes, span, 0,
                 formatKeys);
     }
 

@@ -94,12 +94,21 @@ public final class BenchData {
     static void produce(Map<String, Object> client, String topic, Scenario s) {
         Generator records = generator(s);
         Duration spread = s.archive() == null ? null : s.archive().timeSpread();
+        double late = s.archive() == null ? 0 : s.archive().lateFraction();
         Random times = new Random(43);
         try (var producer = producer(client)) {
             for (int i = 0; i < s.records(); i++) {
                 byte[] key = records.nextKey();
-                byte[] value = spread == null ? records.nextValue()
-                        : records.nextValue(START_MILLIS + (long) (times.nextDouble() * spread.toMillis()));
+                byte[] value;
+                if (spread == null) {
+                    value = records.nextValue();
+                } else if (late == 0) {
+                    value = records.nextValue(START_MILLIS + (long) (times.nextDouble() * spread.toMillis()));
+                } else if (times.nextDouble() < late) {
+                    value = records.nextValue(START_MILLIS - 1 - (long) (times.nextDouble() * spread.toMillis()));
+                } else {
+                    value = records.nextValue();
+                }
                 producer.send(new ProducerRecord<>(topic, key, value));
             }
             producer.flush();

@@ -86,7 +86,8 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     }
 
     static final String NAMES = "engine-cpu, engine-io, archive-jsonl, archive-jsonl-1p, archive-gzip-1p, "
-            + "archive-parquet, archive-parquet-48h, mirror, merge, codecs, acks, produce";
+            + "archive-parquet, archive-parquet-48h, archive-jsonl-late48h, archive-jsonl-ontime, mirror, merge, codecs, "
+            + "acks, produce";
 
     public static Scenario named(String name, boolean smoke) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -106,6 +107,8 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             case "archive-parquet-48h" -> archive("archive-parquet-48h", smoke, 4, false, Duration.ofHours(48),
                     () -> FormatConfig.builder().format("parquet").codec("zstd").valueSchema(BenchData.LOG_SCHEMA)
                             .build().fileFormat(), PARQUET_ZSTD);
+            case "archive-jsonl-late48h" -> late("archive-jsonl-late48h", smoke, 0.01);
+            case "archive-jsonl-ontime" -> late("archive-jsonl-ontime", smoke, 0);
             case "mirror" -> mirror(smoke);
             case "merge" -> merge(smoke);
             case "acks" -> acks(smoke);
@@ -207,6 +210,19 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
      *                    random ({@code archive-parquet-48h}: the quick start's shape, every folder of 48 hours open
      *                    in every partition; compared with {@code archive-parquet} by their CPU per record)
      */
+    /**
+     * Issue 17's late data: the archive-jsonl records by hour only, the files rolled by the default policy, by the
+     * command as users run it; {@code lateFraction} of the records (1%, or none for the control run) late by up to 48
+     * hours. What it reports that matters: the files, their median size, the median weighted by bytes, and files of
+     * one record.
+     */
+    private static Scenario late(String name, boolean smoke, double lateFraction) {
+        ArchiveWork work = ArchiveWork.hourly(() -> new JsonLinesFormat(Codec.ZSTD, false, false), JSONL_ZSTD,
+                Duration.ofMillis(smoke ? 200 : 1_000), lateFraction == 0 ? null : Duration.ofHours(48), lateFraction);
+        return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, 4, 10_000, 1_000, 0, 4,
+                List.of("consume-ceiling", "sluice-command"), "consume-ceiling", 0, work, List.of());
+    }
+
     private static final Map<String, String> JSONL_ZSTD = Map.of("format", "jsonl", "codec", "zstd");
     private static final Map<String, String> PARQUET_ZSTD = Map.of("format", "parquet", "codec", "zstd", "schema",
             "log.avsc");

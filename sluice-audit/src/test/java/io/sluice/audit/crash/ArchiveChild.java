@@ -86,16 +86,21 @@ public final class ArchiveChild {
 
     /**
      * The archive sink of these tests: exactly once, JSON Lines + zstd by hour and category; {@code size} rolls every
-     * 100 records (and files 3 s old), {@code age} rolls files a second old. Manifests below the committed one are
+     * 100 records (and files 3 s old), {@code age} rolls files a second old, and {@code evict} (for records one in 20
+     * of which is late by hours) allows 4 open files: the current hour's 3 categories and one more, so that a late
+     * record evicts the previous late one's file (sealed alone and parked, until 16 parked files roll everything, or
+     * files 3 s old do). Manifests below the committed one are
      * folded into summaries at every commit ({@link #FOLD_MANIFESTS_AFTER}), so every crash and zombie case runs with
      * manifests being removed, and the retention's own steps can be crashed at.
      */
     static ArchiveSink sink(TestStorage storage, String rolling) throws java.io.IOException {
         return new ArchiveSink(storage.open(),
                 new Layout("{topic}/hr={ts:HH}/category={value.category}/", null, ZoneOffset.UTC, null),
-                new JsonLinesFormat(Codec.ZSTD, false, false), rolling.equals("size")
-                        ? new RollingPolicy(1L << 30, 100, Duration.ofSeconds(3), 16)
-                        : new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(1), 16), true,
+                new JsonLinesFormat(Codec.ZSTD, false, false), switch (rolling) {
+                    case "size" -> new RollingPolicy(1L << 30, 100, Duration.ofSeconds(3), 16);
+                    case "evict" -> new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(3), 4);
+                    default -> new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(1), 16);
+                }, true,
                 ArchiveSink.DEFAULT_MAX_BUFFERED_BYTES, ArchiveSink.DEFAULT_COMPRESSING_THREADS, FOLD_MANIFESTS_AFTER);
     }
 

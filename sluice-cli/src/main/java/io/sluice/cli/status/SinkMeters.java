@@ -31,6 +31,8 @@ public final class SinkMeters {
                 ArchiveCounts::boundRolls);
         counter(registry, "sluice.sink.rolls.forced", "rolls forced early", tags.and("reason", "memory"), sink,
                 ArchiveCounts::pressureRolls);
+        counter(registry, "sluice.sink.files.evicted", "files sealed alone at the open-file bound, committed with the "
+                + "next roll", tags, sink, ArchiveCounts::evictions);
     }
 
     private static void counter(MeterRegistry registry, String name, String description, Tags tags, ArchiveSink sink,

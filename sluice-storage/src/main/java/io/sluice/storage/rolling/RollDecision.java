@@ -20,6 +20,9 @@ import java.util.Optional;
  */
 public final class RollDecision {
 
+    /** Parked files allowed per open file the policy allows, before everything rolls. */
+    public static final int MAX_PARKED_PER_OPEN_FILE = 4;
+
     private final RollingPolicy policy;
     private final long maxBufferedBytes;
 
@@ -36,9 +39,23 @@ public final class RollDecision {
         this.maxBufferedBytes = maxBufferedBytes;
     }
 
-    /** Before a record opens another file, with {@code openFiles} open in its partition. */
-    public Optional<RollTrigger> beforeOpening(int openFiles) {
-        return openFiles >= policy.maxOpenFiles() ? Optional.of(RollTrigger.OPEN_FILE_BOUND) : Optional.empty();
+    /**
+     * Before a record opens another file, with {@code openFiles} open in its partition: at the bound, the least
+     * recently written file is sealed alone and parked rather than every file rolled ({@code OpenFiles}), so that a
+     * late record does not cut the others.
+     */
+    public boolean evictsBeforeOpening(int openFiles) {
+        return openFiles >= policy.maxOpenFiles();
+    }
+
+    /**
+     * After an eviction, with {@code parkedFiles} parked holding {@code parkedBytes}: what parked files hold is not
+     * committed (a crash writes it again) and every one is listed by the next manifest, so past
+     * {@link #MAX_PARKED_PER_OPEN_FILE} times the open-file bound, or {@code maxBytes} in all, everything rolls.
+     */
+    public Optional<RollTrigger> afterEviction(int parkedFiles, long parkedBytes) {
+        return parkedFiles >= (long) MAX_PARKED_PER_OPEN_FILE * policy.maxOpenFiles() || parkedBytes >= policy.maxBytes()
+                ? Optional.of(RollTrigger.OPEN_FILE_BOUND) : Optional.empty();
     }
 
     /**
@@ -50,9 +67,8 @@ public final class RollDecision {
      * always makes progress: the sink holds at most its limit plus one file per partition, besides the files sealing.
      */
     public Optional<RollTrigger> beforeOpening(int openFiles, SinkHeap heap) {
-        Optional<RollTrigger> bound = beforeOpening(openFiles);
-        if (bound.isPresent() || openFiles == 0 || heap.total() <= maxBufferedBytes) {
-            return bound;
+        if (openFiles == 0 || heap.total() <= maxBufferedBytes) {
+            return Optional.empty();
         }
         return Optional.of(RollTrigger.MEMORY_PRESSURE);
     }

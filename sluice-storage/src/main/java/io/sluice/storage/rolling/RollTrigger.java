@@ -12,7 +12,10 @@ public enum RollTrigger {
     RECORDS,
     /** The oldest open file has been open {@code maxAge}. */
     AGE,
-    /** The partition has {@code maxOpenFiles} open and a record needs another directory. */
+    /**
+     * The files the open-file bound evicted (sealed alone and parked, each when the partition had {@code maxOpenFiles}
+     * open and a record needed another directory) reached their bound.
+     */
     OPEN_FILE_BOUND,
     /** The sink's open files hold more heap than its limit, and this partition holds the most. */
     MEMORY_PRESSURE,

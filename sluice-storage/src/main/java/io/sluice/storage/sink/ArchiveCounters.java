@@ -15,6 +15,7 @@ final class ArchiveCounters {
     private final LongAdder boundRolls = new LongAdder();
     private final LongAdder pressureRolls = new LongAdder();
     private final LongAdder sealedFiles = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
     private final LongAdder published = new LongAdder();
 
     /** A roll for {@code trigger} starts; those forced early are counted by cause. */
@@ -34,12 +35,18 @@ final class ArchiveCounters {
         sealedFiles.add(files);
     }
 
+    /** The open-file bound sealed a file alone and parked it; counted in the sealed files too. */
+    void evicted() {
+        evictions.increment();
+        sealedFiles.increment();
+    }
+
     void published() {
         published.increment();
     }
 
     ArchiveCounts snapshot() {
-        return new ArchiveCounts(rolls.sum(), boundRolls.sum(), pressureRolls.sum(), sealedFiles.sum(),
+        return new ArchiveCounts(rolls.sum(), boundRolls.sum(), pressureRolls.sum(), evictions.sum(), sealedFiles.sum(),
                 published.sum());
     }
 }

@@ -33,6 +33,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *       partition's progress is this one offset, and it is what a checkpoint commits.
  * </ul>
  *
+ * <p>At the open-file bound, a record that needs another directory <em>evicts</em> the least recently written open
+ * file instead of rolling them all: that file alone is sealed and <em>parked</em> (finished, staged, durable, named by
+ * no manifest), and the barrier stays. Parked files join the sealed ones at the next roll, which moves the barrier
+ * past every record in them. So a late record for a directory not open no longer cuts every file of the partition,
+ * the hot one included, and the commit protocol is unchanged: a file enters a manifest only in a roll, at a barrier
+ * above all its records; a crash before that leaves it staged and unnamed, and recovery removes it (issue 17,
+ * docs/design/late-data.md). Parked files are bounded ({@link RollDecision#afterEviction}), since what they hold is
+ * not committed and a crash writes it again.
+ *
  * <p>The heap its open files hold (backend buffers plus what the format writers report) is summed here, in
  * {@link #recount}, and reported to the sink-wide {@link MemoryPressure}.
  *
@@ -44,6 +53,8 @@ final class OpenFiles {
     static final String AFTER_WRITE = "archive.after-write";
     /** A roll sealed the open files (finished, staged, invisible). */
     static final String AFTER_SEAL = "archive.after-seal";
+    /** The least recently written open file was sealed alone and parked: staged, named by no manifest. */
+    static final String AFTER_EVICT = "archive.after-evict";
 
     private final PartitionPaths paths;
     private final StorageBackend backend;
@@ -59,10 +70,17 @@ final class OpenFiles {
     private final ValueReader values;
     private final boolean decode;
 
-    private final Map<String, OpenFile> open = new LinkedHashMap<>();
+    /** In the order files were last written (access order): the first is the one an eviction seals. */
+    private final Map<String, OpenFile> open = new LinkedHashMap<>(16, 0.75f, true);
+    /** Files sealed alone by evictions since the last roll; they join the sealed files at the next. */
+    private final List<ManifestFile> parked = new ArrayList<>();
+    private long parkedBytes;
     private long next;
     private long barrier;
-    /** When the oldest open file was opened, valid while {@link #anyOpen}; both read by any thread for estimates. */
+    /**
+     * When the first file since the last roll was opened (parked ones included: the age limit bounds how long records
+     * wait behind the barrier), valid while {@link #anyOpen}; both read by any thread for estimates.
+     */
     private volatile long oldestOpenNanos;
     private volatile boolean anyOpen;
     /**
@@ -120,7 +138,12 @@ final class OpenFiles {
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
-            rollFor(rolls.beforeOpening(open.size(), pressure));
+            Optional<RollTrigger> roll = rolls.beforeOpening(open.size(), pressure);
+            if (roll.isPresent()) {
+                rollFor(roll);
+            } else if (rolls.evictsBeforeOpening(open.size())) {
+                evictLeastRecentlyWritten();
+            }
             file = openFile(directory, record.offset());
         }
         try {
@@ -128,7 +151,7 @@ final class OpenFiles {
         } catch (RecordRejectedException e) {
             if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
                 open.remove(directory);
-                anyOpen = !open.isEmpty();
+                anyOpen = !open.isEmpty() || !parked.isEmpty();
                 uncount(file);
                 file.writer.discard();
                 file.pending.abort();
@@ -146,14 +169,14 @@ final class OpenFiles {
 
     /** At a checkpoint: rolls the open files, if any, when the decision says so. */
     void checkpoint(boolean last) throws StorageFailure {
-        if (!open.isEmpty()) {
+        if (!open.isEmpty() || !parked.isEmpty()) {
             rollFor(rolls.atCheckpoint(last, oldestOpenNanos, System.nanoTime(), buffered, pressure));
         }
     }
 
     /** The engine needs the heap the open files hold ({@code Sink.relieve}): rolls them, if the decision says so. */
     void relieve() throws StorageFailure {
-        if (!open.isEmpty()) {
+        if (!open.isEmpty()) { // parked files hold no heap
             rollFor(rolls.whenTheBudgetNeedsIt(buffered));
         }
     }
@@ -172,8 +195,12 @@ final class OpenFiles {
                     f.pending.abort();
                 }
             }
+            if (!storageFailed) {
+                discardParked();
+            }
         } finally {
             forgetOpenFiles();
+            forgetParked();
         }
     }
 
@@ -191,6 +218,7 @@ final class OpenFiles {
             }
         }
         forgetOpenFiles();
+        forgetParked(); // staged and named by no manifest: the next recovery removes them
         next = barrier;
     }
 
@@ -227,9 +255,52 @@ final class OpenFiles {
 
     private void forgetOpenFiles() {
         open.clear();
-        anyOpen = false;
+        anyOpen = !parked.isEmpty();
         pressure.changed(-buffered);
         buffered = 0;
+    }
+
+    private void forgetParked() {
+        parked.clear();
+        parkedBytes = 0;
+        anyOpen = !open.isEmpty();
+    }
+
+    /** Parked files are staged and named by no manifest: removed when the partition closes. */
+    private void discardParked() {
+        if (parked.isEmpty()) {
+            return;
+        }
+        try {
+            backend.discardAll(parked.stream().map(f -> new PendingRef(f.path(), f.staging())).toList());
+        } catch (IOException e) {
+            // invisible leftovers: the partition's next recovery removes them
+        }
+    }
+
+    /**
+     * Seals the least recently written open file alone and parks it: the barrier stays, so no manifest may name it
+     * before the next roll. Then rolls everything if the parked files have grown past their bound.
+     */
+    private void evictLeastRecentlyWritten() throws StorageFailure {
+        Map.Entry<String, OpenFile> eldest = open.entrySet().iterator().next();
+        OpenFile f = eldest.getValue();
+        ManifestFile sealedAlone = storageCalls.each("seal", List.of(f.path),
+                List.<StorageCalls.Call<ManifestFile>>of(() -> seal(f))).get(0);
+        open.remove(eldest.getKey());
+        uncount(f);
+        parked.add(sealedAlone);
+        parkedBytes += sealedAlone.bytes();
+        counters.evicted();
+        CrashPoints.reach(AFTER_EVICT);
+        rollFor(rolls.afterEviction(parked.size(), parkedBytes));
+    }
+
+    private static ManifestFile seal(OpenFile f) throws IOException {
+        f.writer.close();
+        PendingRef ref = f.pending.finish();
+        return new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(), f.firstOffset,
+                f.lastOffset);
     }
 
     private OpenFile openFile(String directory, long firstOffset) throws StorageFailure {
@@ -246,7 +317,7 @@ final class OpenFiles {
         } catch (IOException e) {
             throw new StorageFailure("start", path, e);
         }
-        if (open.isEmpty()) {
+        if (open.isEmpty() && parked.isEmpty()) {
             oldestOpenNanos = System.nanoTime();
             anyOpen = true;
         }
@@ -265,22 +336,20 @@ final class OpenFiles {
     /**
      * Seals every open file at the current offset, side by side ({@link StorageCalls}): the partition-wide barrier.
      * The files join {@code sealed} only when all are sealed, so a failure half-way never lets a later manifest list
-     * records beyond the barrier.
+     * records beyond the barrier; the parked files join with them, all below the new barrier.
      */
     private void rollAll() throws StorageFailure {
         List<OpenFile> files = List.copyOf(open.values());
         List<StorageCalls.Call<ManifestFile>> seals = new ArrayList<>(files.size());
         for (OpenFile f : files) {
-            seals.add(() -> {
-                f.writer.close();
-                PendingRef ref = f.pending.finish();
-                return new ManifestFile(ref.path(), ref.staging(), f.writer.records(), f.writer.bytesWritten(),
-                        f.firstOffset, f.lastOffset);
-            });
+            seals.add(() -> seal(f));
         }
         List<ManifestFile> sealedNow = storageCalls.each("seal", files.stream().map(f -> f.path).toList(), seals);
-        sealed.add(sealedNow);
+        List<ManifestFile> joining = new ArrayList<>(parked);
+        joining.addAll(sealedNow);
+        sealed.add(joining);
         forgetOpenFiles();
+        forgetParked();
         barrier = next;
         counters.rolled(sealedNow.size());
         CrashPoints.reach(AFTER_SEAL);

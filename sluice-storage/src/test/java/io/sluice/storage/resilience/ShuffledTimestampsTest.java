@@ -10,6 +10,7 @@ import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
+import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveCounts;
 import io.sluice.storage.sink.ArchiveSink;
@@ -17,12 +18,15 @@ import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -31,9 +35,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Records whose timestamps are shuffled over 48 hours, archived by hour ({@code dt=.../hr=...}): the number of files
- * stays within the bound of {@code docs/rolling.md}, files ≤ rolls × min(open-file bound, hours), and the rolls
- * themselves stay within the count each trigger allows. Rolling depends only on the records' order here (no age or
- * memory rolls), so the figures are the same on every run.
+ * stays within the bound of {@code docs/rolling.md}, files ≤ evictions + rolls × min(open-file bound, hours), and the
+ * rolls themselves stay within the count each trigger allows; and records 1% late over 48 hours leave the current
+ * hour in one file. Rolling depends only on the records' order here (no age or memory rolls), so the figures are the
+ * same on every run.
  */
 class ShuffledTimestampsTest {
 
@@ -47,11 +52,37 @@ class ShuffledTimestampsTest {
     private static String dense;
     /** 4 records per hour: enough to overflow a small bound, few enough to keep the tiny files it makes cheap. */
     private static String sparse;
+    /** {@link #CURRENT} records in one hour, and every {@link #LATE_EVERY}th instead in one of the 48 before it. */
+    private static String late;
+    private static final int CURRENT = 3_000;
+    /** The start of the late topic's current hour. */
+    private static long currentHour;
+    private static final int LATE_EVERY = 100;
 
     @BeforeAll
     static void produceShuffledHours() {
         dense = produce(200);
         sparse = produce(4);
+        late = produceLate();
+    }
+
+    private static String produceLate() {
+        String topic = Names.unique("late");
+        KAFKA.createTopic(topic, 1);
+        long hour = Duration.ofHours(1).toMillis();
+        long now = (System.currentTimeMillis() - hour) / hour * hour; // the current hour: its start, an hour ago
+        currentHour = now;
+        Random random = new Random(SEED);
+        try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < CURRENT; i++) {
+                long ts = i % LATE_EVERY == LATE_EVERY - 1 ? now - 1 - random.nextInt((int) (HOURS * hour))
+                        : now + i; // a millisecond apart: all in the current hour
+                producer.send(new ProducerRecord<>(topic, 0, ts, null, "{\"i\":" + i + "}"));
+            }
+            producer.flush();
+        }
+        return topic;
     }
 
     private static String produce(int perHour) {
@@ -78,13 +109,39 @@ class ShuffledTimestampsTest {
         return topic;
     }
 
+    /**
+     * At the open-file bound, a late record evicts the least recently written file alone instead of rolling them all
+     * (issue 17): the current hour's file is never the one evicted, and nothing cuts it before the run ends. Before,
+     * each late record past the bound rolled every file, the current hour's too: about one in 16 late records cut it.
+     */
+    @Test
+    void recordsLateByUpTo48HoursLeaveTheCurrentHourInOneFile() throws Exception {
+        Result r = archive(late, CURRENT, new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16));
+        Map<String, Long> filesPerHour = r.files().stream().collect(Collectors.groupingBy(
+                f -> f.substring(0, f.lastIndexOf('/')), Collectors.counting()));
+        String current = DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd'/hr='HH").withZone(ZoneOffset.UTC)
+                .format(Instant.ofEpochMilli(currentHour));
+        List<Long> currentFiles = filesPerHour.entrySet().stream().filter(e -> e.getKey().endsWith(current))
+                .map(Map.Entry::getValue).toList();
+        System.out.printf("[shuffled] 1%% late, bound 16: %d files in %d hours, %d evictions, %d rolls (%d forced)%n",
+                r.files().size(), filesPerHour.size(), r.counters.evictions(), r.counters.rolls(),
+                r.counters.boundRolls());
+        assertTrue(r.counters.evictions() > 0, "30 late records in up to 48 hours overflow 16 open files");
+        assertEquals(0, r.counters.boundRolls(), "30 evictions stay below the parked files' bound of 64");
+        assertEquals(1, r.counters.rolls(), "one roll: when the engine closes");
+        assertEquals(List.of(1L), currentFiles, "the current hour in one file: " + filesPerHour);
+        // a late hour evicted before its next late record gets a file for each
+        assertTrue(r.fileCount() <= 1 + CURRENT / LATE_EVERY, r.fileCount() + " files");
+    }
+
     @Test
     void withAnOpenFileBoundAboveTheHoursNoRollIsForcedAndFilesStayLarge() throws Exception {
         Result r = archive(dense, 64);
         assertEquals(0, r.counters.boundRolls(), "48 hours fit in 64 open files");
+        assertEquals(0, r.counters.evictions(), "48 hours fit in 64 open files");
         assertWithinBound(r, 64);
-        double perFile = (double) r.records / r.files;
-        System.out.printf("[shuffled] bound 64: %d files, %d rolls, %.1f records per file%n", r.files,
+        double perFile = (double) r.records / r.fileCount();
+        System.out.printf("[shuffled] bound 64: %d files, %d rolls, %.1f records per file%n", r.fileCount(),
                 r.counters.rolls(), perFile);
         assertTrue(perFile >= MAX_RECORDS / 2.0, "files average " + perFile + " records; a roll seals every hour's "
                 + "file when the fullest reaches " + MAX_RECORDS + ", and shuffled hours fill evenly");
@@ -93,10 +150,11 @@ class ShuffledTimestampsTest {
     @Test
     void withAnOpenFileBoundBelowTheHoursRollsAreForcedButEachSealsAtMostTheBound() throws Exception {
         Result r = archive(sparse, 16);
-        assertTrue(r.counters.boundRolls() > 0, "48 shuffled hours overflow 16 open files");
+        assertTrue(r.counters.evictions() > 0, "48 shuffled hours overflow 16 open files");
         assertWithinBound(r, 16);
-        System.out.printf("[shuffled] bound 16: %d files, %d rolls (%d forced by the bound), %.1f records per file%n",
-                r.files, r.counters.rolls(), r.counters.boundRolls(), (double) r.records / r.files);
+        System.out.printf("[shuffled] bound 16: %d files, %d evictions, %d rolls (%d forced by the bound), %.1f "
+                + "records per file%n", r.fileCount(), r.counters.evictions(), r.counters.rolls(),
+                r.counters.boundRolls(), (double) r.records / r.fileCount());
     }
 
     /** The bound of docs/rolling.md, for one partition with no age or memory rolls. */
@@ -104,30 +162,44 @@ class ShuffledTimestampsTest {
         long rolls = r.counters.rolls();
         long bound = r.counters.boundRolls();
         assertEquals(0, r.counters.pressureRolls());
-        assertEquals(r.counters.sealedFiles(), r.files, "every sealed file is visible, nothing else");
-        assertTrue(r.files <= rolls * Math.min(maxOpenFiles, HOURS), r.files + " files from " + rolls + " rolls");
-        // a record-count roll seals at least MAX_RECORDS records, a bound roll at least maxOpenFiles; plus the last
+        long evictions = r.counters.evictions();
+        assertEquals(r.counters.sealedFiles(), r.fileCount(), "every sealed file is visible, nothing else");
+        assertTrue(r.fileCount() <= evictions + rolls * Math.min(maxOpenFiles, HOURS), r.fileCount() + " files from "
+                + evictions + " evictions and " + rolls + " rolls");
+        // a record-count roll seals at least MAX_RECORDS records; a roll forced by the bound comes after
+        // MAX_PARKED_PER_OPEN_FILE x maxOpenFiles evictions, each of which a record needing another directory made
         assertTrue(rolls - bound <= r.records / MAX_RECORDS + 1, (rolls - bound) + " rolls not forced by the bound");
-        assertTrue(bound <= r.records / maxOpenFiles, bound + " rolls forced by the bound");
+        assertTrue(evictions <= r.records, evictions + " evictions");
+        assertTrue(bound <= evictions / (RollDecision.MAX_PARKED_PER_OPEN_FILE * maxOpenFiles),
+                bound + " rolls forced by the bound");
     }
 
-    private record Result(ArchiveCounts counters, int records, int files) {
+    private record Result(ArchiveCounts counters, int records, List<String> files) {
+        int fileCount() {
+            return files.size();
+        }
     }
 
     private static Result archive(String topic, int maxOpenFiles) throws Exception {
-        int records = HOURS * (topic.equals(dense) ? 200 : 4);
+        return archive(topic, HOURS * (topic.equals(dense) ? 200 : 4),
+                new RollingPolicy(1L << 30, MAX_RECORDS, Duration.ofHours(1), maxOpenFiles));
+    }
+
+    private static Result archive(String topic, int records, RollingPolicy rolling) throws Exception {
+        int maxOpenFiles = rolling.maxOpenFiles();
         LocalBackend backend = new LocalBackend(TestDirs.newDir("shuffled-" + maxOpenFiles));
         ArchiveSink sink = new ArchiveSink(backend,
                 new Layout("{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/", null, ZoneOffset.UTC, null),
-                new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollingPolicy(1L << 30, MAX_RECORDS, Duration.ofHours(1), maxOpenFiles), true);
+                new JsonLinesFormat(Codec.ZSTD, false, false), rolling, true);
         EngineRuns.untilWritten(Engine.startSink(EngineRuns.config(KAFKA, topic).build(), sink), records,
                 Duration.ofSeconds(60));
         Map<String, Integer> visible = VisibleOffsets.read(backend);
         VisibleOffsets.assertExactlyOnce(visible, Map.of(0, (long) records));
         List<String> files = VisibleOffsets.files(backend);
-        assertEquals(HOURS, files.stream().map(f -> f.substring(0, f.lastIndexOf('/'))).distinct().count(),
-                "one directory per hour");
-        return new Result(sink.counters(), records, files.size());
+        if (!topic.equals(late)) {
+            assertEquals(HOURS, files.stream().map(f -> f.substring(0, f.lastIndexOf('/'))).distinct().count(),
+                    "one directory per hour");
+        }
+        return new Result(sink.counters(), records, files);
     }
 }

@@ -1,7 +1,9 @@
 package io.sluice.storage.rolling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -31,10 +33,19 @@ class RollDecisionTest {
     private static final Heap UNDER_LIMIT = new Heap(40, 50);
 
     @Test
-    void aRecordForAnotherDirectoryRollsOnlyWhenTheBoundIsReached() {
-        assertEquals(Optional.empty(), rolls.beforeOpening(0));
-        assertEquals(Optional.empty(), rolls.beforeOpening(2));
-        assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.beforeOpening(3));
+    void aRecordForAnotherDirectoryEvictsOnlyWhenTheBoundIsReached() {
+        assertFalse(rolls.evictsBeforeOpening(0));
+        assertFalse(rolls.evictsBeforeOpening(2));
+        assertTrue(rolls.evictsBeforeOpening(3));
+        assertEquals(Optional.empty(), rolls.beforeOpening(3, UNDER_LIMIT), "at the bound an eviction, not a roll");
+    }
+
+    @Test
+    void everythingRollsWhenTheParkedFilesReachTheirCountOrTheSizeLimit() {
+        int bound = RollDecision.MAX_PARKED_PER_OPEN_FILE * 3;
+        assertEquals(Optional.empty(), rolls.afterEviction(bound - 1, 999));
+        assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.afterEviction(bound, 10));
+        assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.afterEviction(1, 1_000));
     }
 
     @Test
@@ -44,7 +55,8 @@ class RollDecisionTest {
                 "even when another partition holds more: a new file would add its whole buffers");
         assertEquals(Optional.empty(), rolls.beforeOpening(0, over), "with none open, it opens one: progress");
         assertEquals(Optional.empty(), rolls.beforeOpening(2, UNDER_LIMIT));
-        assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.beforeOpening(3, over), "the bound first");
+        assertEquals(Optional.of(RollTrigger.MEMORY_PRESSURE), rolls.beforeOpening(3, over),
+                "at the bound too: a roll frees more than an eviction");
     }
 
     @Test

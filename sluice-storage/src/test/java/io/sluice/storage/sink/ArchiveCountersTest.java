@@ -17,10 +17,11 @@ class ArchiveCountersTest {
         }
         counters.rolling(RollTrigger.OPEN_FILE_BOUND); // a roll that failed: counted by cause, not as a roll
         counters.published();
+        counters.evicted(); // a file sealed alone: a sealed file, not a roll
 
         ArchiveCounts counts = counters.snapshot();
         // memory forces rolls twice: the sink's limit (MEMORY_PRESSURE) and the engine's budget (BUDGET)
-        assertEquals(new ArchiveCounts(RollTrigger.values().length, 2, 2, 2L * RollTrigger.values().length, 1),
+        assertEquals(new ArchiveCounts(RollTrigger.values().length, 2, 2, 1, 2L * RollTrigger.values().length + 1, 1),
                 counts);
 
         counters.rolled(1);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,6 +33,19 @@ public final class CategoryRecords {
      */
     public static Map<Integer, Long> produce(KafkaCluster kafka, String topic, int count, int rejectEvery)
             throws Exception {
+        return produce(kafka, topic, count, rejectEvery, 0);
+    }
+
+    /**
+     * As {@link #produce(KafkaCluster, String, int, int)}, with every {@code lateEvery}-th record (none when 0) late:
+     * its timestamp one to 48 hours back (seeded), so that an archive by hour opens a folder for it beside the
+     * current hour's.
+     */
+    public static Map<Integer, Long> produce(KafkaCluster kafka, String topic, int count, int rejectEvery,
+            int lateEvery) throws Exception {
+        long hour = 3_600_000L;
+        Random random = new Random(lateEvery);
+        long now = System.currentTimeMillis();
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         props.put("max.in.flight.requests.per.connection", 1);
         props.put("linger.ms", 5);
@@ -39,8 +53,10 @@ public final class CategoryRecords {
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < count; i++) {
                 boolean rejected = rejectEvery > 0 && i % rejectEvery == rejectEvery - 1;
-                sent.add(producer.send(new ProducerRecord<>(topic, "k" + (i % 40), rejected ? "{\"i\":" + i + "}"
-                        : "{\"category\":\"" + CATEGORIES[i % 3] + "\",\"i\":" + i + "}")));
+                boolean late = lateEvery > 0 && i % lateEvery == lateEvery - 1;
+                Long timestamp = late ? now - hour - random.nextInt(47 * (int) hour) : null;
+                sent.add(producer.send(new ProducerRecord<>(topic, null, timestamp, "k" + (i % 40), rejected
+                        ? "{\"i\":" + i + "}" : "{\"category\":\"" + CATEGORIES[i % 3] + "\",\"i\":" + i + "}")));
             }
             producer.flush();
         }
