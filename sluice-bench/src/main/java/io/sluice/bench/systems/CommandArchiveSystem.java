@@ -8,7 +8,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +16,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Sluice as users run it (issue 17, 0b): {@code java -jar sluice.jar run pipeline.yaml --until-end}, the shipped
- * distribution, with a pipeline file that names only what the scenario's work is (topic, location, template, time
- * field, format and codec) and leaves every other setting, the JVM's included, at its default. Measured from outside,
+ * Sluice as users run it (issue 17, 0b): {@code ./sluice run pipeline.yaml --until-end}, the README's script running
+ * the shipped distribution ({@code sluice-cli/target/sluice.jar}), with a pipeline file that names only what the
+ * scenario's work is (topic, location, template, time field, format and codec) and leaves every other setting, the
+ * script's JVM options included, at its default. Measured from outside,
  * as the produce benchmark measures its tools: the wall time from the launch to the exit, and the process's CPU time
  * and peak resident memory as the operating system counted them ({@code /usr/bin/time}), JVM start and group join
  * included. The heap peak is read from the JVM's own collection log ({@code -Xlog:gc}, which only observes): the
@@ -45,12 +45,16 @@ final class CommandArchiveSystem {
         Path times = runDir.resolve("cpu-seconds");
         Path gcLog = runDir.resolve("gc.log");
         Path log = runDir.resolve("sluice-command.log");
-        List<String> command = new ArrayList<>(List.of(TIME, "-f", "%U %S %M", "-o", times.toString(),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xlog:gc,gc+heap+exit:file=" + gcLog,
-                "-jar", distribution().toString(), "run", pipeline.toString(), "--until-end"));
+        List<String> command = List.of(TIME, "-f", "%U %S %M", "-o", times.toString(), script().toString(), "run",
+                pipeline.toString(), "--until-end");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        // the collection log only observes; SLUICE_JAVA_OPTS given to the benchmark still reach the JVM (A/B runs)
+        String javaOpts = System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "");
+        builder.environment().put("SLUICE_JAVA_OPTS", ("-Xlog:gc,gc+heap+exit:file=" + gcLog + " " + javaOpts).trim());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         long launched = System.nanoTime();
-        Process process = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process process = builder.start();
         if (!process.waitFor(ArchiveSystem.TIMEOUT.toMinutes(), TimeUnit.MINUTES)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
@@ -134,19 +138,20 @@ final class CommandArchiveSystem {
     }
 
     /**
-     * The distribution {@code ./sluice} runs, sluice-cli/target/sluice.jar, which the build makes before this module
-     * (bench/run and the test suite both build it).
+     * The checkout's {@code ./sluice}. It runs sluice-cli/target/sluice.jar, which the build makes before this module
+     * (bench/run and the test suite both build it), so the script finds it current and does not build again.
      */
-    private static Path distribution() {
+    private static Path script() {
         try {
             Path classes = Path.of(CommandArchiveSystem.class.getProtectionDomain().getCodeSource().getLocation()
                     .toURI());
-            Path jar = classes.resolve("../../../sluice-cli/target/sluice.jar").normalize();
+            Path root = classes.resolve("../../..").normalize();
+            Path jar = root.resolve("sluice-cli/target/sluice.jar");
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalStateException("no " + jar + ": build it with ./mvnw -DskipTests package -pl "
                         + "sluice-cli -am (bench/run does)");
             }
-            return jar;
+            return root.resolve("sluice");
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -219,8 +219,10 @@ public final class PipelineKeys {
             "A partition's files are sealed when the oldest is this old, even when no more records arrive.");
     public static final ConfigKey<Integer> MAX_OPEN_FILES = ConfigKey.withDefault("sink.rolling.max-open-files",
             Types.integer(1, 10_000), String.valueOf(Defaults.ROLLING.maxOpenFiles()),
-            "Files open at once per partition. A record that needs one more seals the partition's open files "
-                    + "first, so late or interleaved data never opens files without bound.");
+            "Files open at once per partition. A record that needs one more first seals the file written least "
+                    + "recently, alone: it is committed with the partition's next roll, and the others stay open, so "
+                    + "a late record does not cut the current files. Set it at or above the folders the data spans "
+                    + "at a time (hours of lateness × the values of the other template fields).");
 
     public static final ConfigKey<String> S3_REGION = ConfigKey.withDefault("sink.s3.region", Types.STRING,
             Defaults.S3.region(), "The bucket's region.");
