@@ -87,9 +87,9 @@ public final class ProduceCommand implements Callable<Integer> {
             + "--confluent-framing.")
     Integer schemaId;
 
-    @Option(names = "--rate", paramLabel = "RECORDS/S", defaultValue = "0",
-            description = "At most this many records per second (default: no limit).")
-    double rate;
+    @Option(names = "--rate", paramLabel = "RECORDS/S",
+            description = "At most this many records per second, more than 0 (default: no limit).")
+    Double rate;
 
     @Option(names = {"-X", "--producer-property"}, paramLabel = "KEY=VALUE", description = "A producer setting, e.g. "
             + "security.protocol=SSL or linger.ms=20; repeatable. Settings that can lose records (acks 0 or 1, "
@@ -143,6 +143,7 @@ public final class ProduceCommand implements Callable<Integer> {
             expanded = Inputs.expand(inputs);
             parser = withSchema(format.parser(keyField, keyDelimiter));
             checkModes(expanded);
+            checkRate();
             settings = settings(DEFAULT_BATCH_BYTES);
         } catch (IllegalArgumentException e) {
             context.console().say("sluice produce: " + e.getMessage());
@@ -172,8 +173,9 @@ public final class ProduceCommand implements Callable<Integer> {
         }
         ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
                 : "acknowledged");
-        return new ProduceRun(new InputReading(expanded, parser, new RatePacer(rate)), delivery, tally, partitions,
-                drainTimeout, context.console(), summary).run();
+        RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
+        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, partitions, drainTimeout,
+                context.console(), summary).run();
     }
 
     private RecordParser withSchema(RecordParser parser) {
@@ -211,6 +213,17 @@ public final class ProduceCommand implements Callable<Integer> {
         if (allowLoss) {
             throw new IllegalArgumentException("--exactly-once always sends with acks=all and idempotence: "
                     + "--allow-loss has nothing to allow");
+        }
+    }
+
+    /**
+     * A rate of 0 or less (or not a number) would mean no limit to the pacer: refused, since whoever typed it did not
+     * ask for that (a typo's minus sign would otherwise flood the topic).
+     */
+    private void checkRate() {
+        if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
+            throw new IllegalArgumentException("--rate is records per second, a number more than 0, not " + rate
+                    + " (leave --rate out for no limit)");
         }
     }
 
