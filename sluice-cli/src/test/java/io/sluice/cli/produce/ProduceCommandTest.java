@@ -275,7 +275,7 @@ class ProduceCommandTest {
     }
 
     /**
-     * An import stopped inside a file (here by a record the topic refuses, which aborts its transaction) goes on
+     * An import stopped inside a file (here by a record too large for the topic, which breaks its transaction) goes on
      * from its committed byte offset only in the same file: the file edited in its committed part, or cut short,
      * is refused in words with exit status 1 and nothing is sent; restored, and with the topic fixed, it goes on.
      */
@@ -289,12 +289,19 @@ class ProduceCommandTest {
         lines.set(149, "x".repeat(5_000));
         Files.write(file, lines, StandardCharsets.UTF_8);
         byte[] original = Files.readAllBytes(file);
-        // --rate 1000 puts at least the commit interval between two lines: the first line is surely committed
+        // at 1,000 lines/s line 51 is read at least 51 ms after the start: a commit (every 50 ms) surely comes before
+        // the big line 150, and a commit per line (a transaction each) would make the test slow
         String[] command = {"produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-            "--commit-interval", "1ms", "--rate", "1000", file.toString()};
+            "--commit-interval", "50ms", "--rate", "1000", file.toString()};
 
+        long start = System.nanoTime();
         Cli.Result stopped = Cli.run(command);
         assertEquals(ExitStatus.SOME_RECORDS_FAILED, stopped.status(), stopped.err());
+        // refused by the producer at once (max.request.size is the topic's limit), not after max.block.ms (60 s) of
+        // Kafka 4.3's producer splitting its batch again and again, and listed first as what broke the transaction
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), stopped.err());
+        assertTrue(stopped.err().contains("first failures:" + System.lineSeparator() + "    " + file
+                + ":150: RecordTooLargeException: The message is "), stopped.err());
         Matcher at = Pattern.compile("is committed up to " + Pattern.quote(file.toString())
                 + ":(\\d+) \\(byte (\\d+)\\); a rerun of the same command goes on from there").matcher(stopped.err());
         assertTrue(at.find(), stopped.err());
