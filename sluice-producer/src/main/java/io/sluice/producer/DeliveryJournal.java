@@ -11,7 +11,9 @@ import org.apache.kafka.clients.producer.Callback;
 
 /**
  * Where each record went, one line per record, in the order outcomes arrive (per partition, the order of the input):
- * {@code <origin>\t<byte offset>\tok\t<partition>@<offset>} or {@code <origin>\t<byte offset>\tfailed\t<reason>}.
+ * {@code <origin>\t<byte offset>\tok\t<partition>@<offset>}, {@code <origin>\t<byte offset>\tfailed\t<reason>}, or,
+ * for a record still without an answer when the producer was given up on ({@link #giveUp}),
+ * {@code <origin>\t<byte offset>\tunknown\t<why>}.
  * Lines are handed to the file whole, in batches of {@value #BATCH_BYTES} bytes or {@value #FLUSH_MILLIS} ms (checked
  * as outcomes arrive, and on {@link #flush}): a crash loses at most the last batch, leaves every line before it
  * readable, and at most the last line cut short (a line without its newline is not one).
@@ -23,11 +25,15 @@ public final class DeliveryJournal implements AutoCloseable {
 
     private static final int BATCH_BYTES = 64 * 1024;
     private static final long FLUSH_MILLIS = 200;
+    private static final String NO_ANSWER = "no answer before the producer was closed: it may or may not be in the "
+            + "topic";
 
     private final OutputStream out;
     private final StringBuilder batch = new StringBuilder();
     private long lastFlush = System.currentTimeMillis();
     private IOException failure;
+    /** Set by {@link #giveUp}: the errors after it are the producer's forced close, not the brokers' answers. */
+    private volatile boolean givenUp;
 
     private DeliveryJournal(OutputStream out) {
         this.out = out;
@@ -42,11 +48,27 @@ public final class DeliveryJournal implements AutoCloseable {
     /** The callback that journals one record's outcome, for {@link DeliveryTally#sent(String, long, Callback)}. */
     public Callback outcome(String origin, long byteOffset) {
         return (metadata, error) -> {
-            String line = error == null
-                    ? origin + "\t" + byteOffset + "\tok\t" + metadata.partition() + "@" + metadata.offset()
-                    : origin + "\t" + byteOffset + "\tfailed\t" + oneLine(new DeliveryFailure(origin, error).reason());
+            String line;
+            if (error == null) {
+                line = origin + "\t" + byteOffset + "\tok\t" + metadata.partition() + "@" + metadata.offset();
+            } else if (givenUp) {
+                line = origin + "\t" + byteOffset + "\tunknown\t" + NO_ANSWER;
+            } else {
+                line = origin + "\t" + byteOffset + "\tfailed\t" + oneLine(new DeliveryFailure(origin, error).reason());
+            }
             append(line);
         };
+    }
+
+    /**
+     * The records without an answer yet will not get one from the brokers: the producer is about to be closed at once
+     * (a drain's deadline passed). Closing fails them with "Producer is closed forcefully", but a record sent may be
+     * in the topic all the same (the broker wrote it and only the answer is missing), so the journal calls them
+     * unknown, as the summary counts them, not failed (an audit of the journal against the topic would otherwise
+     * find "failed" records in it, and the journal's counts would not be the summary's).
+     */
+    public void giveUp() {
+        givenUp = true;
     }
 
     private synchronized void append(String line) {

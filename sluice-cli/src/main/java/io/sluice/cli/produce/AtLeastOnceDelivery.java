@@ -117,8 +117,12 @@ final class AtLeastOnceDelivery implements Delivery {
      */
     @Override
     public void close() {
+        boolean unanswered = tally.snapshot().pending() > 0;
+        if (unanswered && journal != null) {
+            journal.giveUp(); // the forced close fails them, but their fate is unknown
+        }
         try {
-            producer.close(tally.snapshot().pending() > 0 ? Duration.ZERO : Duration.ofSeconds(5));
+            producer.close(unanswered ? Duration.ZERO : Duration.ofSeconds(5));
         } finally {
             if (journal != null) {
                 journal.close();

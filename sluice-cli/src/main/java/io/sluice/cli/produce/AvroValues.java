@@ -120,10 +120,11 @@ final class AvroValues implements RecordParser {
                 }
                 throw mismatch(path, "a long", json);
             case FLOAT:
-                if (json.isNumber()) {
+                // a number beyond a float's range would become Infinity: another value, without a word
+                if (json.isNumber() && Float.isFinite(json.floatValue())) {
                     return json.floatValue();
                 }
-                throw mismatch(path, "a float", json);
+                throw mismatch(path, "a float (at most " + Float.MAX_VALUE + " either way)", json);
             case DOUBLE:
                 if (json.isNumber()) {
                     return json.doubleValue();
@@ -135,10 +136,12 @@ final class AvroValues implements RecordParser {
                 }
                 throw mismatch(path, "a string", json);
             case BYTES:
-                if (json.isTextual()) {
+                // Avro's JSON form of bytes: one character per byte, U+0000 to U+00FF; ISO-8859-1 would turn any
+                // other character into '?', another value without a word
+                if (json.isTextual() && json.textValue().chars().allMatch(c -> c <= 0xFF)) {
                     return ByteBuffer.wrap(json.textValue().getBytes(StandardCharsets.ISO_8859_1));
                 }
-                throw mismatch(path, "bytes (a string)", json);
+                throw mismatch(path, "bytes (a string of characters U+0000 to U+00FF, one per byte)", json);
             case ENUM:
                 if (json.isTextual() && type.getEnumSymbols().contains(json.textValue())) {
                     return new GenericData.EnumSymbol(type, json.textValue());
@@ -181,15 +184,27 @@ final class AvroValues implements RecordParser {
         return entries;
     }
 
-    /** The first branch the value fits, in the schema's order ({@code ["null","string"]}: null, else a string). */
+    /**
+     * The first branch the value fits, in the schema's order ({@code ["null","string"]}: null, else a string). When
+     * the value is not null and only one branch is not null (an optional field), that branch's own error is the
+     * answer: "field "customer.age": expected an int" names the field that is wrong, where "field "customer":
+     * expected one of [null, Customer]" would leave the user to find it.
+     */
     private static Object union(Schema type, JsonNode json, String path) throws BadInputException {
         List<String> tried = new ArrayList<>();
+        List<BadInputException> errors = new ArrayList<>();
         for (Schema branch : type.getTypes()) {
             try {
                 return convert(branch, json, path);
             } catch (BadInputException e) {
                 tried.add(branch.getType() == Schema.Type.RECORD ? branch.getName() : branch.getType().getName());
+                if (branch.getType() != Schema.Type.NULL) {
+                    errors.add(e);
+                }
             }
+        }
+        if (!json.isNull() && errors.size() == 1) {
+            throw errors.get(0);
         }
         throw mismatch(path, "one of " + tried, json);
     }

@@ -32,12 +32,22 @@ final class PendingOutcomes {
         }
     }
 
-    /** The transaction did not commit: its records are not in the topic. */
+    /**
+     * The transaction did not commit: its records are not in the topic. Those that failed on their own (too large,
+     * say) go first: the summary lists the first failures, which then show what broke the transaction rather than
+     * ten records that were only in it.
+     */
     void aborted(Exception cause) {
         KafkaException notCommitted = new KafkaException("not committed: its transaction was aborted ("
                 + cause.getMessage() + ")", cause);
-        for (Held h : take()) {
-            h.deliver(notCommitted);
+        List<Held> taken = take();
+        for (Held h : taken) {
+            if (h.failedOnItsOwn()) {
+                h.deliver(notCommitted);
+            }
+        }
+        for (Held h : taken) {
+            h.deliver(notCommitted); // once each: those delivered above are passed over
         }
     }
 
@@ -52,6 +62,7 @@ final class PendingOutcomes {
         private final Callback next;
         private RecordMetadata metadata;
         private Exception error;
+        private boolean delivered;
 
         Held(Callback next) {
             this.next = next;
@@ -62,7 +73,15 @@ final class PendingOutcomes {
             error = e;
         }
 
+        synchronized boolean failedOnItsOwn() {
+            return error != null;
+        }
+
         synchronized void deliver(Exception abort) {
+            if (delivered) {
+                return;
+            }
+            delivered = true;
             if (abort == null) {
                 next.onCompletion(metadata, error);
             } else {

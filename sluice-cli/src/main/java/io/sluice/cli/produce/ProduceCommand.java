@@ -87,9 +87,9 @@ public final class ProduceCommand implements Callable<Integer> {
             + "--confluent-framing.")
     Integer schemaId;
 
-    @Option(names = "--rate", paramLabel = "RECORDS/S", defaultValue = "0",
-            description = "At most this many records per second (default: no limit).")
-    double rate;
+    @Option(names = "--rate", paramLabel = "RECORDS/S",
+            description = "At most this many records per second, more than 0 (default: no limit).")
+    Double rate;
 
     @Option(names = {"-X", "--producer-property"}, paramLabel = "KEY=VALUE", description = "A producer setting, e.g. "
             + "security.protocol=SSL or linger.ms=20; repeatable. Settings that can lose records (acks 0 or 1, "
@@ -124,6 +124,8 @@ public final class ProduceCommand implements Callable<Integer> {
 
     /** Batches larger than Kafka's 16 KiB default: fewer requests for the same acks=all wait. */
     private static final int DEFAULT_BATCH_BYTES = 128 * 1024;
+    /** Kafka's default max.request.size. */
+    private static final int KAFKA_MAX_REQUEST_BYTES = 1024 * 1024;
 
     private final CliContext context;
 
@@ -143,7 +145,8 @@ public final class ProduceCommand implements Callable<Integer> {
             expanded = Inputs.expand(inputs);
             parser = withSchema(format.parser(keyField, keyDelimiter));
             checkModes(expanded);
-            settings = settings(DEFAULT_BATCH_BYTES);
+            checkRate();
+            settings = settings(DEFAULT_BATCH_BYTES, null);
         } catch (IllegalArgumentException e) {
             context.console().say("sluice produce: " + e.getMessage());
             return ExitStatus.USAGE;
@@ -156,10 +159,14 @@ public final class ProduceCommand implements Callable<Integer> {
         }
         TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
         int partitions = facts.partitions();
-        if (facts.maxMessageBytes() < DEFAULT_BATCH_BYTES) {
+        if (facts.maxMessageBytes() < KAFKA_MAX_REQUEST_BYTES) {
             // a batch larger than the topic takes is split by the producer into batches of batch.size; when those are
-            // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies
-            settings = settings(facts.maxMessageBytes());
+            // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies (with a
+            // transaction, its commit waits max.block.ms, 60 s, then fails without naming the record). A record
+            // larger than the topic takes is refused by the producer itself, at once, when max.request.size says so:
+            // it fails with its line. (max.request.size counts the record uncompressed: with -X compression.type, a
+            // record that would fit compressed is refused too, unless -X max.request.size raises it.)
+            settings = settings(Math.min(DEFAULT_BATCH_BYTES, facts.maxMessageBytes()), facts.maxMessageBytes());
         }
         DeliveryTally tally = new DeliveryTally();
         Delivery delivery;
@@ -172,8 +179,9 @@ public final class ProduceCommand implements Callable<Integer> {
         }
         ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
                 : "acknowledged");
-        return new ProduceRun(new InputReading(expanded, parser, new RatePacer(rate)), delivery, tally, partitions,
-                drainTimeout, context.console(), summary).run();
+        RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
+        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, partitions, drainTimeout,
+                context.console(), summary).run();
     }
 
     private RecordParser withSchema(RecordParser parser) {
@@ -214,13 +222,30 @@ public final class ProduceCommand implements Callable<Integer> {
         }
     }
 
-    /** @param batchBytes batch.size unless -X sets it */
-    private ProducerSettings settings(int batchBytes) {
+    /**
+     * A rate of 0 or less (or not a number) would mean no limit to the pacer: refused, since whoever typed it did not
+     * ask for that (a typo's minus sign would otherwise flood the topic).
+     */
+    private void checkRate() {
+        if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
+            throw new IllegalArgumentException("--rate is records per second, a number more than 0, not " + rate
+                    + " (leave --rate out for no limit)");
+        }
+    }
+
+    /**
+     * @param batchBytes   batch.size unless -X sets it
+     * @param requestBytes max.request.size unless -X sets it; null for Kafka's default
+     */
+    private ProducerSettings settings(int batchBytes, Integer requestBytes) {
         ProducerSettings.Builder builder = ProducerSettings.on(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         bootstrapServers))
                 .setIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10)
                 .setIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, batchBytes)
                 .allowLoss(allowLoss);
+        if (requestBytes != null) {
+            builder.setIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, requestBytes);
+        }
         if (properties != null) {
             properties.forEach(builder::set);
         }

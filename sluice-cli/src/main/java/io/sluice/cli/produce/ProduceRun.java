@@ -13,6 +13,8 @@ import io.sluice.producer.input.InputRecord;
 import io.sluice.producer.input.Origin;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * acknowledged.
  *
  * <p>Reading runs on its own thread so that a signal is heard while it waits on standard input; the delivery's calls
- * are serialized on {@link #lock}, and once the command's thread has closed it no record is sent any more.
+ * are serialized on {@link #lock}, and once the command's thread has closed it no record is sent any more. A delivery
+ * call can block: a producer that lost the brokers forgets the topic (it goes back to its bootstrap servers) and its
+ * {@code send} waits up to {@code max.block.ms} (60 s) for it. The command's thread waits for the lock only until the
+ * drain's deadline; past it, it reports and closes the delivery, which ends the blocked call.
  *
  * <p>Threading: {@link #run} on the command's thread; the signal handlers only set the stop time (or halt).
  */
@@ -38,9 +43,9 @@ final class ProduceRun {
     private final Duration drainTimeout;
     private final Console console;
     private final ProduceSummary summary;
-    private final Object lock = new Object();
-    /** Guarded by {@link #lock}: no delivery call after it is set. */
-    private boolean closed;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Set under {@link #lock}, or without it once the drain's deadline passed: no delivery call starts after it. */
+    private volatile boolean closed;
     private volatile long stopAt;
     private volatile boolean readToEnd;
     private volatile Exception readFailure;
@@ -68,17 +73,22 @@ final class ProduceRun {
             while (reader.isAlive() && stopAt == 0) {
                 reader.join(100);
             }
-            synchronized (lock) {
-                closed = true; // waits out the send or commit under way
-            }
             if (stopAt != 0) {
                 LOG.info("stopping (signal received): settling the records sent, for at most {}; a second Ctrl-C "
                         + "stops at once", Units.duration(drainTimeout));
             }
-            try {
-                delivery.finish(this::deadline); // after a read failure too: what was sent is settled and reported
-            } catch (RuntimeException e) {
-                finishFailure = e;
+            boolean locked = lock.tryLock(Math.max(0, deadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
+            closed = true; // with the lock: after the send or commit under way; without it: none starts any more
+            if (locked) {
+                lock.unlock();
+                try {
+                    delivery.finish(this::deadline); // after a read failure too: what was sent is settled and reported
+                } catch (RuntimeException e) {
+                    finishFailure = e;
+                }
+            } else {
+                LOG.warn("the drain timeout passed while a record was being handed to the producer (no broker "
+                        + "answers?): reporting without waiting for it");
             }
             last = tally.snapshot();
         } finally {
@@ -144,15 +154,19 @@ final class ProduceRun {
 
         @Override
         public void inputStarted(int index, Input input) throws IOException {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 ensureOpen();
                 delivery.inputStarted(index, input);
+            } finally {
+                lock.unlock();
             }
         }
 
         @Override
         public void record(InputRecord record) {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 ensureOpen();
                 Integer p = record.partition();
                 if (p != null && p >= partitions) {
@@ -161,22 +175,30 @@ final class ProduceRun {
                 } else {
                     delivery.record(record);
                 }
+            } finally {
+                lock.unlock();
             }
         }
 
         @Override
         public void badLine(Origin origin, BadInputException problem) {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 ensureOpen();
                 delivery.badLine(origin, problem);
+            } finally {
+                lock.unlock();
             }
         }
 
         @Override
         public void inputEnded(int index) {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 ensureOpen();
                 delivery.inputEnded(index);
+            } finally {
+                lock.unlock();
             }
         }
 

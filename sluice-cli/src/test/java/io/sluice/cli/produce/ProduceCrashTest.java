@@ -14,7 +14,6 @@ import io.sluice.testkit.TestDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +33,6 @@ import org.junit.jupiter.api.Test;
  */
 class ProduceCrashTest {
 
-    private static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-
     private final KafkaCluster kafka = SharedKafka.cluster();
 
     @Test
@@ -44,22 +41,20 @@ class ProduceCrashTest {
         kafka.createTopic(topic, 3);
         Path dir = TestDirs.newDir("produce-pipe");
         Path journal = dir.resolve("journal.tsv");
-        Path log = dir.resolve("produce.log");
-        Process process = javaWithStdin(dir, log, "produce", "-b", kafka.bootstrapServers(), "-t", topic, "--journal",
-                journal.toString());
-        Thread writer = new Thread(() -> writeForever(process.getOutputStream()), "pipe-writer");
-        writer.setDaemon(true);
-        try {
+        try (StdinChild child = StdinChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
+                "--journal", journal.toString())) {
+            Thread writer = new Thread(() -> writeForever(child.stdin()), "pipe-writer");
+            writer.setDaemon(true);
             writer.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (ProducedRecords.read(kafka, topic).size() < 2_000) {
-                assertTrue(System.nanoTime() < deadline, () -> "nothing arrives: " + read(log));
+                assertTrue(System.nanoTime() < deadline, () -> "nothing arrives: " + child.output());
                 Thread.sleep(100);
             }
-            process.toHandle().destroy(); // SIGTERM, with standard input still open and lines still coming
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "exits after the drain");
-            String output = read(log);
-            assertEquals(ExitStatus.OK, process.exitValue(), output);
+            child.terminate(); // SIGTERM, with standard input still open and lines still coming
+            int status = child.exitStatus(Duration.ofSeconds(60));
+            String output = child.output();
+            assertEquals(ExitStatus.OK, status, output);
             ProducedRecords.Counts counts = ProducedRecords.counts(output);
             assertTrue(output.contains("stopped by a signal: the rest of the input was not read"), output);
             assertEquals(0, counts.failed(), output);
@@ -76,8 +71,6 @@ class ProduceCrashTest {
                     "the first lines of the pipe, each once");
             assertEquals(values.size(), ProducedRecords.journal(journal).values().stream()
                     .filter(o -> o.startsWith("ok ")).count(), "the journal names every record acknowledged");
-        } finally {
-            process.destroyForcibly();
         }
     }
 
@@ -120,27 +113,12 @@ class ProduceCrashTest {
     private static ChildProcess child(Path dir, String name, String... args) {
         return ChildJvm.builder(name)
                 .classpathOfThisJvm()
-                .jvmOptions(JVM)
+                .jvmOptions(StdinChild.JVM)
                 .mainClass(Main.class.getName())
                 .args(args)
                 .workDir(dir)
                 .build()
                 .start();
-    }
-
-    /** The command in a JVM of its own whose standard input this test writes (a test kit child reads its own). */
-    private static Process javaWithStdin(Path dir, Path log, String... args) throws IOException {
-        Path argFile = dir.resolve("classpath.args");
-        String classpath = System.getProperty("java.class.path").replace("\\", "\\\\");
-        Files.writeString(argFile, "-cp \"" + classpath + "\"\n", StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
-        command.addAll(JVM);
-        command.add("@" + argFile);
-        command.add(Main.class.getName());
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
     }
 
     private static void writeForever(OutputStream stdin) {
@@ -161,13 +139,5 @@ class ProduceCrashTest {
 
     private static int number(String value) {
         return Integer.parseInt(value.substring(value.indexOf('-') + 1));
-    }
-
-    private static String read(Path log) {
-        try {
-            return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }
