@@ -14,6 +14,7 @@ import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.testkit.TestDirs;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -123,6 +124,71 @@ class PartitionArchiveTest {
         assertEquals(0, restarted.snapshot().published(), "published by the run before");
     }
 
+    /**
+     * At the open-file bound a record for another folder evicts the least recently written file alone (issue 17). The
+     * barrier stays: a checkpoint then commits nothing new, since the evicted files are in no manifest; a crash now
+     * leaves them staged and unnamed, and the next owner's recovery removes them before it writes their records again.
+     */
+    @Test
+    void anEvictedFileIsInNoManifestUntilARollAndACrashBeforeItDropsIt() throws Exception {
+        ArchiveCounters counters = new ArchiveCounters();
+        PartitionArchive archive = archive(1_000, 2, counters);
+        archive.recover(0, Optional.empty());
+        writeCategories(archive, 0, "a", "b", "c", "a", "b"); // c evicts a, a evicts b, b evicts c
+        assertEquals(3, counters.snapshot().evictions());
+        assertEquals(new SinkCheckpoint(0, ""), archive.checkpoint(false), "the barrier has not moved");
+        assertEquals(List.of(), LocalArchiveFiles.files(root), "nothing visible");
+        assertEquals(5, stagedFiles().size(), "three files parked, two open");
+
+        PartitionArchive next = archive(1_000, 2, new ArchiveCounters()); // the crash: the next owner takes over
+        next.recover(0, Optional.empty());
+        assertEquals(List.of(), stagedFiles(), "recovery removed what no commit names");
+        writeCategories(next, 0, "a", "b", "c", "a", "b");
+        next.committed(next.checkpoint(true));
+        next.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 5L));
+    }
+
+    /**
+     * Evicted files join the manifest of the next roll, whose barrier is above every record they hold; until then the
+     * open files go on, so the current folder is not cut. Closing the partition gives up what is still parked.
+     */
+    @Test
+    void evictedFilesJoinTheNextRollAndClosingGivesUpThoseStillParked() throws Exception {
+        PartitionArchive archive = archive(1_000, 2, new ArchiveCounters());
+        archive.recover(0, Optional.empty());
+        writeCategories(archive, 0, "a", "a", "b", "c", "a", "a"); // c evicts a's first file; a evicts b
+        SinkCheckpoint rolled = archive.checkpoint(true);
+        assertEquals(6, rolled.offset());
+        archive.committed(rolled);
+        assertEquals(4, LocalArchiveFiles.files(root).size(), "a 0-1, b 2, c 3, a 4-5");
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 6L));
+
+        writeCategories(archive, 6, "b", "c", "a"); // a evicts b: parked, and given up at close with the open two
+        archive.close(false);
+        assertEquals(List.of(), stagedFiles(), "nothing staged after a clean close");
+        assertEquals(4, LocalArchiveFiles.files(root).size(), "nothing more visible");
+    }
+
+    private List<Path> stagedFiles() throws Exception {
+        Path staging = root.resolve("_sluice/staging");
+        if (!Files.exists(staging)) {
+            return List.of();
+        }
+        try (var walk = Files.walk(staging)) {
+            return walk.filter(Files::isRegularFile).toList();
+        }
+    }
+
+    private static void writeCategories(PartitionArchive archive, long from, String... categories) throws Exception {
+        for (int i = 0; i < categories.length; i++) {
+            long offset = from + i;
+            archive.write(new ConsumerRecord<>("t", 0, offset, ("k" + offset).getBytes(StandardCharsets.UTF_8),
+                    ("{\"category\":\"" + categories[i] + "\",\"i\":" + offset + "}").getBytes(
+                            StandardCharsets.UTF_8)));
+        }
+    }
+
     /** A fresh owner of the partition, from offset 0 with nothing committed. */
     private PartitionArchive opened(int recordsPerFile) throws Exception {
         PartitionArchive archive = archive(recordsPerFile);
@@ -135,10 +201,15 @@ class PartitionArchiveTest {
     }
 
     private PartitionArchive archive(int recordsPerFile, ArchiveCounters counters) {
+        return archive(recordsPerFile, 4, counters);
+    }
+
+    private PartitionArchive archive(int recordsPerFile, int maxOpenFiles, ArchiveCounters counters) {
         return new PartitionArchive(PARTITION, TOPIC_ID, backend,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollDecision(new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), 4), Long.MAX_VALUE),
+                new RollDecision(new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), maxOpenFiles),
+                        Long.MAX_VALUE),
                 true, counters, new MemoryPressure(List.of()), STORAGE_CALLS, COMPRESSORS);
     }
 
