@@ -7,17 +7,13 @@ import io.sluice.core.Health;
 import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.GroupHolder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -38,15 +34,17 @@ class BoundedInstancesTest {
     void twoInstancesOfAnExactlyOnceMirrorUntilTheEndBothEndAndCopyEveryRecordOnce() throws Exception {
         String topic = sourceTopic();
         MirrorConfig config = clusters.mirror(Names.unique("two"), topic).untilEnd(true).build();
-        // A member of the mirror's source group that never copies holds every partition first, so neither instance
-        // can reach the end before both own partitions: without it the first instance to join could copy everything
-        // alone and the split this test is about might not happen.
-        try (KafkaConsumer<byte[], byte[]> holder = holder(config.sourceGroup(), topic)) {
-            pollUntil(holder, () -> holder.assignment().size() == PARTITIONS, "the holder owns every partition");
+        // a member that never copies holds every partition first, so that neither instance can end before both own
+        // partitions (else the first to join might copy everything alone)
+        try (GroupHolder holder = new GroupHolder(clusters.source().clientProperties(Listener.PLAINTEXT),
+                config.sourceGroup(), topic)) {
+            holder.pollUntil(() -> holder.held() == PARTITIONS, Duration.ofSeconds(60),
+                    "the holder owns every partition");
             try (Mirror first = Mirror.start(config); Mirror second = Mirror.start(config)) {
                 // the holder keeps polling, so that it takes part in the rebalances that give the mirrors partitions
-                pollUntil(holder, () -> !first.engine().partitions().isEmpty()
-                        && !second.engine().partitions().isEmpty(), "both instances own partitions");
+                holder.pollUntil(() -> !first.engine().partitions().isEmpty()
+                        && !second.engine().partitions().isEmpty(), Duration.ofSeconds(60),
+                        "both instances own partitions");
                 holder.close(); // leaves the group: its partitions go to the two instances, which now split them all
                 assertTrue(first.awaitTermination(Duration.ofSeconds(60)),
                         "the first instance ends: " + first.engine().stats());
@@ -63,34 +61,6 @@ class BoundedInstancesTest {
             }
         }
         clusters.assertSameRecords(topic, topic);
-    }
-
-    /** Polls the holder until {@code done}; fails after 60 s. */
-    private static void pollUntil(KafkaConsumer<byte[], byte[]> holder, java.util.function.BooleanSupplier done,
-            String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!done.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "within 60 s: " + what + "; holder has " + holder.assignment());
-            holder.poll(Duration.ofMillis(100));
-        }
-    }
-
-    /**
-     * A plain member of the mirror's group, with the mirrors' assignor and lowered session timeout, that never
-     * commits: its records are never fetched (it starts at the end and the topic is not written to again).
-     */
-    private KafkaConsumer<byte[], byte[]> holder(String group, String topic) {
-        Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000);
-        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        KafkaConsumer<byte[], byte[]> holder = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
-        holder.subscribe(Set.of(topic));
-        return holder;
     }
 
     /** Records in every partition, with keys and values that tell them apart. */
