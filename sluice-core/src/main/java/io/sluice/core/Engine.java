@@ -180,8 +180,8 @@ public final class Engine implements AutoCloseable {
                         config.timestampStart(), config.window(), config.drainTimeout()),
                 new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
         ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
-                Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.groupId(),
-                config.untilEnd(), config.drainTimeout()), parts, sink);
+                Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
+                config.drainTimeout()), parts, sink);
         Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
         metrics.bind(engine::stats);
         engine.consumerThread.start();

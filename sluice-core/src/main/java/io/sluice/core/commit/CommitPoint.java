@@ -87,7 +87,8 @@ public interface CommitPoint {
      * another, cannot fall back to a place that never holds its progress and keep such a run waiting for ever.
      *
      * <p>Called on the engine's consumer thread, which must not wait: the answer comes as a future, completed on
-     * whatever thread the reading client uses. Offsets pending in an open transaction are left out (not done yet).
+     * whatever thread the reading client uses. An offset still pending in an open transaction is not reported: until
+     * that transaction commits, the partition is not done that far.
      */
     KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions);
 

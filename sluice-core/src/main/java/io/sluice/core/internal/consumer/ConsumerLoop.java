@@ -44,7 +44,7 @@ public final class ConsumerLoop implements Runnable {
      *
      * @param untilEnd whether the run stops at the end offsets seen at start
      */
-    public record Settings(Subscription subscription, String groupId, boolean untilEnd, Duration drainTimeout) {
+    public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout) {
     }
 
     private final Settings settings;
