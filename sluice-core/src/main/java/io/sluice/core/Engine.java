@@ -138,10 +138,13 @@ public final class Engine implements AutoCloseable {
 
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        SourceGroupView group = new SourceGroupView(consumer, config.groupId());
+        // the engine's admin client also reads the group's offsets for a bounded run, off the consumer thread
+        Admin admin = Admin.create(ClusterConnection.of(config.consumerProperties()));
+        SourceGroupView group = new SourceGroupView(consumer, admin, config.groupId());
         CommitPoint commitPoint = config.commitPoint().create(group);
         if (commitPoint.commitsInLane() && sink == null) {
             consumer.close();
+            admin.close(Duration.ZERO);
             throw new IllegalArgumentException(commitPoint.describe() + " commits in order with a sink's writes; "
                     + "handlers commit through the source group: start a sink (Engine.startSink) or leave the commit "
                     + "point at its default");
@@ -168,7 +171,7 @@ public final class Engine implements AutoCloseable {
                 new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
                 failure::fail));
         EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
-        EngineParts parts = new EngineParts(consumer, Admin.create(ClusterConnection.of(config.consumerProperties())), pool, processor,
+        EngineParts parts = new EngineParts(consumer, admin, pool, processor,
                 inFlight, new LaneRouter(ordering, sink == null ? config.laneFunction() : null,
                         config.lanesPerPartition()), budget, commitPoint, failure, metrics,
                 config.maxReadBytesPerSecond() > 0
@@ -177,8 +180,8 @@ public final class Engine implements AutoCloseable {
                         config.timestampStart(), config.window(), config.drainTimeout()),
                 new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
         ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
-                Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.groupId(),
-                config.untilEnd(), config.drainTimeout()), parts, sink);
+                Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
+                config.drainTimeout()), parts, sink);
         Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
         metrics.bind(engine::stats);
         engine.consumerThread.start();

@@ -80,21 +80,17 @@ public interface CommitPoint {
     }
 
     /**
-     * Where the progress of partitions other members own can be read, for a bounded run to learn that they are done;
-     * empty (the default) when it is the source group's committed offsets, which the engine reads itself.
+     * The last commit of {@code partitions}, whoever owns them, read without claiming them or fencing anyone: a read
+     * only, keyed by source partition, a partition never committed absent. A bounded run asks it to learn that the
+     * partitions other members own are done, so it must read wherever this commit point keeps the progress (the source
+     * group's offsets, a target cluster's transactions); there is no default, so that a commit point, or one wrapping
+     * another, cannot fall back to a place that never holds its progress and keep such a run waiting for ever.
+     *
+     * <p>Called on the engine's consumer thread, which must not wait: the answer comes as a future, completed on
+     * whatever thread the reading client uses. An offset still pending in an open transaction is not reported: until
+     * that transaction commits, the partition is not done that far.
      */
-    default Optional<ProgressReader> progressReader() {
-        return Optional.empty();
-    }
-
-    /**
-     * Reads the last commit of partitions, whoever owns them, without claiming them, keyed by source partition (a
-     * partition never committed is absent). Called on the engine's consumer thread, which must not wait for it.
-     */
-    @FunctionalInterface
-    interface ProgressReader {
-        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> read(Set<TopicPartition> partitions);
-    }
+    KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions);
 
     /** Whether {@code error}, from a commit, means it will never take effect (rather than: the outcome is unknown). */
     boolean refusedForCertain(Exception error);

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.IllegalGenerationException;
@@ -40,6 +41,12 @@ public final class SourceGroupCommit implements CommitPoint {
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(group.committed(partitions, timeout));
         committed.values().removeIf(Objects::isNull);
         return committed;
+    }
+
+    /** The source group's offsets: where this commit point keeps the progress, whoever owns the partitions. */
+    @Override
+    public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions) {
+        return group.committedAsync(partitions);
     }
 
     @Override

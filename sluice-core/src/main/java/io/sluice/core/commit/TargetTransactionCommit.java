@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -57,8 +58,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * have landed (the coordinator checks the epoch before it looks at whether the commit completed), and a timeout
  * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
- * <p>Threading: {@link #claim}, {@link #release}, {@link #progressReader} and {@link #close} on the engine's consumer
- * thread;
+ * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
+ * consumer thread;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} before any task of its lane is queued, and closed in {@link #release} after its lane's last task.
  */
@@ -140,28 +141,27 @@ public final class TargetTransactionCommit implements CommitPoint {
     }
 
     /**
-     * The progress group's offsets as the target's group coordinator has them now: offsets still pending in an open
+     * The progress group's offsets in the target as its group coordinator has them now, mapped back to the source
+     * partitions (the source group never has offsets under this commit point): offsets still pending in an open
      * transaction are left out (read as not done), so a bounded run waits for the commit that makes them true.
      */
     @Override
-    public Optional<ProgressReader> progressReader() {
-        return Optional.of(partitions -> {
-            Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
-            partitions.forEach(tp -> sourceOf.put(progressPartition.apply(tp), tp));
-            return progressAdmin().listConsumerGroupOffsets(
-                            Map.of(progressGroup, new ListConsumerGroupOffsetsSpec().topicPartitions(sourceOf.keySet())),
-                            new ListConsumerGroupOffsetsOptions().requireStable(true))
-                    .partitionsToOffsetAndMetadata(progressGroup)
-                    .thenApply(found -> {
-                        Map<TopicPartition, OffsetAndMetadata> bySource = new HashMap<>();
-                        found.forEach((key, offset) -> {
-                            if (offset != null && sourceOf.containsKey(key)) {
-                                bySource.put(sourceOf.get(key), offset);
-                            }
-                        });
-                        return bySource;
+    public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions) {
+        Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
+        partitions.forEach(tp -> sourceOf.put(progressPartition.apply(tp), tp));
+        return progressAdmin().listConsumerGroupOffsets(
+                        Map.of(progressGroup, new ListConsumerGroupOffsetsSpec().topicPartitions(sourceOf.keySet())),
+                        new ListConsumerGroupOffsetsOptions().requireStable(true))
+                .partitionsToOffsetAndMetadata(progressGroup)
+                .thenApply(found -> {
+                    Map<TopicPartition, OffsetAndMetadata> bySource = new HashMap<>();
+                    found.forEach((key, offset) -> {
+                        if (offset != null && sourceOf.containsKey(key)) {
+                            bySource.put(sourceOf.get(key), offset);
+                        }
                     });
-        });
+                    return bySource;
+                });
     }
 
     /** Made on first use: only a bounded run reads others' progress. */

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -53,6 +54,18 @@ public final class InMemorySourceGroup implements SourceGroup {
         Map<TopicPartition, OffsetAndMetadata> answer = new HashMap<>();
         partitions.forEach(tp -> answer.put(tp, committed.get(tp)));
         return answer;
+    }
+
+    /** What the group has committed now, at once: a partition never committed is absent. */
+    @Override
+    public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedAsync(Set<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> answer = new HashMap<>();
+        partitions.forEach(tp -> {
+            if (committed.containsKey(tp)) {
+                answer.put(tp, committed.get(tp));
+            }
+        });
+        return KafkaFuture.completedFuture(answer);
     }
 
     @Override

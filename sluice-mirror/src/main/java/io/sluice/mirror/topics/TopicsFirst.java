@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -55,6 +56,15 @@ public final class TopicsFirst implements CommitPoint {
     @Override
     public Optional<Duration> recommitInterval() {
         return commitPoint.recommitInterval();
+    }
+
+    /**
+     * The wrapped commit point's progress: for an exactly-once mirror the target's progress group, never the source
+     * group (which an exactly-once mirror never commits to, so a bounded run asking it would wait for ever).
+     */
+    @Override
+    public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions) {
+        return commitPoint.committedProgress(partitions);
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class ConsumerLoop implements Runnable {
      *
      * @param untilEnd whether the run stops at the end offsets seen at start
      */
-    public record Settings(Subscription subscription, String groupId, boolean untilEnd, Duration drainTimeout) {
+    public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout) {
     }
 
     private final Settings settings;
@@ -103,9 +103,7 @@ public final class ConsumerLoop implements Runnable {
     public void run() {
         try {
             RunEnd runEnd = settings.untilEnd()
-                    ? RunEnd.capture(consumer, settings.subscription(), commitPoint.progressReader().orElse(
-                            partitions -> admin.listConsumerGroupOffsets(settings.groupId())
-                                    .partitionsToOffsetAndMetadata()), settings.drainTimeout(), admin)
+                    ? RunEnd.capture(consumer, settings.subscription(), commitPoint, settings.drainTimeout(), admin)
                     : RunEnd.unbounded();
             Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
             dispatcher = dispatch;

@@ -21,8 +21,9 @@ import org.apache.kafka.common.TopicPartition;
  * consumer's isolation level, so open transactions do not hold the run; for a topic pattern, of the topics that match
  * then: a partition created later, of a new topic or not, has the end 0 and is not read). Records at or past a partition's end are
  * not processed. The run is over when every partition is done up to its end: the ones assigned here by their
- * watermark, the others by their committed progress, since other instances of the group commit them (the source
- * group's offsets, or where the {@link CommitPoint} keeps them: a target cluster's transactions). The
+ * watermark, the others by their committed progress, since other instances of the group commit them: the run asks
+ * the {@link CommitPoint} ({@link CommitPoint#committedProgress}), which reads wherever it keeps the progress (the
+ * source group's offsets for an archive, the target cluster's progress group for a mirror). The
  * engine then drains and commits as on close, so everything up to the ends is committed when it stops.
  *
  * <p>Threading: the consumer thread. The progress is asked for asynchronously, so the loop never waits.
@@ -32,13 +33,13 @@ final class RunEnd {
     private static final long PROGRESS_QUERY_INTERVAL_NANOS = 1_000_000_000L;
 
     private final Map<TopicPartition, Long> ends;
-    private final CommitPoint.ProgressReader progress;
+    private final CommitPoint commitPoint;
     private KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> progressQuery;
     private long nextProgressQuery = System.nanoTime();
 
-    private RunEnd(Map<TopicPartition, Long> ends, CommitPoint.ProgressReader progress) {
+    private RunEnd(Map<TopicPartition, Long> ends, CommitPoint commitPoint) {
         this.ends = ends == null ? null : Map.copyOf(ends);
-        this.progress = progress;
+        this.commitPoint = commitPoint;
     }
 
     /** A run that never ends by itself: no partition has an end. */
@@ -46,11 +47,8 @@ final class RunEnd {
         return new RunEnd(null, null);
     }
 
-    /**
-     * @param progress where the progress of partitions other instances own is read: the commit point's reader, or the
-     *                 source group's committed offsets
-     */
-    static RunEnd capture(Consumer<?, ?> consumer, Subscription subscription, CommitPoint.ProgressReader progress,
+    /** @param commitPoint asked for the committed progress of the partitions other instances own */
+    static RunEnd capture(Consumer<?, ?> consumer, Subscription subscription, CommitPoint commitPoint,
             java.time.Duration timeout, Admin admin) {
         List<String> topics = subscription.topicsNow(admin, timeout);
         if (topics.isEmpty()) {
@@ -68,7 +66,7 @@ final class RunEnd {
         }
         Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
         LOG.info("running until the end offsets seen now, over {} partitions: {}", ends.size(), ends);
-        return new RunEnd(ends, progress);
+        return new RunEnd(ends, commitPoint);
     }
 
     /** The partition's end: 0 for a partition created after the start, which this run does not read; none when unbounded. */
@@ -98,7 +96,7 @@ final class RunEnd {
                 nextProgressQuery = nowNanos + PROGRESS_QUERY_INTERVAL_NANOS;
                 Set<TopicPartition> elsewhere = new HashSet<>(ends.keySet());
                 elsewhere.removeAll(assigned.keySet());
-                progressQuery = progress.read(elsewhere);
+                progressQuery = commitPoint.committedProgress(elsewhere);
             }
             return false;
         }

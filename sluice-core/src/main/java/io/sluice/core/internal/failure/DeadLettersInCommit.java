@@ -9,7 +9,6 @@ import io.sluice.producer.ProducerSettings;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -17,6 +16,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.IllegalGenerationException;
 import org.apache.kafka.common.errors.InterruptException;
@@ -301,9 +301,10 @@ public final class DeadLettersInCommit implements CommitPoint {
         offsets.settleInFlight(timeout);
     }
 
+    /** Dead letters carry no progress: it is where the wrapped commit point keeps it. */
     @Override
-    public Optional<ProgressReader> progressReader() {
-        return offsets.progressReader();
+    public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions) {
+        return offsets.committedProgress(partitions);
     }
 
     /** Letters of released partitions go with them: after a revoke the final commit took those it covered. */

@@ -29,6 +29,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -51,7 +52,7 @@ class DeadLettersInCommitTest {
         Setup s = Setup.create(kafka, "dlq-commit");
         PendingDeadLetters pending = new PendingDeadLetters(s.dlq());
         try (KafkaConsumer<byte[], byte[]> member = member(s.group(), s.topic())) {
-            SourceGroupView view = new SourceGroupView(member, s.group());
+            SourceGroupView view = new SourceGroupView(member, kafka.admin(), s.group());
             DeadLettersInCommit commits =
                     new DeadLettersInCommit(new SourceGroupCommit(view), view, pending, s.client(), null, RETRY_FOR);
             try {
@@ -121,7 +122,7 @@ class DeadLettersInCommitTest {
         }
         long died = System.nanoTime();
         try (KafkaConsumer<byte[], byte[]> next = member(s.group(), s.topic())) {
-            SourceGroupView view = new SourceGroupView(next, s.group());
+            SourceGroupView view = new SourceGroupView(next, kafka.admin(), s.group());
             DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view,
                     new PendingDeadLetters(s.dlq()), s.client(), null, RETRY_FOR);
             try {
@@ -213,6 +214,11 @@ class DeadLettersInCommitTest {
         @Override
         public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
             return live.committed(partitions, timeout);
+        }
+
+        @Override
+        public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedAsync(Set<TopicPartition> partitions) {
+            return live.committedAsync(partitions);
         }
 
         @Override
