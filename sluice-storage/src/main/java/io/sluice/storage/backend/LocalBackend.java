@@ -37,7 +37,7 @@ public final class LocalBackend implements StorageBackend {
         Path staging = resolve(stagingPrefix).resolve(StagedName.of(path));
         Files.createDirectories(staging.getParent());
         FileChannel channel = FileChannel.open(staging, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        OutputStream stream = new java.io.BufferedOutputStream(Channels.newOutputStream(channel), 256 * 1024);
+        LazyBuffer stream = new LazyBuffer(Channels.newOutputStream(channel), 256 * 1024);
         PendingRef ref = new PendingRef(path, root.relativize(staging).toString().replace('\\', '/'));
         return new PendingFile() {
             @Override
@@ -65,7 +65,7 @@ public final class LocalBackend implements StorageBackend {
 
             @Override
             public long bufferedBytes() {
-                return 256 * 1024;
+                return stream.heapBytes();
             }
         };
     }

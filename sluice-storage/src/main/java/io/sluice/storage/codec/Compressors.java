@@ -42,11 +42,10 @@ public final class Compressors implements AutoCloseable {
     /** Compresses what is written to the returned stream with {@code codec} into {@code file}. */
     public CompressionStream open(Codec codec, OutputStream file) throws IOException {
         DetachableStream target = new DetachableStream(file);
-        OutputStream compressed = codec.compress(target);
         if (pool == null || codec == Codec.NONE) {
-            return new InlineCompression(compressed, codec.heapBuffer(), target);
+            return new InlineCompression(codec.compress(target), codec.heapBuffer(), target);
         }
-        return new OffloadedCompression(compressed, codec.heapBuffer(), pool, target);
+        return new OffloadedCompression(() -> codec.compress(target), codec.heapBuffer(), pool, target);
     }
 
     /** Stops the pool; call it once no file it compresses is open any more. */

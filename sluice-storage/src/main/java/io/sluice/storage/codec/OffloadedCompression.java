@@ -16,7 +16,10 @@ import java.util.concurrent.Executor;
  * 64 KiB, which matters for codecs behind JNI.
  *
  * <p>A file with little in it holds little: the first chunk starts at 4 KiB and doubles up to 64 KiB, and the second
- * exists only once the first has been handed off. So a thousand small open files do not hold 128 MiB of chunks.
+ * exists only once the first has been handed off. So a thousand small open files do not hold 128 MiB of chunks. The
+ * codec itself (zstd: about 1 MiB of native memory and 128 KiB of heap) is opened only when the first chunk is handed
+ * off, or when the file is sealed: a file that stays under a chunk, as a late hour's file does, holds its rows and
+ * nothing else until then (issue 17).
  *
  * <p>A failure of the file's stream (a full disk, a store that is down) is reported by the writer's next write,
  * {@link #flush()} or {@link #close()}, and by every one after: the file is broken.
@@ -33,7 +36,14 @@ final class OffloadedCompression extends CompressionStream {
     static final int FIRST_CHUNK = 4 * 1024;
     private static final byte[] NONE = new byte[0];
 
-    private final OutputStream compressed;
+    /** Opens the codec's stream, once. */
+    interface CodecOpener {
+        OutputStream open() throws IOException;
+    }
+
+    private final CodecOpener opener;
+    /** Null until the first hand-off (or the seal) opens it; then used by the compressing tasks and close. */
+    private OutputStream compressed;
     private final long codecHeap;
     private final Executor pool;
     private final DetachableStream target;
@@ -46,12 +56,12 @@ final class OffloadedCompression extends CompressionStream {
 
     /** For a codec stream that needs nothing freed when the file is given up. */
     OffloadedCompression(OutputStream compressed, long codecHeap, Executor pool) {
-        this(compressed, codecHeap, pool, null);
+        this(() -> compressed, codecHeap, pool, null);
     }
 
-    /** @param target what {@code compressed} writes into, detached when the file is given up; or null */
-    OffloadedCompression(OutputStream compressed, long codecHeap, Executor pool, DetachableStream target) {
-        this.compressed = compressed;
+    /** @param target what the codec's stream writes into, detached when the file is given up; or null */
+    OffloadedCompression(CodecOpener opener, long codecHeap, Executor pool, DetachableStream target) {
+        this.opener = opener;
         this.codecHeap = codecHeap;
         this.pool = pool;
         this.target = target;
@@ -86,7 +96,9 @@ final class OffloadedCompression extends CompressionStream {
             handOff();
         }
         awaitInFlight();
-        compressed.flush();
+        if (compressed != null) {
+            compressed.flush();
+        }
     }
 
     /** Compresses the last rows, then finishes the codec's frame on this thread. */
@@ -102,12 +114,12 @@ final class OffloadedCompression extends CompressionStream {
         awaitInFlight();
         filling = NONE;
         spare = null;
-        compressed.close();
+        codec().close(); // opened here if no chunk was handed off: it still writes its frame's header and end
     }
 
     @Override
     public long heapBytes() {
-        return codecHeap + filling.length + (spare == null ? 0 : spare.length);
+        return (compressed == null ? 0 : codecHeap) + filling.length + (spare == null ? 0 : spare.length);
     }
 
     @Override
@@ -122,7 +134,11 @@ final class OffloadedCompression extends CompressionStream {
         spare = null;
         fill = 0;
         if (target != null) {
-            target.release(compressed); // no task uses the codec any more
+            if (compressed == null) {
+                target.detach(); // no codec was opened: nothing to free
+            } else {
+                target.release(compressed); // no task uses the codec any more
+            }
         }
     }
 
@@ -139,17 +155,26 @@ final class OffloadedCompression extends CompressionStream {
 
     private void handOff() throws IOException {
         awaitInFlight();
+        OutputStream codec = codec();
         byte[] chunk = filling;
         int length = fill;
         filling = spare != null && spare.length == CHUNK ? spare : new byte[chunk.length];
         spare = chunk;
         fill = 0;
-        inFlight = CompletableFuture.runAsync(() -> compress(chunk, length), pool);
+        inFlight = CompletableFuture.runAsync(() -> compress(codec, chunk, length), pool);
     }
 
-    private void compress(byte[] chunk, int length) {
+    /** On the writer's thread, before any task: the task that uses it starts after (runAsync happens-before). */
+    private OutputStream codec() throws IOException {
+        if (compressed == null) {
+            compressed = opener.open();
+        }
+        return compressed;
+    }
+
+    private static void compress(OutputStream codec, byte[] chunk, int length) {
         try {
-            compressed.write(chunk, 0, length);
+            codec.write(chunk, 0, length);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -60,12 +60,54 @@ class CompressorsTest {
     @Test
     void aFileWithLittleInItHoldsLittleAndOneInFullFlowTwoChunks() throws IOException {
         try (CompressionStream out = POOL.open(Codec.ZSTD, OutputStream.nullOutputStream())) {
-            assertEquals(Codec.ZSTD.heapBuffer(), out.heapBytes());
+            assertEquals(0, out.heapBytes(), "no codec before the first chunk is handed off");
             out.write(new byte[100]);
-            assertEquals(Codec.ZSTD.heapBuffer() + OffloadedCompression.FIRST_CHUNK, out.heapBytes());
+            assertEquals(OffloadedCompression.FIRST_CHUNK, out.heapBytes());
             out.write(new byte[3 * OffloadedCompression.CHUNK]);
             assertEquals(Codec.ZSTD.heapBuffer() + 2L * OffloadedCompression.CHUNK, out.heapBytes());
         }
+    }
+
+    /**
+     * A file that stays under a chunk (a late hour's, issue 17) opens its codec only at its seal, so it holds its rows
+     * and no codec context (zstd: about 1 MiB of native memory) while it is open; one given up opens none. Its bytes
+     * are a whole frame all the same.
+     */
+    @Test
+    void theCodecIsOpenedAtTheFirstHandOffOrAtTheSealAndNeverForAFileGivenUp() throws IOException {
+        AtomicInteger opened = new AtomicInteger();
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        DetachableStream target = new DetachableStream(file);
+        CompressionStream small = new OffloadedCompression(() -> {
+            opened.incrementAndGet();
+            return Codec.ZSTD.compress(target);
+        }, Codec.ZSTD.heapBuffer(), POOL_THREADS, target);
+        byte[] rows = "a late row\n".repeat(500).getBytes(StandardCharsets.UTF_8); // under a chunk
+        small.write(rows);
+        assertEquals(0, opened.get(), "nothing handed off, nothing opened");
+        assertEquals(0, file.size(), "nothing written yet");
+        small.close();
+        assertEquals(1, opened.get(), "opened by the seal");
+        try (InputStream in = Codec.ZSTD.decompress(new ByteArrayInputStream(file.toByteArray()))) {
+            assertArrayEquals(rows, in.readAllBytes());
+        }
+
+        CompressionStream givenUp = new OffloadedCompression(() -> {
+            opened.incrementAndGet();
+            return Codec.ZSTD.compress(new DetachableStream(OutputStream.nullOutputStream()));
+        }, Codec.ZSTD.heapBuffer(), POOL_THREADS, new DetachableStream(OutputStream.nullOutputStream()));
+        givenUp.write(rows);
+        givenUp.discard();
+        assertEquals(1, opened.get(), "a file given up before its first chunk opened no codec");
+
+        CompressionStream large = new OffloadedCompression(() -> {
+            opened.incrementAndGet();
+            return Codec.ZSTD.compress(new DetachableStream(OutputStream.nullOutputStream()));
+        }, Codec.ZSTD.heapBuffer(), POOL_THREADS, new DetachableStream(OutputStream.nullOutputStream()));
+        large.write(new byte[OffloadedCompression.CHUNK + 1]);
+        assertEquals(2, opened.get(), "opened by the first hand-off");
+        large.close();
+        assertEquals(2, opened.get(), "once");
     }
 
     @Test

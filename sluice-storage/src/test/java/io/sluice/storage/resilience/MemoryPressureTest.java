@@ -28,38 +28,45 @@ import org.junit.jupiter.api.Test;
 class MemoryPressureTest {
 
     private static final KafkaCluster KAFKA = SharedKafka.cluster();
-    /** What a local open file holds (its write buffer). */
-    private static final long PER_FILE = 256 * 1024;
+    /**
+     * What a small local open file holds: its first chunk of rows (4 KiB), no write buffer and no codec before its
+     * first 64 KiB (docs/rolling.md).
+     */
+    private static final long PER_FILE = 4 * 1024;
 
     @Test
     void overTheLimitThePartitionHoldingMostRollsAndTheOthersKeepTheirFiles() throws Exception {
         String topic = Names.unique("pressure");
         KAFKA.createTopic(topic, 2);
-        int records = 400;
+        int partition0 = 200;
+        int partition1 = 20; // few enough that its one file stays within its first chunk (4 KiB), as each of the others
         // partition 0 spreads over 8 categories (up to 8 open files), partition 1 has one
         try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
                 new StringSerializer())) {
-            for (int i = 0; i < records; i++) {
-                int partition = i % 2;
-                String category = partition == 0 ? "c" + (i / 2 % 8) : "solo";
-                producer.send(new ProducerRecord<>(topic, partition, null,
-                        "{\"category\":\"" + category + "\",\"i\":" + i + "}"));
+            for (int i = 0; i < partition0; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, "{\"category\":\"c" + (i % 8) + "\",\"i\":" + i
+                        + "}"));
+                if (i % (partition0 / partition1) == 0) {
+                    producer.send(new ProducerRecord<>(topic, 1, null, "{\"category\":\"solo\",\"i\":" + i + "}"));
+                }
             }
             producer.flush();
         }
+        int records = partition0 + partition1;
         LocalBackend backend = new LocalBackend(TestDirs.newDir("pressure"));
-        // four open files' worth: partition 0 goes over it by itself, partition 1 never holds the most
+        // five small files' worth: partition 0 goes over it with its fifth file, partition 1 never holds the most
         ArchiveSink sink = new ArchiveSink(backend, new Layout("{topic}/category={value.category}/", null,
                 ZoneOffset.UTC, null), new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16), true, 4 * PER_FILE);
+                new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16), true, 5 * PER_FILE);
         EngineRuns.untilWritten(Engine.startSink(EngineRuns.config(KAFKA, topic).build(), sink), records,
                 Duration.ofSeconds(60));
 
-        VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(backend), Map.of(0, records / 2L, 1, records / 2L));
+        VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(backend), Map.of(0, (long) partition0, 1,
+                (long) partition1));
         long pressureRolls = sink.counters().pressureRolls();
         System.out.println("[pressure] " + pressureRolls + " pressure rolls, " + sink.counters().rolls() + " rolls");
-        assertTrue(pressureRolls >= records / 2 / 5, pressureRolls + " pressure rolls: partition 0 must roll whenever "
-                + "it opens a fifth file (a fourth once partition 1 holds one)");
+        assertTrue(pressureRolls >= partition0 / 5, pressureRolls + " pressure rolls: partition 0 must roll whenever "
+                + "it would open a sixth file");
         List<String> solo = VisibleOffsets.files(backend).stream().filter(f -> f.contains("category=solo/")).toList();
         assertEquals(1, solo.size(), "partition 1 never held the most, so it rolled only at close: " + solo);
         assertEquals(0, sink.bufferedBytes(), "nothing held after close");
