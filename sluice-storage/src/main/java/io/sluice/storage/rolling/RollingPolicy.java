@@ -17,8 +17,8 @@ public record RollingPolicy(long maxBytes, long maxRecords, Duration maxAge, int
         }
     }
 
-    /** 128 MiB, 10 million records, 10 minutes, 32 open files per partition. */
+    /** 128 MiB, 10 million records, 10 minutes, 64 open files per partition (two days of hours and the current one). */
     public static RollingPolicy defaults() {
-        return new RollingPolicy(128L * 1024 * 1024, 10_000_000, Duration.ofMinutes(10), 32);
+        return new RollingPolicy(128L * 1024 * 1024, 10_000_000, Duration.ofMinutes(10), 64);
     }
 }
