@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The write side of one partition's archive: its open files, one per directory of the layout, staged invisibly, and
@@ -48,6 +50,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * <p>Threading: one thread at a time (the engine's lane for this partition); {@link #bufferedBytes} from any thread.
  */
 final class OpenFiles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenFiles.class);
 
     /** A record is in an open file. */
     static final String AFTER_WRITE = "archive.after-write";
@@ -272,9 +276,11 @@ final class OpenFiles {
             return;
         }
         try {
-            backend.discardAll(parked.stream().map(f -> new PendingRef(f.path(), f.staging())).toList());
+            backend.discardAll(parked.stream().map(ManifestFile::ref).toList());
         } catch (IOException e) {
             // invisible leftovers: the partition's next recovery removes them
+            LOG.warn("could not remove {} parked files of {} from {}: {}", parked.size(), paths.partition(),
+                    backend.describe(), e.toString());
         }
     }
 

@@ -164,7 +164,7 @@ final class SealedFiles {
         Set<ManifestFile> maybeCommitted = new HashSet<>();
         awaitingCommit.values().forEach(maybeCommitted::addAll);
         List<PendingRef> givenUp = sealed.stream().filter(f -> !maybeCommitted.contains(f))
-                .map(f -> new PendingRef(f.path(), f.staging())).toList();
+                .map(ManifestFile::ref).toList();
         sealed.clear();
         if (storageFailed || givenUp.isEmpty()) {
             return; // a failing store gets no more calls: the partition's next recovery removes them
@@ -180,7 +180,7 @@ final class SealedFiles {
 
     /** Counts the file only when this call made it visible: a recovery republishes what the last run published. */
     private void publish(ManifestFile f) throws IOException {
-        if (backend.publish(new PendingRef(f.path(), f.staging()))) {
+        if (backend.publish(f.ref())) {
             counters.published();
         }
     }
