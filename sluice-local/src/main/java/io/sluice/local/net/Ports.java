@@ -5,24 +5,43 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
 
-/** Free TCP ports on the loopback interface. */
+/**
+ * Free TCP ports on the loopback interface, for servers started on 127.0.0.1.
+ *
+ * <p>Ports are drawn from below the kernel's usual ephemeral range (Linux: 32768 and up; Windows and macOS: 49152 and
+ * up). A port the kernel hands out for port 0 is an ephemeral one: between the moment it is released here and the
+ * moment a server binds it, any client connection on the machine may take it as its source port, and the server dies
+ * with "Address already in use" (seen in a CI run of the three-node cluster). Ports below that range are never given
+ * to client connections; another process can still take one, which the servers' bind failure in their log shows.
+ *
+ * <p>Threading: safe for concurrent use.
+ */
 public final class Ports {
+
+    private static final int LOWEST = 20_000;
+    /** Exclusive: the start of Linux's default ephemeral range. */
+    private static final int HIGHEST = 32_768;
+    private static final int ATTEMPTS = 200;
 
     private Ports() {
     }
 
-    /**
-     * A port that was free a moment ago. Another process may take it before the caller binds it; the servers we
-     * start report a bind failure in their log, which the start-up wait shows.
-     */
+    /** A port that was free a moment ago, outside the ephemeral range. */
     public static int free() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on 127.0.0.1", e);
+        IOException last = null;
+        for (int i = 0; i < ATTEMPTS; i++) {
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return port;
+            } catch (IOException e) {
+                last = e; // taken: draw another
+            }
         }
+        throw new UncheckedIOException("no free port on 127.0.0.1 between " + LOWEST + " and " + HIGHEST + " in "
+                + ATTEMPTS + " tries", last);
     }
 }
