@@ -54,7 +54,7 @@ class MemoryPressureTest {
         }
         int records = partition0 + partition1;
         LocalBackend backend = new LocalBackend(TestDirs.newDir("pressure"));
-        // five small files' worth: partition 0 goes over it with its fifth file, partition 1 never holds the most
+        // five small files' worth: partition 0 goes over it with its fifth or sixth file, partition 1 never holds the most
         ArchiveSink sink = new ArchiveSink(backend, new Layout("{topic}/category={value.category}/", null,
                 ZoneOffset.UTC, null), new JsonLinesFormat(Codec.ZSTD, false, false),
                 new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16), true, 5 * PER_FILE);
@@ -65,8 +65,10 @@ class MemoryPressureTest {
                 (long) partition1));
         long pressureRolls = sink.counters().pressureRolls();
         System.out.println("[pressure] " + pressureRolls + " pressure rolls, " + sink.counters().rolls() + " rolls");
-        assertTrue(pressureRolls >= partition0 / 5, pressureRolls + " pressure rolls: partition 0 must roll whenever "
-                + "it would open a sixth file");
+        // Partition 0 holds at most four files beside partition 1's one, five before partition 1's lane has written
+        // its first record (the lanes run in parallel, so that moment is not fixed): a roll at least every sixth file.
+        assertTrue(pressureRolls >= partition0 / 6, pressureRolls + " pressure rolls: partition 0 must roll whenever "
+                + "the open files would hold more than five files' worth");
         List<String> solo = VisibleOffsets.files(backend).stream().filter(f -> f.contains("category=solo/")).toList();
         assertEquals(1, solo.size(), "partition 1 never held the most, so it rolled only at close: " + solo);
         assertEquals(0, sink.bufferedBytes(), "nothing held after close");
