@@ -86,10 +86,11 @@ public final class ArchiveChild {
 
     /**
      * The archive sink of these tests: exactly once, JSON Lines + zstd by hour and category; {@code size} rolls every
-     * 100 records (and files 3 s old), {@code age} rolls files a second old, and {@code evict} (for records one in 20
-     * of which is late by hours) allows 4 open files: the current hour's 3 categories and one more, so that a late
-     * record evicts the previous late one's file (sealed alone and parked, until 16 parked files roll everything, or
-     * files 3 s old do). Manifests below the committed one are
+     * 100 records (and files 3 s old), {@code age} rolls files a second old, and {@code evict} (for records of 4 KB,
+     * one in 20 late by hours) allows 2 open files: the current hour's third category and the late hours are held in
+     * memory and written at each roll, and once the third category holds 64 KiB it evicts the least recently written
+     * file (sealed alone and parked, until 8 parked files roll everything, or files 3 s old do). Manifests below the
+     * committed one are
      * folded into summaries at every commit ({@link #FOLD_MANIFESTS_AFTER}), so every crash and zombie case runs with
      * manifests being removed, and the retention's own steps can be crashed at.
      */
@@ -98,7 +99,7 @@ public final class ArchiveChild {
                 new Layout("{topic}/hr={ts:HH}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false), switch (rolling) {
                     case "size" -> new RollingPolicy(1L << 30, 100, Duration.ofSeconds(3), 16);
-                    case "evict" -> new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(3), 4);
+                    case "evict" -> new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(3), 2);
                     default -> new RollingPolicy(1L << 30, 1_000_000, Duration.ofSeconds(1), 16);
                 }, true,
                 ArchiveSink.DEFAULT_MAX_BUFFERED_BYTES, ArchiveSink.DEFAULT_COMPRESSING_THREADS, FOLD_MANIFESTS_AFTER);

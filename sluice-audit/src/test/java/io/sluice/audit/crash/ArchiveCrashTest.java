@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A child JVM archiving a topic, one record in 25 of which it rejects, halts at each named step of the exactly-once
  * protocol in turn, with size rolling and with wall-clock rolling (and at the steps of manifest retention and of the
- * dead letters' transaction, with size rolling; and where files are evicted at the open-file bound), is killed at four
+ * dead letters' transaction, with size rolling; and where records are held and files evicted at the open-file bound), is killed at four
  * seeded random moments, and three times in a row;
  * a restart (in the test JVM) then archives the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the
  * audit of the topic against the storage is clean, DuckDB counts every record not rejected once in the visible
@@ -51,8 +51,12 @@ class ArchiveCrashTest {
     /** Every 25th record has no category, which the archive's path template needs: 48 dead letters. */
     private static final int REJECT_EVERY = 25;
     private static final int REJECTED = RECORDS / REJECT_EVERY;
-    /** With {@code evict} rolling, every 20th record is up to 48 hours late: it evicts the last late hour's file. */
+    /**
+     * With {@code evict} rolling, every 20th record is up to 48 hours late, held with its hour's others; each record
+     * carries 4 KB, so the held third category soon evicts a file.
+     */
     private static final int LATE_EVERY = 20;
+    private static final int EVICT_PADDING = 4_000;
     private static final List<String> STORAGES = List.of("local", "s3", "hdfs");
     /** The group member of the crashing child and of the restart: static membership, no wait for its session. */
     private static final String MEMBER = "archiver";
@@ -80,9 +84,11 @@ class ArchiveCrashTest {
         // letters do not depend on how files roll, so their steps are too (the suite has a time budget)
         Set<Object> sizeOnly = Set.of(RETENTION_AFTER_SUMMARY, RETENTION_MID_REMOVAL,
                 CrashPoints.DEAD_LETTER_AFTER_SEND, CrashPoints.DEAD_LETTER_BEFORE_COMMIT);
-        // evictions (issue 17): files sealed alone and parked, joining the next roll's manifest; the steps from the
-        // eviction to the publication of the manifest that names the parked files
+        // held records and evictions (issue 17): files written from held records at a roll, and files sealed alone
+        // and parked, joining the next roll's manifest; the steps from the eviction to the publication of the
+        // manifest that names the parked files
         Stream<Arguments> evictions = Stream.of(Arguments.of("archive.after-evict", 3),
+                Arguments.of("archive.after-held-batch", 2),
                 Arguments.of("archive.after-seal", 1), Arguments.of("archive.after-manifest", 1),
                 Arguments.of(CrashPoints.AFTER_COMMIT_ACK, 1), Arguments.of("archive.mid-publish", 3))
                 .map(p -> Arguments.of(p.get()[0], p.get()[1], "evict"));
@@ -199,7 +205,8 @@ class ArchiveCrashTest {
             this.rolling = rolling;
             kafka.createTopic(topic, PARTITIONS);
             kafka.createTopic(ArchiveChild.deadLetterTopic(topic), 1);
-            ends = CategoryRecords.produce(kafka, topic, RECORDS, REJECT_EVERY, rolling.equals("evict") ? LATE_EVERY : 0);
+            ends = CategoryRecords.produce(kafka, topic, RECORDS, REJECT_EVERY, rolling.equals("evict") ? LATE_EVERY : 0,
+                    rolling.equals("evict") ? EVICT_PADDING : 0);
             dir = TestDirs.newDir("archive-crash-" + storageKind + "-" + name);
             storage = switch (storageKind) {
                 case "local" -> TestStorage.local(dir.resolve("archive"));

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,15 +154,35 @@ public final class EngineRun {
         return last.durableLag() == last.lag() ? lag + ", every record done is durable" : lag;
     }
 
-    /** A failure and its causes in words, without repeating what a cause's message already said. */
+    /**
+     * A failure and its causes in words, without repeating what a cause's message already said, and without the
+     * class names that wrapping puts in messages ({@code java.lang.OutOfMemoryError: Java heap space}). Running out of
+     * heap is said as such, with what to change.
+     */
     public static String describe(Throwable failure) {
-        StringBuilder b = new StringBuilder(String.valueOf(failure.getMessage()));
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof OutOfMemoryError) {
+                return "the JVM ran out of memory (" + withoutClassNames(String.valueOf(cause.getMessage())) + "); "
+                        + "give it more heap (SLUICE_JAVA_OPTS=-Xmx2g for ./sluice), or lower processing.memory-budget "
+                        + "or sink.rolling.max-open-files (docs/rolling.md, Memory)";
+            }
+        }
+        StringBuilder b = new StringBuilder(withoutClassNames(String.valueOf(failure.getMessage())));
         for (Throwable cause = failure.getCause(); cause != null && cause != failure; cause = cause.getCause()) {
-            if (cause.getMessage() != null && !b.toString().contains(cause.getMessage())) {
-                b.append(": ").append(cause.getMessage());
+            String message = cause.getMessage() == null ? null : withoutClassNames(cause.getMessage());
+            if (message != null && !b.toString().contains(message)) {
+                b.append(": ").append(message);
             }
         }
         return b.toString();
+    }
+
+    /** A qualified class name followed by a colon, as {@code Throwable.toString()} puts it in wrapping messages. */
+    private static final Pattern CLASS_NAME = Pattern.compile(
+            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: )?");
+
+    static String withoutClassNames(String message) {
+        return CLASS_NAME.matcher(message).replaceAll("");
     }
 
     /** The second signal: report what a stop now leaves uncommitted, then halt without draining. */

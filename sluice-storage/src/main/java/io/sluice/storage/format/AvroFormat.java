@@ -39,6 +39,12 @@ public final class AvroFormat extends RowFormat {
         this.writerHeap = codec.equals("null") ? UNCOMPRESSED_WRITER_HEAP : COMPRESSING_WRITER_HEAP;
     }
 
+    /** Avro's block and stream buffers, there from the file's first row. */
+    @Override
+    public long heapPerOpenFile() {
+        return writerHeap;
+    }
+
     /** {@code .avro} whatever the codec: it is named in the file's header. */
     @Override
     public String extension() {

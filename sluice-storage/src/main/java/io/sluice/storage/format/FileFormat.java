@@ -1,11 +1,14 @@
 package io.sluice.storage.format;
 
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.value.FieldPath;
+import io.sluice.storage.value.ValueFields;
 import io.sluice.storage.value.ValueEncoding;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** A file format with its codec: how records become the bytes of one file. */
 public interface FileFormat {
@@ -30,6 +33,24 @@ public interface FileFormat {
      * @throws io.sluice.storage.value.InvalidFieldPathException when no value this format accepts can have the field
      */
     default void checkFieldPaths(List<FieldPath> paths) {
+    }
+
+    /**
+     * Rejects what a writer of this format would reject, without writing: the sink checks a record this way when it
+     * holds it in memory for a file opened later ({@code HeldRows}), so that a bad record still fails on arrival, where
+     * the engine can dead-letter it, never at the roll. By default nothing: the format takes whatever the value's
+     * decoding took.
+     */
+    default void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
+    }
+
+    /**
+     * The heap a file of this format holds while open with a few rows in it: what the sink weighs against holding the
+     * rows themselves when a directory has no open file. By default one chunk of a stream format before its codec
+     * opens (64 KiB, docs/rolling.md).
+     */
+    default long heapPerOpenFile() {
+        return 64 << 10;
     }
 
     /** A writer that compresses on the thread that writes. */

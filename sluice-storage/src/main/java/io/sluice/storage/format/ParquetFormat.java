@@ -70,6 +70,15 @@ public final class ParquetFormat extends RowFormat {
         this.heap = new ParquetHeap(columns, codec, pageBytes, dictionaryPageBytes);
     }
 
+    /**
+     * What a writer holds from its first row, whatever it holds ({@link ParquetHeap#fixed()}): with tens of columns,
+     * hundreds of KiB, many times the rows a scattered directory gathers between rolls.
+     */
+    @Override
+    public long heapPerOpenFile() {
+        return heap.fixed();
+    }
+
     /** {@code .parquet}, with the codec in front as Spark names them: {@code .zstd.parquet}, {@code .snappy.parquet}. */
     @Override
     public String extension() {

@@ -85,6 +85,25 @@ public final class RawFormat implements FileFormat {
         return delimiter == Delimiter.NEWLINE ? new Lines(file, compressors) : new LengthPrefixed(file, compressors);
     }
 
+    /** Newline-delimited files cannot hold a tombstone or a value with a newline; length-prefixed ones hold any. */
+    @Override
+    public void check(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
+        if (delimiter != Delimiter.NEWLINE) {
+            return;
+        }
+        byte[] value = record.value();
+        if (value == null) {
+            throw new RecordRejectedException("a tombstone (null value) cannot be written to a newline-delimited "
+                    + "raw file: it would read back as an empty value; use the length delimiter, which marks it");
+        }
+        for (int i = 0; i < value.length; i++) {
+            if (value[i] == '\n') {
+                throw new RecordRejectedException("the value has a newline at byte " + i + ", so a newline-"
+                        + "delimited raw file would split it in two; use the length delimiter");
+            }
+        }
+    }
+
     private final class Lines extends StreamRecordWriter {
         Lines(OutputStream file, Compressors compressors) throws IOException {
             super(file, codec, compressors);
@@ -93,18 +112,8 @@ public final class RawFormat implements FileFormat {
         @Override
         public void write(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
                 throws IOException, RecordRejectedException {
-            byte[] value = record.value();
-            if (value == null) {
-                throw new RecordRejectedException("a tombstone (null value) cannot be written to a newline-delimited "
-                        + "raw file: it would read back as an empty value; use the length delimiter, which marks it");
-            }
-            for (int i = 0; i < value.length; i++) {
-                if (value[i] == '\n') {
-                    throw new RecordRejectedException("the value has a newline at byte " + i + ", so a newline-"
-                            + "delimited raw file would split it in two; use the length delimiter");
-                }
-            }
-            out.write(value);
+            check(record, fields);
+            out.write(record.value());
             out.write('\n');
             counted();
         }

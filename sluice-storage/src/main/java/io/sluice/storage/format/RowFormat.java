@@ -40,6 +40,12 @@ abstract class RowFormat implements FileFormat {
         rows.checkFieldPaths(paths);
     }
 
+    /** Converts the record to its row, as a writer would, and drops the row. */
+    @Override
+    public final void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
+        rows.row(record, value);
+    }
+
     /** A writer of rows; subclasses hand each complete row to their file writer. */
     protected abstract class RowWriter implements RecordWriter {
         private long records;

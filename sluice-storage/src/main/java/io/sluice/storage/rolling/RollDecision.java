@@ -10,11 +10,12 @@ import java.util.Optional;
  * the figures it is given (the clock too), so it holds no state.
  *
  * <p>The memory limit ({@code maxBufferedBytes}): over it, the partition holding the most rolls early: all its files,
- * at its barrier, by the normal protocol, at its next write or checkpoint; and a partition that would open another
- * file rolls its own instead ({@link #beforeOpening(int, SinkHeap)}). It is a soft limit that keeps the sink from
- * growing into the engine's memory budget; the budget stays the hard bound. Under the limit, one partition's files
- * can still hold more than half its share of the budget, which keeps it paused with nothing queued: then the engine
- * asks ({@link #whenTheBudgetNeedsIt}), since no write will come to roll it (issue 17).
+ * at its barrier, by the normal protocol, at its next write or checkpoint. Files open only while they take at most
+ * half of it ({@link #forNewDirectory}); records of directories without one are held in memory until their partition
+ * rolls. It is a
+ * soft limit that keeps the sink from growing into the engine's memory budget; the budget stays the hard bound. Under
+ * the limit, one partition's files can still hold more than half its share of the budget, which keeps it paused with
+ * nothing queued: then the engine asks ({@link #whenTheBudgetNeedsIt}), since no write will come to roll it (issue 17).
  *
  * <p>Threading: immutable; the sink's partitions share one.
  */
@@ -39,13 +40,59 @@ public final class RollDecision {
         this.maxBufferedBytes = maxBufferedBytes;
     }
 
+    /** What becomes of a record whose directory has no open file in its partition. */
+    public enum Opening {
+        /** A file is opened for the directory; what is held for it goes in first. */
+        OPEN,
+        /**
+         * At the open-file bound: the least recently written open file is sealed alone and parked ({@code OpenFiles}),
+         * and a file is opened for this directory.
+         */
+        EVICT_AND_OPEN,
+        /** The record is held in memory with its directory's others ({@code HeldRows}), written at the next roll. */
+        HOLD
+    }
+
     /**
-     * Before a record opens another file, with {@code openFiles} open in its partition: at the bound, the least
-     * recently written file is sealed alone and parked rather than every file rolled ({@code OpenFiles}), so that a
-     * late record does not cut the others.
+     * The least a directory holds before it gets a file: below it, its records cost less than the chunk a stream format
+     * buffers before it compresses, and a straggler's directory would take a busy one's file at the bound.
      */
-    public boolean evictsBeforeOpening(int openFiles) {
-        return openFiles >= policy.maxOpenFiles();
+    public static final long MIN_HELD_TO_OPEN = 64 << 10;
+
+    /**
+     * Before writing a record whose directory has no open file in its partition, which has {@code openFiles} open and
+     * holds {@code heldForDirectory} bytes of that directory's records (this one included), a file of the format
+     * costing {@code heapPerOpenFile}.
+     *
+     * <ul>
+     *   <li>A directory gets a file once its records cost more held than a file would (and at least
+     *       {@link #MIN_HELD_TO_OPEN}); until then they are held, and the roll writes them as one file. A file of a
+     *       format that costs its buffers from the first row (Parquet: hundreds of KiB for tens of columns) is worth
+     *       opening only for a directory that many records go to: a late hour's few never get one, and a layout
+     *       scattered over hundreds of directories spends its memory on records, not on writers.
+     *   <li>At the open-file bound, that directory takes the least recently written file's place: a late record never
+     *       cuts a busy file, and a directory that turns busy gets its file.
+     *   <li>Files open only while the sink's heap leaves room for one more in half its limit: the other half is for
+     *       the data, so that writers never fill the limit alone, which rolled a partition at nearly every record of
+     *       a scattered layout (issue 17). Past that, the record is held, and the limit rolls the partition holding
+     *       the most.
+     * </ul>
+     */
+    public Opening forNewDirectory(int openFiles, long heldForDirectory, long heapPerOpenFile, SinkHeap heap) {
+        if (heldForDirectory < Math.max(heapPerOpenFile, MIN_HELD_TO_OPEN)
+                || heap.total() + heapPerOpenFile > maxBufferedBytes / 2) {
+            return Opening.HOLD;
+        }
+        return openFiles < policy.maxOpenFiles() ? Opening.OPEN : Opening.EVICT_AND_OPEN;
+    }
+
+    /**
+     * After a record was held with its directory's others, {@code heldBytes} and {@code heldRecords} in all, in a
+     * partition whose open files and held records take {@code partitionHeap}: as {@link #afterWrite}, the held records'
+     * size in memory standing for their file's (larger than compressed: a roll comes early, never late).
+     */
+    public Optional<RollTrigger> afterHolding(long heldBytes, long heldRecords, long partitionHeap, SinkHeap heap) {
+        return afterWrite(heldBytes, heldRecords, partitionHeap, heap);
     }
 
     /**
@@ -56,21 +103,6 @@ public final class RollDecision {
     public Optional<RollTrigger> afterEviction(int parkedFiles, long parkedBytes) {
         return parkedFiles >= (long) MAX_PARKED_PER_OPEN_FILE * policy.maxOpenFiles() || parkedBytes >= policy.maxBytes()
                 ? Optional.of(RollTrigger.OPEN_FILE_BOUND) : Optional.empty();
-    }
-
-    /**
-     * Before a record opens another file, with {@code openFiles} open in its partition, while the sink's open files
-     * hold {@code heap}. Over the memory limit, a partition that has files open rolls them rather than open one more,
-     * whichever partition holds the most: a new file costs its whole buffers at once (hundreds of KiB for a record of
-     * one KiB), and while the partition holding the most seals its files, the others opening more took the heap past
-     * twice the limit and out of a small JVM's memory (issue 17). A partition with none open still opens one, so it
-     * always makes progress: the sink holds at most its limit plus one file per partition, besides the files sealing.
-     */
-    public Optional<RollTrigger> beforeOpening(int openFiles, SinkHeap heap) {
-        if (openFiles == 0 || heap.total() <= maxBufferedBytes) {
-            return Optional.empty();
-        }
-        return Optional.of(RollTrigger.MEMORY_PRESSURE);
     }
 
     /**

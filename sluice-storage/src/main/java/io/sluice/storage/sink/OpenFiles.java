@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
  *       partition's progress is this one offset, and it is what a checkpoint commits.
  * </ul>
  *
- * <p>At the open-file bound, a record that needs another directory <em>evicts</em> the least recently written open
- * file instead of rolling them all: that file alone is sealed and <em>parked</em> (finished, staged, durable, named by
- * no manifest), and the barrier stays. Parked files join the sealed ones at the next roll, which moves the barrier
+ * <p>A record whose directory has no open file is <em>held</em> in memory with its directory's others
+ * ({@link HeldRows}) until they cost more than a file would ({@link RollDecision#forNewDirectory}); the roll writes
+ * each held directory as one file, a few at a time, beside the open files it seals. A directory that gets a file when
+ * the partition has as many open as it may <em>evicts</em> the least recently written one: that file alone is sealed
+ * and <em>parked</em> (finished, staged, durable, named by no manifest), and the barrier stays. Parked files join the sealed ones at the next roll, which moves the barrier
  * past every record in them. So a late record for a directory not open no longer cuts every file of the partition,
  * the hot one included, and the commit protocol is unchanged: a file enters a manifest only in a roll, at a barrier
  * above all its records; a crash before that leaves it staged and unnamed, and recovery removes it (issue 17,
@@ -59,6 +61,13 @@ final class OpenFiles {
     static final String AFTER_SEAL = "archive.after-seal";
     /** The least recently written open file was sealed alone and parked: staged, named by no manifest. */
     static final String AFTER_EVICT = "archive.after-evict";
+    /** A roll sealed a batch of files written from held records; the open files and any further batches wait. */
+    static final String AFTER_HELD_BATCH = "archive.after-held-batch";
+    /**
+     * Files written from held records at a roll, sealed side by side: bounded, since each holds its writer's heap (a
+     * Parquet writer hundreds of KiB) until sealed.
+     */
+    static final int HELD_FILES_PER_BATCH = 16;
 
     private final PartitionPaths paths;
     private final StorageBackend backend;
@@ -76,19 +85,22 @@ final class OpenFiles {
 
     /** In the order files were last written (access order): the first is the one an eviction seals. */
     private final Map<String, OpenFile> open = new LinkedHashMap<>(16, 0.75f, true);
+    /** Records of directories with no open file, written at the next roll. */
+    private final HeldRows held = new HeldRows();
     /** Files sealed alone by evictions since the last roll; they join the sealed files at the next. */
     private final List<ManifestFile> parked = new ArrayList<>();
     private long parkedBytes;
     private long next;
     private long barrier;
     /**
-     * When the first file since the last roll was opened (parked ones included: the age limit bounds how long records
-     * wait behind the barrier), valid while {@link #anyOpen}; both read by any thread for estimates.
+     * When the first file since the last roll was opened or the first record held (parked files included: the age
+     * limit bounds how long records wait behind the barrier), valid while {@link #anyOpen}; both read by any thread
+     * for estimates.
      */
     private volatile long oldestOpenNanos;
     private volatile boolean anyOpen;
     /**
-     * Heap held by the open files. Written by the lane only; read by the consumer thread and other partitions' lanes
+     * Heap held by the open files and the held records. Written by the lane only; read by the consumer thread and other partitions' lanes
      * at any time, so kept apart from the lane-owned map of open files.
      */
     private volatile long buffered;
@@ -142,20 +154,29 @@ final class OpenFiles {
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
-            Optional<RollTrigger> roll = rolls.beforeOpening(open.size(), pressure);
-            if (roll.isPresent()) {
-                rollFor(roll);
-            } else if (rolls.evictsBeforeOpening(open.size())) {
-                evictLeastRecentlyWritten();
+            long heldThen = held.bytesFor(directory) + HeldRows.sizeOf(record);
+            switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile(), pressure)) {
+                case HOLD -> {
+                    hold(directory, record, value);
+                    return;
+                }
+                case EVICT_AND_OPEN -> evictLeastRecentlyWritten(); // may roll, which writes what was held
+                case OPEN -> {
+                }
             }
-            file = openFile(directory, record.offset());
+            HeldRows.Rows rows = held.take(directory);
+            file = openFile(directory, rows == null ? record.offset() : rows.firstOffset());
+            if (rows != null) {
+                countHeld(-rows.bytes);
+                writeHeld(file, rows);
+            }
         }
         try {
             file.writer.write(record, value);
         } catch (RecordRejectedException e) {
             if (file.writer.records() == 0) { // opened for this record: give it up, as a layout rejection would
                 open.remove(directory);
-                anyOpen = !open.isEmpty() || !parked.isEmpty();
+                updateAnyOpen();
                 uncount(file);
                 file.writer.discard();
                 file.pending.abort();
@@ -173,14 +194,14 @@ final class OpenFiles {
 
     /** At a checkpoint: rolls the open files, if any, when the decision says so. */
     void checkpoint(boolean last) throws StorageFailure {
-        if (!open.isEmpty() || !parked.isEmpty()) {
+        if (!open.isEmpty() || !parked.isEmpty() || !held.isEmpty()) {
             rollFor(rolls.atCheckpoint(last, oldestOpenNanos, System.nanoTime(), buffered, pressure));
         }
     }
 
     /** The engine needs the heap the open files hold ({@code Sink.relieve}): rolls them, if the decision says so. */
     void relieve() throws StorageFailure {
-        if (!open.isEmpty()) { // parked files hold no heap
+        if (!open.isEmpty() || !held.isEmpty()) { // parked files hold no heap
             rollFor(rolls.whenTheBudgetNeedsIt(buffered));
         }
     }
@@ -226,7 +247,7 @@ final class OpenFiles {
         next = barrier;
     }
 
-    /** Heap held by the open files; any thread. */
+    /** Heap held by the open files and the held records; any thread. */
     long bufferedBytes() {
         return buffered;
     }
@@ -257,9 +278,11 @@ final class OpenFiles {
         file.counted = 0;
     }
 
+    /** Forgets the open files and the held records, and the heap they held. */
     private void forgetOpenFiles() {
         open.clear();
-        anyOpen = !parked.isEmpty();
+        held.takeAll();
+        updateAnyOpen();
         pressure.changed(-buffered);
         buffered = 0;
     }
@@ -267,7 +290,47 @@ final class OpenFiles {
     private void forgetParked() {
         parked.clear();
         parkedBytes = 0;
-        anyOpen = !open.isEmpty();
+        updateAnyOpen();
+    }
+
+    private void updateAnyOpen() {
+        anyOpen = !open.isEmpty() || !parked.isEmpty() || !held.isEmpty();
+    }
+
+    private void countHeld(long delta) {
+        buffered += delta; // volatile, but written by this lane only
+        pressure.changed(delta);
+    }
+
+    /**
+     * Holds a record whose directory has no open file: checked by the format now, so that a bad one is rejected on
+     * arrival, where the engine dead-letters it, and written at the next roll.
+     */
+    private void hold(String directory, ConsumerRecord<byte[], byte[]> record, ValueFields value)
+            throws RecordRejectedException, StorageFailure {
+        format.check(record, value);
+        startsAge();
+        long before = held.bytes();
+        HeldRows.Rows rows = held.hold(directory, record);
+        countHeld(held.bytes() - before);
+        next = record.offset() + 1;
+        rollFor(rolls.afterHolding(rows.bytes, rows.records.size(), buffered, pressure));
+    }
+
+    /** Writes a directory's held records into its file, in offset order; they were checked on arrival. */
+    private void writeHeld(OpenFile file, HeldRows.Rows rows) throws StorageFailure {
+        for (ConsumerRecord<byte[], byte[]> r : rows.records) {
+            try {
+                file.writer.write(r, decode && r.value() != null ? values.read(r.value()) : null);
+            } catch (RecordRejectedException e) {
+                throw new IllegalStateException("a record the format accepted on arrival was rejected when written ("
+                        + paths.partition() + "@" + r.offset() + "): " + e.getMessage(), e);
+            } catch (IOException e) {
+                throw new StorageFailure("write", file.path, e);
+            }
+            file.lastOffset = r.offset();
+        }
+        recount(file);
     }
 
     /** Parked files are staged and named by no manifest: removed when the partition closes. */
@@ -310,6 +373,22 @@ final class OpenFiles {
     }
 
     private OpenFile openFile(String directory, long firstOffset) throws StorageFailure {
+        OpenFile file = newFile(directory, firstOffset);
+        startsAge();
+        open.put(directory, file);
+        recount(file);
+        return file;
+    }
+
+    /** The first file opened or record held since the last roll starts the age limit's clock. */
+    private void startsAge() {
+        if (!anyOpen) {
+            oldestOpenNanos = System.nanoTime();
+            anyOpen = true;
+        }
+    }
+
+    private OpenFile newFile(String directory, long firstOffset) throws StorageFailure {
         String path = paths.file(directory, firstOffset, format.extension());
         OpenFile file;
         try {
@@ -323,12 +402,6 @@ final class OpenFiles {
         } catch (IOException e) {
             throw new StorageFailure("start", path, e);
         }
-        if (open.isEmpty() && parked.isEmpty()) {
-            oldestOpenNanos = System.nanoTime();
-            anyOpen = true;
-        }
-        open.put(directory, file);
-        recount(file);
         return file;
     }
 
@@ -350,7 +423,9 @@ final class OpenFiles {
         for (OpenFile f : files) {
             seals.add(() -> seal(f));
         }
-        List<ManifestFile> sealedNow = storageCalls.each("seal", files.stream().map(f -> f.path).toList(), seals);
+        List<ManifestFile> sealedNow = new ArrayList<>(storageCalls.each("seal", files.stream().map(f -> f.path)
+                .toList(), seals));
+        sealedNow.addAll(writeHeldFiles());
         List<ManifestFile> joining = new ArrayList<>(parked);
         joining.addAll(sealedNow);
         sealed.add(joining);
@@ -359,5 +434,43 @@ final class OpenFiles {
         barrier = next;
         counters.rolled(sealedNow.size());
         CrashPoints.reach(AFTER_SEAL);
+    }
+
+    /**
+     * At a roll, writes each held directory's records as one file and seals it, {@link #HELD_FILES_PER_BATCH} at a
+     * time. They are staged and named by no manifest until the roll hands them over with the rest, so a crash half-way
+     * leaves them for recovery to remove, as it does sealed open files.
+     */
+    private List<ManifestFile> writeHeldFiles() throws StorageFailure {
+        List<Map.Entry<String, HeldRows.Rows>> all = held.takeAll();
+        List<ManifestFile> written = new ArrayList<>(all.size());
+        for (int from = 0; from < all.size(); from += HELD_FILES_PER_BATCH) {
+            List<OpenFile> batch = new ArrayList<>(HELD_FILES_PER_BATCH);
+            try {
+                for (Map.Entry<String, HeldRows.Rows> e : all.subList(from, Math.min(all.size(),
+                        from + HELD_FILES_PER_BATCH))) {
+                    OpenFile f = newFile(e.getKey(), e.getValue().firstOffset());
+                    batch.add(f);
+                    writeHeld(f, e.getValue());
+                }
+                List<StorageCalls.Call<ManifestFile>> seals = new ArrayList<>(batch.size());
+                for (OpenFile f : batch) {
+                    seals.add(() -> seal(f));
+                }
+                written.addAll(storageCalls.each("seal", batch.stream().map(f -> f.path).toList(), seals));
+            } catch (StorageFailure | RuntimeException e) {
+                for (OpenFile f : batch) { // not sealed, or sealed and named by nothing: recovery removes what stays
+                    f.writer.discard();
+                    try {
+                        f.pending.abandon();
+                    } catch (RuntimeException ignored) {
+                        // already failing
+                    }
+                }
+                throw e;
+            }
+            CrashPoints.reach(AFTER_HELD_BATCH);
+        }
+        return written;
     }
 }

@@ -28,24 +28,21 @@ import org.junit.jupiter.api.Test;
 class MemoryPressureTest {
 
     private static final KafkaCluster KAFKA = SharedKafka.cluster();
-    /**
-     * What a small local open file holds: its first chunk of rows (4 KiB), no write buffer and no codec before its
-     * first 64 KiB (docs/rolling.md).
-     */
-    private static final long PER_FILE = 4 * 1024;
+    /** Partition 0's records: a category of eight and about 2 KiB of text each. */
+    private static final String PAD = "x".repeat(2_000);
 
     @Test
     void overTheLimitThePartitionHoldingMostRollsAndTheOthersKeepTheirFiles() throws Exception {
         String topic = Names.unique("pressure");
         KAFKA.createTopic(topic, 2);
-        int partition0 = 200;
-        int partition1 = 20; // few enough that its one file stays within its first chunk (4 KiB), as each of the others
-        // partition 0 spreads over 8 categories (up to 8 open files), partition 1 has one
+        int partition0 = 400;
+        int partition1 = 20;
+        // partition 0 spreads over 8 categories (some open files, the rest held), partition 1 has one
         try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
                 new StringSerializer())) {
             for (int i = 0; i < partition0; i++) {
                 producer.send(new ProducerRecord<>(topic, 0, null, "{\"category\":\"c" + (i % 8) + "\",\"i\":" + i
-                        + "}"));
+                        + ",\"pad\":\"" + PAD + "\"}"));
                 if (i % (partition0 / partition1) == 0) {
                     producer.send(new ProducerRecord<>(topic, 1, null, "{\"category\":\"solo\",\"i\":" + i + "}"));
                 }
@@ -54,10 +51,12 @@ class MemoryPressureTest {
         }
         int records = partition0 + partition1;
         LocalBackend backend = new LocalBackend(TestDirs.newDir("pressure"));
-        // five small files' worth: partition 0 goes over it with its fifth or sixth file, partition 1 never holds the most
+        // partition 0 brings about 2.4 KiB of heap per record, held or in an open file's first chunk: three times the
+        // limit in all; partition 1 about 4 KiB in all, so it never holds the most
+        long limit = 320 << 10;
         ArchiveSink sink = new ArchiveSink(backend, new Layout("{topic}/category={value.category}/", null,
                 ZoneOffset.UTC, null), new JsonLinesFormat(Codec.ZSTD, false, false),
-                new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16), true, 5 * PER_FILE);
+                new RollingPolicy(1L << 30, 1_000_000, Duration.ofHours(1), 16), true, limit);
         EngineRuns.untilWritten(Engine.startSink(EngineRuns.config(KAFKA, topic).build(), sink), records,
                 Duration.ofSeconds(60));
 
@@ -65,12 +64,16 @@ class MemoryPressureTest {
                 (long) partition1));
         long pressureRolls = sink.counters().pressureRolls();
         System.out.println("[pressure] " + pressureRolls + " pressure rolls, " + sink.counters().rolls() + " rolls");
-        // Partition 0 holds at most four files beside partition 1's one, five before partition 1's lane has written
-        // its first record (the lanes run in parallel, so that moment is not fixed): a roll at least every sixth file.
-        assertTrue(pressureRolls >= partition0 / 6, pressureRolls + " pressure rolls: partition 0 must roll whenever "
-                + "the open files would hold more than five files' worth");
+        // a pressure roll of partition 0 comes once it holds more than the limit less partition 1's few KiB, and it
+        // holds at most the limit and a record then: so at least (its bytes / (limit + a record)) of them
+        long partition0Bytes = partition0 * (PAD.length() + HELD_OVERHEAD);
+        assertTrue(pressureRolls >= partition0Bytes / (limit + PAD.length() + HELD_OVERHEAD), pressureRolls
+                + " pressure rolls for " + partition0Bytes + " bytes over a limit of " + limit);
         List<String> solo = VisibleOffsets.files(backend).stream().filter(f -> f.contains("category=solo/")).toList();
         assertEquals(1, solo.size(), "partition 1 never held the most, so it rolled only at close: " + solo);
         assertEquals(0, sink.bufferedBytes(), "nothing held after close");
     }
+
+    /** What a record costs held beyond its value: the record object and its key (HeldRows.PER_RECORD). */
+    private static final int HELD_OVERHEAD = 160;
 }

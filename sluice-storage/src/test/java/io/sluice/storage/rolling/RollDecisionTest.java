@@ -1,9 +1,7 @@
 package io.sluice.storage.rolling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -32,12 +30,46 @@ class RollDecisionTest {
 
     private static final Heap UNDER_LIMIT = new Heap(40, 50);
 
+    /** 3 open files; the sink may hold 10 MiB, so files open while they take at most 5 MiB. */
+    private final RollDecision roomy = new RollDecision(new RollingPolicy(1_000, 10, Duration.ofMinutes(1), 3),
+            10L << 20);
+
     @Test
-    void aRecordForAnotherDirectoryEvictsOnlyWhenTheBoundIsReached() {
-        assertFalse(rolls.evictsBeforeOpening(0));
-        assertFalse(rolls.evictsBeforeOpening(2));
-        assertTrue(rolls.evictsBeforeOpening(3));
-        assertEquals(Optional.empty(), rolls.beforeOpening(3, UNDER_LIMIT), "at the bound an eviction, not a roll");
+    void aDirectoryGetsAFileOnceItsHeldRecordsCostMoreThanAFile() {
+        Heap light = new Heap(1_000);
+        long min = RollDecision.MIN_HELD_TO_OPEN;
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(0, min - 1, 10, light),
+                "below a stream format's first chunk: held, even with no file open");
+        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(0, min, 10, light));
+        long parquetFile = 700L << 10;
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(2, parquetFile - 1, parquetFile, light),
+                "a writer that costs 700 KiB from its first row is worth it only for more than that");
+        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(2, parquetFile, parquetFile, light));
+        assertEquals(RollDecision.Opening.EVICT_AND_OPEN, roomy.forNewDirectory(3, parquetFile, parquetFile, light),
+                "at the bound it takes the least recently written file's place");
+    }
+
+    @Test
+    void filesOpenOnlyWhileTheyTakeAtMostHalfTheMemoryLimit() {
+        long mib = 1L << 20;
+        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(0, mib, mib, new Heap(3 * mib, mib)),
+                "5 MiB with it: fits");
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(0, mib, mib + 1, new Heap(3 * mib, mib)),
+                "past half the limit: held, even with none open (the limit rolls the partition holding the most)");
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(3, 1L << 30, mib, new Heap(4 * mib + 1)),
+                "no eviction either: the new file would not fit");
+    }
+
+    @Test
+    void aHeldRecordRollsItsPartitionAsAWrittenOneWould() {
+        Heap over = new Heap(70, 40, 10);
+        assertEquals(Optional.of(RollTrigger.MEMORY_PRESSURE), rolls.afterHolding(1, 1, 70, over));
+        assertEquals(Optional.empty(), rolls.afterHolding(1, 1, 40, over), "another partition holds more");
+        assertEquals(Optional.empty(), rolls.afterHolding(1, 1, 50, UNDER_LIMIT));
+        assertEquals(Optional.of(RollTrigger.RECORDS), rolls.afterHolding(1, 10, 50, UNDER_LIMIT),
+                "a held directory's file would reach the record limit");
+        assertEquals(Optional.of(RollTrigger.SIZE), rolls.afterHolding(1_000, 1, 50, UNDER_LIMIT),
+                "its records' size in memory stands for the file's");
     }
 
     @Test
@@ -46,17 +78,6 @@ class RollDecisionTest {
         assertEquals(Optional.empty(), rolls.afterEviction(bound - 1, 999));
         assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.afterEviction(bound, 10));
         assertEquals(Optional.of(RollTrigger.OPEN_FILE_BOUND), rolls.afterEviction(1, 1_000));
-    }
-
-    @Test
-    void overTheMemoryLimitAPartitionWithFilesOpenRollsThemRatherThanOpenAnother() {
-        Heap over = new Heap(70, 40, 10);
-        assertEquals(Optional.of(RollTrigger.MEMORY_PRESSURE), rolls.beforeOpening(1, over),
-                "even when another partition holds more: a new file would add its whole buffers");
-        assertEquals(Optional.empty(), rolls.beforeOpening(0, over), "with none open, it opens one: progress");
-        assertEquals(Optional.empty(), rolls.beforeOpening(2, UNDER_LIMIT));
-        assertEquals(Optional.of(RollTrigger.MEMORY_PRESSURE), rolls.beforeOpening(3, over),
-                "at the bound too: a roll frees more than an eviction");
     }
 
     @Test

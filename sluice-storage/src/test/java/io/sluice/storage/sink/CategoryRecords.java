@@ -43,6 +43,16 @@ public final class CategoryRecords {
      */
     public static Map<Integer, Long> produce(KafkaCluster kafka, String topic, int count, int rejectEvery,
             int lateEvery) throws Exception {
+        return produce(kafka, topic, count, rejectEvery, lateEvery, 0);
+    }
+
+    /**
+     * As {@link #produce(KafkaCluster, String, int, int, int)}, each value carrying {@code padding} bytes of text in a
+     * field {@code pad}, so that a few records make a directory large.
+     */
+    public static Map<Integer, Long> produce(KafkaCluster kafka, String topic, int count, int rejectEvery,
+            int lateEvery, int padding) throws Exception {
+        String pad = padding == 0 ? "" : ",\"pad\":\"" + "x".repeat(padding) + "\"";
         long hour = 3_600_000L;
         Random random = new Random(lateEvery);
         long now = System.currentTimeMillis();
@@ -56,7 +66,7 @@ public final class CategoryRecords {
                 boolean late = lateEvery > 0 && i % lateEvery == lateEvery - 1;
                 Long timestamp = late ? now - hour - random.nextInt(47 * (int) hour) : null;
                 sent.add(producer.send(new ProducerRecord<>(topic, null, timestamp, "k" + (i % 40), rejected
-                        ? "{\"i\":" + i + "}" : "{\"category\":\"" + CATEGORIES[i % 3] + "\",\"i\":" + i + "}")));
+                        ? "{\"i\":" + i + pad + "}" : "{\"category\":\"" + CATEGORIES[i % 3] + "\",\"i\":" + i + pad + "}")));
             }
             producer.flush();
         }

@@ -2,6 +2,7 @@ package io.sluice.storage.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.LocalBackend;
@@ -125,49 +126,69 @@ class PartitionArchiveTest {
     }
 
     /**
-     * At the open-file bound a record for another folder evicts the least recently written file alone (issue 17). The
-     * barrier stays: a checkpoint then commits nothing new, since the evicted files are in no manifest; a crash now
-     * leaves them staged and unnamed, and the next owner's recovery removes them before it writes their records again.
+     * A record for a folder with no open file is held in memory, not written, until the folder holds more than a file
+     * costs (issue 17): the barrier stays, nothing of it is staged, and the roll writes each held folder as one file. A crash before the roll loses
+     * nothing that was committed: the next owner reads the held records again.
      */
     @Test
-    void anEvictedFileIsInNoManifestUntilARollAndACrashBeforeItDropsIt() throws Exception {
+    void aRecordForAFolderWithNoOpenFileIsHeldUntilTheRollWhichWritesTheFolderAsOneFile() throws Exception {
         ArchiveCounters counters = new ArchiveCounters();
         PartitionArchive archive = archive(1_000, 2, counters);
         archive.recover(0, Optional.empty());
-        writeCategories(archive, 0, "a", "b", "c", "a", "b"); // c evicts a, a evicts b, b evicts c
-        assertEquals(3, counters.snapshot().evictions());
+        writeCategories(archive, 0, 0, "a", "b", "c", "d", "c", "d", "a", "c"); // c and d held
+        assertEquals(0, counters.snapshot().evictions(), "small records never take a busy folder's file");
         assertEquals(new SinkCheckpoint(0, ""), archive.checkpoint(false), "the barrier has not moved");
-        assertEquals(List.of(), LocalArchiveFiles.files(root), "nothing visible");
-        assertEquals(5, stagedFiles().size(), "three files parked, two open");
+        assertEquals(List.of(), stagedFiles(), "nothing staged: no folder holds enough for a file");
+        assertTrue(archive.bufferedBytes() > 5 * HeldRows.PER_RECORD, "the held records count: "
+                + archive.bufferedBytes());
 
-        PartitionArchive next = archive(1_000, 2, new ArchiveCounters()); // the crash: the next owner takes over
+        PartitionArchive next = archive(1_000, 2, new ArchiveCounters()); // a crash: the next owner takes over
         next.recover(0, Optional.empty());
         assertEquals(List.of(), stagedFiles(), "recovery removed what no commit names");
-        writeCategories(next, 0, "a", "b", "c", "a", "b");
-        next.committed(next.checkpoint(true));
+        writeCategories(next, 0, 0, "a", "b", "c", "d", "c", "d", "a", "c");
+        SinkCheckpoint rolled = next.checkpoint(true);
+        assertEquals(8, rolled.offset());
+        next.committed(rolled);
         next.close(false);
-        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 5L));
+        List<String> files = LocalArchiveFiles.files(root).stream().map(f -> root.relativize(f).toString()).sorted()
+                .toList();
+        assertEquals(4, files.size(), "one file per folder: " + files);
+        assertTrue(files.get(2).contains("category=c/") && files.get(2).endsWith("+0+2.jsonl.zst"),
+                "the held folder's file is named by its first offset: " + files);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 8L));
+        assertEquals(List.of(), stagedFiles(), "nothing staged after a clean close");
     }
 
     /**
-     * Evicted files join the manifest of the next roll, whose barrier is above every record they hold; until then the
-     * open files go on, so the current folder is not cut. Closing the partition gives up what is still parked.
+     * A held folder that grows past what a file costs gets one, and at the open-file bound takes the least recently
+     * written file's place: that file is sealed alone and parked, in no manifest until the next roll, whose barrier is
+     * above every record it holds; a crash before the roll leaves it staged and unnamed, and the next owner's recovery
+     * removes it.
      */
     @Test
-    void evictedFilesJoinTheNextRollAndClosingGivesUpThoseStillParked() throws Exception {
-        PartitionArchive archive = archive(1_000, 2, new ArchiveCounters());
+    void aHeldFolderThatTurnsBusyEvictsTheLeastRecentlyWrittenFile() throws Exception {
+        ArchiveCounters counters = new ArchiveCounters();
+        PartitionArchive archive = archive(1_000, 2, counters);
         archive.recover(0, Optional.empty());
-        writeCategories(archive, 0, "a", "a", "b", "c", "a", "a"); // c evicts a's first file; a evicts b
-        SinkCheckpoint rolled = archive.checkpoint(true);
-        assertEquals(6, rolled.offset());
-        archive.committed(rolled);
-        assertEquals(4, LocalArchiveFiles.files(root).size(), "a 0-1, b 2, c 3, a 4-5");
+        int big = 40 << 10; // two of them pass RollDecision.MIN_HELD_TO_OPEN
+        writeCategories(archive, 0, big, "a", "a", "b", "b", "c", "c"); // a and b get files, the second c evicts a
+        assertEquals(1, counters.snapshot().evictions());
+        assertEquals(new SinkCheckpoint(0, ""), archive.checkpoint(false), "the barrier has not moved");
+        assertEquals(List.of(), LocalArchiveFiles.files(root), "nothing visible");
+        assertEquals(3, stagedFiles().size(), "a parked, b and c open");
+
+        PartitionArchive next = archive(1_000, 2, new ArchiveCounters()); // the crash
+        next.recover(0, Optional.empty());
+        assertEquals(List.of(), stagedFiles(), "recovery removed what no commit names");
+        writeCategories(next, 0, big, "a", "a", "b", "b", "c", "c");
+        next.committed(next.checkpoint(true));
+        assertEquals(3, LocalArchiveFiles.files(root).size(), "a 0-1, b 2-3, c 4-5");
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 6L));
 
-        writeCategories(archive, 6, "b", "c", "a"); // a evicts b: parked, and given up at close with the open two
-        archive.close(false);
+        writeCategories(next, 6, big, "d", "d", "e", "e", "f", "f"); // f evicts d: parked, given up at close
+        next.close(false);
         assertEquals(List.of(), stagedFiles(), "nothing staged after a clean close");
-        assertEquals(4, LocalArchiveFiles.files(root).size(), "nothing more visible");
+        assertEquals(3, LocalArchiveFiles.files(root).size(), "nothing more visible");
     }
 
     private List<Path> stagedFiles() throws Exception {
@@ -180,12 +201,15 @@ class PartitionArchiveTest {
         }
     }
 
-    private static void writeCategories(PartitionArchive archive, long from, String... categories) throws Exception {
+    /** Records at {@code from} on, one per category, each with {@code padding} bytes of text beside it. */
+    private static void writeCategories(PartitionArchive archive, long from, int padding, String... categories)
+            throws Exception {
+        String pad = "x".repeat(padding);
         for (int i = 0; i < categories.length; i++) {
             long offset = from + i;
             archive.write(new ConsumerRecord<>("t", 0, offset, ("k" + offset).getBytes(StandardCharsets.UTF_8),
-                    ("{\"category\":\"" + categories[i] + "\",\"i\":" + offset + "}").getBytes(
-                            StandardCharsets.UTF_8)));
+                    ("{\"category\":\"" + categories[i] + "\",\"i\":" + offset + ",\"pad\":\"" + pad + "\"}")
+                            .getBytes(StandardCharsets.UTF_8)));
         }
     }
 

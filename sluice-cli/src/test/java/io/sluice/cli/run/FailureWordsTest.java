@@ -1,0 +1,36 @@
+package io.sluice.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.junit.jupiter.api.Test;
+
+/** The stop line says a failure in words: no class names, and running out of heap as such, with what to change. */
+class FailureWordsTest {
+
+    @Test
+    void runningOutOfHeapIsSaidInWordsWithTheFix() {
+        RuntimeException wrapped = new RuntimeException("partition clicks-2 failed",
+                new IllegalStateException(new OutOfMemoryError("Java heap space")));
+        String said = EngineRun.describe(wrapped);
+        assertTrue(said.startsWith("the JVM ran out of memory (Java heap space); give it more heap"), said);
+        assertTrue(said.contains("SLUICE_JAVA_OPTS=-Xmx"), said);
+        assertFalse(said.contains("java.lang"), said);
+    }
+
+    @Test
+    void classNamesThatWrappingPutInMessagesAreLeftOut() {
+        IOException io = new IOException("No space left on device");
+        RuntimeException failure = new RuntimeException("could not seal clicks/hr=01/clicks+0+7.jsonl.zst",
+                new UncheckedIOException(io));
+        assertEquals("could not seal clicks/hr=01/clicks+0+7.jsonl.zst: No space left on device",
+                EngineRun.describe(failure));
+        assertEquals("footer is too large", EngineRun.withoutClassNames("java.lang.RuntimeException: footer is too "
+                + "large"));
+        assertEquals("at offset 3.5 in file.parquet", EngineRun.withoutClassNames("at offset 3.5 in file.parquet"),
+                "dotted words that are not class names stay");
+    }
+}
