@@ -155,7 +155,7 @@ final class OpenFiles {
         OpenFile file = open.get(directory);
         if (file == null) {
             long heldThen = held.bytesFor(directory) + HeldRows.sizeOf(record);
-            switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile(), pressure)) {
+            switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile())) {
                 case HOLD -> {
                     hold(directory, record, value);
                     return;

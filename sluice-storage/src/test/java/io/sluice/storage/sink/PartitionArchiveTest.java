@@ -2,13 +2,16 @@ package io.sluice.storage.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.codec.Compressors;
+import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollDecision;
@@ -189,6 +192,40 @@ class PartitionArchiveTest {
         next.close(false);
         assertEquals(List.of(), stagedFiles(), "nothing staged after a clean close");
         assertEquals(3, LocalArchiveFiles.files(root).size(), "nothing more visible");
+    }
+
+    /**
+     * A held record is checked by the format on arrival: one a newline-delimited raw file cannot hold (a value with a
+     * newline) is rejected by the write that brings it, where the engine dead-letters it, and the roll then writes the
+     * held folder's other records, never failing on it.
+     */
+    @Test
+    void aHeldRecordTheFormatCannotTakeIsRejectedOnArrivalNotAtTheRoll() throws Exception {
+        PartitionArchive archive = new PartitionArchive(PARTITION, TOPIC_ID, backend,
+                new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
+                FormatConfig.builder().format("raw").build().fileFormat(),
+                new RollDecision(new RollingPolicy(1L << 30, 1_000, Duration.ofHours(1), 4), Long.MAX_VALUE),
+                true, new ArchiveCounters(), new MemoryPressure(List.of()), STORAGE_CALLS, COMPRESSORS);
+        archive.recover(0, Optional.empty());
+        writeCategories(archive, 0, 0, "a", "a");
+        RecordRejectedException rejected = assertThrows(RecordRejectedException.class, () -> archive.write(
+                new ConsumerRecord<>("t", 0, 2, null, "{\"category\":\"a\",\n\"i\":2}".getBytes(
+                        StandardCharsets.UTF_8))));
+        assertTrue(rejected.getMessage().contains("newline at byte 16"), rejected.getMessage());
+        writeCategories(archive, 3, 0, "a");
+        SinkCheckpoint rolled = archive.checkpoint(true);
+        assertEquals(4, rolled.offset());
+        archive.committed(rolled);
+        archive.close(false);
+        List<Path> files;
+        try (var walk = Files.walk(root.resolve("t"))) {
+            files = walk.filter(Files::isRegularFile).toList();
+        }
+        assertEquals(1, files.size(), "the held folder in one file: " + files);
+        try (var in = Codec.ZSTD.decompress(Files.newInputStream(files.get(0)))) {
+            assertEquals(3, new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().count(),
+                    "the three records the format took");
+        }
     }
 
     private List<Path> stagedFiles() throws Exception {
