@@ -60,8 +60,8 @@ public final class RollDecision {
 
     /**
      * Before writing a record whose directory has no open file in its partition, which has {@code openFiles} open and
-     * holds {@code heldForDirectory} bytes of that directory's records (this one included), a file of the format
-     * costing {@code heapPerOpenFile}.
+     * holds {@code heldForDirectory} bytes of that directory's records (this one included, as serialized, before they
+     * are packed), a file of the format costing {@code heapPerOpenFile}.
      *
      * <ul>
      *   <li>A directory gets a file once its records cost more held than a file would (and at least
@@ -74,8 +74,8 @@ public final class RollDecision {
      *   <li>The memory limit never refuses a file: opening one for records that cost more held than the file does
      *       saves heap (a writer compresses what it is given), and the limit rolls the partition holding the most.
      *       Before, over the limit a partition rolled rather than open a file, which rolled a scattered layout at
-     *       nearly every record once Parquet writers' fixed heap filled the limit (issue 17); and refusing files past
-     *       half the limit held the records of a few busy folders uncompressed, at 1.6 times the CPU.
+     *       nearly every record once Parquet writers' fixed heap filled the limit (issue 17); refusing files past
+     *       half the limit would hold a few busy folders' records uncompressed, at more heap than their files.
      * </ul>
      */
     public Opening forNewDirectory(int openFiles, long heldForDirectory, long heapPerOpenFile) {

@@ -15,6 +15,7 @@ import io.sluice.storage.value.ValueFields;
 import io.sluice.storage.value.ValueReader;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,7 +155,7 @@ final class OpenFiles {
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
-            long heldThen = held.bytesFor(directory) + HeldRows.sizeOf(record);
+            long heldThen = held.rawBytesFor(directory) + PackedRecords.rawSize(record);
             switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile())) {
                 case HOLD -> {
                     hold(directory, record, value);
@@ -164,10 +165,10 @@ final class OpenFiles {
                 case OPEN -> {
                 }
             }
-            HeldRows.Rows rows = held.take(directory);
+            PackedRecords rows = held.take(directory);
             file = openFile(directory, rows == null ? record.offset() : rows.firstOffset());
             if (rows != null) {
-                countHeld(-rows.bytes);
+                countHeld(-rows.heapBytes());
                 writeHeld(file, rows);
             }
         }
@@ -310,18 +311,24 @@ final class OpenFiles {
             throws RecordRejectedException, StorageFailure {
         format.check(record, value);
         startsAge();
-        long before = held.bytes();
-        HeldRows.Rows rows = held.hold(directory, record);
-        countHeld(held.bytes() - before);
+        long before = held.heapBytes();
+        PackedRecords rows = held.hold(directory, record);
+        countHeld(held.heapBytes() - before);
         next = record.offset() + 1;
-        rollFor(rolls.afterHolding(rows.bytes, rows.records.size(), buffered, pressure));
+        rollFor(rolls.afterHolding(rows.rawBytes(), rows.records(), buffered, pressure));
     }
 
-    /** Writes a directory's held records into its file, in offset order; they were checked on arrival. */
-    private void writeHeld(OpenFile file, HeldRows.Rows rows) throws StorageFailure {
-        for (ConsumerRecord<byte[], byte[]> r : rows.records) {
+    /**
+     * Writes a directory's held records into its file, in offset order. They were checked on arrival and their
+     * directory is known, so a value is decoded again only for a format that writes the decoded value (Avro values);
+     * a JSON value the writer converts itself is not scanned twice.
+     */
+    private void writeHeld(OpenFile file, PackedRecords rows) throws StorageFailure {
+        boolean writerDecodes = format.decodesValues();
+        for (Iterator<ConsumerRecord<byte[], byte[]>> it = rows.records(paths.partition()); it.hasNext(); ) {
+            ConsumerRecord<byte[], byte[]> r = it.next();
             try {
-                file.writer.write(r, decode && r.value() != null ? values.read(r.value()) : null);
+                file.writer.write(r, writerDecodes && r.value() != null ? values.read(r.value()) : null);
             } catch (RecordRejectedException e) {
                 throw new IllegalStateException("a record the format accepted on arrival was rejected when written ("
                         + paths.partition() + "@" + r.offset() + "): " + e.getMessage(), e);
@@ -442,12 +449,12 @@ final class OpenFiles {
      * leaves them for recovery to remove, as it does sealed open files.
      */
     private List<ManifestFile> writeHeldFiles() throws StorageFailure {
-        List<Map.Entry<String, HeldRows.Rows>> all = held.takeAll();
+        List<Map.Entry<String, PackedRecords>> all = held.takeAll();
         List<ManifestFile> written = new ArrayList<>(all.size());
         for (int from = 0; from < all.size(); from += HELD_FILES_PER_BATCH) {
             List<OpenFile> batch = new ArrayList<>(HELD_FILES_PER_BATCH);
             try {
-                for (Map.Entry<String, HeldRows.Rows> e : all.subList(from, Math.min(all.size(),
+                for (Map.Entry<String, PackedRecords> e : all.subList(from, Math.min(all.size(),
                         from + HELD_FILES_PER_BATCH))) {
                     OpenFile f = newFile(e.getKey(), e.getValue().firstOffset());
                     batch.add(f);

@@ -43,7 +43,11 @@ class ParquetBudgetStallTest {
     private static final long BUDGET = 144L << 20;
     /** Partitions 0 and 1 spread over this many directories; 2 and 3 write a few records into one. */
     private static final int BUSY_DIRECTORIES = 18;
-    private static final int BUSY_RECORDS = 18_000;
+    /**
+     * A thousand per directory: a directory gets a file once its held records' serialized size passes what a file
+     * costs (about 700 KiB here), after some 600 records; until then its records are held, packed, and cost little.
+     */
+    private static final int BUSY_RECORDS = 36_000;
     private static final int QUIET_RECORDS = 50;
     /** No progress for this long is a stall: commits come every 200 ms, and files would only age out after an hour. */
     private static final Duration STALL = Duration.ofSeconds(8);
