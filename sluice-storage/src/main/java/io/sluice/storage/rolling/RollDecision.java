@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * <p>The memory limit ({@code maxBufferedBytes}): over it, the partition holding the most rolls early: all its files,
  * at its barrier, by the normal protocol, at its next write or checkpoint; records held for directories without a file
- * count too ({@link #forNewDirectory}). It is a
+ * count too, and files open only while they leave room in half of it ({@link #forNewDirectory}). It is a
  * soft limit that keeps the sink from growing into the engine's memory budget; the budget stays the hard bound. Under
  * the limit, one partition's files can still hold more than half its share of the budget, which keeps it paused with
  * nothing queued: then the engine asks ({@link #whenTheBudgetNeedsIt}), since no write will come to roll it (issue 17).
@@ -71,15 +71,17 @@ public final class RollDecision {
      *       scattered over hundreds of directories spends its memory on records, not on writers.
      *   <li>At the open-file bound, that directory takes the least recently written file's place: a late record never
      *       cuts a busy file, and a directory that turns busy gets its file.
-     *   <li>The memory limit never refuses a file: opening one for records that cost more held than the file does
-     *       saves heap (a writer compresses what it is given), and the limit rolls the partition holding the most.
-     *       Before, over the limit a partition rolled rather than open a file, which rolled a scattered layout at
-     *       nearly every record once Parquet writers' fixed heap filled the limit (issue 17); refusing files past
-     *       half the limit would hold a few busy folders' records uncompressed, at more heap than their files.
+     *   <li>Files open only while the sink's heap leaves room for one more in half its limit; past that, the
+     *       records stay held, packed, and the limit rolls the partition holding the most. A layout scattered over
+     *       hundreds of directories at once (the quick start's 288 per partition) would otherwise open a writer for
+     *       each directory that passes its threshold, each costing more than the records it holds packed, until
+     *       writers filled the limit and rolled a partition at every few records (issue 17). A few busy directories
+     *       at a time (hourly data) fit, and get their files as soon as they pass the threshold.
      * </ul>
      */
-    public Opening forNewDirectory(int openFiles, long heldForDirectory, long heapPerOpenFile) {
-        if (heldForDirectory < Math.max(heapPerOpenFile, MIN_HELD_TO_OPEN)) {
+    public Opening forNewDirectory(int openFiles, long heldForDirectory, long heapPerOpenFile, SinkHeap heap) {
+        if (heldForDirectory < Math.max(heapPerOpenFile, MIN_HELD_TO_OPEN)
+                || heap.total() + heapPerOpenFile > maxBufferedBytes / 2) {
             return Opening.HOLD;
         }
         return openFiles < policy.maxOpenFiles() ? Opening.OPEN : Opening.EVICT_AND_OPEN;

@@ -156,7 +156,7 @@ final class OpenFiles {
         OpenFile file = open.get(directory);
         if (file == null) {
             long heldThen = held.rawBytesFor(directory) + PackedRecords.rawSize(record);
-            switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile())) {
+            switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile(), pressure)) {
                 case HOLD -> {
                     hold(directory, record, value);
                     return;

@@ -29,23 +29,36 @@ class RollDecisionTest {
     }
 
     private static final Heap UNDER_LIMIT = new Heap(40, 50);
+    /** A sink holding little: room for any file of the tests below in half the roomy limit. */
+    private static final Heap LIGHT = new Heap(1_000);
 
-    /** 3 open files; the sink may hold 10 MiB. */
+    /** 3 open files; the sink may hold 10 MiB, so files open while they take at most 5 MiB. */
     private final RollDecision roomy = new RollDecision(new RollingPolicy(1_000, 10, Duration.ofMinutes(1), 3),
             10L << 20);
 
     @Test
     void aDirectoryGetsAFileOnceItsHeldRecordsCostMoreThanAFile() {
         long min = RollDecision.MIN_HELD_TO_OPEN;
-        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(0, min - 1, 10),
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(0, min - 1, 10, LIGHT),
                 "below a stream format's first chunk: held, even with no file open");
-        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(0, min, 10));
+        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(0, min, 10, LIGHT));
         long parquetFile = 700L << 10;
-        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(2, parquetFile - 1, parquetFile),
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(2, parquetFile - 1, parquetFile, LIGHT),
                 "a writer that costs 700 KiB from its first row is worth it only for more than that");
-        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(2, parquetFile, parquetFile));
-        assertEquals(RollDecision.Opening.EVICT_AND_OPEN, roomy.forNewDirectory(3, parquetFile, parquetFile),
+        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(2, parquetFile, parquetFile, LIGHT));
+        assertEquals(RollDecision.Opening.EVICT_AND_OPEN, roomy.forNewDirectory(3, parquetFile, parquetFile, LIGHT),
                 "at the bound it takes the least recently written file's place");
+    }
+
+    @Test
+    void filesOpenOnlyWhileTheyLeaveRoomInHalfTheMemoryLimit() {
+        long mib = 1L << 20;
+        assertEquals(RollDecision.Opening.OPEN, roomy.forNewDirectory(0, mib, mib, new Heap(3 * mib, mib)),
+                "5 MiB with it: fits in half the limit");
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(0, mib, mib + 1, new Heap(3 * mib, mib)),
+                "past half the limit the records stay held, packed (the limit rolls the partition holding the most)");
+        assertEquals(RollDecision.Opening.HOLD, roomy.forNewDirectory(3, 1L << 30, mib, new Heap(4 * mib + 1)),
+                "no eviction either: the new file would not fit");
     }
 
     @Test
