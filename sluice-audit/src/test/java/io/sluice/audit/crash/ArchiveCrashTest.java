@@ -81,9 +81,13 @@ class ArchiveCrashTest {
                 Arguments.of(CrashPoints.DEAD_LETTER_BEFORE_COMMIT, 1));
         // age rolling seals everything of a partition in one roll or two in the child's life: too few manifests to
         // fold before the last commit, so the retention's steps are crashed at with size rolling; a commit's dead
-        // letters do not depend on how files roll, so their steps are too (the suite has a time budget)
+        // letters, the commit itself and what follows its acknowledgement do not depend on how files roll (the roll
+        // is over by the time the commit is asked), so their steps are too (the suite has a time budget). What age
+        // rolling changes is where the roll happens (in the checkpoint, not after a write): the steps up to the
+        // manifest, and the publication that the next checkpoint's commit allows.
         Set<Object> sizeOnly = Set.of(RETENTION_AFTER_SUMMARY, RETENTION_MID_REMOVAL,
-                CrashPoints.DEAD_LETTER_AFTER_SEND, CrashPoints.DEAD_LETTER_BEFORE_COMMIT);
+                CrashPoints.DEAD_LETTER_AFTER_SEND, CrashPoints.DEAD_LETTER_BEFORE_COMMIT, CrashPoints.BEFORE_COMMIT,
+                CrashPoints.AFTER_COMMIT_REQUEST, "archive.after-publish");
         // held records and evictions (issue 17): files written from held records at a roll, and files sealed alone
         // and parked, joining the next roll's manifest; the steps from the eviction to the publication of the
         // manifest that names the parked files

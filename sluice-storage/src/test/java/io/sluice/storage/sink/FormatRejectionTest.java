@@ -26,8 +26,9 @@ import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the sink sees of a format. A record the format rejects (a value that does not match the Parquet schema) is handled as one the layout rejects:
- * it goes back to the engine with the reason, the partition carries on, and no file is left for it. And the
+ * What the sink sees of a format. A record the format rejects (a value that does not match the Parquet schema) is
+ * handled as one the layout rejects: it goes back to the engine with the reason, held or written, the partition
+ * carries on, and no file is left for it. And the
  * memory a Parquet writer holds is reported to the engine's budget.
  */
 class FormatRejectionTest {
@@ -51,7 +52,8 @@ class FormatRejectionTest {
                 new MemoryPressure(List.of()), STORAGE_CALLS, Compressors.INLINE);
         archive.recover(0, Optional.empty());
 
-        // the first record of its directory: the file opened for it must go with it
+        // a directory's first records are held until they pay for a file: one the schema rejects is rejected on
+        // arrival, and nothing is held or staged for it
         RecordRejectedException first = assertThrows(RecordRejectedException.class,
                 () -> archive.write(record(0, "{\"category\": \"a\", \"n\": \"one\"}")));
         assertEquals("the value does not match the schema: field 'n': expected long, found string \"one\"",
@@ -60,22 +62,40 @@ class FormatRejectionTest {
         assertEquals(0, archive.bufferedBytes());
 
         archive.write(record(1, "{\"category\": \"a\", \"n\": 1}"));
-        assertTrue(archive.bufferedBytes() > 0, "the row group Parquet holds counts for the memory budget");
-        // in a file already open, it leaves the file as it was
+        assertTrue(archive.bufferedBytes() > 0, "the held record counts for the memory budget");
         assertThrows(RecordRejectedException.class, () -> archive.write(record(2, "{\"category\": \"a\"}")));
         archive.write(record(3, "{\"category\": \"b\", \"n\": 3}"));
-        assertEquals(2, backend.listStaged("_sluice/staging/topic-id/0/").size());
+        assertTrue(backend.listStaged("_sluice/staging/topic-id/0/").isEmpty(), "held: nothing staged yet");
+
+        // a directory whose records pass what a file costs gets one; a record rejected then leaves it as it was
+        long offset = 4;
+        while (backend.listStaged("_sluice/staging/topic-id/0/").isEmpty() && offset < 50_000) {
+            archive.write(record(offset, "{\"category\": \"c\", \"n\": " + offset + "}"));
+            offset++;
+        }
+        assertEquals(1, backend.listStaged("_sluice/staging/topic-id/0/").size(), "c's file, after " + (offset - 4)
+                + " records");
+        long rejectedAt = offset;
+        assertThrows(RecordRejectedException.class, () -> archive.write(record(rejectedAt,
+                "{\"category\": \"c\", \"n\": \"bad\"}")));
+        archive.write(record(rejectedAt + 1, "{\"category\": \"c\", \"n\": 1}"));
+        assertEquals(1, backend.listStaged("_sluice/staging/topic-id/0/").size());
         archive.checkpoint(true);
         assertEquals(0, archive.bufferedBytes(), "rolled: nothing held");
 
-        assertEquals(List.of("clicks/category=a/clicks+0+1.zstd.parquet", "clicks/category=b/clicks+0+3.zstd.parquet"),
-                backend.list("clicks/").stream().sorted().toList());
+        List<String> files = List.of("clicks/category=a/clicks+0+1.zstd.parquet",
+                "clicks/category=b/clicks+0+3.zstd.parquet", "clicks/category=c/clicks+0+4.zstd.parquet");
+        assertEquals(files, backend.list("clicks/").stream().sorted().toList());
         List<Long> offsets = new ArrayList<>();
-        for (String file : List.of("clicks/category=a/clicks+0+1.zstd.parquet",
-                "clicks/category=b/clicks+0+3.zstd.parquet")) {
-            ArchivedFormats.rowsOf(file).orElseThrow().read(root.resolve(file), (t, p, offset) -> offsets.add(offset));
+        for (String file : files) {
+            ArchivedFormats.rowsOf(file).orElseThrow().read(root.resolve(file), (t, p, o) -> offsets.add(o));
         }
-        assertEquals(List.of(1L, 3L), offsets);
+        List<Long> expected = new ArrayList<>(List.of(1L, 3L));
+        for (long o = 4; o < rejectedAt; o++) {
+            expected.add(o);
+        }
+        expected.add(rejectedAt + 1);
+        assertEquals(expected, offsets);
     }
 
     private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
