@@ -57,6 +57,12 @@ class ArchiveCrashTest {
      */
     private static final int LATE_EVERY = 20;
     private static final int EVICT_PADDING = 4_000;
+    /**
+     * With {@code size} rolling (100 records per file), records of about 1 KB: a directory's first 64 KiB are held,
+     * the rest go into the file it then gets, so a roll seals open files and writes held ones. With {@code age}
+     * rolling, records of a few bytes: every directory is held until its roll.
+     */
+    private static final int SIZE_PADDING = 1_000;
     private static final List<String> STORAGES = List.of("local", "s3", "hdfs");
     /** The group member of the crashing child and of the restart: static membership, no wait for its session. */
     private static final String MEMBER = "archiver";
@@ -210,7 +216,11 @@ class ArchiveCrashTest {
             kafka.createTopic(topic, PARTITIONS);
             kafka.createTopic(ArchiveChild.deadLetterTopic(topic), 1);
             ends = CategoryRecords.produce(kafka, topic, RECORDS, REJECT_EVERY, rolling.equals("evict") ? LATE_EVERY : 0,
-                    rolling.equals("evict") ? EVICT_PADDING : 0);
+                    switch (rolling) {
+                        case "evict" -> EVICT_PADDING;
+                        case "size" -> SIZE_PADDING;
+                        default -> 0;
+                    });
             dir = TestDirs.newDir("archive-crash-" + storageKind + "-" + name);
             storage = switch (storageKind) {
                 case "local" -> TestStorage.local(dir.resolve("archive"));

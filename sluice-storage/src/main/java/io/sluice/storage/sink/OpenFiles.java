@@ -56,7 +56,7 @@ final class OpenFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenFiles.class);
 
-    /** A record is in an open file. */
+    /** A record is in an open file, or held for its directory: taken in, below no barrier. */
     static final String AFTER_WRITE = "archive.after-write";
     /** A roll sealed the open files (finished, staged, invisible). */
     static final String AFTER_SEAL = "archive.after-seal";
@@ -315,6 +315,7 @@ final class OpenFiles {
         PackedRecords rows = held.hold(directory, record);
         countHeld(held.heapBytes() - before);
         next = record.offset() + 1;
+        CrashPoints.reach(AFTER_WRITE);
         rollFor(rolls.afterHolding(rows.rawBytes(), rows.records(), buffered, pressure));
     }
 
