@@ -25,8 +25,11 @@ final class HeldRows {
     private final Map<String, PackedRecords> byDirectory = new LinkedHashMap<>();
     private long heapBytes;
 
-    /** Holds {@code record} for {@code directory}; returns that directory's records, this one included. */
-    PackedRecords hold(String directory, ConsumerRecord<byte[], byte[]> record) {
+    /**
+     * Holds {@code record}, of {@code size} serialized bytes ({@link PackedRecords#rawSize}), for {@code directory};
+     * returns that directory's records, this one included.
+     */
+    PackedRecords hold(String directory, ConsumerRecord<byte[], byte[]> record, int size) {
         PackedRecords rows = byDirectory.get(directory);
         long before = 0;
         if (rows == null) {
@@ -35,7 +38,7 @@ final class HeldRows {
         } else {
             before = rows.heapBytes();
         }
-        rows.add(record);
+        rows.add(record, size);
         heapBytes += rows.heapBytes() - before;
         return rows;
     }

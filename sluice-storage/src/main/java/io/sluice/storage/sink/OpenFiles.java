@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * ({@link HeldRows}) until they cost more than a file would ({@link RollDecision#forNewDirectory}); the roll writes
  * each held directory as one file, a few at a time, beside the open files it seals. A directory that gets a file when
  * the partition has as many open as it may <em>evicts</em> the least recently written one: that file alone is sealed
- * and <em>parked</em> (finished, staged, durable, named by no manifest), and the barrier stays. Parked files join the sealed ones at the next roll, which moves the barrier
- * past every record in them. So a late record for a directory not open no longer cuts every file of the partition,
+ * and <em>parked</em> (finished, staged, durable, named by no manifest), and the barrier stays. Parked files join the
+ * sealed ones at the next roll, which moves the barrier past every record in them. So a late record for a directory not open no longer cuts every file of the partition,
  * the hot one included, and the commit protocol is unchanged: a file enters a manifest only in a roll, at a barrier
  * above all its records; a crash before that leaves it staged and unnamed, and recovery removes it (issue 17,
  * docs/design/late-data.md). Parked files are bounded ({@link RollDecision#afterEviction}), since what they hold is
@@ -101,8 +101,8 @@ final class OpenFiles {
     private volatile long oldestOpenNanos;
     private volatile boolean anyOpen;
     /**
-     * Heap held by the open files and the held records. Written by the lane only; read by the consumer thread and other partitions' lanes
-     * at any time, so kept apart from the lane-owned map of open files.
+     * Heap held by the open files and the held records. Written by the lane only; read by the consumer thread and
+     * other partitions' lanes at any time, so kept apart from the lane-owned map of open files.
      */
     private volatile long buffered;
 
@@ -155,10 +155,11 @@ final class OpenFiles {
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
-            long heldThen = held.rawBytesFor(directory) + PackedRecords.rawSize(record);
+            int size = PackedRecords.rawSize(record);
+            long heldThen = held.rawBytesFor(directory) + size;
             switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile(), pressure)) {
                 case HOLD -> {
-                    hold(directory, record, value);
+                    hold(directory, record, size, value);
                     return;
                 }
                 case EVICT_AND_OPEN -> evictLeastRecentlyWritten(); // may roll, which writes what was held
@@ -307,12 +308,12 @@ final class OpenFiles {
      * Holds a record whose directory has no open file: checked by the format now, so that a bad one is rejected on
      * arrival, where the engine dead-letters it, and written at the next roll.
      */
-    private void hold(String directory, ConsumerRecord<byte[], byte[]> record, ValueFields value)
+    private void hold(String directory, ConsumerRecord<byte[], byte[]> record, int size, ValueFields value)
             throws RecordRejectedException, StorageFailure {
         format.check(record, value);
         startsAge();
         long before = held.heapBytes();
-        PackedRecords rows = held.hold(directory, record);
+        PackedRecords rows = held.hold(directory, record, size);
         countHeld(held.heapBytes() - before);
         next = record.offset() + 1;
         CrashPoints.reach(AFTER_WRITE);

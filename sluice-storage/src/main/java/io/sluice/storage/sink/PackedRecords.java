@@ -51,8 +51,8 @@ final class PackedRecords {
         return size;
     }
 
-    void add(ConsumerRecord<byte[], byte[]> record) {
-        int size = rawSize(record);
+    /** Adds {@code record}, whose {@link #rawSize} is {@code size} (the caller has it already). */
+    void add(ConsumerRecord<byte[], byte[]> record, int size) {
         if (tailLength + size > tail.length) {
             tail = Arrays.copyOf(tail, Math.max(tailLength + size, Math.min(tail.length * 3 / 2, CHUNK + size)));
         }

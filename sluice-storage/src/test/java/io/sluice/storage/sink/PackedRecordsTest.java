@@ -42,7 +42,7 @@ class PackedRecordsTest {
                     : TimestampType.LOG_APPEND_TIME, -1, -1, i % 5 == 0 ? null : ("k" + i).getBytes(
                     StandardCharsets.UTF_8), value, headers, Optional.empty());
             in.add(r);
-            packed.add(r);
+            packed.add(r, PackedRecords.rawSize(r));
         }
         assertEquals(1_000, packed.firstOffset());
         assertEquals(2_000, packed.records());
@@ -72,8 +72,9 @@ class PackedRecordsTest {
                     + ",\"message\":\"request served for a returning customer\"}";
             ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(PARTITION.topic(), PARTITION.partition(), i, null,
                     line.getBytes(StandardCharsets.UTF_8));
-            raw += PackedRecords.rawSize(r);
-            packed.add(r);
+            int size = PackedRecords.rawSize(r);
+            raw += size;
+            packed.add(r, size);
         }
         assertEquals(raw, packed.rawBytes());
         System.out.printf("[packed] %,d bytes serialized held in %,d%n", raw, packed.heapBytes());
