@@ -45,7 +45,7 @@ public final class DeliveryJournal implements AutoCloseable {
                 StandardOpenOption.WRITE));
     }
 
-    /** The callback that journals one record's outcome, for {@link DeliveryTally#sent(String, long, Callback)}. */
+    /** The callback that journals one record's outcome, for {@link DeliveryTally#sent(Object, long, Callback)}. */
     public Callback outcome(String origin, long byteOffset) {
         return (metadata, error) -> {
             String line;

@@ -47,18 +47,19 @@ public final class DeliveryTally {
     /**
      * Counts a record as sent now.
      *
-     * @param origin where the record came from, in the caller's words (e.g. {@code file:line}); kept if it fails
+     * @param origin where the record came from, in the caller's words (e.g. {@code file:line}): its
+     *               {@code toString()}, taken only if the record fails (a name built per record would cost more
+     *               than the count)
      * @param bytes  its size as the caller measures it (e.g. key and value)
      * @return the callback to give {@code send}
      */
-    public Callback sent(String origin, long bytes) {
+    public Callback sent(Object origin, long bytes) {
         return sent(origin, bytes, null);
     }
 
-    /** As {@link #sent(String, long)}, then calls {@code next} (when not null) with the outcome. */
-    public Callback sent(String origin, long bytes, Callback next) {
-        sent.increment();
-        bytesSent.add(bytes);
+    /** As {@link #sent(Object, long)}, then calls {@code next} (when not null) with the outcome. */
+    public Callback sent(Object origin, long bytes, Callback next) {
+        sending(bytes);
         long start = System.nanoTime();
         AtomicBoolean done = new AtomicBoolean();
         return (RecordMetadata metadata, Exception error) -> {
@@ -66,17 +67,52 @@ public final class DeliveryTally {
                 return;
             }
             if (error == null) {
-                latency.record(System.nanoTime() - start);
-                bytesAcknowledged.add(bytes);
-                acknowledged.increment();
+                acknowledgedAfter(System.nanoTime() - start);
+                acknowledged(1, bytes);
             } else {
-                keep(new DeliveryFailure(origin, error));
-                failed.increment();
+                failed(String.valueOf(origin), error);
             }
             if (next != null) {
                 next.onCompletion(metadata, error);
             }
         };
+    }
+
+    /**
+     * Counts a record as sent now, whose outcome the caller reports itself, once, with {@link #acknowledged} or
+     * {@link #failed}: for records that are not done when the broker answers (a transaction's records wait for its
+     * commit), whose callers keep their outcomes without a callback per record.
+     */
+    public void sending(long bytes) {
+        sent.increment();
+        bytesSent.add(bytes);
+    }
+
+    /** {@code records} counted by {@link #sending}, of {@code bytes} in all, are acknowledged. */
+    public void acknowledged(long records, long bytes) {
+        bytesAcknowledged.add(bytes);
+        acknowledged.add(records);
+    }
+
+    /** One acknowledged record's latency, from its send to its acknowledgement. */
+    public void acknowledgedAfter(long latencyNanos) {
+        latency.record(latencyNanos);
+    }
+
+    /** A record counted by {@link #sending} failed; the first {@link #keptFailures} are kept with their origin. */
+    public void failed(String origin, Exception error) {
+        keep(new DeliveryFailure(origin, error));
+        failed.increment();
+    }
+
+    /** {@code records} counted by {@link #sending} failed for one reason, none of them kept (the list is full). */
+    public void failedUnlisted(long records) {
+        failed.add(records);
+    }
+
+    /** How many failures this tally keeps with their origin. */
+    public int keptFailures() {
+        return keptFailures;
     }
 
     /** The first failure, if any (and if the tally keeps failures): cheap enough to check before each send. */

@@ -80,7 +80,7 @@ final class AtLeastOnceDelivery implements Delivery {
     }
 
     private Callback outcome(Origin origin, long bytes) {
-        return tally.sent(origin.toString(), bytes, journal == null ? null : journal.outcome(origin.toString(),
+        return tally.sent(origin, bytes, journal == null ? null : journal.outcome(origin.toString(),
                 origin.offset()));
     }
 

@@ -53,7 +53,7 @@ final class TransactionalDelivery implements Delivery {
     private final List<Input> inputs;
     private final DeliveryTally tally;
     private final long intervalNanos;
-    private final PendingOutcomes pending = new PendingOutcomes();
+    private final PendingOutcomes pending;
     private final TargetTransactionCommit.Sender sender;
     private ImportPosition position;
     private ImportPosition committed;
@@ -68,6 +68,7 @@ final class TransactionalDelivery implements Delivery {
         this.name = name;
         this.inputs = inputs;
         this.tally = tally;
+        this.pending = new PendingOutcomes(tally);
         this.intervalNanos = interval.toNanos();
         this.position = start;
         this.committed = start;
@@ -133,7 +134,7 @@ final class TransactionalDelivery implements Delivery {
 
     @Override
     public void record(InputRecord record) {
-        Callback outcome = pending.hold(tally.sent(record.origin().toString(), record.size()));
+        Callback outcome = pending.sending(record.origin(), record.size());
         try {
             sender.send(record.toProducerRecord(topic), outcome);
         } catch (KafkaException e) {

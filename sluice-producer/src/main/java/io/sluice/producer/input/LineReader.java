@@ -3,6 +3,9 @@ package io.sluice.producer.input;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -15,6 +18,11 @@ import java.util.Arrays;
 public final class LineReader implements AutoCloseable {
 
     private static final int BUFFER = 64 * 1024;
+    /** The buffer read as little-endian longs: the lowest byte of a word is the first in the input. */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
     private final InputStream in;
     private final String name;
@@ -54,13 +62,26 @@ public final class LineReader implements AutoCloseable {
 
     /** The next line, or null at the end of the input. */
     public InputLine next() throws IOException {
+        if (start == limit && !fill()) {
+            return null;
+        }
+        int newline = indexOfNewline();
+        if (newline < 0) {
+            return spanning();
+        }
+        // the whole line is in the buffer (nearly every line): copied once, to an array of its length
+        int length = newline - start;
+        byte[] bytes = Arrays.copyOfRange(buffer, start, start + withoutReturn(buffer, length, start));
+        start = newline + 1;
+        return line(bytes, length, true);
+    }
+
+    /** A line that runs past the buffer: gathered in {@code pending} across refills. */
+    private InputLine spanning() throws IOException {
         int length = 0;
         while (true) {
             if (start == limit && !fill()) {
-                if (length == 0) {
-                    return null;
-                }
-                return line(Arrays.copyOf(pending, length), length, false);
+                return line(Arrays.copyOf(pending, withoutReturn(pending, length, 0)), length, false);
             }
             int newline = indexOfNewline();
             int end = newline < 0 ? limit : newline;
@@ -72,21 +93,38 @@ public final class LineReader implements AutoCloseable {
             length += chunk;
             start = newline < 0 ? limit : newline + 1;
             if (newline >= 0) {
-                return line(Arrays.copyOf(pending, length), length, true);
+                return line(Arrays.copyOf(pending, withoutReturn(pending, length, 0)), length, true);
             }
         }
     }
 
-    private InputLine line(byte[] raw, int length, boolean terminated) {
+    /** The length of the {@code length} bytes at {@code from} without a {@code \r} that ends them. */
+    private static int withoutReturn(byte[] bytes, int length, int from) {
+        return length > 0 && bytes[from + length - 1] == '\r' ? length - 1 : length;
+    }
+
+    /** @param length the line's length in the input, a {@code \r} before its terminator included */
+    private InputLine line(byte[] bytes, int length, boolean terminated) {
         long lineStart = offset;
         offset += length + (terminated ? 1 : 0);
-        int kept = length > 0 && raw[length - 1] == '\r' ? length - 1 : length;
-        byte[] bytes = kept == raw.length ? raw : Arrays.copyOf(raw, kept);
         return new InputLine(new Origin(name, nextLine++, lineStart, offset), bytes);
     }
 
+    /**
+     * The index of the first {@code \n} in the buffer from {@code start}, or -1. Eight bytes at a time: a byte of
+     * the word XORed with newlines is zero where a newline is, and the borrow trick flags the lowest zero byte. The
+     * scan is most of the cost of reading a file of short lines.
+     */
     private int indexOfNewline() {
-        for (int i = start; i < limit; i++) {
+        int i = start;
+        for (; i + Long.BYTES <= limit; i += Long.BYTES) {
+            long word = (long) WORDS.get(buffer, i) ^ NEWLINES;
+            long zeros = (word - LOW_BITS) & ~word & HIGH_BITS;
+            if (zeros != 0) {
+                return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+            }
+        }
+        for (; i < limit; i++) {
             if (buffer[i] == '\n') {
                 return i;
             }

@@ -30,6 +30,62 @@ class LineReaderTest {
         assertEquals("t.txt:4", lines.get(3).origin().toString());
     }
 
+    /**
+     * Seeded random inputs of short and long lines, {@code \r} inside and before newlines, at every alignment of the
+     * eight-byte scan and across buffer refills (the stream hands out a few bytes at a time): every line and position
+     * is what a byte-by-byte split finds.
+     */
+    @Test
+    void everyLineOfRandomInputsIsWhatAByteByByteSplitFinds() throws IOException {
+        for (long seed = 1; seed <= 40; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            java.io.ByteArrayOutputStream input = new java.io.ByteArrayOutputStream();
+            int lines = 1 + random.nextInt(300);
+            for (int i = 0; i < lines; i++) {
+                int length = random.nextInt(10) == 0 ? random.nextInt(150_000) : random.nextInt(40);
+                for (int b = 0; b < length; b++) {
+                    int kind = random.nextInt(50);
+                    input.write(kind == 0 ? '\r' : kind == 1 ? 0x0B : kind == 2 ? 0x8A : 'a' + random.nextInt(26));
+                }
+                if (i < lines - 1 || random.nextBoolean()) {
+                    input.write(random.nextBoolean() ? '\n' : '\r');
+                    if (input.toByteArray()[input.size() - 1] == '\r') {
+                        input.write('\n');
+                    }
+                }
+            }
+            byte[] bytes = input.toByteArray();
+            java.io.InputStream trickle = new ByteArrayInputStream(bytes) {
+                @Override
+                public synchronized int read(byte[] b, int off, int len) {
+                    return super.read(b, off, Math.min(len, 1 + random.nextInt(70_000)));
+                }
+            };
+            assertEquals(reference(bytes), all(LineReader.of(trickle, "r")).stream()
+                    .map(l -> l.origin().offset() + "-" + l.origin().end() + ":" + new String(l.bytes(),
+                            StandardCharsets.ISO_8859_1)).toList(), "seed " + seed);
+        }
+    }
+
+    /** Lines of {@code bytes} split one byte at a time, each as {@code offset-end:text}. */
+    private static List<String> reference(byte[] bytes) {
+        List<String> lines = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            boolean end = i == bytes.length;
+            if (end && from == bytes.length) {
+                break;
+            }
+            if (end || bytes[i] == '\n') {
+                int to = i > from && bytes[i - 1] == '\r' ? i - 1 : i;
+                lines.add(from + "-" + (end ? i : i + 1) + ":"
+                        + new String(bytes, from, to - from, StandardCharsets.ISO_8859_1));
+                from = i + 1;
+            }
+        }
+        return lines;
+    }
+
     @Test
     void resumingAfterAnyLineReadsExactlyTheRest() throws IOException {
         List<InputLine> lines = all(LineReader.of(stream(TEXT), "t.txt"));
