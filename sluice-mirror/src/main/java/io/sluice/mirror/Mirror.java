@@ -95,7 +95,7 @@ public final class Mirror implements AutoCloseable {
                 props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
                 props.put(ProducerConfig.ACKS_CONFIG, "all");
                 commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics);
-                writes = new AcknowledgedWrites(new KafkaProducer<>(props, new ByteArraySerializer(),
+                writes = new AcknowledgedWrites(() -> new KafkaProducer<>(props, new ByteArraySerializer(),
                         new ByteArraySerializer()), ADMIN_TIMEOUT);
             }
             MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);

@@ -8,10 +8,15 @@ import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.kafka.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,19 +38,62 @@ class AcknowledgedWritesTest {
         kafka.createTopic(topic, 1);
         TopicPartition good = new TopicPartition("source", 0);
         TopicPartition bad = new TopicPartition("source", 1);
-        try (AcknowledgedWrites writes = new AcknowledgedWrites(producer(), Duration.ofSeconds(30))) {
+        try (AcknowledgedWrites writes = new AcknowledgedWrites(this::producer, Duration.ofSeconds(30))) {
             for (int i = 0; i < 1_000; i++) {
                 writes.send(good, copy(topic, 0, "copy " + i));
             }
             writes.send(bad, copy(topic, 7, "to a partition the topic lacks"));
+            writes.flush(good); // every copy of the good partition acknowledged: returns, the bad one's failure aside
             long landed = writes.send(bad, copy(topic, 0, "a later copy that lands")).get().offset();
 
-            writes.flush(good); // every copy of the good partition acknowledged: returns
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> writes.flush(bad));
             assertTrue(e.getMessage().contains("did not take a copy") && e.getMessage().contains(bad.toString()),
                     e.getMessage());
             assertThrows(IllegalStateException.class, () -> writes.flush(bad), "the failure stays: for good");
             assertEquals(1_000, landed, "the later copy landed after the good partition's copies");
+        }
+    }
+
+    /**
+     * A producer for each source partition up to the bound, then shared; a partition that leaves and comes back keeps
+     * its producer (its earlier copies may still be in flight there), and its copies keep their order.
+     */
+    @Test
+    void eachSourcePartitionHasAProducerOfItsOwnUpToTheBoundAndKeepsIt() throws Exception {
+        String topic = Names.unique("acked-pool");
+        int sources = AcknowledgedWrites.MAX_PRODUCERS + 3;
+        kafka.createTopic(topic, sources);
+        AtomicInteger made = new AtomicInteger();
+        try (AcknowledgedWrites writes = new AcknowledgedWrites(() -> {
+            made.incrementAndGet();
+            return producer();
+        }, Duration.ofSeconds(30))) {
+            for (int round = 0; round < 2; round++) {
+                for (int p = 0; p < sources; p++) {
+                    TopicPartition source = new TopicPartition("source", p);
+                    for (int i = 0; i < 50; i++) {
+                        writes.send(source, copy(topic, p, round + "-" + i));
+                    }
+                    writes.flush(source);
+                    writes.forget(source); // as a revoke does: the next round comes back to it
+                }
+            }
+            assertEquals(AcknowledgedWrites.MAX_PRODUCERS, made.get());
+            assertEquals(AcknowledgedWrites.MAX_PRODUCERS, writes.producers());
+        }
+        List<ConsumerRecord<byte[], byte[]>> all = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT),
+                topic, Duration.ofSeconds(30));
+        for (int p = 0; p < sources; p++) {
+            int partition = p;
+            List<String> values = all.stream().filter(r -> r.partition() == partition)
+                    .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+            List<String> expected = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 50; i++) {
+                    expected.add(round + "-" + i);
+                }
+            }
+            assertEquals(expected, values, "partition " + p);
         }
     }
 
