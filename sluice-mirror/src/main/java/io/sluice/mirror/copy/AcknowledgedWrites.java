@@ -86,12 +86,14 @@ public final class AcknowledgedWrites implements TargetWrites {
         pending.remove(source);
     }
 
+    /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */
     @Override
     public synchronized void close() {
+        long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException failure = null;
         for (KafkaProducer<byte[], byte[]> p : producers) {
             try {
-                p.close(timeout);
+                p.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             } catch (RuntimeException e) { // the others are still closed
                 failure = failure == null ? e : failure;
             }
