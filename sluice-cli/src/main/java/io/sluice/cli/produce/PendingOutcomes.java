@@ -66,13 +66,8 @@ final class PendingOutcomes {
     void committed() {
         long now = System.nanoTime();
         List<OwnFailure> failures = takeFailures();
-        BitSet failed = new BitSet();
-        long failedBytes = 0;
-        for (OwnFailure f : failures) {
-            tally.failed(f.origin.toString(), f.error);
-            failed.set(f.index);
-            failedBytes += f.size;
-        }
+        BitSet failed = passOn(failures);
+        long failedBytes = failures.stream().mapToLong(OwnFailure::size).sum();
         for (int i = 0; i < records; i++) {
             if (!failed.get(i)) {
                 tally.acknowledgedAfter(now - sentNanos[i]);
@@ -91,11 +86,7 @@ final class PendingOutcomes {
         KafkaException notCommitted = new KafkaException("not committed: its transaction was aborted ("
                 + cause.getMessage() + ")", cause);
         List<OwnFailure> failures = takeFailures();
-        BitSet failed = new BitSet();
-        for (OwnFailure f : failures) {
-            tally.failed(f.origin.toString(), f.error);
-            failed.set(f.index);
-        }
+        BitSet failed = passOn(failures);
         long named = 0;
         for (int i = 0; i < first.size(); i++) {
             if (!failed.get(i)) {
@@ -112,6 +103,16 @@ final class PendingOutcomes {
             failedOnTheirOwn.set(index);
             ownFailures.add(new OwnFailure(index, origin, size, error));
         }
+    }
+
+    /** Passes each failure of a record's own to the tally; returns their records' indexes. */
+    private BitSet passOn(List<OwnFailure> failures) {
+        BitSet indexes = new BitSet();
+        for (OwnFailure f : failures) {
+            tally.failed(f.origin.toString(), f.error);
+            indexes.set(f.index);
+        }
+        return indexes;
     }
 
     private synchronized List<OwnFailure> takeFailures() {

@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
  * each held directory as one file, a few at a time, beside the open files it seals. A directory that gets a file when
  * the partition has as many open as it may <em>evicts</em> the least recently written one: that file alone is sealed
  * and <em>parked</em> (finished, staged, durable, named by no manifest), and the barrier stays. Parked files join the
- * sealed ones at the next roll, which moves the barrier past every record in them. So a late record for a directory not open no longer cuts every file of the partition,
- * the hot one included, and the commit protocol is unchanged: a file enters a manifest only in a roll, at a barrier
- * above all its records; a crash before that leaves it staged and unnamed, and recovery removes it (issue 17,
- * docs/design/late-data.md). Parked files are bounded ({@link RollDecision#afterEviction}), since what they hold is
+ * sealed ones at the next roll, which moves the barrier past every record in them. So a late record for a directory
+ * not open no longer cuts every file of the partition, the hot one included, and the commit protocol is unchanged: a
+ * file enters a manifest only in a roll, at a barrier above all its records; a crash before that leaves it staged and
+ * unnamed, and recovery removes it (issue 17, docs/design/late-data.md). Parked files are bounded ({@link RollDecision#afterEviction}), since what they hold is
  * not committed and a crash writes it again.
  *
  * <p>The heap its open files hold (backend buffers plus what the format writers report) is summed here, in
