@@ -59,7 +59,7 @@ final class MirrorRun {
                     topic, target.bootstrapServers(), system.targetPrefix(run), appGroup));
             List<Map<Integer, Long>> failedOverTo = new ArrayList<>();
             // it ended well, not just copied (MirrorMaker 2 never ends)
-            copier.await(TIMEOUT, system.isMirrorMaker() ? null : "COPIED ", () -> {
+            copier.await(TIMEOUT, system.runsUntilStopped() ? null : "COPIED ", () -> {
                 if (failover.isPresent()) {
                     // MirrorMaker 2 syncs every 5 s (a careful operator's setting; 60 s by default): two rounds
                     failedOverTo.add(failover.get().awaitTargetOffsets(target,
@@ -84,6 +84,9 @@ final class MirrorRun {
     private ChildProcess launch(String source, String topic, String target, String prefix, String appGroup) {
         if (system.isMirrorMaker()) {
             return MirrorMaker2.start(system, source, topic, target, mm2.jars(), jvmOptions, runDir);
+        }
+        if (system == MirrorSystem.SLUICE_COMMAND) {
+            return CommandMirror.start(system.id(), source, topic, target, prefix, appGroup, jvmOptions, runDir);
         }
         return ChildJvm.builder(system.id())
                 .classpathOfThisJvm()

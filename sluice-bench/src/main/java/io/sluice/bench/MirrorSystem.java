@@ -8,6 +8,8 @@ enum MirrorSystem {
     PLAIN_COPIER(false),
     SLUICE(true),
     SLUICE_ALO(false),
+    /** {@code sluice mirror mirror.yaml}, exactly once: the command as users run it ({@link CommandMirror}). */
+    SLUICE_COMMAND(true),
     MM2_ALO(false),
     /** MirrorMaker 2 promises exactly once too; its duplicates, if any, are reported as a finding about a peer. */
     MM2_EOS(false);
@@ -39,6 +41,11 @@ enum MirrorSystem {
     /** Whether the system writes the source's consumer group offsets to the target (the plain copier does not). */
     boolean translatesGroups() {
         return this != PLAIN_COPIER;
+    }
+
+    /** Whether it copies until stopped, with no line that says it reached the end (MirrorMaker 2, the command). */
+    boolean runsUntilStopped() {
+        return isMirrorMaker() || this == SLUICE_COMMAND;
     }
 
     boolean isMirrorMaker() {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.bench.acks.AcksTrial;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.testkit.SharedKafka;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -73,10 +74,12 @@ class BenchSmokeTest {
             // measured, but the smoke form's 2,000 copies can take less CPU than the OS's CPU-time tick (10 ms)
             assertTrue(result.get("cpu_us_per_record").asDouble() >= 0, system + ": " + result);
         }
-        JsonNode sluice = json.get("results").get("sluice");
-        assertEquals(scenario.records(), sluice.get("target_records").asInt(), sluice.toString());
-        assertEquals(0, sluice.get("duplicates").asInt(), sluice.toString());
-        assertEquals(0, sluice.get("failover_reread").asInt(), "exact translation: " + sluice);
+        for (String exactlyOnce : List.of("sluice", "sluice-command")) {
+            JsonNode sluice = json.get("results").get(exactlyOnce);
+            assertEquals(scenario.records(), sluice.get("target_records").asInt(), exactlyOnce + ": " + sluice);
+            assertEquals(0, sluice.get("duplicates").asInt(), exactlyOnce + ": " + sluice);
+            assertEquals(0, sluice.get("failover_reread").asInt(), exactlyOnce + ", exact translation: " + sluice);
+        }
         assertTrue(json.get("results").get("sluice-alo").has("failover_reread"), json.toString());
         assertFalse(json.get("results").get("plain-copier").has("failover_reread"), "it translates nothing: " + json);
         assertTrue(json.get("goals").has("sluice-alo/plain-copier"), json.toString());

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -68,8 +69,11 @@ public final class Mirror implements AutoCloseable {
         Admin sourceAdmin = Admin.create(ClusterConnection.of(config.sourceProperties()));
         Admin targetAdmin = Admin.create(ClusterConnection.of(config.targetProperties()));
         try {
-            String sourceCluster = clusterId(sourceAdmin, "source");
-            String targetCluster = clusterId(targetAdmin, "target");
+            // both asked at once: the first round trip to each cluster is also its connection's set-up
+            KafkaFuture<String> sourceId = sourceAdmin.describeCluster().clusterId();
+            KafkaFuture<String> targetId = targetAdmin.describeCluster().clusterId();
+            String sourceCluster = get(sourceId, "reach the source cluster");
+            String targetCluster = get(targetId, "reach the target cluster");
             if (sourceCluster.equals(targetCluster) && config.naming().isIdentity()) {
                 throw new IllegalArgumentException("the source and the target are the same cluster (" + sourceCluster
                         + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
@@ -79,6 +83,9 @@ public final class Mirror implements AutoCloseable {
             ClusterTopics targetTopics = new ClusterTopics(targetAdmin, ADMIN_TIMEOUT);
             TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(),
                     config.replicationFactor());
+            if (config.topicPattern().isEmpty()) {
+                topics.prepareAhead(config.topics());
+            }
             CommitPoint.Factory commitPoint;
             TargetWrites writes;
             if (config.delivery() == MirrorDelivery.EXACTLY_ONCE) {
@@ -204,11 +211,7 @@ public final class Mirror implements AutoCloseable {
         return props;
     }
 
-    private static String clusterId(Admin admin, String which) {
-        return get(admin.describeCluster().clusterId(), "reach the " + which + " cluster");
-    }
-
-    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+    private static <T> T get(KafkaFuture<T> future, String what) {
         try {
             return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {

@@ -4,7 +4,6 @@ import io.sluice.bench.ArchiveWork;
 import io.sluice.bench.BenchData;
 import io.sluice.bench.Scenario;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +44,7 @@ final class CommandArchiveSystem {
         Path times = runDir.resolve("cpu-seconds");
         Path gcLog = runDir.resolve("gc.log");
         Path log = runDir.resolve("sluice-command.log");
-        List<String> command = List.of(TIME, "-f", "%U %S %M", "-o", times.toString(), script().toString(), "run",
+        List<String> command = List.of(TIME, "-f", "%U %S %M", "-o", times.toString(), scriptChecked().toString(), "run",
                 pipeline.toString(), "--until-end");
         ProcessBuilder builder = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -140,22 +139,12 @@ final class CommandArchiveSystem {
     }
 
     /**
-     * The checkout's {@code ./sluice}. It runs sluice-cli/target/sluice.jar, which the build makes before this module
-     * (bench/run and the test suite both build it), so the script finds it current and does not build again.
+     * The checkout's {@code ./sluice}, once its jar is there. It runs sluice-cli/target/sluice.jar, which the build
+     * makes before this module (bench/run and the test suite both build it), so the script finds it current and does
+     * not build again.
      */
-    private static Path script() {
-        try {
-            Path classes = Path.of(CommandArchiveSystem.class.getProtectionDomain().getCodeSource().getLocation()
-                    .toURI());
-            Path root = classes.resolve("../../..").normalize();
-            Path jar = root.resolve("sluice-cli/target/sluice.jar");
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException("no " + jar + ": build it with ./mvnw -DskipTests package -pl "
-                        + "sluice-cli -am (bench/run does)");
-            }
-            return root.resolve("sluice");
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+    private static Path scriptChecked() {
+        Distribution.jar();
+        return Distribution.script();
     }
 }

@@ -116,7 +116,7 @@ public final class SystemMain {
         }
     }
 
-    static String group(String system) {
+    public static String group(String system) {
         return "bench-" + system + "-" + Long.toHexString(System.nanoTime());
     }
 }

@@ -1,12 +1,15 @@
 package io.sluice.mirror.topics;
 
 import io.sluice.mirror.copy.TopicNaming;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 
@@ -16,8 +19,13 @@ import org.apache.kafka.common.TopicPartition;
  * (and the target's default replication, unless told), grown when the source grew. {@link TopicSync} keeps the
  * topics made ready here like their sources afterwards.
  *
- * <p>Threading: {@link #ensure} on the engine's consumer thread (in a claim), {@link #grew} on the sync's thread;
- * the cache is safe to read anywhere.
+ * <p>A mirror of named topics has them made ready {@linkplain #prepareAhead ahead}, while its consumer joins the
+ * group: a claim then finds them ready instead of spending the admin round trips (describe both sides, create) before
+ * the first copy. The preparation ahead only saves time: whatever it could not do, the claim does, and reports.
+ *
+ * <p>Threading: {@link #ensure} on the engine's consumer thread (in a claim), {@link #grew} on the sync's thread,
+ * {@link #prepareAhead} on a thread of its own; the cache is safe to read anywhere, and two threads that make the
+ * same topic ready at once leave it as one did (a creation that finds the topic made by another is not an error).
  */
 public final class TargetTopics {
 
@@ -33,6 +41,8 @@ public final class TargetTopics {
     private final Optional<Short> replicationFactor;
     /** Source topics whose target topic is known to have at least this many partitions. */
     private final Map<String, Integer> known = new ConcurrentHashMap<>();
+    /** The preparation ahead of the first claim; done when there is none. */
+    private volatile CompletableFuture<Void> ahead = CompletableFuture.completedFuture(null);
 
     public TargetTopics(ClusterTopics source, ClusterTopics target, TopicNaming naming,
             Optional<Short> replicationFactor) {
@@ -42,12 +52,44 @@ public final class TargetTopics {
         this.replicationFactor = replicationFactor;
     }
 
+    /**
+     * Starts making the target topics of {@code sourceTopics} ready in the background, with their sources' partition
+     * counts; the first {@link #ensure} waits for it.
+     */
+    public void prepareAhead(Collection<String> sourceTopics) {
+        Map<String, Integer> needed = new HashMap<>();
+        sourceTopics.forEach(topic -> needed.put(topic, 1));
+        ahead = CompletableFuture.runAsync(() -> prepare(needed), task -> {
+            Thread thread = new Thread(task, "sluice-mirror-topics-ahead");
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
     /** Creates or grows the target topics of {@code partitions} so that each has its partition. */
     public void ensure(Set<TopicPartition> partitions) {
+        awaitAhead();
         Map<String, Integer> needed = new HashMap<>();
         for (TopicPartition tp : partitions) {
             needed.merge(tp.topic(), tp.partition() + 1, Math::max);
         }
+        prepare(needed);
+    }
+
+    /** Waits for the preparation ahead, if any; its failure is left for the claim's own preparation to report. */
+    private void awaitAhead() {
+        try {
+            ahead.get();
+        } catch (ExecutionException e) {
+            // the claim's own preparation below meets the same cause and reports it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Makes each source topic's target topic have at least the source's partitions, and the number given. */
+    private void prepare(Map<String, Integer> neededPartitions) {
+        Map<String, Integer> needed = new HashMap<>(neededPartitions);
         needed.entrySet().removeIf(e -> known.getOrDefault(e.getKey(), 0) >= e.getValue());
         if (needed.isEmpty()) {
             return;
