@@ -44,6 +44,11 @@ final class CommandMirror {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return new ChildCommand(id, List.of(Distribution.script().toString(), "mirror", file.toString()), runDir,
+                scriptEnvironment(benchOptions)).start();
+    }
+
+    private static Map<String, String> scriptEnvironment(List<String> benchOptions) {
         Distribution.jar(); // there, or a message that says how to build it
         Map<String, String> environment = new HashMap<>();
         environment.put("JAVA_HOME", System.getProperty("java.home"));
@@ -55,7 +60,6 @@ final class CommandMirror {
                 .filter(o -> o.startsWith("-XX:StartFlightRecording")).toList());
         environment.put("SLUICE_JAVA_OPTS", (observe + " " + System.getenv().getOrDefault("SLUICE_JAVA_OPTS", ""))
                 .trim());
-        return new ChildCommand(id, List.of(Distribution.script().toString(), "mirror", file.toString()), runDir,
-                environment).start();
+        return environment;
     }
 }

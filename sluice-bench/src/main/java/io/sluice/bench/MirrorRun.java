@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.bench.systems.Distribution;
 import io.sluice.bench.systems.MirrorCopierMain;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
@@ -54,6 +55,9 @@ final class MirrorRun {
         try (TargetWatch watch = new TargetWatch(target.clientProperties(Listener.PLAINTEXT), targetTopic,
                 scenario.partitions(), scenario.records())) {
             failover.ifPresent(check -> watch.observe(check::seen));
+            if (system == MirrorSystem.SLUICE_COMMAND) {
+                Distribution.prepare();
+            }
             long launched = System.nanoTime();
             WatchedCopier copier = new WatchedCopier(system.id(), watch, launched, launch(source.bootstrapServers(),
                     topic, target.bootstrapServers(), system.targetPrefix(run), appGroup));

@@ -1,5 +1,7 @@
 package io.sluice.bench.systems;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,30 @@ public final class Distribution {
                     + "sluice-cli -am (bench/run does)");
         }
         return jar;
+    }
+
+    /**
+     * Makes sure the script's class-data archive exists before a measured start: a user's first start after a build
+     * makes it once (a training run of a few seconds), and every start after maps it, so a benchmark that measured
+     * the first start would measure the build's one-time cost.
+     */
+    public static void prepare() {
+        try {
+            ProcessBuilder builder = new ProcessBuilder(script().toString(), "--version")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            builder.environment().put("SLUICE_NO_BUILD", "1");
+            jar();
+            int status = builder.start().waitFor();
+            if (status != 0) {
+                throw new IllegalStateException(script() + " --version exited with status " + status);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while preparing the sluice command", e);
+        }
     }
 
     private static Path root() {
