@@ -1,11 +1,10 @@
 package io.sluice.bench.produce;
 
-import io.sluice.cli.Main;
+import io.sluice.bench.systems.Distribution;
 import io.sluice.local.process.ServerRuntime;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The systems of the produce benchmark and the command line of each: every one sends the lines of the same file to a
@@ -25,9 +23,9 @@ import java.util.stream.Stream;
 public enum ProduceSystem {
     /** Kafka's ProducerPerformance: a Java producer and nothing else, the ceiling for any Java tool. */
     PRODUCER_PERF,
-    /** {@code sluice produce FILE}, as a user runs it: no producer setting given. */
+    /** {@code ./sluice produce FILE}, as a user runs it: no producer setting given. */
     SLUICE,
-    /** {@code sluice produce --exactly-once FILE}: transactions that commit the position in the file. */
+    /** {@code ./sluice produce --exactly-once FILE}: transactions that commit the position in the file. */
     SLUICE_EOS,
     /** kafka-tools 4.3.1's console producer, the file on its standard input. */
     CONSOLE_PRODUCER,
@@ -86,8 +84,8 @@ public enum ProduceSystem {
         List<String> c = new ArrayList<>();
         switch (this) {
             case SLUICE, SLUICE_EOS -> {
-                c.addAll(java(jvmOptions, runDir, sluiceClasspath(), Main.class.getName()));
-                c.addAll(List.of("produce", "-b", bootstrap, "-t", topic));
+                // the shipped script and jar (its class-data archive too); the JVM options are the peers' (below)
+                c.addAll(List.of(Distribution.script().toString(), "produce", "-b", bootstrap, "-t", topic));
                 if (this == SLUICE_EOS) {
                     c.add("--exactly-once");
                 }
@@ -133,28 +131,14 @@ public enum ProduceSystem {
     }
 
     /**
-     * The benchmark's own classpath (which has the command) with logback, the provider the command's logging set-up
-     * needs, in place of the benchmark's slf4j-simple.
+     * What the command runs with beside its words: Sluice's runs get the peers' JVM options through the script
+     * ({@code SLUICE_JAVA_OPTS}), the jar the benchmark built as it is, and the benchmark's JDK; the others nothing.
      */
-    private static List<Path> sluiceClasspath() {
-        Path logback = benchClasses().resolveSibling("logback");
-        try (Stream<Path> jars = Files.list(logback)) {
-            List<Path> classpath = new ArrayList<>(Arrays.stream(System.getProperty("java.class.path")
-                            .split(File.pathSeparator)).filter(e -> !e.contains("slf4j-simple"))
-                    .map(e -> Path.of(e).toAbsolutePath()).toList());
-            classpath.addAll(jars.sorted().toList());
-            return classpath;
-        } catch (IOException e) {
-            throw new UncheckedIOException("no logback jars in " + logback + " (built by sluice-bench's pom)", e);
+    Map<String, String> environment(List<String> jvmOptions) {
+        if (!isSluice()) {
+            return Map.of();
         }
-    }
-
-    /** sluice-bench/target/classes, whether the benchmark runs from bench/run or from the test suite. */
-    private static Path benchClasses() {
-        try {
-            return Path.of(ProduceSystem.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return Map.of("SLUICE_JAVA_OPTS", String.join(" ", jvmOptions), "SLUICE_NO_BUILD", "1",
+                "JAVA_HOME", System.getProperty("java.home"));
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.bench.produce;
 
 import io.sluice.bench.Scenario;
 import io.sluice.bench.TopicCopies;
+import io.sluice.bench.systems.Distribution;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
@@ -59,6 +60,10 @@ public final class ProduceTrial {
         ProcessBuilder builder = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(system.readsStandardInput() ? input.lines().toFile() : new File("/dev/null"));
+        builder.environment().putAll(system.environment(jvmOptions));
+        if (system.isSluice()) {
+            Distribution.prepare(); // the archive a first start after a build makes, made before the measured start
+        }
         long launched = System.nanoTime();
         Process process = builder.start();
         if (!process.waitFor(TIMEOUT.toMinutes(), TimeUnit.MINUTES)) {
