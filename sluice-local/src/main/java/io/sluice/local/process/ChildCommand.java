@@ -2,10 +2,8 @@ package io.sluice.local.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 
@@ -41,19 +39,7 @@ public final class ChildCommand {
     public ChildProcess start() {
         try {
             Files.createDirectories(workDir);
-            Path logFile = workDir.resolve(name + ".log");
-            long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
-            Files.writeString(logFile, "=== sluice-testkit: starting " + name + " ===\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .directory(workDir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.PIPE);
-            builder.environment().putAll(environment);
-            Process process = builder.start();
-            ChildRegistry.register(process, name);
-            return new ChildProcess(name, process, logFile, logOffset);
+            return ChildProcess.launch(name, command, workDir, workDir.resolve(name + ".log"), environment);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + ")", e);
         }

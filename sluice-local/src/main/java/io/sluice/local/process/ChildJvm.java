@@ -81,19 +81,7 @@ public final class ChildJvm {
             command.add(ChildMain.class.getName());
             command.add(mainClass);
             command.addAll(args);
-
-            long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
-            Files.writeString(logFile, "=== sluice-testkit: starting " + name + " ===\n", StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-            Process process = new ProcessBuilder(command)
-                    .directory(workDir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    // stdin stays a pipe that we never write to: ChildMain halts when it closes
-                    .redirectInput(ProcessBuilder.Redirect.PIPE)
-                    .start();
-            ChildRegistry.register(process, name);
-            return new ChildProcess(name, process, logFile, logOffset);
+            return ChildProcess.launch(name, command, workDir, logFile, Map.of());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start child JVM " + name, e);
         }

@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -31,6 +33,28 @@ public final class ChildProcess {
         this.process = process;
         this.logFile = logFile;
         this.logOffset = logOffset;
+    }
+
+    /**
+     * Starts {@code command} in {@code workDir} with {@code environment} on top of this JVM's, its output and errors
+     * appended to {@code logFile} after a line that marks this start, its standard input a pipe never written to, and
+     * registers it ({@link ChildRegistry}).
+     */
+    static ChildProcess launch(String name, List<String> command, Path workDir, Path logFile,
+            Map<String, String> environment) throws IOException {
+        long logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
+        Files.writeString(logFile, "=== sluice-testkit: starting " + name + " ===\n", StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                // stdin stays a pipe that we never write to: ChildMain halts when it closes
+                .redirectInput(ProcessBuilder.Redirect.PIPE);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        ChildRegistry.register(process, name);
+        return new ChildProcess(name, process, logFile, logOffset);
     }
 
     public long pid() {
