@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -48,18 +47,13 @@ final class CommandMirror {
                 scriptEnvironment(benchOptions)).start();
     }
 
+    /**
+     * What the benchmark adds to observe (a flight recording with --profile), and the SLUICE_JAVA_OPTS given to the
+     * benchmark (A/B runs).
+     */
     private static Map<String, String> scriptEnvironment(List<String> benchOptions) {
-        Distribution.jar(); // there, or a message that says how to build it
-        Map<String, String> environment = new HashMap<>();
-        environment.put("JAVA_HOME", System.getProperty("java.home"));
-        // the benchmark built the jar; a source changed during a run must not rebuild the jar under its JVMs
-        environment.put("SLUICE_NO_BUILD", "1");
-        // what the benchmark adds to observe: a flight recording with --profile; SLUICE_JAVA_OPTS given to the
-        // benchmark still reach the JVM (A/B runs)
         String observe = String.join(" ", benchOptions.stream()
                 .filter(o -> o.startsWith("-XX:StartFlightRecording")).toList());
-        environment.put("SLUICE_JAVA_OPTS", (observe + " " + System.getenv().getOrDefault("SLUICE_JAVA_OPTS", ""))
-                .trim());
-        return environment;
+        return Distribution.environment(observe + " " + System.getenv().getOrDefault("SLUICE_JAVA_OPTS", ""));
     }
 }

@@ -138,7 +138,6 @@ public enum ProduceSystem {
         if (!isSluice()) {
             return Map.of();
         }
-        return Map.of("SLUICE_JAVA_OPTS", String.join(" ", jvmOptions), "SLUICE_NO_BUILD", "1",
-                "JAVA_HOME", System.getProperty("java.home"));
+        return Distribution.environment(String.join(" ", jvmOptions));
     }
 }

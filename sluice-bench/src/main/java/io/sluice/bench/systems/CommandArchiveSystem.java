@@ -44,16 +44,13 @@ final class CommandArchiveSystem {
         Path times = runDir.resolve("cpu-seconds");
         Path gcLog = runDir.resolve("gc.log");
         Path log = runDir.resolve("sluice-command.log");
-        List<String> command = List.of(TIME, "-f", "%U %S %M", "-o", times.toString(), scriptChecked().toString(), "run",
-                pipeline.toString(), "--until-end");
+        List<String> command = List.of(TIME, "-f", "%U %S %M", "-o", times.toString(),
+                Distribution.script().toString(), "run", pipeline.toString(), "--until-end");
         ProcessBuilder builder = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         // the collection log only observes; SLUICE_JAVA_OPTS given to the benchmark still reach the JVM (A/B runs)
-        String javaOpts = System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "");
-        builder.environment().put("SLUICE_JAVA_OPTS", ("-Xlog:gc,gc+heap+exit:file=" + gcLog + " " + javaOpts).trim());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        // the benchmark built the jar; a source changed during a run must not rebuild the jars under its JVMs
-        builder.environment().put("SLUICE_NO_BUILD", "1");
+        builder.environment().putAll(Distribution.environment("-Xlog:gc,gc+heap+exit:file=" + gcLog + " "
+                + System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "")));
         Distribution.prepare(); // the archive a first start after a build makes, made before the measured start
         long launched = System.nanoTime();
         Process process = builder.start();
@@ -137,15 +134,5 @@ final class CommandArchiveSystem {
     private static String lastLine(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file);
         return lines.get(lines.size() - 1);
-    }
-
-    /**
-     * The checkout's {@code ./sluice}, once its jar is there. It runs sluice-cli/target/sluice.jar, which the build
-     * makes before this module (bench/run and the test suite both build it), so the script finds it current and does
-     * not build again.
-     */
-    private static Path scriptChecked() {
-        Distribution.jar();
-        return Distribution.script();
     }
 }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The shipped {@code sluice} command of this checkout: its script and the jar it runs, which {@code bench/run} builds.
@@ -31,6 +32,17 @@ public final class Distribution {
     }
 
     /**
+     * The script's environment for a benchmark: this JVM's JDK, the jar as the benchmark built it (a source changed
+     * during a run must not rebuild the jar under its JVMs), and {@code javaOptions} as {@code SLUICE_JAVA_OPTS}.
+     * Checks that the jar is there.
+     */
+    public static Map<String, String> environment(String javaOptions) {
+        jar();
+        return Map.of("JAVA_HOME", System.getProperty("java.home"), "SLUICE_NO_BUILD", "1",
+                "SLUICE_JAVA_OPTS", javaOptions.trim());
+    }
+
+    /**
      * Makes sure the script's class-data archive exists before a measured start: a user's first start after a build
      * makes it once (a training run of a few seconds), and every start after maps it, so a benchmark that measured
      * the first start would measure the build's one-time cost.
@@ -39,9 +51,7 @@ public final class Distribution {
         try {
             ProcessBuilder builder = new ProcessBuilder(script().toString(), "--version")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-            builder.environment().put("SLUICE_NO_BUILD", "1");
-            jar();
+            builder.environment().putAll(environment(""));
             int status = builder.start().waitFor();
             if (status != 0) {
                 throw new IllegalStateException(script() + " --version exited with status " + status);
