@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * Sluice's mirror as users run it: {@code ./sluice mirror mirror.yaml}, the shipped script and jar with their defaults
  * (the script's JVM options and class-data archive; the command's YAML, logging, progress line and the Prometheus
  * meters it always records), with a mirror file that names only the work: the two clusters, the topic, the target's
- * name for it and the group to translate. Exactly once, the default. It runs until stopped (SIGTERM), as a mirror
+ * name for it and the group to translate, and the delivery (exactly once is the default). It runs until stopped (SIGTERM), as a mirror
  * does, so that its CPU time can be read while it lives (the script execs the JVM: one process).
  */
 final class CommandMirror {
@@ -25,8 +25,9 @@ final class CommandMirror {
     private CommandMirror() {
     }
 
+    /** @param delivery {@code mirror.delivery}: exactly-once or at-least-once */
     static ChildProcess start(String id, String source, String topic, String target, String prefix, String appGroup,
-            List<String> benchOptions, Path runDir) {
+            String delivery, List<String> benchOptions, Path runDir) {
         Path file = runDir.resolve("mirror.yaml");
         String yaml = "source:\n"
                 + "  bootstrap-servers: " + source + "\n"
@@ -35,6 +36,7 @@ final class CommandMirror {
                 + "  bootstrap-servers: " + target + "\n"
                 + "mirror:\n"
                 + "  name: " + SystemMain.group("mirror") + "\n"
+                + "  delivery: " + delivery + "\n"
                 + "  topic-name: \"" + prefix + "{topic}\"\n"
                 + "  groups: \"" + Pattern.quote(appGroup).replace("\\", "\\\\") + "\"\n";
         try {

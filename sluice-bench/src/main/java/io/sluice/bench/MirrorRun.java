@@ -55,7 +55,7 @@ final class MirrorRun {
         try (TargetWatch watch = new TargetWatch(target.clientProperties(Listener.PLAINTEXT), targetTopic,
                 scenario.partitions(), scenario.records())) {
             failover.ifPresent(check -> watch.observe(check::seen));
-            if (system == MirrorSystem.SLUICE_COMMAND) {
+            if (system.isCommand()) {
                 Distribution.prepare();
             }
             long launched = System.nanoTime();
@@ -89,8 +89,9 @@ final class MirrorRun {
         if (system.isMirrorMaker()) {
             return MirrorMaker2.start(system, source, topic, target, mm2.jars(), jvmOptions, runDir);
         }
-        if (system == MirrorSystem.SLUICE_COMMAND) {
-            return CommandMirror.start(system.id(), source, topic, target, prefix, appGroup, jvmOptions, runDir);
+        if (system.isCommand()) {
+            return CommandMirror.start(system.id(), source, topic, target, prefix, appGroup,
+                    system == MirrorSystem.SLUICE_COMMAND ? "exactly-once" : "at-least-once", jvmOptions, runDir);
         }
         return ChildJvm.builder(system.id())
                 .classpathOfThisJvm()

@@ -10,6 +10,8 @@ enum MirrorSystem {
     SLUICE_ALO(false),
     /** {@code sluice mirror mirror.yaml}, exactly once: the command as users run it ({@link CommandMirror}). */
     SLUICE_COMMAND(true),
+    /** The command with {@code delivery: at-least-once}. */
+    SLUICE_COMMAND_ALO(false),
     MM2_ALO(false),
     /** MirrorMaker 2 promises exactly once too; its duplicates, if any, are reported as a finding about a peer. */
     MM2_EOS(false);
@@ -45,7 +47,12 @@ enum MirrorSystem {
 
     /** Whether it copies until stopped, with no line that says it reached the end (MirrorMaker 2, the command). */
     boolean runsUntilStopped() {
-        return isMirrorMaker() || this == SLUICE_COMMAND;
+        return isMirrorMaker() || isCommand();
+    }
+
+    /** Whether it is the {@code sluice mirror} command ({@link CommandMirror}). */
+    boolean isCommand() {
+        return this == SLUICE_COMMAND || this == SLUICE_COMMAND_ALO;
     }
 
     boolean isMirrorMaker() {

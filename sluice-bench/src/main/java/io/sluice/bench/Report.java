@@ -174,7 +174,7 @@ final class Report {
                     scenario.archive().commitInterval().toMillis());
             case MIRROR -> String.format(Locale.ROOT, "%s: %,d log lines of %d bytes, %d partitions, %d keys, copied "
                     + "between two single-node clusters; sluice, sluice-command (the `sluice mirror` command) and "
-                    + "mm2-eos exactly once, the others at least once; "
+                    + "mm2-eos exactly once, the others at least once (sluice-command-alo: the command's); "
                     + "records/s from the first to the last record visible to a read_committed reader of the target; "
                     + "first = seconds from the copier's launch to the first record there; copies = records that "
                     + "reader counted, dups = records among them copied more than once; re-read = records a consumer "
