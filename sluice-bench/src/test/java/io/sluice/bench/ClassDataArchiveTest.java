@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.bench.systems.Distribution;
@@ -14,11 +15,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code sluice} script's class-data archive (issue 13: the command's start), on the shipped jar, which the build
  * made before this module's tests: made once per jar by a training run, mapped by every start after, made again when
- * the jar changes, and left out on request.
+ * the jar changes, left out on request, and not asked again of a JVM that cannot make one.
  */
 class ClassDataArchiveTest {
 
@@ -47,6 +49,43 @@ class ClassDataArchiveTest {
         Run without = run(Map.of("SLUICE_NO_CDS", "1", "SLUICE_JAVA_OPTS", "-Xlog:class+load"), "--version");
         assertEquals(0, without.status(), without.output());
         assertTrue(without.output().contains("io.sluice.cli.Main source: file:"), tail(without.output()));
+    }
+
+    /**
+     * A JVM that cannot make an archive (here a JDK whose java refuses the option, as one that is not HotSpot does) is
+     * asked once per jar, not at every start, and the command starts without one.
+     */
+    @Test
+    void aJvmThatCannotMakeAnArchiveIsAskedOncePerJar(@TempDir Path dir) throws Exception {
+        Path java = dir.resolve("jdk/bin/java");
+        Files.createDirectories(java.getParent());
+        Files.writeString(java, "#!/bin/bash\n"
+                + "for a in \"$@\"; do [[ \"$a\" == -XX:ArchiveClassesAtExit=* ]] && exit 1; done\n"
+                + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
+        assertTrue(java.toFile().setExecutable(true));
+        Map<String, String> withIt = Map.of("JAVA_HOME", java.getParent().getParent().toString());
+        List<Path> before = markers();
+        try {
+            Run first = run(withIt, "--version");
+            assertEquals(0, first.status(), first.output());
+            assertTrue(first.output().contains("preparing faster starts"), first.output());
+            Run second = run(withIt, "--version");
+            assertEquals(0, second.status(), second.output());
+            assertFalse(second.output().contains("preparing faster starts"), "asked once: " + second.output());
+            assertTrue(second.output().startsWith("sluice "), second.output());
+        } finally {
+            for (Path marker : markers()) {
+                if (!before.contains(marker)) {
+                    Files.delete(marker);
+                }
+            }
+        }
+    }
+
+    private static List<Path> markers() throws IOException {
+        try (Stream<Path> files = Files.list(Distribution.jar().getParent())) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jsa.none")).toList();
+        }
     }
 
     private record Run(int status, String output) {
