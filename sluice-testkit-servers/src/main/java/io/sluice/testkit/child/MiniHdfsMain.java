@@ -33,6 +33,9 @@ public final class MiniHdfsMain {
         conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
         // a lease a dead writer left behind is recovered in seconds, as the recovery tests need
         conf.setLong("dfs.namenode.lease-recheck-interval-ms", 1000);
+        // the NameNode hands a lease recovery's block recovery to the DataNode in its next heartbeat: every 3 s by
+        // default, which each crash test's restart on HDFS waited out (3-7 s of ArchiveCrashTest's evict cases)
+        conf.setLong("dfs.heartbeat.interval", 1);
 
         MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf)
                 .numDataNodes(1)
