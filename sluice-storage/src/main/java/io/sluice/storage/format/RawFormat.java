@@ -85,9 +85,16 @@ public final class RawFormat implements FileFormat {
         return delimiter == Delimiter.NEWLINE ? new Lines(file, compressors) : new LengthPrefixed(file, compressors);
     }
 
-    /** Newline-delimited files cannot hold a tombstone or a value with a newline; length-prefixed ones hold any. */
+    /** Held as it came, once {@link #check}ed. */
     @Override
-    public void check(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
+    public ConsumerRecord<byte[], byte[]> toHold(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
+            throws RecordRejectedException {
+        check(record);
+        return record;
+    }
+
+    /** Newline-delimited files cannot hold a tombstone or a value with a newline; length-prefixed ones hold any. */
+    private void check(ConsumerRecord<byte[], byte[]> record) throws RecordRejectedException {
         if (delimiter != Delimiter.NEWLINE) {
             return;
         }
@@ -112,7 +119,7 @@ public final class RawFormat implements FileFormat {
         @Override
         public void write(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
                 throws IOException, RecordRejectedException {
-            check(record, fields);
+            check(record);
             out.write(record.value());
             out.write('\n');
             counted();

@@ -306,14 +306,15 @@ final class OpenFiles {
 
     /**
      * Holds a record whose directory has no open file: checked by the format now, so that a bad one is rejected on
-     * arrival, where the engine dead-letters it, and written at the next roll.
+     * arrival, where the engine dead-letters it, and held in the form the format gives it until the next roll writes
+     * it.
      */
     private void hold(String directory, ConsumerRecord<byte[], byte[]> record, int size, ValueFields value)
             throws RecordRejectedException, StorageFailure {
-        format.check(record, value);
+        ConsumerRecord<byte[], byte[]> kept = format.toHold(record, value);
         startsAge();
         long before = held.heapBytes();
-        PackedRecords rows = held.hold(directory, record, size);
+        PackedRecords rows = held.hold(directory, kept, kept == record ? size : PackedRecords.rawSize(kept));
         countHeld(held.heapBytes() - before);
         next = record.offset() + 1;
         CrashPoints.reach(AFTER_WRITE);
@@ -322,15 +323,15 @@ final class OpenFiles {
 
     /**
      * Writes a directory's held records into its file, in offset order. They were checked on arrival and their
-     * directory is known, so a value is decoded again only for a format that writes the decoded value (Avro values);
-     * a JSON value the writer converts itself is not scanned twice.
+     * directory is known, so a value is decoded again only for a format that writes the decoded value and did not
+     * keep it converted (JSON Lines checks its JSON; Parquet and Avro keep their rows).
      */
     private void writeHeld(OpenFile file, PackedRecords rows) throws StorageFailure {
-        boolean writerDecodes = format.decodesValues();
+        boolean writerDecodes = format.decodesHeldValues();
         for (Iterator<ConsumerRecord<byte[], byte[]>> it = rows.records(paths.partition()); it.hasNext(); ) {
             ConsumerRecord<byte[], byte[]> r = it.next();
             try {
-                file.writer.write(r, writerDecodes && r.value() != null ? values.read(r.value()) : null);
+                file.writer.writeHeld(r, writerDecodes && r.value() != null ? values.read(r.value()) : null);
             } catch (RecordRejectedException e) {
                 throw new IllegalStateException("a record the format accepted on arrival was rejected when written ("
                         + paths.partition() + "@" + r.offset() + "): " + e.getMessage(), e);
