@@ -27,6 +27,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,6 +46,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * group and child JVMs, so the waits of one overlap the work of the others.
  */
 @Tag("slow")
+@Execution(ExecutionMode.CONCURRENT) // two cases at a time (junit-platform.properties): each has its own topics
 class ArchiveCrashTest {
 
     private static final int PARTITIONS = 2;
