@@ -61,7 +61,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
  * consumer thread;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
- * {@link #claim} before any task of its lane is queued, and closed in {@link #release} after its lane's last task.
+ * {@link #claim} (on a claim thread of its own, which {@link #claim} waits for) before any task of its lane is queued,
+ * and closed in {@link #release} after its lane's last task.
  */
 public final class TargetTransactionCommit implements CommitPoint {
 
@@ -179,7 +180,6 @@ public final class TargetTransactionCommit implements CommitPoint {
             if (earlier != null) {
                 earlier.close(Duration.ZERO); // an assignment this member never released (lost without a callback)
             }
-            transactions.put(tp, new PartitionTransaction(transactionalId(tp)));
         }
         fenceEarlierOwners(partitions);
         Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
@@ -194,8 +194,10 @@ public final class TargetTransactionCommit implements CommitPoint {
     }
 
     /**
-     * {@code initTransactions} for every claimed partition, side by side: each bumps its ID's epoch and settles what an
-     * earlier owner left open (each can take a round trip or more to the transaction coordinator).
+     * A transactional producer and its {@code initTransactions} for every claimed partition, side by side: each bumps its
+     * ID's epoch and settles what an earlier owner left open (each can take a round trip or more to the transaction
+     * coordinator), and making a producer takes tens of milliseconds of its own (the mirror's first record waits for
+     * all of them).
      */
     private void fenceEarlierOwners(Set<TopicPartition> partitions) {
         ExecutorService fencing = Executors.newFixedThreadPool(Math.min(8, partitions.size()), r -> {
@@ -206,7 +208,11 @@ public final class TargetTransactionCommit implements CommitPoint {
         try {
             List<Future<?>> inits = new ArrayList<>();
             for (TopicPartition tp : partitions) {
-                inits.add(fencing.submit(() -> transactions.get(tp).producer.initTransactions()));
+                inits.add(fencing.submit(() -> {
+                    PartitionTransaction tx = new PartitionTransaction(transactionalId(tp));
+                    transactions.put(tp, tx); // before it is fenced: a failure below leaves it to release and close
+                    tx.producer.initTransactions();
+                }));
             }
             for (Future<?> init : inits) {
                 init.get();
