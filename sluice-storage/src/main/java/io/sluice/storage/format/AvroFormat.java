@@ -1,9 +1,7 @@
 package io.sluice.storage.format;
 
-import io.sluice.storage.value.ValueFields;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -75,13 +73,6 @@ public final class AvroFormat extends RowFormat {
         @Override
         protected void append(GenericRecord row, ConsumerRecord<byte[], byte[]> record) throws IOException {
             avro.append(row);
-        }
-
-        /** A held row is already in the file's encoding: it goes into the block as it is. */
-        @Override
-        public void writeHeld(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws IOException {
-            avro.appendEncoded(ByteBuffer.wrap(record.value()));
-            countHeld();
         }
 
         @Override

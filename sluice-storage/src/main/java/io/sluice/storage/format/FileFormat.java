@@ -36,24 +36,12 @@ public interface FileFormat {
     }
 
     /**
-     * Rejects what a writer of this format would reject, without writing, and gives what to hold of the record: the
-     * sink holds a record this way in memory for a file opened later ({@code HeldRows}), so that a bad record still
-     * fails on arrival, where the engine can dead-letter it, never at the roll. The writer gets the result back through
-     * {@link RecordWriter#writeHeld}. By default the record itself, unchecked: the format takes whatever the value's
-     * decoding took. A format that converts each value before writing it holds it converted, so that it is converted
-     * once.
+     * Rejects what a writer of this format would reject, without writing: the sink checks a record this way when it
+     * holds it in memory for a file opened later ({@code HeldRows}), so that a bad record still fails on arrival, where
+     * the engine can dead-letter it, never at the roll. By default nothing: the format takes whatever the value's
+     * decoding took.
      */
-    default ConsumerRecord<byte[], byte[]> toHold(ConsumerRecord<byte[], byte[]> record, ValueFields value)
-            throws RecordRejectedException {
-        return record;
-    }
-
-    /**
-     * Whether {@link RecordWriter#writeHeld} needs the value of a held record decoded: as {@link #decodesValues()},
-     * unless {@link #toHold} keeps the value in a form of its own.
-     */
-    default boolean decodesHeldValues() {
-        return decodesValues();
+    default void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
     }
 
     /**

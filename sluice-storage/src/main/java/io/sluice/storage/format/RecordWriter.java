@@ -24,16 +24,6 @@ public interface RecordWriter extends Closeable {
     void write(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws IOException, RecordRejectedException;
 
     /**
-     * Writes a record as {@link FileFormat#toHold} gave it, which was checked then: by default as {@link #write}.
-     *
-     * @param value decoded as for {@link #write} when {@link FileFormat#decodesHeldValues()}, else null
-     */
-    default void writeHeld(ConsumerRecord<byte[], byte[]> record, ValueFields value)
-            throws IOException, RecordRejectedException {
-        write(record, value);
-    }
-
-    /**
      * The file's size so far, for size-based rolling: bytes that reached the stream (after compression) plus, for
      * formats that hold data back in memory (a Parquet row group), an estimate of what that data will add.
      */

@@ -6,10 +6,8 @@ import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueFields;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * What the formats whose rows follow a {@link RowSchema} (Parquet, Avro) share: each record becomes a complete row
@@ -42,28 +40,15 @@ abstract class RowFormat implements FileFormat {
         rows.checkFieldPaths(paths);
     }
 
-    /**
-     * Converts the record to its row, as a writer would, and holds the row, encoded ({@link RowSchema#encode}), as the
-     * value of a record that keeps only its coordinates: the row has the key and headers already.
-     */
+    /** Converts the record to its row, as a writer would, and drops the row. */
     @Override
-    public final ConsumerRecord<byte[], byte[]> toHold(ConsumerRecord<byte[], byte[]> record, ValueFields value)
-            throws RecordRejectedException {
-        byte[] row = rows.encode(rows.row(record, value), record.serializedValueSize());
-        return new ConsumerRecord<>(record.topic(), record.partition(), record.offset(), record.timestamp(),
-                record.timestampType(), -1, row.length, null, row, new RecordHeaders(), Optional.empty());
-    }
-
-    /** A held record's value is its row, which needs no decoding. */
-    @Override
-    public final boolean decodesHeldValues() {
-        return false;
+    public final void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
+        rows.row(record, value);
     }
 
     /** A writer of rows; subclasses hand each complete row to their file writer. */
     protected abstract class RowWriter implements RecordWriter {
         private long records;
-        private RowSchema.EncodedRows held;
 
         /**
          * Writes a row that matches the schema; nothing in it can be rejected any more.
@@ -77,21 +62,6 @@ abstract class RowFormat implements FileFormat {
                 throws IOException, RecordRejectedException {
             GenericRecord row = rows.row(record, value);
             append(row, record);
-            records++;
-        }
-
-        /** Appends the row that {@link #toHold} encoded; {@code value} is not needed. */
-        @Override
-        public void writeHeld(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws IOException {
-            if (held == null) {
-                held = rows.new EncodedRows();
-            }
-            append(held.read(record.value()), record);
-            records++;
-        }
-
-        /** Counts a row that a subclass's own {@link #writeHeld} appended without decoding it. */
-        protected final void countHeld() {
             records++;
         }
 

@@ -8,9 +8,6 @@ import io.sluice.storage.value.FieldPath;
 import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueFields;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -24,13 +21,7 @@ import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -79,8 +70,6 @@ final class RowSchema {
     private final boolean keys;
     private final boolean headers;
     private final int first;
-    /** Stateless once built, so one serves every thread. */
-    private final GenericDatumWriter<GenericRecord> encoder;
     /** Why a tombstone cannot be a row, or null when it can. */
     private final String tombstoneProblem;
 
@@ -128,7 +117,6 @@ final class RowSchema {
         }
         this.schema = Schema.createRecord(valueSchema.getName(), valueSchema.getDoc(), valueSchema.getNamespace(),
                 false, fields);
-        this.encoder = new GenericDatumWriter<>(schema);
         Optional<String> required = valueSchema.getFields().stream().filter(f -> !f.schema().isNullable())
                 .map(Schema.Field::name).findFirst();
         this.tombstoneProblem = required.map(name -> "a tombstone (null value) is archived as a row whose value "
@@ -221,37 +209,6 @@ final class RowSchema {
             }
         }
         return row;
-    }
-
-    /**
-     * {@code row} in Avro's binary encoding of {@link #schema()}: how a record held until its file opens keeps its row,
-     * so that it is converted once (a JSON value's conversion costs several times the encoding and its decoding), and in
-     * about half the bytes of a JSON value, since field names are not repeated.
-     */
-    byte[] encode(GenericRecord row, int sizeHint) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, sizeHint));
-        BinaryEncoder binary = EncoderFactory.get().directBinaryEncoder(out, null);
-        try {
-            encoder.write(row, binary);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a row did not encode in memory", e); // a ByteArrayOutputStream never fails
-        }
-        return out.toByteArray();
-    }
-
-    /** Reads rows {@link #encode encoded} here. One thread at a time: each writer has its own. */
-    final class EncodedRows {
-        private final GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(schema);
-        private BinaryDecoder decoder;
-
-        GenericRecord read(byte[] encoded) {
-            decoder = DecoderFactory.get().binaryDecoder(encoded, decoder);
-            try {
-                return reader.read(null, decoder);
-            } catch (IOException e) {
-                throw new IllegalStateException("a held row did not decode: " + e.getMessage(), e);
-            }
-        }
     }
 
     private static String text(byte[] bytes, String what, String column) throws RecordRejectedException {

@@ -15,7 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *
  * <p>Held records are not written anywhere: they are below no barrier, and a crash reads them again from the last
  * commit, so holding them changes nothing in the commit protocol. Each was checked by the format on arrival
- * ({@code FileFormat.toHold}), so writing it later cannot reject it.
+ * ({@code FileFormat.check}), so writing it later cannot reject it.
  *
  * <p>Threading: one thread at a time (the partition's lane), like the {@link OpenFiles} that own it.
  */

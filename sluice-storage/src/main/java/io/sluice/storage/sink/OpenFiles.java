@@ -306,15 +306,14 @@ final class OpenFiles {
 
     /**
      * Holds a record whose directory has no open file: checked by the format now, so that a bad one is rejected on
-     * arrival, where the engine dead-letters it, and held in the form the format gives it until the next roll writes
-     * it.
+     * arrival, where the engine dead-letters it, and written at the next roll.
      */
     private void hold(String directory, ConsumerRecord<byte[], byte[]> record, int size, ValueFields value)
             throws RecordRejectedException, StorageFailure {
-        ConsumerRecord<byte[], byte[]> kept = format.toHold(record, value);
+        format.check(record, value);
         startsAge();
         long before = held.heapBytes();
-        PackedRecords rows = held.hold(directory, kept, kept == record ? size : PackedRecords.rawSize(kept));
+        PackedRecords rows = held.hold(directory, record, size);
         countHeld(held.heapBytes() - before);
         next = record.offset() + 1;
         CrashPoints.reach(AFTER_WRITE);
@@ -323,15 +322,15 @@ final class OpenFiles {
 
     /**
      * Writes a directory's held records into its file, in offset order. They were checked on arrival and their
-     * directory is known, so a value is decoded again only for a format that writes the decoded value and did not
-     * keep it converted (JSON Lines checks its JSON; Parquet and Avro keep their rows).
+     * directory is known, so a value is decoded again only for a format that writes the decoded value (Avro values);
+     * a JSON value the writer converts itself is not scanned twice.
      */
     private void writeHeld(OpenFile file, PackedRecords rows) throws StorageFailure {
-        boolean writerDecodes = format.decodesHeldValues();
+        boolean writerDecodes = format.decodesValues();
         for (Iterator<ConsumerRecord<byte[], byte[]>> it = rows.records(paths.partition()); it.hasNext(); ) {
             ConsumerRecord<byte[], byte[]> r = it.next();
             try {
-                file.writer.writeHeld(r, writerDecodes && r.value() != null ? values.read(r.value()) : null);
+                file.writer.write(r, writerDecodes && r.value() != null ? values.read(r.value()) : null);
             } catch (RecordRejectedException e) {
                 throw new IllegalStateException("a record the format accepted on arrival was rejected when written ("
                         + paths.partition() + "@" + r.offset() + "): " + e.getMessage(), e);

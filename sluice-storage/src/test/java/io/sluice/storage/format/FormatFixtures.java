@@ -88,27 +88,6 @@ final class FormatFixtures {
         }
     }
 
-    /**
-     * Writes the records as the sink writes a directory that had no open file: the first {@code heldCount} held
-     * ({@link FileFormat#toHold}, then {@link RecordWriter#writeHeld} when the file opens), the rest written as they come.
-     */
-    static void writeHolding(FileFormat format, Path file, List<ConsumerRecord<byte[], byte[]>> records, int heldCount)
-            throws Exception {
-        ValueReader values = format.valueEncoding().reader(List.of(), format.decodesValues());
-        List<ConsumerRecord<byte[], byte[]>> held = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : records.subList(0, heldCount)) {
-            held.add(format.toHold(r, format.decodesValues() && r.value() != null ? values.read(r.value()) : null));
-        }
-        try (OutputStream out = Files.newOutputStream(file); RecordWriter writer = format.open(out)) {
-            for (ConsumerRecord<byte[], byte[]> r : held) {
-                writer.writeHeld(r, format.decodesHeldValues() && r.value() != null ? values.read(r.value()) : null);
-            }
-            for (ConsumerRecord<byte[], byte[]> r : records.subList(heldCount, records.size())) {
-                writer.write(r, format.decodesValues() && r.value() != null ? values.read(r.value()) : null);
-            }
-        }
-    }
-
     static FormatConfig.Builder config(String format, String codec) {
         return FormatConfig.builder().format(format).codec(codec);
     }
