@@ -26,7 +26,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>A port is never handed out twice within {@value #REMEMBERED} draws of this JVM: a broker asks for one port per
  * listener before it binds any, so a port that is still free is not yet a port nobody was given (a broker was seen
  * to get the same port for two listeners, and exit). Nor is it handed out by another JVM on the machine meanwhile
- * (the test JVMs of two modules built at once, `-T`): each port handed out is locked, as one byte of a file in the
+ * (the test JVMs of two modules built at once, {@code -T}): each port handed out is locked, as one byte of a file in the
  * temporary directory ({@value #RESERVATIONS}), until it leaves the remembered ones or this JVM ends; the operating
  * system drops the locks of a JVM that dies. Where that file cannot be written, ports are not reserved across JVMs.
  *

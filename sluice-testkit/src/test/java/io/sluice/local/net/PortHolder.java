@@ -1,9 +1,5 @@
 package io.sluice.local.net;
 
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Another JVM of the machine holding ports, as a second module's tests would: {@code PortHolder <port>...} draws nothing,

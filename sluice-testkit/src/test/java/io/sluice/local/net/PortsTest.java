@@ -10,6 +10,7 @@ import io.sluice.testkit.TestDirs;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 class PortsTest {
@@ -36,7 +37,7 @@ class PortsTest {
     @Test
     void aPortAnotherJvmHoldsIsNotHandedOutUntilThatJvmEnds() throws Exception {
         int mine = Ports.free();
-        int theirs = java.util.concurrent.ThreadLocalRandom.current().nextInt(20_000, 32_000);
+        int theirs = ThreadLocalRandom.current().nextInt(20_000, 32_000);
         while (theirs == mine || Ports.handedOutHere(theirs)) {
             theirs++;
         }
