@@ -96,6 +96,11 @@ public final class BenchMain {
 
         List<String> jvmOptions(String system, Path runDir) {
             List<String> options = new ArrayList<>(smoke ? SMOKE_JVM : SYSTEM_JVM);
+            // as the command's JVM gets them: a property set for an A/B run reaches the in-process systems too
+            String extra = System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "").trim();
+            if (!extra.isEmpty()) {
+                options.addAll(List.of(extra.split("\\s+")));
+            }
             if (profile) {
                 options.add("-XX:StartFlightRecording=settings=profile,filename=" + runDir.resolve(system + ".jfr"));
             }

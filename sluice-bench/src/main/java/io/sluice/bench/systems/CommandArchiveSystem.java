@@ -29,8 +29,13 @@ import java.util.regex.Pattern;
 final class CommandArchiveSystem {
 
     private static final String TIME = "/usr/bin/time";
-    /** A G1 or serial collection's line: {@code ... Pause Young (Normal) (G1 Evacuation Pause) 120M->45M(256M) 3.1ms}. */
-    private static final Pattern AFTER_COLLECTION = Pattern.compile("(\\d+)([KMG])->(\\d+)([KMG])\\(");
+    /**
+     * A collection's line: {@code ... Pause Young (Normal) (G1 Evacuation Pause) 120M->45M(256M) 3.1ms}, or a full one.
+     * G1's Remark and Cleanup pauses are left out: they move no young object, so their "after" still counts everything
+     * allocated since the last young collection, and the JVM does not report them to {@link HeapPeak} either (JDK 17).
+     */
+    private static final Pattern AFTER_COLLECTION = Pattern.compile(
+            "Pause (?:Young|Full)\\b.*?(\\d+)([KMG])->(\\d+)([KMG])\\(");
     /** The heap at exit ({@code gc+heap+exit}): {@code garbage-first heap   total 397312K, used 17947K [...]}. */
     private static final Pattern AT_EXIT = Pattern.compile("heap\\s+total.*?used (\\d+)K");
 

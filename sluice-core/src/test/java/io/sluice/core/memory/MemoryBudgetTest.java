@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A 1 GB backlog, a slow handler, and a heap of the budget plus a fixed overhead: the engine must neither run out of
  * memory nor count more than its budget. The overhead, 48 MB, covers the JVM's own objects, the Kafka client and
- * its fetch buffers (the engine sizes those from the budget: a sixteenth of it), and the engine's structures.
+ * its fetch buffers (the engine sizes those from the budget: a sixteenth of it), and the engine's structures. With
+ * four partitions, their queue depths (a fetch of 1 MiB each while the lanes never wait on the network) bind long
+ * before their shares of the budget: what is queued stays a few MiB.
  */
 @Tag("slow")
 class MemoryBudgetTest {
@@ -56,7 +58,7 @@ class MemoryBudgetTest {
         long processed = Long.parseLong(f[2]);
         int maxPaused = Integer.parseInt(f[3]);
         assertTrue(maxQueued <= BUDGET, "the budget gauge peaked at " + maxQueued + " > " + BUDGET);
-        assertTrue(maxQueued > BUDGET / 4, "the budget was used, not starved: " + maxQueued);
+        assertTrue(maxQueued >= 1024 * 1024, "a backlog was queued, not handed out a record at a time: " + maxQueued);
         assertTrue(maxPaused > 0, "partitions were paused for backpressure");
         assertTrue(processed > 1_000, "records were processed: " + processed);
     }

@@ -6,14 +6,9 @@ package io.sluice.core.internal.budget;
  * once it is down to half of it; the margin of one fetch keeps the total under the budget even when a fetch lands on
  * a partition just below its share.
  *
- * <p>The records a partition has queued are also capped at {@value #QUEUE_FETCHES} fetches, however large its share:
- * that keeps its lanes busy while the next fetch arrives, and more is only heap that every young collection must
- * copy. Measured on the archive-parquet benchmark (4 partitions, 256 MB budget), queues of up to 63 MB per partition
- * doubled the collector's pause time against a Kafka Connect task holding one poll. Fewer fetches cost the fast
- * lanes: at 4 fetches engine-cpu (a no-op handler) ran 275–333K records/s at 5.3 µs of CPU each against 287–350K at
- * 4.6 µs with 16, as partitions paused and resumed more often, while archive-parquet's GC pauses went from 1.6x to
- * 1.2x Connect's with no throughput gain beyond the spread. The rest of the share is for what the sink holds (open
- * files).
+ * <p>The records a partition has queued are also capped, however large its share, by its {@link QueueDepth}: as many
+ * as keep its lanes busy while the next fetch arrives, since more is only heap that every young collection must copy
+ * (and then promotes). The rest of the share is for what the sink holds (open files).
  *
  * <p>Also derives the consumer's fetch sizes from the budget, so that what the consumer buffers internally stays a
  * small, known fraction of it.
@@ -24,8 +19,6 @@ public final class MemoryBudget {
 
     private static final long MIN_PARTITION_FETCH = 64 * 1024;
     private static final long MAX_PARTITION_FETCH = 1024 * 1024;
-    /** Queued records per partition, in fetches: see the class comment. */
-    static final int QUEUE_FETCHES = 16;
 
     private final long total;
     private final long partitionFetchBytes;
@@ -70,16 +63,17 @@ public final class MemoryBudget {
     /**
      * Whether a partition must stop fetching.
      *
-     * @param queued its records queued and in flight
-     * @param held   what the sink holds for it
+     * @param queued   its records queued and in flight
+     * @param held     what the sink holds for it
+     * @param queueCap what it may queue ({@link QueueDepth#cap})
      */
-    public boolean atShare(long queued, long held) {
-        return queued + held >= pauseThreshold() || queued >= queueCap() || used >= total - partitionFetchBytes;
+    public boolean atShare(long queued, long held, long queueCap) {
+        return queued + held >= pauseThreshold() || queued >= queueCap || used >= total - partitionFetchBytes;
     }
 
     /** Whether a paused partition may fetch again; the arguments as for {@link #atShare}. */
-    public boolean belowResumeMark(long queued, long held) {
-        return queued + held <= pauseThreshold() / 2 && queued <= queueCap() / 2
+    public boolean belowResumeMark(long queued, long held, long queueCap) {
+        return queued + held <= pauseThreshold() / 2 && queued <= queueCap / 2
                 && used < total - 2 * partitionFetchBytes;
     }
 
@@ -89,10 +83,6 @@ public final class MemoryBudget {
      */
     public boolean heldAboveResumeMark(long held) {
         return held > pauseThreshold() / 2;
-    }
-
-    private long queueCap() {
-        return QUEUE_FETCHES * partitionFetchBytes;
     }
 
     private long pauseThreshold() {

@@ -64,8 +64,10 @@ final class Completions {
         for (PartitionState p : partitions.all()) {
             if (p.pauses.contains(PauseReason.BUDGET)) {
                 long held = commits.heldBytes(p);
-                if (budget.belowResumeMark(p.bufferedBytes, held)) {
-                    pauses.unpause(p, PauseReason.BUDGET);
+                if (budget.belowResumeMark(p.bufferedBytes, held, p.queueDepth.cap())) {
+                    if (pauses.unpause(p, PauseReason.BUDGET)) {
+                        p.queueDepth.resumed(p.bufferedBytes);
+                    }
                     p.reliefAsked = false;
                 } else if (p.bufferedBytes == 0 && !p.reliefAsked && budget.heldAboveResumeMark(held)) {
                     // Every record handed out is done and what the sink holds alone keeps the partition paused: no

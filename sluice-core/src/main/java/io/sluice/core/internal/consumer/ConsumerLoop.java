@@ -94,7 +94,7 @@ public final class ConsumerLoop implements Runnable {
         this.pauses = new FetchPauses(consumer, partitions, parts.readRate());
         this.completions = new Completions(partitions, budget, commits, pauses);
         this.factory = new PartitionFactory(router.lanesPerPartition(), start.window(), pool, parts.invoker(),
-                completions.queue(), parts.inFlight(), parts.metrics().processing());
+                completions.queue(), parts.inFlight(), parts.metrics().processing(), budget.partitionFetchBytes());
         this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure);
         this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold());
     }

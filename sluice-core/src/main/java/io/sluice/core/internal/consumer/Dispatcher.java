@@ -47,6 +47,7 @@ final class Dispatcher {
             if (p == null || !p.isOpen()) {
                 continue;
             }
+            p.queueDepth.refilled(p.bufferedBytes);
             int unordered = 0;
             long dispatched = 0;
             long dispatchedBytes = 0; // counted once per fetch: an atomic add per record shows in profiles
@@ -94,7 +95,7 @@ final class Dispatcher {
             if (unordered > 0) {
                 p.wakeLanes(unordered);
             }
-            if (budget.atShare(p.bufferedBytes, commits.heldBytes(p))) {
+            if (budget.atShare(p.bufferedBytes, commits.heldBytes(p), p.queueDepth.cap())) {
                 pauses.pause(p, PauseReason.BUDGET);
             }
         }

@@ -52,10 +52,13 @@ final class FetchPauses {
         }
     }
 
-    void unpause(PartitionState p, PauseReason reason) {
+    /** @return whether the partition fetches again */
+    boolean unpause(PartitionState p, PauseReason reason) {
         if (p.unpause(reason)) {
             consumer.resume(List.of(p.partition));
+            return true;
         }
+        return false;
     }
 
     /** Applies the operators' requests made since the last loop. */

@@ -1,5 +1,6 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.internal.budget.QueueDepth;
 import io.sluice.core.internal.lane.Invoker;
 import io.sluice.core.internal.lane.Lane;
 import io.sluice.core.internal.lane.PartitionWork;
@@ -45,6 +46,8 @@ final class PartitionState implements PartitionWork {
      */
     final AtomicInteger running = new AtomicInteger();
     long bufferedBytes;
+    /** How much of {@link #bufferedBytes} the partition may queue before it pauses. */
+    final QueueDepth queueDepth;
     /** The sink was asked to free what it holds since the partition paused for the budget ({@link Completions}). */
     boolean reliefAsked;
     OffsetAndMetadata lastCommitted;
@@ -74,7 +77,7 @@ final class PartitionState implements PartitionWork {
     /** @param inFlight the engine's limit on records in flight, or null when the worker count is the limit */
     PartitionState(TopicPartition partition, PartitionLedger ledger, CompletionMap alreadyComplete, int lanes,
             WorkerPool pool, Invoker invoker, Queue<Completion> completions, Semaphore inFlight,
-            io.micrometer.core.instrument.Timer processing) {
+            io.micrometer.core.instrument.Timer processing, QueueDepth queueDepth) {
         this.partition = partition;
         this.ledger = ledger;
         this.alreadyComplete = alreadyComplete;
@@ -84,6 +87,7 @@ final class PartitionState implements PartitionWork {
         this.completions = completions;
         this.inFlight = inFlight;
         this.processing = processing;
+        this.queueDepth = queueDepth;
     }
 
     /** The lane for {@code index}, created on first use. Consumer thread only. */

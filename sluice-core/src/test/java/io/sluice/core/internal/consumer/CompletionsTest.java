@@ -76,17 +76,36 @@ class CompletionsTest {
     @Test
     void aPartitionPausedForTheBudgetIsFetchedAgainAtHalfOfItsQueueCap() {
         PartitionState p = loop.assign(P0, 0);
-        loop.handOut(p, 0, 10, MIB); // the queue cap of a 64 MiB budget is 16 fetches of 1 MiB
+        long quarter = p.queueDepth.cap() / 4; // a new partition's queue: one fetch (1 MiB)
+        loop.handOut(p, 0, 4, quarter);
         loop.pauses.pause(p, PauseReason.BUDGET);
 
-        p.completed(2, MIB, System.nanoTime()); // done out of order: its bytes are freed all the same
+        p.completed(2, quarter, System.nanoTime()); // done out of order: its bytes are freed all the same
         loop.completions.take();
-        assertEquals(Set.of(P0), loop.consumer.paused(), "9 MiB queued, over half of 16 MiB");
+        assertEquals(Set.of(P0), loop.consumer.paused(), "3/4 of the cap queued, over half");
 
-        p.completed(0, MIB, System.nanoTime());
+        p.completed(0, quarter, System.nanoTime());
         loop.completions.take();
-        assertEquals(Set.of(), loop.consumer.paused(), "8 MiB queued");
-        assertEquals(8 * MIB, loop.budget.used());
+        assertEquals(Set.of(), loop.consumer.paused(), "half of the cap queued");
+        assertEquals(2 * quarter, loop.budget.used());
+    }
+
+    @Test
+    void aPartitionWhoseLanesRanDryBeforeItsNextFetchQueuesTwiceAsMuch() {
+        PartitionState p = loop.assign(P0, 0);
+        long quarter = p.queueDepth.cap() / 4;
+        loop.handOut(p, 0, 4, quarter);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        p.completed(0, quarter, System.nanoTime());
+        p.completed(1, quarter, System.nanoTime());
+        loop.completions.take(); // fetched again with half the cap still queued
+        p.completed(2, quarter, System.nanoTime());
+        p.completed(3, quarter, System.nanoTime());
+        loop.completions.take(); // and that was all done before the fetch came back
+
+        p.queueDepth.refilled(p.bufferedBytes); // as the dispatcher does when the fetch lands
+
+        assertEquals(8 * quarter, p.queueDepth.cap());
     }
 
     @Test

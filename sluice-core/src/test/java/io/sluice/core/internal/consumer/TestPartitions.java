@@ -1,5 +1,6 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.internal.budget.QueueDepth;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.internal.lane.Invoker;
@@ -38,7 +39,7 @@ final class TestPartitions {
     static PartitionState state(TopicPartition partition, long start, WorkerPool pool, Invoker invoker,
             Queue<Completion> completions, Semaphore inFlight) {
         PartitionState p = new PartitionState(partition, new PartitionLedger(start, 64), CompletionMap.empty(start), 1,
-                pool, invoker, completions, inFlight, TIMER);
+                pool, invoker, completions, inFlight, TIMER, new QueueDepth(1024 * 1024));
         p.topicId = Uuid.randomUuid();
         return p;
     }
