@@ -8,9 +8,11 @@ package io.sluice.core.internal.budget;
  * fetches per partition kept 350–490 MB after collections, 4 fetches about 130 MB, 1 fetch 98 MB, against 79–85 MB for
  * a Kafka Connect task, at the same rate within this machine's spread; engine-cpu's no-op lanes ran as fast with 1
  * fetch as with 16. But a broker far away takes longer to answer than a local lane takes to finish a fetch's records,
- * so the depth is not fixed: it starts at one fetch, doubles when a partition's fetch arrives after its lanes had
- * finished everything queued (they waited on the network), and gives back a fetch when one arrives with more than half
- * of the resume mark still queued (the margin was not needed). Only the first fetch after a pause is judged: while a
+ * so the depth is not fixed: it starts at one fetch, doubles when a partition's fetch arrives with no record of it
+ * waiting to start (its lane had finished what was queued and waited on the network; or, with many lanes, every
+ * record queued was already running, as with an asynchronous handler's thousands in flight), and gives back a fetch
+ * when one arrives with records waiting and more than half of the resume mark still queued (the margin was not
+ * needed). Only the first fetch after a pause is judged: while a
  * partition is not paused its fetches follow one another and say nothing about the queue's depth.
  *
  * <p>Threading: confined to the consumer thread.
@@ -46,16 +48,17 @@ public final class QueueDepth {
     }
 
     /**
-     * A fetch of the partition's records arrived.
+     * A fetch of the partition's records arrived; both arguments as they were before the fetch's own records.
      *
-     * @param stillQueued its records queued and in flight when the fetch arrived, before the fetch's own
+     * @param waiting     its records queued and not yet started
+     * @param stillQueued the bytes of its records queued and in flight
      */
-    public void refilled(long stillQueued) {
+    public void refilled(int waiting, long stillQueued) {
         if (!awaitingRefill) {
             return;
         }
         awaitingRefill = false;
-        if (stillQueued == 0) {
+        if (waiting <= 0) {
             cap = Math.min(MAX_FETCHES * fetchBytes, cap * 2);
         } else if (stillQueued > cap / 4) {
             cap = Math.max(fetchBytes, cap - fetchBytes);

@@ -47,7 +47,7 @@ final class Dispatcher {
             if (p == null || !p.isOpen()) {
                 continue;
             }
-            p.queueDepth.refilled(p.bufferedBytes);
+            p.fetchLanded();
             int unordered = 0;
             long dispatched = 0;
             long dispatchedBytes = 0; // counted once per fetch: an atomic add per record shows in profiles

@@ -187,6 +187,14 @@ final class PartitionState implements PartitionWork {
         completions.offer(new Completion(this, offset, bytes));
     }
 
+    /**
+     * A fetch of this partition's records landed, before they are handed out: tells the queue depth whether any
+     * record was still waiting to start. Consumer thread only.
+     */
+    void fetchLanded() {
+        queueDepth.refilled(ledger.pendingCount() - running.get(), bufferedBytes);
+    }
+
     /** @return whether the partition went from fetching to paused */
     boolean pause(PauseReason reason) {
         boolean wasFetching = pauses.isEmpty();

@@ -20,7 +20,7 @@ class QueueDepthTest {
     void aFetchThatArrivesAfterTheLanesRanDryDoublesTheQueueUpToSixteenFetches() {
         for (long expected : new long[] {2, 4, 8, 16, 16}) {
             depth.resumed(FETCH / 2);
-            depth.refilled(0);
+            depth.refilled(0, 0);
             assertEquals(expected * FETCH, depth.cap());
         }
     }
@@ -29,7 +29,7 @@ class QueueDepthTest {
     void aFetchThatArrivesWithMoreThanHalfTheResumeMarkLeftGivesBackOneFetch() {
         growTo(4 * FETCH);
         depth.resumed(2 * FETCH);
-        depth.refilled(FETCH + 1); // the resume mark is 2 fetches: over half of it was still queued
+        depth.refilled(5, FETCH + 1); // the resume mark is 2 fetches: over half of it was still queued
         assertEquals(3 * FETCH, depth.cap());
     }
 
@@ -37,22 +37,30 @@ class QueueDepthTest {
     void aFetchThatArrivesWithLittleLeftKeepsTheDepth() {
         growTo(4 * FETCH);
         depth.resumed(2 * FETCH);
-        depth.refilled(FETCH); // exactly half of the resume mark: the margin was needed
+        depth.refilled(5, FETCH); // exactly half of the resume mark: the margin was needed
         assertEquals(4 * FETCH, depth.cap());
     }
 
     @Test
     void theQueueNeverShrinksBelowOneFetch() {
         depth.resumed(FETCH / 2);
-        depth.refilled(FETCH / 2);
+        depth.refilled(5, FETCH / 2);
         assertEquals(FETCH, depth.cap());
     }
 
     @Test
     void onlyTheFirstFetchAfterAResumeIsJudged() {
         depth.resumed(FETCH / 2);
-        depth.refilled(0);
-        depth.refilled(0); // the partition was fetching already: its fetches follow one another
+        depth.refilled(0, 0);
+        depth.refilled(0, 0); // the partition was fetching already: its fetches follow one another
+        assertEquals(2 * FETCH, depth.cap());
+    }
+
+    @Test
+    void aFetchThatArrivesWhileEveryQueuedRecordIsRunningDoublesTheQueueToo() {
+        // an asynchronous handler with more records in flight than a fetch holds: nothing waited to start
+        depth.resumed(FETCH / 2);
+        depth.refilled(0, FETCH / 2);
         assertEquals(2 * FETCH, depth.cap());
     }
 
@@ -60,14 +68,14 @@ class QueueDepthTest {
     void aResumeWithNothingQueuedIsNotJudged() {
         // the lanes had finished before the partition could fetch again: they waited on the budget, not the network
         depth.resumed(0);
-        depth.refilled(0);
+        depth.refilled(0, 0);
         assertEquals(FETCH, depth.cap());
     }
 
     private void growTo(long cap) {
         while (depth.cap() < cap) {
             depth.resumed(1);
-            depth.refilled(0);
+            depth.refilled(0, 0);
         }
         assertEquals(cap, depth.cap());
     }

@@ -103,9 +103,41 @@ class CompletionsTest {
         p.completed(3, quarter, System.nanoTime());
         loop.completions.take(); // and that was all done before the fetch came back
 
-        p.queueDepth.refilled(p.bufferedBytes); // as the dispatcher does when the fetch lands
+        p.fetchLanded(); // as the dispatcher does
 
         assertEquals(8 * quarter, p.queueDepth.cap());
+    }
+
+    @Test
+    void aPartitionWhoseQueuedRecordsAreAllRunningWhenItsNextFetchLandsQueuesTwiceAsMuch() {
+        PartitionState p = loop.assign(P0, 0);
+        long quarter = p.queueDepth.cap() / 4;
+        loop.handOut(p, 0, 4, quarter);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        p.completed(0, quarter, System.nanoTime());
+        p.completed(1, quarter, System.nanoTime());
+        loop.completions.take(); // fetched again with half the cap still queued
+        p.running.set(2); // both records left are running (an asynchronous handler's): none waits to start
+
+        p.fetchLanded();
+
+        assertEquals(8 * quarter, p.queueDepth.cap());
+    }
+
+    @Test
+    void aPartitionWhoseNextFetchFindsRecordsWaitingKeepsItsDepth() {
+        PartitionState p = loop.assign(P0, 0);
+        long quarter = p.queueDepth.cap() / 4;
+        loop.handOut(p, 0, 4, quarter);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        p.completed(0, quarter, System.nanoTime());
+        p.completed(1, quarter, System.nanoTime());
+        loop.completions.take();
+        p.running.set(1); // one record runs, one waits: a quarter of the cap, half the resume mark
+
+        p.fetchLanded();
+
+        assertEquals(4 * quarter, p.queueDepth.cap());
     }
 
     @Test
