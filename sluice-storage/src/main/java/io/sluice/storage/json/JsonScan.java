@@ -73,10 +73,15 @@ public final class JsonScan implements ValueFields {
     /**
      * Reads the object the parser is in up to its end. {@code candidates} has a bit set for each path whose first
      * {@code depth} names lead here; an object no path leads into is skipped whole (still checked), without comparing
-     * its names.
+     * its names. A path found drops out of the candidates, so once every path is found the rest of the value is only
+     * checked, its names no longer compared (they were 6% of an archive's CPU samples on the benchmark's log lines,
+     * whose layout fields come first).
+     *
+     * @return the paths found (with a value other than JSON null) in this object or below
      */
-    private static void scanObject(JsonParser parser, int depth, long candidates, List<String[]> paths,
+    private static long scanObject(JsonParser parser, int depth, long candidates, List<String[]> paths,
             String[] found) throws IOException {
+        long foundHere = 0;
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_OBJECT) {
             if (token == null) {
@@ -88,18 +93,25 @@ public final class JsonScan implements ValueFields {
                 if (here == 0) {
                     parser.skipChildren();
                 } else {
-                    scanObject(parser, depth + 1, here, paths, found);
+                    long below = scanObject(parser, depth + 1, here, paths, found);
+                    foundHere |= below;
+                    candidates &= ~below;
                 }
             } else if (value == JsonToken.START_ARRAY) {
                 parser.skipChildren();
             } else if (here != 0) {
                 for (int i = 0; i < paths.size(); i++) {
                     if ((here & (1L << i)) != 0 && paths.get(i).length == depth + 1 && found[i] == null) {
-                        found[i] = value == JsonToken.VALUE_NULL ? null : parser.getText();
+                        if (value != JsonToken.VALUE_NULL) {
+                            found[i] = parser.getText();
+                            foundHere |= 1L << i;
+                            candidates &= ~(1L << i);
+                        }
                     }
                 }
             }
         }
+        return foundHere;
     }
 
     /** Of {@code candidates}, the paths whose name at {@code depth} is {@code name}. */

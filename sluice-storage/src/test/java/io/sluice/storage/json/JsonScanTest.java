@@ -55,6 +55,18 @@ class JsonScanTest {
         assertThrows(MalformedJsonException.class, () -> JsonScan.scan(bytes("{\"a\":1"), PATHS));
     }
 
+    @Test
+    void onceEveryFieldIsFoundTheRestIsStillCheckedAndTheFirstOccurrenceWins() throws Exception {
+        JsonScan s = JsonScan.scan(bytes("{\"ts\":1,\"category\":null,\"user\":{\"country\":\"NO\"},"
+                + "\"category\":\"click\",\"user\":{\"country\":\"SE\"},\"ts\":2,\"category\":\"view\"}"), PATHS);
+        assertEquals("1", s.text(2));
+        assertEquals("NO", s.text(1));
+        assertEquals("click", s.text(0), "a JSON null is not a find: the next occurrence counts");
+        MalformedJsonException e = assertThrows(MalformedJsonException.class, () -> JsonScan.scan(
+                bytes("{\"ts\":1,\"category\":\"a\",\"user\":{\"country\":\"NO\"},\"rest\":{\"x\":tru}}"), PATHS));
+        assertTrue(e.getMessage().contains("line 1, column"), e.getMessage());
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
