@@ -92,13 +92,8 @@ class CompletionsTest {
 
     @Test
     void aPartitionWhoseLanesRanDryBeforeItsNextFetchQueuesTwiceAsMuch() {
-        PartitionState p = loop.assign(P0, 0);
+        PartitionState p = resumedWithHalfItsCapQueued();
         long quarter = p.queueDepth.cap() / 4;
-        loop.handOut(p, 0, 4, quarter);
-        loop.pauses.pause(p, PauseReason.BUDGET);
-        p.completed(0, quarter, System.nanoTime());
-        p.completed(1, quarter, System.nanoTime());
-        loop.completions.take(); // fetched again with half the cap still queued
         p.completed(2, quarter, System.nanoTime());
         p.completed(3, quarter, System.nanoTime());
         loop.completions.take(); // and that was all done before the fetch came back
@@ -110,13 +105,8 @@ class CompletionsTest {
 
     @Test
     void aPartitionWhoseQueuedRecordsAreAllRunningWhenItsNextFetchLandsQueuesTwiceAsMuch() {
-        PartitionState p = loop.assign(P0, 0);
+        PartitionState p = resumedWithHalfItsCapQueued();
         long quarter = p.queueDepth.cap() / 4;
-        loop.handOut(p, 0, 4, quarter);
-        loop.pauses.pause(p, PauseReason.BUDGET);
-        p.completed(0, quarter, System.nanoTime());
-        p.completed(1, quarter, System.nanoTime());
-        loop.completions.take(); // fetched again with half the cap still queued
         p.running.set(2); // both records left are running (an asynchronous handler's): none waits to start
 
         p.fetchLanded();
@@ -126,13 +116,8 @@ class CompletionsTest {
 
     @Test
     void aPartitionWhoseNextFetchFindsRecordsWaitingKeepsItsDepth() {
-        PartitionState p = loop.assign(P0, 0);
+        PartitionState p = resumedWithHalfItsCapQueued();
         long quarter = p.queueDepth.cap() / 4;
-        loop.handOut(p, 0, 4, quarter);
-        loop.pauses.pause(p, PauseReason.BUDGET);
-        p.completed(0, quarter, System.nanoTime());
-        p.completed(1, quarter, System.nanoTime());
-        loop.completions.take();
         p.running.set(1); // one record runs, one waits: a quarter of the cap, half the resume mark
 
         p.fetchLanded();
@@ -172,6 +157,22 @@ class CompletionsTest {
     }
 
     /** A partition of {@link #completions} with {@code records} of {@code bytes} each queued, paused for the budget. */
+    /**
+     * A partition of four records of a quarter of its queue cap each, paused for the budget and fetched again once
+     * two of them were done: records 2 and 3 are queued.
+     */
+    private PartitionState resumedWithHalfItsCapQueued() {
+        PartitionState p = loop.assign(P0, 0);
+        long quarter = p.queueDepth.cap() / 4;
+        loop.handOut(p, 0, 4, quarter);
+        loop.pauses.pause(p, PauseReason.BUDGET);
+        p.completed(0, quarter, System.nanoTime());
+        p.completed(1, quarter, System.nanoTime());
+        loop.completions.take();
+        assertEquals(Set.of(), loop.consumer.paused(), "fetched again");
+        return p;
+    }
+
     private PartitionState pausedForBudget(long records, long bytes) {
         PartitionState p = TestPartitions.state(P0, 0, completions.queue());
         loop.partitions.add(p);
