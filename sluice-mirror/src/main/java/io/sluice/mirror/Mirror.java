@@ -69,15 +69,23 @@ public final class Mirror implements AutoCloseable {
         Admin sourceAdmin = Admin.create(ClusterConnection.of(config.sourceProperties()));
         Admin targetAdmin = Admin.create(ClusterConnection.of(config.targetProperties()));
         try {
-            // both asked at once: the first round trip to each cluster is also its connection's set-up
+            // both asked at once: the first round trip to each cluster is also its connection's set-up; answered while
+            // the transactions' client is made (a round trip and a client each took 150-200 ms of a start)
             KafkaFuture<String> sourceId = sourceAdmin.describeCluster().clusterId();
             KafkaFuture<String> targetId = targetAdmin.describeCluster().clusterId();
-            String sourceCluster = get(sourceId, "reach the source cluster");
-            String targetCluster = get(targetId, "reach the target cluster");
-            if (sourceCluster.equals(targetCluster) && config.naming().isIdentity()) {
-                throw new IllegalArgumentException("the source and the target are the same cluster (" + sourceCluster
-                        + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
-                        + "target topics with a prefix or a template.");
+            TargetTransactionCommit transactions = config.delivery() == MirrorDelivery.EXACTLY_ONCE
+                    ? transactions(config) : null;
+            String sourceCluster;
+            String targetCluster;
+            try {
+                sourceCluster = get(sourceId, "reach the source cluster");
+                targetCluster = get(targetId, "reach the target cluster");
+                refuseCopyIntoItself(config, sourceCluster, targetCluster);
+            } catch (RuntimeException e) {
+                if (transactions != null) {
+                    transactions.close();
+                }
+                throw e;
             }
             ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, ADMIN_TIMEOUT);
             ClusterTopics targetTopics = new ClusterTopics(targetAdmin, ADMIN_TIMEOUT);
@@ -88,13 +96,7 @@ public final class Mirror implements AutoCloseable {
             }
             CommitPoint.Factory commitPoint;
             TargetWrites writes;
-            if (config.delivery() == MirrorDelivery.EXACTLY_ONCE) {
-                TargetTransactionCommit transactions = TargetTransactionCommit.builder()
-                        .producerProperties(producerProperties(config))
-                        .transactionalIdPrefix(config.transactionalIdPrefix())
-                        .progressGroup(config.progressGroup())
-                        .progressPartition(tp -> new TopicPartition(config.naming().target(tp.topic()), tp.partition()))
-                        .build();
+            if (transactions != null) {
                 commitPoint = group -> new TopicsFirst(transactions, topics);
                 writes = new TransactionalWrites(transactions);
             } else {
@@ -196,6 +198,24 @@ public final class Mirror implements AutoCloseable {
                 .untilEnd(config.untilEnd());
         return config.topicPattern().isPresent() ? engine.topicPattern(config.topicPattern().get())
                 : engine.topics(config.topics().toArray(String[]::new));
+    }
+
+    /** The exactly-once commit point: each source partition's transaction in the target. */
+    private static TargetTransactionCommit transactions(MirrorConfig config) {
+        return TargetTransactionCommit.builder()
+                .producerProperties(producerProperties(config))
+                .transactionalIdPrefix(config.transactionalIdPrefix())
+                .progressGroup(config.progressGroup())
+                .progressPartition(tp -> new TopicPartition(config.naming().target(tp.topic()), tp.partition()))
+                .build();
+    }
+
+    private static void refuseCopyIntoItself(MirrorConfig config, String sourceCluster, String targetCluster) {
+        if (sourceCluster.equals(targetCluster) && config.naming().isIdentity()) {
+            throw new IllegalArgumentException("the source and the target are the same cluster (" + sourceCluster
+                    + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
+                    + "target topics with a prefix or a template.");
+        }
     }
 
     /** Producer settings for the target: its connection and the throughput settings a careful operator would set. */

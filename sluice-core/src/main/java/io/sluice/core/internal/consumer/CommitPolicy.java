@@ -27,6 +27,19 @@ interface CommitPolicy {
     /** The partitions were lost: another member may own them; nothing may be committed or published. */
     void lost(Collection<PartitionState> partitions);
 
+    /**
+     * After how many records of the fetch being dispatched the partition's commit is queued at once, behind them
+     * ({@link #queueCommit}), rather than on the interval; {@link Integer#MAX_VALUE} for never. Only {@link LaneCommits}
+     * asks for one: an assignment's first commit follows its first record.
+     */
+    default int commitAfter(PartitionState partition) {
+        return Integer.MAX_VALUE;
+    }
+
+    /** The dispatcher handed out {@link #commitAfter} records of a fetch: queue the commit behind them. */
+    default void queueCommit(PartitionState partition) {
+    }
+
     /** Bytes held for the partition outside the engine's queues (a sink's buffers). */
     long heldBytes(PartitionState partition);
 

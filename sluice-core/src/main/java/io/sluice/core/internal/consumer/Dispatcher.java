@@ -14,7 +14,9 @@ import org.apache.kafka.common.TopicPartition;
  * Hands a poll's records to their lanes, charging each to the ledger and the budget. A record is not handed out when
  * an earlier owner already did it (the commit's completion map), when it is a full window ahead of the oldest
  * unfinished record, or past a bounded run's end: the consumer seeks back to it and the partition pauses until that
- * changes. A partition at its share of the budget pauses after the poll.
+ * changes. A partition at its share of the budget pauses after the poll. Where the commit policy wants a commit
+ * behind a fetch's first records ({@link CommitPolicy#commitAfter}), they are handed over before it is queued, and the
+ * rest after.
  *
  * <p>Threading: the consumer thread; the counters may be read from any thread.
  */
@@ -52,6 +54,7 @@ final class Dispatcher {
             long dispatched = 0;
             long dispatchedBytes = 0; // counted once per fetch: an atomic add per record shows in profiles
             long end = runEnd.endOf(tp); // once per fetch too: a map lookup per record showed in the mirror's profile
+            int commitAfter = commits.commitAfter(p);
             List<ConsumerRecord<byte[], byte[]>> fetched = records.records(tp);
             LaneRun run = new LaneRun(p, fetched);
             int i = 0;
@@ -87,6 +90,10 @@ final class Dispatcher {
                     unordered++;
                 } else {
                     run.extend(lane, i);
+                }
+                if (dispatched == commitAfter) {
+                    run.handOver(i + 1);
+                    commits.queueCommit(p); // behind the records so far, ahead of the rest
                 }
             }
             run.handOver(i); // the records from a break on were not handed out
