@@ -11,21 +11,34 @@ import java.util.concurrent.atomic.LongAdder;
  * The worker threads that run lanes, and the watchdog that times out attempts. Lanes with work wait in one shared
  * queue and every idle worker takes the next, so work spreads over all workers however unevenly it arrives.
  *
- * <p>A worker stuck in a handler past the processing timeout is left behind: the watchdog fails the attempt, gives
- * the lane to the pool again and starts a replacement worker, so the pool keeps its size in working threads. The
- * stuck thread retires whenever the handler returns.
+ * <p>Workers start as lanes need them, up to the pool's size: a lane that arrives while no worker waits for one starts
+ * a worker, and so does a worker that takes a lane while others still wait and no worker is idle. A sink runs one
+ * lane per partition, so an archive or a mirror of 4 partitions starts about 4 workers, not the 64 of the default
+ * concurrency (which took 60 ms of the mirror's start, and woke every 100 ms each while idle). No lane is left waiting
+ * while the pool is below its size: whoever makes it wait, a submit or a worker taking another lane, sees no idle
+ * worker after the lane was queued, and starts one.
+ *
+ * <p>A worker stuck in a handler past the processing timeout is left behind: the watchdog fails the attempt and gives
+ * the lane to the pool again, which starts a replacement when no worker is idle; the stuck worker no longer counts
+ * towards the size. It retires whenever the handler returns.
  *
  * <p>Threading: {@link #submit} from any thread. Each worker publishes the lane it runs in a volatile field that
- * only the watchdog reads. {@link #shutdown} from the engine's owner.
+ * only the watchdog reads. The counts of workers that work and that wait are atomic. {@link #shutdown} from the
+ * engine's owner.
  */
 public final class WorkerPool {
 
     private final String name;
+    private final int size;
     private final long timeoutNanos;
     private final LinkedBlockingQueue<Lane> ready = new LinkedBlockingQueue<>();
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Set<Lane> suspended = ConcurrentHashMap.newKeySet();
     private final AtomicInteger sequence = new AtomicInteger();
+    /** Workers started and not retiring: at most {@link #size}. */
+    private final AtomicInteger working = new AtomicInteger();
+    /** Workers waiting for a lane in the queue. */
+    private final AtomicInteger idle = new AtomicInteger();
     private final boolean virtual;
     private final Thread watchdog;
     /** Attempts that overran the processing timeout. */
@@ -39,12 +52,13 @@ public final class WorkerPool {
 
     /** @param virtual workers on virtual threads (JDK 21+ API; the engine allows it on JDK 24+ only) */
     public WorkerPool(String name, int threads, long timeoutNanos, boolean virtual) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("a pool needs at least one worker, not " + threads);
+        }
         this.name = name;
+        this.size = threads;
         this.timeoutNanos = timeoutNanos;
         this.virtual = virtual;
-        for (int i = 0; i < threads; i++) {
-            startWorker();
-        }
         this.watchdog = new Thread(this::watch, name + "-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
@@ -57,6 +71,21 @@ public final class WorkerPool {
     void submit(Lane lane) {
         handOffs.increment();
         ready.offer(lane);
+        if (idle.get() == 0) {
+            grow(); // after the offer: a worker that went idle since would find the lane
+        }
+    }
+
+    /** Starts a worker unless the pool is at its size or stopped. */
+    private void grow() {
+        int n;
+        do {
+            n = working.get();
+            if (n >= size || stopped) {
+                return;
+            }
+        } while (!working.compareAndSet(n, n + 1));
+        startWorker();
     }
 
     /** Whether a lane waits for a worker: then a worker's lane gives its thread up after a turn. */
@@ -123,8 +152,13 @@ public final class WorkerPool {
                 Lane lane = w.running;
                 if (lane != null && !w.retiring && lane.expireIfOverdue(now, w.thread)) {
                     timeouts.increment();
+                    // it no longer counts: the lane it held was given back, and its submit starts a replacement
+                    // unless a worker is idle (the stamp's hand-over orders this before the lane runs again)
                     w.retiring = true;
-                    startWorker();
+                    working.decrementAndGet();
+                    if (idle.get() == 0 && !ready.isEmpty()) {
+                        grow();
+                    }
                 }
             }
             for (Lane lane : suspended) {
@@ -164,13 +198,19 @@ public final class WorkerPool {
             try {
                 while (!stopped && !retiring) {
                     Lane lane;
+                    idle.incrementAndGet();
                     try {
                         lane = ready.poll(100, TimeUnit.MILLISECONDS);
                     } catch (InterruptedException e) {
                         continue; // a stale interrupt from the watchdog, or shutdown: the loop condition decides
+                    } finally {
+                        idle.decrementAndGet();
                     }
                     if (lane == null) {
                         continue;
+                    }
+                    if (idle.get() == 0 && !ready.isEmpty()) {
+                        grow(); // another lane waits, and a submit that saw this worker idle started none for it
                     }
                     running = lane;
                     boolean kept = lane.run();
@@ -182,6 +222,9 @@ public final class WorkerPool {
                 }
             } finally {
                 workers.remove(this);
+                if (!retiring) {
+                    working.decrementAndGet(); // an error out of a lane: the next submit may start another
+                }
             }
         }
     }

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -96,8 +98,49 @@ class WorkerPoolTest {
     }
 
     @Test
-    void shutdownEndsEveryIdleWorker() {
+    void workersStartAsLanesNeedThemAndNeverPastThePoolsSize() throws InterruptedException {
+        pool = new WorkerPool("growth-test", 2, TimeUnit.MINUTES.toNanos(10));
+        assertEquals(0, pool.threads(), "no lane yet, no worker");
+        CountDownLatch release = new CountDownLatch(1);
+        BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+        ScriptedInvoker held = ScriptedInvoker.of(record -> {
+            started.add(record.offset());
+            release.await();
+            return null;
+        });
+        Lane first = new Lane(partition, held, pool, null);
+        Lane second = new Lane(partition, held, pool, null);
+        Lane third = new Lane(partition, held, pool, null);
+
+        first.add(TestRecords.at(0));
+        assertEquals(0L, started.poll(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, pool.threads(), "one lane, one worker");
+        second.add(TestRecords.at(1));
+        assertEquals(1L, started.poll(WAIT_SECONDS, TimeUnit.SECONDS), "a lane waiting while no worker is idle "
+                + "starts a worker");
+        assertEquals(2, pool.threads());
+        third.add(TestRecords.at(2));
+        assertEquals(2, pool.threads(), "the pool's size");
+        assertEquals(null, started.poll(50, TimeUnit.MILLISECONDS), "the third lane waits for a worker");
+
+        release.countDown();
+        partition.awaitCompletions(3);
+        assertEquals(2, pool.threads());
+    }
+
+    @Test
+    void shutdownEndsEveryIdleWorker() throws InterruptedException {
         pool = new WorkerPool("shutdown-test", 3, TimeUnit.MINUTES.toNanos(10));
+        CountDownLatch allStarted = new CountDownLatch(3);
+        ScriptedInvoker meeting = ScriptedInvoker.of(record -> {
+            allStarted.countDown();
+            allStarted.await(); // each holds its worker until all three run: three workers
+            return null;
+        });
+        for (int i = 0; i < 3; i++) {
+            new Lane(partition, meeting, pool, null).add(TestRecords.at(i));
+        }
+        partition.awaitCompletions(3);
         assertEquals(3, pool.threads());
         pool.shutdown(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         assertEquals(0, pool.threads());
