@@ -25,6 +25,6 @@ public final class Main {
     /** As {@link #execute(String[], Console)}, with the variables of pipeline files given. */
     public static int execute(String[] args, Console console, Variables variables) {
         CliContext context = new CliContext(console, variables);
-        return SluiceCommand.commandLine(context).execute(args);
+        return SluiceCommand.commandLine(context, args).execute(args);
     }
 }

@@ -26,6 +26,7 @@ import io.sluice.cli.verify.VerifyCommand;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
- * The {@code sluice} command and the one place its subcommands are registered (the {@code subcommands} list below).
+ * The {@code sluice} command and the one place its subcommands are registered ({@link #SUBCOMMANDS}).
  *
  * <p>Threading: one command line per invocation, on the main thread.
  */
@@ -43,22 +44,13 @@ import picocli.CommandLine;
         description = {"Moves data out of Kafka: archives topics to local files, S3 and HDFS as compressed, "
                 + "partitioned files, exactly once.", ""},
         footer = {"", "Exit status: 0 done (or drained cleanly after Ctrl-C / SIGTERM), 1 runtime failure, 2 bad usage "
-                + "or pipeline file, 3 (produce) some records were not acknowledged, 130 stopped at once by a second Ctrl-C."},
-        subcommands = {
-            QuickstartCommand.class,
-            LocalCommand.class,
-            RunCommand.class,
-            MirrorCommand.class,
-            MergeCommand.class,
-            ProduceCommand.class,
-            ReassignCommand.class,
-            ValidateCommand.class,
-            VerifyCommand.class,
-            LagCommand.class,
-            DocsCommand.class,
-            CommandLine.HelpCommand.class
-        })
+                + "or pipeline file, 3 (produce) some records were not acknowledged, 130 stopped at once by a second Ctrl-C."})
 public final class SluiceCommand implements Callable<Integer> {
+
+    /** The subcommands, in the order the help lists them; {@code help} comes last. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(QuickstartCommand.class, LocalCommand.class,
+            RunCommand.class, MirrorCommand.class, MergeCommand.class, ProduceCommand.class, ReassignCommand.class,
+            ValidateCommand.class, VerifyCommand.class, LagCommand.class, DocsCommand.class);
 
     @Option(names = "--log-format", scope = ScopeType.INHERIT, paramLabel = "text|json", defaultValue = "text",
             description = "Log lines as readable text (the default) or one JSON object per line.")
@@ -77,10 +69,28 @@ public final class SluiceCommand implements Callable<Integer> {
         return ExitStatus.USAGE;
     }
 
-    /** The command line with everything wired: factory, extensions, logging set-up and exit statuses. */
+    /** The command line with every subcommand and everything wired: factory, logging set-up and exit statuses. */
     static CommandLine commandLine(CliContext context) {
+        return commandLine(context, null);
+    }
+
+    /**
+     * As {@link #commandLine(CliContext)}, with only the subcommand {@code args} name when they name one: picocli
+     * builds each command's model by reflection when it is added, and building all of them took 350 ms of every start
+     * (a third of a mirror's time to its first copy). The help, a mistyped name and no name at all get every one.
+     */
+    static CommandLine commandLine(CliContext context, String[] args) {
         SluiceCommand top = new SluiceCommand();
         CommandLine cli = new CommandLine(top, factory(context));
+        String named = args == null ? null : subcommandIn(args);
+        for (Class<?> type : SUBCOMMANDS) {
+            if (named == null || named.equals(nameOf(type))) {
+                cli.addSubcommand(type);
+            }
+        }
+        if (named == null) {
+            cli.addSubcommand(new CommandLine.HelpCommand());
+        }
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new PrintWriter(context.console().out(), true));
         cli.setErr(new PrintWriter(context.console().err(), true));
@@ -90,6 +100,25 @@ public final class SluiceCommand implements Callable<Integer> {
         });
         cli.setExecutionExceptionHandler((e, command, parsed) -> failed(e, context, top.verbose));
         return cli;
+    }
+
+    /** The subcommand the arguments name, past the top command's own options; null when none or not one of ours. */
+    private static String subcommandIn(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--log-format")) {
+                i++; // its value
+            } else if (!arg.startsWith("-")) {
+                return SUBCOMMANDS.stream().map(SluiceCommand::nameOf).anyMatch(arg::equals) ? arg : null;
+            } else if (!arg.startsWith("--log-format=") && !arg.equals("-v") && !arg.equals("--verbose")) {
+                return null; // --help, --version, or a mistake picocli explains
+            }
+        }
+        return null;
+    }
+
+    private static String nameOf(Class<?> command) {
+        return command.getAnnotation(Command.class).name();
     }
 
     private static int failed(Exception e, CliContext context, boolean verbose) {
