@@ -89,8 +89,11 @@ class CompactedMirrorAuditTest {
         assertEquals(6, runToEnd(mirror));
 
         // the target's cleaner: a record of the target's own rolls the segment holding the copies of round 3, once
-        // (a second roll would let it clean again and drop its tombstones, which the source's half below relies on)
-        send(target, record(topic, T0 + 3_000, "target-roll", "local"));
+        // (a second roll would let it clean again and drop its tombstones, which the source's half below relies on).
+        // It is stamped a second ahead of now: that segment may begin with a transaction marker, stamped when its
+        // transaction committed, and which marker begins it depends on when the copy's commits came (an assignment's
+        // first commit holds one record); a record stamped from T0 would not roll a segment begun by a marker
+        send(target, record(topic, System.currentTimeMillis() + 1_000, "target-roll", "local"));
         awaitCleaned(target, topic, records -> records.stream().noneMatch(r -> hasValue(r, "v3a")), () -> { });
         MirrorAuditReport targetCompacted = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
         assertTrue(targetCompacted.clean(), targetCompacted::toText);
