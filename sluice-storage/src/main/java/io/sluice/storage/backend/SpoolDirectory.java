@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
@@ -23,13 +25,18 @@ import java.util.stream.Stream;
  * {@code <dir>/<id>/}, and holds a lock on {@code <dir>/<id>.lock} while it lives. The lock file is locked under a
  * temporary name and only then renamed into place, and the folder is made after that, so a folder without its lock
  * file is never live. When a backend starts, every sibling whose lock nobody holds is what a crashed or killed run
- * left behind, and is deleted, as is every folder without a lock file.
+ * left behind, and is deleted, as is every folder without a lock file. A lock file still under its temporary name is
+ * another backend starting (it may not hold the lock yet: taking it away failed that start, with two archivers on
+ * one machine), so it is removed only once it is an hour old, when its start has long failed.
  *
  * <p>Threading: safe for concurrent use.
  */
 final class SpoolDirectory implements Closeable {
 
     private static final String LOCK = ".lock";
+    private static final String UNNAMED = ".new";
+    /** How old a lock file under its temporary name must be before it counts as left behind. */
+    private static final Duration STARTING = Duration.ofHours(1);
 
     private final Path own;
     private final Path lockFile;
@@ -48,7 +55,7 @@ final class SpoolDirectory implements Closeable {
         Path root = Files.createDirectories(dir.toAbsolutePath().normalize());
         String id = UUID.randomUUID().toString();
         Path lockFile = root.resolve(id + LOCK);
-        Path unnamed = root.resolve(id + LOCK + ".new");
+        Path unnamed = root.resolve(id + LOCK + UNNAMED);
         FileChannel channel = FileChannel.open(unnamed, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         FileLock lock = channel.lock();
         Files.move(unnamed, lockFile, StandardCopyOption.ATOMIC_MOVE); // the lock goes with the file
@@ -86,7 +93,9 @@ final class SpoolDirectory implements Closeable {
             if (name.startsWith(ownId)) {
                 continue;
             }
-            if (Files.isDirectory(entry)) {
+            if (name.endsWith(UNNAMED)) {
+                removeIfStale(entry);
+            } else if (Files.isDirectory(entry)) {
                 if (!Files.exists(root.resolve(name + LOCK))) {
                     deleteTree(entry); // its owner died while removing it, lock first
                 }
@@ -94,6 +103,16 @@ final class SpoolDirectory implements Closeable {
                 removeIfAbandoned(entry, root.resolve(name.substring(0, name.indexOf('.') < 0 ? name.length()
                         : name.indexOf('.'))));
             }
+        }
+    }
+
+    private static void removeIfStale(Path unnamed) throws IOException {
+        try {
+            if (Files.getLastModifiedTime(unnamed).toInstant().isBefore(Instant.now().minus(STARTING))) {
+                Files.deleteIfExists(unnamed); // its folder never existed: made after the rename
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // its backend renamed it meanwhile
         }
     }
 
