@@ -23,8 +23,10 @@ import io.sluice.core.internal.lane.WorkerPool;
 import io.sluice.core.internal.metrics.EngineMetrics;
 import io.sluice.core.sink.Sink;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,15 +138,31 @@ public final class Engine implements AutoCloseable {
             props.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG); // the broker assigns (KIP-848)
         }
 
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        // the engine's admin client also reads the group's offsets for a bounded run, off the consumer thread
-        Admin admin = Admin.create(ClusterConnection.of(config.consumerProperties()));
+        // what this start made, closed again (last first) if a later step fails: the consumer thread owns them
+        // only once it runs
+        Deque<AutoCloseable> made = new ArrayDeque<>();
+        try {
+            KafkaConsumer<byte[], byte[]> consumer =
+                    new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            made.push(() -> consumer.close(Duration.ZERO));
+            // the engine's admin client also reads the group's offsets for a bounded run, off the consumer thread
+            Admin admin = Admin.create(ClusterConnection.of(config.consumerProperties()));
+            made.push(() -> admin.close(Duration.ZERO));
+            return start(config, processors, workers, inFlight, sink, ordering, timeout, virtual, budget, props,
+                    consumer, admin, made);
+        } catch (RuntimeException | Error e) {
+            closeAll(made, e);
+            throw e;
+        }
+    }
+
+    private static Engine start(EngineConfig config, Function<FailurePolicy, RecordProcessor> processors, int workers,
+            Semaphore inFlight, Sink sink, Ordering ordering, Duration timeout, boolean virtual, MemoryBudget budget,
+            Map<String, Object> props, KafkaConsumer<byte[], byte[]> consumer, Admin admin, Deque<AutoCloseable> made) {
         SourceGroupView group = new SourceGroupView(consumer, admin, config.groupId());
         CommitPoint commitPoint = config.commitPoint().create(group);
+        made.push(commitPoint::close);
         if (commitPoint.commitsInLane() && sink == null) {
-            consumer.close();
-            admin.close(Duration.ZERO);
             throw new IllegalArgumentException(commitPoint.describe() + " commits in order with a sink's writes; "
                     + "handlers commit through the source group: start a sink (Engine.startSink) or leave the commit "
                     + "point at its default");
@@ -159,10 +177,13 @@ public final class Engine implements AutoCloseable {
                         props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
                                 : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
                         config.deadLetterRetryFor());
+                made.pop();
+                made.push(commitPoint::close); // it closes the commit point it wraps
                 deadLetters = pending;
             } else {
                 publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
                         config.deadLetterRetryFor());
+                made.push(publisher);
                 deadLetters = publisher;
             }
         }
@@ -186,6 +207,17 @@ public final class Engine implements AutoCloseable {
         metrics.bind(engine::stats);
         engine.consumerThread.start();
         return engine;
+    }
+
+    /** Closes what a failed start made, last first; what fails to close is added to the start's failure. */
+    private static void closeAll(Deque<AutoCloseable> made, Throwable failure) {
+        while (!made.isEmpty()) {
+            try {
+                made.pop().close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     public Health health() {

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -75,57 +76,68 @@ public final class Mirror implements AutoCloseable {
             KafkaFuture<String> targetId = targetAdmin.describeCluster().clusterId();
             TargetTransactionCommit transactions = config.delivery() == MirrorDelivery.EXACTLY_ONCE
                     ? transactions(config) : null;
-            String sourceCluster;
-            String targetCluster;
+            // the engine owns the transactions once it has made its commit point of them; until then, a failed start
+            // closes them here (their client holds connections to the target)
+            AtomicBoolean handedOver = new AtomicBoolean(transactions == null);
             try {
-                sourceCluster = get(sourceId, "reach the source cluster");
-                targetCluster = get(targetId, "reach the target cluster");
+                String sourceCluster = get(sourceId, "reach the source cluster");
+                String targetCluster = get(targetId, "reach the target cluster");
                 refuseCopyIntoItself(config, sourceCluster, targetCluster);
+                return start(config, registry, sourceAdmin, targetAdmin, sourceCluster, targetCluster, transactions,
+                        handedOver);
             } catch (RuntimeException e) {
-                if (transactions != null) {
+                if (!handedOver.get()) {
                     transactions.close();
                 }
-                throw e;
-            }
-            ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, ADMIN_TIMEOUT);
-            ClusterTopics targetTopics = new ClusterTopics(targetAdmin, ADMIN_TIMEOUT);
-            TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(),
-                    config.replicationFactor());
-            if (config.topicPattern().isEmpty()) {
-                topics.prepareAhead(config.topics());
-            }
-            CommitPoint.Factory commitPoint;
-            TargetWrites writes;
-            if (transactions != null) {
-                commitPoint = group -> new TopicsFirst(transactions, topics);
-                writes = new TransactionalWrites(transactions);
-            } else {
-                Map<String, Object> props = producerProperties(config);
-                props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-                props.put(ProducerConfig.ACKS_CONFIG, "all");
-                commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics);
-                writes = new AcknowledgedWrites(() -> new KafkaProducer<>(props, new ByteArraySerializer(),
-                        new ByteArraySerializer()), ADMIN_TIMEOUT);
-            }
-            MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
-            EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);
-            if (registry != null) {
-                engineConfig.meterRegistry(registry);
-            }
-            Engine engine = Engine.startSink(engineConfig.build(), sink);
-            try {
-                Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
-                        sourceCluster, sourceAdmin, targetAdmin));
-                return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
-                        targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync);
-            } catch (RuntimeException e) {
-                engine.close();
-                sink.close();
                 throw e;
             }
         } catch (RuntimeException e) {
             sourceAdmin.close(Duration.ZERO);
             targetAdmin.close(Duration.ZERO);
+            throw e;
+        }
+    }
+
+    private static Mirror start(MirrorConfig config, MeterRegistry registry, Admin sourceAdmin, Admin targetAdmin,
+            String sourceCluster, String targetCluster, TargetTransactionCommit transactions,
+            AtomicBoolean handedOver) {
+        ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, ADMIN_TIMEOUT);
+        ClusterTopics targetTopics = new ClusterTopics(targetAdmin, ADMIN_TIMEOUT);
+        TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(),
+                config.replicationFactor());
+        if (config.topicPattern().isEmpty()) {
+            topics.prepareAhead(config.topics());
+        }
+        CommitPoint.Factory commitPoint;
+        TargetWrites writes;
+        if (transactions != null) {
+            commitPoint = group -> {
+                handedOver.set(true);
+                return new TopicsFirst(transactions, topics);
+            };
+            writes = new TransactionalWrites(transactions);
+        } else {
+            Map<String, Object> props = producerProperties(config);
+            props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            props.put(ProducerConfig.ACKS_CONFIG, "all");
+            commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics);
+            writes = new AcknowledgedWrites(() -> new KafkaProducer<>(props, new ByteArraySerializer(),
+                    new ByteArraySerializer()), ADMIN_TIMEOUT);
+        }
+        MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
+        EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);
+        if (registry != null) {
+            engineConfig.meterRegistry(registry);
+        }
+        Engine engine = Engine.startSink(engineConfig.build(), sink);
+        try {
+            Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
+                    sourceCluster, sourceAdmin, targetAdmin));
+            return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
+                    targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync);
+        } catch (RuntimeException e) {
+            engine.close();
+            sink.close();
             throw e;
         }
     }

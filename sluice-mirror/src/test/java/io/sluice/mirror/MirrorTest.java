@@ -1,6 +1,7 @@
 package io.sluice.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.Health;
@@ -8,12 +9,17 @@ import io.sluice.local.kafka.Listener;
 import io.sluice.mirror.copy.TopicNaming;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -54,6 +60,23 @@ class MirrorTest {
         assertEquals(50, Clusters.partitions(clusters.source(), topic).get(0).size(), "the source holds no copies");
     }
 
+    @Test
+    void aStartThatFailsLeavesNoClientOfItsOwnOpen() throws Exception {
+        String topic = sourceTopic("failed", 1, 1);
+        // the engine's consumer refuses this setting after the mirror made its transactions and its admin clients
+        MirrorConfig config = clusters.mirror(Names.unique("failed"), topic).sourceProperty("max.poll.records", 0)
+                .build();
+        Set<ObjectName> adminsBefore = mbeans("kafka.admin.client:type=app-info,*");
+
+        ConfigException refused = assertThrows(ConfigException.class, () -> Mirror.start(config));
+        assertTrue(refused.getMessage().contains("max.poll.records"), refused.getMessage());
+
+        // a Kafka client registers its app-info MBean when made and removes it when closed
+        assertEquals(Set.of(), mbeans("kafka.consumer:type=app-info,id=*" + config.progressGroup() + "*"),
+                "the transactions' progress reader");
+        assertEquals(adminsBefore, mbeans("kafka.admin.client:type=app-info,*"), "the mirror's admin clients");
+    }
+
     private Mirror.Counts runToEnd(MirrorConfig config) {
         try (Mirror mirror = Mirror.start(config)) {
             assertTrue(mirror.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
@@ -86,6 +109,10 @@ class MirrorTest {
             producer.flush();
         }
         return topic;
+    }
+
+    private static Set<ObjectName> mbeans(String pattern) throws MalformedObjectNameException {
+        return ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName(pattern), null);
     }
 
     private static byte[] bytes(String s) {
