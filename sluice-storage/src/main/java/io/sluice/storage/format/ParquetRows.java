@@ -2,6 +2,7 @@ package io.sluice.storage.format;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.avro.AvroReadSupport;
@@ -16,7 +17,10 @@ final class ParquetRows extends ProjectedRows {
     Cursor open(Path file) throws IOException {
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
         conf.set(AvroReadSupport.AVRO_REQUESTED_PROJECTION, COORDINATES.toString());
+        // with no data model given, the reader asks the configuration for one, which builds a Hadoop configuration
+        // and parses its XML defaults for every file: 80% of an audit's reading of 1,568 small files
         ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file), conf)
+                .withDataModel(GenericData.get())
                 .build();
         return new Cursor() {
             @Override
