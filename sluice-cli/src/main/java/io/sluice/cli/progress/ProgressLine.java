@@ -43,6 +43,24 @@ final class ProgressLine {
         return String.join(" · ", parts);
     }
 
+    /**
+     * The line while the run stops: the engine reads no more and its lag is no longer measured (its consumer thread is
+     * busy with the last commit), so rates and catching up would read as a stall. Says what the stop is doing
+     * instead ({@code what}), and what is not durable yet.
+     */
+    static String renderStopping(ProgressSample to, String what) {
+        List<String> parts = new ArrayList<>();
+        parts.add(Units.count(to.records()) + " records");
+        parts.add("stopping: " + what);
+        if (to.durableLag() > 0) {
+            parts.add(Units.count(to.durableLag()) + " not yet durable");
+        }
+        if (to.files() >= 0) {
+            parts.add(Units.count(to.files()) + (to.files() == 1 ? " file" : " files") + " committed");
+        }
+        return String.join(" · ", parts);
+    }
+
     private static String catchUp(ProgressSample from, ProgressSample to, double seconds) {
         if (to.lag() == 0) {
             return to.durableLag() > 0 ? notYetDurable(to) : "caught up";

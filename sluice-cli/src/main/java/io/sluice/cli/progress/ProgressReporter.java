@@ -50,25 +50,50 @@ public final class ProgressReporter {
             shownAt = now.nanos();
             return;
         }
-        if (now.nanos() - shownAt < every) {
+        if (!due(now)) {
             return;
         }
-        shownAt = now.nanos();
         window.addLast(now);
         while (window.size() > 2 && now.nanos() - window.peekFirst().nanos() > WINDOW) {
             window.removeFirst();
         }
         ProgressSample from = window.peekFirst();
-        String line = label + ": " + ProgressLine.render(from, now) + (detail.isEmpty() ? "" : " · " + detail);
+        double seconds = (now.nanos() - from.nanos()) / 1e9;
+        show(now, ProgressLine.render(from, now) + (detail.isEmpty() ? "" : " · " + detail),
+                Math.round((now.records() - from.records()) / seconds),
+                Math.round((now.bytes() - from.bytes()) / seconds));
+    }
+
+    /**
+     * Takes {@code now} as a reading while the run stops and shows {@link ProgressLine#renderStopping} when a line is
+     * due; {@code what} says what the stop is doing.
+     */
+    public void stopping(ProgressSample now, String what) {
+        if (!window.isEmpty() && !due(now)) {
+            return;
+        }
+        shownAt = now.nanos();
+        show(now, ProgressLine.renderStopping(now, what), 0, 0);
+    }
+
+    private boolean due(ProgressSample now) {
+        if (now.nanos() - shownAt < every) {
+            return false;
+        }
+        shownAt = now.nanos();
+        return true;
+    }
+
+    private void show(ProgressSample now, String figures, long recordsPerSecond, long bytesPerSecond) {
+        String line = label + ": " + figures;
         if (console.terminal()) {
             console.status(line);
             return;
         }
-        double seconds = (now.nanos() - from.nanos()) / 1e9;
         LOG.atInfo().setMessage(line)
                 .addKeyValue("records", now.records())
-                .addKeyValue("records_per_second", Math.round((now.records() - from.records()) / seconds))
-                .addKeyValue("bytes_per_second", Math.round((now.bytes() - from.bytes()) / seconds))
+                .addKeyValue("records_per_second", recordsPerSecond)
+                .addKeyValue("bytes_per_second", bytesPerSecond)
                 .addKeyValue("lag", now.lag())
                 .addKeyValue("durable_lag", now.durableLag())
                 .addKeyValue("files_committed", now.files())

@@ -106,7 +106,11 @@ public final class EngineRun {
         boolean warned = false;
         while (true) {
             ProgressSample now = progress();
-            reporter.update(now);
+            if (engine.health() == Health.DRAINING) {
+                reporter.stopping(now, story.drainMessage());
+            } else {
+                reporter.update(now);
+            }
             if (!warned && engine.partitions().isEmpty() && now.nanos() - start > ASSIGNMENT_WARNING.toNanos()) {
                 warned = true;
                 LOG.warn("no partition assigned after {} s: {}", ASSIGNMENT_WARNING.toSeconds(),

@@ -89,6 +89,39 @@ class ProgressLineTest {
     }
 
     @Test
+    void whileTheRunStopsTheLineSaysWhatTheStopDoesNotAStall() {
+        // the last commit of an archive: nothing more is read, and the lags are as of before the stop
+        assertEquals("200,000 records · stopping: committing the files · 200,000 not yet durable · 0 files committed",
+                ProgressLine.renderStopping(new ProgressSample(SECOND, 200_000, 51_000_000, 34_708, 200_000, 0, null),
+                        "committing the files"));
+        assertEquals("900 records · stopping: committing the copies", ProgressLine.renderStopping(
+                new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null), "committing the copies"));
+    }
+
+    @Test
+    void aStoppingRunShowsItsLineAtTheSameCadence() {
+        Console console = new Console(System.out, System.err, false);
+        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(5));
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger("sluice.progress");
+        log.start();
+        logger.addAppender(log);
+        try {
+            for (int s = 0; s <= 4; s++) {
+                reporter.update(new ProgressSample(s * SECOND, s * 1_000L, s * 100_000L, 10, 10, 0, null));
+            }
+            for (int s = 5; s <= 12; s++) {
+                reporter.stopping(new ProgressSample(s * SECOND, 4_000, 400_000, 10, 4_000, 0, null), "committing");
+            }
+        } finally {
+            logger.detachAppender(log);
+        }
+        assertEquals(List.of("archiving: 4,000 records · stopping: committing · 4,000 not yet durable · 0 files committed",
+                "archiving: 4,000 records · stopping: committing · 4,000 not yet durable · 0 files committed"),
+                log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+    }
+
+    @Test
     void withoutATerminalALogLineIsDueEveryIntervalWithItsFiguresAsKeyValues() {
         Console console = new Console(System.out, System.err, false);
         ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(5));
