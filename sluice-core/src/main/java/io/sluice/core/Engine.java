@@ -148,65 +148,58 @@ public final class Engine implements AutoCloseable {
             // the engine's admin client also reads the group's offsets for a bounded run, off the consumer thread
             Admin admin = Admin.create(ClusterConnection.of(config.consumerProperties()));
             made.push(() -> admin.close(Duration.ZERO));
-            return start(config, processors, workers, inFlight, sink, ordering, timeout, virtual, budget, props,
-                    consumer, admin, made);
+            SourceGroupView group = new SourceGroupView(consumer, admin, config.groupId());
+            CommitPoint commitPoint = config.commitPoint().create(group);
+            made.push(commitPoint::close);
+            if (commitPoint.commitsInLane() && sink == null) {
+                throw new IllegalArgumentException(commitPoint.describe() + " commits in order with a sink's "
+                        + "writes; handlers commit through the source group: start a sink (Engine.startSink) or leave "
+                        + "the commit point at its default");
+            }
+            EngineFailure failure = new EngineFailure(consumer::wakeup);
+            DeadLetterPublisher publisher = null;
+            DeadLetters deadLetters = null;
+            if (config.failureOutcome() == FailureOutcome.DEAD_LETTER) {
+                if (deadLettersWithCommits(config, props, commitPoint, sink)) {
+                    PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic());
+                    commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
+                            props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
+                                    : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
+                            config.deadLetterRetryFor());
+                    made.pop();
+                    made.push(commitPoint::close); // it closes the commit point it wraps
+                    deadLetters = pending;
+                } else {
+                    publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
+                            config.deadLetterRetryFor());
+                    made.push(publisher);
+                    deadLetters = publisher;
+                }
+            }
+            WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos(), virtual);
+            RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
+                    new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
+                    failure::fail));
+            EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
+            EngineParts parts = new EngineParts(consumer, admin, pool, processor,
+                    inFlight, new LaneRouter(ordering, sink == null ? config.laneFunction() : null,
+                            config.lanesPerPartition()), budget, commitPoint, failure, metrics,
+                    config.maxReadBytesPerSecond() > 0
+                            ? new ReadRateLimit(config.maxReadBytesPerSecond(), System.nanoTime()) : null,
+                    new StartSettings(config.startPosition(), config.outOfRangePolicy(), config.startTimestamp(),
+                            config.timestampStart(), config.window(), config.drainTimeout()),
+                    new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
+            ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
+                    Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
+                    config.drainTimeout()), parts, sink);
+            Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
+            metrics.bind(engine::stats);
+            engine.consumerThread.start();
+            return engine;
         } catch (RuntimeException | Error e) {
             closeAll(made, e);
             throw e;
         }
-    }
-
-    private static Engine start(EngineConfig config, Function<FailurePolicy, RecordProcessor> processors, int workers,
-            Semaphore inFlight, Sink sink, Ordering ordering, Duration timeout, boolean virtual, MemoryBudget budget,
-            Map<String, Object> props, KafkaConsumer<byte[], byte[]> consumer, Admin admin, Deque<AutoCloseable> made) {
-        SourceGroupView group = new SourceGroupView(consumer, admin, config.groupId());
-        CommitPoint commitPoint = config.commitPoint().create(group);
-        made.push(commitPoint::close);
-        if (commitPoint.commitsInLane() && sink == null) {
-            throw new IllegalArgumentException(commitPoint.describe() + " commits in order with a sink's writes; "
-                    + "handlers commit through the source group: start a sink (Engine.startSink) or leave the commit "
-                    + "point at its default");
-        }
-        EngineFailure failure = new EngineFailure(consumer::wakeup);
-        DeadLetterPublisher publisher = null;
-        DeadLetters deadLetters = null;
-        if (config.failureOutcome() == FailureOutcome.DEAD_LETTER) {
-            if (deadLettersWithCommits(config, props, commitPoint, sink)) {
-                PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic());
-                commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
-                        props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
-                                : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
-                        config.deadLetterRetryFor());
-                made.pop();
-                made.push(commitPoint::close); // it closes the commit point it wraps
-                deadLetters = pending;
-            } else {
-                publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
-                        config.deadLetterRetryFor());
-                made.push(publisher);
-                deadLetters = publisher;
-            }
-        }
-        WorkerPool pool = new WorkerPool("sluice-" + config.groupId(), workers, timeout.toNanos(), virtual);
-        RecordProcessor processor = processors.apply(new FailurePolicy(config.maxAttempts(),
-                new Backoff(config.initialBackoff(), config.maxBackoff()), config.failureOutcome(), deadLetters,
-                failure::fail));
-        EngineMetrics metrics = new EngineMetrics(config.meterRegistry(), config.groupId());
-        EngineParts parts = new EngineParts(consumer, admin, pool, processor,
-                inFlight, new LaneRouter(ordering, sink == null ? config.laneFunction() : null,
-                        config.lanesPerPartition()), budget, commitPoint, failure, metrics,
-                config.maxReadBytesPerSecond() > 0
-                        ? new ReadRateLimit(config.maxReadBytesPerSecond(), System.nanoTime()) : null,
-                new StartSettings(config.startPosition(), config.outOfRangePolicy(), config.startTimestamp(),
-                        config.timestampStart(), config.window(), config.drainTimeout()),
-                new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
-        ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
-                Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
-                config.drainTimeout()), parts, sink);
-        Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
-        metrics.bind(engine::stats);
-        engine.consumerThread.start();
-        return engine;
     }
 
     /** Closes what a failed start made, last first; what fails to close is added to the start's failure. */

@@ -91,9 +91,9 @@ class ProgressLineTest {
     @Test
     void whileTheRunStopsTheLineSaysWhatTheStopDoesNotAStall() {
         // the last commit of an archive: nothing more is read, and the lags are as of before the stop
-        assertEquals("200,000 records · stopping: committing the files · 200,000 not yet durable · 0 files committed",
-                ProgressLine.renderStopping(new ProgressSample(SECOND, 200_000, 51_000_000, 34_708, 200_000, 0, null),
-                        "committing the files"));
+        ProgressSample stopping = new ProgressSample(SECOND, 200_000, 51_000_000, 34_708, 200_000, 0, null);
+        assertEquals("200,000 records · stopping: committing the files · 200,000 not yet durable · 0 files "
+                + "committed", ProgressLine.renderStopping(stopping, "committing the files"));
         assertEquals("900 records · stopping: committing the copies", ProgressLine.renderStopping(
                 new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null), "committing the copies"));
     }
@@ -111,14 +111,14 @@ class ProgressLineTest {
                 reporter.update(new ProgressSample(s * SECOND, s * 1_000L, s * 100_000L, 10, 10, 0, null));
             }
             for (int s = 5; s <= 12; s++) {
-                reporter.stopping(new ProgressSample(s * SECOND, 4_000, 400_000, 10, 4_000, 0, null), "committing");
+                reporter.stopping(new ProgressSample(s * SECOND, 4_000, 400_000, 10, 4_000, 0, null),
+                        "committing");
             }
         } finally {
             logger.detachAppender(log);
         }
-        assertEquals(List.of("archiving: 4,000 records · stopping: committing · 4,000 not yet durable · 0 files committed",
-                "archiving: 4,000 records · stopping: committing · 4,000 not yet durable · 0 files committed"),
-                log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        String line = "archiving: 4,000 records · stopping: committing · 4,000 not yet durable · 0 files committed";
+        assertEquals(List.of(line, line), log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
     }
 
     @Test
