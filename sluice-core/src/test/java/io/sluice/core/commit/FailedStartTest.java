@@ -50,7 +50,9 @@ class FailedStartTest {
         assertEquals(Set.of(), mbeans("kafka.consumer:type=app-info,id=" + consumerId), "the engine's consumer");
         assertEquals(Set.of(), mbeans("kafka.consumer:type=app-info,id=*" + progressGroup + "*"),
                 "the commit point's progress reader");
-        assertEquals(adminsBefore, mbeans("kafka.admin.client:type=app-info,*"), "the engine's admin client");
+        // none made since is left; one closing from an earlier test may be gone by now
+        Set<ObjectName> adminsLeft = mbeans("kafka.admin.client:type=app-info,*");
+        assertTrue(adminsBefore.containsAll(adminsLeft), () -> "the engine's admin client left open: " + adminsLeft);
     }
 
     private static Set<ObjectName> mbeans(String pattern) throws MalformedObjectNameException {
