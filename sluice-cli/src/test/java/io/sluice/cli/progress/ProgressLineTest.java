@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -100,13 +101,7 @@ class ProgressLineTest {
 
     @Test
     void aStoppingRunShowsItsLineAtTheSameCadence() {
-        Console console = new Console(System.out, System.err, false);
-        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(5));
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger logger = (Logger) LoggerFactory.getLogger("sluice.progress");
-        log.start();
-        logger.addAppender(log);
-        try {
+        List<ILoggingEvent> log = loggedWithoutATerminal(reporter -> {
             for (int s = 0; s <= 4; s++) {
                 reporter.update(new ProgressSample(s * SECOND, s * 1_000L, s * 100_000L, 10, 10, 0, null));
             }
@@ -114,35 +109,41 @@ class ProgressLineTest {
                 reporter.stopping(new ProgressSample(s * SECOND, 4_000, 400_000, 10, 4_000, 0, null),
                         "committing");
             }
-        } finally {
-            logger.detachAppender(log);
-        }
+        });
         String line = "archiving: 4,000 records · stopping: committing · 4,000 not yet durable · 0 files committed";
-        assertEquals(List.of(line, line), log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        assertEquals(List.of(line, line), log.stream().map(ILoggingEvent::getFormattedMessage).toList());
     }
 
     @Test
     void withoutATerminalALogLineIsDueEveryIntervalWithItsFiguresAsKeyValues() {
-        Console console = new Console(System.out, System.err, false);
-        ProgressReporter reporter = new ProgressReporter(console, "archiving", Duration.ofSeconds(5));
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger logger = (Logger) LoggerFactory.getLogger("sluice.progress");
-        log.start();
-        logger.addAppender(log);
-        try {
+        List<ILoggingEvent> log = loggedWithoutATerminal(reporter -> {
             for (int s = 0; s <= 10; s++) {
                 // 1,000 records a second until second 6, then 3,000 a second
                 long records = s <= 6 ? s * 1_000L : 6_000 + (s - 6) * 3_000L;
                 reporter.update(new ProgressSample(s * SECOND, records, records * 100, -1, -1));
             }
+        });
+        assertEquals(List.of("archiving: 5,000 records · 1.00K rec/s · 100 kB/s",
+                "archiving: 18,000 records · 2.60K rec/s · 260 kB/s"),
+                log.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        // over the five seconds since the line before: (18,000 - 5,000) / 5 s
+        assertEquals(List.of("records=18000", "records_per_second=2600", "bytes_per_second=260000", "lag=-1",
+                "durable_lag=-1", "files_committed=-1"), log.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
+    }
+
+    /** What a reporter labelled "archiving", without a terminal and a line due every 5 s, logs while fed. */
+    private static List<ILoggingEvent> loggedWithoutATerminal(Consumer<ProgressReporter> feed) {
+        ProgressReporter reporter = new ProgressReporter(new Console(System.out, System.err, false), "archiving",
+                Duration.ofSeconds(5));
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger("sluice.progress");
+        log.start();
+        logger.addAppender(log);
+        try {
+            feed.accept(reporter);
         } finally {
             logger.detachAppender(log);
         }
-        assertEquals(List.of("archiving: 5,000 records · 1.00K rec/s · 100 kB/s",
-                "archiving: 18,000 records · 2.60K rec/s · 260 kB/s"),
-                log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
-        // over the five seconds since the line before: (18,000 - 5,000) / 5 s
-        assertEquals(List.of("records=18000", "records_per_second=2600", "bytes_per_second=260000", "lag=-1",
-                "durable_lag=-1", "files_committed=-1"), log.list.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
+        return log.list;
     }
 }
