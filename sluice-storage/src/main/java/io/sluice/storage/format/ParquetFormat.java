@@ -34,7 +34,7 @@ import org.apache.parquet.schema.TypeUtil;
  * the page sizes, not the data, decide the heap. The Kafka coordinates are never dictionary-encoded: every offset is
  * new, timestamps mostly are, and the topic and partition are one value per file, which plain encoding and the codec
  * store as well (measured: the same file size within 0.1%), while each dictionary costs 16 KiB of heap from the first
- * row.
+ * row. The other columns try a dictionary unless the files before gave theirs up ({@link DictionaryChoice}).
  *
  * <p>Lists use Parquet's standard three-level structure (what DuckDB, Spark and Arrow expect), not parquet-avro's
  * old two-level default.
@@ -53,6 +53,8 @@ public final class ParquetFormat extends RowFormat {
     private final int dictionaryPageBytes;
     /** What each open writer holds besides its data; package-private for the tests. */
     final ParquetHeap heap;
+    /** Which columns try a dictionary, from the files before; package-private for the tests. */
+    final DictionaryChoice dictionaries;
 
     ParquetFormat(RowSchema rows, CompressionCodecName codec, long rowGroupBytes, int pageBytes,
             int dictionaryPageBytes) {
@@ -70,6 +72,7 @@ public final class ParquetFormat extends RowFormat {
             throw new IllegalArgumentException("the value schema cannot be written as Parquet: " + e.getMessage(), e);
         }
         this.heap = new ParquetHeap(columns, codec, pageBytes, dictionaryPageBytes);
+        this.dictionaries = new DictionaryChoice(columns, PLAIN_COLUMNS);
     }
 
     /**
@@ -107,8 +110,10 @@ public final class ParquetFormat extends RowFormat {
                 .withPageSize(pageBytes)
                 .withDictionaryPageSize(dictionaryPageBytes);
         PLAIN_COLUMNS.forEach(column -> builder.withDictionaryEncoding(column, false));
+        Set<String> plain = dictionaries.plainColumns();
+        plain.forEach(column -> builder.withDictionaryEncoding(column, false));
         ParquetWriter<GenericRecord> parquet = builder.build();
-        return new Writer(counted, parquet);
+        return new Writer(counted, parquet, plain);
     }
 
     private static ParquetConfiguration configuration() {
@@ -123,6 +128,8 @@ public final class ParquetFormat extends RowFormat {
     private final class Writer extends RowWriter {
         private final CountingOutputStream counted;
         private final ParquetWriter<GenericRecord> parquet;
+        /** The columns this file writes plain as {@link #dictionaries} chose, besides the coordinates. */
+        private final Set<String> plain;
         private boolean closed;
         /**
          * Bytes out and bytes held as of the last write: what a row group shrank to when it went out, and what the
@@ -137,9 +144,10 @@ public final class ParquetFormat extends RowFormat {
         private long groupSourceBytes;
         private long lastHeap;
 
-        Writer(CountingOutputStream counted, ParquetWriter<GenericRecord> parquet) {
+        Writer(CountingOutputStream counted, ParquetWriter<GenericRecord> parquet, Set<String> plain) {
             this.counted = counted;
             this.parquet = parquet;
+            this.plain = plain;
             this.lastFlushed = counted.count();
             this.lastHeap = heap.fixed();
         }
@@ -194,6 +202,7 @@ public final class ParquetFormat extends RowFormat {
             if (!closed) {
                 closed = true;
                 parquet.close(); // the last row group and the footer
+                dictionaries.learn(plain, parquet.getFooter());
             }
         }
     }
