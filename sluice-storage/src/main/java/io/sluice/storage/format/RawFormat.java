@@ -85,9 +85,16 @@ public final class RawFormat implements FileFormat {
         return delimiter == Delimiter.NEWLINE ? new Lines(file, compressors) : new LengthPrefixed(file, compressors);
     }
 
-    /** Newline-delimited files cannot hold a tombstone or a value with a newline; length-prefixed ones hold any. */
+    /** Checked as a writer would ({@link #checkLine}), and kept as it came. */
     @Override
-    public void check(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
+    public ConsumerRecord<byte[], byte[]> hold(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
+            throws RecordRejectedException {
+        checkLine(record);
+        return record;
+    }
+
+    /** Newline-delimited files cannot hold a tombstone or a value with a newline; length-prefixed ones hold any. */
+    private void checkLine(ConsumerRecord<byte[], byte[]> record) throws RecordRejectedException {
         if (delimiter != Delimiter.NEWLINE) {
             return;
         }
@@ -112,7 +119,7 @@ public final class RawFormat implements FileFormat {
         @Override
         public void write(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
                 throws IOException, RecordRejectedException {
-            check(record, fields);
+            checkLine(record);
             out.write(record.value());
             out.write('\n');
             counted();
