@@ -36,14 +36,12 @@ public interface FileFormat {
     }
 
     /**
-     * What the sink keeps of a record it holds in memory for a file opened later ({@code HeldRows}), after rejecting
-     * what a writer of this format would reject, without writing: so a bad record still fails on arrival, where the
-     * engine can dead-letter it, never at the roll. The file's writer takes it back by {@link RecordWriter#writeHeld}.
-     * By default the record as it came, unchecked: the format takes whatever the value's decoding took.
+     * Rejects what a writer of this format would reject, without writing: the sink checks a record this way when it
+     * holds it in memory for a file opened later ({@code HeldRows}), so that a bad record still fails on arrival, where
+     * the engine can dead-letter it, never at the roll. By default nothing: the format takes whatever the value's
+     * decoding took.
      */
-    default ConsumerRecord<byte[], byte[]> hold(ConsumerRecord<byte[], byte[]> record, ValueFields value)
-            throws RecordRejectedException {
-        return record;
+    default void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
     }
 
     /**

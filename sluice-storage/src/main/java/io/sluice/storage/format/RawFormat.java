@@ -85,16 +85,9 @@ public final class RawFormat implements FileFormat {
         return delimiter == Delimiter.NEWLINE ? new Lines(file, compressors) : new LengthPrefixed(file, compressors);
     }
 
-    /** Checked as a writer would ({@link #checkLine}), and kept as it came. */
-    @Override
-    public ConsumerRecord<byte[], byte[]> hold(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
-            throws RecordRejectedException {
-        checkLine(record);
-        return record;
-    }
-
     /** Newline-delimited files cannot hold a tombstone or a value with a newline; length-prefixed ones hold any. */
-    private void checkLine(ConsumerRecord<byte[], byte[]> record) throws RecordRejectedException {
+    @Override
+    public void check(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
         if (delimiter != Delimiter.NEWLINE) {
             return;
         }
@@ -119,7 +112,7 @@ public final class RawFormat implements FileFormat {
         @Override
         public void write(ConsumerRecord<byte[], byte[]> record, ValueFields fields)
                 throws IOException, RecordRejectedException {
-            checkLine(record);
+            check(record, fields);
             out.write(record.value());
             out.write('\n');
             counted();

@@ -2,7 +2,6 @@ package io.sluice.storage.format;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.value.ValueFields;
-import io.sluice.storage.value.ValueReader;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -23,18 +22,6 @@ public interface RecordWriter extends Closeable {
      *     stays valid and the engine applies its failure outcome to the record alone
      */
     void write(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws IOException, RecordRejectedException;
-
-    /**
-     * Writes what {@link FileFormat#hold} kept of a record, checked then; by default as {@link #write} does, with the
-     * value decoded again when the format needs it whole.
-     *
-     * @param values the reader of the values when the format {@link FileFormat#decodesValues() decodes them}, else
-     *     null
-     */
-    default void writeHeld(ConsumerRecord<byte[], byte[]> held, ValueReader values)
-            throws IOException, RecordRejectedException {
-        write(held, values != null && held.value() != null ? values.read(held.value()) : null);
-    }
 
     /**
      * The file's size so far, for size-based rolling: bytes that reached the stream (after compression) plus, for

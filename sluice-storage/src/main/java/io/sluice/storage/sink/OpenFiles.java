@@ -310,10 +310,10 @@ final class OpenFiles {
      */
     private void hold(String directory, ConsumerRecord<byte[], byte[]> record, int size, ValueFields value)
             throws RecordRejectedException, StorageFailure {
-        ConsumerRecord<byte[], byte[]> kept = format.hold(record, value);
+        format.check(record, value);
         startsAge();
         long before = held.heapBytes();
-        PackedRecords rows = held.hold(directory, kept, kept == record ? size : PackedRecords.rawSize(kept));
+        PackedRecords rows = held.hold(directory, record, size);
         countHeld(held.heapBytes() - before);
         next = record.offset() + 1;
         CrashPoints.reach(AFTER_WRITE);
@@ -322,15 +322,15 @@ final class OpenFiles {
 
     /**
      * Writes a directory's held records into its file, in offset order. They were checked on arrival and their
-     * directory is known, so the format's writer takes what it kept of them ({@link FileFormat#hold}): a value is
-     * decoded again only where the format kept the record as it came and writes the decoded value.
+     * directory is known, so a value is decoded again only for a format that writes the decoded value (Avro values);
+     * a JSON value the writer converts itself is not scanned twice.
      */
     private void writeHeld(OpenFile file, PackedRecords rows) throws StorageFailure {
-        ValueReader writerValues = format.decodesValues() ? values : null;
+        boolean writerDecodes = format.decodesValues();
         for (Iterator<ConsumerRecord<byte[], byte[]>> it = rows.records(paths.partition()); it.hasNext(); ) {
             ConsumerRecord<byte[], byte[]> r = it.next();
             try {
-                file.writer.writeHeld(r, writerValues);
+                file.writer.write(r, writerDecodes && r.value() != null ? values.read(r.value()) : null);
             } catch (RecordRejectedException e) {
                 throw new IllegalStateException("a record the format accepted on arrival was rejected when written ("
                         + paths.partition() + "@" + r.offset() + "): " + e.getMessage(), e);
