@@ -4,6 +4,7 @@ import io.sluice.bench.ArchiveWork;
 import io.sluice.bench.BenchData;
 import io.sluice.bench.Scenario;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,17 @@ final class CommandArchiveSystem {
     private CommandArchiveSystem() {
     }
 
+    /**
+     * With {@code bench/run --profile}, which records this JVM (the one that starts the command and reads its files
+     * back), a recording of the command's own JVM beside it, {@code command.jfr}: that is where the archive runs.
+     */
+    private static String flightRecording(Path runDir) {
+        boolean profiled = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(o -> o.startsWith("-XX:StartFlightRecording"));
+        return profiled ? "-XX:StartFlightRecording=settings=profile,filename=" + runDir.resolve("command.jfr") + " "
+                : "";
+    }
+
     /** Archives the whole topic with the command and returns its figures; the caller reads the output back. */
     static Map<String, Object> run(String bootstrap, String topic, Scenario scenario, Path output) throws Exception {
         Path runDir = output.toAbsolutePath().getParent();
@@ -55,7 +67,7 @@ final class CommandArchiveSystem {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         // the collection log only observes; SLUICE_JAVA_OPTS given to the benchmark still reach the JVM (A/B runs)
         builder.environment().putAll(Distribution.environment("-Xlog:gc,gc+heap+exit:file=" + gcLog + " "
-                + System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "")));
+                + flightRecording(runDir) + System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "")));
         Distribution.prepare(); // the archive a first start after a build makes, made before the measured start
         long launched = System.nanoTime();
         Process process = builder.start();
