@@ -27,6 +27,15 @@ public interface FileFormat {
     boolean decodesValues();
 
     /**
+     * Whether the writer parses each value whole and rejects what is not in the value encoding (a JSON value converted
+     * to a schema's row), so that the layout's reader need not read past its fields ({@code
+     * ValueEncoding.fieldReader}). By default no.
+     */
+    default boolean parsesValues() {
+        return false;
+    }
+
+    /**
      * Checks the layout's value fields against what this format knows of the values beyond their encoding; by default
      * nothing (the encoding checks what it can).
      *

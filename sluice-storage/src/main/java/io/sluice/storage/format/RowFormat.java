@@ -34,6 +34,12 @@ abstract class RowFormat implements FileFormat {
         return rows.decodedValues();
     }
 
+    /** JSON values: converted to the row whole, which rejects what is not JSON. */
+    @Override
+    public final boolean parsesValues() {
+        return !rows.decodedValues();
+    }
+
     /** JSON values are checked against the schema their rows must match. */
     @Override
     public final void checkFieldPaths(List<FieldPath> paths) {

@@ -27,18 +27,40 @@ public final class JsonEncoding implements ValueEncoding {
     /** The scan is the same whether a writer needs the whole value or not: JSON writers reread the bytes. */
     @Override
     public ValueReader reader(List<FieldPath> paths, boolean whole) {
+        List<String[]> names = names(paths);
+        return value -> {
+            try {
+                return JsonScan.scan(value, names);
+            } catch (MalformedJsonException e) {
+                throw notJson(e);
+            }
+        };
+    }
+
+    /** Stops at the last field ({@link JsonScan#fields}): the writer parses the rest. */
+    @Override
+    public ValueReader fieldReader(List<FieldPath> paths) {
+        List<String[]> names = names(paths);
+        return value -> {
+            try {
+                return JsonScan.fields(value, names);
+            } catch (MalformedJsonException e) {
+                throw notJson(e);
+            }
+        };
+    }
+
+    private static List<String[]> names(List<FieldPath> paths) {
         List<String[]> names = paths.stream().map(p -> p.names().toArray(String[]::new)).toList();
         if (names.size() > JsonScan.MAX_PATHS) {
             throw new IllegalArgumentException("a layout reads at most " + JsonScan.MAX_PATHS + " fields of the "
                     + "values, not " + names.size() + "; use fewer {value.…} fields in the path template");
         }
-        return value -> {
-            try {
-                return JsonScan.scan(value, names);
-            } catch (MalformedJsonException e) {
-                throw new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
-            }
-        };
+        return names;
+    }
+
+    private static RecordRejectedException notJson(MalformedJsonException e) {
+        return new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
     }
 
     @Override

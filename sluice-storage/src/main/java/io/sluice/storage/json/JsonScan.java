@@ -40,6 +40,22 @@ public final class JsonScan implements ValueFields {
      * @throws MalformedJsonException saying where the value stops being JSON
      */
     public static JsonScan scan(byte[] value, List<String[]> paths) throws MalformedJsonException {
+        return scan(value, paths, false);
+    }
+
+    /**
+     * Picks out the fields as {@link #scan} does, but stops once it has them all: for a caller that parses the whole
+     * value itself and rejects what is not JSON (a value converted to a schema's row), so that the fields are not
+     * followed by a second check of the rest. Only the fields and {@link #isObject()} are known.
+     *
+     * @throws MalformedJsonException saying where the value stops being JSON, when it does before the fields end
+     */
+    public static JsonScan fields(byte[] value, List<String[]> paths) throws MalformedJsonException {
+        return scan(value, paths, true);
+    }
+
+    private static JsonScan scan(byte[] value, List<String[]> paths, boolean untilFound)
+            throws MalformedJsonException {
         if (paths.size() > MAX_PATHS) {
             throw new IllegalArgumentException("at most " + MAX_PATHS + " paths, not " + paths.size());
         }
@@ -50,11 +66,15 @@ public final class JsonScan implements ValueFields {
                 throw new MalformedJsonException("empty value, expected a JSON document");
             }
             boolean object = first == JsonToken.START_OBJECT;
-            if (object) {
+            int[] left = untilFound ? new int[] {paths.size()} : null;
+            if (object && (left == null || left[0] > 0)) {
                 long all = paths.size() == MAX_PATHS ? -1L : (1L << paths.size()) - 1;
-                scanObject(parser, 0, all, paths, found);
-            } else if (first.isStructStart()) {
+                scanObject(parser, 0, all, paths, found, left);
+            } else if (first.isStructStart() && !untilFound) {
                 parser.skipChildren();
+            }
+            if (untilFound) {
+                return new JsonScan(object, false, found);
             }
             // the parser counts line breaks outside strings (inside, JSON forbids them): no second pass over the bytes
             boolean multiline = parser.currentLocation().getLineNr() > 1;
@@ -77,10 +97,11 @@ public final class JsonScan implements ValueFields {
      * checked, its names no longer compared (they were 6% of an archive's CPU samples on the benchmark's log lines,
      * whose layout fields come first).
      *
+     * @param left with {@link #fields}: how many paths are still to be found, and the scan ends when none is; else null
      * @return the paths found (with a value other than JSON null) in this object or below
      */
     private static long scanObject(JsonParser parser, int depth, long candidates, List<String[]> paths,
-            String[] found) throws IOException {
+            String[] found, int[] left) throws IOException {
         long foundHere = 0;
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_OBJECT) {
@@ -93,9 +114,12 @@ public final class JsonScan implements ValueFields {
                 if (here == 0) {
                     parser.skipChildren();
                 } else {
-                    long below = scanObject(parser, depth + 1, here, paths, found);
+                    long below = scanObject(parser, depth + 1, here, paths, found, left);
                     foundHere |= below;
                     candidates &= ~below;
+                    if (left != null && left[0] == 0) {
+                        return foundHere;
+                    }
                 }
             } else if (value == JsonToken.START_ARRAY) {
                 parser.skipChildren();
@@ -106,8 +130,14 @@ public final class JsonScan implements ValueFields {
                             found[i] = parser.getText();
                             foundHere |= 1L << i;
                             candidates &= ~(1L << i);
+                            if (left != null) {
+                                left[0]--;
+                            }
                         }
                     }
+                }
+                if (left != null && left[0] == 0) {
+                    return foundHere;
                 }
             }
         }

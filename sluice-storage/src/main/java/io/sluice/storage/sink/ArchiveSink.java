@@ -136,7 +136,8 @@ public final class ArchiveSink implements Sink {
      */
     public static ValueReader valueReader(Layout layout, FileFormat format) {
         format.checkFieldPaths(layout.fieldPaths());
-        return format.valueEncoding().reader(layout.fieldPaths(), format.decodesValues());
+        return format.parsesValues() ? format.valueEncoding().fieldReader(layout.fieldPaths())
+                : format.valueEncoding().reader(layout.fieldPaths(), format.decodesValues());
     }
 
     @Override

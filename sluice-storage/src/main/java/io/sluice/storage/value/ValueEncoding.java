@@ -23,4 +23,13 @@ public interface ValueEncoding {
      *     schema checks each path against it)
      */
     ValueReader reader(List<FieldPath> paths, boolean whole);
+
+    /**
+     * A reader of only these fields, for a format whose writer parses every value whole itself and rejects what is not
+     * in this encoding ({@code FileFormat.parsesValues}): it may stop reading a value once it has the fields. By
+     * default {@link #reader(List, boolean) reader(paths, false)}.
+     */
+    default ValueReader fieldReader(List<FieldPath> paths) {
+        return reader(paths, false);
+    }
 }

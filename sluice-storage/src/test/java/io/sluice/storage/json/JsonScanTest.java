@@ -67,6 +67,31 @@ class JsonScanTest {
         assertTrue(e.getMessage().contains("line 1, column"), e.getMessage());
     }
 
+    @Test
+    void fieldsStopsOnceEveryFieldIsFoundAndFindsWhatScanFinds() throws Exception {
+        String fieldsFirst = "{\"ts\":1,\"category\":null,\"user\":{\"country\":\"NO\"},\"category\":\"click\",";
+        JsonScan s = JsonScan.fields(bytes(fieldsFirst + "\"rest\":{\"x\":tru}}"), PATHS);
+        assertEquals(List.of("click", "NO", "1"), List.of(s.text(0), s.text(1), s.text(2)),
+                "the first occurrence that is not null, as scan finds");
+        assertTrue(s.isObject());
+        assertThrows(MalformedJsonException.class, () -> JsonScan.scan(bytes(fieldsFirst + "\"rest\":{\"x\":tru}}"),
+                PATHS), "scan checks the rest");
+
+        // not stopped: a field still missing (or null) is looked for to the end, so a fault anywhere is found
+        assertThrows(MalformedJsonException.class, () -> JsonScan.fields(bytes("{\"ts\":1,\"category\":\"a\","
+                + "\"rest\":[tru]}"), PATHS));
+        assertThrows(MalformedJsonException.class, () -> JsonScan.fields(bytes("{\"ts\":1,\"category\":,"
+                + "\"user\":{\"country\":\"NO\"}}"), PATHS), "a fault before the last field");
+        JsonScan partial = JsonScan.fields(bytes("{\"ts\":1,\"user\":{\"country\":null}}"), PATHS);
+        assertEquals("1", partial.text(2));
+        assertNull(partial.text(0));
+        assertNull(partial.text(1));
+
+        assertFalse(JsonScan.fields(bytes("[1, {\"category\": \"x\"}"), PATHS).isObject(), "no fields in an array");
+        assertTrue(JsonScan.fields(bytes("{\"category\":\"x\" trailing"), List.of()).isObject(),
+                "no paths: nothing read past the first token");
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

@@ -80,6 +80,13 @@ class FormatRejectionTest {
                 "{\"category\": \"c\", \"n\": \"bad\"}")));
         archive.write(record(rejectedAt + 1, "{\"category\": \"c\", \"n\": 1}"));
         assertEquals(1, backend.listStaged("_sluice/staging/topic-id/0/").size());
+        // a value that stops being JSON after the layout's field: the layout reads no further (the writer parses the
+        // whole value), and the conversion rejects it, in a file or held
+        for (String category : List.of("c", "d")) {
+            RecordRejectedException notJson = assertThrows(RecordRejectedException.class, () -> archive.write(
+                    record(rejectedAt + 2, "{\"category\": \"" + category + "\", \"n\": tru}")));
+            assertTrue(notJson.getMessage().startsWith("the value is not JSON"), notJson.getMessage());
+        }
         archive.checkpoint(true);
         assertEquals(0, archive.bufferedBytes(), "rolled: nothing held");
 
