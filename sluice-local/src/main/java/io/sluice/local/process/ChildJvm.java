@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -18,7 +19,8 @@ import java.util.stream.Collectors;
  * may be called again to restart the same process description (for example a broker on the same data).
  *
  * <p>Every child runs under {@link ChildMain}, so it halts when this JVM dies, and its standard output and error go
- * to one log file that {@link ChildProcess} reads.
+ * to one log file that {@link ChildProcess} reads. With {@link ClassDataArchives} on (the tests), a classpath started
+ * again and again maps a class-data archive and its jars come before its folders.
  */
 public final class ChildJvm {
 
@@ -31,6 +33,7 @@ public final class ChildJvm {
     private final Path workDir;
     private final Path logFile;
     private final long fileSizeLimitKib;
+    private final Optional<ClassDataArchives> classData;
 
     private ChildJvm(Builder b) {
         this.name = Objects.requireNonNull(b.name, "name");
@@ -42,6 +45,7 @@ public final class ChildJvm {
         this.workDir = Objects.requireNonNull(b.workDir, "workDir");
         this.logFile = b.logFile != null ? b.logFile : workDir.resolve(name + ".log");
         this.fileSizeLimitKib = b.fileSizeLimitKib;
+        this.classData = b.classData;
         if (classpath.isEmpty()) {
             throw new IllegalArgumentException("a child JVM needs a classpath");
         }
@@ -63,10 +67,11 @@ public final class ChildJvm {
     public ChildProcess start() {
         try {
             Files.createDirectories(workDir);
+            ClassDataArchives.Launch launch = classData.map(archives -> archives.launch(classpath))
+                    .orElseGet(() -> ClassDataArchives.Launch.plain(classpath));
             Path argFile = workDir.resolve(name + ".args");
             // an argument file keeps a 90-jar classpath out of the command line (and out of `ps` listings)
-            Files.writeString(argFile, "-cp " + quote(classpath.stream().map(Path::toString)
-                    .collect(Collectors.joining(java.io.File.pathSeparator))) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(argFile, classpathArgument(launch.classpath()), StandardCharsets.UTF_8);
             List<String> command = new ArrayList<>();
             if (fileSizeLimitKib > 0) {
                 // the shell sets the limit and becomes the JVM (same PID); the JVM ignores SIGXFSZ, so writes past
@@ -75,16 +80,25 @@ public final class ChildJvm {
             }
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
+            command.addAll(launch.jvmOptions());
             systemProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
             command.add("-Dsluice.testkit.child=" + name);
             command.add("@" + argFile);
             command.add(ChildMain.class.getName());
             command.add(mainClass);
             command.addAll(args);
-            return ChildProcess.launch(name, command, workDir, logFile, Map.of());
+            ChildProcess child = ChildProcess.launch(name, command, workDir, logFile, Map.of());
+            launch.started(child.handle());
+            return child;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start child JVM " + name, e);
         }
+    }
+
+    /** The classpath as a line of a JVM argument file ({@code java @file}). */
+    static String classpathArgument(List<Path> classpath) {
+        return "-cp " + quote(classpath.stream().map(Path::toString)
+                .collect(Collectors.joining(java.io.File.pathSeparator))) + "\n";
     }
 
     private static String quote(String s) {
@@ -102,6 +116,7 @@ public final class ChildJvm {
         private Path workDir;
         private Path logFile;
         private long fileSizeLimitKib;
+        private Optional<ClassDataArchives> classData = ClassDataArchives.fromSystemProperty();
 
         private Builder(String name) {
             this.name = name;
@@ -164,6 +179,12 @@ public final class ChildJvm {
                 throw new IllegalArgumentException("the file size limit must be at least 1 KiB, not " + kibibytes);
             }
             this.fileSizeLimitKib = kibibytes;
+            return this;
+        }
+
+        /** The class-data archives this child's starts use; by default those the system property names, if any. */
+        public Builder classData(ClassDataArchives archives) {
+            this.classData = Optional.of(archives);
             return this;
         }
 

@@ -61,6 +61,11 @@ public final class ChildProcess {
         return process.pid();
     }
 
+    /** The process, alive or ended. */
+    ProcessHandle handle() {
+        return process.toHandle();
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
