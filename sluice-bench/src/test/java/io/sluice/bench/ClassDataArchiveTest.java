@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClassDataArchiveTest {
 
     private static final String MAIN_FROM_ARCHIVE = "io.sluice.cli.Main source: shared objects file";
+    private static final String PICOCLI_FROM_ARCHIVE = "picocli.CommandLine source: shared objects file";
 
     @Test
     void theScriptArchivesTheCommandsClassesOnceAndEveryStartMapsThem() throws Exception {
@@ -44,6 +45,8 @@ class ClassDataArchiveTest {
         assertEquals(0, mapped.status(), mapped.output());
         assertTrue(mapped.output().contains(MAIN_FROM_ARCHIVE), "the command's classes come from the archive:\n"
                 + tail(mapped.output()));
+        assertTrue(mapped.output().contains(PICOCLI_FROM_ARCHIVE), "picocli's (Java 5 class files) too:\n"
+                + mapped.output().lines().filter(l -> l.contains("picocli.CommandLine ")).toList());
         assertEquals(made, Files.getLastModifiedTime(archive), "made once, not at every start");
 
         Run without = run(Map.of("SLUICE_NO_CDS", "1", "SLUICE_JAVA_OPTS", "-Xlog:class+load"), "--version");
@@ -60,7 +63,7 @@ class ClassDataArchiveTest {
         Path java = dir.resolve("jdk/bin/java");
         Files.createDirectories(java.getParent());
         Files.writeString(java, "#!/bin/bash\n"
-                + "for a in \"$@\"; do [[ \"$a\" == -XX:ArchiveClassesAtExit=* ]] && exit 1; done\n"
+                + "for a in \"$@\"; do [[ \"$a\" == -Xshare:dump ]] && exit 1; done\n"
                 + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
         assertTrue(java.toFile().setExecutable(true));
         Map<String, String> withIt = Map.of("JAVA_HOME", java.getParent().getParent().toString());

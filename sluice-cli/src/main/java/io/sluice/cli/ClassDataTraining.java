@@ -29,9 +29,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * What the {@code sluice} script runs once per jar (and JDK) to make the class-data archive every later start maps
- * instead of loading and verifying its classes one by one (Java's application class-data sharing,
- * {@code -XX:ArchiveClassesAtExit}): a start of the command loads about 5,000 classes, most of them the Kafka clients',
+ * What the {@code sluice} script runs once per jar (and JDK) to list the classes of the class-data archive every later
+ * start maps instead of loading and verifying its classes one by one (Java's application class-data sharing: the
+ * list of {@code -XX:DumpLoadedClassList}, dumped by {@code -Xshare:dump}): a start of the command loads about 5,000
+ * classes, most of them the Kafka clients',
  * picocli's, logback's, SnakeYAML's and Micrometer's, and that took about a second of the two before a mirror's first
  * copy (issue 13). It does, without any broker, what every start does first: the command line with each command's
  * help, the logging set-up, a pipeline and a mirror file read and checked, the Kafka clients made and closed, and the

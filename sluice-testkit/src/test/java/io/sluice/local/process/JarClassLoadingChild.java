@@ -1,6 +1,6 @@
 package io.sluice.local.process;
 
-/** A child that loads the classes its arguments name (the Kafka clients') and exits: {@link ClassDataArchivesTest}'s. */
+/** Loads the classes its arguments name (the Kafka clients') and exits: the child of {@link ClassDataArchivesTest}. */
 public final class JarClassLoadingChild {
 
     private JarClassLoadingChild() {
