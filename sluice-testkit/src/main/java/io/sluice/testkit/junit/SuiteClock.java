@@ -52,7 +52,9 @@ public final class SuiteClock implements TestExecutionListener, LauncherSessionL
         if (ELAPSED.isEmpty()) {
             return;
         }
-        String module = System.getProperty("sluice.test.module", "tests");
+        // a module whose tests run in several JVMs (sluice.test.jvm names each) gets a table per JVM
+        String jvm = System.getProperty("sluice.test.jvm", "");
+        String module = System.getProperty("sluice.test.module", "tests") + (jvm.isEmpty() ? "" : " " + jvm);
         long budget = Long.getLong("sluice.test.budget.seconds", 0);
         double total = (System.nanoTime() - SESSION_START) / 1e9;
         StringBuilder table = new StringBuilder();
@@ -66,9 +68,10 @@ public final class SuiteClock implements TestExecutionListener, LauncherSessionL
         String outputDir = System.getProperty(LocalDirs.ROOT_PROPERTY);
         if (outputDir != null) {
             try {
-                Files.writeString(Path.of(outputDir).resolveSibling("test-times.txt"), table, StandardCharsets.UTF_8);
+                String file = jvm.isEmpty() ? "test-times.txt" : "test-times-" + jvm + ".txt";
+                Files.writeString(Path.of(outputDir).resolveSibling(file), table, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                System.err.println("[suite-clock] cannot write test-times.txt: " + e);
+                System.err.println("[suite-clock] cannot write the test times: " + e);
             }
         }
     }
