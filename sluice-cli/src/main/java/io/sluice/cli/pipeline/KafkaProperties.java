@@ -6,6 +6,7 @@ import io.sluice.cli.config.Types;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
@@ -18,6 +19,13 @@ import org.apache.kafka.common.config.types.Password;
  * <p>Stateless.
  */
 final class KafkaProperties {
+
+    /** The classic group protocol's settings, and what takes their place with the consumer protocol. */
+    private static final Map<String, String> CLASSIC_GROUP_ONLY = Map.of(
+            ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "the brokers' group.consumer.session.timeout.ms applies",
+            ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "the brokers' group.consumer.heartbeat.interval.ms applies",
+            ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+            "the brokers assign the partitions (group.remote.assignor names their assignor)");
 
     private KafkaProperties() {
     }
@@ -55,6 +63,28 @@ final class KafkaProperties {
                 }
             }
         }
+        if ("consumer".equals(keys.clientName())) {
+            refuseClassicGroupSettings(properties, accepted, keys.properties().path() + ": ", problems);
+        }
         return accepted;
+    }
+
+    /**
+     * With {@code group.protocol: consumer} (KIP-848) the brokers time the group and assign its partitions, and the
+     * Kafka consumer refuses the classic protocol's settings when it is made: said here, at the setting, before a run.
+     */
+    private static void refuseClassicGroupSettings(List<Types.Property> properties, Map<String, Object> accepted,
+            String where, Problems problems) {
+        Object protocol = accepted.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
+        if (protocol == null || !"consumer".equalsIgnoreCase(protocol.toString())) {
+            return;
+        }
+        for (Types.Property p : properties) {
+            String instead = CLASSIC_GROUP_ONLY.get(p.name());
+            if (instead != null && accepted.containsKey(p.name())) {
+                problems.add(p.keyPosition(), where + "'" + p.name() + "' cannot be set with group.protocol consumer: "
+                        + instead + "; remove it, or use group.protocol classic");
+            }
+        }
     }
 }

@@ -15,6 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /** {@code sluice mirror}, {@code validate}, {@code verify} and {@code lag} on a mirror file, as a user types them. */
@@ -55,6 +58,37 @@ class MirrorCommandTest {
         assertTrue(groups.out().contains("translates no group"), groups.out());
     }
 
+    /**
+     * Kafka's consumer group protocol (KIP-848, brokers 4.0 and later) instead of the classic one: the broker assigns,
+     * and a new group's first member does not wait out {@code group.initial.rebalance.delay.ms} (3 s on a broker's
+     * defaults) before its first record. Its session timeout is the broker's: the client may not set one.
+     */
+    @Test
+    void aMirrorOnTheConsumerGroupProtocolCopiesEveryRecordOnceAndTranslatesItsGroups() throws Exception {
+        String topic = Names.unique("cli-mirror-848");
+        source.createTopic(topic, 2);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 300);
+        String appGroup = Names.unique("app-848");
+        source.admin().alterConsumerGroupOffsets(appGroup, Map.of(new TopicPartition(topic, 0),
+                new OffsetAndMetadata(40), new TopicPartition(topic, 1), new OffsetAndMetadata(60)))
+                .all().get(30, TimeUnit.SECONDS);
+        Path file = mirrorFile(topic, "{topic}", "  properties:\n    group.protocol: consumer\n", "",
+                "  groups: \"" + appGroup + "\"\n");
+
+        Cli.Result run = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("300 records copied"), run.err());
+        Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
+        assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+        assertTrue(verify.out().contains("CLEAN: the target holds every committed source record exactly once"),
+                verify.out());
+        Cli.Result groups = Cli.run("mirror", file.toString(), "--groups");
+        assertEquals(ExitStatus.OK, groups.status(), groups.out() + groups.err());
+        assertTrue(groups.out().contains(appGroup), groups.out());
+        assertEquals(2, groups.out().lines().filter(l -> l.contains(appGroup) && l.contains("re-reads 0")).count(),
+                groups.out());
+    }
+
     @Test
     void aKeyTheMirrorManagesIsRefusedWithItsLineAndWhy() throws Exception {
         Path file = mirrorFile("t", "{topic}", "  properties:\n    acks: \"1\"\n");
@@ -72,21 +106,24 @@ class MirrorCommandTest {
     }
 
     private Path mirrorFile(String topic, String topicName, String targetExtra) throws Exception {
+        return mirrorFile(topic, topicName, "  properties:\n    session.timeout.ms: 6000\n    heartbeat.interval.ms: 500\n",
+                targetExtra, "");
+    }
+
+    private Path mirrorFile(String topic, String topicName, String sourceProperties, String targetExtra,
+            String mirrorExtra) throws Exception {
         Path file = TestDirs.newDir("mirror-cli").resolve("mirror.yaml");
         Files.writeString(file, String.join("\n",
                 "source:",
                 "  bootstrap-servers: " + source.bootstrapServers(),
                 "  topics: [" + topic + "]",
-                "  properties:",
-                "    session.timeout.ms: 6000",
-                "    heartbeat.interval.ms: 500",
-                "target:",
+                sourceProperties + "target:",
                 "  bootstrap-servers: " + target.bootstrapServers(),
                 targetExtra + "mirror:",
                 "  name: " + Names.unique("cli"),
                 "  topic-name: \"" + topicName + "\"",
                 "  commit-interval: 200ms",
-                ""));
+                mirrorExtra));
         return file;
     }
 }

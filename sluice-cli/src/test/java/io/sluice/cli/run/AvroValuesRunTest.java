@@ -40,7 +40,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A topic of Avro values in the Confluent wire format, as a producer with a schema registry writes them, archived by
@@ -70,8 +71,14 @@ class AvroValuesRunTest {
 
     private final KafkaCluster kafka = SharedKafka.cluster();
 
-    @Test
-    void confluentFramedAvroValuesLandAsParquetByTheirOwnTimeAndCategoryAndBadOnesAreDeadLettered() throws Exception {
+    /**
+     * On both of Kafka's group protocols: the classic one (the default) and the consumer protocol of KIP-848, whose
+     * offset commits and transactions are fenced by the member epoch the broker assigns.
+     */
+    @ParameterizedTest(name = "group.protocol {0}")
+    @ValueSource(strings = {"classic", "consumer"})
+    void confluentFramedAvroValuesLandAsParquetByTheirOwnTimeAndCategoryAndBadOnesAreDeadLettered(String protocol)
+            throws Exception {
         String topic = Names.unique("orders");
         String dlq = topic + "-dlq";
         kafka.createTopic(topic, 2);
@@ -85,6 +92,8 @@ class AvroValuesRunTest {
                   bootstrap-servers: ${KAFKA_BROKERS}
                   topics: [%s]
                   group: %s-archive
+                  properties:
+                    group.protocol: %s
                 processing:
                   dead-letter-topic: %s
                 sink:
@@ -94,7 +103,7 @@ class AvroValuesRunTest {
                   format: parquet
                   schema: order.avsc
                   value-encoding: avro-confluent
-                """.formatted(topic, topic, dlq));
+                """.formatted(topic, topic, protocol, dlq));
         Map<String, String> env = Map.of("KAFKA_BROKERS", kafka.bootstrapServers());
         Cli.Result run = Cli.run(env, "run", pipeline.toString(), "--until-end");
         assertEquals(ExitStatus.OK, run.status(), run.err());
