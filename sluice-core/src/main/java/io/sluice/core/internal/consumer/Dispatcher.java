@@ -11,7 +11,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Hands a poll's records to their lanes, charging each to the ledger and the budget. A record is not handed out when
+ * Hands a poll's records to their lanes, charging each to the ledger and the budget; each lane gets its records of a
+ * fetch as one hand-over ({@link LaneBatches}). A record is not handed out when
  * an earlier owner already did it (the commit's completion map), when it is a full window ahead of the oldest
  * unfinished record, or past a bounded run's end: the consumer seeks back to it and the partition pauses until that
  * changes. A partition at its share of the budget pauses after the poll. Where the commit policy wants a commit
@@ -29,6 +30,7 @@ final class Dispatcher {
     private final CommitPolicy commits;
     private final FetchPauses pauses;
     private final RunEnd runEnd;
+    private final LaneBatches batches;
     private final LongAdder consumed = new LongAdder();
     private final LongAdder consumedBytes = new LongAdder();
 
@@ -41,6 +43,7 @@ final class Dispatcher {
         this.commits = commits;
         this.pauses = pauses;
         this.runEnd = runEnd;
+        this.batches = new LaneBatches(router.lanesPerPartition());
     }
 
     void dispatch(ConsumerRecords<byte[], byte[]> records) {
@@ -56,7 +59,8 @@ final class Dispatcher {
             long end = runEnd.endOf(tp); // once per fetch too: a map lookup per record showed in the mirror's profile
             int commitAfter = commits.commitAfter(p);
             List<ConsumerRecord<byte[], byte[]>> fetched = records.records(tp);
-            LaneRun run = new LaneRun(p, fetched);
+            batches.start(fetched);
+            LaneBatches.Target lanes = (lane, batch) -> p.lane(lane).addRun(batch);
             int i = 0;
             for (; i < fetched.size(); i++) {
                 ConsumerRecord<byte[], byte[]> record = fetched.get(i);
@@ -68,7 +72,6 @@ final class Dispatcher {
                     break;
                 }
                 if (p.alreadyComplete.isComplete(offset)) {
-                    run.handOver(i);
                     continue; // done by an earlier owner: the completion map says so
                 }
                 if (!p.ledger.admits(offset)) {
@@ -85,18 +88,17 @@ final class Dispatcher {
                 dispatchedBytes += bytes;
                 int lane = router.laneOf(record);
                 if (lane == LaneRouter.UNORDERED_LANE) {
-                    run.handOver(i);
                     p.addUnordered(record);
                     unordered++;
                 } else {
-                    run.extend(lane, i);
+                    batches.add(lane, i);
                 }
                 if (dispatched == commitAfter) {
-                    run.handOver(i + 1);
+                    batches.handOver(lanes);
                     commits.queueCommit(p); // behind the records so far, ahead of the rest
                 }
             }
-            run.handOver(i); // the records from a break on were not handed out
+            batches.handOver(lanes); // the records from a break on were not added
             consumed.add(dispatched);
             consumedBytes.add(dispatchedBytes);
             if (unordered > 0) {
@@ -105,39 +107,6 @@ final class Dispatcher {
             if (budget.atShare(p.bufferedBytes, commits.heldBytes(p), p.queueDepth.cap())) {
                 pauses.pause(p, PauseReason.BUDGET);
             }
-        }
-    }
-
-    /**
-     * Consecutive records of a fetch bound for the same lane, handed to it together when the lane changes, a record
-     * is not handed out, or the fetch ends: with one lane per partition (sinks) a fetch is one hand-over.
-     */
-    private static final class LaneRun {
-        private final PartitionState partition;
-        private final List<ConsumerRecord<byte[], byte[]>> fetched;
-        private int lane = -1;
-        private int from;
-
-        LaneRun(PartitionState partition, List<ConsumerRecord<byte[], byte[]>> fetched) {
-            this.partition = partition;
-            this.fetched = fetched;
-        }
-
-        /** The record at {@code index} goes to {@code lane}. */
-        void extend(int lane, int index) {
-            if (lane != this.lane) {
-                handOver(index);
-                this.lane = lane;
-                this.from = index;
-            }
-        }
-
-        /** Hands the run so far (up to, not including, {@code index}) to its lane. */
-        void handOver(int index) {
-            if (lane >= 0 && index > from) {
-                partition.lane(lane).addAll(fetched.subList(from, index));
-            }
-            lane = -1;
         }
     }
 

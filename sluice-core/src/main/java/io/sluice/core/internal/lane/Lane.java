@@ -77,10 +77,19 @@ public final class Lane {
      * Consumer thread only.
      */
     public void addAll(List<ConsumerRecord<byte[], byte[]>> records) {
-        if (records.size() == 1) {
-            add(records.get(0));
-        } else if (!records.isEmpty()) {
-            queue.offer(new RecordRun(records.toArray()));
+        addRun(records.toArray());
+    }
+
+    /**
+     * As {@link #addAll}, with the records ({@code ConsumerRecord<byte[], byte[]>} each, in order) in an array that
+     * is the lane's from now on. Consumer thread only.
+     */
+    public void addRun(Object[] records) {
+        if (records.length == 1) {
+            queue.offer(records[0]);
+            schedule();
+        } else if (records.length > 0) {
+            queue.offer(new RecordRun(records));
             schedule();
         }
     }
