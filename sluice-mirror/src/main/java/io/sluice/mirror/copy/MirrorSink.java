@@ -3,7 +3,6 @@ package io.sluice.mirror.copy;
 import io.sluice.core.sink.Sink;
 import io.sluice.mirror.Mirror;
 import io.sluice.core.sink.SinkCheckpoint;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -11,8 +10,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -63,13 +62,18 @@ public final class MirrorSink implements Sink {
     }
 
     private ProducerRecord<byte[], byte[]> copyOf(ConsumerRecord<byte[], byte[]> record, String targetTopic) {
-        // the source's headers and the provenance in one array: the headers' list is made once, never grown
-        Header[] source = record.headers().toArray();
-        Header[] all = Arrays.copyOf(source, source.length + 1);
-        all[source.length] = new RecordHeader(Provenance.HEADER, Provenance.value(fromSource, record.offset()));
-        RecordHeaders headers = new RecordHeaders(all);
         Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
-        return new ProducerRecord<>(targetTopic, record.partition(), timestamp, record.key(), record.value(), headers);
+        // no headers given: a ProducerRecord copies the headers it is given into a list of its own, so the source's
+        // headers and the provenance go straight into that list (handing over a RecordHeaders of our own cost two
+        // more arrays and lists per copy, 3% of the mirror's samples)
+        ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(targetTopic, record.partition(), timestamp,
+                record.key(), record.value(), (Iterable<Header>) null);
+        Headers headers = copy.headers();
+        for (Header header : record.headers().toArray()) {
+            headers.add(header);
+        }
+        headers.add(new RecordHeader(Provenance.HEADER, Provenance.value(fromSource, record.offset())));
+        return copy;
     }
 
     @Override
