@@ -85,11 +85,8 @@ public final class Lane {
      * is the lane's from now on. Consumer thread only.
      */
     public void addRun(Object[] records) {
-        if (records.length == 1) {
-            queue.offer(records[0]);
-            schedule();
-        } else if (records.length > 0) {
-            queue.offer(new RecordRun(records));
+        if (records.length > 0) {
+            queue.offer(records.length == 1 ? records[0] : new RecordRun(records));
             schedule();
         }
     }
