@@ -32,7 +32,8 @@ public enum Codec {
      * Zstandard's level 1, not the library's default 3: on the archive benchmark's 1 KB log lines, written a record at
      * a time as the formats do, level 1 compressed 5.21× at 272 MB/s and level 3 4.99× at 111 MB/s (one core, 100,000
      * lines); compression is most of an archive's CPU, so level 3 cost twice the CPU for a slightly worse ratio.
-     * Parquet's pages use it too ({@code ParquetFormat}).
+     * Parquet's pages and held records use it too ({@link ZstdBlocks}): at level 3, clearing its larger tables made a
+     * small Parquet file (128 rows, 20 columns) cost 2.7 ms against 2.0 at level 1, for 1% smaller.
      */
     public static final int ZSTD_LEVEL = 1;
 

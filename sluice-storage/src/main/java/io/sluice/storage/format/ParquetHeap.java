@@ -26,7 +26,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *       pages changed it by less than 1 KiB).
  *   <li><b>The compressor's output buffer</b>: parquet-java's {@code CodecFactory} allocates one of the page size per
  *       writer, up front, for every codec (1,042 KiB of the 1,170 above; 64 KiB at 64 KiB pages); lz4_raw holds
- *       16 KiB more. Counted: the page size plus {@value #PER_COMPRESSOR} bytes, for every codec but none.
+ *       16 KiB more. Counted: the page size plus {@value #PER_COMPRESSOR} bytes, for every codec but none and zstd,
+ *       whose pages {@link ZstdPages} compresses with buffers that each writing thread keeps, whatever its files.
  *   <li><b>Dictionaries</b>, kept from a column's first page to the end of the row group even once the column falls
  *       back to plain encoding, and not in {@code getDataSize()}. A full dictionary holds 4.5 to 8 times its page
  *       limit on the heap (hash-map slots, and an object per string): at a 16 KiB limit, 130 KiB for distinct ints,
@@ -81,9 +82,10 @@ final class ParquetHeap {
         this.entryBytes = dictionaries.stream().mapToLong(Dictionary::entryBytes).toArray();
         this.dictionaryCaps = dictionaries.stream().mapToLong(d -> (long) d.heapFactor() * dictionaryPageBytes)
                 .toArray();
-        boolean compressed = codec != CompressionCodecName.UNCOMPRESSED;
+        // zstd pages are compressed by the writing thread's buffers (ZstdPages), not a codec of the writer's own
+        boolean ownCompressor = codec != CompressionCodecName.UNCOMPRESSED && codec != CompressionCodecName.ZSTD;
         this.fixed = columns * PER_COLUMN + dictionaries.size() * PER_DICTIONARY_COLUMN
-                + (compressed ? pageBytes + PER_COMPRESSOR : 0);
+                + (ownCompressor ? pageBytes + PER_COMPRESSOR : 0);
     }
 
     /** Held from the file's first row to its close, whatever it holds. */

@@ -1,6 +1,6 @@
 package io.sluice.storage.sink;
 
-import com.github.luben.zstd.Zstd;
+import io.sluice.storage.codec.ZstdBlocks;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -108,13 +108,8 @@ final class PackedRecords {
 
             private ByteBuffer nextBuffer() {
                 if (chunk < chunks.size()) {
-                    byte[] raw = new byte[chunkSizes[chunk]];
-                    byte[] packed = chunks.get(chunk++);
-                    long n = Zstd.decompressByteArray(raw, 0, raw.length, packed, 0, packed.length);
-                    if (Zstd.isError(n) || n != raw.length) {
-                        throw new IllegalStateException("a held chunk did not decompress: " + Zstd.getErrorName(n));
-                    }
-                    return ByteBuffer.wrap(raw);
+                    int rawLength = chunkSizes[chunk];
+                    return ByteBuffer.wrap(ZstdBlocks.ofThisThread().decompress(chunks.get(chunk++), rawLength));
                 }
                 if (chunk == chunks.size()) {
                     chunk++;
@@ -154,12 +149,10 @@ final class PackedRecords {
     }
 
     private void compressTail() {
-        byte[] packed = new byte[(int) Zstd.compressBound(tailLength)];
-        long n = Zstd.compressByteArray(packed, 0, packed.length, tail, 0, tailLength, 1);
-        if (Zstd.isError(n)) {
-            throw new IllegalStateException("held records did not compress: " + Zstd.getErrorName(n));
-        }
-        chunks.add(Arrays.copyOf(packed, (int) n));
+        ZstdBlocks zstd = ZstdBlocks.ofThisThread();
+        zstd.compress(tail, 0, tailLength);
+        int n = zstd.scratchLength();
+        chunks.add(zstd.copyOfFrame());
         if (chunks.size() > chunkSizes.length) {
             chunkSizes = Arrays.copyOf(chunkSizes, chunkSizes.length * 2);
         }
