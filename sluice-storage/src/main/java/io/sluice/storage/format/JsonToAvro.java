@@ -56,6 +56,8 @@ final class JsonToAvro {
 
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final int SHOWN_CHARS = 40;
+    /** A value no longer than this cannot hold a string longer than the parser reads: checking may skip strings. */
+    private static final int MAX_SKIPPED_STRING = FACTORY.streamReadConstraints().getMaxStringLength();
     private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;]*; (line: \\d+, column: \\d+)\\]");
 
     private final RecordConverter top;
@@ -77,6 +79,24 @@ final class JsonToAvro {
      *     field path, the type expected and what was found
      */
     void fill(byte[] json, IndexedRecord row, int first) throws RecordRejectedException {
+        parse(json, row, first);
+    }
+
+    /**
+     * Rejects {@code json} exactly when {@link #fill} would, with the same message, without building the row: strings
+     * are checked as the parser skips them (their bytes and escapes, as reading them would), not read into text.
+     */
+    void check(byte[] json) throws RecordRejectedException {
+        if (json.length > MAX_SKIPPED_STRING) {
+            // the parser limits a string's length when it reads one, not when it skips one
+            parse(json, new GenericData.Record(top.schema), 0);
+        } else {
+            parse(json, null, 0);
+        }
+    }
+
+    /** Converts into {@code row}, or only checks when {@code row} is null. */
+    private void parse(byte[] json, IndexedRecord row, int first) throws RecordRejectedException {
         try (JsonParser p = FACTORY.createParser(json)) {
             JsonToken t = p.nextToken();
             if (t == null) {
@@ -158,6 +178,11 @@ final class JsonToAvro {
 
         abstract Object read(JsonParser p, JsonToken t) throws IOException, Mismatch;
 
+        /** Throws what {@link #read} would, building nothing where it can. */
+        void check(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            read(p, t);
+        }
+
         /** What the schema expects, for messages: "long", "an array of string"... */
         abstract String expected();
 
@@ -228,6 +253,11 @@ final class JsonToAvro {
                 @Override
                 Object convert(JsonParser p, JsonToken t) throws IOException {
                     return p.getText();
+                }
+
+                @Override
+                void verify(JsonParser p, JsonToken t) {
+                    // any text is a string; its bytes are checked as the parser skips them
                 }
             };
             case BYTES -> new Scalar("bytes (base64 text)", 9, JsonToken.VALUE_STRING) {
@@ -336,12 +366,25 @@ final class JsonToAvro {
 
         abstract Object convert(JsonParser p, JsonToken t) throws IOException, Mismatch;
 
+        /** What {@link #convert} checks of an accepted token; by default, converting it. */
+        void verify(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            convert(p, t);
+        }
+
         @Override
         final Object read(JsonParser p, JsonToken t) throws IOException, Mismatch {
             if (!accepts(t)) {
                 throw mismatch(p, t);
             }
             return convert(p, t);
+        }
+
+        @Override
+        final void check(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            if (!accepts(t)) {
+                throw mismatch(p, t);
+            }
+            verify(p, t);
         }
 
         @Override
@@ -463,6 +506,21 @@ final class JsonToAvro {
         }
 
         @Override
+        void check(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            if (!accepts(t)) {
+                throw mismatch(p, t);
+            }
+            JsonToken next;
+            for (int i = 0; (next = p.nextToken()) != JsonToken.END_ARRAY; i++) {
+                try {
+                    element.check(p, next);
+                } catch (Mismatch m) {
+                    throw m.at(i);
+                }
+            }
+        }
+
+        @Override
         String expected() {
             return "an array of " + element.expected();
         }
@@ -491,6 +549,21 @@ final class JsonToAvro {
                 }
             }
             return map;
+        }
+
+        @Override
+        void check(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            if (!accepts(t)) {
+                throw mismatch(p, t);
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                try {
+                    value.check(p, p.nextToken());
+                } catch (Mismatch m) {
+                    throw m.in(key);
+                }
+            }
         }
 
         @Override
@@ -547,7 +620,18 @@ final class JsonToAvro {
             return record;
         }
 
-        /** Reads the members of the object whose start the parser is on, into {@code target} from {@code first}. */
+        @Override
+        void check(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            if (!accepts(t)) {
+                throw mismatch(p, t);
+            }
+            fields(p, null, 0);
+        }
+
+        /**
+         * Reads the members of the object whose start the parser is on, into {@code target} from {@code first}; with no
+         * target, only checks them.
+         */
         void fields(JsonParser p, IndexedRecord target, int first) throws IOException, Mismatch {
             boolean[] seen = new boolean[fields.length];
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -561,18 +645,22 @@ final class JsonToAvro {
                     throw Mismatch.of(" appears twice in the object").in(name);
                 }
                 seen[i] = true;
-                Object value;
                 try {
-                    value = fields[i].read(p, p.nextToken());
+                    if (target == null) {
+                        fields[i].check(p, p.nextToken());
+                    } else {
+                        target.put(first + i, fields[i].read(p, p.nextToken()));
+                    }
                 } catch (Mismatch m) {
                     throw m.in(name);
                 }
-                target.put(first + i, value);
             }
             for (int i = 0; i < fields.length; i++) {
                 if (!seen[i]) {
                     if (defaults[i] != NO_DEFAULT) {
-                        target.put(first + i, defaults[i]);
+                        if (target != null) {
+                            target.put(first + i, defaults[i]);
+                        }
                     } else if (!nullable[i]) {
                         throw Mismatch.of(" is missing; expected " + fields[i].expected()
                                 + " (the field is not nullable and has no default)").in(names[i]);
@@ -627,6 +715,24 @@ final class JsonToAvro {
                     return c.read(p, t);
                 } catch (Mismatch tryTheNext) {
                     // scalars leave the parser where it was
+                }
+            }
+            throw mismatch(p, t);
+        }
+
+        @Override
+        void check(JsonParser p, JsonToken t) throws IOException, Mismatch {
+            List<Converter> candidates = byToken.getOrDefault(t, List.of());
+            if (candidates.size() == 1) {
+                candidates.get(0).check(p, t);
+                return;
+            }
+            for (Converter c : candidates) {
+                try {
+                    c.check(p, t);
+                    return;
+                } catch (Mismatch tryTheNext) {
+                    // as in read: scalars leave the parser where it was
                 }
             }
             throw mismatch(p, t);

@@ -46,10 +46,10 @@ abstract class RowFormat implements FileFormat {
         rows.checkFieldPaths(paths);
     }
 
-    /** Converts the record to its row, as a writer would, and drops the row. */
+    /** Rejects what a writer would reject, without keeping the row. */
     @Override
     public final void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
-        rows.row(record, value);
+        rows.check(record, value);
     }
 
     /** A writer of rows; subclasses hand each complete row to their file writer. */

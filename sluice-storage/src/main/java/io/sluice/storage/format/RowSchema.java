@@ -169,6 +169,18 @@ final class RowSchema {
     }
 
     /**
+     * Rejects the record exactly when {@link #row} would, with the same message; a JSON value's row is not built for
+     * it (a held record is checked when it arrives and converted when its file is written).
+     */
+    void check(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws RecordRejectedException {
+        if (json != null && record.value() != null && !keys && !headers) {
+            json.check(record.value());
+        } else {
+            row(record, value);
+        }
+    }
+
+    /**
      * The row of {@code record}. Nothing is written here, so a rejection leaves the file as it was.
      *
      * @param value the value decoded whole, for Avro values (see {@link #decodedValues()})

@@ -2,6 +2,7 @@ package io.sluice.storage.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.RecordRejectedException;
 import java.math.BigDecimal;
@@ -147,10 +148,72 @@ class JsonToAvroTest {
                 assertThrows(IllegalArgumentException.class, () -> new JsonToAvro(twoRecords)).getMessage());
     }
 
+    @Test
+    void textThatIsNotValidJsonIsRejectedByTheCheckThatSkipsStringsAsByTheConversion() {
+        byte[][] broken = {
+            bytes("{\"id\": 1, \"tags\": [\"a", 0xFF, "b\"]}"), // not UTF-8
+            bytes("{\"id\": 1, \"tags\": [\"a", 0xC3, "\"]}"), // a character cut short
+            bytes("{\"id\": 1, \"tags\": [\"a", 0x01, "b\"]}"), // a control character not escaped
+            bytes("{\"id\": 1, \"tags\": [\"a\\qb\"]}"), // no such escape
+            bytes("{\"id\": 1, \"tags\": [\"a\\u00zz\"]}"), // a broken unicode escape
+            bytes("{\"id\": 1, \"tags\": [\"ab]}"), // never closed
+        };
+        for (byte[] json : broken) {
+            RecordRejectedException e = assertThrows(RecordRejectedException.class, () -> convert(EVENT, json));
+            assertTrue(e.getMessage().startsWith("the value is not JSON: "), e.getMessage());
+        }
+    }
+
+    @Test
+    void aStringLongerThanTheParserReadsIsRejectedByTheCheckToo() {
+        // the parser counts a string's length when it reads it, not when it skips it
+        String longName = "a".repeat(20_000_001);
+        RecordRejectedException e = assertThrows(RecordRejectedException.class, () -> convert(EVENT,
+                "{\"id\": 1, \"category\": \"buy\", \"user\": {\"name\": \"" + longName + "\"}, \"at\": 1, "
+                        + "\"price\": 1}"));
+        assertTrue(e.getMessage().startsWith("the value is not JSON: String value length"), e.getMessage());
+    }
+
+    /** Converts, and checks that {@link JsonToAvro#check} accepts and rejects the same, in the same words. */
     private static GenericData.Record convert(Schema schema, String json) throws RecordRejectedException {
+        return convert(schema, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static GenericData.Record convert(Schema schema, byte[] json) throws RecordRejectedException {
+        JsonToAvro converter = new JsonToAvro(schema);
         GenericData.Record r = new GenericData.Record(schema);
-        new JsonToAvro(schema).fill(json.getBytes(StandardCharsets.UTF_8), r, 0);
+        RecordRejectedException converting = null;
+        try {
+            converter.fill(json, r, 0);
+        } catch (RecordRejectedException e) {
+            converting = e;
+        }
+        RecordRejectedException checking = null;
+        try {
+            converter.check(json);
+        } catch (RecordRejectedException e) {
+            checking = e;
+        }
+        assertEquals(converting == null ? "accepted" : converting.getMessage(),
+                checking == null ? "accepted" : checking.getMessage(),
+                "the check agrees with the conversion on " + new String(json, StandardCharsets.UTF_8));
+        if (converting != null) {
+            throw converting;
+        }
         return r;
+    }
+
+    /** Text and single bytes (ints), in order. */
+    private static byte[] bytes(Object... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Object part : parts) {
+            if (part instanceof Integer b) {
+                out.write(b);
+            } else {
+                out.writeBytes(((String) part).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return out.toByteArray();
     }
 
     private static BigDecimal decimal(ByteBuffer unscaled, int scale) {
