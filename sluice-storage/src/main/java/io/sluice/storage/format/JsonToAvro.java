@@ -56,8 +56,11 @@ final class JsonToAvro {
 
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final int SHOWN_CHARS = 40;
-    /** A value no longer than this cannot hold a string longer than the parser reads: checking may skip strings. */
-    private static final int MAX_SKIPPED_STRING = FACTORY.streamReadConstraints().getMaxStringLength();
+    /**
+     * A value no longer than this cannot hold a string longer than the parser reads; past it, a check converts in full,
+     * since the parser does not check the length of a string that is only decoded into its buffer.
+     */
+    private static final int LONGEST_CHECKED_VALUE = FACTORY.streamReadConstraints().getMaxStringLength();
     private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;]*; (line: \\d+, column: \\d+)\\]");
 
     private final RecordConverter top;
@@ -84,11 +87,10 @@ final class JsonToAvro {
 
     /**
      * Rejects {@code json} exactly when {@link #fill} would, with the same message, without building the row: strings
-     * are checked as the parser skips them (their bytes and escapes, as reading them would), not read into text.
+     * are decoded into the parser's buffer, not made into Java strings.
      */
     void check(byte[] json) throws RecordRejectedException {
-        if (json.length > MAX_SKIPPED_STRING) {
-            // the parser limits a string's length when it reads one, not when it skips one
+        if (json.length > LONGEST_CHECKED_VALUE) {
             parse(json, new GenericData.Record(top.schema), 0);
         } else {
             parse(json, null, 0);
@@ -256,8 +258,10 @@ final class JsonToAvro {
                 }
 
                 @Override
-                void verify(JsonParser p, JsonToken t) {
-                    // any text is a string; its bytes are checked as the parser skips them
+                void verify(JsonParser p, JsonToken t) throws IOException {
+                    // decoded into the parser's buffer, with every check of getText (a skip would not refuse an
+                    // encoded surrogate), but not made a String
+                    p.getTextLength();
                 }
             };
             case BYTES -> new Scalar("bytes (base64 text)", 9, JsonToken.VALUE_STRING) {

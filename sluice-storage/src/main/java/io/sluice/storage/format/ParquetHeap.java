@@ -27,7 +27,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *   <li><b>The compressor's output buffer</b>: parquet-java's {@code CodecFactory} allocates one of the page size per
  *       writer, up front, for every codec (1,042 KiB of the 1,170 above; 64 KiB at 64 KiB pages); lz4_raw holds
  *       16 KiB more. Counted: the page size plus {@value #PER_COMPRESSOR} bytes, for every codec but none and zstd,
- *       whose pages {@link ZstdPages} compresses with buffers that each writing thread keeps, whatever its files.
+ *       whose pages {@link ZstdPages} compresses with pooled buffers, whatever the files open.
  *   <li><b>Dictionaries</b>, kept from a column's first page to the end of the row group even once the column falls
  *       back to plain encoding, and not in {@code getDataSize()}. A full dictionary holds 4.5 to 8 times its page
  *       limit on the heap (hash-map slots, and an object per string): at a 16 KiB limit, 130 KiB for distinct ints,

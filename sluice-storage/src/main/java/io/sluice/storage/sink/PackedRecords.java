@@ -109,7 +109,9 @@ final class PackedRecords {
             private ByteBuffer nextBuffer() {
                 if (chunk < chunks.size()) {
                     int rawLength = chunkSizes[chunk];
-                    return ByteBuffer.wrap(ZstdBlocks.ofThisThread().decompress(chunks.get(chunk++), rawLength));
+                    try (ZstdBlocks zstd = ZstdBlocks.borrow()) {
+                        return ByteBuffer.wrap(zstd.decompress(chunks.get(chunk++), rawLength));
+                    }
                 }
                 if (chunk == chunks.size()) {
                     chunk++;
@@ -149,10 +151,12 @@ final class PackedRecords {
     }
 
     private void compressTail() {
-        ZstdBlocks zstd = ZstdBlocks.ofThisThread();
-        zstd.compress(tail, 0, tailLength);
-        int n = zstd.scratchLength();
-        chunks.add(zstd.copyOfFrame());
+        byte[] frame;
+        try (ZstdBlocks zstd = ZstdBlocks.borrow()) {
+            frame = zstd.compress(tail, 0, tailLength);
+        }
+        int n = frame.length;
+        chunks.add(frame);
         if (chunks.size() > chunkSizes.length) {
             chunkSizes = Arrays.copyOf(chunkSizes, chunkSizes.length * 2);
         }

@@ -149,24 +149,48 @@ class JsonToAvroTest {
     }
 
     @Test
-    void textThatIsNotValidJsonIsRejectedByTheCheckThatSkipsStringsAsByTheConversion() {
-        byte[][] broken = {
-            bytes("{\"id\": 1, \"tags\": [\"a", 0xFF, "b\"]}"), // not UTF-8
-            bytes("{\"id\": 1, \"tags\": [\"a", 0xC3, "\"]}"), // a character cut short
-            bytes("{\"id\": 1, \"tags\": [\"a", 0x01, "b\"]}"), // a control character not escaped
-            bytes("{\"id\": 1, \"tags\": [\"a\\qb\"]}"), // no such escape
-            bytes("{\"id\": 1, \"tags\": [\"a\\u00zz\"]}"), // a broken unicode escape
-            bytes("{\"id\": 1, \"tags\": [\"ab]}"), // never closed
+    void textThatIsNotValidJsonIsRejectedByTheCheckAsByTheConversionWhereverAStringIs() throws Exception {
+        Schema schema = new Schema.Parser().parse("""
+                {"type": "record", "name": "S", "fields": [
+                  {"name": "s", "type": "string", "default": ""},
+                  {"name": "opt", "type": ["null", "string"], "default": null},
+                  {"name": "either", "type": ["string", "long"], "default": ""},
+                  {"name": "m", "type": {"type": "map", "values": "string"}, "default": {}},
+                  {"name": "a", "type": {"type": "array", "items": "string"}, "default": []},
+                  {"name": "r", "type": {"type": "record", "name": "R", "fields": [{"name": "n", "type": "string"}]},
+                   "default": {"n": ""}}]}""");
+        Object[][] broken = {
+            {"a", 0xFF, "b"}, // not UTF-8
+            {"a", 0xC3}, // a character cut short
+            {"a", 0xED, 0xA0, 0x80, "b"}, // an encoded surrogate (CESU-8), which decoding refuses and skipping did not
+            {"a", 0x01, "b"}, // a control character not escaped
+            {"a\\qb"}, // no such escape
+            {"a\\u00zz"}, // a broken unicode escape
         };
-        for (byte[] json : broken) {
-            RecordRejectedException e = assertThrows(RecordRejectedException.class, () -> convert(EVENT, json));
-            assertTrue(e.getMessage().startsWith("the value is not JSON: "), e.getMessage());
+        String[][] places = {{"{\"s\": \"", "\"}"}, {"{\"opt\": \"", "\"}"}, {"{\"either\": \"", "\"}"},
+            {"{\"m\": {\"k\": \"", "\"}}"}, {"{\"a\": [\"x\", \"", "\"]}"}, {"{\"r\": {\"n\": \"", "\"}}"}};
+        for (String[] place : places) {
+            for (Object[] text : broken) {
+                List<Object> parts = new java.util.ArrayList<>(List.of(place[0]));
+                parts.addAll(List.of(text));
+                parts.add(place[1]);
+                byte[] json = bytes(parts.toArray());
+                RecordRejectedException e = assertThrows(RecordRejectedException.class, () -> convert(schema, json),
+                        new String(json, StandardCharsets.ISO_8859_1));
+                assertTrue(e.getMessage().startsWith("the value is not JSON: "), e.getMessage());
+            }
+            convert(schema, place[0] + "fine \\u00e9 \u00e9 \\ud83d\\ude00" + place[1]); // and good text passes both
         }
+        assertThrows(RecordRejectedException.class, () -> convert(schema, bytes("{\"s\": \"ab}")), "never closed");
+        RecordRejectedException inMap = assertThrows(RecordRejectedException.class,
+                () -> convert(schema, "{\"m\": {\"k\": 1}}"));
+        assertEquals("the value does not match the schema: field 'm.k': expected string, found number 1",
+                inMap.getMessage());
     }
 
     @Test
     void aStringLongerThanTheParserReadsIsRejectedByTheCheckToo() {
-        // the parser counts a string's length when it reads it, not when it skips it
+        // the parser checks a string's length when it makes a String of it, not when it only decodes it
         String longName = "a".repeat(20_000_001);
         RecordRejectedException e = assertThrows(RecordRejectedException.class, () -> convert(EVENT,
                 "{\"id\": 1, \"category\": \"buy\", \"user\": {\"name\": \"" + longName + "\"}, \"at\": 1, "

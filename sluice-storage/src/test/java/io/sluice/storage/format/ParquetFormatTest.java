@@ -14,10 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.testkit.TestDirs;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -81,6 +83,44 @@ class ParquetFormatTest {
             assertEquals("a tombstone (null value) is archived as a row whose value fields are all null, but the value "
                     + "schema's field id is not nullable; make every field of the value schema nullable to archive "
                     + "tombstones", e.getMessage());
+        }
+    }
+
+    /** What a held record meets on arrival ({@code FileFormat.check}) must reject what its writer would, in its words. */
+    @Test
+    void theCheckRejectsWhatTheWriterRejectsInTheSameWords() throws Exception {
+        byte[] surrogate = {'{', '"', 'i', 'd', '"', ':', '1', ',', '"', 't', 'a', 'g', 's', '"', ':', '[', '"',
+            (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', ']', '}'};
+        List<ConsumerRecord<byte[], byte[]>> records = List.of(record(0, "k", event(0)),
+                record(1, "k", event(1).replace("\"user\": {\"name\": \"user-1\"", "\"user\": {\"name\": 7")),
+                record(2, "k", null), record(3, "k", "{\"id\": 3"),
+                new ConsumerRecord<>("orders", 2, 4L, new byte[] {(byte) 0xC3}, event(4).getBytes(StandardCharsets.UTF_8)),
+                new ConsumerRecord<>("orders", 2, 5L, "k".getBytes(StandardCharsets.UTF_8), surrogate));
+        int rejected = 0;
+        for (boolean keys : new boolean[] {false, true}) {
+            FileFormat format = config("parquet", "zstd").valueSchema(EVENT_SCHEMA).keys(keys).build().fileFormat();
+            try (RecordWriter writer = format.open(OutputStream.nullOutputStream())) {
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    String writing = outcome(() -> writer.write(r, null));
+                    assertEquals(writing, outcome(() -> format.check(r, null)), "offset " + r.offset() + ", keys "
+                            + keys);
+                    rejected += writing.equals("accepted") ? 0 : 1;
+                }
+            }
+        }
+        assertEquals(9, rejected, "offsets 1, 2, 3 and 5 both ways, the key of offset 4 only when keys are columns");
+    }
+
+    private interface Attempt {
+        void run() throws Exception;
+    }
+
+    private static String outcome(Attempt attempt) throws Exception {
+        try {
+            attempt.run();
+            return "accepted";
+        } catch (RecordRejectedException e) {
+            return e.getMessage();
         }
     }
 
@@ -159,14 +199,14 @@ class ParquetFormatTest {
     /**
      * What a writer holds from its first row whatever its data (measured, see {@link ParquetHeap}): 4 KiB per leaf
      * column (12 here: 4 coordinates, 8 of the event), 16 KiB more per dictionary-encoded one (the event's 8), and for
-     * a file compressed by parquet-java's codecs a page-sized buffer plus 16 KiB (zstd's pages use the writing
-     * thread's buffers). One row's data and its share of dictionaries stay under 1 KiB.
+     * a file compressed by parquet-java's codecs a page-sized buffer plus 16 KiB (zstd's pages use pooled
+     * buffers). One row's data and its share of dictionaries stay under 1 KiB.
      */
     @Test
     void aWriterCountsTheHeapItHoldsBesidesItsData() throws Exception {
         assertEquals(12 * 4 + 8 * 16 + 64 + 16, firstRowKiB(config("parquet", "gzip")), "the default 64 KiB pages");
         assertEquals(12 * 4 + 8 * 16, firstRowKiB(config("parquet", "zstd")),
-                "zstd pages: the thread's buffers, not the file's");
+                "zstd pages: pooled buffers, not the file's");
         assertEquals(12 * 4 + 8 * 16 + 1024 + 16, firstRowKiB(config("parquet", "snappy").pageBytes(1 << 20)),
                 "parquet-java's default 1 MiB pages");
         assertEquals(12 * 4 + 8 * 16, firstRowKiB(config("parquet", "none")), "no compressor, no buffer");
