@@ -82,7 +82,7 @@ final class ParquetHeap {
         this.entryBytes = dictionaries.stream().mapToLong(Dictionary::entryBytes).toArray();
         this.dictionaryCaps = dictionaries.stream().mapToLong(d -> (long) d.heapFactor() * dictionaryPageBytes)
                 .toArray();
-        // zstd pages are compressed by the writing thread's buffers (ZstdPages), not a codec of the writer's own
+        // zstd pages are compressed with pooled buffers (ZstdPages), not by a codec of the writer's own
         boolean ownCompressor = codec != CompressionCodecName.UNCOMPRESSED && codec != CompressionCodecName.ZSTD;
         this.fixed = columns * PER_COLUMN + dictionaries.size() * PER_DICTIONARY_COLUMN
                 + (ownCompressor ? pageBytes + PER_COMPRESSOR : 0);
