@@ -206,7 +206,7 @@ class ReassignClusterTest {
 
         // killed with the moves under way (throttled), so the guards are seen while the replicas are copied
         ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_START,
-                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "256KiB/s");
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "64KiB/s");
         assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
         String futureGuard = dynamic(new ConfigResource(ConfigResource.Type.TOPIC, future)).get("retention.bytes");
         String untimedGuard = dynamic(untimedResource).get("retention.bytes");
