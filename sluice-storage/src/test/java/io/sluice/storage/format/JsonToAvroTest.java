@@ -198,6 +198,68 @@ class JsonToAvroTest {
         assertTrue(e.getMessage().startsWith("the value is not JSON: String value length"), e.getMessage());
     }
 
+    @Test
+    void aConverterThatLearntOneFieldOrderReadsValuesInAnyOtherAlike() throws Exception {
+        // each record guesses its next field from the last value's order; a wrong guess must cost only a lookup
+        JsonToAvro shared = new JsonToAvro(EVENT);
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        int accepted = 0;
+        for (int n = 0; n < 2_000; n++) {
+            List<String> user = new java.util.ArrayList<>(List.of("\"name\": \"u" + n + "\""));
+            if (random.nextBoolean()) {
+                user.add("\"age\": " + n % 90);
+            }
+            List<String> members = new java.util.ArrayList<>(List.of("\"id\": " + n, "\"category\": \"buy\"",
+                    "\"at\": " + n, "\"price\": 1"));
+            if (random.nextBoolean()) {
+                members.add("\"amount\": 2.5");
+            }
+            if (random.nextBoolean()) {
+                members.add("\"tags\": [\"a\"]");
+            }
+            switch (random.nextInt(12)) {
+                case 0 -> members.add("\"colour\": 1");
+                case 1 -> members.add("\"id\": 3");
+                case 2 -> members.remove(0);
+                case 3 -> members.set(0, "\"\\u0069d\": " + n);
+                default -> { }
+            }
+            if (random.nextInt(4) == 0) {
+                java.util.Collections.shuffle(user, random);
+                java.util.Collections.shuffle(members, random);
+            }
+            members.add(random.nextInt(members.size() + 1), "\"user\": {" + String.join(", ", user) + "}");
+            byte[] json = ("{" + String.join(", ", members) + "}").getBytes(StandardCharsets.UTF_8);
+            String expected = outcome(new JsonToAvro(EVENT), json);
+            assertEquals(expected, outcome(shared, json), "seed " + seed + ", value " + n + ": "
+                    + new String(json, StandardCharsets.UTF_8));
+            if (expected.startsWith("{")) {
+                accepted++;
+                assertTrue(expected.contains("\"id\": " + n + ","), expected);
+            }
+        }
+        assertTrue(accepted > 1_000, accepted + " of 2,000 accepted (seed " + seed + ")");
+    }
+
+    /** The record {@code json} converts to, or the rejection's words; and the check's, when it rejects. */
+    private static String outcome(JsonToAvro converter, byte[] json) {
+        String checked;
+        try {
+            converter.check(json);
+            checked = "";
+        } catch (RecordRejectedException e) {
+            checked = " / checked: " + e.getMessage();
+        }
+        try {
+            GenericData.Record r = new GenericData.Record(EVENT);
+            converter.fill(json, r, 0);
+            return r + checked;
+        } catch (RecordRejectedException e) {
+            return e.getMessage() + checked;
+        }
+    }
+
     /** Converts, and checks that {@link JsonToAvro#check} accepts and rejects the same, in the same words. */
     private static GenericData.Record convert(Schema schema, String json) throws RecordRejectedException {
         return convert(schema, json.getBytes(StandardCharsets.UTF_8));
