@@ -88,6 +88,9 @@ public final class JsonLinesFormat implements FileFormat {
     private final class Writer extends StreamRecordWriter {
         private final ByteArrayOutputStream prefix = new ByteArrayOutputStream(256);
         private final byte[] digits = new byte[19];
+        /** The topic of the last line and its escaped bytes: a file's lines are all of one partition. */
+        private String topic;
+        private byte[] topicEscaped;
 
         Writer(OutputStream file, Compressors compressors) throws IOException {
             super(file, codec, compressors);
@@ -98,7 +101,11 @@ public final class JsonLinesFormat implements FileFormat {
             // the coordinates, written by hand: a generator per record would cost more than the rest of the line
             prefix.reset();
             prefix.write(TOPIC);
-            quoted(record.topic());
+            if (!record.topic().equals(topic)) {
+                topic = record.topic();
+                topicEscaped = ENCODER.quoteAsUTF8(topic);
+            }
+            quoted(topicEscaped);
             prefix.write(PARTITION);
             number(record.partition());
             prefix.write(OFFSET);
@@ -155,8 +162,11 @@ public final class JsonLinesFormat implements FileFormat {
         }
 
         private void quoted(String text) {
+            quoted(ENCODER.quoteAsUTF8(text));
+        }
+
+        private void quoted(byte[] escaped) {
             prefix.write('"');
-            byte[] escaped = ENCODER.quoteAsUTF8(text);
             prefix.write(escaped, 0, escaped.length);
             prefix.write('"');
         }
