@@ -70,11 +70,19 @@ final class JsonToAvro {
 
     /** @throws IllegalArgumentException when JSON values cannot be matched against the schema, saying why */
     JsonToAvro(Schema record) {
+        this(record, true);
+    }
+
+    /**
+     * @param guessing whether records guess their fields' order ({@code RecordConverter.order}); without, every name
+     *     is looked up, as before the guesses: the reference the tests hold the guesses to
+     */
+    JsonToAvro(Schema record, boolean guessing) {
         if (record.getType() != Schema.Type.RECORD) {
             throw new IllegalArgumentException("the value schema must be an Avro record, not " + record.getType()
                     .getName());
         }
-        this.top = new RecordConverter(record, new HashSet<>());
+        this.top = new RecordConverter(record, new HashSet<>(), guessing);
     }
 
     /**
@@ -206,7 +214,7 @@ final class JsonToAvro {
         }
     }
 
-    private static Converter converter(Schema s, Set<String> enclosing) {
+    private static Converter converter(Schema s, Set<String> enclosing, boolean guessing) {
         LogicalType logical = s.getLogicalType();
         if (logical != null) {
             Converter c = logicalConverter(s, logical);
@@ -295,10 +303,10 @@ final class JsonToAvro {
                     return new GenericData.EnumSymbol(s, symbol);
                 }
             };
-            case ARRAY -> new ArrayConverter(converter(s.getElementType(), enclosing));
-            case MAP -> new MapConverter(converter(s.getValueType(), enclosing));
-            case RECORD -> new RecordConverter(s, enclosing);
-            case UNION -> new UnionConverter(s, enclosing);
+            case ARRAY -> new ArrayConverter(converter(s.getElementType(), enclosing, guessing));
+            case MAP -> new MapConverter(converter(s.getValueType(), enclosing, guessing));
+            case RECORD -> new RecordConverter(s, enclosing, guessing);
+            case UNION -> new UnionConverter(s, enclosing, guessing);
         };
     }
 
@@ -598,8 +606,10 @@ final class JsonToAvro {
          * symbol table and looking it up here (the two were 10% of a Parquet archive's CPU samples on the benchmark's log lines).
          */
         private final int[] order;
+        /** False only for the tests' reference: {@link #order} stays without guesses. */
+        private final boolean guessing;
 
-        RecordConverter(Schema schema, Set<String> enclosing) {
+        RecordConverter(Schema schema, Set<String> enclosing, boolean guessing) {
             super(JsonToken.START_OBJECT);
             if (!enclosing.add(schema.getFullName())) {
                 throw new IllegalArgumentException("the record " + schema.getFullName() + " contains itself; recursive "
@@ -617,7 +627,7 @@ final class JsonToAvro {
                 Schema.Field f = list.get(i);
                 names[i] = f.name();
                 try {
-                    fields[i] = converter(f.schema(), enclosing);
+                    fields[i] = converter(f.schema(), enclosing, guessing);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("field " + schema.getName() + "." + f.name() + ": "
                             + e.getMessage(), e);
@@ -626,9 +636,10 @@ final class JsonToAvro {
                 nullable[i] = f.schema().isNullable();
                 positions.put(f.name(), i);
                 quoted[i] = new SerializedString(f.name());
-                order[i] = i + 1 < list.size() ? i + 1 : NO_GUESS;
+                order[i] = guessing && i + 1 < list.size() ? i + 1 : NO_GUESS;
             }
-            order[list.size()] = list.isEmpty() ? NO_GUESS : 0;
+            order[list.size()] = guessing && !list.isEmpty() ? 0 : NO_GUESS;
+            this.guessing = guessing;
             enclosing.remove(schema.getFullName());
         }
 
@@ -658,6 +669,7 @@ final class JsonToAvro {
             boolean[] seen = new boolean[fields.length];
             int previous = fields.length;
             while (true) {
+                // read once: another lane may rewrite the slot, and the call and the fallback must agree on the guess
                 int guess = order[previous];
                 int i;
                 if (guess != NO_GUESS && p.nextFieldName(quoted[guess])) {
@@ -676,7 +688,9 @@ final class JsonToAvro {
                                 + String.join(", ", names) + ")").in(p.currentName());
                     }
                     i = at;
-                    order[previous] = i;
+                    if (guessing) {
+                        order[previous] = i;
+                    }
                 }
                 previous = i;
                 String name = names[i];
@@ -718,9 +732,9 @@ final class JsonToAvro {
         private final List<Converter> branches = new ArrayList<>();
         private final Map<JsonToken, List<Converter>> byToken = new HashMap<>();
 
-        UnionConverter(Schema union, Set<String> enclosing) {
+        UnionConverter(Schema union, Set<String> enclosing, boolean guessing) {
             for (Schema branch : union.getTypes()) {
-                branches.add(converter(branch, enclosing));
+                branches.add(converter(branch, enclosing, guessing));
             }
             for (JsonToken t : List.of(JsonToken.VALUE_NULL, JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE,
                     JsonToken.VALUE_NUMBER_INT, JsonToken.VALUE_NUMBER_FLOAT, JsonToken.VALUE_STRING,

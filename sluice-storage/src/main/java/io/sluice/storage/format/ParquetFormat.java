@@ -132,15 +132,17 @@ public final class ParquetFormat extends RowFormat {
         /** The columns this file writes plain as {@link #dictionaries} chose, besides the coordinates. */
         private final Set<String> plain;
         private boolean closed;
-        /**
-         * Bytes out and bytes held as of the last write: what a row group shrank to when it went out, and what the
-         * size and memory reports use (nothing changes between writes, and Parquet's estimate walks every column, so
-         * it is taken every {@link #ESTIMATE_EVERY_ROWS} rows and at each row group's start).
-         */
+        /** Bytes out as of the last write, and in all row groups out, against what they weighed held. */
         private long lastFlushed;
-        private long lastHeld;
         private long flushedTotal;
         private long heldTotal;
+        /**
+         * Parquet's last estimate of the data it holds (taken every {@link #ESTIMATE_EVERY_ROWS} rows and at each row
+         * group's start: it walks every column), and that estimate plus the records written since: what the size and
+         * memory reports use, since nothing changes between writes.
+         */
+        private long lastEstimated;
+        private long lastHeld;
         /** The row group being written: its rows and their records' serialized size, for {@link ParquetHeap}. */
         private long groupRows;
         private long groupSourceBytes;
@@ -162,7 +164,7 @@ public final class ParquetFormat extends RowFormat {
             long flushed = counted.count();
             if (flushed > lastFlushed) { // this row completed a row group, which went out with it
                 flushedTotal += flushed - lastFlushed;
-                heldTotal += lastHeld;
+                heldTotal += lastEstimated; // what Parquet said, not the records' bytes since: a ratio of its sizes
                 lastFlushed = flushed;
                 groupRows = 0;
                 groupSourceBytes = 0;
@@ -170,8 +172,12 @@ public final class ParquetFormat extends RowFormat {
             // Parquet's estimate walks every column (2.5% of a 40-column archive's CPU when taken per row): between
             // two estimates a row counts as its record's bytes, near what its encoded columns add (JSON text is
             // mostly longer; numbers stored in 8 bytes can be shorter), and the next estimate puts it right
-            lastHeld = groupRows % ESTIMATE_EVERY_ROWS == 0 ? held() : lastHeld + length(record.key())
-                    + length(record.value());
+            if (groupRows % ESTIMATE_EVERY_ROWS == 0) {
+                lastEstimated = held();
+                lastHeld = lastEstimated;
+            } else {
+                lastHeld += length(record.key()) + length(record.value());
+            }
             lastHeap = heap.fixed() + heap.growing(groupRows, groupSourceBytes);
         }
 

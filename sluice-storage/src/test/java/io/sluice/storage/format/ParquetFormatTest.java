@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.testkit.TestDirs;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -166,21 +168,40 @@ class ParquetFormatTest {
         long peak = 0;
         int flushes = 0;
         long estimate;
-        try (OutputStream out = Files.newOutputStream(file)) {
-            RecordWriter writer = format.open(out); // closed below, by hand: what it reports after closing matters
-            long before = 0;
+        long[] bytesOut = {0};
+        try (OutputStream stream = Files.newOutputStream(file); OutputStream counted = new FilterOutputStream(stream) {
+            @Override
+            public void write(int b) throws IOException {
+                bytesOut[0]++;
+                stream.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                bytesOut[0] += len;
+                stream.write(b, off, len);
+            }
+        }) {
+            RecordWriter writer = format.open(counted); // closed below, by hand: what it reports after closing matters
+            long bytesBefore = bytesOut[0];
+            long bufferedBefore = 0;
             for (var record : records) {
                 writer.write(record, null);
                 long buffered = writer.bufferedBytes();
                 peak = Math.max(peak, buffered);
-                flushes += buffered < before ? 1 : 0;
-                before = buffered;
+                if (bytesOut[0] > bytesBefore) { // this row completed a row group, which went out
+                    flushes++;
+                    assertTrue(buffered < bufferedBefore, "a row group out is no longer held: " + bufferedBefore
+                            + " then " + buffered + " bytes");
+                }
+                bytesBefore = bytesOut[0];
+                bufferedBefore = buffered;
             }
             assertTrue(writer.bufferedBytes() > heap.fixed(), "the last row group is still held");
             estimate = writer.bytesWritten();
             writer.close();
             assertEquals(0, writer.bufferedBytes(), "closed: nothing held");
-            out.flush();
+            counted.flush();
             assertEquals(Files.size(file), writer.bytesWritten(), "closed: the size is the file's");
         }
         assertTrue(flushes >= 5, "row groups went out as the data grew: " + flushes);
