@@ -603,7 +603,8 @@ final class JsonToAvro {
          * The field expected after field {@code i} at {@code [i]} ({@link #NO_GUESS} for the object's end), and the
          * first at {@code [fields.length]}; learnt from the last value that broke the order. Values of one topic keep
          * one order, so the input's bytes are compared with the expected name instead of hashing it into the parser's
-         * symbol table and looking it up here (the two were 10% of a Parquet archive's CPU samples on the benchmark's log lines).
+         * symbol table and looking it up here (the two were 10% of a Parquet archive's CPU samples on the benchmark's
+         * log lines).
          */
         private final int[] order;
         /** False only for the tests' reference: {@link #order} stays without guesses. */
