@@ -39,6 +39,9 @@ final class CommittedLog implements AutoCloseable {
         // one partition is read at a time: large fetches keep the round trips few; two sides hold 2 x 8 MB at most
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        // a walk ends at a known offset, often a partition's end, where the broker holds the next fetch up to this
+        // long; the next walk's partition waited for it (half a second a partition at the default)
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.timeout = timeout;
         this.side = side;

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -90,8 +91,12 @@ public final class TestRecords {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        // at the end of a partition the broker holds a fetch up to this long, and closing waited for it: half a
+        // second a read, in every test that reads a topic back
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         long read = 0;
-        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        try {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
             consumer.assign(partitions);
@@ -108,6 +113,8 @@ public final class TestRecords {
                     read++;
                 }
             }
+        } finally {
+            consumer.close(CloseOptions.timeout(Duration.ZERO)); // no group to leave, nothing to commit
         }
         return read;
     }
