@@ -12,11 +12,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
@@ -30,23 +32,36 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Faults between an exactly-once mirror and either cluster while the source is being written: the network cut
  * (connections reset, new ones refused) or black-holed (nothing flows, only timeouts tell), and the broker killed
- * with {@code kill -9} and restarted. Each fault lasts longer than the mirror's session (6 s). The mirror either rides
- * it out or stops and is started again, as a supervisor would; either way, once the fault healed, the target is an
- * exact copy. And a 3-node target whose partition leader dies while the mirror copies, then gets its leadership back.
+ * with {@code kill -9} and restarted. Each fault lasts longer than the mirror's group session and its clients' request
+ * timeouts ({@link #SHORT_TIMEOUTS}), so that it is seen as a failure, not as a slow reply. The mirror either rides it
+ * out or stops and is started again, as a supervisor would; either way, once the fault healed, the target is an exact
+ * copy. And a 3-node target whose partition leader dies while the mirror copies, then gets its leadership back.
  */
 @Tag("slow")
 class MirrorFaultTest {
 
     private static final int PARTITIONS = 3;
-    private static final Duration FAULT = Duration.ofSeconds(8);
+    private static final Duration FAULT = Duration.ofSeconds(4);
+
+    /**
+     * A 3 s session and 2 s requests on both sides: shorter than {@link #FAULT}, so a black hole trips the clients'
+     * timeouts (Kafka's defaults, 30 s, would outlast it and prove only that a stall is ridden out).
+     */
+    private static final UnaryOperator<MirrorConfig.Builder> SHORT_TIMEOUTS = b -> b
+            .sourceProperty("session.timeout.ms", 3_000)
+            .sourceProperty("heartbeat.interval.ms", 300)
+            .sourceProperty("request.timeout.ms", 2_000)
+            .targetProperty("request.timeout.ms", 2_000);
 
     private static KafkaCluster source;
     private static KafkaCluster target;
 
     @BeforeAll
     static void startProxiedClusters() {
+        var starting = CompletableFuture.supplyAsync(
+                () -> KafkaCluster.builder().name("mirror-fault-target").proxied().start());
         source = KafkaCluster.builder().name("mirror-fault-source").proxied().start();
-        target = KafkaCluster.builder().name("mirror-fault-target").proxied().start();
+        target = starting.join();
     }
 
     @AfterAll
@@ -84,7 +99,7 @@ class MirrorFaultTest {
     void afterAFaultHealsTheTargetIsAnExactCopy(Fault fault) throws Exception {
         Clusters clusters = new Clusters(source, target);
         KafkaNode node = (fault.atSource ? source : target).nodes().get(0);
-        copyThrough(clusters, "mfault-" + fault.name().toLowerCase().replace('_', '-'), b -> b, () -> {
+        copyThrough(clusters, "mfault-" + fault.name().toLowerCase().replace('_', '-'), SHORT_TIMEOUTS, () -> {
             fault.start.accept(node);
             TimeUnit.MILLISECONDS.sleep(FAULT.toMillis());
             fault.heal.accept(node);
@@ -103,7 +118,12 @@ class MirrorFaultTest {
                 int leader = before.leader().id();
                 System.out.println("[mirror-fault] killing broker " + leader + ", leader of " + topic + "-0");
                 threeNodes.node(leader).kill();
-                TimeUnit.MILLISECONDS.sleep(FAULT.toMillis());
+                // down until the controller has moved the leadership (broker.session.timeout.ms: 3 s), no longer
+                TargetState.await("a new leader of " + topic + "-0", Duration.ofSeconds(30),
+                        () -> {
+                            int now = leaderOfPartitionZero(threeNodes, topic);
+                            return now >= 0 && now != leader;
+                        });
                 threeNodes.node(leader).start();
                 preferredLeaderBack(threeNodes, new TopicPartition(topic, 0)); // a second leader change
                 System.out.println("[mirror-fault] leader of " + topic + "-0 now "
@@ -169,6 +189,16 @@ class MirrorFaultTest {
                         throw new IllegalStateException("cannot elect the preferred leader of " + partition, e);
                     }
                 });
+    }
+
+    /** The id of the leader, or -1 while there is none. */
+    private static int leaderOfPartitionZero(KafkaCluster cluster, String topic) {
+        try {
+            Node leader = partitionZero(cluster, topic).leader();
+            return leader == null || leader.isEmpty() ? -1 : leader.id();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe " + topic, e);
+        }
     }
 
     private static TopicPartitionInfo partitionZero(KafkaCluster cluster, String topic) throws Exception {
