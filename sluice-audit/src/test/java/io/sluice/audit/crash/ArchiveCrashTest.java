@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A child JVM archiving a topic, one record in 25 of which it rejects, halts at each named step of the exactly-once
  * protocol in turn, with size rolling and with wall-clock rolling (and at the steps of manifest retention and of the
- * dead letters' transaction, with size rolling; and where records are held and files evicted at the open-file bound), is killed at four
- * seeded random moments, and three times in a row;
+ * dead letters' transaction, with size rolling; and where records are held and files evicted at the open-file bound), is
+ * killed at four seeded random moments after its first commit, and three times in a row;
  * a restart (in the test JVM) then archives the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the
  * audit of the topic against the storage is clean, DuckDB counts every record not rejected once in the visible
  * files, a read_committed reader of the dead-letter topic finds every rejected one once, nothing is left staged and
@@ -136,6 +136,10 @@ class ArchiveCrashTest {
         onEveryStorage(storage -> {
             Scenario s = new Scenario(storage, "random-" + seed, rolling);
             ChildProcess child = s.start();
+            // counted from the first commit: from the start, the kill landed before the group join had ended (no child
+            // had committed in a CI run), and so never inside the commit protocol the case is about
+            child.awaitLogLine(l -> l.startsWith(ProgressSink.COMMITTED), Duration.ofSeconds(60));
+            s.lap("first commit");
             Thread.sleep(delay); // the seeded random moment itself, not a wait for something
             child.kill();
             s.lap("killed");
@@ -156,6 +160,9 @@ class ArchiveCrashTest {
             for (int kill = 1; kill <= 3; kill++) {
                 long delay = 200 + random.nextInt(1_000);
                 ChildProcess child = s.start();
+                // from its first commit, as above; a child that finds everything committed commits nothing more
+                child.awaitLogLine(l -> l.startsWith(ProgressSink.COMMITTED) || l.startsWith(ProgressSink.CAUGHT_UP),
+                        Duration.ofSeconds(60));
                 Thread.sleep(delay); // the seeded random moment itself, not a wait for something
                 child.kill();
                 s.lap("killed after " + delay + " ms");

@@ -250,7 +250,11 @@ public final class PipelineKeys {
                     + "commits). While it retries, the partition waits and the memory budget pauses fetching.");
 
     public static final ConfigKey<List<Types.Property>> HDFS_PROPERTIES = ConfigKey.optional("sink.hdfs.properties",
-            Types.PROPERTIES, "Hadoop client settings, e.g. `dfs.client.use.datanode.hostname: true`.");
+            Types.PROPERTIES, "Hadoop client settings, e.g. `dfs.client.use.datanode.hostname: true`. Sluice's own "
+                    + "defaults, which these override: `dfs.client.write.max-packets-in-flight: 16` (an open file "
+                    + "holds at most 16 packets) and `dfs.client.block.write.locateFollowingBlock.initial.delay.ms: "
+                    + "50` with `dfs.client.block.write.locateFollowingBlock.retries: 8` (a close asks the NameNode "
+                    + "again after 50 ms, not Hadoop's 400).");
 
     /** The sections and keys of a pipeline file, in reference order. */
     public static final KeyCatalog CATALOG = new KeyCatalog(KeyCatalog.concat(
