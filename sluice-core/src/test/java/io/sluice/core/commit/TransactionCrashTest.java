@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A copy through a target transaction halts at each named step of its commit in turn (in a child JVM), or is killed
- * at a seeded random moment; a restart then copies to the end. Whatever the step, a read_committed reader of the
- * target sees every source record exactly once, in order, and the progress committed in the target is the source's
- * end: the restart's claim aborted what the halted copy left open.
+ * at a seeded random moment after its first commit, while the source is written on; a restart then copies to the end.
+ * Whatever the step, a read_committed reader of the target sees every source record exactly once, in order, and the
+ * progress committed in the target is the source's end: the restart's claim aborted what the halted copy left open.
  */
 @Tag("slow")
 class TransactionCrashTest {
@@ -64,12 +64,25 @@ class TransactionCrashTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {20261125L, 99L})
     void aKillAtASeededRandomMomentLeavesAnExactCopyAfterARestart(long seed) throws Exception {
-        long delayMillis = 200 + new Random(seed).nextInt(1_500);
-        System.out.println("[transaction-crash-test] seed " + seed + ": kill -9 after " + delayMillis + " ms");
+        long delayMillis = new Random(seed).nextInt(1_000);
+        System.out.println("[transaction-crash-test] seed " + seed + ": kill -9 " + delayMillis
+                + " ms after the first commit");
         Copy copy = new Copy("random-" + seed);
         ChildProcess child = copy.start(false);
-        TimeUnit.MILLISECONDS.sleep(delayMillis);
+        // counted from the first commit, with the source written on until the kill: counted from the start, a kill in
+        // CI landed before the first transaction began, and once the first records are copied (in under a second) it
+        // would find the copy idle; the named crash points cover both
+        copy.awaitProgress(1);
+        long written = RECORDS;
+        long killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+        do {
+            TestRecords.produceNumbered(copy.kafka.clientProperties(Listener.PLAINTEXT), copy.topics.source(),
+                    written, 50);
+            written += 50;
+        } while (System.nanoTime() < killAt);
         child.kill();
+        System.out.println("[transaction-crash-test] seed " + seed + ": " + copy.topics.progressed() + " of "
+                + written + " records committed when it died");
         copy.finishAndCheck();
     }
 

@@ -17,6 +17,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -153,7 +154,8 @@ public final class InputReader implements Runnable {
             failure.completeExceptionally(new IllegalStateException("input '" + input.name() + "' (topic '"
                     + input.topic() + "'): " + e.getMessage(), e));
         } finally {
-            consumer.close(Duration.ofSeconds(5));
+            // no group, nothing to commit: waiting would only wait out a fetch the broker holds at the input's end
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
     }
 

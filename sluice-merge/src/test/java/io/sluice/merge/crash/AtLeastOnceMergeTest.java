@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and counts exactly those repeats.
  */
 @Tag("slow")
+@Execution(ExecutionMode.CONCURRENT) // two cases at a time (junit-platform.properties): each has its own topics
 class AtLeastOnceMergeTest {
 
     @ParameterizedTest(name = "seed {0}")

@@ -25,17 +25,27 @@ public final class MergeChild {
     private MergeChild() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        boolean failed = false;
         try (Merge merge = Merge.start(config(args).build(), member(args.length > 7 ? args[7] : INSTANCE))) {
             System.out.println(READY);
             System.out.flush();
-            merge.awaitEnd(Duration.ofMinutes(5));
+            try {
+                merge.awaitEnd(Duration.ofMinutes(5));
+            } catch (Exception e) {
+                // said before the close, which can take a while: a zombie's waits on the owners group
+                failed = failed(e);
+            }
         } catch (Exception e) {
-            System.out.println(FAILED + e.getMessage());
-            System.out.flush();
-            System.exit(1);
+            failed = failed || failed(e);
         }
-        System.exit(0);
+        System.exit(failed ? 1 : 0);
+    }
+
+    private static boolean failed(Exception e) {
+        System.out.println(FAILED + e.getMessage());
+        System.out.flush();
+        return true;
     }
 
     /** The merge the child runs, and the restart that finishes what it left. */

@@ -19,12 +19,15 @@ import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,6 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * last key) let it go on as if nothing had happened.
  */
 @Tag("slow")
+@Execution(ExecutionMode.CONCURRENT) // two cases at a time (junit-platform.properties): each has its own topics
 class MergeCrashTest {
 
     static Stream<Arguments> crashPoints() {
@@ -73,6 +77,9 @@ class MergeCrashTest {
     static final class Run {
         /** Records in the inputs: two partitions of two inputs, 1,500 each. */
         static final long RECORDS = 2 * 2 * 1_500;
+        /** What the test kit's own servers run with: a child that lives seconds should not spend them compiling. */
+        private static final List<String> CHILD_JVM_OPTIONS =
+                List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
         /** What kill -9 makes a JVM's exit status (128 + SIGKILL). */
         static final int KILLED = 128 + 9;
 
@@ -149,9 +156,11 @@ class MergeCrashTest {
         ChildProcess start(List<String> jvmOptions, String instance) {
             String[] args = args();
             args[7] = instance;
+            List<String> options = new ArrayList<>(CHILD_JVM_OPTIONS);
+            options.addAll(jvmOptions);
             ChildProcess child = ChildJvm.builder("merge-" + name)
                     .classpathOfThisJvm()
-                    .jvmOptions(jvmOptions)
+                    .jvmOptions(options)
                     .mainClass(MergeChild.class.getName())
                     .args(args)
                     .workDir(TestDirs.newDir("merge-child-" + name))

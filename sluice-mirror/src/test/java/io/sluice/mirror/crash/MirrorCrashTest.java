@@ -73,10 +73,13 @@ class MirrorCrashTest {
     @ValueSource(longs = {20261125L, 13L})
     void aKillAtASeededRandomMomentLeavesAnExactCopyAfterARestart(long seed) throws Exception {
         long delayMillis = 300 + new Random(seed).nextInt(3_000);
-        System.out.println("[mirror-crash-test] seed " + seed + ": kill -9 " + delayMillis + " ms after the start");
+        System.out.println("[mirror-crash-test] seed " + seed + ": kill -9 " + delayMillis + " ms after the first commit");
         Run run = new Run("random-" + seed);
         try (SourceTopic.Feed feed = run.topic.feed()) {
             ChildProcess child = run.start();
+            // counted from the first commit, so that the kill lands while transactions are being committed, not in
+            // the start (a child's start took seconds in CI), which the named crash points cover anyway
+            run.awaitFirstCommit();
             TimeUnit.MILLISECONDS.sleep(delayMillis);
             child.kill();
         }
