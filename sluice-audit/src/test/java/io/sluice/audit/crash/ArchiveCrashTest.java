@@ -13,6 +13,7 @@ import io.sluice.testkit.SharedHdfs;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.SharedS3;
 import io.sluice.testkit.TestDirs;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,8 +38,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A child JVM archiving a topic, one record in 25 of which it rejects, halts at each named step of the exactly-once
  * protocol in turn, with size rolling and with wall-clock rolling (and at the steps of manifest retention and of the
- * dead letters' transaction, with size rolling; and where records are held and files evicted at the open-file bound), is
- * killed at four seeded random moments after its first commit, and three times in a row;
+ * dead letters' transaction, with size rolling; and where records are held and files evicted at the open-file bound),
+ * is killed at four seeded random moments after its first commit, and three times in a row;
  * a restart (in the test JVM) then archives the rest and closes cleanly. Afterwards ({@link ExactlyOnceCheck}) the
  * audit of the topic against the storage is clean, DuckDB counts every record not rejected once in the visible
  * files, a read_committed reader of the dead-letter topic finds every rejected one once, nothing is left staged and
@@ -130,9 +131,11 @@ class ArchiveCrashTest {
     @ParameterizedTest(name = "seed {0}, on local files, S3 and HDFS")
     @ValueSource(longs = {11L, 2026L, 77_777L, 30L})
     void aKillAtASeededRandomMomentLeavesEveryOffsetInExactlyOneVisibleFile(long seed) throws Exception {
-        long delay = 200 + new Random(seed).nextInt(1_500);
+        // within 0.6 s of the first commit, while the rest is still being written or committed
+        long delay = new Random(seed).nextInt(600);
         String rolling = seed % 3 == 0 ? "evict" : seed % 2 == 0 ? "size" : "age";
-        System.out.println("[archive-crash] seed " + seed + ": kill -9 after " + delay + " ms, " + rolling + " rolling");
+        System.out.println("[archive-crash] seed " + seed + ": kill -9 " + delay + " ms after the first commit, "
+                + rolling + " rolling");
         onEveryStorage(storage -> {
             Scenario s = new Scenario(storage, "random-" + seed, rolling);
             ChildProcess child = s.start();
@@ -142,7 +145,8 @@ class ArchiveCrashTest {
             s.lap("first commit");
             Thread.sleep(delay); // the seeded random moment itself, not a wait for something
             child.kill();
-            s.lap("killed");
+            s.lap("killed with " + partitionsSaying(child, ProgressSink.CAUGHT_UP) + " of " + PARTITIONS
+                    + " partitions caught up, " + partitionsSaying(child, ProgressSink.PUBLISHED) + " all published");
             s.finishAndVerify();
         });
     }
@@ -169,6 +173,13 @@ class ArchiveCrashTest {
             }
             s.finishAndVerify();
         });
+    }
+
+    /** How many partitions the child had said {@code what} of ({@link ProgressSink}) when it died. */
+    private static long partitionsSaying(ChildProcess child, String what) throws java.io.IOException {
+        try (Stream<String> lines = Files.lines(child.logFile())) {
+            return lines.filter(l -> l.startsWith(what)).distinct().count();
+        }
     }
 
     private interface StorageCase {

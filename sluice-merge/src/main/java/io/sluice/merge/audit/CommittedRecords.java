@@ -38,7 +38,7 @@ final class CommittedRecords implements AutoCloseable {
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-merge-verify");
         // a read ends at a known offset, often a partition's end, where the broker holds the next fetch up to this
         // long; the next partition's read waited for it (half a second a partition at the default)
-        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -42,8 +42,13 @@ public final class MergeChild {
         System.exit(failed ? 1 : 0);
     }
 
+    /** Says why, with every cause (a client's error names the fence only as its cause). */
     private static boolean failed(Exception e) {
-        System.out.println(FAILED + e.getMessage());
+        StringBuilder why = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            why.append(" (caused by ").append(cause).append(')');
+        }
+        System.out.println(FAILED + why);
         System.out.flush();
         return true;
     }

@@ -77,9 +77,6 @@ class MergeCrashTest {
     static final class Run {
         /** Records in the inputs: two partitions of two inputs, 1,500 each. */
         static final long RECORDS = 2 * 2 * 1_500;
-        /** What the test kit's own servers run with: a child that lives seconds should not spend them compiling. */
-        private static final List<String> CHILD_JVM_OPTIONS =
-                List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
         /** What kill -9 makes a JVM's exit status (128 + SIGKILL). */
         static final int KILLED = 128 + 9;
 
@@ -156,7 +153,8 @@ class MergeCrashTest {
         ChildProcess start(List<String> jvmOptions, String instance) {
             String[] args = args();
             args[7] = instance;
-            List<String> options = new ArrayList<>(CHILD_JVM_OPTIONS);
+            // as the test brokers start: a child that lives seconds should not spend them compiling
+            List<String> options = new ArrayList<>(KafkaCluster.TEST_JVM_OPTIONS);
             options.addAll(jvmOptions);
             ChildProcess child = ChildJvm.builder("merge-" + name)
                     .classpathOfThisJvm()

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An exactly-once mirror in a child JVM halts at each named step of its commit protocol in turn, or is killed at a
- * seeded random moment, while the source keeps being written; a restart (as a supervisor would) then copies to the
+ * seeded random moment after its first commit, while the source keeps being written; a restart (as a supervisor would) then copies to the
  * end. Whatever the step, a read_committed reader of the target sees every committed source record exactly once, in
  * order, byte for byte, the aborted source transaction nowhere, and the progress in the target is the source's end:
  * the restart's claim aborted what the halted mirror left open.
@@ -73,7 +73,8 @@ class MirrorCrashTest {
     @ValueSource(longs = {20261125L, 13L})
     void aKillAtASeededRandomMomentLeavesAnExactCopyAfterARestart(long seed) throws Exception {
         long delayMillis = 300 + new Random(seed).nextInt(3_000);
-        System.out.println("[mirror-crash-test] seed " + seed + ": kill -9 " + delayMillis + " ms after the first commit");
+        System.out.println("[mirror-crash-test] seed " + seed + ": kill -9 " + delayMillis
+                + " ms after the first commit");
         Run run = new Run("random-" + seed);
         try (SourceTopic.Feed feed = run.topic.feed()) {
             ChildProcess child = run.start();

@@ -60,8 +60,11 @@ class MirrorFaultTest {
     static void startProxiedClusters() {
         var starting = CompletableFuture.supplyAsync(
                 () -> KafkaCluster.builder().name("mirror-fault-target").proxied().start());
-        source = KafkaCluster.builder().name("mirror-fault-source").proxied().start();
-        target = starting.join();
+        try {
+            source = KafkaCluster.builder().name("mirror-fault-source").proxied().start();
+        } finally {
+            target = starting.join(); // also when the source failed to start: stopClusters closes what started
+        }
     }
 
     @AfterAll

@@ -40,11 +40,12 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
  * unless configured, and reports that bound to the memory budget.
  *
  * <p>Closing a file waits until the NameNode has heard from the DataNodes that they hold its last block. When it has
- * not yet at the first ask, Hadoop's client sleeps 400 ms before asking again ({@code
- * dfs.client.block.write.locateFollowingBlock.initial.delay.ms}), doubling five times. In one run of the crash tests
- * on the test HDFS that sleep came at about 500 closes, and a roll closes its files one after another, so an archive
- * of many folders spends much of its time asleep there. This backend starts at {@value #FIRST_CLOSE_POLL_MILLIS} ms
- * and doubles {@value #CLOSE_POLLS} times, for about the same 12 s in all before a close fails, unless configured.
+ * not yet, Hadoop's client sleeps before asking again ({@code dfs.client.block.write.locateFollowingBlock.initial.
+ * delay.ms}, 400 ms), up to 5 times, each sleep twice the last (12.4 s in all). In one run of the crash tests on the
+ * test HDFS that happened at about 500 closes, and a roll closes its files one after another, so an archive of many
+ * folders spends much of its time asleep there. This backend starts at {@value #FIRST_CLOSE_POLL_MILLIS} ms and asks
+ * up to {@value #CLOSE_POLLS} times (12.75 s in all) unless configured. The same two settings pace the client's
+ * retries when it asks for a file's next block too early.
  *
  * <p>Threading: safe for concurrent use on different paths; Hadoop's FileSystem is.
  */
@@ -52,7 +53,7 @@ public final class HdfsBackend implements StorageBackend {
 
     /** Packets in flight per open file unless configured: bounds the client's buffer at 16 × 64 KiB. */
     static final int PACKETS_IN_FLIGHT = 16;
-    /** The first wait for the NameNode to see a closed file's last block, and how often it doubles (see above). */
+    /** The first wait for the NameNode to see a closed file's last block, and how many waits at most (see above). */
     static final int FIRST_CLOSE_POLL_MILLIS = 50;
     static final int CLOSE_POLLS = 8;
     private static final long FIRST_RECOVERY_POLL_MILLIS = 50;
