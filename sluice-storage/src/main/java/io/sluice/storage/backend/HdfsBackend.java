@@ -44,8 +44,9 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
  * delay.ms}, 400 ms), up to 5 times, each sleep twice the last (12.4 s in all). In one run of the crash tests on the
  * test HDFS that happened at about 500 closes, and a roll closes its files one after another, so an archive of many
  * folders spends much of its time asleep there. This backend starts at {@value #FIRST_CLOSE_POLL_MILLIS} ms and asks
- * up to {@value #CLOSE_POLLS} times (12.75 s in all) unless configured. The same two settings pace the client's
- * retries when it asks for a file's next block too early.
+ * up to {@value #CLOSE_POLLS} times (12.75 s in all) unless configured: 20 KB files written one after another took
+ * 37–50 ms each on the test HDFS, against 186–196 ms with Hadoop's settings (three rounds of 40, alternately). The
+ * same two settings pace the client's retries when it asks for a file's next block too early.
  *
  * <p>Threading: safe for concurrent use on different paths; Hadoop's FileSystem is.
  */
