@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
  */
 class QuickstartTest {
 
-    private static final int EVENTS = 20_000;
+    private static final int EVENTS = 5_000;
     /** Fewer hours than the default 48: fewer folders, so fewer files to fsync on a busy test machine. */
-    private static final int HOURS = 6;
+    private static final int HOURS = 2;
     private static final Pattern FOLDER =
             Pattern.compile("clicks/dt=\\d{4}-\\d{2}-\\d{2}/hr=\\d{2}/type=[a-z_]+/[^/]+\\.parquet");
     private static final Pattern PASTED_QUERY = Pattern.compile("duckdb -c \"(.+)\"");

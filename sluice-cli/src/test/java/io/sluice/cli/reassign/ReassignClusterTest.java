@@ -187,16 +187,16 @@ class ReassignClusterTest {
     @Test
     @Order(4)
     void topicsPinnedByFutureOrMissingTimestampsAreGuardedWhileTheyMoveAndRestoredAfter() throws Exception {
-        String future = topicOnFirstThree("reassign-pinned", 2, 1_000, 1_000);
+        String future = topicOnFirstThree("reassign-pinned", 2, 500, 1_000);
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             long later = System.currentTimeMillis() + Duration.ofMinutes(30).toMillis();
             producer.send(new ProducerRecord<>(future, 0, later, "k", "from-the-future")).get(30, TimeUnit.SECONDS);
         }
-        String untimed = untimedTopic("reassign-untimed", 500);
+        String untimed = untimedTopic("reassign-untimed", 250);
         List<ConsumerRecord<byte[], byte[]>> read = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT),
                 untimed, Duration.ofSeconds(30));
-        assertEquals(1_000, read.size());
+        assertEquals(500, read.size());
         assertEquals(Set.of(-1L), read.stream().map(ConsumerRecord::timestamp).collect(Collectors.toSet()),
                 "Kafka 4.3.1 keeps records without a timestamp as such");
         ConfigResource untimedResource = new ConfigResource(ConfigResource.Type.TOPIC, untimed);
@@ -213,8 +213,8 @@ class ReassignClusterTest {
         assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "the moves are under way");
         for (String guard : List.of(String.valueOf(futureGuard), String.valueOf(untimedGuard))) {
-            assertTrue(!guard.equals("null") && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
-                    "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
+            assertTrue(!guard.equals("null") && Long.parseLong(guard) > 200_000 && Long.parseLong(guard) < 350_000,
+                    "500 kB over 2 partitions: about 250 kB x 1.10 per partition, not " + guard);
         }
 
         Cli.Result resume = reassign(ExitStatus.OK, "resume", planFile + ".journal", "--poll", "200ms");
