@@ -56,7 +56,7 @@ final class LiveTraffic implements AutoCloseable {
                     }
                 });
                 if (i % 20 == 0) {
-                    Thread.sleep(5);
+                    Thread.sleep(50); // about 400 records a second: traffic, not a load test beside 4 brokers on 2 cores
                 }
             }
             p.flush();

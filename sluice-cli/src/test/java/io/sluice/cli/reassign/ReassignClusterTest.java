@@ -105,7 +105,7 @@ class ReassignClusterTest {
     @Test
     @Order(2)
     void aTopicMovesToTheAddedBrokerUnderTrafficThroughAKillAndAResumeLosingAndDoublingNothing() throws Exception {
-        String topic = topicOnFirstThree("reassign-live", 4, 6_000, 1_000);
+        String topic = topicOnFirstThree("reassign-live", 4, 2_000, 1_000);
         Path dir = TestDirs.newDir("reassign-live");
         Path planFile = dir.resolve("plan.json");
         String group = Names.unique("reassign-reader");
@@ -130,7 +130,7 @@ class ReassignClusterTest {
 
             // kill -9 right after the moves were requested, throttled so they are still under way
             ChildProcess killed = child(dir, "reassign-killed", ReassignmentRun.AFTER_START, "reassign", "execute",
-                    planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "1MB/s");
+                    planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "320KiB/s");
             assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
             Path journal = Path.of(planFile + ".journal");
             assertFalse(Journal.read(journal).isEmpty());
