@@ -172,8 +172,11 @@ class ReassignClusterTest {
         planToAddBroker4(topic, planFile);
         Map<TopicPartition, List<Integer>> before = replicas(topic);
 
+        // a throttle lets a move it has not yet measured go ahead for about ten seconds' worth of its rate (Kafka's
+        // quota rate counts at least replication.quota.window.num - 1 windows): at 64 KiB/s that is about 640 KiB,
+        // most of a 750 kB partition, and one did finish before the cancel in CI. At 16 KiB/s it is a fifth of one.
         ChildProcess killed = child(planFile.getParent(), "reassign-cancelled", ReassignmentRun.AFTER_START,
-                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "64KiB/s");
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "16KiB/s");
         assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
         assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "the moves are under way");
