@@ -2,6 +2,7 @@ package io.sluice.audit.crash;
 
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
+import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
 import io.sluice.storage.backend.TestStorage;
@@ -34,8 +35,7 @@ public final class ArchiveChild {
     static final String CLOSED = "SLUICE-CLOSED ";
 
     /** What the test kit's own servers run with: a child that lives seconds should not spend them compiling. */
-    private static final List<String> JVM_OPTIONS =
-            List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    private static final List<String> JVM_OPTIONS = KafkaCluster.TEST_JVM_OPTIONS;
 
     private ArchiveChild() {
     }

@@ -12,14 +12,11 @@ import io.sluice.testkit.kafka.TestRecords;
 import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
@@ -81,8 +78,8 @@ class TransactionCrashTest {
         copy.awaitProgress(1);
         long written = RECORDS;
         long killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
-        try (var feed = new KafkaProducer<>(feedProperties(copy.kafka), new StringSerializer(),
-                new StringSerializer())) {
+        try (var feed = new KafkaProducer<>(TestRecords.producerProperties(copy.kafka.clientProperties(
+                Listener.PLAINTEXT)), new StringSerializer(), new StringSerializer())) {
             do {
                 for (int i = 0; i < 50; i++, written++) {
                     feed.send(new ProducerRecord<>(copy.topics.source(), "k" + written, "v" + written));
@@ -94,15 +91,6 @@ class TransactionCrashTest {
         System.out.println("[transaction-crash-test] seed " + seed + ": " + copy.topics.progressed() + " of "
                 + written + " records committed when it died");
         copy.finishAndCheck();
-    }
-
-    /** As the source was written first ({@link TestRecords#produceNumbered}): each record acknowledged by all. */
-    private static Map<String, Object> feedProperties(KafkaCluster kafka) {
-        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        return props;
     }
 
     /** A source topic, its copy, and the child JVMs that make it. */

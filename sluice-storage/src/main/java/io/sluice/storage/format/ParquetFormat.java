@@ -160,7 +160,8 @@ public final class ParquetFormat extends RowFormat {
         protected void append(GenericRecord row, ConsumerRecord<byte[], byte[]> record) throws IOException {
             parquet.write(row);
             groupRows++;
-            groupSourceBytes += length(record.key()) + length(record.value());
+            int recordBytes = length(record.key()) + length(record.value());
+            groupSourceBytes += recordBytes;
             long flushed = counted.count();
             if (flushed > lastFlushed) { // this row completed a row group, which went out with it
                 flushedTotal += flushed - lastFlushed;
@@ -176,7 +177,7 @@ public final class ParquetFormat extends RowFormat {
                 lastEstimated = held();
                 lastHeld = lastEstimated;
             } else {
-                lastHeld += length(record.key()) + length(record.value());
+                lastHeld += recordBytes;
             }
             lastHeap = heap.fixed() + heap.growing(groupRows, groupSourceBytes);
         }

@@ -37,16 +37,9 @@ public final class TestRecords {
      * @throws IllegalStateException naming the first record whose send failed
      */
     public static List<RecordMetadata> produceNumbered(Map<String, Object> client, String topic, long from, int count) {
-        Map<String, Object> props = new HashMap<>(client);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        // one request in flight per partition: a retried batch can never be overtaken by a later one
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
         List<Future<RecordMetadata>> sends = new ArrayList<>(count);
-        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+        try (var producer = new KafkaProducer<>(producerProperties(client), new StringSerializer(),
+                new StringSerializer())) {
             for (long i = from; i < from + count; i++) {
                 sends.add(producer.send(new ProducerRecord<>(topic, "k" + i, "v" + i)));
             }
@@ -64,6 +57,22 @@ public final class TestRecords {
             }
             return acked;
         }
+    }
+
+    /**
+     * How {@link #produceNumbered} produces, for a test that writes on with a producer of its own: acks=all,
+     * idempotent, records in the order sent.
+     */
+    public static Map<String, Object> producerProperties(Map<String, Object> client) {
+        Map<String, Object> props = new HashMap<>(client);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // one request in flight per partition: a retried batch can never be overtaken by a later one
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
+        return props;
     }
 
     /**
