@@ -7,18 +7,21 @@ import java.time.zone.ZoneRules;
 import java.util.Locale;
 
 /**
- * One {@code {ts:<pattern>}} of a path template: formats instants in the layout's zone, and remembers the last text.
- * Records arrive roughly in time order, and a pattern such as {@code yyyy-MM-dd} or {@code HH} gives the same text for
- * a whole day or hour, so most records reuse the text of the one before instead of formatting it again (which costs
- * more than the rest of the layout).
+ * One {@code {ts:<pattern>}} of a path template: formats instants in the layout's zone, and remembers the texts of the
+ * last buckets it formatted. A pattern such as {@code yyyy-MM-dd} or {@code HH} gives the same text for a whole day or
+ * hour, so most records reuse a text instead of formatting it again (which costs more than the rest of the layout).
+ * Not only the last text: late records, or a topic whose records are spread over days, come from many buckets at
+ * once, and with one remembered text each of them was formatted again (a tenth of the layout's time on
+ * {@code archive-parquet-48h}, records spread over 48 hours). {@value #REMEMBERED} texts, one per bucket number modulo
+ * that, hold two days of hours or two months of days.
  *
  * <p>The text is reused only within one <em>bucket</em>: the same local-time step of the pattern's finest field (a
  * second, minute, hour or day) at the same UTC offset, which is everything such a pattern can show. Patterns with a
  * finer field (fractions of a second, milli- or nano-of-day) or a zone name (it depends on daylight saving rather
  * than only on the offset) are formatted every time.
  *
- * <p>Threading: safe for concurrent use. The remembered text is one immutable object in a plain field: a thread sees
- * either its own last entry or another thread's, both correct for their bucket.
+ * <p>Threading: safe for concurrent use. Each remembered text is one immutable object in a plain array slot: a thread
+ * sees there nothing, its own entry or another thread's, each correct for the bucket it names.
  */
 final class TimeText {
 
@@ -27,6 +30,8 @@ final class TimeText {
     private static final long MINUTE = 60;
     private static final long HOUR = 3_600;
     private static final long DAY = 86_400;
+    /** Texts remembered, a power of two: a slot is the bucket's number modulo this. */
+    static final int REMEMBERED = 64;
 
     private final DateTimeFormatter format;
     private final ZoneId zone;
@@ -34,7 +39,7 @@ final class TimeText {
     private final ZoneRules rules;
     /** The bucket's length in seconds, or {@link #NOT_CACHED}. */
     private final long bucketSeconds;
-    private Last last;
+    private final Last[] remembered = new Last[REMEMBERED];
 
     private record Last(long bucket, int offsetSeconds, String text) {
     }
@@ -53,12 +58,13 @@ final class TimeText {
         }
         int offset = rules.getOffset(time).getTotalSeconds();
         long bucket = Math.floorDiv(time.getEpochSecond() + offset, bucketSeconds);
-        Last seen = last;
+        int slot = (int) (bucket & (REMEMBERED - 1));
+        Last seen = remembered[slot];
         if (seen != null && seen.bucket == bucket && seen.offsetSeconds == offset) {
             return seen.text;
         }
         String text = format.format(time.atZone(zone));
-        last = new Last(bucket, offset, text);
+        remembered[slot] = new Last(bucket, offset, text);
         return text;
     }
 

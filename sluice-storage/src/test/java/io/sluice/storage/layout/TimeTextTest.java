@@ -1,6 +1,7 @@
 package io.sluice.storage.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -49,6 +50,27 @@ class TimeTextTest {
                     check(text, reference, zone, Instant.ofEpochSecond(start + (long) (random.nextDouble() * span)));
                 }
             }
+        }
+    }
+
+    /**
+     * Records spread over two days come from 48 hours at once: each hour's text is formatted once and then remembered
+     * (the same string comes back), however the hours interleave; before 1970 as after.
+     */
+    @ParameterizedTest
+    @CsvSource({"2026-11-26T00:00:00Z", "1969-12-30T00:00:00Z"})
+    void textsOfManyBucketsAtOnceAreRemembered(String from) {
+        TimeText text = new TimeText("yyyy-MM-dd/HH", ZoneId.of("UTC"));
+        Instant start = Instant.parse(from);
+        String[] first = new String[48];
+        for (int hour = 0; hour < 48; hour++) {
+            first[hour] = text.format(start.plusSeconds(hour * 3_600L + 59));
+        }
+        Random random = new Random(11);
+        for (int i = 0; i < 1_000; i++) {
+            int hour = random.nextInt(48);
+            assertSame(first[hour], text.format(start.plusSeconds(hour * 3_600L + random.nextInt(3_600))),
+                    () -> "hour " + hour);
         }
     }
 
