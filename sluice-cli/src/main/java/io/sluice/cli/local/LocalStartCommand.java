@@ -49,6 +49,10 @@ public final class LocalStartCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), folder + " is not a quick start's folder; "
                     + "run ./sluice quickstart first, or name its folder with --dir");
         }
+        if (QuickstartFolder.brokerRunning(folder)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "the quick start's broker of " + folder
+                    + " is running already (in another terminal?): its pipeline works as it is; Ctrl-C there stops it");
+        }
         Console console = context.console();
         console.result("starting the quick start's Kafka broker (data in " + QuickstartFolder.kafka(folder) + ")");
         CountDownLatch stop = new CountDownLatch(1);

@@ -4,8 +4,12 @@ import io.sluice.cli.RunFailure;
 import io.sluice.local.LocalDirs;
 import io.sluice.local.kafka.KafkaCluster;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -40,6 +44,12 @@ public final class QuickstartFolder {
         if (Files.exists(folder) && !Files.isDirectory(folder)) {
             return Optional.of(folder + " is a file; choose a folder with --dir");
         }
+        if (brokerRunning(folder)) {
+            // replacing kafka/ under a running broker deletes every topic it holds, and then the broker dies
+            return Optional.of("a Kafka broker is running on " + kafka(folder) + " (a `./sluice local start --dir "
+                    + folder + "`?), and a quick start would replace its data: stop it first (Ctrl-C where it runs), "
+                    + "or choose another folder with --dir");
+        }
         Files.createDirectories(folder);
         for (String entry : CONTENTS) {
             Path path = folder.resolve(entry);
@@ -65,6 +75,36 @@ public final class QuickstartFolder {
     /** Whether {@code folder} is a quick start's (it has the marker), whatever it holds. */
     public static boolean isQuickstart(Path folder) {
         return Files.exists(folder.resolve(MARKER));
+    }
+
+    /**
+     * Whether a broker runs on the folder's data now: Kafka holds a lock on the {@code .lock} file of each of its log
+     * folders while it runs (and deletes the file when it stops), so a lock this process cannot take is a broker's.
+     */
+    public static boolean brokerRunning(Path folder) throws IOException {
+        Path kafka = kafka(folder);
+        if (!Files.isDirectory(kafka)) {
+            return false;
+        }
+        List<Path> locks;
+        try (Stream<Path> files = Files.find(kafka, 4, (path, attributes) -> attributes.isRegularFile()
+                && path.getFileName().toString().equals(".lock"))) {
+            locks = files.toList();
+        }
+        for (Path lock : locks) {
+            try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+                FileLock taken = channel.tryLock();
+                if (taken == null) {
+                    return true;
+                }
+                taken.release();
+            } catch (OverlappingFileLockException e) {
+                return true; // this JVM holds it
+            } catch (java.nio.file.NoSuchFileException e) {
+                // the broker stopped meanwhile and removed it
+            }
+        }
+        return false;
     }
 
     /** Starts a one-node broker with its data, logs and scratch files under {@code kafka/}. */

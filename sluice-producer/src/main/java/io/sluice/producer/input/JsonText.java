@@ -1,5 +1,6 @@
 package io.sluice.producer.input;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,10 +21,16 @@ final class JsonText {
     }
 
     static JsonNode parse(byte[] line) throws BadInputException {
-        try {
-            JsonNode node = MAPPER.readTree(line);
+        try (JsonParser parser = MAPPER.createParser(line)) {
+            JsonNode node = MAPPER.readTree(parser);
             if (node == null || node.isMissingNode()) {
                 throw new BadInputException("expected JSON, found an empty line");
+            }
+            // nothing but spaces may follow: a JSON line is sent byte for byte, so {"a":1} junk would reach the
+            // topic as a value no JSON reader reads, and the rest of an envelope's line would be dropped unread
+            long end = parser.currentLocation().getColumnNr();
+            if (parser.nextToken() != null) {
+                throw new BadInputException("expected one JSON value, found more after it at column " + end);
             }
             return node;
         } catch (JsonProcessingException e) {

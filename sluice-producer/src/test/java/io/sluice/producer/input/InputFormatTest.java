@@ -44,6 +44,10 @@ class InputFormatTest {
         assertProblem(envelope, "{\"value\":1,\"headers\":{\"h\":3}}", "field \"headers.h\": expected a string or "
                 + "null, found a number");
         assertProblem(envelope, "", "expected JSON, found an empty line");
+        // what follows the envelope is not dropped unread
+        assertProblem(envelope, "{\"value\":\"x\"} {\"value\":\"y\"}", "expected one JSON value, found more after "
+                + "it at column 14");
+        assertProblem(envelope, "{\"value\":\"x\"} junk", "expected JSON, found a syntax error at column");
     }
 
     @Test
@@ -55,6 +59,10 @@ class InputFormatTest {
         assertProblem(InputFormat.JSON.parser("user", null), json, "field \"user\": expected the key, found no such "
                 + "field");
         assertProblem(InputFormat.JSON.parser(null, null), "not json", "expected JSON");
+        // a line is sent byte for byte: anything after its value but spaces would reach the topic
+        assertProblem(InputFormat.JSON.parser(null, null), json + " trailing", "expected JSON, found a syntax error");
+        assertProblem(InputFormat.JSON.parser(null, null), json + "{}", "expected one JSON value, found more");
+        assertEquals(json + "  ", text(InputFormat.JSON.parser(null, null).parse(line(json + "  ")).value()));
     }
 
     @Test
