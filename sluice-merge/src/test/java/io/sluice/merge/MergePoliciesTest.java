@@ -9,6 +9,7 @@ import io.sluice.local.kafka.Listener;
 import io.sluice.merge.audit.MergeAudit;
 import io.sluice.merge.audit.MergeAuditReport;
 import io.sluice.merge.order.EventTime;
+import io.sluice.merge.topics.MergeTopics;
 import io.sluice.merge.write.MergeHeaders;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
@@ -203,6 +204,35 @@ class MergePoliciesTest {
                 inputs.merge(Names.unique("m"), west, Names.unique("count-out")).build()));
         assertEquals("the inputs' topics have different partition counts (west 2, east 3): partition p of each input "
                 + "merges into partition p of the output, so they must be equal", e.getMessage());
+    }
+
+    /**
+     * An output (or a side topic) that is an input's own topic, in the same cluster, is refused before anything is
+     * written: the merge would read back what it writes (it did, and merged 7,178 records into its own input). The
+     * same name in another cluster is another topic.
+     */
+    @Test
+    void anInputsOwnTopicIsRefusedAsOutputOrSideTopic() throws Exception {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("self-west"), Names.unique("self-east")));
+        west.createTopic(inputs.topics().get(0), 2);
+        east.createTopic(inputs.topics().get(1), 2);
+        String westTopic = inputs.topics().get(0);
+        String expected = "the output topic '" + westTopic + "' is the topic of input 'west' (the same topic in the "
+                + "same cluster): the merge would read what it writes. Merge into another topic.";
+        MergeConfig intoItself = inputs.merge(Names.unique("m"), west, westTopic).build();
+        assertEquals(List.of(expected), MergeTopics.problems(intoItself), "what validate --connect reports");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Merge.start(intoItself));
+        assertEquals(expected, e.getMessage());
+        assertEquals(0, read(westTopic).size(), "nothing written into the input");
+
+        MergeConfig deadIntoEast = inputs.merge(Names.unique("m"), east, Names.unique("out"))
+                .deadLetterTopic(inputs.topics().get(1)).build();
+        assertEquals(List.of("the dead-letter topic '" + inputs.topics().get(1) + "' is the topic of input 'east' (the "
+                + "same topic in the same cluster): the merge would read what it writes. Merge into another topic."),
+                MergeTopics.problems(deadIntoEast));
+        assertEquals(List.of(), MergeTopics.problems(inputs.merge(Names.unique("m"), east, westTopic).build()),
+                "west's topic name in east is another topic");
     }
 
     private List<ConsumerRecord<byte[], byte[]>> read(String topic) {

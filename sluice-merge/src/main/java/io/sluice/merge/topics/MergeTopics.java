@@ -4,6 +4,7 @@ import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeInput;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -42,8 +44,18 @@ public final class MergeTopics {
             long maxFutureMillis, String outputTopicId) {
     }
 
-    /** The inputs' common partition count, and the largest record batch any of their topics takes (0: unknown). */
-    private record InputTopics(int partitions, long largestMessageBytes) {
+    /**
+     * The inputs' common partition count, the largest record batch any of their topics takes (0: unknown), and their
+     * topics' IDs with the input each belongs to.
+     */
+    private record InputTopics(int partitions, long largestMessageBytes, Map<Uuid, String> ids) {
+
+        /** A refusal when {@code topic} is one of the inputs' own topics (the same ID: the same topic, same cluster). */
+        Optional<String> readBy(String role, String topic, Optional<TopicDescription> description) {
+            return description.map(d -> ids.get(d.topicId())).map(input -> "the " + role + " topic '" + topic
+                    + "' is the topic of input '" + input + "' (the same topic in the same cluster): the merge would "
+                    + "read what it writes. Merge into another topic.");
+        }
     }
 
     private MergeTopics() {
@@ -57,6 +69,7 @@ public final class MergeTopics {
             Map<String, String> accept = inputs.largestMessageBytes() == 0 ? Map.of()
                     : Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                             Long.toString(inputs.largestMessageBytes() + HEADER_ROOM));
+            refuseInputs(inputs, target, config);
             int output = ensure(target, config.outputTopic(), partitions, config, accept);
             if (output != partitions) {
                 throw new IllegalArgumentException(countDiffers(config, output, partitions));
@@ -84,14 +97,16 @@ public final class MergeTopics {
      * @throws Exception when a cluster does not answer
      */
     public static List<String> problems(MergeConfig config) throws Exception {
-        int partitions;
+        InputTopics inputs;
         try {
-            partitions = inputTopics(config).partitions();
+            inputs = inputTopics(config);
         } catch (IllegalArgumentException e) {
             return List.of(e.getMessage());
         }
+        int partitions = inputs.partitions();
         List<String> problems = new ArrayList<>();
         try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            problems.addAll(topicsReadByTheMerge(inputs, target, config));
             Optional<TopicDescription> output = describe(target, config.outputTopic());
             if (output.isPresent() && output.get().partitions().size() != partitions) {
                 problems.add(countDiffers(config, output.get().partitions().size(), partitions));
@@ -103,18 +118,44 @@ public final class MergeTopics {
         return problems;
     }
 
+    private static void refuseInputs(InputTopics inputs, Admin target, MergeConfig config) throws Exception {
+        List<String> problems = topicsReadByTheMerge(inputs, target, config);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(problems.get(0));
+        }
+    }
+
+    /** The output, late and dead-letter topics that are an input's own topic: what the merge writes, it would read. */
+    private static List<String> topicsReadByTheMerge(InputTopics inputs, Admin target, MergeConfig config)
+            throws Exception {
+        List<String> problems = new ArrayList<>();
+        inputs.readBy("output", config.outputTopic(), describe(target, config.outputTopic())).ifPresent(problems::add);
+        if (config.lateTopic().isPresent()) {
+            String late = config.lateTopic().get();
+            inputs.readBy("late", late, describe(target, late)).ifPresent(problems::add);
+        }
+        if (config.deadLetterTopic().isPresent()) {
+            String dead = config.deadLetterTopic().get();
+            inputs.readBy("dead-letter", dead, describe(target, dead)).ifPresent(problems::add);
+        }
+        return problems;
+    }
+
     /** The inputs' common partition count; refused in words when a topic is missing or the counts differ. */
     private static InputTopics inputTopics(MergeConfig config) throws Exception {
         List<String> counts = new ArrayList<>();
         int partitions = -1;
         boolean differ = false;
         long largest = 0;
+        Map<Uuid, String> ids = new HashMap<>();
         for (MergeInput input : config.inputs()) {
             try (Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()))) {
-                int n = describe(admin, input.topic()).map(d -> d.partitions().size()).orElseThrow(() ->
+                TopicDescription topic = describe(admin, input.topic()).orElseThrow(() ->
                         new IllegalArgumentException("input '" + input.name() + "': topic '" + input.topic()
                                 + "' does not exist in its cluster (" + input.clientProperties().get("bootstrap.servers")
                                 + ")"));
+                ids.putIfAbsent(topic.topicId(), input.name());
+                int n = topic.partitions().size();
                 counts.add(input.name() + " " + n);
                 differ |= partitions >= 0 && n != partitions;
                 partitions = Math.max(partitions, n);
@@ -127,7 +168,7 @@ public final class MergeTopics {
                     ", ", counts) + "): partition p of each input merges into partition p of the output, so they must "
                     + "be equal");
         }
-        return new InputTopics(partitions, largest);
+        return new InputTopics(partitions, largest, ids);
     }
 
     private static String countDiffers(MergeConfig config, int output, int partitions) {
