@@ -57,7 +57,8 @@ final class MirrorRun {
     private Mirror start(PrometheusMeterRegistry registry) throws RunFailure {
         try {
             return Mirror.start(config, registry);
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // a refusal at start (the same cluster both ways, a target topic that differs...): words, not a class
             throw new RunFailure(e.getMessage(), e);
         }
     }

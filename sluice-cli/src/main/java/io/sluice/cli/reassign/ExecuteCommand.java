@@ -95,7 +95,12 @@ final class ExecuteCommand implements Callable<Integer> {
         if (throttle != null && catchUpTime != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --throttle or --catch-up-time, not both");
         }
-        ReassignmentPlan plan = PlanFile.read(planFile);
+        ReassignmentPlan plan;
+        try {
+            plan = PlanFile.read(planFile);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         Path journalFile = journal != null ? journal : Path.of(planFile + ".journal");
         List<JournalEntry> journaled = Journal.read(journalFile);
         if (Journal.isOver(journaled)) {

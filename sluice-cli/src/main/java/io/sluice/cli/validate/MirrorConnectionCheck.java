@@ -20,6 +20,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 final class MirrorConnectionCheck {
 
     private final Console console;
+    /** The ID of the cluster {@link #cluster} asked last, once it answered. */
+    private String lastClusterId;
 
     MirrorConnectionCheck(Console console) {
         this.console = console;
@@ -28,7 +30,15 @@ final class MirrorConnectionCheck {
     /** True when every check passed. */
     boolean check(MirrorConfig config) {
         boolean source = cluster("source", config.sourceProperties(), config);
+        String sourceId = lastClusterId;
         boolean target = cluster("target", config.targetProperties(), null);
+        if (source && target && sourceId.equals(lastClusterId) && config.naming().isIdentity()) {
+            // what the mirror refuses at start (Mirror.refuseCopyIntoItself), found here first
+            console.result("clusters FAILED: the source and the target are the same cluster (" + sourceId + ") and "
+                    + "the topics keep their names: the mirror would copy each topic into itself; name the target "
+                    + "topics with a prefix or a template");
+            return false;
+        }
         return source && target;
     }
 
@@ -45,6 +55,7 @@ final class MirrorConnectionCheck {
         try (Admin client = Admin.create(admin)) {
             var cluster = client.describeCluster();
             String id = cluster.clusterId().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            lastClusterId = id;
             int nodes = cluster.nodes().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
             console.result(role + ": " + servers + " answer (cluster " + id + ", " + nodes
                     + (nodes == 1 ? " broker)" : " brokers)"));

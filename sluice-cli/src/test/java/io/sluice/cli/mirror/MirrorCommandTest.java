@@ -1,6 +1,7 @@
 package io.sluice.cli.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.Cli;
@@ -96,6 +97,28 @@ class MirrorCommandTest {
         assertEquals(ExitStatus.USAGE, invalid.status(), invalid.out() + invalid.err());
         assertTrue(invalid.err().contains(":10:") && invalid.err().contains("'acks' cannot be set here: always all"),
                 invalid.err());
+    }
+
+    /**
+     * Source and target the same cluster with the topics' own names: each topic would be copied into itself. Said by
+     * validate --connect, and by the mirror at start in words (it was an "unexpected error" naming a Java class).
+     */
+    @Test
+    void aMirrorIntoItselfIsRefusedInWordsByValidateAndAtStart() throws Exception {
+        String topic = Names.unique("self");
+        source.createTopic(topic, 1);
+        Path file = mirrorFile(topic, "{topic}", "");
+        Files.writeString(file, Files.readString(file).replace(target.bootstrapServers(), source.bootstrapServers()));
+
+        Cli.Result valid = Cli.run("validate", file.toString(), "--connect");
+        assertEquals(ExitStatus.FAILURE, valid.status(), valid.out() + valid.err());
+        assertTrue(valid.out().contains("clusters FAILED: the source and the target are the same cluster")
+                && valid.out().contains("name the target topics with a prefix or a template"), valid.out());
+
+        Cli.Result run = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.FAILURE, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("sluice: the source and the target are the same cluster"), run.err());
+        assertFalse(run.err().contains("Exception") || run.err().contains("unexpected error"), run.err());
     }
 
     @Test

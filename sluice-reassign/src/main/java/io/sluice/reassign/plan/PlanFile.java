@@ -1,5 +1,8 @@
 package io.sluice.reassign.plan;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -35,19 +38,45 @@ public final class PlanFile {
         }
     }
 
+    /**
+     * Reads a plan {@link #write} wrote.
+     *
+     * @throws IllegalArgumentException when the file is missing, is not JSON, or holds no plan, saying which and
+     *     where in words (Jackson's own messages name Java classes)
+     * @throws UncheckedIOException when the file cannot be read
+     */
     public static ReassignmentPlan read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("there is no plan " + file + (Files.exists(file) ? " (it is a folder)"
+                    : "") + "; write one with ./sluice reassign plan ... --output " + file);
+        }
         try {
             return JSON.readValue(file.toFile(), ReassignmentPlan.class);
+        } catch (JsonParseException e) {
+            throw new IllegalArgumentException("the plan " + file + " is not JSON: " + e.getOriginalMessage() + where(e),
+                    e);
+        } catch (JsonProcessingException e) {
+            if (String.valueOf(e.getOriginalMessage()).contains("end-of-input")) {
+                throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut "
+                        + "short; plan again", e);
+            }
+            throw new IllegalArgumentException("the plan " + file + " does not hold a plan as ./sluice reassign plan "
+                    + "writes it" + where(e) + "; plan again rather than edit one by hand", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the plan " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private static String where(JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /** {@code value} as JSON on one line: a journal line, a line of a command's JSON output. */
     public static String jsonLine(Object value) {
         try {
             return JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not writable as JSON: " + value, e);
         }
     }

@@ -1,0 +1,56 @@
+package io.sluice.reassign.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A plan file that is missing, broken or not a plan is refused in words: which file, what is wrong, where. */
+class PlanFileTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMissingPlanSaysHowToWriteOne() {
+        Path file = dir.resolve("nosuch.json");
+        assertEquals("there is no plan " + file + "; write one with ./sluice reassign plan ... --output " + file,
+                refusal(file));
+        assertTrue(refusal(dir).contains("(it is a folder)"), refusal(dir));
+    }
+
+    @Test
+    void brokenJsonSaysWhereAndWhat() throws Exception {
+        Path file = Files.writeString(dir.resolve("bad.json"), "{\n  moves: []}");
+        String refusal = refusal(file);
+        assertTrue(refusal.startsWith("the plan " + file + " is not JSON: ") && refusal.contains("(line 2, column"),
+                refusal);
+        assertWords(refusal);
+        Path cut = Files.writeString(dir.resolve("cut.json"), "{\"moves\": [\n  {\"topic\": \"a\"");
+        assertEquals("the plan " + cut + " ends early (line 2, column 16): it was cut short; plan again", refusal(cut));
+    }
+
+    @Test
+    void jsonThatIsNoPlanIsRefusedWithoutJavaNames() throws Exception {
+        for (String text : new String[] {"{\"moves\":[]}", "[1, 2]", "moves: []\n"}) {
+            Path file = Files.writeString(dir.resolve("odd.json"), text);
+            String refusal = refusal(file);
+            assertTrue(refusal.startsWith("the plan " + file + " ") && refusal.contains("(line 1, column"), refusal);
+            assertWords(refusal);
+        }
+    }
+
+    private static String refusal(Path file) {
+        return assertThrows(IllegalArgumentException.class, () -> PlanFile.read(file)).getMessage();
+    }
+
+    private static void assertWords(String refusal) {
+        assertFalse(refusal.contains("io.sluice") || refusal.contains("java.") || refusal.contains("Exception")
+                || refusal.contains("REDACTED"), "no Java names or Jackson notes: " + refusal);
+    }
+}
