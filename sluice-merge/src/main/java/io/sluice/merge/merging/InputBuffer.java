@@ -25,8 +25,14 @@ public final class InputBuffer {
     /** How old the reader's last word that the partition is at its end may be for the merge to believe it. */
     public static final long STALE_MILLIS = 3_000;
 
-    /** What a reader delivers after one poll. */
-    public record Batch(List<Arrival> arrivals, boolean atEnd) {
+    /**
+     * What a reader delivers after one poll.
+     *
+     * @param readUpTo the reader's position after the poll: every record of the partition below it is in this batch
+     *                 or an earlier one (what lies between is transaction markers and aborted records, which a
+     *                 read_committed reader never returns); -1 when not known
+     */
+    public record Batch(List<Arrival> arrivals, boolean atEnd, long readUpTo) {
     }
 
     private final Queue<Batch> batches = new ConcurrentLinkedQueue<>();
@@ -40,6 +46,7 @@ public final class InputBuffer {
     private boolean atEnd;
     private long lastArrival;
     private long confirmedBeforeHead;
+    private long readUpTo = -1;
 
     /** {@code wakeMerge} is run after every offer, to wake the thread that merges this partition. */
     public InputBuffer(Runnable wakeMerge, long createdAt) {
@@ -47,17 +54,22 @@ public final class InputBuffer {
         this.lastArrival = createdAt;
     }
 
-    /**
-     * Reader: records read (maybe none) and whether the partition's end was reached with them; returns the bytes held
-     * here with them.
-     */
+    /** As {@link #offer(List, boolean, long)}, where the reader's position is not known. */
     public long offer(List<Arrival> arrivals, boolean atEndAfter) {
+        return offer(arrivals, atEndAfter, -1);
+    }
+
+    /**
+     * Reader: records read (maybe none), whether the partition's end was reached with them, and the reader's position
+     * after them ({@link Batch#readUpTo}); returns the bytes held here with them.
+     */
+    public long offer(List<Arrival> arrivals, boolean atEndAfter, long readUpTo) {
         long size = 0;
         for (Arrival a : arrivals) {
             size += a.bytes();
         }
         long held = bytes.addAndGet(size);
-        batches.add(new Batch(arrivals, atEndAfter));
+        batches.add(new Batch(arrivals, atEndAfter, readUpTo));
         wakeMerge.run();
         return held;
     }
@@ -87,9 +99,18 @@ public final class InputBuffer {
             current = batch.arrivals();
             next = 0;
             atEnd = batch.atEnd();
+            readUpTo = Math.max(readUpTo, batch.readUpTo());
             lastArrival = now;
         }
         return current.get(next);
+    }
+
+    /**
+     * Merge, right after {@link #head} found nothing: the reader's position with the batches taken so far, every record
+     * below it taken; -1 when the reader did not say.
+     */
+    public long readUpTo() {
+        return readUpTo;
     }
 
     /** Merge: the head is settled; returns it. */

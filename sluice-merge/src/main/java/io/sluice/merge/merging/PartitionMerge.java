@@ -34,6 +34,8 @@ public final class PartitionMerge {
     private MergeKey last;
     private long emitted;
     private long settled;
+    /** Steps of the positions: each record settled, and each pass over offsets without records. */
+    private long moves;
     private int waitingFor = -1;
     private final boolean[] givenUp;
 
@@ -69,6 +71,7 @@ public final class PartitionMerge {
                     head = inputs[i].head(now);
                 }
                 if (head == null) {
+                    passOffsetsWithoutRecords(i);
                     if (inputs[i].atEnd(now) || silentTooLong(i, now)) {
                         continue;
                     }
@@ -102,6 +105,21 @@ public final class PartitionMerge {
         Arrival taken = inputs[input].take();
         positions[input] = taken.record().offset() + 1;
         settled++;
+        moves++;
+    }
+
+    /**
+     * With every record the reader gave taken and settled, the position moves on to the reader's: past transaction
+     * markers and aborted records, which hold no record to merge. A merge of transactional inputs (a mirror's, an
+     * exactly-once produce's) otherwise left each partition's committed position on its last marker, one short of
+     * the end, and `sluice lag` never reached 0.
+     */
+    private void passOffsetsWithoutRecords(int input) {
+        long readUpTo = inputs[input].readUpTo();
+        if (readUpTo > positions[input]) {
+            positions[input] = readUpTo;
+            moves++;
+        }
     }
 
     private boolean silentTooLong(int input, long now) {
@@ -114,9 +132,14 @@ public final class PartitionMerge {
         return new MergeState(positions, last, emitted);
     }
 
-    /** Records settled so far by this merge (emitted or rejected): it moved if this grew. */
+    /** Records settled so far by this merge (emitted or rejected). */
     public long settled() {
         return settled;
+    }
+
+    /** How often the positions moved so far (a record settled, offsets without records passed): what a commit saves. */
+    public long moves() {
+        return moves;
     }
 
     /** Whether every input is at its end with nothing buffered (not merely given up): a bounded run is done. */

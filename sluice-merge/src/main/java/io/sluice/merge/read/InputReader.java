@@ -188,11 +188,13 @@ public final class InputReader implements Runnable {
                 for (ConsumerRecord<byte[], byte[]> record : got) {
                     arrivals.add(arrival(record));
                 }
-                counts.held(index, r.buffer.offer(arrivals, atEnd));
+                counts.held(index, r.buffer.offer(arrivals, atEnd, consumer.position(tp)));
                 newlyAtEnd |= atEnd && !r.atEndSaid;
                 r.atEndSaid = atEnd;
             } else if (atEnd != r.atEndSaid) {
-                r.buffer.offer(List.of(), atEnd);
+                // at its end the position has passed the last transaction's marker, which the merge's state must
+                // pass too: else its committed position stays on the marker and its lag never reaches 0
+                r.buffer.offer(List.of(), atEnd, consumer.position(tp));
                 newlyAtEnd |= atEnd;
                 r.atEndSaid = atEnd;
             }

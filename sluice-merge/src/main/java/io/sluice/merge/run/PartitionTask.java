@@ -38,7 +38,7 @@ final class PartitionTask {
     private final StateCodec codec;
     private final long commitIntervalMillis;
     private final long recommitMillis;
-    private long committedSettled;
+    private long committedMoves;
     private long lastCommitAt;
     private boolean everCommitted;
     private PartitionMerge.Halt lastHalt = PartitionMerge.Halt.LIMIT;
@@ -52,7 +52,7 @@ final class PartitionTask {
         this.codec = codec;
         this.commitIntervalMillis = commitInterval.toMillis();
         this.recommitMillis = recommit.toMillis();
-        this.committedSettled = merge.settled();
+        this.committedMoves = merge.moves();
         this.lastCommitAt = now;
     }
 
@@ -65,9 +65,9 @@ final class PartitionTask {
         if (commitDue(now)) {
             commit(now);
         }
-        long before = merge.settled();
+        long before = merge.moves();
         lastHalt = merge.advance(out, TURN, now);
-        boolean moved = merge.settled() > before;
+        boolean moved = merge.moves() > before;
         if (commitDue(now)) {
             commit(now);
         }
@@ -75,26 +75,26 @@ final class PartitionTask {
     }
 
     private boolean commitDue(long now) {
-        boolean pending = merge.settled() > committedSettled;
+        boolean pending = merge.moves() > committedMoves;
         return pending && (!everCommitted || now - lastCommitAt >= commitIntervalMillis)
                 || !pending && now - lastCommitAt >= recommitMillis;
     }
 
     /** Commits what was merged so far, if anything (the partition is handed over or the merge stops). */
     void finish(long now) throws Exception {
-        if (merge.settled() > committedSettled) {
+        if (merge.moves() > committedMoves) {
             commit(now);
         }
     }
 
     /** Whether the merge is done for a bounded run: every input at its end, everything merged and committed. */
     boolean finished(long now) {
-        return lastHalt == PartitionMerge.Halt.IDLE && merge.settled() == committedSettled && merge.finished(now);
+        return lastHalt == PartitionMerge.Halt.IDLE && merge.moves() == committedMoves && merge.finished(now);
     }
 
     /** When this partition wants to run again though nothing arrives: a commit falls due or a wait runs out. */
     long wakeAt() {
-        long due = merge.settled() > committedSettled ? lastCommitAt + commitIntervalMillis
+        long due = merge.moves() > committedMoves ? lastCommitAt + commitIntervalMillis
                 : lastCommitAt + recommitMillis;
         return Math.min(due, merge.wakeAt());
     }
@@ -106,7 +106,7 @@ final class PartitionTask {
         CrashPoints.reach(AFTER_SEND);
         commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)), COMMIT_TIMEOUT);
         CrashPoints.reach(AFTER_COMMIT);
-        committedSettled = merge.settled();
+        committedMoves = merge.moves();
         lastCommitAt = now;
         everCommitted = true;
     }

@@ -97,6 +97,33 @@ class PartitionMergeTest {
         assertEquals(new MergeState(new long[] {2, 0}, new MergeKey(6, 0, 1), 2), merge.state());
     }
 
+    /**
+     * A transactional input ends with a marker, and may hold aborted records: offsets a read_committed reader passes
+     * without a record. Once every record below the reader's position is settled, the state moves there (its lag was
+     * otherwise 1 forever), and that counts as a move to commit; never while a record below it is still buffered.
+     */
+    @Test
+    void offsetsWithoutRecordsArePassedOnceEveryRecordBelowIsSettled() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT);
+        Recorded out = new Recorded();
+        inputs[0].offer(List.of(at(0, 5), at(1, 6)), false, 3); // offset 2: a marker
+        inputs[0].offer(List.of(at(3, 9)), true, 5); // offset 4: the last transaction's marker
+        inputs[0].confirmAtEnd(10);
+        inputs[1].offer(List.of(at(0, 7)), true, 1);
+        inputs[1].confirmAtEnd(10);
+        assertEquals(PartitionMerge.Halt.LIMIT, merge.advance(out, 3, 10));
+        assertEquals(List.of("0:0", "0:1", "1:0"), out.seen);
+        assertEquals(3, merge.moves());
+        assertEquals(2, merge.state().position(0), "offset 3 is buffered: the marker at 2 is not passed yet");
+        assertEquals(PartitionMerge.Halt.IDLE, merge.advance(out, 10, 10));
+        assertEquals(List.of("0:0", "0:1", "1:0", "0:3"), out.seen);
+        assertEquals(5, merge.state().position(0), "past the last marker: the input's end");
+        assertEquals(1, merge.state().position(1));
+        assertEquals(4, merge.settled(), "records");
+        assertEquals(5, merge.moves(), "four records and one pass, which a commit saves");
+    }
+
     @Test
     void aSilentInputIsGivenUpAfterTheLongestWaitAndWhatItSendsLaterIsLate() throws Exception {
         InputBuffer[] inputs = {buffer(), buffer()};
