@@ -1,16 +1,21 @@
 package io.sluice.cli.merge;
 
 import io.sluice.cli.CliContext;
+import io.sluice.cli.probe.BootstrapProbe;
+import io.sluice.cli.probe.ClusterRoles;
 import io.sluice.cli.pipeline.MergeFile;
 import io.sluice.cli.progress.ProgressOptions;
 import io.sluice.cli.status.MetricsOptions;
 import io.sluice.merge.MergeConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code sluice merge MERGE.yaml}: merges the inputs into the output until stopped, or to their ends with --until-end. */
 @Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
@@ -35,6 +40,9 @@ public final class MergeCommand implements Callable<Integer> {
     @Mixin
     ProgressOptions progress;
 
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final CliContext context;
 
     MergeCommand(CliContext context) {
@@ -44,6 +52,11 @@ public final class MergeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         MergeFile merge = MergeFile.load(file, context.variables());
+        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice merge",
+                ClusterRoles.of(merge.config()), spec.commandLine().getErr());
+        if (probed != 0) {
+            return probed;
+        }
         MergeConfig config = merge.config().toBuilder().untilEnd(untilEnd).build();
         return new MergeRun(merge, config, metrics.over(merge.metrics()), context.console()).run(progress.every());
     }

@@ -1,16 +1,21 @@
 package io.sluice.cli.mirror;
 
 import io.sluice.cli.CliContext;
+import io.sluice.cli.probe.BootstrapProbe;
+import io.sluice.cli.probe.ClusterRoles;
 import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.progress.ProgressOptions;
 import io.sluice.cli.status.MetricsOptions;
 import io.sluice.mirror.MirrorConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code sluice mirror MIRROR.yaml}: copies topics between clusters until stopped, or to the end with --until-end. */
 @Command(name = "mirror", mixinStandardHelpOptions = true, sortOptions = false,
@@ -39,6 +44,9 @@ public final class MirrorCommand implements Callable<Integer> {
     @Mixin
     ProgressOptions progress;
 
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final CliContext context;
 
     MirrorCommand(CliContext context) {
@@ -50,6 +58,11 @@ public final class MirrorCommand implements Callable<Integer> {
         MirrorFile mirror = MirrorFile.load(file, context.variables());
         if (groups) {
             return GroupsReport.show(mirror.config(), context.console());
+        }
+        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice mirror",
+                ClusterRoles.of(mirror.config()), spec.commandLine().getErr());
+        if (probed != 0) {
+            return probed;
         }
         MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
         return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console()).run(progress.every())

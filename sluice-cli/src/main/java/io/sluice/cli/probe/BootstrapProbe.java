@@ -155,6 +155,20 @@ public final class BootstrapProbe {
      * prefixed with the command's name. Returns 0 when the clients can go on, 2 when a port speaks another protocol
      * than the settings say (a usage mistake), 1 when no broker answers.
      */
+    /**
+     * {@link #verifyFor} for each cluster a command talks to, keyed by its role in words ("the source cluster", "input
+     * 'west'"), in order: the first that fails is said with its role, and its status returned; 0 when all pass.
+     */
+    public int verifyClusters(String command, Map<String, ? extends Map<String, ?>> clusters, PrintWriter err) {
+        for (Map.Entry<String, ? extends Map<String, ?>> cluster : clusters.entrySet()) {
+            int status = verifyFor(command + " (" + cluster.getKey() + ")", cluster.getValue(), err);
+            if (status != 0) {
+                return status;
+            }
+        }
+        return 0;
+    }
+
     public int verifyFor(String command, Map<String, ?> clientProperties, PrintWriter err) {
         try {
             verify(clientProperties).forEach(w -> err.println(command + ": warning: " + w));

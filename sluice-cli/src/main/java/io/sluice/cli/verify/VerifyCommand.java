@@ -17,6 +17,7 @@ import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.pipeline.StorageTarget;
 import io.sluice.cli.probe.BootstrapProbe;
+import io.sluice.cli.probe.ClusterRoles;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -94,11 +95,19 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // a merge file has a target section too: it is told apart first
         if (pipelineFile != null && MergeFile.isMerge(pipelineFile)) {
-            return MergeVerification.run(MergeFile.load(pipelineFile, context.variables()), json, context.console());
+            MergeFile merge = MergeFile.load(pipelineFile, context.variables());
+            int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters(NAME, ClusterRoles.of(merge.config()),
+                    spec.commandLine().getErr());
+            return probed != 0 ? probed : MergeVerification.run(merge, json, context.console());
         }
         if (pipelineFile != null && MirrorFile.isMirror(pipelineFile)) {
-            MirrorAuditReport report = MirrorVerification.run(MirrorFile.load(pipelineFile, context.variables()),
-                    untilSourceEnd);
+            MirrorFile mirror = MirrorFile.load(pipelineFile, context.variables());
+            int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters(NAME,
+                    ClusterRoles.of(mirror.config()), spec.commandLine().getErr());
+            if (probed != 0) {
+                return probed;
+            }
+            MirrorAuditReport report = MirrorVerification.run(mirror, untilSourceEnd);
             context.console().result(json ? report.toJson() : report.toText());
             return report.exitStatus();
         }

@@ -123,6 +123,22 @@ class MirrorCommandTest {
         assertFalse(run.err().contains("Exception") || run.err().contains("unexpected error"), run.err());
     }
 
+    /**
+     * A target nobody listens on is said at once by mirror and verify, naming the cluster's role and the address
+     * (they waited out the clients' retries, 50 to 60 s, with a page of their warnings, then said neither).
+     */
+    @Test
+    void aClusterNobodyListensOnIsSaidByRoleBeforeAnyClientIsMade() throws Exception {
+        Path file = mirrorFile("t", "dc1.{topic}", "");
+        Files.writeString(file, Files.readString(file).replace(target.bootstrapServers(), "127.0.0.1:1"));
+        for (String command : new String[] {"mirror", "verify"}) {
+            Cli.Result run = Cli.run(command, file.toString());
+            assertEquals(ExitStatus.FAILURE, run.status(), run.out() + run.err());
+            assertTrue(run.err().contains("(the target cluster): no broker answers") && run.err().contains("127.0.0.1:1"),
+                    run.err());
+        }
+    }
+
     @Test
     void aTopicNameTemplateWithoutTheTopicIsRefused() throws Exception {
         Cli.Result invalid = Cli.run("validate", mirrorFile("t", "everything", "").toString());
