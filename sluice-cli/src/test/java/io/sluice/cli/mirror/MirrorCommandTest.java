@@ -139,6 +139,18 @@ class MirrorCommandTest {
         }
     }
 
+    /** A mirror that never ran (a typo in its name, say) is not called clean: nothing was compared. */
+    @Test
+    void verifyOfAMirrorThatNeverRanSaysNothingWasVerified() throws Exception {
+        String topic = Names.unique("never");
+        source.createTopic(topic, 1);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 10);
+        Cli.Result verify = Cli.run("verify", mirrorFile(topic, "dc1.{topic}", "").toString());
+        assertEquals(ExitStatus.FAILURE, verify.status(), verify.out() + verify.err());
+        assertTrue(verify.out().contains("NOT VERIFIED: the mirror has committed no progress")
+                && !verify.out().contains("CLEAN"), verify.out());
+    }
+
     @Test
     void aTopicNameTemplateWithoutTheTopicIsRefused() throws Exception {
         Cli.Result invalid = Cli.run("validate", mirrorFile("t", "everything", "").toString());

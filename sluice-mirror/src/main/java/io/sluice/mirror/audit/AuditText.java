@@ -18,7 +18,10 @@ final class AuditText {
         long unclean = r.partitions().stream().filter(p -> !p.clean()).count();
         b.append("Mirror ").append(r.mirror()).append(" (")
                 .append(r.delivery() == MirrorDelivery.EXACTLY_ONCE ? "exactly once" : "at least once").append("): ")
-                .append(r.clean() ? "CLEAN: the target holds every committed source record exactly once, in order"
+                .append(r.unverified() ? "NOT VERIFIED: the mirror has committed no progress (it has not run under "
+                        + "this name, or its name differs from the running one's), so nothing counts as copied yet; "
+                        + "check mirror.name, or verify after its first commit"
+                        : r.clean() ? "CLEAN: the target holds every committed source record exactly once, in order"
                         : "DIFFERENCES in " + unclean + " of " + r.partitions().size() + " partitions")
                 .append('\n');
         b.append("source cluster ").append(r.sourceCluster()).append(", target cluster ").append(r.targetCluster())

@@ -93,9 +93,11 @@ public final class MirrorAudit {
                         targetCluster, logStart, until, config.delivery() == MirrorDelivery.AT_LEAST_ONCE, compaction)
                         .compare(source.walk(tp, logStart, Math.max(logStart, until)), copies.get()));
             }
+            boolean unverified = !config.untilSourceEnd() && progress.isEmpty()
+                    && partitions.stream().anyMatch(tp -> sourceEnds.get(tp) > logStarts.get(tp));
             return new MirrorAuditReport(config.mirrorName(), config.delivery(), config.untilSourceEnd(),
                     sourceCluster, targetCluster, started, Instant.now().toEpochMilli() - started.toEpochMilli(),
-                    audits, notes);
+                    audits, notes, unverified);
         }
     }
 

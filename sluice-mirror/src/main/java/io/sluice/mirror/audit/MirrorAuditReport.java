@@ -18,10 +18,12 @@ import java.util.Optional;
  * @param tookMillis how long it took
  * @param partitions every audited partition, by topic and partition
  * @param notes what the reader should know beyond the counts (partitions without progress, target topics missing)
+ * @param unverified the mirror committed no progress for any partition while the source holds records: nothing counts
+ *     as copied, so "clean" would only say that nothing was compared (a mirror that never ran, or a typo in its name)
  */
 public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean untilSourceEnd, String sourceCluster,
         String targetCluster, Instant startedAt, long tookMillis, List<PartitionAudit> partitions,
-        List<String> notes) {
+        List<String> notes, boolean unverified) {
 
     public MirrorAuditReport {
         partitions = List.copyOf(partitions);
@@ -33,9 +35,9 @@ public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean 
         return partitions.stream().allMatch(PartitionAudit::clean);
     }
 
-    /** The process exit status of {@code sluice verify}: 0 only when clean. */
+    /** The process exit status of {@code sluice verify}: 0 only when clean, and something was compared. */
     public int exitStatus() {
-        return clean() ? 0 : 1;
+        return clean() && !unverified ? 0 : 1;
     }
 
     /** The first partition with a difference, if any. */
