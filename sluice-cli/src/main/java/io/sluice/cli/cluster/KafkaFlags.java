@@ -1,9 +1,15 @@
 package io.sluice.cli.cluster;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The flags that name a Kafka cluster, a group and topics, for commands that take them from a pipeline file or from
@@ -29,8 +35,24 @@ public final class KafkaFlags {
             + "security.protocol=SSL, over the pipeline's; repeatable. Values are never printed.")
     Map<String, String> properties;
 
-    /** {@code base} (a pipeline's client settings, or none) with {@code -X} and {@code --bootstrap-servers} over it. */
+    /** The command these flags belong to: a mistake in them is its usage error. */
+    @Spec(Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec command;
+
+    /**
+     * {@code base} (a pipeline's client settings, or none) with {@code -X} and {@code --bootstrap-servers} over it.
+     *
+     * @throws CommandLine.ParameterException for a {@code -X} setting no consumer or admin client knows, or a value it
+     *     refuses ({@link PropertyFlags})
+     */
     public Map<String, Object> clientProperties(Map<String, ?> base) {
+        Map<String, ConfigDef> clients = new LinkedHashMap<>();
+        clients.put("consumer", ConsumerConfig.configDef());
+        clients.put("admin client", AdminClientConfig.configDef());
+        List<String> problems = PropertyFlags.problems(properties, clients);
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(command.commandLine(), String.join("\n", problems));
+        }
         Map<String, Object> props = new HashMap<>(base);
         if (properties != null) {
             props.putAll(properties);

@@ -3,6 +3,7 @@ package io.sluice.cli.produce;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
+import io.sluice.cli.cluster.PropertyFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.run.EngineRun;
@@ -245,6 +246,10 @@ public final class ProduceCommand implements Callable<Integer> {
                 .allowLoss(allowLoss);
         if (requestBytes != null) {
             builder.setIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, requestBytes);
+        }
+        List<String> problems = PropertyFlags.problems(properties, Map.of("producer", ProducerConfig.configDef()));
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("\n", problems));
         }
         if (properties != null) {
             properties.forEach(builder::set);

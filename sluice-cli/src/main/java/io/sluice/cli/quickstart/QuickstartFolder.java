@@ -129,7 +129,9 @@ public final class QuickstartFolder {
         }
         try {
             return start.apply(kafka);
-        } catch (IllegalStateException | NoClassDefFoundError e) {
+        } catch (IllegalStateException e) {
+            throw new RunFailure("cannot start the local Kafka broker: " + e.getMessage(), e);
+        } catch (NoClassDefFoundError e) {
             throw new RunFailure("cannot start the local Kafka broker: " + e.getMessage() + " (the quick start runs "
                     + "the broker from the jars Maven downloaded when it built sluice: run it through ./sluice in "
                     + "the repository)", e);

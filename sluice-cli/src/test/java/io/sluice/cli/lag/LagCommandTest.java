@@ -73,6 +73,13 @@ class LagCommandTest {
         assertEquals("sluice lag: " + kafka.bootstrapServers() + ": this port speaks plain TCP, not TLS, but "
                 + "security.protocol is SSL: set security.protocol=PLAINTEXT", tls.err().strip());
 
+        // a typo in -X was passed on and ignored: the run went over plaintext without a word
+        Run typo = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "g", "-t", "orders", "-X",
+                "secuirty.protocol=SSL");
+        assertEquals(2, typo.status());
+        assertTrue(typo.err().startsWith("-X secuirty.protocol: not a Kafka consumer or admin client setting; did you "
+                + "mean 'security.protocol'?"), typo.err());
+
         Run nobody = run(new LagCommand(), "-b", "127.0.0.1:" + Ports.free(), "-g", "g", "-t", "orders");
         assertEquals(1, nobody.status());
         assertTrue(nobody.err().startsWith("sluice lag: no broker answers: 127.0.0.1:"), nobody.err());

@@ -72,4 +72,20 @@ class ProduceRateTest {
         assertTrue(words.err().contains("--rate") && words.err().contains("'fast'"), words.err());
         assertEquals(List.of(), ProducedRecords.values(kafka, topic), "nothing sent");
     }
+
+    /** -X settings are checked as a pipeline's properties are: a typo or a refused value is a usage error. */
+    @Test
+    void aProducerSettingNoProducerKnowsOrAValueItRefusesIsAUsageError() throws Exception {
+        Path input = TestDirs.newDir("produce-x").resolve("in.txt");
+        ProducedRecords.writeLines(input, "r", 3);
+        Cli.Result typo = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", "t", "-X", "lingr.ms=5",
+                input.toString());
+        assertEquals(ExitStatus.USAGE, typo.status(), typo.err());
+        assertTrue(typo.err().contains("-X lingr.ms: not a Kafka producer setting; did you mean 'linger.ms'?"),
+                typo.err());
+        Cli.Result acks = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", "t", "-X", "acks=2",
+                input.toString());
+        assertEquals(ExitStatus.USAGE, acks.status(), acks.err());
+        assertTrue(acks.err().contains("-X acks: Invalid value 2 for configuration acks"), acks.err());
+    }
 }

@@ -46,6 +46,9 @@ public record MergeState(long[] positions, MergeKey last, long emitted) {
 
     @Override
     public String toString() {
-        return "positions " + Arrays.toString(positions) + ", last " + last + ", emitted " + emitted;
+        // read in the merge's log lines ("claimed, from ..."): words, not the key's record form
+        return "positions " + Arrays.toString(positions) + ", " + (last.equals(MergeKey.NONE) ? "nothing emitted yet"
+                : "last emitted: time " + last.time() + " from input " + last.input() + " at offset " + last.offset())
+                + ", " + emitted + " emitted";
     }
 }

@@ -1,0 +1,53 @@
+package io.sluice.cli.cluster;
+
+import io.sluice.cli.config.Suggestions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Checks {@code -X key=value} flags as a pipeline file's {@code properties} are checked: a key no Kafka client of
+ * the command knows (a typo such as {@code lingr.ms} or {@code secuirty.protocol} was passed on and ignored, so a run
+ * went over plaintext without a word), or a value its definition refuses, is a mistake said before anything runs.
+ *
+ * <p>Stateless.
+ */
+public final class PropertyFlags {
+
+    private PropertyFlags() {
+    }
+
+    /**
+     * Every mistake in {@code flags}, in their order; empty when none.
+     *
+     * @param clients what the command's clients accept, by the name a person knows them by ("producer")
+     */
+    public static List<String> problems(Map<String, String> flags, Map<String, ConfigDef> clients) {
+        List<String> problems = new ArrayList<>();
+        if (flags == null) {
+            return problems;
+        }
+        Map<String, ConfigDef.ConfigKey> known = new LinkedHashMap<>();
+        clients.values().forEach(def -> def.configKeys().forEach(known::putIfAbsent));
+        flags.forEach((key, value) -> {
+            ConfigDef.ConfigKey definition = known.get(key);
+            if (definition == null) {
+                problems.add("-X " + key + ": not a Kafka " + String.join(" or ", clients.keySet()) + " setting"
+                        + Suggestions.didYouMean(key, known.keySet()));
+            } else if (definition.type != ConfigDef.Type.PASSWORD) {
+                try {
+                    Object parsed = ConfigDef.parseType(key, value, definition.type);
+                    if (definition.validator != null) {
+                        definition.validator.ensureValid(key, parsed);
+                    }
+                } catch (ConfigException e) {
+                    problems.add("-X " + key + ": " + e.getMessage());
+                }
+            }
+        });
+        return problems;
+    }
+}
