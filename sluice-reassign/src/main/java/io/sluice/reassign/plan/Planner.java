@@ -42,6 +42,13 @@ public final class Planner {
                         + snapshot.brokers().stream().map(x -> Integer.toString(x.id())).collect(Collectors.joining(",")));
             }
         }
+        Set<String> inCluster = snapshot.partitions().stream().map(PartitionState::topic).collect(Collectors.toSet());
+        List<String> unknown = topics.stream().filter(t -> !inCluster.contains(t)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            // an empty plan for a misspelt topic looked like a balanced cluster
+            throw new IllegalArgumentException((unknown.size() == 1 ? "topic " : "topics ") + String.join(", ", unknown)
+                    + (unknown.size() == 1 ? " does" : " do") + " not exist in the cluster");
+        }
         Predicate<PartitionState> movable = p -> topics.isEmpty() || topics.contains(p.topic());
         ReplicaLayout layout = new ReplicaLayout(snapshot);
         List<Integer> active = snapshot.brokers().stream().map(Broker::id)

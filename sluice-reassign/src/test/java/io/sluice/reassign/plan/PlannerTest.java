@@ -14,6 +14,15 @@ import org.junit.jupiter.api.Test;
 /** The planner on hand-made clusters: fewest moves for each goal, racks kept, leaderships even. */
 class PlannerTest {
 
+    /** A misspelt topic is refused: its empty plan looked like a balanced cluster. */
+    @Test
+    void topicsTheClusterDoesNotHaveAreRefused() {
+        ClusterSnapshot cluster = new Clusters().brokers(1, 2).partition("t", 0, 100, 1, 2).snapshot();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Planner(cluster).plan(Goal.balance(), Set.of("t", "tpoic")));
+        assertEquals("topic tpoic does not exist in the cluster", e.getMessage());
+    }
+
     @Test
     void removingABrokerMovesExactlyItsReplicasAndNothingElse() {
         ClusterSnapshot cluster = new Clusters().brokers(1, 2, 3, 4)
