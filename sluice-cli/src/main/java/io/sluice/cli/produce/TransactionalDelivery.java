@@ -23,6 +23,9 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -197,8 +200,35 @@ final class TransactionalDelivery implements Delivery {
             return Optional.of("import " + name + " is complete: a rerun sends nothing (a new --name sends the files "
                     + "again)");
         }
+        if (fenced(failure, false)) {
+            // the other run's producer claimed the import's transactional ID: advising a rerun would start a third
+            return Optional.of("another run of import " + name + " took it over (its producer fenced this one's): "
+                    + "that run goes on from " + describe(committed) + ", where this one's last commit stands; nothing "
+                    + "this one sent after it counts");
+        }
+        if (fenced(failure, true)) {
+            // the cluster ended the transaction: what a takeover does when it lands between two of this run's calls
+            return Optional.of("import " + name + "'s transaction was ended from outside, as when another run of import "
+                    + name + " takes it over: that run goes on from " + describe(committed) + ", where this one's last "
+                    + "commit stands; if none runs, a rerun of the same command goes on from there");
+        }
         return Optional.of("import " + name + " is committed up to " + describe(committed) + "; a rerun of the same "
                 + "command goes on from there");
+    }
+
+    /**
+     * Whether {@code failure} is another producer's claim of the import's transactional ID: certain for a fenced
+     * producer or an old epoch; with {@code orEnded}, also an invalid transaction state, which a takeover gives when
+     * it aborts this run's transaction between its calls.
+     */
+    private static boolean fenced(Throwable failure, boolean orEnded) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
+                    || orEnded && t instanceof InvalidTxnStateException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

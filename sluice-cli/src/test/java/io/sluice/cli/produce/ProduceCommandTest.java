@@ -276,6 +276,40 @@ class ProduceCommandTest {
     }
 
     /**
+     * A second run of the same exactly-once import, started while the first runs, takes it over: its producer fences
+     * the first's, and the first says so, instead of advising a rerun (a third run) as it did; every line lands once.
+     */
+    @Test
+    void anExactlyOnceImportTakenOverByASecondRunSaysSoAndEveryLineLandsOnce() throws Exception {
+        String topic = Names.unique("produce-eo-twice");
+        kafka.createTopic(topic, 1);
+        Path file = TestDirs.newDir("produce-eo-twice").resolve("in.txt");
+        List<String> lines = ProducedRecords.writeLines(file, "t", 1_000);
+        String[] slow = {"produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once", "--name",
+            "twice", "--commit-interval", "50ms", "--rate", "300", file.toString()};
+        java.util.concurrent.CompletableFuture<Cli.Result> first =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> Cli.run(slow));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (ProducedRecords.values(kafka, topic).isEmpty()) { // the first run committed something
+            assertTrue(System.nanoTime() < deadline, "the first run committed nothing within 30 s");
+            Thread.sleep(20);
+        }
+        Cli.Result second = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                "--name", "twice", "--commit-interval", "50ms", file.toString());
+        assertEquals(ExitStatus.OK, second.status(), second.err());
+        Cli.Result taken = first.get(60, TimeUnit.SECONDS);
+        // fenced, or (when the takeover lands between two of its calls) its transaction ended by the cluster
+        assertTrue(taken.err().contains("another run of import twice took it over (its producer fenced this one's)")
+                || taken.err().contains("import twice's transaction was ended from outside, as when another run of "
+                + "import twice takes it over"), taken.err());
+
+        Map<String, Integer> counted = new HashMap<>();
+        ProducedRecords.values(kafka, topic).forEach(v -> counted.merge(v, 1, Integer::sum));
+        assertEquals(new TreeSet<>(lines), new TreeSet<>(counted.keySet()));
+        assertTrue(counted.values().stream().allMatch(n -> n == 1), "every line once");
+    }
+
+    /**
      * An import stopped inside a file (here by a record too large for the topic, which breaks its transaction) goes on
      * from its committed byte offset only in the same file: the file edited in its committed part, or cut short,
      * is refused in words with exit status 1 and nothing is sent; restored, and with the topic fixed, it goes on.
