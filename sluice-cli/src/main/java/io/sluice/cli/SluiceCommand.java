@@ -41,8 +41,9 @@ import picocli.CommandLine;
  * <p>Threading: one command line per invocation, on the main thread.
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Moves data out of Kafka: archives topics to local files, S3 and HDFS as compressed, "
-                + "partitioned files, exactly once.", ""},
+        description = {"Moves data into, out of and between Kafka clusters: archives topics to local files, S3 and "
+                + "HDFS as compressed, partitioned files, exactly once; mirrors topics between clusters; produces "
+                + "files into topics; merges streams in event-time order; moves partitions between brokers.", ""},
         footer = {"", "Exit status: 0 done (or drained cleanly after Ctrl-C / SIGTERM), 1 runtime failure, 2 bad usage "
                 + "or pipeline file, 3 (produce) some records were not acknowledged, 130 stopped at once by a second Ctrl-C."})
 public final class SluiceCommand implements Callable<Integer> {

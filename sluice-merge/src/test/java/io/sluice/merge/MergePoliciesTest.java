@@ -104,6 +104,8 @@ class MergePoliciesTest {
                 "value.at")).deadLetterTopic(dead).build(), MergeInputs.quickMember())) {
             assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
             assertEquals(2, merge.counts().deadLettered());
+            String first = merge.counts().firstDeadLetter().orElseThrow();
+            assertTrue(first.startsWith("input 'east' partition 0 offset 0: ") && first.contains("value.at"), first);
         }
         assertEquals(List.of("west:0:0", "west:0:1"), read(output).stream().map(r -> header(r, MergeHeaders.SOURCE))
                 .toList());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -20,19 +21,20 @@ import picocli.CommandLine.Spec;
 public final class KafkaFlags {
 
     @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
-            description = "The brokers (bootstrap.servers), instead of the pipeline's.")
+            description = "The brokers (bootstrap.servers); over a pipeline file's, where the command takes one.")
     String bootstrapServers;
 
     @Option(names = {"-g", "--group"}, paramLabel = "GROUP",
-            description = "The consumer group, instead of the pipeline's source.group.")
+            description = "The consumer group; over a pipeline file's source.group, where the command takes one.")
     String group;
 
     @Option(names = {"-t", "--topic"}, paramLabel = "TOPIC", split = ",",
-            description = "A topic, instead of the pipeline's; repeat or separate with commas.")
+            description = "A topic; repeat or separate with commas. Over a pipeline file's, where the command takes one.")
     List<String> topics;
 
     @Option(names = {"-X", "--property"}, paramLabel = "KEY=VALUE", description = "A Kafka client setting, e.g. "
-            + "security.protocol=SSL, over the pipeline's; repeatable. Values are never printed.")
+            + "security.protocol=SSL, over a pipeline file's; repeatable; checked as a pipeline's properties are. Values "
+            + "are never printed.")
     Map<String, String> properties;
 
     /** The command these flags belong to: a mistake in them is its usage error. */
@@ -42,13 +44,14 @@ public final class KafkaFlags {
     /**
      * {@code base} (a pipeline's client settings, or none) with {@code -X} and {@code --bootstrap-servers} over it.
      *
-     * @throws CommandLine.ParameterException for a {@code -X} setting no consumer or admin client knows, or a value it
+     * @throws CommandLine.ParameterException for a {@code -X} setting no consumer, admin client or producer knows, or a value it
      *     refuses ({@link PropertyFlags})
      */
     public Map<String, Object> clientProperties(Map<String, ?> base) {
         Map<String, ConfigDef> clients = new LinkedHashMap<>();
         clients.put("consumer", ConsumerConfig.configDef());
         clients.put("admin client", AdminClientConfig.configDef());
+        clients.put("producer", ProducerConfig.configDef()); // reassign's journal writes with one
         List<String> problems = PropertyFlags.problems(properties, clients);
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(command.commandLine(), String.join("\n", problems));

@@ -17,6 +17,9 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class PropertyFlags {
 
+    /** Keys under it configure config providers (secrets kept off the command line): no client lists them. */
+    private static final String CONFIG_PROVIDERS = "config.providers.";
+
     private PropertyFlags() {
     }
 
@@ -34,8 +37,12 @@ public final class PropertyFlags {
         clients.values().forEach(def -> def.configKeys().forEach(known::putIfAbsent));
         flags.forEach((key, value) -> {
             ConfigDef.ConfigKey definition = known.get(key);
+            if (key.startsWith(CONFIG_PROVIDERS) || value.contains("${")) {
+                // a config provider's own keys, and values a provider fills in when the client is made
+                return;
+            }
             if (definition == null) {
-                problems.add("-X " + key + ": not a Kafka " + String.join(" or ", clients.keySet()) + " setting"
+                problems.add("-X " + key + ": not a Kafka " + names(clients.keySet()) + " setting"
                         + Suggestions.didYouMean(key, known.keySet()));
             } else if (definition.type != ConfigDef.Type.PASSWORD) {
                 try {
@@ -49,5 +56,12 @@ public final class PropertyFlags {
             }
         });
         return problems;
+    }
+
+    /** "producer"; "consumer or admin client"; "consumer, admin client or producer". */
+    private static String names(java.util.Collection<String> clients) {
+        List<String> all = List.copyOf(clients);
+        return all.size() == 1 ? all.get(0)
+                : String.join(", ", all.subList(0, all.size() - 1)) + " or " + all.get(all.size() - 1);
     }
 }

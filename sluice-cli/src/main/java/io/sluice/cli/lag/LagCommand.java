@@ -34,8 +34,8 @@ import picocli.CommandLine;
             "Takes two samples --interval apart to measure rates; --watch keeps sampling."})
 public final class LagCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..1", paramLabel = "PIPELINE.yaml", description = "A pipeline file to take the brokers, "
-            + "group, topics and client settings (TLS, SASL) from.")
+    @Parameters(arity = "0..1", paramLabel = "PIPELINE.yaml", description = "A pipeline, mirror or merge file to take "
+            + "the brokers, group, topics and client settings (TLS, SASL) from.")
     Path pipeline;
 
     @Mixin

@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
                 + "own cluster, merged by event time into partition p of the output topic, exactly once (or at least "
                 + "once, with merge.delivery) and in the same order on every run (docs/merge.md). Ctrl-C or SIGTERM drains cleanly (each partition commits "
                 + "what it merged) and exits 0; a second Ctrl-C stops at once.",
-            "Instances started with the same merge.name share the output partitions. `sluice validate` and `lag` "
-                    + "take a merge file too."})
+            "Instances started with the same merge.name share the output partitions. `sluice validate`, `lag` and "
+                    + "`verify` take a merge file too."})
 public final class MergeCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "MERGE.yaml", description = "The merge file (docs/merge-configuration.md).")

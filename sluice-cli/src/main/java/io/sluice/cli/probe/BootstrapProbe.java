@@ -151,11 +151,6 @@ public final class BootstrapProbe {
     }
 
     /**
-     * {@link #verify} for a command that takes client settings from flags: warnings and problems go to {@code err},
-     * prefixed with the command's name. Returns 0 when the clients can go on, 2 when a port speaks another protocol
-     * than the settings say (a usage mistake), 1 when no broker answers.
-     */
-    /**
      * {@link #verifyFor} for each cluster a command talks to, keyed by its role in words ("the source cluster", "input
      * 'west'"), in order: the first that fails is said with its role, and its status returned; 0 when all pass.
      */
@@ -169,6 +164,11 @@ public final class BootstrapProbe {
         return 0;
     }
 
+    /**
+     * {@link #verify} for a command that takes client settings from flags: warnings and problems go to {@code err},
+     * prefixed with the command's name. Returns 0 when the clients can go on, 2 when a port speaks another protocol
+     * than the settings say (a usage mistake), 1 when no broker answers.
+     */
     public int verifyFor(String command, Map<String, ?> clientProperties, PrintWriter err) {
         try {
             verify(clientProperties).forEach(w -> err.println(command + ": warning: " + w));

@@ -54,6 +54,8 @@ final class AvroValues implements RecordParser {
     static AvroValues over(RecordParser format, Path schemaFile, Integer schemaId) {
         try {
             return new AvroValues(format, new Schema.Parser().parse(Files.readString(schemaFile)), schemaId);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("there is no schema file " + schemaFile, e);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the schema " + schemaFile + ": " + e.getMessage(), e);
         } catch (SchemaParseException e) {

@@ -207,6 +207,11 @@ public final class ProduceCommand implements Callable<Integer> {
             if (name != null) {
                 throw new IllegalArgumentException("--name names an --exactly-once import");
             }
+            if (spec.commandLine().getParseResult().hasMatchedOption("--commit-interval")) {
+                // it was ignored without a word: a user who set it believed the run commits
+                throw new IllegalArgumentException("--commit-interval is how often an --exactly-once import commits; "
+                        + "without --exactly-once each record is acknowledged on its own");
+            }
             return;
         }
         if (expanded.stream().anyMatch(Input::isStdin)) {

@@ -202,9 +202,12 @@ final class TransactionalDelivery implements Delivery {
         }
         if (fenced(failure, false)) {
             // the other run's producer claimed the import's transactional ID: advising a rerun would start a third
-            return Optional.of("another run of import " + name + " took it over (its producer fenced this one's): "
-                    + "that run goes on from " + describe(committed) + ", where this one's last commit stands; nothing "
-                    + "this one sent after it counts");
+            // also what a transaction open past transaction.timeout.ms gets (the cluster aborts it and bumps the
+            // epoch): with no other run, a rerun is still the way on
+            return Optional.of("another run of import " + name + " took it over (its producer fenced this one's), or "
+                    + "the cluster ended a transaction left open too long: the other run goes on from "
+                    + describe(committed) + ", where this one's last commit stands; if none runs, a rerun of the same "
+                    + "command goes on from there");
         }
         if (fenced(failure, true)) {
             // the cluster ended the transaction: what a takeover does when it lands between two of this run's calls

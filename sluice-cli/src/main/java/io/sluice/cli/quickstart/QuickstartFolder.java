@@ -100,6 +100,8 @@ public final class QuickstartFolder {
                 taken.release();
             } catch (OverlappingFileLockException e) {
                 return true; // this JVM holds it
+            } catch (java.nio.file.AccessDeniedException e) {
+                return true; // another user's broker, or one this user may not touch: not to be replaced either
             } catch (java.nio.file.NoSuchFileException e) {
                 // the broker stopped meanwhile and removed it
             }

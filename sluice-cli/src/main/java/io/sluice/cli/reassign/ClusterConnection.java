@@ -2,7 +2,9 @@ package io.sluice.cli.reassign;
 
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.reassign.cluster.ClusterException;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -28,6 +30,16 @@ final class ClusterConnection {
         Map<String, Object> props = flags.clientProperties(Map.of());
         if (props.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give the brokers: --bootstrap-servers");
+        }
+        // before the admin client, whose calls would wait 60 s on a wrong port and then say so in its own API's words
+        try {
+            new BootstrapProbe(Duration.ofSeconds(5)).verify(props)
+                    .forEach(w -> spec.commandLine().getErr().println("sluice reassign: warning: " + w));
+        } catch (BootstrapProbe.BootstrapException e) {
+            if (e.mismatch()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            throw new RunFailure("no broker answers: " + e.getMessage());
         }
         props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
         try (Admin admin = Admin.create(props)) {

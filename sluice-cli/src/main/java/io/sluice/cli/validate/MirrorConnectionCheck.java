@@ -1,8 +1,10 @@
 package io.sluice.cli.validate;
 
 import io.sluice.cli.console.Console;
+import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.core.ClusterConnection;
 import io.sluice.mirror.MirrorConfig;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,13 @@ final class MirrorConnectionCheck {
      */
     boolean cluster(String role, Map<String, Object> properties, MirrorConfig topicsOf) {
         Object servers = properties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        try {
+            // a refused port is said as such at once, not as an admin client's silence after the timeout
+            new BootstrapProbe(Duration.ofSeconds(5)).verify(properties);
+        } catch (BootstrapProbe.BootstrapException e) {
+            console.result(role + ": " + servers + " FAILED: " + e.getMessage());
+            return false;
+        }
         Map<String, Object> admin = new HashMap<>(ClusterConnection.of(properties));
         admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ConnectionCheck.TIMEOUT_SECONDS * 1000);
         admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ConnectionCheck.TIMEOUT_SECONDS * 1000 - 1000);

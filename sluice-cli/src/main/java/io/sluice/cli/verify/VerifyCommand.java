@@ -50,8 +50,9 @@ public final class VerifyCommand implements Callable<Integer> {
 
     private static final String NAME = "sluice verify";
 
-    @Parameters(arity = "0..1", paramLabel = "FILE", description = "The pipeline that wrote the archive, or a mirror "
-            + "file (then the target is audited against the source, docs/mirror-audit.md).")
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "The pipeline that wrote the archive; or a mirror "
+            + "file (the target is audited against the source, docs/mirror-audit.md); or a merge file (the output "
+            + "against its inputs, docs/merge.md).")
     Path pipelineFile;
 
     @Mixin

@@ -77,8 +77,8 @@ class LagCommandTest {
         Run typo = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "g", "-t", "orders", "-X",
                 "secuirty.protocol=SSL");
         assertEquals(2, typo.status());
-        assertTrue(typo.err().startsWith("-X secuirty.protocol: not a Kafka consumer or admin client setting; did you "
-                + "mean 'security.protocol'?"), typo.err());
+        assertTrue(typo.err().startsWith("-X secuirty.protocol: not a Kafka consumer, admin client or producer setting; "
+                + "did you mean 'security.protocol'?"), typo.err());
 
         Run nobody = run(new LagCommand(), "-b", "127.0.0.1:" + Ports.free(), "-g", "g", "-t", "orders");
         assertEquals(1, nobody.status());

@@ -70,10 +70,10 @@ class MergeCommandTest {
 
         Cli.Result lag = Cli.run("lag", file.toString());
         assertEquals(ExitStatus.OK, lag.status(), lag.out() + lag.err());
-        // east was written in a transaction, whose marker ends each partition (offset 300): the merge's committed
-        // position passes it, or its lag would stay at 1 a partition
+        // east was written in a committed transaction (its marker at offset 300), then an aborted one (301-305, its
+        // marker at 306): the merge's committed position passes both, or its lag would stay above 0
         assertTrue(lag.out().contains("Total lag 0 records (west 0, east 0)"), lag.out());
-        assertTrue(lag.out().lines().anyMatch(l -> l.matches("\\s*1\\s+east\\s+" + topics[1] + "\\s+301\\s+301\\s+0")),
+        assertTrue(lag.out().lines().anyMatch(l -> l.matches("\\s*1\\s+east\\s+" + topics[1] + "\\s+307\\s+307\\s+0")),
                 lag.out());
 
         Cli.Result verify = Cli.run("verify", file.toString());
@@ -206,7 +206,10 @@ class MergeCommandTest {
         return times;
     }
 
-    /** @param transaction written in one transaction, as a mirror or an exactly-once produce writes: a marker ends it */
+    /**
+     * @param transaction written in one transaction, as a mirror or an exactly-once produce writes (a marker ends it),
+     *     then a few records in a transaction that aborts
+     */
     private static void produce(KafkaCluster cluster, String topic, int partition, long[] times, boolean transaction) {
         Map<String, Object> props = new HashMap<>(cluster.clientProperties(Listener.PLAINTEXT));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -226,6 +229,14 @@ class MergeCommandTest {
             }
             if (transaction) {
                 producer.commitTransaction();
+                // then an aborted tail: offsets a read_committed reader passes without a record
+                producer.beginTransaction();
+                for (int k = 0; k < 5; k++) {
+                    producer.send(new ProducerRecord<>(topic, partition, times[times.length - 1], null,
+                            "aborted".getBytes(StandardCharsets.UTF_8)));
+                }
+                producer.flush(); // written, then aborted: unsent records would just be dropped
+                producer.abortTransaction();
             }
         }
     }

@@ -137,6 +137,10 @@ class MirrorCommandTest {
             assertTrue(run.err().contains("(the target cluster): no broker answers") && run.err().contains("127.0.0.1:1"),
                     run.err());
         }
+        // validate --connect said "no answer within 20 s" of a refused port
+        Cli.Result valid = Cli.run("validate", file.toString(), "--connect");
+        assertEquals(ExitStatus.FAILURE, valid.status(), valid.out() + valid.err());
+        assertTrue(valid.out().contains("target: 127.0.0.1:1 FAILED: 127.0.0.1:1: nothing listens there"), valid.out());
     }
 
     /** A mirror that never ran (a typo in its name, say) is not called clean: nothing was compared. */

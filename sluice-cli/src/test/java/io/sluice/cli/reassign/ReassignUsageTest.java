@@ -29,4 +29,25 @@ class ReassignUsageTest {
         assertEquals(ExitStatus.USAGE, share.status());
         assertTrue(share.err().contains("at most 100%"), share.err());
     }
+
+    /**
+     * A port nobody listens on is said at once for every subcommand that talks to the cluster (each waited out the
+     * admin client's 60 s, then spoke of node assignments and ListGroups); a -X typo is a usage error first.
+     */
+    @Test
+    void aClusterNobodyListensOnIsSaidBeforeAnyAdminClientWaits() {
+        for (String[] command : new String[][] {{"plan", "--balance"}, {"check"}, {"who-reads", "-t", "t"}}) {
+            String[] args = new String[command.length + 3];
+            args[0] = "reassign";
+            System.arraycopy(command, 0, args, 1, command.length);
+            args[command.length + 1] = "-b";
+            args[command.length + 2] = "127.0.0.1:1";
+            Cli.Result result = Cli.run(args);
+            assertEquals(ExitStatus.FAILURE, result.status(), String.join(" ", args) + ": " + result.err());
+            assertTrue(result.err().contains("no broker answers: 127.0.0.1:1: nothing listens there"), result.err());
+        }
+        Cli.Result typo = Cli.run("reassign", "check", "-b", "127.0.0.1:1", "-X", "secuirty.protocol=SSL");
+        assertEquals(ExitStatus.USAGE, typo.status(), typo.err());
+        assertTrue(typo.err().contains("did you mean 'security.protocol'?"), typo.err());
+    }
 }

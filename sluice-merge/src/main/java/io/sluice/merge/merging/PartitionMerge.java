@@ -114,12 +114,14 @@ public final class PartitionMerge {
      * exactly-once produce's) otherwise left each partition's committed position on its last marker, one short of
      * the end, and `sluice lag` never reached 0.
      */
-    private void passOffsetsWithoutRecords(int input) {
+    private boolean passOffsetsWithoutRecords(int input) {
         long readUpTo = inputs[input].readUpTo();
         if (readUpTo > positions[input]) {
             positions[input] = readUpTo;
             moves++;
+            return true;
         }
+        return false;
     }
 
     private boolean silentTooLong(int input, long now) {
@@ -144,12 +146,15 @@ public final class PartitionMerge {
 
     /** Whether every input is at its end with nothing buffered (not merely given up): a bounded run is done. */
     public boolean finished(long now) {
-        for (InputBuffer input : inputs) {
-            if (input.head(now) != null || !input.atEnd(now)) {
-                return false;
+        boolean finished = true;
+        for (int i = 0; i < inputs.length; i++) {
+            if (inputs[i].head(now) != null || !inputs[i].atEnd(now)) {
+                finished = false;
+            } else if (passOffsetsWithoutRecords(i)) {
+                finished = false; // the pass it took just now is a move to commit before the run ends
             }
         }
-        return true;
+        return finished;
     }
 
     /** The input the merge waits for after {@link Halt#WAITING}, or -1. */

@@ -64,6 +64,8 @@ public final class InputReader implements Runnable {
         final InputBuffer buffer;
         boolean atEndSaid;
         boolean paused;
+        /** The reader's position the buffer was last told of (-1: none). */
+        long offeredUpTo = -1;
 
         Reading(InputBuffer buffer) {
             this.buffer = buffer;
@@ -188,17 +190,37 @@ public final class InputReader implements Runnable {
                 for (ConsumerRecord<byte[], byte[]> record : got) {
                     arrivals.add(arrival(record));
                 }
-                counts.held(index, r.buffer.offer(arrivals, atEnd, consumer.position(tp)));
+                long position = positionNow(tp);
+                counts.held(index, r.buffer.offer(arrivals, atEnd, position));
+                r.offeredUpTo = Math.max(r.offeredUpTo, position);
                 newlyAtEnd |= atEnd && !r.atEndSaid;
                 r.atEndSaid = atEnd;
-            } else if (atEnd != r.atEndSaid) {
-                // at its end the position has passed the last transaction's marker, which the merge's state must
-                // pass too: else its committed position stays on the marker and its lag never reaches 0
-                r.buffer.offer(List.of(), atEnd, consumer.position(tp));
-                newlyAtEnd |= atEnd;
-                r.atEndSaid = atEnd;
+            } else {
+                // a poll that passed only transaction markers or aborted records moves the position all the same,
+                // and the merge's state must pass them too: else its committed position stays short of the end
+                // (on the last marker, before an aborted tail) and its lag never reaches 0
+                long position = positionNow(tp);
+                if (atEnd != r.atEndSaid || position > r.offeredUpTo) {
+                    r.buffer.offer(List.of(), atEnd, position);
+                    r.offeredUpTo = Math.max(r.offeredUpTo, position);
+                    newlyAtEnd |= atEnd && !r.atEndSaid;
+                    r.atEndSaid = atEnd;
+                }
             }
         });
+    }
+
+    /**
+     * The position of {@code tp} if the consumer knows it now, else -1: never a wait (a position being validated after
+     * a leader change would make {@code position} ask the cluster, up to its timeout) and never a wakeup thrown (the
+     * loop runs the command that woke it next).
+     */
+    private long positionNow(TopicPartition tp) {
+        try {
+            return consumer.position(tp, Duration.ZERO);
+        } catch (org.apache.kafka.common.errors.TimeoutException | WakeupException e) {
+            return -1;
+        }
     }
 
     /**

@@ -52,7 +52,9 @@ public final class MergeTopics {
 
         /** A refusal when {@code topic} is one of the inputs' own topics (the same ID: the same topic, same cluster). */
         Optional<String> readBy(String role, String topic, Optional<TopicDescription> description) {
-            return description.map(d -> ids.get(d.topicId())).map(input -> "the " + role + " topic '" + topic
+            // brokers before 2.8 give every topic the zero ID: nothing can be told from it
+            return description.filter(d -> !Uuid.ZERO_UUID.equals(d.topicId())).map(d -> ids.get(d.topicId()))
+                    .map(input -> "the " + role + " topic '" + topic
                     + "' is the topic of input '" + input + "' (the same topic in the same cluster): the merge would "
                     + "read what it writes. Merge into another topic.");
         }
@@ -154,7 +156,9 @@ public final class MergeTopics {
                         new IllegalArgumentException("input '" + input.name() + "': topic '" + input.topic()
                                 + "' does not exist in its cluster (" + input.clientProperties().get("bootstrap.servers")
                                 + ")"));
-                ids.putIfAbsent(topic.topicId(), input.name());
+                if (!Uuid.ZERO_UUID.equals(topic.topicId())) {
+                    ids.putIfAbsent(topic.topicId(), input.name());
+                }
                 int n = topic.partitions().size();
                 counts.add(input.name() + " " + n);
                 differ |= partitions >= 0 && n != partitions;

@@ -1,6 +1,8 @@
 package io.sluice.merge.write;
 
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What the merge did, per input: records merged, late ones among them (however the late policy placed them), dead
@@ -17,6 +19,8 @@ public final class MergeCounts {
     private final AtomicLongArray dead;
     private final AtomicLongArray pauses;
     private final AtomicLongArray peakHeld;
+    /** Where the first dead letter came from and why: what a run that dead-letters everything must say. */
+    private final AtomicReference<String> firstDeadLetter = new AtomicReference<>();
 
     public MergeCounts(int inputs) {
         merged = new AtomicLongArray(inputs);
@@ -54,8 +58,14 @@ public final class MergeCounts {
         late.incrementAndGet(input);
     }
 
-    void deadLettered(int input) {
+    void deadLettered(int input, String whereAndWhy) {
         dead.incrementAndGet(input);
+        firstDeadLetter.compareAndSet(null, whereAndWhy);
+    }
+
+    /** The first dead letter's origin and reason, if there was one. */
+    public Optional<String> firstDeadLetter() {
+        return Optional.ofNullable(firstDeadLetter.get());
     }
 
     public long merged() {

@@ -121,7 +121,7 @@ public final class OutputPartition implements MergeOutput {
         // a record the output refuses would be refused here too: its value stays in its input, at the named offset
         sender.send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(),
                 keepValue ? r.timestamp() : null, r.key(), keepValue ? r.value() : null, headers), onSent);
-        counts.deadLettered(input);
+        counts.deadLettered(input, where + ": " + reason);
     }
 
     /** A send that failed makes the transaction fail at its commit; stop before adding to it. */

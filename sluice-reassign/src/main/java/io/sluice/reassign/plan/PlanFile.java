@@ -3,6 +3,7 @@ package io.sluice.reassign.plan;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -52,9 +53,18 @@ public final class PlanFile {
         }
         try {
             return JSON.readValue(file.toFile(), ReassignmentPlan.class);
+        } catch (JsonEOFException e) {
+            throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut short; "
+                    + "plan again", e);
         } catch (JsonParseException e) {
-            throw new IllegalArgumentException("the plan " + file + " is not JSON: " + e.getOriginalMessage() + where(e),
-                    e);
+            String what = e.getOriginalMessage();
+            if (what.startsWith("Unexpected end-of-input")) { // cut between two values: not always a JsonEOFException
+                throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut "
+                        + "short; plan again", e);
+            }
+            int marker = what.indexOf(" (start marker at ");
+            throw new IllegalArgumentException("the plan " + file + " is not JSON: " + (marker < 0 ? what
+                    : what.substring(0, marker)) + where(e), e);
         } catch (JsonProcessingException e) {
             if (String.valueOf(e.getOriginalMessage()).contains("end-of-input")) {
                 throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut "

@@ -33,6 +33,12 @@ class PlanFileTest {
         assertWords(refusal);
         Path cut = Files.writeString(dir.resolve("cut.json"), "{\"moves\": [\n  {\"topic\": \"a\"");
         assertEquals("the plan " + cut + " ends early (line 2, column 16): it was cut short; plan again", refusal(cut));
+        for (String text : new String[] {"{", "{\"moves\": [],"}) { // cut between values: Jackson's own EOF
+            Path top = Files.writeString(dir.resolve("top.json"), text);
+            String topRefusal = refusal(top);
+            assertTrue(topRefusal.startsWith("the plan " + top + " ends early (line 1"), topRefusal);
+            assertWords(topRefusal);
+        }
     }
 
     @Test
