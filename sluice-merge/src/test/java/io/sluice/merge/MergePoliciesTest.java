@@ -39,10 +39,7 @@ class MergePoliciesTest {
 
     /** West is in order; east goes back in time once (its offset 2): behind what was already emitted from west. */
     private MergeInputs inputs(int partitions) {
-        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
-                List.of(Names.unique("late-west"), Names.unique("late-east")));
-        west.createTopic(inputs.topics().get(0), partitions);
-        east.createTopic(inputs.topics().get(1), partitions);
+        MergeInputs inputs = empty("late", partitions);
         inputs.produce(0, 0, new long[] {T + 10, T + 20, T + 30, T + 40});
         inputs.produce(1, 0, new long[] {T + 15, T + 35, T + 5, T + 45});
         return inputs;
@@ -92,10 +89,7 @@ class MergePoliciesTest {
 
     @Test
     void recordsWithoutTheTimeFieldGoToTheDeadLetterTopicWithTheReason() throws Exception {
-        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
-                List.of(Names.unique("dead-west"), Names.unique("dead-east")));
-        west.createTopic(inputs.topics().get(0), 1);
-        east.createTopic(inputs.topics().get(1), 1);
+        MergeInputs inputs = empty("dead", 1);
         inputs.produce(0, 0, new long[] {T + 1, T + 2}); // values {"at": <time>}
         TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), inputs.topics().get(1), 0, 2);
         String output = Names.unique("dead-out");
@@ -215,10 +209,7 @@ class MergePoliciesTest {
      */
     @Test
     void anInputsOwnTopicIsRefusedAsOutputOrSideTopic() throws Exception {
-        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
-                List.of(Names.unique("self-west"), Names.unique("self-east")));
-        west.createTopic(inputs.topics().get(0), 2);
-        east.createTopic(inputs.topics().get(1), 2);
+        MergeInputs inputs = empty("self", 2);
         String westTopic = inputs.topics().get(0);
         String expected = "the output topic '" + westTopic + "' is the topic of input 'west' (the same topic in the "
                 + "same cluster): the merge would read what it writes. Merge into another topic.";
@@ -235,6 +226,15 @@ class MergePoliciesTest {
                 MergeTopics.problems(deadIntoEast));
         assertEquals(List.of(), MergeTopics.problems(inputs.merge(Names.unique("m"), east, westTopic).build()),
                 "west's topic name in east is another topic");
+    }
+
+    /** Inputs west and east, each a new topic of {@code partitions} in its own cluster, nothing in them yet. */
+    private MergeInputs empty(String prefix, int partitions) {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique(prefix + "-west"), Names.unique(prefix + "-east")));
+        west.createTopic(inputs.topics().get(0), partitions);
+        east.createTopic(inputs.topics().get(1), partitions);
+        return inputs;
     }
 
     private List<ConsumerRecord<byte[], byte[]>> read(String topic) {

@@ -1,15 +1,16 @@
 package io.sluice.cli.cluster;
 
 import io.sluice.cli.config.Suggestions;
+import io.sluice.cli.pipeline.KafkaProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigException;
 
 /**
- * Checks {@code -X key=value} flags as a pipeline file's {@code properties} are checked: a key no Kafka client of
+ * Checks {@code -X key=value} flags as a pipeline file's {@code properties} are checked (values by
+ * {@link KafkaProperties#refusal}): a key no Kafka client of
  * the command knows (a typo such as {@code lingr.ms} or {@code secuirty.protocol} was passed on and ignored, so a run
  * went over plaintext without a word), or a value its definition refuses, is a mistake said before anything runs.
  *
@@ -36,23 +37,15 @@ public final class PropertyFlags {
         Map<String, ConfigDef.ConfigKey> known = new LinkedHashMap<>();
         clients.values().forEach(def -> def.configKeys().forEach(known::putIfAbsent));
         flags.forEach((key, value) -> {
-            ConfigDef.ConfigKey definition = known.get(key);
             if (key.startsWith(CONFIG_PROVIDERS) || value.contains("${")) {
-                // a config provider's own keys, and values a provider fills in when the client is made
-                return;
+                return; // a config provider's own keys, and values a provider fills in when the client is made
             }
+            ConfigDef.ConfigKey definition = known.get(key);
             if (definition == null) {
                 problems.add("-X " + key + ": not a Kafka " + names(clients.keySet()) + " setting"
                         + Suggestions.didYouMean(key, known.keySet()));
             } else if (definition.type != ConfigDef.Type.PASSWORD) {
-                try {
-                    Object parsed = ConfigDef.parseType(key, value, definition.type);
-                    if (definition.validator != null) {
-                        definition.validator.ensureValid(key, parsed);
-                    }
-                } catch (ConfigException e) {
-                    problems.add("-X " + key + ": " + e.getMessage());
-                }
+                KafkaProperties.refusal(key, value, definition).ifPresent(why -> problems.add("-X " + key + ": " + why));
             }
         });
         return problems;

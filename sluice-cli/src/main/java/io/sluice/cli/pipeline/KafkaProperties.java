@@ -6,6 +6,7 @@ import io.sluice.cli.config.Types;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -18,7 +19,7 @@ import org.apache.kafka.common.config.types.Password;
  *
  * <p>Stateless.
  */
-final class KafkaProperties {
+public final class KafkaProperties {
 
     /** The classic group protocol's settings, and what takes their place with the consumer protocol. */
     private static final Map<String, String> CLASSIC_GROUP_ONLY = Map.of(
@@ -52,14 +53,11 @@ final class KafkaProperties {
             } else if (definition.type == ConfigDef.Type.PASSWORD) {
                 accepted.put(p.name(), new Password(p.text()));
             } else {
-                try {
-                    Object parsed = ConfigDef.parseType(p.name(), p.text(), definition.type);
-                    if (definition.validator != null) {
-                        definition.validator.ensureValid(p.name(), parsed);
-                    }
+                Optional<String> refused = refusal(p.name(), p.text(), definition);
+                if (refused.isPresent()) {
+                    problems.add(p.valuePosition(), where + refused.get());
+                } else {
                     accepted.put(p.name(), p.text());
-                } catch (ConfigException e) {
-                    problems.add(p.valuePosition(), where + e.getMessage());
                 }
             }
         }
@@ -67,6 +65,23 @@ final class KafkaProperties {
             refuseClassicGroupSettings(properties, accepted, keys.properties().path() + ": ", problems);
         }
         return accepted;
+    }
+
+    /**
+     * Why the client would refuse {@code text} as the value of {@code key}, in Kafka's own words ("Invalid value 2 for
+     * configuration acks: ..."); empty when it takes it. Also what {@code -X} flags are checked by
+     * ({@code PropertyFlags}).
+     */
+    public static Optional<String> refusal(String key, String text, ConfigDef.ConfigKey definition) {
+        try {
+            Object parsed = ConfigDef.parseType(key, text, definition.type);
+            if (definition.validator != null) {
+                definition.validator.ensureValid(key, parsed);
+            }
+            return Optional.empty();
+        } catch (ConfigException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /**

@@ -200,34 +200,27 @@ final class TransactionalDelivery implements Delivery {
             return Optional.of("import " + name + " is complete: a rerun sends nothing (a new --name sends the files "
                     + "again)");
         }
-        if (fenced(failure, false)) {
-            // the other run's producer claimed the import's transactional ID: advising a rerun would start a third
-            // also what a transaction open past transaction.timeout.ms gets (the cluster aborts it and bumps the
-            // epoch): with no other run, a rerun is still the way on
+        if (fenced(failure)) {
+            // not "a rerun goes on" alone: another run may be going on already, and a rerun would start a third
             return Optional.of("another run of import " + name + " took it over (its producer fenced this one's), or "
                     + "the cluster ended a transaction left open too long: the other run goes on from "
                     + describe(committed) + ", where this one's last commit stands; if none runs, a rerun of the same "
                     + "command goes on from there");
-        }
-        if (fenced(failure, true)) {
-            // the cluster ended the transaction: what a takeover does when it lands between two of this run's calls
-            return Optional.of("import " + name + "'s transaction was ended from outside, as when another run of import "
-                    + name + " takes it over: that run goes on from " + describe(committed) + ", where this one's last "
-                    + "commit stands; if none runs, a rerun of the same command goes on from there");
         }
         return Optional.of("import " + name + " is committed up to " + describe(committed) + "; a rerun of the same "
                 + "command goes on from there");
     }
 
     /**
-     * Whether {@code failure} is another producer's claim of the import's transactional ID: certain for a fenced
-     * producer or an old epoch; with {@code orEnded}, also an invalid transaction state, which a takeover gives when
-     * it aborts this run's transaction between its calls.
+     * Whether {@code failure} is the end of this run's hold on the import's transactional ID: another producer fenced
+     * it (a fenced producer, an old epoch; or an invalid transaction state, when the takeover aborts this run's
+     * transaction between two of its calls), or the cluster aborted a transaction open past its timeout, which bumps
+     * the epoch the same way.
      */
-    private static boolean fenced(Throwable failure, boolean orEnded) {
+    private static boolean fenced(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
-                    || orEnded && t instanceof InvalidTxnStateException) {
+                    || t instanceof InvalidTxnStateException) {
                 return true;
             }
         }

@@ -28,9 +28,9 @@ final class MergeConnectionCheck {
     boolean check(MergeConfig config) {
         boolean answer = true;
         for (MergeInput input : config.inputs()) {
-            answer &= clusters.cluster("input " + input.name(), input.clientProperties(), null);
+            answer &= clusters.cluster("input " + input.name(), input.clientProperties(), null).isPresent();
         }
-        answer &= clusters.cluster("target", config.targetProperties(), null);
+        answer &= clusters.cluster("target", config.targetProperties(), null).isPresent();
         if (!answer) {
             return false; // the topics cannot be asked about
         }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -22,8 +23,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 final class MirrorConnectionCheck {
 
     private final Console console;
-    /** The ID of the cluster {@link #cluster} asked last, once it answered. */
-    private String lastClusterId;
 
     MirrorConnectionCheck(Console console) {
         this.console = console;
@@ -31,32 +30,32 @@ final class MirrorConnectionCheck {
 
     /** True when every check passed. */
     boolean check(MirrorConfig config) {
-        boolean source = cluster("source", config.sourceProperties(), config);
-        String sourceId = lastClusterId;
-        boolean target = cluster("target", config.targetProperties(), null);
-        if (source && target && sourceId.equals(lastClusterId) && config.naming().isIdentity()) {
+        Optional<String> source = cluster("source", config.sourceProperties(), config);
+        Optional<String> target = cluster("target", config.targetProperties(), null);
+        if (source.isPresent() && source.equals(target) && config.naming().isIdentity()) {
             // what the mirror refuses at start (Mirror.refuseCopyIntoItself), found here first
-            console.result("clusters FAILED: the source and the target are the same cluster (" + sourceId + ") and "
-                    + "the topics keep their names: the mirror would copy each topic into itself; name the target "
+            console.result("clusters FAILED: the source and the target are the same cluster (" + source.get() + ") "
+                    + "and the topics keep their names: the mirror would copy each topic into itself; name the target "
                     + "topics with a prefix or a template");
             return false;
         }
-        return source && target;
+        return source.isPresent() && target.isPresent();
     }
 
     /**
      * Whether the cluster answers (one line, with its ID and brokers), and has {@code topicsOf}'s topics.
      *
      * @param topicsOf the mirror whose topics this cluster must have, or null
+     * @return the cluster's ID when every check passed; empty otherwise
      */
-    boolean cluster(String role, Map<String, Object> properties, MirrorConfig topicsOf) {
+    Optional<String> cluster(String role, Map<String, Object> properties, MirrorConfig topicsOf) {
         Object servers = properties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         try {
             // a refused port is said as such at once, not as an admin client's silence after the timeout
             new BootstrapProbe(Duration.ofSeconds(5)).verify(properties);
         } catch (BootstrapProbe.BootstrapException e) {
             console.result(role + ": " + servers + " FAILED: " + e.getMessage());
-            return false;
+            return Optional.empty();
         }
         Map<String, Object> admin = new HashMap<>(ClusterConnection.of(properties));
         admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ConnectionCheck.TIMEOUT_SECONDS * 1000);
@@ -64,12 +63,11 @@ final class MirrorConnectionCheck {
         try (Admin client = Admin.create(admin)) {
             var cluster = client.describeCluster();
             String id = cluster.clusterId().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            lastClusterId = id;
             int nodes = cluster.nodes().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
             console.result(role + ": " + servers + " answer (cluster " + id + ", " + nodes
                     + (nodes == 1 ? " broker)" : " brokers)"));
             if (topicsOf == null) {
-                return true;
+                return Optional.of(id);
             }
             var names = client.listTopics().names().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<String> wanted = topicsOf.topicPattern().map(p -> names.stream()
@@ -83,10 +81,10 @@ final class MirrorConnectionCheck {
                 console.result("topic " + topic + (exists ? ": exists" : " FAILED: it does not exist"));
                 ok &= exists;
             }
-            return ok;
+            return ok ? Optional.of(id) : Optional.empty();
         } catch (Exception e) {
             console.result(role + ": " + servers + " FAILED: " + ConnectionCheck.reason(e));
-            return false;
+            return Optional.empty();
         }
     }
 }

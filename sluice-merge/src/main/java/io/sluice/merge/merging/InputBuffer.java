@@ -54,11 +54,6 @@ public final class InputBuffer {
         this.lastArrival = createdAt;
     }
 
-    /** As {@link #offer(List, boolean, long)}, where the reader's position is not known. */
-    public long offer(List<Arrival> arrivals, boolean atEndAfter) {
-        return offer(arrivals, atEndAfter, -1);
-    }
-
     /**
      * Reader: records read (maybe none), whether the partition's end was reached with them, and the reader's position
      * after them ({@link Batch#readUpTo}); returns the bytes held here with them.

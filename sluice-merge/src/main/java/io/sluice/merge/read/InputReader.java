@@ -185,28 +185,21 @@ public final class InputReader implements Runnable {
             List<ConsumerRecord<byte[], byte[]>> got = records.records(tp);
             OptionalLong lag = consumer.currentLag(tp);
             boolean atEnd = lag.isPresent() && lag.getAsLong() == 0;
-            if (!got.isEmpty()) {
-                List<Arrival> arrivals = new ArrayList<>(got.size());
-                for (ConsumerRecord<byte[], byte[]> record : got) {
-                    arrivals.add(arrival(record));
-                }
-                long position = positionNow(tp);
-                counts.held(index, r.buffer.offer(arrivals, atEnd, position));
-                r.offeredUpTo = Math.max(r.offeredUpTo, position);
-                newlyAtEnd |= atEnd && !r.atEndSaid;
-                r.atEndSaid = atEnd;
-            } else {
-                // a poll that passed only transaction markers or aborted records moves the position all the same,
-                // and the merge's state must pass them too: else its committed position stays short of the end
-                // (on the last marker, before an aborted tail) and its lag never reaches 0
-                long position = positionNow(tp);
-                if (atEnd != r.atEndSaid || position > r.offeredUpTo) {
-                    r.buffer.offer(List.of(), atEnd, position);
-                    r.offeredUpTo = Math.max(r.offeredUpTo, position);
-                    newlyAtEnd |= atEnd && !r.atEndSaid;
-                    r.atEndSaid = atEnd;
-                }
+            // the position counts too: a poll that passed only transaction markers or aborted records moves it,
+            // and the merge's state must pass them as well, or its committed position stays short of the end (on
+            // the last marker, before an aborted tail) and its lag never reaches 0
+            long position = positionNow(tp);
+            if (got.isEmpty() && atEnd == r.atEndSaid && position <= r.offeredUpTo) {
+                return; // nothing new to tell
             }
+            List<Arrival> arrivals = new ArrayList<>(got.size());
+            for (ConsumerRecord<byte[], byte[]> record : got) {
+                arrivals.add(arrival(record));
+            }
+            counts.held(index, r.buffer.offer(arrivals, atEnd, position));
+            r.offeredUpTo = Math.max(r.offeredUpTo, position);
+            newlyAtEnd |= atEnd && !r.atEndSaid;
+            r.atEndSaid = atEnd;
         });
     }
 

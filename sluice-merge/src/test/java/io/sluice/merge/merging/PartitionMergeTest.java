@@ -39,7 +39,7 @@ class PartitionMergeTest {
 
     /** As a reader does: the batch, then (at the end) the cluster's confirmation of the end at {@code now}. */
     private static void offer(InputBuffer buffer, List<Arrival> batch, boolean atEnd, long now) {
-        buffer.offer(batch, atEnd);
+        buffer.offer(batch, atEnd, -1);
         if (atEnd) {
             buffer.confirmAtEnd(now);
         }
@@ -85,7 +85,7 @@ class PartitionMergeTest {
         InputBuffer[] inputs = {buffer(), buffer()};
         PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT);
         Recorded out = new Recorded();
-        inputs[0].offer(List.of(at(0, 5), at(1, 6)), false);
+        inputs[0].offer(List.of(at(0, 5), at(1, 6)), false, -1);
         assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, 10));
         assertEquals(1, merge.waitingFor());
         assertEquals(List.of(), out.seen);
@@ -135,7 +135,7 @@ class PartitionMergeTest {
         assertEquals(PartitionMerge.Halt.IDLE, merge.advance(out, 10, WAIT));
         assertEquals(true, merge.givenUp(1));
 
-        inputs[1].offer(List.of(at(0, 4), at(1, 9)), false);
+        inputs[1].offer(List.of(at(0, 4), at(1, 9)), false, -1);
         merge.advance(out, 10, WAIT + 1);
         assertEquals(List.of("0:0", "0:1", "late 1:0", "1:1"), out.seen);
         assertEquals(new MergeKey(9, 1, 1), merge.state().last(), "a late record does not move the last key");

@@ -3,7 +3,6 @@ package io.sluice.reassign.plan;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -53,22 +52,17 @@ public final class PlanFile {
         }
         try {
             return JSON.readValue(file.toFile(), ReassignmentPlan.class);
-        } catch (JsonEOFException e) {
-            throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut short; "
-                    + "plan again", e);
-        } catch (JsonParseException e) {
-            String what = e.getOriginalMessage();
-            if (what.startsWith("Unexpected end-of-input")) { // cut between two values: not always a JsonEOFException
+        } catch (JsonProcessingException e) {
+            String what = String.valueOf(e.getOriginalMessage());
+            // a cut file meets its end in the parser or in the binding, as either exception: said once, the same way
+            if (what.contains("end-of-input")) {
                 throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut "
                         + "short; plan again", e);
             }
-            int marker = what.indexOf(" (start marker at ");
-            throw new IllegalArgumentException("the plan " + file + " is not JSON: " + (marker < 0 ? what
-                    : what.substring(0, marker)) + where(e), e);
-        } catch (JsonProcessingException e) {
-            if (String.valueOf(e.getOriginalMessage()).contains("end-of-input")) {
-                throw new IllegalArgumentException("the plan " + file + " ends early" + where(e) + ": it was cut "
-                        + "short; plan again", e);
+            if (e instanceof JsonParseException) {
+                int marker = what.indexOf(" (start marker at ");
+                throw new IllegalArgumentException("the plan " + file + " is not JSON: " + (marker < 0 ? what
+                        : what.substring(0, marker)) + where(e), e);
             }
             throw new IllegalArgumentException("the plan " + file + " does not hold a plan as ./sluice reassign plan "
                     + "writes it" + where(e) + "; plan again rather than edit one by hand", e);
