@@ -191,7 +191,8 @@ public final class Engine implements AutoCloseable {
                     new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
             ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
                     Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
-                    config.drainTimeout()), parts, sink);
+                    config.drainTimeout(), String.valueOf(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG))), parts,
+                    sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats);
             engine.consumerThread.start();
@@ -225,6 +226,15 @@ public final class Engine implements AutoCloseable {
     /** Each assigned partition: committed offset, watermark, gap, lag, stuck time; refreshed every second. */
     public List<PartitionStats> partitions() {
         return loop.partitionStats();
+    }
+
+    /**
+     * How long the engine has had no connection to the source cluster (every broker it knows down or cut off), once
+     * that is a few seconds or more; empty while it has one. The lag of {@link #partitions()} is as of the last time
+     * it heard from the brokers.
+     */
+    public Optional<Duration> sourceUnreachable() {
+        return loop.sourceUnreachable();
     }
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */

@@ -3,11 +3,12 @@ package io.sluice.cli.console;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.JsonEncoder;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import java.io.OutputStream;
 import java.util.List;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sets up the command's logging once its options are known: to the console's log stream (standard error, around the
  * status line), as text or JSON. Sluice logs at INFO; the Kafka, AWS, Hadoop, Parquet and Avro libraries only at WARN (their INFO
- * output is configuration dumps and connection chatter), unless {@code --verbose}.
+ * output is configuration dumps and connection chatter), and each of their warnings once a minute
+ * ({@link RepeatedWarnings}), unless {@code --verbose}.
  *
  * <p>Threading: call from the main thread before the command starts its work.
  */
@@ -46,6 +48,12 @@ public final class Logging {
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.addAppender(appender);
         root.setLevel(Level.INFO);
+        if (!verbose) {
+            RepeatedWarnings repeats = new RepeatedWarnings();
+            repeats.setContext(context);
+            repeats.start();
+            context.addTurboFilter(repeats);
+        }
         Logging.verbose = verbose;
         // Sluice's own loggers: io.sluice.* (engine, storage) and sluice.* (the command's messages)
         context.getLogger("io.sluice").setLevel(verbose ? Level.DEBUG : Level.INFO);
@@ -70,11 +78,20 @@ public final class Logging {
         }
     }
 
-    /** Lines in words; the stack of a logged exception only with {@code --verbose} (its message is in the line). */
+    /**
+     * Lines in words, each from a {@link LogSource} word; the class that logged it and the stack of a logged exception
+     * only with {@code --verbose} (the exception's message is in the line).
+     */
     private static Encoder<ILoggingEvent> text(LoggerContext context, boolean verbose) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put("source", LogSource::new);
+        layout.setPattern("%d{HH:mm:ss.SSS} %-5level " + (verbose ? "%logger{0}" : "%source") + ": %msg%n"
+                + (verbose ? "%ex{8}" : "%nopex"));
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0}: %msg%n" + (verbose ? "%ex{8}" : "%nopex"));
+        encoder.setLayout(layout);
         encoder.start();
         return encoder;
     }

@@ -11,7 +11,8 @@ import java.util.List;
  * arriving are accounted for. "caught up" means durable: every record of the log is committed (an archive's are in
  * published files); with every record consumed but some still held (an archive's open files wait for their roll), the
  * line says how many and when the next commit is expected instead, since an operator reading "caught up" would think
- * the output current (issue 17).
+ * the output current (issue 17). While the source cluster does not answer, the lag is as of the last time it did, so
+ * the line says that instead of a lag that would read "caught up" through an outage.
  *
  * <p>Threading: stateless.
  */
@@ -30,7 +31,9 @@ final class ProgressLine {
                 parts.add(Units.bytes((to.bytes() - from.bytes()) / seconds) + "/s");
             }
         }
-        if (to.lag() >= 0) {
+        if (to.unreachable() != null) {
+            parts.add(unreachable(to) + " (retrying; lag unknown)");
+        } else if (to.lag() >= 0) {
             parts.add("lag " + Units.count(to.lag()));
             if (to.lag() > 0 && to.durableLag() > to.lag()) {
                 parts.add(Units.count(to.durableLag()) + " not yet durable");
@@ -52,6 +55,9 @@ final class ProgressLine {
         List<String> parts = new ArrayList<>();
         parts.add(Units.count(to.records()) + " records");
         parts.add("stopping: " + what);
+        if (to.unreachable() != null) {
+            parts.add(unreachable(to));
+        }
         if (to.durableLag() > 0) {
             parts.add(Units.count(to.durableLag()) + " not yet durable");
         }
@@ -73,6 +79,10 @@ final class ProgressLine {
             return to.lag() > from.lag() ? "lag growing" : "not catching up";
         }
         return "ETA " + Units.duration(Duration.ofMillis((long) (to.lag() / shrinking * 1000)));
+    }
+
+    private static String unreachable(ProgressSample to) {
+        return "cannot reach the source cluster for " + Units.duration(to.unreachable());
     }
 
     private static String notYetDurable(ProgressSample to) {

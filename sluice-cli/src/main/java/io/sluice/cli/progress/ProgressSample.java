@@ -22,9 +22,17 @@ import java.util.function.ToLongFunction;
  * @param files       files committed so far, or -1 when the run has no file sink
  * @param untilCommit how long until the sink's held records are expected to commit (an archive's oldest open file
  *                    reaching its maximum age), or null when unknown or nothing is held
+ * @param unreachable how long the run has had no connection to its source cluster, or null while it has one (then
+ *                    {@code lag} is as of the last time the brokers answered)
  */
 public record ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
-        Duration untilCommit) {
+        Duration untilCommit, Duration unreachable) {
+
+    /** A reading of a run whose source answers (or where that is not known). */
+    public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
+            Duration untilCommit) {
+        this(nanos, records, bytes, lag, durableLag, files, untilCommit, null);
+    }
 
     /** A reading of a run whose output is durable as soon as it is consumed (or where the difference is not known). */
     public ProgressSample(long nanos, long records, long bytes, long lag, long files) {
@@ -49,7 +57,7 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
                 : Math.round((double) stats.consumedBytes() * stats.completed() / stats.consumed());
         return new ProgressSample(System.nanoTime(), stats.completed(), bytes, total(partitions, PartitionStats::lag),
                 total(partitions, PartitionStats::durableLag), files == null ? -1 : files.getAsLong(),
-                untilCommit.get().orElse(null));
+                untilCommit.get().orElse(null), engine.sourceUnreachable().orElse(null));
     }
 
     /** The sum over the partitions, or -1 when there is none or one is unknown. */

@@ -81,6 +81,7 @@ class DeadLetterOutageTest {
 
             assertEquals(ExitStatus.OK, result.status(), result.err());
             assertTrue(System.nanoTime() - stopped > Duration.ofSeconds(20).toNanos());
+            assertOutageSaidInWords(result.err());
             // an exactly-once archive sends its letters in a transaction with the commit that covers them: visible
             // once the transaction's markers are written, just after the run's last commit returned
             List<ConsumerRecord<byte[], byte[]>> dead = List.of();
@@ -101,6 +102,22 @@ class DeadLetterOutageTest {
             }
             assertEquals(expected, archived, "every other record archived, once");
         }
+    }
+
+    /**
+     * The outage is said once in Sluice's words, and the progress lines show no lag from before it; the clients'
+     * warnings (one per retry: hundreds in 20 s) show each kind once, from "kafka", not a class. (Whether the end of
+     * the outage is logged too depends on which client reconnects first: the stop's commit may be done by the
+     * dead-letter producer before the consumer's heartbeat thread is back.)
+     */
+    private static void assertOutageSaidInWords(String err) {
+        assertEquals(1, err.lines().filter(line -> line.contains("WARN  engine: cannot reach the source cluster"))
+                .count(), err);
+        assertTrue(err.contains("cannot reach the source cluster for "), "a progress line during the outage: " + err);
+        List<String> clients = err.lines().filter(line -> line.contains(" kafka: ")).map(line -> line.substring(13)
+                .replaceAll("[0-9]+", "N")).toList();
+        assertEquals(clients.stream().distinct().toList(), clients, "each kind of client warning once: " + err);
+        assertTrue(err.lines().noneMatch(line -> line.contains("NetworkClient")), err);
     }
 
     /** One producer batch, so that one fetch brings every record into the consumer. */

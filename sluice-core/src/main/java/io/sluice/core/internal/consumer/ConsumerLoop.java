@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -43,8 +44,9 @@ public final class ConsumerLoop implements Runnable {
      * What the loop itself needs to know.
      *
      * @param untilEnd whether the run stops at the end offsets seen at start
+     * @param source   the source cluster as the user named it (its bootstrap servers), for what the log says of it
      */
-    public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout) {
+    public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source) {
     }
 
     private final Settings settings;
@@ -64,6 +66,7 @@ public final class ConsumerLoop implements Runnable {
     private final LaneRouter router;
     private final OutOfRange outOfRange;
     private final Gauges gauges;
+    private final SourceReach reach;
     private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
     private volatile boolean closing;
     /** Set when {@link #run} starts; read by the getters, so volatile. */
@@ -97,6 +100,7 @@ public final class ConsumerLoop implements Runnable {
                 completions.queue(), parts.inFlight(), parts.metrics().processing(), budget.partitionFetchBytes());
         this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure);
         this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold());
+        this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE);
     }
 
     @Override
@@ -133,6 +137,7 @@ public final class ConsumerLoop implements Runnable {
                 dispatch.advancePositions();
                 commits.maybeCommit(partitions.all());
                 gauges.publish();
+                reach.observe(System.nanoTime());
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
                     LOG.info("every partition is done up to the end offsets seen at start; stopping");
                     closing = true;
@@ -170,6 +175,11 @@ public final class ConsumerLoop implements Runnable {
                 d == null ? 0 : d.consumedBytes());
     }
 
+    /** How long the consumer has had no connection to the source cluster, when that is a few seconds or more. */
+    public Optional<Duration> sourceUnreachable() {
+        return reach.unreachableFor(System.nanoTime());
+    }
+
     /** Each assigned partition as of the last second. */
     public List<PartitionStats> partitionStats() {
         return gauges.partitionStats();
@@ -200,6 +210,7 @@ public final class ConsumerLoop implements Runnable {
             CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
             commits.commitFinal(all);
             CrashPoints.reach(CrashPoints.CLOSE_AFTER_COMMIT);
+            reach.observe(System.nanoTime()); // an outage the last commit rode out ends in the log
             gauges.publishNow();
             // consumer.close() revokes the assignment through the listener: there must be nothing left to commit
             partitions.clear();

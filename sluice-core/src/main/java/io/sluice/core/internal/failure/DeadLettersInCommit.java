@@ -166,8 +166,8 @@ public final class DeadLettersInCommit implements CommitPoint {
                 if (!brokersAway(e) || System.nanoTime() - deadline > 0 || pending.size() == 0 && inDoubt == null) {
                     throw e;
                 }
-                LOG.info("the commit of {} with its dead letters waits for the brokers: {}", commit.keySet(),
-                        e.toString());
+                LOG.info("the commit of {} with its dead letters waits for the brokers ({}); it tries again for up to"
+                        + " {} s in all", commit.keySet(), e.getMessage(), retryFor.toSeconds());
                 try {
                     Thread.sleep(500);
                 } catch (InterruptedException interrupted) {
@@ -336,7 +336,7 @@ public final class DeadLettersInCommit implements CommitPoint {
         private static final long serialVersionUID = 1L;
 
         NotCommittedException(String what, Throwable cause) {
-            super(what + ": " + cause, cause);
+            super(what + ": " + cause.getMessage(), cause);
         }
     }
 }

@@ -1,0 +1,87 @@
+package io.sluice.cli.console;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
+import org.slf4j.Marker;
+import org.slf4j.MarkerFactory;
+
+/**
+ * Keeps the libraries' repeated warnings off the console: a Kafka client whose broker is down warns on every retry (140
+ * lines in 30 s for one archive, measured) and says nothing new after the first. The first warning of each kind shows;
+ * the same kind again within {@link #WINDOW} is counted, not shown; the next one after that shows, after a line saying
+ * how many were not. A kind is a logger and its message with every number taken out: Kafka's clients format their
+ * messages before logging them (a correlation id, a node, a port in the text), so the pattern a logger was given is
+ * not to be had. Sluice's own lines all show: it says what it means once. Installed unless {@code --verbose}.
+ *
+ * <p>Threading: any thread that logs; each kind's count is updated under that kind's lock.
+ */
+final class RepeatedWarnings extends TurboFilter {
+
+    static final Duration WINDOW = Duration.ofMinutes(1);
+    private static final int MAX_KINDS = 1_000;
+    private static final Pattern NUMBERS = Pattern.compile("[0-9]+");
+    /** Marks the line that counts what was not shown: it is never held back itself. */
+    private static final Marker COUNT = MarkerFactory.getMarker("SLUICE_REPEATS");
+
+    private final ConcurrentMap<String, Kind> kinds = new ConcurrentHashMap<>();
+    private final LongSupplier clock;
+    private final long window;
+
+    RepeatedWarnings() {
+        this(System::nanoTime, WINDOW);
+    }
+
+    RepeatedWarnings(LongSupplier clock, Duration window) {
+        this.clock = clock;
+        this.window = window.toNanos();
+    }
+
+    @Override
+    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
+            Throwable t) {
+        // level checks (isDebugEnabled) come here too, without a format: those are not lines
+        if (format == null || !level.isGreaterOrEqual(Level.WARN) || marker == COUNT
+                || ownLogger(logger.getName())) {
+            return FilterReply.NEUTRAL;
+        }
+        if (kinds.size() >= MAX_KINDS) {
+            kinds.clear(); // messages that vary in words, not numbers: forget rather than grow
+        }
+        Kind kind = kinds.computeIfAbsent(logger.getName() + ' ' + level + ' ' + NUMBERS.matcher(format).replaceAll("#"),
+                k -> new Kind());
+        long hidden;
+        synchronized (kind) {
+            long now = clock.getAsLong();
+            if (kind.shownAt != Long.MIN_VALUE && now - kind.shownAt < window) {
+                kind.hidden++;
+                return FilterReply.DENY;
+            }
+            kind.shownAt = now;
+            hidden = kind.hidden;
+            kind.hidden = 0;
+        }
+        if (hidden > 0) {
+            logger.log(COUNT, Logger.class.getName(), Level.toLocationAwareLoggerInteger(level),
+                    "the next warning came {} more {} in the last minute, not shown (--verbose shows each)",
+                    new Object[] {hidden, hidden == 1 ? "time" : "times"}, null);
+        }
+        return FilterReply.NEUTRAL;
+    }
+
+    private static boolean ownLogger(String name) {
+        return name.startsWith("io.sluice") || name.startsWith("sluice");
+    }
+
+    /** One kind of warning: when it last showed, and how many of it were not shown since. */
+    private static final class Kind {
+        long shownAt = Long.MIN_VALUE;
+        long hidden;
+    }
+}

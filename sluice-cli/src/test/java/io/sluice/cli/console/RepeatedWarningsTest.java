@@ -1,0 +1,94 @@
+package io.sluice.cli.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A library's warning shows once a minute with the count of those not shown; Sluice's own lines and other kinds of
+ * warning are not held back. In a logging context of its own, so the command's console is not touched.
+ */
+class RepeatedWarningsTest {
+
+    /** As Kafka's clients log it: formatted before it reaches the logger, the node and port in the text. */
+    private static final String REFUSED = "[Consumer clientId=sluice-a] Connection to node %d (/127.0.0.1:%d) could not"
+            + " be established. Node may not be available.";
+
+    private final AtomicLong now = new AtomicLong();
+    private final LoggerContext context = new LoggerContext();
+    private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+
+    RepeatedWarningsTest() {
+        RepeatedWarnings filter = new RepeatedWarnings(now::get, Duration.ofSeconds(60));
+        filter.setContext(context);
+        filter.start();
+        context.addTurboFilter(filter);
+        lines.setContext(context);
+        lines.start();
+        context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(lines);
+    }
+
+    @Test
+    void aRetryingClientsWarningShowsOnceAMinuteWithTheCountOfTheOthers() {
+        Logger kafka = context.getLogger("org.apache.kafka.clients.NetworkClient");
+        for (int second = 0; second < 150; second++) {
+            now.set(Duration.ofSeconds(second).toNanos());
+            kafka.warn(REFUSED.formatted(1, 9092));
+            kafka.warn(REFUSED.formatted(2, 9093));
+        }
+        assertEquals(List.of(
+                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
+                        + "may not be available.",
+                "the next warning came 119 more times in the last minute, not shown (--verbose shows each)",
+                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
+                        + "may not be available.",
+                "the next warning came 119 more times in the last minute, not shown (--verbose shows each)",
+                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
+                        + "may not be available."), messages());
+    }
+
+    @Test
+    void otherKindsAndSluicesOwnLinesAreNotHeldBack() {
+        Logger kafka = context.getLogger("org.apache.kafka.clients.NetworkClient");
+        Logger producer = context.getLogger("org.apache.kafka.clients.producer.internals.Sender");
+        Logger engine = context.getLogger("io.sluice.engine");
+        kafka.warn(REFUSED.formatted(1, 9092));
+        producer.warn("Got error produce response with correlation id 17 on topic-partition clicks-0, retrying");
+        producer.warn("Got error produce response with correlation id 18 on topic-partition clicks-0, retrying");
+        engine.warn("cannot reach the source cluster ({}) for {} s", "127.0.0.1:9092", 5);
+        engine.warn("cannot reach the source cluster ({}) for {} s", "127.0.0.1:9092", 5);
+        kafka.info("an INFO line is not a warning: {}", 1);
+        kafka.info("an INFO line is not a warning: {}", 2);
+        kafka.warn(REFUSED.formatted(1, 9092));
+        assertEquals(List.of(
+                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
+                        + "may not be available.",
+                "Got error produce response with correlation id 17 on topic-partition clicks-0, retrying",
+                "cannot reach the source cluster (127.0.0.1:9092) for 5 s",
+                "cannot reach the source cluster (127.0.0.1:9092) for 5 s",
+                "an INFO line is not a warning: 1",
+                "an INFO line is not a warning: 2"), messages());
+    }
+
+    @Test
+    void eachLineSaysWhoItIsFromInAWordNotAClassName() {
+        assertEquals("kafka", LogSource.of("org.apache.kafka.clients.NetworkClient"));
+        assertEquals("s3", LogSource.of("software.amazon.awssdk.core.internal.http.RetryableStage"));
+        assertEquals("hdfs", LogSource.of("org.apache.hadoop.hdfs.DataStreamer"));
+        assertEquals("storage", LogSource.of("io.sluice.storage.sink.OpenFiles"));
+        assertEquals("mirror", LogSource.of("io.sluice.mirror.topics.TopicSync"));
+        assertEquals("engine", LogSource.of("io.sluice.engine"));
+        assertEquals("progress", LogSource.of("sluice.progress"));
+    }
+
+    private List<String> messages() {
+        return lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    }
+}
