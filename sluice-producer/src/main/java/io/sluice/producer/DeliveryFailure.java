@@ -1,5 +1,8 @@
 package io.sluice.producer;
 
+import java.util.Set;
+import java.util.regex.Pattern;
+
 /**
  * A record the broker did not take.
  *
@@ -8,9 +11,24 @@ package io.sluice.producer;
  */
 public record DeliveryFailure(String origin, Exception error) {
 
-    /** The error's class and message, e.g. {@code TimeoutException: Topic t not present in metadata after 1000 ms.} */
+    /** Exceptions whose name says nothing the message does not: their message alone. */
+    private static final Set<String> GENERIC = Set.of("KafkaException", "ApiException", "RuntimeException", "Exception",
+            "IllegalStateException", "IllegalArgumentException");
+    private static final Pattern WORD_START = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])");
+
+    /**
+     * The kind of error in words (its class's name, spelt out) and its message, e.g. {@code record too large: The
+     * message is 1048664 bytes ...} or {@code timeout: Topic t not present in metadata after 1000 ms.}; a person reads
+     * this, not a class name.
+     */
     public String reason() {
-        return error.getClass().getSimpleName() + ": " + error.getMessage();
+        String message = error.getMessage() == null ? "no detail given" : error.getMessage();
+        String name = error.getClass().getSimpleName();
+        if (GENERIC.contains(name) || !name.endsWith("Exception")) {
+            return message;
+        }
+        return WORD_START.matcher(name.substring(0, name.length() - "Exception".length())).replaceAll(" ")
+                .toLowerCase(java.util.Locale.ROOT) + ": " + message;
     }
 
     @Override

@@ -48,6 +48,13 @@ public record LossRisk(String setting, String value, String consequence) {
         return List.copyOf(risks);
     }
 
+    /** Idempotence given up because another setting here rules it out, as Kafka requires. */
+    static LossRisk idempotenceGivenUp() {
+        return new LossRisk(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false", "turned off by the settings above, "
+                + "since Kafka's idempotence needs acks=all, retries and at most " + MAX_ORDERED_IN_FLIGHT
+                + " requests in flight: a retried batch can be written twice");
+    }
+
     @Override
     public String toString() {
         return setting + "=" + value + " (" + consequence + ")";

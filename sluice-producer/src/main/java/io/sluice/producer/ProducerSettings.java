@@ -1,5 +1,6 @@
 package io.sluice.producer;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -87,15 +88,19 @@ public final class ProducerSettings {
             props.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, LossRisk.MAX_ORDERED_IN_FLIGHT);
             defaults.forEach(props::putIfAbsent);
             props.putAll(overrides);
-            List<LossRisk> risks = LossRisk.in(props);
-            if (!risks.isEmpty() && !overrides.containsKey(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG)) {
+            List<LossRisk> asked = LossRisk.in(props);
+            List<LossRisk> risks = asked;
+            if (!asked.isEmpty() && !overrides.containsKey(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG)
+                    && asked.stream().noneMatch(r -> r.setting().equals(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG))) {
                 // idempotence needs acks=all, retries and at most 5 requests in flight: Kafka refuses to create a
-                // producer that asks for it without them, so giving up any of them gives it up too (one more risk)
+                // producer that asks for it without them, so giving up any of them gives it up too (one more risk,
+                // listed when accepted; a refusal names only what the user set)
                 props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-                risks = LossRisk.in(props);
+                risks = new ArrayList<>(asked);
+                risks.add(LossRisk.idempotenceGivenUp());
             }
             if (!risks.isEmpty() && !allowLoss) {
-                throw new UnsafeProducerSettingsException(risks);
+                throw new UnsafeProducerSettingsException(asked);
             }
             risks.forEach(r -> LOG.warn("producer setting accepted although it can lose records: {}", r));
             return new ProducerSettings(props, risks);

@@ -108,8 +108,15 @@ final class LagReader implements AutoCloseable {
 
     private Map<TopicPartition, OffsetAndMetadata> committed(List<TopicPartition> partitions) {
         if (inputs.progress() == null) {
-            return get(admin.listConsumerGroupOffsets(inputs.group()).partitionsToOffsetAndMetadata(),
-                    "the group's committed offsets");
+            Map<TopicPartition, OffsetAndMetadata> offsets = get(admin.listConsumerGroupOffsets(inputs.group())
+                    .partitionsToOffsetAndMetadata(), "the group's committed offsets");
+            if (partitions.stream().noneMatch(offsets::containsKey)) {
+                // a misspelt group reads as one that has processed nothing: say which it may be
+                notes.add("group " + inputs.group() + (offsets.isEmpty() ? " has no committed offset on this cluster"
+                        : " has committed offsets, but none for " + String.join(", ", inputs.topics()))
+                        + ": it has not committed yet, or its name is not this one; the lag counts every record");
+            }
+            return offsets;
         }
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
         inputs.progress().committed(new java.util.HashSet<>(partitions))

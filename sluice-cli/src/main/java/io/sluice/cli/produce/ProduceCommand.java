@@ -51,6 +51,12 @@ import picocli.CommandLine.Spec;
                 + "Ctrl-C."})
 public final class ProduceCommand implements Callable<Integer> {
 
+    /**
+     * What names the group in which an exactly-once import keeps its position (its offsets on the topic written):
+     * followed by the import's name.
+     */
+    public static final String PROGRESS_GROUP_PREFIX = "sluice-produce.";
+
     @Parameters(paramLabel = "INPUT", arity = "0..*", description = "Files, folders (every file below, sorted) or "
             + "globs ('logs/*.gz'); none, or -, for standard input.")
     List<String> inputs;

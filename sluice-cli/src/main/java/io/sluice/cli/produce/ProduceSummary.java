@@ -26,8 +26,8 @@ record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
             Optional<String> resumeNote) {
         double seconds = Math.max(elapsed.toNanos() / 1e9, 1e-3);
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "produced to %s: %,d records read, %,d %s, %,d failed, %,d without an "
-                + "answer", topic, s.sent(), s.acknowledged(), accepted, s.failed(), s.pending()));
+        b.append(String.format(Locale.ROOT, "produced to %s: %,d %s read, %,d %s, %,d failed, %,d without an "
+                + "answer", topic, s.sent(), records(s.sent()), s.acknowledged(), accepted, s.failed(), s.pending()));
         b.append(String.format(Locale.ROOT, "%n  %s sent in %.1f s (%s records/s, %s/s); %s latency p50 %s, p99 %s, "
                 + "max %s", Units.bytes(s.bytesSent()), seconds, Units.compact(s.sent() / seconds),
                 Units.bytes(s.bytesSent() / seconds), accepted.equals("committed") ? "commit" : "acknowledgement",
@@ -39,8 +39,8 @@ record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
             }
         }
         if (s.pending() > 0) {
-            b.append(String.format(Locale.ROOT, "%n  %,d records had no answer when the drain timeout passed: they may "
-                    + "or may not be in the topic", s.pending()));
+            b.append(String.format(Locale.ROOT, "%n  %,d %s no answer when the drain timeout passed: they may "
+                    + "or may not be in the topic", s.pending(), s.pending() == 1 ? "record had" : "records had"));
         }
         if (failure != null) {
             b.append(String.format(Locale.ROOT, "%n  stopped early: %s", EngineRun.describe(failure)));
@@ -54,12 +54,16 @@ record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
         return b.toString();
     }
 
-    /** A bad line says what was expected; a producer error keeps its class, which names the kind of failure. */
+    /** A bad line says what was expected; a producer error says its kind in words ({@link DeliveryFailure#reason}). */
     private static String reason(DeliveryFailure f) {
         if (f.error() instanceof BadInputException) {
             return "malformed line: " + f.error().getMessage();
         }
         return f.reason();
+    }
+
+    private static String records(long n) {
+        return n == 1 ? "record" : "records";
     }
 
     private static String millis(Duration d) {

@@ -93,7 +93,7 @@ final class TransactionalDelivery implements Delivery {
         TargetTransactionCommit commit = TargetTransactionCommit.builder()
                 .producerProperties(props)
                 .transactionalIdPrefix("sluice-produce")
-                .progressGroup("sluice-produce." + name)
+                .progressGroup(ProduceCommand.PROGRESS_GROUP_PREFIX + name)
                 // the progress is kept under a partition the target has: its coordinator refuses unknown topics
                 .progressPartition(input -> new TopicPartition(topic, 0))
                 .build();

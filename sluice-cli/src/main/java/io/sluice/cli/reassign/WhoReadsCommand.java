@@ -3,7 +3,9 @@ package io.sluice.cli.reassign;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.RunFailure;
 import io.sluice.cli.console.Units;
+import io.sluice.cli.produce.ProduceCommand;
 import io.sluice.reassign.plan.PlanFile;
 import io.sluice.reassign.readers.TopicReader;
 import io.sluice.reassign.readers.WhoReads;
@@ -45,7 +47,16 @@ final class WhoReadsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return ClusterConnection.with(kafka, spec, admin -> {
-            List<TopicReader> readers = new WhoReads(admin).of(Set.copyOf(kafka.topics(List.of())));
+            List<TopicReader> all;
+            try {
+                all = new WhoReads(admin).of(Set.copyOf(kafka.topics(List.of())));
+            } catch (IllegalArgumentException e) {
+                throw new RunFailure(e.getMessage() + "; check the names with `kafka-topics --list`");
+            }
+            // an exactly-once produce keeps its import's position as a group's offsets on the topic it writes: a
+            // writer's bookkeeping, not a reader to warn
+            List<TopicReader> readers = all.stream()
+                    .filter(r -> !r.group().startsWith(ProduceCommand.PROGRESS_GROUP_PREFIX)).toList();
             if (readers.isEmpty()) {
                 context.console().say("no consumer group has committed offsets on these topics");
             }
@@ -58,6 +69,13 @@ final class WhoReadsCommand implements Callable<Integer> {
                             : r.members().stream().map(m -> m.clientId() + "@" + m.host())
                                     .collect(Collectors.joining(", "))));
                 }
+            }
+            long positions = all.stream().map(TopicReader::group).distinct()
+                    .filter(g -> g.startsWith(ProduceCommand.PROGRESS_GROUP_PREFIX)).count();
+            if (positions > 0 && !json) {
+                context.console().say("not shown: " + positions + (positions == 1 ? " group" : " groups") + " ("
+                        + ProduceCommand.PROGRESS_GROUP_PREFIX + "*) where an exactly-once `sluice produce` "
+                        + "keeps its import's position; they write the topic, they do not read it");
             }
             return ExitStatus.OK;
         });

@@ -57,6 +57,20 @@ class LagCommandTest {
     }
 
     @Test
+    void aGroupWithNoCommittedOffsetIsSaidToBeOneNotAGroupThatProcessedNothing() throws Exception {
+        String topic = Names.unique("lag-none");
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        kafka.createTopic(topic, 1);
+        LagTestRecords.produce(kafka, p0, System.currentTimeMillis(), 10);
+        Run run = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-g", "no-such-group-" + topic, "-t", topic,
+                "--interval", "100ms");
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().contains("Note: group no-such-group-" + topic + " has no committed offset on this "
+                + "cluster: it has not committed yet, or its name is not this one; the lag counts every record"),
+                run.out());
+    }
+
+    @Test
     void missingInputsAreUsageErrorsAndAProtocolMismatchIsCaughtBeforeAnyClient() {
         Run noGroup = run(new LagCommand(), "-b", kafka.bootstrapServers(), "-t", "orders");
         assertEquals(2, noGroup.status());

@@ -45,7 +45,7 @@ class PendingOutcomesTest {
         pending.committed();
         DeliverySnapshot s = tally.snapshot();
         assertEquals(new Counts(4, 3, 1, 400, 300), Counts.of(s));
-        assertEquals(List.of("in.jsonl:3: RecordTooLargeException: too large"),
+        assertEquals(List.of("in.jsonl:3: record too large: too large"),
                 s.firstFailures().stream().map(Object::toString).toList());
 
         send(pending, 5, 2, 100); // the next transaction starts afresh
@@ -62,9 +62,9 @@ class PendingOutcomesTest {
         pending.aborted(new TimeoutException("the commit timed out"));
         DeliverySnapshot s = tally.snapshot();
         assertEquals(new Counts(1_000, 0, 1_000, 10_000, 0), Counts.of(s));
-        assertEquals(List.of("in.jsonl:2: RecordTooLargeException: too large",
-                "in.jsonl:1: KafkaException: not committed: its transaction was aborted (the commit timed out)",
-                "in.jsonl:3: KafkaException: not committed: its transaction was aborted (the commit timed out)"),
+        assertEquals(List.of("in.jsonl:2: record too large: too large",
+                "in.jsonl:1: not committed: its transaction was aborted (the commit timed out)",
+                "in.jsonl:3: not committed: its transaction was aborted (the commit timed out)"),
                 s.firstFailures().stream().map(Object::toString).toList());
     }
 

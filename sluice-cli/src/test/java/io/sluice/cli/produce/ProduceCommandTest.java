@@ -126,7 +126,7 @@ class ProduceCommandTest {
         assertEquals(new TreeSet<>(List.of("one", "six")), new TreeSet<>(ProducedRecords.values(kafka, topic)));
         Map<String, String> outcomes = ProducedRecords.journal(journal);
         assertTrue(outcomes.get(input + ":1").startsWith("ok "), outcomes.toString());
-        assertTrue(outcomes.get(input + ":4").startsWith("failed BadInputException: unexpected field"),
+        assertTrue(outcomes.get(input + ":4").startsWith("failed bad input: unexpected field"),
                 outcomes.toString());
     }
 
@@ -139,7 +139,7 @@ class ProduceCommandTest {
         Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, input.toString());
         assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
         assertEquals(new ProducedRecords.Counts(3, 2, 1, 0), ProducedRecords.counts(run.err()));
-        assertTrue(run.err().contains(input + ":2: RecordTooLargeException: "), run.err());
+        assertTrue(run.err().contains(input + ":2: record too large: "), run.err());
         assertEquals(List.of("small", "also small"), ProducedRecords.values(kafka, topic));
     }
 
@@ -348,7 +348,7 @@ class ProduceCommandTest {
         // Kafka 4.3's producer splitting its batch again and again, and listed first as what broke the transaction
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), stopped.err());
         assertTrue(stopped.err().contains("first failures:" + System.lineSeparator() + "    " + file
-                + ":150: RecordTooLargeException: The message is "), stopped.err());
+                + ":150: record too large: The message is "), stopped.err());
         Matcher at = Pattern.compile("is committed up to " + Pattern.quote(file.toString())
                 + ":(\\d+) \\(byte (\\d+)\\); a rerun of the same command goes on from there").matcher(stopped.err());
         assertTrue(at.find(), stopped.err());

@@ -57,7 +57,7 @@ class ProduceFaultsTest {
         assertEquals(producing.lines.size(), counts.read(), result.err());
         assertTrue(counts.failed() > 0 && counts.acknowledged() > 1_000, result.err());
         assertEquals(0, counts.unknown(), result.err());
-        assertTrue(result.err().matches("(?s).*first failures:\\s+\\S*in\\.txt:\\d+: TimeoutException: .*"),
+        assertTrue(result.err().matches("(?s).*first failures:\\s+\\S*in\\.txt:\\d+: timeout: .*"),
                 result.err());
         assertJournalMatchesTheTopic(producing.journal, producing.topic, counts);
     }
@@ -122,7 +122,7 @@ class ProduceFaultsTest {
                 acknowledged++;
                 assertEquals(e.getValue(), where.get(line), "acknowledged, so in the topic where the journal says");
             } else if (where.containsKey(line)) {
-                assertTrue(e.getValue().contains("TimeoutException"), line + " is in the topic but " + e.getValue());
+                assertTrue(e.getValue().contains("failed timeout: "), line + " is in the topic but " + e.getValue());
             }
         }
         assertEquals(counts.acknowledged(), acknowledged);

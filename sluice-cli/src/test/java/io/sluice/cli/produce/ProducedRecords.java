@@ -18,7 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /** What the produce tests check a run against: what a read_committed consumer reads, and what the summary says. */
 final class ProducedRecords {
 
-    private static final Pattern COUNTS = Pattern.compile("([\\d,]+) records read, ([\\d,]+) (?:acknowledged|"
+    private static final Pattern COUNTS = Pattern.compile("([\\d,]+) records? read, ([\\d,]+) (?:acknowledged|"
             + "committed), ([\\d,]+) failed, ([\\d,]+) without an answer");
 
     /** The summary's counts. */

@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -34,8 +35,23 @@ public final class WhoReads {
         this.admin = admin;
     }
 
-    /** The readers of {@code topics} (every topic when empty), by topic, then by group. */
+    /**
+     * The readers of {@code topics} (every topic when empty), by topic, then by group.
+     *
+     * @throws IllegalArgumentException when a topic named does not exist: "no group reads it" would be true of a
+     *     misspelt name too
+     */
     public List<TopicReader> of(Set<String> topics) {
+        if (!topics.isEmpty()) {
+            Set<String> inCluster = AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true))
+                    .names(), "list topics");
+            List<String> unknown = topics.stream().filter(t -> !inCluster.contains(t)).sorted().toList();
+            if (!unknown.isEmpty()) {
+                throw new IllegalArgumentException((unknown.size() == 1 ? "topic " : "topics ")
+                        + String.join(", ", unknown) + (unknown.size() == 1 ? " does" : " do")
+                        + " not exist in the cluster");
+            }
+        }
         Collection<GroupListing> groups = AdminCalls.get(admin.listGroups(ListGroupsOptions.forConsumerGroups()).all(),
                 "list consumer groups");
         List<String> ids = groups.stream().filter(g -> g.type().map(t -> t != GroupType.SHARE).orElse(true))
