@@ -75,6 +75,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
     }
 
     public static MergeFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
+        FileKind.MERGE.expect(name, text);
         Settings s = new SettingsReader(MergeKeys.CATALOG, variables).read(name, text);
         Problems problems = new Problems();
         MergeConfig.Builder b = MergeConfig.builder()

@@ -32,6 +32,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
     }
 
     public static MirrorFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
+        FileKind.MIRROR.expect(name, text);
         Settings s = new SettingsReader(MirrorKeys.CATALOG, variables).read(name, text);
         Problems problems = new Problems();
         Map<String, Object> source = MirrorKeys.SOURCE.clientProperties(s, base, problems);

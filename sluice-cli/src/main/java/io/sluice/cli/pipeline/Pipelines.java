@@ -35,6 +35,7 @@ public final class Pipelines {
      * @param base the folder relative paths in the file are resolved against
      */
     public static Pipeline parse(String name, String text, Path base, Variables variables) throws ConfigException {
+        FileKind.PIPELINE.expect(name, text);
         Settings settings = new SettingsReader(PipelineKeys.CATALOG, variables).read(name, text);
         Problems problems = new Problems();
         SourceConfig source = InvalidSetting.collect(settings, problems,

@@ -1,0 +1,73 @@
+package io.sluice.cli.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.cli.config.ConfigException;
+import io.sluice.testkit.TestDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** A file given to the command of another kind is named for what it is, with the command that runs it. */
+class FileKindTest {
+
+    private static final String PIPELINE = """
+            source:
+              bootstrap-servers: localhost:9092
+              topics: [clicks]
+              group: archiver
+            sink:
+              location: /tmp/archive
+            """;
+    private static final String MIRROR = """
+            source:
+              bootstrap-servers: localhost:9092
+              topics: [orders]
+            target:
+              bootstrap-servers: localhost:9093
+            mirror:
+              name: orders
+            """;
+    private static final String MERGE = """
+            merge:
+              name: orders
+              order-by: value.ts
+            input:
+              west: {bootstrap-servers: "w:9092", topic: orders}
+            target:
+              bootstrap-servers: localhost:9093
+              topic: merged
+            """;
+
+    @Test
+    void eachKindIsToldApartByASectionOnlyItHas() {
+        assertEquals(FileKind.PIPELINE, FileKind.of(PIPELINE).orElseThrow());
+        assertEquals(FileKind.MIRROR, FileKind.of(MIRROR).orElseThrow());
+        assertEquals(FileKind.MERGE, FileKind.of(MERGE).orElseThrow(), "a merge has a target too");
+        assertTrue(FileKind.of("source:\n  topics: [a]\n").isEmpty(), "too little to tell: the keys' errors say it");
+    }
+
+    @Test
+    void aFileOfAnotherKindSaysWhatItIsAndWhichCommandRunsIt() throws Exception {
+        ConfigException e = assertThrows(ConfigException.class, () -> FileKind.MIRROR.expect("p.yaml", PIPELINE));
+        assertEquals("p.yaml: this is a pipeline file (it has a top-level 'sink' section): run it with `sluice run "
+                + "p.yaml`; `sluice mirror` takes a mirror file, as examples/mirror.yaml shows", e.getMessage());
+        FileKind.MIRROR.expect("m.yaml", MIRROR);
+
+        Path dir = TestDirs.newDir("file-kind");
+        Path mirror = Files.writeString(dir.resolve("mirror.yaml"), MIRROR);
+        Cli.Result run = Cli.run("run", mirror.toString());
+        assertEquals(ExitStatus.USAGE, run.status(), run.err());
+        assertTrue(run.err().contains("this is a mirror file (it has a top-level 'target' section): run it with "
+                + "`sluice mirror " + mirror + "`"), run.err());
+        assertTrue(!run.err().contains("unknown key"), "one line, not a page of key errors: " + run.err());
+        Path merge = Files.writeString(dir.resolve("merge.yaml"), MERGE);
+        Cli.Result mirrored = Cli.run("mirror", merge.toString());
+        assertEquals(ExitStatus.USAGE, mirrored.status(), mirrored.err());
+        assertTrue(mirrored.err().contains("this is a merge file"), mirrored.err());
+    }
+}
