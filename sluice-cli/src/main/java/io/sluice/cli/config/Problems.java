@@ -17,6 +17,11 @@ public final class Problems {
         problems.add(new ConfigProblem(position, message));
     }
 
+    /** Takes {@code other}'s problems as well. */
+    public void addAll(Problems other) {
+        problems.addAll(other.problems);
+    }
+
     public boolean any() {
         return !problems.isEmpty();
     }

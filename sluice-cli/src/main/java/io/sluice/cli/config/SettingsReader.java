@@ -30,20 +30,53 @@ public final class SettingsReader {
      */
     public Settings read(String file, String text) throws ConfigException {
         Problems problems = new Problems();
-        Value.Mapping root = new YamlReader(file, variables, problems).read(text);
+        Settings settings = read(file, text, problems);
+        problems.throwIfAny();
+        return settings;
+    }
+
+    /**
+     * Reads so that the checks that need the values can run in the same pass: unknown keys are added to
+     * {@code problems} for the caller to throw with its own, since the keys known are bound all the same; a problem
+     * the caller's checks would trip on (a value of the wrong type, a required key missing, a file that is not YAML)
+     * is thrown at once, with the unknown keys.
+     *
+     * @param file how to name the file in messages (the path as the user gave it)
+     * @throws ConfigException when a key known is missing or cannot be read
+     */
+    public Settings read(String file, String text, Problems problems) throws ConfigException {
+        Problems blocking = new Problems();
+        Problems unknown = new Problems();
+        Value.Mapping root = new YamlReader(file, variables, blocking).read(text);
         Map<String, Settings.Bound> values = new LinkedHashMap<>();
         Map<String, Position> sections = new HashMap<>();
         Set<String> written = new HashSet<>();
+        Set<String> standIns = new HashSet<>();
         if (root != null) {
-            bindSection("", root, values, sections, written, problems);
-            reportMissing(new Settings(file, values, sections), sections.keySet(), written, problems);
+            bindSection("", root, values, sections, written, blocking, unknown, standIns);
+            Settings bound = new Settings(file, values, sections);
+            reportMissing(bound, sections.keySet(), written, blocking);
+            // a misspelt required key is said as "did you mean", not also as missing; but it is missing all the same,
+            // and the caller's checks must not run without it
+            Set<String> reallyWritten = new HashSet<>(written);
+            reallyWritten.removeAll(standIns);
+            Problems missing = new Problems();
+            reportMissing(bound, sections.keySet(), reallyWritten, missing);
+            if (missing.any() && !blocking.any()) {
+                unknown.throwIfAny();
+            }
         }
-        problems.throwIfAny();
+        if (blocking.any()) {
+            blocking.addAll(unknown);
+            blocking.throwIfAny();
+        }
+        problems.addAll(unknown);
         return new Settings(file, values, sections);
     }
 
     private void bindSection(String section, Value.Mapping mapping, Map<String, Settings.Bound> values,
-            Map<String, Position> sections, Set<String> written, Problems problems) {
+            Map<String, Position> sections, Set<String> written, Problems problems, Problems unknown,
+            Set<String> standIns) {
         for (Value.Entry entry : mapping.entries()) {
             String path = section.isEmpty() ? entry.key() : section + "." + entry.key();
             Optional<ConfigKey<?>> key = catalog.key(path);
@@ -53,14 +86,14 @@ public final class SettingsReader {
             } else if (catalog.isSection(path)) {
                 sections.put(path, entry.keyPosition());
                 if (entry.value() instanceof Value.Mapping nested) {
-                    bindSection(path, nested, values, sections, written, problems);
+                    bindSection(path, nested, values, sections, written, problems, unknown, standIns);
                 } else if (!(entry.value() instanceof Value.Scalar s && s.nul())) {
                     written.add(path); // reported as it is; its keys are not also missing
                     problems.add(entry.value().position(), path + ": expected a section (keys indented under it: "
                             + String.join(", ", catalog.names(path)) + "), got " + entry.value().kind());
                 }
             } else {
-                problems.add(entry.keyPosition(), unknown(section, entry.key(), written));
+                unknown.add(entry.keyPosition(), unknown(section, entry.key(), written, standIns));
             }
         }
     }
@@ -83,12 +116,13 @@ public final class SettingsReader {
      * The message for an unknown key. A suggested key or section counts as written: "did you mean source.group" says
      * all there is to say, without "source.group is missing" too.
      */
-    private String unknown(String section, String name, Set<String> written) {
+    private String unknown(String section, String name, Set<String> written, Set<String> standIns) {
         List<String> here = catalog.names(section);
         String where = section.isEmpty() ? "at the top level" : "in " + section;
         Optional<String> near = Suggestions.closest(name, here);
         if (near.isPresent()) {
             written.add(section.isEmpty() ? near.get() : section + "." + near.get());
+            standIns.add(section.isEmpty() ? near.get() : section + "." + near.get());
             return "unknown key '" + name + "' " + where + "; did you mean '" + near.get() + "'?";
         }
         // the right name in the wrong place, e.g. group: at the top level instead of under source:
@@ -98,6 +132,7 @@ public final class SettingsReader {
                 .findFirst();
         if (elsewhere.isPresent()) {
             written.add(elsewhere.get());
+            standIns.add(elsewhere.get());
             return "unknown key '" + name + "' " + where + "; did you mean '" + elsewhere.get() + "'?";
         }
         return "unknown key '" + name + "' " + where + "; expected one of: " + String.join(", ", here);

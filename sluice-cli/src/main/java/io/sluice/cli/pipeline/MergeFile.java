@@ -76,7 +76,9 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
 
     public static MergeFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
         FileKind.MERGE.expect(name, text);
-        Settings s = new SettingsReader(MergeKeys.CATALOG, variables).read(name, text);
+        // unknown keys are said with what the checks below find, in one pass
+        Problems unknownKeys = new Problems();
+        Settings s = new SettingsReader(MergeKeys.CATALOG, variables).read(name, text, unknownKeys);
         Problems problems = new Problems();
         MergeConfig.Builder b = MergeConfig.builder()
                 .name(s.get(MergeKeys.NAME))
@@ -109,6 +111,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                 problems.add(s.sectionAt("merge"), e.getMessage());
             }
         }
+        problems.addAll(unknownKeys);
         problems.throwIfAny();
         return new MergeFile(name, config, MetricsConfig.from(s), s);
     }

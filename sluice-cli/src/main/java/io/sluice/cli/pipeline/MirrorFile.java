@@ -33,7 +33,9 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
 
     public static MirrorFile parse(String name, String text, Path base, Variables variables) throws ConfigException {
         FileKind.MIRROR.expect(name, text);
-        Settings s = new SettingsReader(MirrorKeys.CATALOG, variables).read(name, text);
+        // unknown keys are said with what the checks below find, in one pass
+        Problems unknownKeys = new Problems();
+        Settings s = new SettingsReader(MirrorKeys.CATALOG, variables).read(name, text, unknownKeys);
         Problems problems = new Problems();
         Map<String, Object> source = MirrorKeys.SOURCE.clientProperties(s, base, problems);
         Map<String, Object> target = MirrorKeys.TARGET.clientProperties(s, base, problems);
@@ -66,6 +68,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
                 problems.add(s.at(MirrorKeys.NAME), e.getMessage());
             }
         }
+        problems.addAll(unknownKeys);
         problems.throwIfAny();
         return new MirrorFile(name, config, new MetricsConfig(s.get(PipelineKeys.METRICS_PORT),
                 s.get(PipelineKeys.METRICS_ADDRESS)), s);

@@ -36,7 +36,9 @@ public final class Pipelines {
      */
     public static Pipeline parse(String name, String text, Path base, Variables variables) throws ConfigException {
         FileKind.PIPELINE.expect(name, text);
-        Settings settings = new SettingsReader(PipelineKeys.CATALOG, variables).read(name, text);
+        // unknown keys are said with what the checks below find, in one pass
+        Problems unknownKeys = new Problems();
+        Settings settings = new SettingsReader(PipelineKeys.CATALOG, variables).read(name, text, unknownKeys);
         Problems problems = new Problems();
         SourceConfig source = InvalidSetting.collect(settings, problems,
                 () -> SourceConfig.from(settings, base, problems));
@@ -47,6 +49,7 @@ public final class Pipelines {
         Pipeline pipeline = source == null || processing == null || sink == null ? null
                 : InvalidSetting.collect(settings, problems,
                         () -> new Pipeline(name, source, processing, metrics, sink, settings));
+        problems.addAll(unknownKeys);
         problems.throwIfAny();
         return pipeline;
     }

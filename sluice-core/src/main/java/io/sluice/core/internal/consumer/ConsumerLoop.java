@@ -39,6 +39,8 @@ public final class ConsumerLoop implements Runnable {
 
     private static final Duration IDLE_POLL = Duration.ofMillis(50);
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
+    /** How long the start waits to learn whether the topics exist: a hint, so not long. */
+    private static final Duration MISSING_CHECK = Duration.ofSeconds(5);
 
     /**
      * What the loop itself needs to know.
@@ -109,6 +111,11 @@ public final class ConsumerLoop implements Runnable {
             RunEnd runEnd = settings.untilEnd()
                     ? RunEnd.capture(consumer, settings.subscription(), commitPoint, settings.drainTimeout(), admin)
                     : RunEnd.unbounded();
+            if (!settings.untilEnd()) {
+                // a bounded run refuses what is missing (RunEnd); an unbounded one waits for it, and says so
+                settings.subscription().missingNow(admin, MISSING_CHECK).ifPresent(missing -> LOG.warn("{} yet; the"
+                        + " run reads it once it is created (--verbose shows the clients' retries meanwhile)", missing));
+            }
             Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
             dispatcher = dispatch;
             assignments = new Assignments(consumer, start, commitPoint, commits, topicIds, partitions, factory,

@@ -2,6 +2,8 @@ package io.sluice.core.internal.consumer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -56,6 +58,34 @@ public record Subscription(List<String> topics, Pattern pattern) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * What the cluster lacks of this subscription now, in words: the named topics that do not exist, or, for a
+     * pattern, that no topic matches. Empty when nothing is missing, or when the cluster does not answer within
+     * {@code timeout} (the run goes on and finds out). A consumer subscribed to a topic that does not exist waits for
+     * it without a word of its own but a client warning a second.
+     */
+    Optional<String> missingNow(Admin admin, Duration timeout) {
+        Set<String> names;
+        try {
+            names = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        if (pattern != null) {
+            return names.stream().anyMatch(name -> pattern.matcher(name).matches()) ? Optional.empty()
+                    : Optional.of("no topic of the source cluster matches '" + pattern + "'");
+        }
+        List<String> missing = topics.stream().filter(t -> !names.contains(t)).toList();
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of((missing.size() == 1 ? "topic " : "topics ") + String.join(", ", missing)
+                + (missing.size() == 1 ? " does" : " do") + " not exist on the source cluster");
     }
 
     @Override

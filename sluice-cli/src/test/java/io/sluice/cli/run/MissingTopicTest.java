@@ -1,0 +1,56 @@
+package io.sluice.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.sluice.cli.EngineTestSupport;
+import io.sluice.core.Engine;
+import io.sluice.core.EngineConfig;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A run subscribed to a topic that does not exist, or to a pattern nothing matches, says so at start in words: the
+ * consumer waits for it, and without this line the run was silent but for a client warning every second.
+ */
+class MissingTopicTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void aMissingTopicOrAPatternMatchingNothingIsSaidAtStart() {
+        String topic = Names.unique("no-such-topic");
+        assertEquals(List.of("topic " + topic + " does not exist on the source cluster yet; the run reads it once it "
+                + "is created (--verbose shows the clients' retries meanwhile)"),
+                warningsOf(EngineTestSupport.config(kafka, topic).build()));
+        String prefix = Names.unique("nothing-matches");
+        assertEquals(List.of("no topic of the source cluster matches '" + prefix + "-.*' yet; the run reads it once "
+                + "it is created (--verbose shows the clients' retries meanwhile)"),
+                warningsOf(EngineTestSupport.config(kafka, "unused").topics()
+                        .topicPattern(Pattern.compile(prefix + "-.*")).build()));
+    }
+
+    /** The engine's warnings from its start until it is running with nothing to read. */
+    private static List<String> warningsOf(EngineConfig config) {
+        Logger engineLog = (Logger) LoggerFactory.getLogger("io.sluice.engine");
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        engineLog.addAppender(lines);
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> { })) {
+            EngineTestSupport.await("the start's check", () -> lines.list.stream()
+                    .anyMatch(e -> e.getFormattedMessage().contains(" yet; the run reads it")));
+            return lines.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .map(ILoggingEvent::getFormattedMessage).toList();
+        } finally {
+            engineLog.detachAppender(lines);
+        }
+    }
+}
