@@ -1,5 +1,6 @@
 package io.sluice.cli.merge;
 
+import io.sluice.cli.run.ShutdownSignals;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.probe.ClusterRoles;
@@ -51,13 +52,19 @@ public final class MergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MergeFile merge = MergeFile.load(file, context.variables());
-        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice merge",
-                ClusterRoles.of(merge.config()), spec.commandLine().getErr());
-        if (probed != 0) {
-            return probed;
+        // a signal before the run's own handlers (probes, claims) says what it stopped
+        ShutdownSignals starting = ShutdownSignals.whileStarting("sluice merge", context.console()::say);
+        try {
+            MergeFile merge = MergeFile.load(file, context.variables());
+            int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice merge",
+                    ClusterRoles.of(merge.config()), spec.commandLine().getErr());
+            if (probed != 0) {
+                return probed;
+            }
+            MergeConfig config = merge.config().toBuilder().untilEnd(untilEnd).build();
+            return new MergeRun(merge, config, metrics.over(merge.metrics()), context.console()).run(progress.every());
+        } finally {
+            starting.close();
         }
-        MergeConfig config = merge.config().toBuilder().untilEnd(untilEnd).build();
-        return new MergeRun(merge, config, metrics.over(merge.metrics()), context.console()).run(progress.every());
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.cli.mirror;
 
+import io.sluice.cli.run.ShutdownSignals;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.probe.ClusterRoles;
@@ -55,17 +56,23 @@ public final class MirrorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MirrorFile mirror = MirrorFile.load(file, context.variables());
-        if (groups) {
-            return GroupsReport.show(mirror.config(), context.console());
+        // a signal before the run's own handlers (probes, claims) says what it stopped
+        ShutdownSignals starting = ShutdownSignals.whileStarting("sluice mirror", context.console()::say);
+        try {
+            MirrorFile mirror = MirrorFile.load(file, context.variables());
+            if (groups) {
+                return GroupsReport.show(mirror.config(), context.console());
+            }
+            int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice mirror",
+                    ClusterRoles.of(mirror.config()), spec.commandLine().getErr());
+            if (probed != 0) {
+                return probed;
+            }
+            MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
+            return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console())
+                    .run(progress.every()).exitStatus();
+        } finally {
+            starting.close();
         }
-        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice mirror",
-                ClusterRoles.of(mirror.config()), spec.commandLine().getErr());
-        if (probed != 0) {
-            return probed;
-        }
-        MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
-        return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console()).run(progress.every())
-                .exitStatus();
     }
 }

@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -35,6 +38,9 @@ import org.apache.kafka.common.utils.Utils;
  * <p>Threading: stateless apart from its settings; safe for concurrent use.
  */
 public final class BootstrapProbe {
+
+    /** How long a probe takes before the command says what it waits for. */
+    private static final Duration SLOW = Duration.ofSeconds(1);
 
     private final Duration timeout;
 
@@ -170,6 +176,16 @@ public final class BootstrapProbe {
      * than the settings say (a usage mistake), 1 when no broker answers.
      */
     public int verifyFor(String command, Map<String, ?> clientProperties, PrintWriter err) {
+        // an address that accepts and does not answer takes the timeout, twice (plain, then TLS): say why it waits
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture.delayedExecutor(SLOW.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+            if (done.compareAndSet(false, true)) {
+                err.println(command + ": waiting for " + clientProperties.get(
+                        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + " to answer (up to " + timeout.toSeconds()
+                        + " s for each address, plain and TLS)...");
+                err.flush();
+            }
+        });
         try {
             verify(clientProperties).forEach(w -> err.println(command + ": warning: " + w));
             return 0;
@@ -177,6 +193,7 @@ public final class BootstrapProbe {
             err.println(command + ": " + (e.mismatch() ? "" : "no broker answers: ") + e.getMessage());
             return e.mismatch() ? 2 : 1;
         } finally {
+            done.set(true);
             err.flush();
         }
     }

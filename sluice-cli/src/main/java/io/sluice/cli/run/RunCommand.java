@@ -39,11 +39,17 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Pipeline pipeline = pipelineFile.load(context);
-        return new PipelineRun(pipeline, context.console())
-                .progress("archiving", progress.every())
-                .engine(bounds::applyTo)
-                .metrics(metrics.over(pipeline.metrics()))
-                .run().exitStatus();
+        // a signal before the run's own handlers (probes, claims) says what it stopped
+        ShutdownSignals starting = ShutdownSignals.whileStarting("sluice run", context.console()::say);
+        try {
+            Pipeline pipeline = pipelineFile.load(context);
+            return new PipelineRun(pipeline, context.console())
+                    .progress("archiving", progress.every())
+                    .engine(bounds::applyTo)
+                    .metrics(metrics.over(pipeline.metrics()))
+                    .run().exitStatus();
+        } finally {
+            starting.close();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.cli.produce;
 
+import io.sluice.cli.CliChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +42,7 @@ class ProduceCrashTest {
         kafka.createTopic(topic, 3);
         Path dir = TestDirs.newDir("produce-pipe");
         Path journal = dir.resolve("journal.tsv");
-        try (StdinChild child = StdinChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
+        try (CliChild child = CliChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
                 "--journal", journal.toString())) {
             Thread writer = new Thread(() -> writeForever(child.stdin()), "pipe-writer");
             writer.setDaemon(true);
@@ -113,7 +114,7 @@ class ProduceCrashTest {
     private static ChildProcess child(Path dir, String name, String... args) {
         return ChildJvm.builder(name)
                 .classpathOfThisJvm()
-                .jvmOptions(StdinChild.JVM)
+                .jvmOptions(CliChild.JVM)
                 .mainClass(Main.class.getName())
                 .args(args)
                 .workDir(dir)

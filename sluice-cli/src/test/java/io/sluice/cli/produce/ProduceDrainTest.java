@@ -1,5 +1,6 @@
 package io.sluice.cli.produce;
 
+import io.sluice.cli.CliChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,7 +66,7 @@ class ProduceDrainTest {
         kafka.createTopic(topic, 2);
         Path dir = TestDirs.newDir("produce-deadline");
         Path journal = dir.resolve("journal.tsv");
-        try (StdinChild child = StdinChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
+        try (CliChild child = CliChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
                 "--drain-timeout", "3s", "--journal", journal.toString())) {
             blackholeWithRecordsInFlight(child, topic);
             long signalled = System.nanoTime();
@@ -103,7 +104,7 @@ class ProduceDrainTest {
         kafka.createTopic(topic, 2);
         Path dir = TestDirs.newDir("produce-second");
         Path journal = dir.resolve("journal.tsv");
-        try (StdinChild child = StdinChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
+        try (CliChild child = CliChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
                 "--drain-timeout", "5m", "--journal", journal.toString())) {
             blackholeWithRecordsInFlight(child, topic);
             child.terminate();
@@ -149,7 +150,7 @@ class ProduceDrainTest {
         String topic = Names.unique("produce-blocked");
         kafka.createTopic(topic, 2);
         Path dir = TestDirs.newDir("produce-blocked");
-        try (StdinChild child = StdinChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
+        try (CliChild child = CliChild.start(dir, "produce", "-b", kafka.bootstrapServers(), "-t", topic,
                 "--drain-timeout", "3s", "-X", "max.block.ms=600000")) {
             child.writeLines("line", 0, BEFORE_CUT);
             awaitEndOffset(topic, BEFORE_CUT);
@@ -178,14 +179,14 @@ class ProduceDrainTest {
      * Lines reach the topic through the proxy, then the proxy holds all traffic and {@value #AFTER_CUT} more lines
      * are written: the command has read most of them when this returns, and none can have an answer.
      */
-    private static void blackholeWithRecordsInFlight(StdinChild child, String topic) throws Exception {
+    private static void blackholeWithRecordsInFlight(CliChild child, String topic) throws Exception {
         child.writeLines("line", 0, BEFORE_CUT);
         awaitEndOffset(topic, BEFORE_CUT);
         kafka.node(1).proxy().blackhole();
         child.writeLines("line", BEFORE_CUT, AFTER_CUT);
     }
 
-    private static void writeUntilClosed(StdinChild child) {
+    private static void writeUntilClosed(CliChild child) {
         try {
             for (int from = BEFORE_CUT; ; from += 1_000) {
                 child.writeLines("line", from, 1_000);

@@ -1,8 +1,7 @@
-package io.sluice.cli.produce;
+package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.cli.Main;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -20,19 +19,19 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Threading: one test thread, and at most one writer thread on {@link #stdin}.
  */
-final class StdinChild implements AutoCloseable {
+public final class CliChild implements AutoCloseable {
 
-    static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    public static final List<String> JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final Process process;
     private final Path log;
 
-    private StdinChild(Process process, Path log) {
+    private CliChild(Process process, Path log) {
         this.process = process;
         this.log = log;
     }
 
-    static StdinChild start(Path dir, String... args) throws IOException {
+    public static CliChild start(Path dir, String... args) throws IOException {
         Path argFile = dir.resolve("classpath.args");
         String classpath = System.getProperty("java.class.path").replace("\\", "\\\\");
         Files.writeString(argFile, "-cp \"" + classpath + "\"\n", StandardCharsets.UTF_8);
@@ -42,13 +41,13 @@ final class StdinChild implements AutoCloseable {
         command.add("@" + argFile);
         command.add(Main.class.getName());
         command.addAll(List.of(args));
-        Path log = dir.resolve("produce.log");
+        Path log = dir.resolve(args.length == 0 ? "sluice.log" : args[0] + ".log");
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        return new StdinChild(process, log);
+        return new CliChild(process, log);
     }
 
-    OutputStream stdin() {
+    public OutputStream stdin() {
         return process.getOutputStream();
     }
 
@@ -56,7 +55,7 @@ final class StdinChild implements AutoCloseable {
      * Writes {@code "<prefix>-<i>\n"} for i in [from, from + count) and flushes. A pipe holds only 64 KiB: when this
      * returns, the child has taken all but its pipe's and its reader's buffers' worth.
      */
-    void writeLines(String prefix, int from, int count) throws IOException {
+    public void writeLines(String prefix, int from, int count) throws IOException {
         StringBuilder b = new StringBuilder();
         for (int i = from; i < from + count; i++) {
             b.append(prefix).append('-').append(i).append('\n');
@@ -66,12 +65,12 @@ final class StdinChild implements AutoCloseable {
     }
 
     /** SIGTERM, without waiting (ProcessHandle.destroy only signals; Process.destroy would close standard input). */
-    void terminate() {
+    public void terminate() {
         process.toHandle().destroy();
     }
 
     /** Waits until the output has a line containing {@code text}. */
-    void awaitOutput(String text, Duration timeout) throws InterruptedException {
+    public void awaitOutput(String text, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!output().contains(text)) {
             assertTrue(process.isAlive(), () -> "exited before '" + text + "':\n" + output());
@@ -81,13 +80,13 @@ final class StdinChild implements AutoCloseable {
     }
 
     /** The exit status; fails the test when the child has not exited within {@code timeout}. */
-    int exitStatus(Duration timeout) throws InterruptedException {
+    public int exitStatus(Duration timeout) throws InterruptedException {
         assertTrue(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS),
                 () -> "still running after " + timeout + ":\n" + output());
         return process.exitValue();
     }
 
-    String output() {
+    public String output() {
         try {
             // lenient: a log line may hold bytes that are not UTF-8
             return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
