@@ -80,6 +80,22 @@ class MergeCommandTest {
         assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
         assertTrue(verify.out().contains("OK: every committed input record is in the output once, unchanged, in merge "
                 + "order"), verify.out());
+        assertTrue(valid.out().contains("committed state: what the target holds for merge"), valid.out());
+
+        // what a start would refuse, validate --connect says beforehand: it passed both of these files before
+        String text = Files.readString(file);
+        Path otherDelivery = Files.writeString(file.resolveSibling("at-least-once.yaml"),
+                text.replace("  commit-interval: 200ms\n", "  commit-interval: 200ms\n  delivery: at-least-once\n"));
+        Cli.Result switched = Cli.run("validate", otherDelivery.toString(), "--connect");
+        assertEquals(ExitStatus.FAILURE, switched.status(), switched.out() + switched.err());
+        assertTrue(switched.out().contains("committed state FAILED: output partitions " + output + "-0, " + output
+                + "-1 of merge '") && switched.out().contains("were merged with delivery exactly-once"), switched.out());
+        Path reordered = Files.writeString(file.resolveSibling("reordered.yaml"),
+                text.replace("inputs: [west, east]", "inputs: [east, west]"));
+        Cli.Result swapped = Cli.run("validate", reordered.toString(), "--connect");
+        assertEquals(ExitStatus.FAILURE, swapped.status(), swapped.out() + swapped.err());
+        assertTrue(swapped.out().contains("was committed by this merge under other inputs or another order key"),
+                swapped.out());
     }
 
     @Test
