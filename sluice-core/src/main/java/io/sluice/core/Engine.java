@@ -191,7 +191,7 @@ public final class Engine implements AutoCloseable {
                     new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
             ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
                     Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
-                    config.drainTimeout(), String.valueOf(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG))), parts,
+                    config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG))), parts,
                     sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats);
@@ -201,6 +201,13 @@ public final class Engine implements AutoCloseable {
             closeAll(made, e);
             throw e;
         }
+    }
+
+    /** The bootstrap servers as a user writes them: a list (which the clients accept) joined by commas. */
+    private static String bootstrapText(Object setting) {
+        return setting instanceof Collection<?> list
+                ? list.stream().map(String::valueOf).collect(Collectors.joining(","))
+                : String.valueOf(setting);
     }
 
     /** Closes what a failed start made, last first; what fails to close is added to the start's failure. */
@@ -229,9 +236,9 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * How long the engine has had no connection to the source cluster (every broker it knows down or cut off), once
-     * that is a few seconds or more; empty while it has one. The lag of {@link #partitions()} is as of the last time
-     * it heard from the brokers.
+     * How long the engine has heard nothing from the source cluster (every broker it knows down, cut off or silent),
+     * once that is 15 s or more; empty while it hears from it, before its first poll and once it closes. The lag of
+     * {@link #partitions()} is as of the last time it heard from the brokers.
      */
     public Optional<Duration> sourceUnreachable() {
         return loop.sourceUnreachable();

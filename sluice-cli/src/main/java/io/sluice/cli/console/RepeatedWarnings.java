@@ -16,9 +16,10 @@ import org.slf4j.MarkerFactory;
  * Keeps the libraries' repeated warnings off the console: a Kafka client whose broker is down warns on every retry (140
  * lines in 30 s for one archive, measured) and says nothing new after the first. The first warning of each kind shows;
  * the same kind again within {@link #WINDOW} is counted, not shown; the next one after that shows, after a line saying
- * how many were not. A kind is a logger and its message with every number taken out: Kafka's clients format their
- * messages before logging them (a correlation id, a node, a port in the text), so the pattern a logger was given is
- * not to be had. Sluice's own lines all show: it says what it means once. Installed unless {@code --verbose}.
+ * how many were not. A kind is a logger and its message with its counts and ids taken out ({@link #NUMBERS}): Kafka's
+ * clients format their messages before logging them (a correlation id, a node in the text), so the pattern a logger
+ * was given is not to be had. Errors all show, and so do Sluice's own lines: it says what it means once. Installed
+ * unless {@code --verbose}.
  *
  * <p>Threading: any thread that logs; each kind's count is updated under that kind's lock.
  */
@@ -26,7 +27,12 @@ final class RepeatedWarnings extends TurboFilter {
 
     static final Duration WINDOW = Duration.ofMinutes(1);
     private static final int MAX_KINDS = 1_000;
-    private static final Pattern NUMBERS = Pattern.compile("[0-9]+");
+    /**
+     * A number standing alone (a count, a correlation id, an offset after {@code @}, a node), not one that is part of
+     * a name: a topic-partition ({@code orders-3}), an address ({@code /10.0.0.7:9092}), a client's name
+     * ({@code adminclient-1}) stay, so warnings about different partitions or brokers are different kinds.
+     */
+    private static final Pattern NUMBERS = Pattern.compile("(?<![A-Za-z0-9_]-)(?<![A-Za-z0-9_.:/])[0-9]+");
     /** Marks the line that counts what was not shown: it is never held back itself. */
     private static final Marker COUNT = MarkerFactory.getMarker("SLUICE_REPEATS");
 
@@ -46,9 +52,8 @@ final class RepeatedWarnings extends TurboFilter {
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
             Throwable t) {
-        // level checks (isDebugEnabled) come here too, without a format: those are not lines
-        if (format == null || !level.isGreaterOrEqual(Level.WARN) || marker == COUNT
-                || ownLogger(logger.getName())) {
+        // level checks (isDebugEnabled) come here too, without a format: those are not lines; errors always show
+        if (format == null || level != Level.WARN || marker == COUNT || ownLogger(logger.getName())) {
             return FilterReply.NEUTRAL;
         }
         if (kinds.size() >= MAX_KINDS) {
@@ -57,20 +62,23 @@ final class RepeatedWarnings extends TurboFilter {
         Kind kind = kinds.computeIfAbsent(logger.getName() + ' ' + level + ' ' + NUMBERS.matcher(format).replaceAll("#"),
                 k -> new Kind());
         long hidden;
+        long since;
         synchronized (kind) {
             long now = clock.getAsLong();
             if (kind.shownAt != Long.MIN_VALUE && now - kind.shownAt < window) {
                 kind.hidden++;
                 return FilterReply.DENY;
             }
+            since = now - kind.shownAt;
             kind.shownAt = now;
             hidden = kind.hidden;
             kind.hidden = 0;
         }
         if (hidden > 0) {
             logger.log(COUNT, Logger.class.getName(), Level.toLocationAwareLoggerInteger(level),
-                    "the next warning came {} more {} in the last minute, not shown (--verbose shows each)",
-                    new Object[] {hidden, hidden == 1 ? "time" : "times"}, null);
+                    "the next warning came {} more {} in the {} since it last showed, not shown (--verbose shows each)",
+                    new Object[] {hidden, hidden == 1 ? "time" : "times", Units.duration(Duration.ofNanos(since))},
+                    null);
         }
         return FilterReply.NEUTRAL;
     }

@@ -82,7 +82,7 @@ final class ProgressLine {
     }
 
     private static String unreachable(ProgressSample to) {
-        return "cannot reach the source cluster for " + Units.duration(to.unreachable());
+        return "no answer from the source cluster for " + Units.duration(to.unreachable());
     }
 
     private static String notYetDurable(ProgressSample to) {

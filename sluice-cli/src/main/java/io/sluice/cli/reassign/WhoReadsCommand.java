@@ -47,10 +47,11 @@ final class WhoReadsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return ClusterConnection.with(kafka, spec, admin -> {
+            Set<String> topics = Set.copyOf(kafka.topics(List.of()));
             List<TopicReader> all;
             try {
-                all = new WhoReads(admin).of(Set.copyOf(kafka.topics(List.of())));
-            } catch (IllegalArgumentException e) {
+                all = new WhoReads(admin).of(topics);
+            } catch (IllegalArgumentException e) { // only an unknown topic's, per WhoReads.of
                 throw new RunFailure(e.getMessage() + "; check the names with `kafka-topics --list`");
             }
             // an exactly-once produce keeps its import's position as a group's offsets on the topic it writes: a

@@ -50,8 +50,9 @@ public final class ShutdownSignals implements AutoCloseable {
     /**
      * Until a run installs its own handlers: a signal while the command connects and starts (the clusters' probes and
      * claims can take seconds) says so, instead of an exit without a word, and exits with 128 + the signal's number.
-     * Nothing was read, so nothing is lost. After the run (its handlers closed, these back) a signal only exits: the
-     * run has said its own end. Close it when the command ends.
+     * The start may have begun reading (an engine starts before its run's handlers are installed), but what was read
+     * and not committed is read again by a restart: nothing is lost. After the run (its handlers closed, these back) a
+     * signal only exits: the run has said its own end. Close it when the command ends.
      *
      * @param say how the command says it, e.g. on its console
      */
@@ -59,7 +60,8 @@ public final class ShutdownSignals implements AutoCloseable {
         ShutdownSignals handler = new ShutdownSignals();
         Runnable stop = () -> {
             if (!handler.superseded) {
-                say.accept(command + ": stopped by a signal while starting: nothing was read or written yet");
+                say.accept(command + ": stopped by a signal while starting, before the run could drain: nothing"
+                        + " of it is lost, and a restart goes on from the last commit");
             }
             System.exit(handler.signalStatus);
         };

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
  */
 class RepeatedWarningsTest {
 
+    private static final String METADATA = "[Consumer clientId=sluice-a] Error while fetching metadata with correlation"
+            + " id %d : {orders=UNKNOWN_TOPIC_OR_PARTITION}";
+
     /** As Kafka's clients log it: formatted before it reaches the logger, the node and port in the text. */
     private static final String REFUSED = "[Consumer clientId=sluice-a] Connection to node %d (/127.0.0.1:%d) could not"
             + " be established. Node may not be available.";
@@ -41,17 +44,25 @@ class RepeatedWarningsTest {
         for (int second = 0; second < 150; second++) {
             now.set(Duration.ofSeconds(second).toNanos());
             kafka.warn(REFUSED.formatted(1, 9092));
-            kafka.warn(REFUSED.formatted(2, 9093));
+            kafka.warn(METADATA.formatted(second)); // a new correlation id each time: the same kind
         }
-        assertEquals(List.of(
-                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
-                        + "may not be available.",
-                "the next warning came 119 more times in the last minute, not shown (--verbose shows each)",
-                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
-                        + "may not be available.",
-                "the next warning came 119 more times in the last minute, not shown (--verbose shows each)",
-                "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
-                        + "may not be available."), messages());
+        String count = "the next warning came 59 more times in the 1 min since it last showed, not shown (--verbose "
+                + "shows each)";
+        assertEquals(List.of(REFUSED.formatted(1, 9092), METADATA.formatted(0),
+                count, REFUSED.formatted(1, 9092), count, METADATA.formatted(60),
+                count, REFUSED.formatted(1, 9092), count, METADATA.formatted(120)), messages());
+    }
+
+    /** Warnings about different partitions or brokers say different things: each shows. */
+    @Test
+    void partitionsAndBrokersAreKeptApart() {
+        Logger fetcher = context.getLogger("org.apache.kafka.clients.consumer.internals.Fetcher");
+        List<String> lines = List.of("Resetting offset for partition orders-3 to position 17",
+                "Resetting offset for partition orders-7 to position 17", REFUSED.formatted(1, 9092),
+                REFUSED.formatted(2, 9093));
+        lines.forEach(fetcher::warn);
+        fetcher.warn("Resetting offset for partition orders-3 to position 912");
+        assertEquals(lines, messages());
     }
 
     @Test
@@ -66,6 +77,8 @@ class RepeatedWarningsTest {
         engine.warn("cannot reach the source cluster ({}) for {} s", "127.0.0.1:9092", 5);
         kafka.info("an INFO line is not a warning: {}", 1);
         kafka.info("an INFO line is not a warning: {}", 2);
+        kafka.error("an error always shows");
+        kafka.error("an error always shows");
         kafka.warn(REFUSED.formatted(1, 9092));
         assertEquals(List.of(
                 "[Consumer clientId=sluice-a] Connection to node 1 (/127.0.0.1:9092) could not be established. Node "
@@ -74,7 +87,9 @@ class RepeatedWarningsTest {
                 "cannot reach the source cluster (127.0.0.1:9092) for 5 s",
                 "cannot reach the source cluster (127.0.0.1:9092) for 5 s",
                 "an INFO line is not a warning: 1",
-                "an INFO line is not a warning: 2"), messages());
+                "an INFO line is not a warning: 2",
+                "an error always shows",
+                "an error always shows"), messages());
     }
 
     @Test

@@ -57,12 +57,14 @@ class FileKindTest {
         assertEquals("p.yaml: this is a pipeline file (it has a top-level 'sink' section): run it with `sluice run "
                 + "p.yaml`; `sluice mirror` takes a mirror file, as examples/mirror.yaml shows", e.getMessage());
         FileKind.MIRROR.expect("m.yaml", MIRROR);
+        // its own section and a stray one of another kind: the unknown key says it, not "this is a mirror file"
+        FileKind.PIPELINE.expect("p.yaml", PIPELINE + "target:\n  bootstrap-servers: b:9092\n");
 
         Path dir = TestDirs.newDir("file-kind");
         Path mirror = Files.writeString(dir.resolve("mirror.yaml"), MIRROR);
         Cli.Result run = Cli.run("run", mirror.toString());
         assertEquals(ExitStatus.USAGE, run.status(), run.err());
-        assertTrue(run.err().contains("this is a mirror file (it has a top-level 'target' section): run it with "
+        assertTrue(run.err().contains("this is a mirror file (it has a top-level 'mirror' section): run it with "
                 + "`sluice mirror " + mirror + "`"), run.err());
         assertTrue(!run.err().contains("unknown key"), "one line, not a page of key errors: " + run.err());
         Path merge = Files.writeString(dir.resolve("merge.yaml"), MERGE);

@@ -46,10 +46,10 @@ class ProgressLineTest {
     void anUnreachableSourceShowsNoLagSinceItIsAsOfBeforeTheOutage() {
         ProgressSample from = new ProgressSample(0, 900, 90_000, 0, 0, 3, null);
         // the consumer's lag is 0 as of the last time the broker answered: "caught up" would be a guess
-        assertEquals("900 records · 0.00 rec/s · 0 B/s · cannot reach the source cluster for 25 s (retrying; lag "
+        assertEquals("900 records · 0.00 rec/s · 0 B/s · no answer from the source cluster for 25 s (retrying; lag "
                 + "unknown) · 3 files committed", ProgressLine.render(from,
                         new ProgressSample(SECOND, 900, 90_000, 0, 0, 3, null, Duration.ofSeconds(25))));
-        assertEquals("900 records · stopping: committing · cannot reach the source cluster for 1 min 5 s · 300 not yet"
+        assertEquals("900 records · stopping: committing · no answer from the source cluster for 1 min 5 s · 300 not yet"
                 + " durable · 3 files committed", ProgressLine.renderStopping(
                         new ProgressSample(SECOND, 900, 90_000, 0, 300, 3, null, Duration.ofSeconds(65)), "committing"));
     }

@@ -111,11 +111,12 @@ class DeadLetterOutageTest {
      * dead-letter producer before the consumer's heartbeat thread is back.)
      */
     private static void assertOutageSaidInWords(String err) {
-        assertEquals(1, err.lines().filter(line -> line.contains("WARN  engine: cannot reach the source cluster"))
+        assertEquals(1, err.lines().filter(line -> line.contains("WARN  engine: no answer from the source cluster"))
                 .count(), err);
-        assertTrue(err.contains("cannot reach the source cluster for "), "a progress line during the outage: " + err);
-        List<String> clients = err.lines().filter(line -> line.contains(" kafka: ")).map(line -> line.substring(13)
-                .replaceAll("[0-9]+", "N")).toList();
+        assertTrue(err.contains("no answer from the source cluster for "), "a progress line during the outage: " + err);
+        // the same text again (a retry's) is what is held back; another broker's or client's is another kind
+        List<String> clients = err.lines().filter(line -> line.contains(" kafka: ")).map(line -> line.substring(13))
+                .toList();
         assertEquals(clients.stream().distinct().toList(), clients, "each kind of client warning once: " + err);
         assertTrue(err.lines().noneMatch(line -> line.contains("NetworkClient")), err);
     }

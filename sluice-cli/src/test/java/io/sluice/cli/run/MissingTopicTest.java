@@ -28,14 +28,21 @@ class MissingTopicTest {
     @Test
     void aMissingTopicOrAPatternMatchingNothingIsSaidAtStart() {
         String topic = Names.unique("no-such-topic");
-        assertEquals(List.of("topic " + topic + " does not exist on the source cluster yet; the run reads it once it "
-                + "is created (--verbose shows the clients' retries meanwhile)"),
+        assertEquals(List.of("topic " + topic + " does not exist on the source cluster, or this client may not "
+                + "describe it: the run waits for it (--verbose shows the clients' retries meanwhile)"),
                 warningsOf(EngineTestSupport.config(kafka, topic).build()));
         String prefix = Names.unique("nothing-matches");
-        assertEquals(List.of("no topic of the source cluster matches '" + prefix + "-.*' yet; the run reads it once "
-                + "it is created (--verbose shows the clients' retries meanwhile)"),
+        assertEquals(List.of("no topic of the source cluster that this client may describe matches '" + prefix
+                + "-.*': the run waits for one (--verbose shows the clients' retries meanwhile)"),
                 warningsOf(EngineTestSupport.config(kafka, "unused").topics()
                         .topicPattern(Pattern.compile(prefix + "-.*")).build()));
+    }
+
+    /** What the appender holds now: it appends under its own lock, from the thread that logs (here the admin's). */
+    private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> lines) {
+        synchronized (lines) {
+            return List.copyOf(lines.list);
+        }
     }
 
     /** The engine's warnings from its start until it is running with nothing to read. */
@@ -45,9 +52,9 @@ class MissingTopicTest {
         lines.start();
         engineLog.addAppender(lines);
         try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> { })) {
-            EngineTestSupport.await("the start's check", () -> lines.list.stream()
-                    .anyMatch(e -> e.getFormattedMessage().contains(" yet; the run reads it")));
-            return lines.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+            EngineTestSupport.await("the start's check", () -> logged(lines).stream()
+                    .anyMatch(e -> e.getFormattedMessage().contains(": the run waits for")));
+            return logged(lines).stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
                     .map(ILoggingEvent::getFormattedMessage).toList();
         } finally {
             engineLog.detachAppender(lines);

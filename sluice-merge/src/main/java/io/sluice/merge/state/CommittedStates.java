@@ -8,11 +8,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What a start would refuse about the committed states in the target, asked before one: states kept under the other
@@ -35,7 +40,8 @@ public final class CommittedStates {
             String otherGroup = exactlyOnce ? config.ownersGroup() : config.progressGroup();
             DeliverySwitch.problem(statesIn(target, otherGroup, config, timeout).keySet(), config, otherGroup,
                     exactlyOnce ? "at-least-once" : "exactly-once").ifPresent(problems::add);
-            StateCodec codec = config.stateCodec();
+            StateCodec codec = outputTopicId(target, config, timeout).map(config.stateCodec()::forOutput)
+                    .orElse(config.stateCodec());
             for (Map.Entry<TopicPartition, OffsetAndMetadata> state
                     : statesIn(target, config.stateGroup(), config, timeout).entrySet()) {
                 try {
@@ -48,6 +54,22 @@ public final class CommittedStates {
             }
         }
         return problems;
+    }
+
+    /** The output topic's ID, as the start ties its states to it; empty without the topic (or with an old broker). */
+    private static Optional<String> outputTopicId(Admin target, MergeConfig config, Duration timeout)
+            throws Exception {
+        try {
+            TopicDescription output = target.describeTopics(List.of(config.outputTopic())).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(config.outputTopic());
+            return Optional.ofNullable(output).map(TopicDescription::topicId).filter(id -> !Uuid.ZERO_UUID.equals(id))
+                    .map(Uuid::toString);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     /** The output partitions {@code group} holds a state for. */

@@ -49,7 +49,8 @@ public final class WhoReads {
             if (!unknown.isEmpty()) {
                 throw new IllegalArgumentException((unknown.size() == 1 ? "topic " : "topics ")
                         + String.join(", ", unknown) + (unknown.size() == 1 ? " does" : " do")
-                        + " not exist in the cluster");
+                        + " not exist in the cluster, or this client may not describe "
+                        + (unknown.size() == 1 ? "it" : "them"));
             }
         }
         Collection<GroupListing> groups = AdminCalls.get(admin.listGroups(ListGroupsOptions.forConsumerGroups()).all(),

@@ -39,8 +39,6 @@ public final class ConsumerLoop implements Runnable {
 
     private static final Duration IDLE_POLL = Duration.ofMillis(50);
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
-    /** How long the start waits to learn whether the topics exist: a hint, so not long. */
-    private static final Duration MISSING_CHECK = Duration.ofSeconds(5);
 
     /**
      * What the loop itself needs to know.
@@ -113,8 +111,7 @@ public final class ConsumerLoop implements Runnable {
                     : RunEnd.unbounded();
             if (!settings.untilEnd()) {
                 // a bounded run refuses what is missing (RunEnd); an unbounded one waits for it, and says so
-                settings.subscription().missingNow(admin, MISSING_CHECK).ifPresent(missing -> LOG.warn("{} yet; the"
-                        + " run reads it once it is created (--verbose shows the clients' retries meanwhile)", missing));
+                settings.subscription().warnIfMissing(admin);
             }
             Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
             dispatcher = dispatch;
@@ -144,7 +141,9 @@ public final class ConsumerLoop implements Runnable {
                 dispatch.advancePositions();
                 commits.maybeCommit(partitions.all());
                 gauges.publish();
-                reach.observe(System.nanoTime());
+                long now = System.nanoTime();
+                reach.polled(now);
+                reach.observe(now);
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
                     LOG.info("every partition is done up to the end offsets seen at start; stopping");
                     closing = true;
@@ -182,7 +181,7 @@ public final class ConsumerLoop implements Runnable {
                 d == null ? 0 : d.consumedBytes());
     }
 
-    /** How long the consumer has had no connection to the source cluster, when that is a few seconds or more. */
+    /** How long the consumer has heard nothing from the source cluster, when that is its grace period or more. */
     public Optional<Duration> sourceUnreachable() {
         return reach.unreachableFor(System.nanoTime());
     }
@@ -226,6 +225,7 @@ public final class ConsumerLoop implements Runnable {
             failure.record(t);
             LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);
         } finally {
+            reach.closing();
             try {
                 consumer.close(CloseOptions.timeout(settings.drainTimeout()));
             } catch (Throwable t) {

@@ -9,12 +9,14 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
 /**
- * Whether the source cluster answers, as the consumer's open connections say. A member of a group keeps at least one
- * open while its cluster answers (to its coordinator, heartbeating every few seconds), and none while every broker it
- * knows is down or cut off; the consumer's own lag figures stay as they were when it last heard from the brokers, so a
- * run would otherwise read "caught up" through an outage. Says so once in words when no connection has been open for
- * {@link #GRACE}, and once when one opens again, where the clients log a warning for every retry (shown only with
- * {@code --verbose}).
+ * Whether the source cluster answers, as the consumer's count of responses received says. A member of a group hears
+ * from its cluster every few seconds however idle it is (its heartbeats: 3 s by default in the classic protocol, 5 s
+ * by the brokers' default in the consumer protocol; fetches far more often), and from nobody while every broker it
+ * knows is down, cut off or silent. Open sockets would not tell: a connection attempt to a host that drops packets
+ * counts as open until its setup times out (10 to 30 s), and one to a crashed host until its request times out. The
+ * consumer's own lag figures stay as they were when it last heard from the brokers, so a run would otherwise read
+ * "caught up" through an outage. Says so once in words when no response has come for {@link #GRACE}, and once when
+ * one comes again, where the clients log a warning for every retry (shown only with {@code --verbose}).
  *
  * <p>Threading: any thread, under this object's lock: the consumer thread observes on every loop, and a reader of
  * {@link #unreachableFor} observes too, so an outage is seen while the consumer thread waits on a commit (a stop's
@@ -23,16 +25,18 @@ import org.apache.kafka.common.MetricName;
  */
 final class SourceReach {
 
-    /** Longer than a reconnect's backoff and a coordinator's hand-over, so a blip is not reported. */
-    static final Duration GRACE = Duration.ofSeconds(5);
+    /** Three classic heartbeats, or three consumer-protocol heartbeats at the brokers' default, without an answer. */
+    static final Duration GRACE = Duration.ofSeconds(15);
 
     private final Map<MetricName, ? extends Metric> metrics;
     private final String where;
     private final long graceNanos;
-    private Metric connections;
-    /** When the consumer was first seen with no connection, or 0 while it has one. */
-    private long noneSince;
+    private Metric responses;
+    private double responsesSeen = Double.NaN;
+    /** When the count of responses last moved, or 0 before the first poll (nothing is expected before it). */
+    private long answeredAt;
     private boolean reported;
+    private boolean closed;
 
     /**
      * @param metrics the consumer's metrics ({@code Consumer#metrics()}, a live view)
@@ -44,51 +48,65 @@ final class SourceReach {
         this.graceNanos = grace.toNanos();
     }
 
-    /** Takes the consumer's open connections as of {@code now} (nanos). */
+    /** The consumer has polled: from now on it is expected to hear from its cluster. */
+    synchronized void polled(long now) {
+        if (answeredAt == 0 && !closed) {
+            answeredAt = now;
+            responsesSeen = responses();
+        }
+    }
+
+    /** The consumer is closing: it hears from nobody from now on, and that says nothing about the cluster. */
+    synchronized void closing() {
+        closed = true;
+    }
+
+    /** Takes the consumer's count of responses as of {@code now} (nanos). */
     synchronized void observe(long now) {
-        double open = connections();
-        if (open > 0 || Double.isNaN(open)) {
-            if (reported) {
-                LOG.info("the source cluster ({}) answers again, after {} s without a connection; reading goes on",
-                        where, (now - noneSince) / 1_000_000_000L);
-            }
-            noneSince = 0;
-            reported = false;
+        if (answeredAt == 0 || closed) {
             return;
         }
-        if (noneSince == 0) {
-            noneSince = now == 0 ? 1 : now;
-        } else if (!reported && now - noneSince >= graceNanos) {
+        double seen = responses();
+        if (Double.isNaN(seen) || seen != responsesSeen) {
+            if (reported) {
+                LOG.info("the source cluster ({}) answers again, after {} s without an answer; reading goes on",
+                        where, (now - answeredAt) / 1_000_000_000L);
+            }
+            responsesSeen = seen;
+            answeredAt = now;
+            reported = false;
+        } else if (!reported && now - answeredAt >= graceNanos) {
             reported = true;
-            LOG.warn("cannot reach the source cluster ({}) for {} s; the consumer retries until it answers"
-                    + " (--verbose shows the clients' retries)", where, (now - noneSince) / 1_000_000_000L);
+            LOG.warn("no answer from the source cluster ({}) for {} s; the consumer retries until it answers"
+                    + " (--verbose shows the clients' retries)", where, (now - answeredAt) / 1_000_000_000L);
         }
     }
 
     /**
-     * How long the consumer has had no connection as of {@code now}, once that is the grace period or longer; empty
-     * otherwise.
+     * How long the consumer has heard nothing from its cluster as of {@code now}, once that is the grace period or
+     * longer; empty otherwise, before the first poll and once the consumer closes.
      */
     synchronized Optional<Duration> unreachableFor(long now) {
         observe(now);
-        if (noneSince == 0 || now - noneSince < graceNanos) {
+        if (answeredAt == 0 || closed || now - answeredAt < graceNanos) {
             return Optional.empty();
         }
-        return Optional.of(Duration.ofNanos(now - noneSince));
+        return Optional.of(Duration.ofNanos(now - answeredAt));
     }
 
-    /** The consumer's open connections, or NaN when it has no such metric (then the source counts as reachable). */
-    private double connections() {
-        if (connections == null) {
+    /** The consumer's responses received so far, or NaN when it has no such metric (then it counts as answered). */
+    private double responses() {
+        if (responses == null) {
             for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
-                if (e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics")) {
-                    connections = e.getValue();
+                if (e.getKey().name().equals("response-total") && e.getKey().group().equals("consumer-metrics")
+                        && e.getKey().tags().keySet().equals(java.util.Set.of("client-id"))) {
+                    responses = e.getValue();
                 }
             }
-            if (connections == null) {
+            if (responses == null) {
                 return Double.NaN;
             }
         }
-        return connections.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
+        return responses.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.internal.EngineLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 
@@ -61,31 +63,37 @@ public record Subscription(List<String> topics, Pattern pattern) {
     }
 
     /**
-     * What the cluster lacks of this subscription now, in words: the named topics that do not exist, or, for a
-     * pattern, that no topic matches. Empty when nothing is missing, or when the cluster does not answer within
-     * {@code timeout} (the run goes on and finds out). A consumer subscribed to a topic that does not exist waits for
-     * it without a word of its own but a client warning a second.
+     * Asks the cluster for its topics and logs, when it answers, what of this subscription it lacks: a consumer
+     * subscribed to a topic that does not exist waits for it without a word of its own but a client warning a second.
+     * Does not wait for the answer (the caller goes on to subscribe); no answer, no word.
      */
-    Optional<String> missingNow(Admin admin, Duration timeout) {
-        Set<String> names;
-        try {
-            names = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+    void warnIfMissing(Admin admin) {
+        admin.listTopics(new ListTopicsOptions().listInternal(true)).names().whenComplete((names, error) -> {
+            if (error == null) {
+                missing(names).ifPresent(EngineLog.LOG::warn);
+            }
+        });
+    }
+
+    /**
+     * What {@code names} (the topics a client may describe) lack of this subscription, in words: the named topics not
+     * among them, or, for a pattern, that none matches; empty when nothing is missing.
+     */
+    Optional<String> missing(Set<String> names) {
+        String tail = " (--verbose shows the clients' retries meanwhile)";
         if (pattern != null) {
             return names.stream().anyMatch(name -> pattern.matcher(name).matches()) ? Optional.empty()
-                    : Optional.of("no topic of the source cluster matches '" + pattern + "'");
+                    : Optional.of("no topic of the source cluster that this client may describe matches '" + pattern
+                            + "': the run waits for one" + tail);
         }
         List<String> missing = topics.stream().filter(t -> !names.contains(t)).toList();
         if (missing.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of((missing.size() == 1 ? "topic " : "topics ") + String.join(", ", missing)
-                + (missing.size() == 1 ? " does" : " do") + " not exist on the source cluster");
+        boolean one = missing.size() == 1;
+        return Optional.of((one ? "topic " : "topics ") + String.join(", ", missing) + (one ? " does" : " do")
+                + " not exist on the source cluster, or this client may not describe " + (one ? "it" : "them")
+                + ": the run waits for " + (one ? "it" : "them") + tail);
     }
 
     @Override

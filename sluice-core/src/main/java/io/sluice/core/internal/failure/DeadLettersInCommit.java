@@ -167,7 +167,8 @@ public final class DeadLettersInCommit implements CommitPoint {
                     throw e;
                 }
                 LOG.info("the commit of {} with its dead letters waits for the brokers ({}); it tries again for up to"
-                        + " {} s in all", commit.keySet(), e.getMessage(), retryFor.toSeconds());
+                        + " {} s in all", commit.keySet(), e.getMessage() == null ? "no detail given" : e.getMessage(),
+                        retryFor.toSeconds());
                 try {
                     Thread.sleep(500);
                 } catch (InterruptedException interrupted) {
@@ -336,7 +337,7 @@ public final class DeadLettersInCommit implements CommitPoint {
         private static final long serialVersionUID = 1L;
 
         NotCommittedException(String what, Throwable cause) {
-            super(what + ": " + cause.getMessage(), cause);
+            super(what + ": " + (cause.getMessage() == null ? "no detail given" : cause.getMessage()), cause);
         }
     }
 }

@@ -10,60 +10,68 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.junit.jupiter.api.Test;
 
-/** The source counts as unreachable only after no connection for the grace period, and as soon as one opens again. */
+/**
+ * The source counts as unreachable only once no response has come for the grace period, from its last response on,
+ * until one comes; never before the consumer's first poll nor after it closes.
+ */
 class SourceReachTest {
 
     private static final long SECOND = 1_000_000_000L;
 
-    /** The consumer's connection count as the clients' metrics give it: a Double that changes under the reader. */
-    private static final class Connections implements Metric {
-        double open = 1;
+    /** The consumer's responses received, as the clients' metrics give it: a Double that grows under the reader. */
+    private static final class Responses implements Metric {
+        double total;
 
         @Override
         public MetricName metricName() {
-            return new MetricName("connection-count", "consumer-metrics", "", Map.of());
+            return new MetricName("response-total", "consumer-metrics", "", Map.of("client-id", "sluice-a"));
         }
 
         @Override
         public Object metricValue() {
-            return open;
+            return total;
         }
     }
 
-    private final Connections connections = new Connections();
-    private final SourceReach reach = new SourceReach(Map.of(connections.metricName(), connections), "127.0.0.1:9092",
-            Duration.ofSeconds(5));
+    private final Responses responses = new Responses();
+    private final SourceReach reach = new SourceReach(Map.of(responses.metricName(), responses), "127.0.0.1:9092",
+            Duration.ofSeconds(15));
 
     @Test
-    void aBlipShorterThanTheGraceIsNotAnOutage() {
-        reach.observe(10 * SECOND);
-        connections.open = 0;
+    void aPauseShorterThanTheGraceIsNotAnOutage() {
+        reach.polled(10 * SECOND);
+        responses.total = 4;
         reach.observe(11 * SECOND);
-        reach.observe(15 * SECOND);
-        assertEquals(Optional.empty(), reach.unreachableFor(15 * SECOND));
-        connections.open = 2;
-        reach.observe(16 * SECOND);
-        assertEquals(Optional.empty(), reach.unreachableFor(30 * SECOND), "the next outage counts from its own start");
+        reach.observe(25 * SECOND);
+        assertEquals(Optional.empty(), reach.unreachableFor(25 * SECOND), "14 s since the last answer");
+        responses.total = 5;
+        assertEquals(Optional.empty(), reach.unreachableFor(40 * SECOND), "an answer came: the count starts again");
     }
 
     @Test
-    void noConnectionForTheGraceIsAnOutageCountedFromItsStartUntilOneOpens() {
-        connections.open = 0;
-        reach.observe(100 * SECOND);
-        reach.observe(106 * SECOND);
-        assertEquals(Optional.of(Duration.ofSeconds(7)), reach.unreachableFor(107 * SECOND));
-        reach.observe(130 * SECOND);
-        assertEquals(Optional.of(Duration.ofSeconds(31)), reach.unreachableFor(131 * SECOND));
-        connections.open = 1;
-        reach.observe(132 * SECOND);
-        assertEquals(Optional.empty(), reach.unreachableFor(140 * SECOND));
+    void noAnswerForTheGraceIsAnOutageCountedFromTheLastAnswerUntilOneComes() {
+        reach.polled(100 * SECOND);
+        responses.total = 7;
+        reach.observe(101 * SECOND);
+        assertEquals(Optional.of(Duration.ofSeconds(15)), reach.unreachableFor(116 * SECOND));
+        assertEquals(Optional.of(Duration.ofSeconds(40)), reach.unreachableFor(141 * SECOND));
+        responses.total = 8;
+        assertEquals(Optional.empty(), reach.unreachableFor(142 * SECOND));
     }
 
     @Test
-    void aConsumerWithoutTheMetricCountsAsReachable() {
-        SourceReach blind = new SourceReach(Map.of(), "127.0.0.1:9092", Duration.ofSeconds(5));
-        blind.observe(SECOND);
-        blind.observe(60 * SECOND);
-        assertTrue(blind.unreachableFor(60 * SECOND).isEmpty());
+    void beforeTheFirstPollAndAfterCloseNothingIsExpected() {
+        assertEquals(Optional.empty(), reach.unreachableFor(60 * SECOND), "a slow start is not an outage");
+        reach.polled(60 * SECOND);
+        reach.closing();
+        assertEquals(Optional.empty(), reach.unreachableFor(600 * SECOND), "a closed consumer hears from nobody");
+    }
+
+    @Test
+    void aConsumerWithoutTheMetricCountsAsAnswered() {
+        SourceReach blind = new SourceReach(Map.of(), "127.0.0.1:9092", Duration.ofSeconds(15));
+        blind.polled(SECOND);
+        blind.observe(2 * SECOND);
+        assertTrue(blind.unreachableFor(600 * SECOND).isEmpty());
     }
 }
