@@ -195,6 +195,7 @@ public final class Engine implements AutoCloseable {
                     sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats);
+            metrics.bindSource(engine::sourceUnreachable);
             engine.consumerThread.start();
             return engine;
         } catch (RuntimeException | Error e) {

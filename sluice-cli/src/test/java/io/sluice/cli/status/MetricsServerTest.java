@@ -59,6 +59,7 @@ class MetricsServerTest {
             ProgressSample progress = ProgressSample.of(engine, () -> sink.counters().published());
             assertEquals(1_000, progress.records(), "the progress line reads the same engine");
             assertEquals(metric(server, "sluice_bytes_consumed_total", group), progress.bytes());
+            assertEquals(0, metric(server, "sluice_source_unanswered_seconds", group), "the broker answers");
             engine.close();
 
             assertEquals(Health.STOPPED, engine.health());

@@ -85,6 +85,17 @@ public final class EngineMetrics {
                 EngineStats::stuckPartitions);
     }
 
+    /**
+     * Registers the gauge of how long the source cluster has not answered ({@code unanswered}: empty while it answers,
+     * then for 15 s). The per-partition lags stay as they were when it last answered: alert on this one for an outage.
+     */
+    public void bindSource(Supplier<java.util.Optional<java.time.Duration>> unanswered) {
+        Gauge.builder("sluice.source.unanswered.seconds", unanswered,
+                        u -> u.get().map(d -> d.toMillis() / 1000.0).orElse(0.0))
+                .description("seconds since the source cluster last answered, once 15 s or more; 0 while it answers")
+                .tags(tags).register(registry);
+    }
+
     public Timer processing() {
         return processing;
     }
