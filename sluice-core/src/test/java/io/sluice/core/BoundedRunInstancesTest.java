@@ -71,6 +71,95 @@ class BoundedRunInstancesTest {
         assertEquals(ends, committed, "the group's offsets at the end offsets");
     }
 
+    /**
+     * Two instances whose sink holds every record until it is told to let go (an archive holds its open files until
+     * they roll, by default at 10 minutes): each waited for the other's partitions to be committed, and neither
+     * committed its own before its files aged out, so a bounded run of two took its files' maximum age instead of
+     * seconds (found by a new user: 612 s against 15 s for one instance).
+     */
+    @Test
+    void twoInstancesWhoseSinkHoldsRecordsUntilTheyRollStillEnd() throws Exception {
+        String topic = Names.unique("two-bounded-held");
+        kafka.createTopic(topic, PARTITIONS);
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, RECORDS);
+        Map<TopicPartition, Long> ends = EngineTestSupport.endOffsets(kafka, topic, PARTITIONS);
+        EngineConfig config = EngineTestSupport.config(kafka, topic).untilEnd(true)
+                .commitInterval(Duration.ofMillis(200)).build();
+        try (GroupHolder holder = new GroupHolder(client, config.groupId(), topic)) {
+            holder.pollUntil(() -> holder.held() == PARTITIONS, Duration.ofSeconds(60),
+                    "the holder owns every partition");
+            HoldingSink firstSink = new HoldingSink();
+            HoldingSink secondSink = new HoldingSink();
+            try (Engine first = Engine.startSink(config, firstSink); Engine second = Engine.startSink(config,
+                    secondSink)) {
+                holder.pollUntil(() -> !first.partitions().isEmpty() && !second.partitions().isEmpty(),
+                        Duration.ofSeconds(60), "both instances own partitions");
+                holder.close();
+                assertTrue(first.awaitTermination(Duration.ofSeconds(60)), "the first ends: " + first.partitions());
+                assertTrue(second.awaitTermination(Duration.ofSeconds(60)), "the second ends: " + second.partitions());
+                assertEquals(Health.STOPPED, first.health(), () -> String.valueOf(first.failure()));
+                assertEquals(Health.STOPPED, second.health(), () -> String.valueOf(second.failure()));
+            }
+            assertTrue(firstSink.relieved.get() > 0 && secondSink.relieved.get() > 0,
+                    "each let go of its partitions at their end: " + firstSink.relieved + " / " + secondSink.relieved);
+        }
+        Map<TopicPartition, Long> committed = EngineTestSupport.committed(kafka, config.groupId()).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> offset(e.getValue())));
+        assertEquals(ends, committed, "the group's offsets at the end offsets");
+    }
+
+    /** Holds every record written until {@link #relieve} or a last checkpoint, as open files wait for their roll. */
+    private static final class HoldingSink implements io.sluice.core.sink.Sink {
+        private final Map<TopicPartition, Long> written = new ConcurrentHashMap<>();
+        private final Map<TopicPartition, Long> released = new ConcurrentHashMap<>();
+        final AtomicInteger relieved = new AtomicInteger();
+
+        @Override
+        public void open(TopicPartition partition, org.apache.kafka.common.Uuid topicId, long committedOffset,
+                java.util.Optional<String> committedData) {
+            written.put(partition, committedOffset);
+            released.put(partition, committedOffset);
+        }
+
+        @Override
+        public void write(org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record) {
+            written.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
+        }
+
+        @Override
+        public io.sluice.core.sink.SinkCheckpoint checkpoint(TopicPartition partition, boolean last) {
+            if (last) {
+                released.put(partition, written.get(partition));
+            }
+            return new io.sluice.core.sink.SinkCheckpoint(released.get(partition), "");
+        }
+
+        @Override
+        public void relieve(TopicPartition partition) {
+            relieved.incrementAndGet();
+            released.put(partition, written.get(partition));
+        }
+
+        @Override
+        public void committed(TopicPartition partition, io.sluice.core.sink.SinkCheckpoint checkpoint) {
+        }
+
+        @Override
+        public void notCommitted(TopicPartition partition, io.sluice.core.sink.SinkCheckpoint checkpoint,
+                boolean certain) {
+        }
+
+        @Override
+        public void close(TopicPartition partition, boolean lost) {
+        }
+
+        @Override
+        public long bufferedBytes(TopicPartition partition) {
+            return 0;
+        }
+    }
+
     private static Engine start(EngineConfig config, Map<String, AtomicInteger> seen, AtomicInteger did) {
         return Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
             seen.computeIfAbsent(record.value(), v -> new AtomicInteger()).incrementAndGet();

@@ -83,7 +83,9 @@ public interface Sink extends AutoCloseable {
      * ({@link #bufferedBytes}) alone keeps it above the mark where it is fetched again. No write will come, so a
      * sink that frees memory only on its writes would hold the partition paused for good: let go now (say, seal the
      * open files for the next checkpoint), by the sink's usual protocol. Called in order with the partition's other
-     * calls, once per such pause. The default does nothing, for sinks whose checkpoints free what they hold.
+     * calls, once per such pause; and once when a bounded run's partition is done up to its end while the run waits
+     * for partitions of other instances, which wait for this one's to be committed. The default does nothing, for
+     * sinks whose checkpoints free what they hold.
      */
     default void relieve(TopicPartition partition) throws Exception {
     }

@@ -147,6 +147,10 @@ public final class ConsumerLoop implements Runnable {
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
                     LOG.info("every partition is done up to the end offsets seen at start; stopping");
                     closing = true;
+                } else {
+                    // another instance's partitions are not done yet, and it waits for ours as we wait for its: what
+                    // a sink holds of a partition done up to its end must be committed now, not at its age
+                    runEnd.doneHere(partitions.all()).forEach(commits::relieve);
                 }
             }
         } catch (Throwable t) {

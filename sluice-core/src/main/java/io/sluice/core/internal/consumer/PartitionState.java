@@ -50,6 +50,8 @@ final class PartitionState implements PartitionWork {
     final QueueDepth queueDepth;
     /** The sink was asked to free what it holds since the partition paused for the budget ({@link Completions}). */
     boolean reliefAsked;
+    /** Whether the sink was asked to let go of what it holds once the partition was done up to a bounded run's end. */
+    boolean relievedAtEnd;
     OffsetAndMetadata lastCommitted;
     /** Sinks only: the checkpoint asked for and not yet committed, and the last one committed. */
     java.util.concurrent.CompletableFuture<LaneCalls.Checkpointed> pendingCheckpoint;

@@ -4,6 +4,7 @@ import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.commit.CommitPoint;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,25 @@ final class RunEnd {
             return Long.MAX_VALUE;
         }
         return ends.getOrDefault(partition, 0L);
+    }
+
+    /**
+     * The partitions assigned here that are done up to their end since the last call (each is named once): a sink
+     * holding their last records until a roll (an archive's open files, up to their maximum age) would keep the run
+     * from ending, since with several instances each waits for the others' partitions to be committed.
+     */
+    List<PartitionState> doneHere(Collection<PartitionState> assigned) {
+        if (ends == null) {
+            return List.of();
+        }
+        List<PartitionState> done = new ArrayList<>();
+        for (PartitionState p : assigned) {
+            if (!p.relievedAtEnd && p.ledger.watermark() >= endOf(p.partition)) {
+                p.relievedAtEnd = true;
+                done.add(p);
+            }
+        }
+        return done;
     }
 
     /** Whether every partition is done up to its end; asks for the progress of the partitions not assigned here. */
