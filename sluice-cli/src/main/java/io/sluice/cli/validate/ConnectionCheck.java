@@ -10,9 +10,11 @@ import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.SourceConfig;
 import io.sluice.cli.probe.BrokerCheck;
 import io.sluice.storage.backend.StorageBackend;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -100,7 +102,13 @@ final class ConnectionCheck {
         }
         try (StorageBackend backend = PipelineParts.backend(pipeline)) {
             backend.list(STORAGE_PROBE);
-            console.result("storage: " + backend.describe() + " answers");
+            // a location that answers but takes no file (no permission, a file where the folder goes, a read-only
+            // store) failed only at the run's first commit: write a small file where the run writes its own, and
+            // remove it
+            String probe = STORAGE_PROBE + UUID.randomUUID();
+            backend.writeAtomically(probe, "sluice validate --connect".getBytes(StandardCharsets.UTF_8));
+            backend.delete(probe);
+            console.result("storage: " + backend.describe() + " answers, and takes a file");
             return true;
         } catch (Exception e) {
             console.result("storage: " + pipeline.sink().location() + " FAILED: " + reason(e));

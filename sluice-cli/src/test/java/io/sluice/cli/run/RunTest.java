@@ -130,7 +130,7 @@ class RunTest {
         assertEquals(ExitStatus.OK, ok.status(), ok.out() + ok.err());
         assertTrue(ok.out().contains("brokers: " + kafka.bootstrapServers() + " answer over PLAINTEXT"), ok.out());
         assertTrue(ok.out().contains("topic " + topic + ": 2 partitions"), ok.out());
-        assertTrue(ok.out().contains("storage: s3://" + bucket + "/archive/ answers"), ok.out());
+        assertTrue(ok.out().contains("storage: s3://" + bucket + "/archive/ answers, and takes a file"), ok.out());
 
         String wrongSecret = "wrong-S3CR3T-" + System.nanoTime();
         Path bad = pipeline(TestDirs.newDir("connect-bad"), topic + "-missing", null, "g", bucket, wrongSecret);

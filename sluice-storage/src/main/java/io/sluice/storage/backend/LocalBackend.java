@@ -159,10 +159,11 @@ public final class LocalBackend implements StorageBackend {
         return root.toUri().toString();
     }
 
-    private Path resolve(String relative) {
+    /** A storage refusal, not a bug: the archive's own files never leave its root, so this one is not written. */
+    private Path resolve(String relative) throws IOException {
         Path p = root.resolve(relative).normalize();
         if (!p.startsWith(root)) {
-            throw new IllegalArgumentException(relative + " is outside the archive root " + root);
+            throw new IOException(relative + " is outside the archive's location " + root);
         }
         return p;
     }

@@ -63,6 +63,7 @@ public final class Layout {
             throw new IllegalArgumentException("the path template '" + template + "' must end with '/': it names a "
                     + "directory, and file names are Sluice's");
         }
+        checkFolders(template);
         this.defaultBucket = defaultBucket == null ? null : encode(defaultBucket);
         this.timeFieldName = timeField;
         List<Part> parsed = new ArrayList<>();
@@ -95,6 +96,27 @@ public final class Layout {
         this.fieldPaths = List.copyOf(paths);
     }
 
+    /**
+     * Every folder of the template stays below the archive's location and has a name: a leading '/', a '.' or '..'
+     * folder, or '//' made paths that the storage refused at publishing, after the records were committed.
+     */
+    private static void checkFolders(String template) {
+        if (template.startsWith("/")) {
+            throw new IllegalArgumentException("the path template '" + template + "' starts with '/': its folders are "
+                    + "below sink.location; remove the leading '/'");
+        }
+        for (String folder : template.substring(0, template.length() - 1).split("/", -1)) {
+            if (folder.isEmpty()) {
+                throw new IllegalArgumentException("the path template '" + template + "' has '//': a folder without "
+                        + "a name");
+            }
+            if (folder.equals(".") || folder.equals("..")) {
+                throw new IllegalArgumentException("the path template '" + template + "' has a '" + folder + "' "
+                        + "folder: every file stays below sink.location, in folders the template names");
+            }
+        }
+    }
+
     private static Part placeholder(String template, String name, ZoneId zone, List<FieldPath> paths) {
         if (name.equals("topic")) {
             return new Topic();
@@ -103,6 +125,10 @@ public final class Layout {
             return new PartitionNumber();
         }
         if (name.startsWith("ts:")) {
+            if (name.length() == 3) {
+                throw new IllegalArgumentException("{ts:} in the path template '" + template + "' has no time pattern;"
+                        + " e.g. {ts:yyyy-MM-dd}");
+            }
             try {
                 return new Time(new TimeText(name.substring(3), zone));
             } catch (IllegalArgumentException e) {

@@ -118,7 +118,9 @@ final class SealedFiles {
      * recovery publishes them, since the commit names their manifest.
      */
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
-        List<ManifestFile> listed = awaitingCommit.remove(checkpoint.data());
+        // the manifest stays awaiting until its files are published: should publishing fail, whatever way, close()
+        // must keep them staged for the recovery that publishes them, since the commit names them
+        List<ManifestFile> listed = awaitingCommit.get(checkpoint.data());
         if (listed == null) {
             return;
         }
@@ -137,8 +139,8 @@ final class SealedFiles {
         storageCalls.each("publish", files.stream().map(ManifestFile::path).toList(), publications);
         CrashPoints.reach(AFTER_PUBLISH);
         sealed.removeAll(files);
-        // earlier manifests whose outcome was unknown: this one carried their files, now published
-        awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) < 0);
+        // this manifest, and earlier ones whose outcome was unknown: this one carried their files, now published
+        awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) <= 0);
         retention.committed(checkpoint.data());
     }
 

@@ -1,6 +1,12 @@
 package io.sluice.storage.sink;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 
 /**
  * A storage call of a partition's archive that failed (a full disk, an I/O error, a store down for longer than its
@@ -22,5 +28,24 @@ final class StorageFailure extends Exception {
         this.action = action;
         this.path = path;
         this.cause = cause;
+    }
+
+    /**
+     * The storage's reason in words. A local file system's exceptions often carry only the path ("cannot publish ...:
+     * /archive/clicks", with a file in the way of the folder), so their kind is said, then the path.
+     */
+    String reason() {
+        if (cause instanceof FileSystemException fs) {
+            String why = fs.getReason() != null ? fs.getReason()
+                    : fs instanceof FileAlreadyExistsException ? "something is in the way (a file where a folder goes, or "
+                            + "the reverse)"
+                    : fs instanceof AccessDeniedException ? "permission denied"
+                    : fs instanceof NoSuchFileException ? "no such file or folder"
+                    : fs instanceof NotDirectoryException ? "not a folder"
+                    : fs instanceof DirectoryNotEmptyException ? "the folder is not empty"
+                    : "the file system refused";
+            return why + ": " + fs.getFile() + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile());
+        }
+        return String.valueOf(cause.getMessage());
     }
 }

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.backend.PendingFile;
+import io.sluice.storage.backend.PendingRef;
+import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.codec.Compressors;
@@ -17,6 +20,7 @@ import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.testkit.TestDirs;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -227,6 +231,86 @@ class PartitionArchiveTest {
         }
     }
 
+    /**
+     * Publishing a committed manifest's files fails with an error the storage calls do not know (a store client's
+     * runtime error; the local store's refusal of a path outside its root was one): the manifest was dropped from
+     * those awaiting before its files were published, so closing the partition discarded the only copy of records
+     * the commit had acknowledged (found by a new user: "stopped cleanly", 0 files published, every offset missing).
+     * The files stay staged, and the recovery from the committed manifest publishes them.
+     */
+    @Test
+    void filesACommitNamesButThatFailedToPublishStayStagedForTheRecovery() throws Exception {
+        PartitionArchive archive = archive(3, 4, new ArchiveCounters(), new FailingPublish(backend));
+        archive.recover(0, Optional.empty());
+        write(archive, 0, 10);
+        SinkCheckpoint committed = archive.checkpoint(true);
+        assertThrows(IllegalStateException.class, () -> archive.committed(committed));
+        archive.close(false);
+        assertTrue(!stagedFiles().isEmpty(), "the committed manifest's files are still staged");
+
+        archive(3).recover(committed.offset(), Optional.of(committed.data())); // the restart
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
+    /** The local store, whose publishing fails once the way a store client's bug or runtime error would. */
+    private static final class FailingPublish implements StorageBackend {
+        private final StorageBackend store;
+
+        FailingPublish(StorageBackend store) {
+            this.store = store;
+        }
+
+        @Override
+        public PendingFile create(String path, String stagingPrefix) throws IOException {
+            return store.create(path, stagingPrefix);
+        }
+
+        @Override
+        public boolean publish(PendingRef ref) {
+            throw new IllegalStateException("the store's client failed while publishing " + ref.path());
+        }
+
+        @Override
+        public void discard(PendingRef ref) throws IOException {
+            store.discard(ref);
+        }
+
+        @Override
+        public List<PendingRef> listStaged(String stagingPrefix) throws IOException {
+            return store.listStaged(stagingPrefix);
+        }
+
+        @Override
+        public void writeAtomically(String path, byte[] content) throws IOException {
+            store.writeAtomically(path, content);
+        }
+
+        @Override
+        public Optional<byte[]> read(String path) throws IOException {
+            return store.read(path);
+        }
+
+        @Override
+        public void delete(String path) throws IOException {
+            store.delete(path);
+        }
+
+        @Override
+        public void download(String path, Path target) throws IOException {
+            store.download(path, target);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws IOException {
+            return store.list(prefix);
+        }
+
+        @Override
+        public String describe() {
+            return store.describe();
+        }
+    }
+
     private List<Path> stagedFiles() throws Exception {
         Path staging = root.resolve("_sluice/staging");
         if (!Files.exists(staging)) {
@@ -265,7 +349,12 @@ class PartitionArchiveTest {
     }
 
     private PartitionArchive archive(int recordsPerFile, int maxOpenFiles, ArchiveCounters counters) {
-        return new PartitionArchive(PARTITION, TOPIC_ID, backend,
+        return archive(recordsPerFile, maxOpenFiles, counters, backend);
+    }
+
+    private PartitionArchive archive(int recordsPerFile, int maxOpenFiles, ArchiveCounters counters,
+            StorageBackend store) {
+        return new PartitionArchive(PARTITION, TOPIC_ID, store,
                 new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null),
                 new JsonLinesFormat(Codec.ZSTD, false, false),
                 new RollDecision(new RollingPolicy(1L << 30, recordsPerFile, Duration.ofHours(1), maxOpenFiles),

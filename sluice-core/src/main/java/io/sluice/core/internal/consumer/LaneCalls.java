@@ -43,7 +43,9 @@ final class LaneCalls {
             try {
                 result.complete(call.call());
             } catch (Throwable t) {
-                result.completeExceptionally(new IllegalStateException(what + " of " + p.partition + ": " + t, t));
+                // the sink's message says what went wrong in its words; a class name only when it has none
+                result.completeExceptionally(new IllegalStateException(what + " of " + p.partition + ": "
+                        + (t.getMessage() == null ? t.toString() : t.getMessage()), t));
             }
         });
         return result;
@@ -53,12 +55,25 @@ final class LaneCalls {
      * Opens the partition in the sink, first in its lane, so that recovery finishes before the partition's first
      * write. The sink resumes where the engine does: the commit, unless a start timestamp skipped past it.
      */
-    static void open(Sink sink, PartitionState p, OffsetAndMetadata committed) {
+    void open(Sink sink, PartitionState p, OffsetAndMetadata committed) {
         long offset = p.ledger.watermark();
         var data = CommitMetadata.sinkData(committed == null ? null : committed.metadata());
-        inLane(p, "open", () -> {
+        inLaneOrStop(p, "open", () -> {
             sink.open(p.partition, p.topicId, offset, data);
             return null;
+        });
+    }
+
+    /**
+     * Runs {@code call} in the partition's lane without waiting for it: its failure stops the engine. A sink that could
+     * not open a partition (its recovery), publish what a commit named or discard what none will was passed by in
+     * silence, and a run whose last commit's files were never published said it stopped cleanly.
+     */
+    void inLaneOrStop(PartitionState p, String what, SinkCall<?> call) {
+        inLane(p, what, call).whenComplete((done, error) -> {
+            if (error != null) {
+                fail.accept(error);
+            }
         });
     }
 

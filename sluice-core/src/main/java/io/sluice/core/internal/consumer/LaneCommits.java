@@ -83,7 +83,7 @@ final class LaneCommits implements CommitPolicy {
         // set before the first lane task is queued: the queue hands it to the lane
         t.lane.progress = new SinkProgress(p.partition, committed == null ? 0 : committed.offset());
         tracked.put(p, t);
-        LaneCalls.open(sink, p, committed);
+        calls.open(sink, p, committed);
     }
 
     @Override

@@ -69,7 +69,7 @@ final class SinkCommits implements CommitPolicy {
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
         p.sinkProgress = new SinkProgress(p.partition, committed == null ? 0 : committed.offset());
-        LaneCalls.open(sink, p, committed);
+        calls.open(sink, p, committed);
     }
 
     @Override
@@ -249,13 +249,13 @@ final class SinkCommits implements CommitPolicy {
         if (error == null) {
             p.lastCommitted = oam;
             p.lastCheckpoint = c;
-            LaneCalls.inLane(p, "publish", () -> {
+            calls.inLaneOrStop(p, "publish", () -> {
                 sink.committed(p.partition, c);
                 return null;
             });
         } else {
             boolean certain = commitPoint.refusedForCertain(error);
-            LaneCalls.inLane(p, "discard", () -> {
+            calls.inLaneOrStop(p, "discard", () -> {
                 sink.notCommitted(p.partition, c, certain);
                 return null;
             });

@@ -1,0 +1,56 @@
+package io.sluice.cli.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code validate --connect} writes a small file where the run writes its own: a location that can be listed but
+ * takes no file was "answers" there, and failed only at the run's first commit.
+ */
+class StorageProbeTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void aLocationThatTakesNoFileFailsTheCheckAndOneThatDoesIsLeftAsItWas() throws Exception {
+        String topic = Names.unique("probe");
+        kafka.createTopic(topic, 1);
+        Path dir = TestDirs.newDir("storage-probe");
+        Path inTheWay = Files.writeString(dir.resolve("archive-is-a-file"), "not a folder");
+        Cli.Result refused = Cli.run("validate", "--connect", pipeline(dir, topic, inTheWay).toString());
+        assertEquals(ExitStatus.FAILURE, refused.status(), refused.out() + refused.err());
+        assertTrue(refused.out().contains("storage: " + inTheWay + " FAILED: "), refused.out());
+
+        Path archive = dir.resolve("archive");
+        Cli.Result ok = Cli.run("validate", "--connect", pipeline(dir, topic, archive).toString());
+        assertEquals(ExitStatus.OK, ok.status(), ok.out() + ok.err());
+        assertTrue(ok.out().contains("answers, and takes a file"), ok.out());
+        try (Stream<Path> left = Files.walk(archive)) {
+            assertTrue(left.noneMatch(Files::isRegularFile), "the probe's file is removed");
+        }
+    }
+
+    private Path pipeline(Path dir, String topic, Path location) throws Exception {
+        return Files.writeString(dir.resolve(location.getFileName() + ".yaml"), """
+                source:
+                  bootstrap-servers: %s
+                  topics: [%s]
+                  group: probe
+                sink:
+                  location: %s
+                  template: "{topic}/"
+                  format: jsonl
+                """.formatted(kafka.bootstrapServers(), topic, location));
+    }
+}
