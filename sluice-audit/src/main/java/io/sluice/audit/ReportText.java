@@ -187,9 +187,9 @@ final class ReportText {
         if (p.deadLettered() > 0) {
             out.append("  dead-lettered (not expected): ").append(n(p.deadLettered())).append('\n');
             for (AuditReport.DeadLetter d : p.deadLetters()) {
+                // the reason in words; the error's class is in the JSON report (--json), for scripts
                 out.append("    offset ").append(d.offset()).append(": ").append(d.error()).append(" [")
-                        .append(shortClass(d.errorClass())).append(", ").append(plural(d.attempts(), "attempt"))
-                        .append("; ").append(d.deadLetterAt()).append("]\n");
+                        .append(plural(d.attempts(), "attempt")).append("; ").append(d.deadLetterAt()).append("]\n");
             }
             more(out, p.deadLettered(), p.deadLetters().size(), "dead letters");
         }
@@ -329,10 +329,6 @@ final class ReportText {
             return "none (at " + from + ")";
         }
         return until - from == 1 ? Long.toString(from) : from + "–" + (until - 1);
-    }
-
-    private static String shortClass(String name) {
-        return name == null ? "unknown error" : name.substring(name.lastIndexOf('.') + 1);
     }
 
     static String n(long value) {

@@ -1,8 +1,10 @@
 package io.sluice.storage.format;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.sluice.storage.avro.AvroEncoding;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.json.JsonEncoding;
+import io.sluice.storage.json.JsonErrors;
 import io.sluice.storage.value.ValueEncoding;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -226,7 +228,10 @@ public final class FormatConfig {
         try {
             return new Schema.Parser().parse(b.valueSchema);
         } catch (SchemaParseException e) {
-            throw new IllegalArgumentException("the valueSchema is not a valid Avro schema: " + e.getMessage(), e);
+            // Avro wraps the JSON parser's error with its class name in the message: say what Jackson said, and where
+            String why = e.getCause() instanceof JsonProcessingException json ? "it is not JSON: "
+                    + JsonErrors.describe(json) : e.getMessage();
+            throw new IllegalArgumentException("the values' schema is not a valid Avro schema: " + why, e);
         }
     }
 

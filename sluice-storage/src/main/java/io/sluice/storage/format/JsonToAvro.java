@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.sluice.core.sink.RecordRejectedException;
+import io.sluice.storage.json.JsonErrors;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
@@ -64,7 +64,6 @@ final class JsonToAvro {
      * since the parser does not check the length of a string that is only decoded into its buffer.
      */
     private static final int LONGEST_CHECKED_VALUE = FACTORY.streamReadConstraints().getMaxStringLength();
-    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;]*; (line: \\d+, column: \\d+)\\]");
 
     private final RecordConverter top;
 
@@ -121,15 +120,12 @@ final class JsonToAvro {
             top.fields(p, row, first);
             if (p.nextToken() != null) {
                 throw new RecordRejectedException("the value is not JSON: unexpected content after the JSON document at "
-                        + location(p));
+                        + JsonErrors.location(p));
             }
         } catch (Mismatch m) {
             throw new RecordRejectedException("the value does not match the schema: " + m.describe());
         } catch (JsonProcessingException e) {
-            // Jackson names a redacted source in nested locations: noise in a dead letter's reason
-            String message = SOURCE.matcher(e.getOriginalMessage()).replaceAll("$1");
-            throw new RecordRejectedException("the value is not JSON: " + message + " at "
-                    + location(e.getProcessor() instanceof JsonParser jp ? jp : null), e);
+            throw new RecordRejectedException("the value is not JSON: " + JsonErrors.describe(e), e);
         } catch (IOException e) {
             throw new RecordRejectedException("the value is not JSON: " + e.getMessage(), e);
         }
@@ -818,10 +814,5 @@ final class JsonToAvro {
             case START_ARRAY -> "an array";
             default -> t.toString();
         };
-    }
-
-    private static String location(JsonParser p) {
-        return p == null ? "?" : "line " + p.currentLocation().getLineNr() + ", column "
-                + p.currentLocation().getColumnNr();
     }
 }

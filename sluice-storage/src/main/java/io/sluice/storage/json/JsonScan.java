@@ -80,11 +80,11 @@ public final class JsonScan implements ValueFields {
             boolean multiline = parser.currentLocation().getLineNr() > 1;
             if (parser.nextToken() != null) {
                 throw new MalformedJsonException("unexpected content after the JSON document at "
-                        + location(parser));
+                        + JsonErrors.location(parser));
             }
             return new JsonScan(object, multiline, found);
         } catch (JsonParseException e) {
-            throw new MalformedJsonException(e.getOriginalMessage() + " at " + location(e.getProcessor()), e);
+            throw new MalformedJsonException(JsonErrors.describe(e), e);
         } catch (IOException e) {
             throw new MalformedJsonException(e.getMessage(), e);
         }
@@ -156,11 +156,6 @@ public final class JsonScan implements ValueFields {
             }
         }
         return here;
-    }
-
-    private static String location(JsonParser parser) {
-        return parser == null ? "?" : "line " + parser.currentLocation().getLineNr() + ", column "
-                + parser.currentLocation().getColumnNr();
     }
 
     /** Whether the value is a JSON object (rather than an array or a scalar). */

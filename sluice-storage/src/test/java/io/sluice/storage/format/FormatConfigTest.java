@@ -55,8 +55,12 @@ class FormatConfigTest {
                 b -> b.format("raw").delimiter("tab"));
         assertMistake("parquet needs a valueSchema: the Avro schema (JSON) of the records' values, a record whose "
                 + "fields become the columns next to the Kafka coordinates", b -> b.format("parquet"));
-        assertMistake("the valueSchema is not a valid Avro schema: \"strin\" is not a defined name. The type of the \"a\" "
-                + "field must be a defined name or a {\"type\": ...} expression.",
+        // a trailing comma: Jackson's words and place, not its exception's class and source
+        assertMistake("the values' schema is not a valid Avro schema: it is not JSON: Unexpected character ('}' (code "
+                + "125)): was expecting double-quote to start field name at line 1, column 33",
+                b -> b.format("avro").valueSchema("{\"type\": \"record\", \"name\": \"E\",}"));
+        assertMistake("the values' schema is not a valid Avro schema: \"strin\" is not a defined name. The type of "
+                + "the \"a\" field must be a defined name or a {\"type\": ...} expression.",
                 b -> b.format("avro").valueSchema("{\"type\": \"record\", \"name\": \"E\", \"fields\": [{\"name\": "
                         + "\"a\", \"type\": \"strin\"}]}"));
         assertMistake("the value schema must be an Avro record, not string",

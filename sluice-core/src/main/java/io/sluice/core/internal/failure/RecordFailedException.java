@@ -9,6 +9,6 @@ public final class RecordFailedException extends RuntimeException {
 
     public RecordFailedException(String what, ConsumerRecord<?, ?> record, int attempts, Throwable cause) {
         super(what + ": " + record.topic() + "-" + record.partition() + " offset " + record.offset() + " after "
-                + attempts + " attempt(s): " + cause, cause);
+                + attempts + " attempt(s): " + RecordProcessor.reason(cause), cause);
     }
 }

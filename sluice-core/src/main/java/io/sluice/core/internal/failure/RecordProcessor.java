@@ -141,7 +141,10 @@ public final class RecordProcessor implements Invoker {
                 }
             }
             default -> {
-                policy.stopEngine().accept(new RecordFailedException("record failed", raw, attempts, error));
+                // a restart meets the same record: say how to get past it
+                policy.stopEngine().accept(new RecordFailedException("record failed (the failure outcome is stop; a"
+                        + " restart meets this record again: send such records to a dead-letter topic, or skip them,"
+                        + " to get past it)", raw, attempts, error));
                 return false;
             }
         }
@@ -151,7 +154,7 @@ public final class RecordProcessor implements Invoker {
      * Why a record was given up, for a person: a rejection or an unreadable record says it in words; any other error is
      * a handler's, whose class is part of what its author needs to know.
      */
-    private static String reason(Throwable error) {
+    static String reason(Throwable error) {
         boolean inWords = (error instanceof RecordRejectedException || error instanceof UnreadableRecordException)
                 && error.getMessage() != null;
         return inWords ? error.getMessage() : error.toString();
