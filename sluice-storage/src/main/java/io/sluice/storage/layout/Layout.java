@@ -171,8 +171,10 @@ public final class Layout {
                 b.append(time == null ? defaultBucket : t.text().format(time));
             } else if (part instanceof Field f) {
                 String value = fields == null ? null : fields.text(f.index());
-                if (value == null || value.isEmpty()) {
-                    b.append(missing("value." + f.name(), "is missing"));
+                if (value == null) {
+                    b.append(missing("value." + f.name(), NOT_A_NAME));
+                } else if (value.isEmpty()) {
+                    b.append(missing("value." + f.name(), "is an empty text: a folder needs a name"));
                 } else {
                     b.append(encode(value));
                 }
@@ -197,6 +199,10 @@ public final class Layout {
             return null;
         }
     }
+
+    /** Why a field gives no folder name: the values' fields are read as scalars, so an object or a list is absent. */
+    private static final String NOT_A_NAME = "is missing, null, or an object or a list: a folder name is made of a "
+            + "text, a number or a boolean";
 
     private String missing(String field, String problem) throws RecordRejectedException {
         if (defaultBucket == null) {

@@ -41,7 +41,12 @@ class LayoutTest {
         Layout strict = new Layout(TEMPLATE, null, ZoneOffset.UTC, null);
         RecordRejectedException e = assertThrows(RecordRejectedException.class,
                 () -> directory(strict, 0, "{\"other\":1}"));
-        assertEquals("the path template needs value.category, which is missing", e.getMessage());
+        assertEquals("the path template needs value.category, which is missing, null, or an object or a list: a "
+                + "folder name is made of a text, a number or a boolean", e.getMessage());
+        RecordRejectedException empty = assertThrows(RecordRejectedException.class,
+                () -> directory(strict, 0, "{\"category\":\"\"}"));
+        assertEquals("the path template needs value.category, which is an empty text: a folder needs a name",
+                empty.getMessage());
 
         Layout lenient = new Layout(TEMPLATE, "ts", ZoneOffset.UTC, "_unknown");
         assertEquals("clicks/dt=_unknown/hr=_unknown/category=_unknown/", directory(lenient, 0, "{\"ts\":\"yesterday\"}"));
