@@ -71,12 +71,31 @@ public final class Audit {
                 throw e;
             }
             DeadLetterScan deadLetters = await(kafka);
+            refuseAnEmptyLocation(config, snapshot, contents, manifests);
             return report(config, snapshot, plan, contents, manifests, deadLetters, work, startedAt, start);
         } catch (IOException e) {
             throw new AuditException("cannot read the archive at " + config.storage().describe() + ": " + e.getMessage(),
                     e);
         } finally {
             deleteQuietly(work);
+        }
+    }
+
+    /**
+     * A location with nothing at all in it (no file, of any topic, and no manifest) while the archiver's group has
+     * committed progress on the topic is a wrong location far more often than a lost archive: said so, rather than a
+     * report of every offset missing whose advice (restore, reset the group's offsets) would be wrong for a typo in
+     * a path. Without commits (an archiver that has not run yet) the report says what is not archived yet.
+     */
+    private static void refuseAnEmptyLocation(AuditConfig config, TopicSnapshot snapshot, ArchiveContents contents,
+            ManifestIndex manifests) throws IOException, AuditException {
+        boolean expected = snapshot.commits != null && snapshot.commits.values().stream().anyMatch(c -> c.offset() > 0);
+        boolean nothing = contents.visibleFiles == 0 && contents.skippedFiles == 0 && contents.strangers.isEmpty()
+                && contents.unreadable.isEmpty() && !manifests.any();
+        if (expected && nothing) {
+            throw new AuditException("nothing at all is at " + config.storage().describe() + ": no file and no "
+                    + "manifest, while the archiver's group has committed progress on " + config.topic() + ". Is the "
+                    + "location right (sink.location, or --storage)? Nothing was checked");
         }
     }
 

@@ -51,6 +51,11 @@ final class ManifestIndex {
         this.topicId = topicId;
     }
 
+    /** Whether the location holds any manifest at all, of any topic. */
+    boolean any() throws IOException {
+        return !listed().isEmpty();
+    }
+
     /** The paths of the partition's manifests that end after {@code offset}, by end offset. */
     List<String> endingAfter(int partition, long offset) throws IOException {
         List<String> paths = new ArrayList<>();

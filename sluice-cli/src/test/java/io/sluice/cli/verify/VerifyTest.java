@@ -100,6 +100,15 @@ class VerifyTest {
             assertTrue(range.out().contains("Partition 1: "), range.out());
             assertTrue(range.out().contains("  range 5–14 (log start 0, "), range.out());
             assertTrue(!range.out().contains("Partition 0: "), "only the partition asked for:\n" + range.out());
+
+            // a typo in the location: not "the committed manifest does not exist... reset the group's offsets"
+            Path typo = copy.resolveSibling(copy.getFileName() + "-typo");
+            Cli.Result nothing = Cli.run("verify", "-b", kafka.bootstrapServers(), "-t", topic, "--storage",
+                    typo.toString(), "--group", topic + "-to-s3");
+            assertEquals(ExitStatus.FAILURE, nothing.status(), nothing.out() + nothing.err());
+            assertTrue(nothing.err().contains("nothing at all is at ") && nothing.err().contains("Is the location "
+                    + "right (sink.location, or --storage)?"), nothing.out() + nothing.err());
+            assertTrue(!(nothing.out() + nothing.err()).contains("reset"), nothing.out() + nothing.err());
         }
     }
 
