@@ -27,7 +27,15 @@ final class ReportText {
         }
         List<String> wrong = new ArrayList<>();
         if (r.missing() > 0) {
-            wrong.add(n(r.missing()) + " missing");
+            // the offsets not committed yet are the archiver's to come; the others are what is really gone
+            long notYet = r.partitions().stream().mapToLong(PartitionReport::missingNotYetCommitted).sum();
+            long gone = r.missing() - notYet;
+            if (gone > 0) {
+                wrong.add(n(gone) + " missing");
+            }
+            if (notYet > 0) {
+                wrong.add(n(notYet) + " not archived yet (at or above the group's committed offset)");
+            }
         }
         if (r.duplicated() > 0) {
             wrong.add(n(r.duplicated()) + " duplicated");
