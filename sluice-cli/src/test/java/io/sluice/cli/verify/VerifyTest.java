@@ -109,6 +109,19 @@ class VerifyTest {
             assertTrue(nothing.err().contains("nothing at all is at ") && nothing.err().contains("Is the location "
                     + "right (sink.location, or --storage)?"), nothing.out() + nothing.err());
             assertTrue(!(nothing.out() + nothing.err()).contains("reset"), nothing.out() + nothing.err());
+
+            // records the archiver has not run over yet are counted apart from those missing
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(kafka.clientProperties(
+                    Listener.PLAINTEXT), new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < 3; i++) {
+                    producer.send(new ProducerRecord<>(topic, 0, "late", "{\"later\":" + i + "}")).get();
+                }
+            }
+            Cli.Result pending = Cli.run("verify", "-b", kafka.bootstrapServers(), "-t", topic, "--storage",
+                    copy.toString(), "--dead-letter-topic", topic + "-dlq", "--group", topic + "-to-s3");
+            assertTrue(pending.out().startsWith("PROBLEMS: ") && pending.out().lines().findFirst().orElseThrow()
+                    .contains("expected offsets, 3 not archived yet (at or above the group's committed offset)"),
+                    pending.out());
         }
     }
 
