@@ -21,6 +21,7 @@ import io.sluice.cli.pipeline.Pipelines;
 import io.sluice.cli.quickstart.QuickstartCommand;
 import io.sluice.cli.reassign.ReassignCommand;
 import io.sluice.cli.run.RunCommand;
+import io.sluice.cli.topic.TopicCommand;
 import io.sluice.cli.validate.ValidateCommand;
 import io.sluice.cli.verify.VerifyCommand;
 import java.io.PrintWriter;
@@ -51,7 +52,7 @@ public final class SluiceCommand implements Callable<Integer> {
     /** The subcommands, in the order the help lists them; {@code help} comes last. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(QuickstartCommand.class, LocalCommand.class,
             RunCommand.class, MirrorCommand.class, MergeCommand.class, ProduceCommand.class, ReassignCommand.class,
-            ValidateCommand.class, VerifyCommand.class, LagCommand.class, DocsCommand.class);
+            ValidateCommand.class, VerifyCommand.class, LagCommand.class, TopicCommand.class, DocsCommand.class);
 
     @Option(names = "--log-format", scope = ScopeType.INHERIT, paramLabel = "text|json", defaultValue = "text",
             description = "Log lines as readable text (the default) or one JSON object per line.")

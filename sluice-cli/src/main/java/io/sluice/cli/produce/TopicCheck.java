@@ -60,9 +60,9 @@ final class TopicCheck {
             if (cause instanceof UnknownTopicOrPartitionException) {
                 // never created here: a typo in the name would make a topic, with the broker's default partitions
                 throw new RunFailure("topic '" + topic + "' does not exist in the cluster at " + where + ": create it "
-                        + "first, with the partitions and settings it needs, e.g. kafka-topics.sh --bootstrap-server "
-                        + where + " --create --topic " + topic + " --partitions 4 (sluice produce never creates "
-                        + "topics)", cause);
+                        + "first, with the partitions and settings it needs, e.g. ./sluice topic create -b " + where
+                        + " -t " + topic + " --partitions 4 (sluice produce never creates topics: a typo in the name "
+                        + "would make one)", cause);
             }
             if (cause instanceof AuthenticationException) {
                 throw new RunFailure("the brokers at " + where + " refused the login: " + cause.getMessage(), cause);

@@ -54,7 +54,9 @@ public final class ProgressReporter {
             return;
         }
         window.addLast(now);
-        while (window.size() > 2 && now.nanos() - window.peekFirst().nanos() > WINDOW) {
+        // on a terminal, the last five seconds; in the log, since the line before (as docs/operations.md says)
+        long span = console.terminal() ? WINDOW : 0;
+        while (window.size() > 2 && now.nanos() - window.peekFirst().nanos() > span) {
             window.removeFirst();
         }
         ProgressSample from = window.peekFirst();

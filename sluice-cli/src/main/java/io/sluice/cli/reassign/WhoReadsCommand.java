@@ -52,7 +52,7 @@ final class WhoReadsCommand implements Callable<Integer> {
             try {
                 all = new WhoReads(admin).of(topics);
             } catch (IllegalArgumentException e) { // only an unknown topic's, per WhoReads.of
-                throw new RunFailure(e.getMessage() + "; check the names with `kafka-topics --list`");
+                throw new RunFailure(e.getMessage() + "; check the names");
             }
             // an exactly-once produce keeps its import's position as a group's offsets on the topic it writes: a
             // writer's bookkeeping, not a reader to warn

@@ -150,7 +150,8 @@ class ProduceCommandTest {
         Cli.Result unknown = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", missing, input.toString());
         assertEquals(ExitStatus.FAILURE, unknown.status(), unknown.err());
         assertTrue(unknown.err().contains("topic '" + missing + "' does not exist in the cluster at "), unknown.err());
-        assertTrue(unknown.err().contains("--create --topic " + missing + " --partitions"), unknown.err());
+        assertTrue(unknown.err().contains("./sluice topic create -b " + kafka.bootstrapServers() + " -t " + missing
+                + " --partitions"), unknown.err());
 
         String topic = Names.unique("produce-risk");
         kafka.createTopic(topic, 1);
