@@ -82,7 +82,8 @@ final class ConnectionCheck {
         try {
             Map<String, TopicDescription> found = admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            context.console().result("topic " + topic + ": " + found.get(topic).partitions().size() + " partitions");
+            int count = found.get(topic).partitions().size();
+            context.console().result("topic " + topic + ": " + count + (count == 1 ? " partition" : " partitions"));
             return true;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {

@@ -36,6 +36,7 @@ class StorageProbeTest {
         Cli.Result ok = Cli.run("validate", "--connect", pipeline(dir, topic, archive).toString());
         assertEquals(ExitStatus.OK, ok.status(), ok.out() + ok.err());
         assertTrue(ok.out().contains("answers, and takes a file"), ok.out());
+        assertTrue(ok.out().lines().anyMatch(l -> l.equals("topic " + topic + ": 1 partition")), ok.out());
         try (Stream<Path> left = Files.walk(archive)) {
             assertTrue(left.noneMatch(Files::isRegularFile), "the probe's file is removed");
         }

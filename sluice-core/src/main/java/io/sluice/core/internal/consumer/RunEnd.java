@@ -66,7 +66,8 @@ final class RunEnd {
             infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
         }
         Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
-        LOG.info("running until the end offsets seen now, over {} partitions: {}", ends.size(), ends);
+        LOG.info("running until the end offsets seen now, over {} {}: {}", ends.size(),
+                ends.size() == 1 ? "partition" : "partitions", ends);
         return new RunEnd(ends, commitPoint);
     }
 
