@@ -207,8 +207,27 @@ final class TransactionalDelivery implements Delivery {
                     + describe(committed) + ", where this one's last commit stands; if none runs, a rerun of the same "
                     + "command goes on from there");
         }
+        if (endedInError(failure)) {
+            // seen when a takeover's abort of this run's transaction crosses its commit: the broker answers the
+            // commit with an unexpected error rather than a fencing one, so this run cannot tell which it was
+            return Optional.of("import " + name + "'s transaction ended in an error at the cluster, as when another "
+                    + "run of import " + name + " takes it over while this one commits: if one runs, it goes on from "
+                    + describe(committed) + ", where this one's last commit stands; if none runs, a rerun of the same "
+                    + "command goes on from there");
+        }
         return Optional.of("import " + name + " is committed up to " + describe(committed) + "; a rerun of the same "
                 + "command goes on from there");
+    }
+
+    /** Whether the cluster answered this run's commit (EndTxn) with an error it does not explain. */
+    private static boolean endedInError(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof KafkaException && String.valueOf(t.getMessage()).startsWith("Unhandled error in "
+                    + "EndTxnResponse")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
