@@ -101,7 +101,26 @@ public final class SluiceCommand implements Callable<Integer> {
             return new CommandLine.RunLast().execute(parsed);
         });
         cli.setExecutionExceptionHandler((e, command, parsed) -> failed(e, context, top.verbose));
+        cli.setParameterExceptionHandler((e, given) -> misused(e));
         return cli;
+    }
+
+    /**
+     * A command line picocli cannot take: the mistake, then picocli's suggestion for a misspelt name or else the
+     * command's synopsis and where every option is explained. Picocli's own handler printed the whole help (50 lines
+     * for {@code run}), which pushed the one line that says what was wrong off the screen.
+     */
+    private static int misused(CommandLine.ParameterException e) {
+        CommandLine command = e.getCommandLine();
+        PrintWriter err = command.getErr();
+        err.println(e.getMessage());
+        if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+            CommandLine.Help help = command.getHelp();
+            err.print(help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()));
+            err.println("'" + command.getCommandSpec().qualifiedName() + " --help' explains every option.");
+        }
+        err.flush();
+        return ExitStatus.USAGE;
     }
 
     /** The subcommand the arguments name, past the top command's own options; null when none or not one of ours. */

@@ -1,0 +1,43 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** A command line the parser cannot take: the mistake first and a few lines, not the whole help. */
+class UsageMistakeTest {
+
+    @Test
+    void aMissingParameterGivesTheMistakeTheSynopsisAndWhereTheHelpIs() {
+        Cli.Result result = Cli.run("run");
+        assertEquals(ExitStatus.USAGE, result.status());
+        String[] lines = result.err().strip().split("\n");
+        assertEquals("Missing required parameter: 'PIPELINE.yaml'", lines[0], result.err());
+        assertTrue(lines[1].startsWith("Usage: sluice run "), result.err());
+        assertEquals("'sluice run --help' explains every option.", lines[lines.length - 1], result.err());
+        assertFalse(result.err().contains("Stop by itself"), "no option's description: " + result.err());
+    }
+
+    @Test
+    void aBadValueNamesTheOptionAndItsValue() {
+        Cli.Result result = Cli.run("lag", "--within", "soon", "p.yaml");
+        assertEquals(ExitStatus.USAGE, result.status());
+        assertTrue(result.err().startsWith("Invalid value for option '--within'"), result.err());
+        assertTrue(result.err().contains("'sluice lag --help' explains every option."), result.err());
+    }
+
+    @Test
+    void aMisspeltOptionOrCommandGetsASuggestionInstead() {
+        Cli.Result option = Cli.run("run", "--untill-end", "p.yaml");
+        assertEquals(ExitStatus.USAGE, option.status());
+        assertTrue(option.err().contains("Unknown option: '--untill-end'"), option.err());
+        assertTrue(option.err().contains("--until-end"), option.err());
+        assertFalse(option.err().contains("Usage:"), option.err());
+        Cli.Result command = Cli.run("verfy", "p.yaml");
+        assertEquals(ExitStatus.USAGE, command.status());
+        assertTrue(command.err().contains("Did you mean: sluice verify"), command.err());
+        assertFalse(command.err().contains("Usage:"), command.err());
+    }
+}
