@@ -47,7 +47,6 @@ public final class MetricsServer implements AutoCloseable {
         this.registry = registry;
     }
 
-    /** Serves on 127.0.0.1:{@code port} (0 picks a free port). */
     /**
      * The endpoint, when {@code endpoint} asks for one (null otherwise), serving {@code registry}; logs where it is.
      *
@@ -68,19 +67,22 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
+    /** Serves on 127.0.0.1:{@code port} (0 picks a free port). */
     public static MetricsServer start(PrometheusMeterRegistry registry, int port) {
         return start(registry, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     }
 
     public static MetricsServer start(PrometheusMeterRegistry registry, InetSocketAddress address) {
         HttpServer server;
+        // host:port as the user wrote it; InetSocketAddress prints "localhost/127.0.0.1:9400" or "/127.0.0.1:9400"
+        String where = address.getHostString() + ":" + address.getPort();
         try {
             server = HttpServer.create(address, 16);
         } catch (BindException e) {
-            throw new IllegalStateException("cannot serve metrics on " + address + ": " + e.getMessage()
+            throw new IllegalStateException("cannot serve metrics on " + where + ": " + e.getMessage()
                     + "; choose another port, or 0 for any free one", e);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot serve metrics on " + address + ": " + e, e);
+            throw new IllegalStateException("cannot serve metrics on " + where + ": " + e.getMessage(), e);
         }
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-metrics-http");

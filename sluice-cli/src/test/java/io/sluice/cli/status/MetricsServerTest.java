@@ -1,12 +1,14 @@
 package io.sluice.cli.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.cli.EngineTestSupport;
 import io.sluice.cli.MeteredArchive;
+import io.sluice.cli.RunFailure;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
@@ -16,6 +18,7 @@ import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
+import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -88,6 +92,20 @@ class MetricsServerTest {
             String health = get(server, "/health");
             assertTrue(health.startsWith("503 FAILED: ") && health.contains("the handler cannot go on"), health);
             assertEquals("503 NOT READY: the engine is FAILED", get(server, "/ready"));
+        }
+    }
+
+    @Test
+    void aPortInUseIsSaidAsTheUserWroteTheAddress() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MetricsServer taken = MetricsServer.start(registry, 0)) {
+            int port = taken.uri("/").getPort();
+            RunFailure failure = assertThrows(RunFailure.class, () -> MetricsServer.startIfAsked(registry,
+                    Optional.of(new InetSocketAddress("127.0.0.1", port))));
+            assertTrue(failure.getMessage().startsWith("cannot serve metrics on 127.0.0.1:" + port + ": "),
+                    failure.getMessage());
+            assertTrue(failure.getMessage().endsWith("; choose another port, or 0 for any free one"),
+                    failure.getMessage());
         }
     }
 

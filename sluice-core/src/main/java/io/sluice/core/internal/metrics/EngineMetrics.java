@@ -34,6 +34,8 @@ public final class EngineMetrics {
     private final MultiGauge stuck;
     /** Held here because Micrometer keeps only weak references to what its function meters read. */
     private Supplier<EngineStats> stats;
+    /** As {@link #stats}: a gauge on a supplier nobody else holds read NaN after the first full collection. */
+    private Supplier<java.util.Optional<java.time.Duration>> unanswered;
 
     public EngineMetrics(MeterRegistry registry, String group) {
         this.registry = registry;
@@ -90,6 +92,7 @@ public final class EngineMetrics {
      * then for 15 s). The per-partition lags stay as they were when it last answered: alert on this one for an outage.
      */
     public void bindSource(Supplier<java.util.Optional<java.time.Duration>> unanswered) {
+        this.unanswered = unanswered;
         Gauge.builder("sluice.source.unanswered.seconds", unanswered,
                         u -> u.get().map(d -> d.toMillis() / 1000.0).orElse(0.0))
                 .description("seconds since the source cluster last answered, once 15 s or more; 0 while it answers")
