@@ -5,6 +5,7 @@ import io.sluice.cli.console.Console;
 import io.sluice.cli.progress.ProgressReporter;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.core.Engine;
+import io.sluice.core.EngineStats;
 import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
 import java.time.Duration;
@@ -132,7 +133,7 @@ public final class EngineRun {
 
     private int report(ProgressSample last, Duration elapsed) {
         Health health = engine.health();
-        String totals = story.totals(last, elapsed) + lagLeft(last);
+        String totals = story.totals(last, elapsed) + givenUp(engine.stats()) + lagLeft(last);
         if (health == Health.STOPPED) {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;
@@ -141,6 +142,23 @@ public final class EngineRun {
                 + "timeout");
         LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
         return ExitStatus.FAILURE;
+    }
+
+    /**
+     * The records done without being written (a user reconciling counts needs them beside "records done"), or nothing
+     * when every record was written.
+     */
+    static String givenUp(EngineStats stats) {
+        StringBuilder b = new StringBuilder();
+        if (stats.deadLettered() > 0) {
+            b.append(String.format(Locale.ROOT, "; %,d %s to the dead-letter topic", stats.deadLettered(),
+                    stats.deadLettered() == 1 ? "record" : "records"));
+        }
+        if (stats.skipped() > 0) {
+            b.append(String.format(Locale.ROOT, "; %,d %s skipped after failing", stats.skipped(),
+                    stats.skipped() == 1 ? "record" : "records"));
+        }
+        return b.toString();
     }
 
     /**

@@ -113,6 +113,7 @@ class RunTest {
             }
             assertTrue(total >= 3_000, "at least the first batch was archived before the stop: " + total);
             assertEquals(1, dead.values().stream().mapToInt(Set::size).sum(), "the one record that is not JSON");
+            assertTrue(log.contains("; 1 record to the dead-letter topic"), "the stop line counts it:\n" + log);
 
             assertLogIsJsonWithoutSecrets(log);
         }
