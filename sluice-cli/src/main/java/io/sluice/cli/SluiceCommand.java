@@ -162,7 +162,7 @@ public final class SluiceCommand implements Callable<Integer> {
         if (MirrorFile.isMirror(file)) {
             return MirrorLag.inputs(MirrorFile.load(file, context.variables()).config());
         }
-        Pipeline pipeline = Pipelines.load(file, context.variables());
+        Pipeline pipeline = Pipelines.loadToRead(file, context.variables());
         return PipelineParts.lag(pipeline, SourceTopics.resolve(pipeline.source()));
     }
 

@@ -25,9 +25,22 @@ public final class Pipelines {
     }
 
     public static Pipeline load(Path file, Variables variables) throws ConfigException {
+        return load(file, variables, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * As {@link #load(Path, Variables)}, for a command that reads what the pipeline names (its group, topics and
+     * storage: {@code verify}, {@code lag}) and runs no engine: this JVM's heap is not checked against the memory
+     * budget, which only a run needs.
+     */
+    public static Pipeline loadToRead(Path file, Variables variables) throws ConfigException {
+        return load(file, variables, Long.MAX_VALUE);
+    }
+
+    private static Pipeline load(Path file, Variables variables, long heapForRun) throws ConfigException {
         String text = ConfigFiles.read(file);
         Path base = file.toAbsolutePath().getParent();
-        return parse(file.toString(), text, base, variables);
+        return parse(file.toString(), text, base, variables, heapForRun);
     }
 
     /**
@@ -35,6 +48,12 @@ public final class Pipelines {
      * @param base the folder relative paths in the file are resolved against
      */
     public static Pipeline parse(String name, String text, Path base, Variables variables) throws ConfigException {
+        return parse(name, text, base, variables, Runtime.getRuntime().maxMemory());
+    }
+
+    /** @param heapForRun the heap a run of the pipeline would have, which the memory budget must fit in */
+    private static Pipeline parse(String name, String text, Path base, Variables variables, long heapForRun)
+            throws ConfigException {
         FileKind.PIPELINE.expect(name, text);
         // unknown keys are said with what the checks below find, in one pass
         Problems unknownKeys = new Problems();
@@ -43,7 +62,7 @@ public final class Pipelines {
         SourceConfig source = InvalidSetting.collect(settings, problems,
                 () -> SourceConfig.from(settings, base, problems));
         ProcessingConfig processing = InvalidSetting.collect(settings, problems,
-                () -> ProcessingConfig.from(settings));
+                () -> ProcessingConfig.from(settings, heapForRun));
         MetricsConfig metrics = MetricsConfig.from(settings);
         SinkConfig sink = SinkConfig.from(settings, base, problems);
         Pipeline pipeline = source == null || processing == null || sink == null ? null

@@ -27,10 +27,6 @@ public record ProcessingConfig(int concurrency, int compressingThreads, long mem
                         java.util.Locale.ROOT) + "; remove one of the two");
     }
 
-    static ProcessingConfig from(Settings s) {
-        return from(s, Runtime.getRuntime().maxMemory());
-    }
-
     /** @param maxHeap the heap the run will have: the budget is derived from it, or must fit in it */
     static ProcessingConfig from(Settings s, long maxHeap) {
         long budget = s.find(PipelineKeys.MEMORY_BUDGET)

@@ -112,7 +112,7 @@ public final class VerifyCommand implements Callable<Integer> {
             context.console().result(json ? report.toJson() : report.toText());
             return report.exitStatus();
         }
-        Pipeline pipeline = pipelineFile == null ? null : Pipelines.load(pipelineFile, context.variables());
+        Pipeline pipeline = pipelineFile == null ? null : Pipelines.loadToRead(pipelineFile, context.variables());
         Map<String, Object> client = kafka.clientProperties(pipeline == null ? Map.of()
                 : pipeline.source().clientProperties());
         if (client.get("bootstrap.servers") == null) {

@@ -54,6 +54,13 @@ class HeapAndBudgetTest {
         assertTrue(log.contains("-Xmx"), log);
         assertFalse(log.contains("OutOfMemoryError"), log);
         assertFalse(log.contains("\tat "), "no stack trace: " + log);
+        // what reads the pipeline's group, topics and storage runs no engine: the budget is not its concern
+        for (String[] command : new String[][] {{"verify", pipeline.toString()},
+                {"lag", pipeline.toString(), "--interval", "200ms"}}) {
+            Ended read = sluice(dir, "-Xmx64m", command);
+            assertFalse(read.log().contains("processing.memory-budget"), read.log());
+            assertEquals(ExitStatus.OK, read.status(), command[0] + ": " + read.log());
+        }
     }
 
     @Test
@@ -92,11 +99,16 @@ class HeapAndBudgetTest {
 
     /** {@code sluice run PIPELINE --until-end} in a JVM with {@code heap}, until it ends (2 minutes at most). */
     private static Ended run(Path dir, Path pipeline, String heap) throws Exception {
-        ChildProcess child = ChildJvm.builder("sluice-run-" + heap.substring(1))
+        return sluice(dir, heap, "run", pipeline.toString(), "--until-end");
+    }
+
+    /** {@code sluice ARGS} in a JVM with {@code heap}, until it ends (2 minutes at most). */
+    private static Ended sluice(Path dir, String heap, String... args) throws Exception {
+        ChildProcess child = ChildJvm.builder("sluice-" + args[0] + "-" + heap.substring(1))
                 .classpathOfThisJvm()
                 .jvmOptions(List.of(heap, "-XX:+UseSerialGC"))
                 .mainClass(Main.class.getName())
-                .args("run", pipeline.toString(), "--until-end")
+                .args(args)
                 .workDir(dir)
                 .build()
                 .start();
