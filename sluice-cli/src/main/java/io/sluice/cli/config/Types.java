@@ -104,7 +104,9 @@ public final class Types {
                     throw new ValueType.InvalidValue(s.quoted() + " is too large");
                 }
                 if (bytes < min) {
-                    throw new ValueType.InvalidValue(s.quoted() + " is too small; the least is " + Sizes.format(min));
+                    throw new ValueType.InvalidValue(s.quoted() + " is too small; the least is " + Sizes.format(min)
+                            + (m.group(2) == null ? " (a number without a unit counts bytes: " + m.group(1)
+                                    + "MiB is " + m.group(1) + " mebibytes)" : ""));
                 }
                 return bytes;
             }

@@ -208,7 +208,7 @@ public final class PipelineKeys {
                     + "`at-least-once`: files are published, then the offset committed; cheaper, but a crash in "
                     + "between writes those records again.");
 
-    public static final ConfigKey<Long> MAX_BYTES = ConfigKey.withDefault("sink.rolling.max-bytes", Types.size(1),
+    public static final ConfigKey<Long> MAX_BYTES = ConfigKey.withDefault("sink.rolling.max-bytes", Types.size(1L << 10),
             Sizes.format(Defaults.ROLLING.maxBytes()),
             "A file is sealed when it reaches this size, compressed, as written.");
     public static final ConfigKey<Long> MAX_RECORDS = ConfigKey.withDefault("sink.rolling.max-records",
