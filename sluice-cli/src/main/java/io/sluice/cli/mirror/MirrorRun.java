@@ -74,7 +74,8 @@ final class MirrorRun {
         @Override
         public String noAssignmentHint() {
             return "are both clusters reachable, do the topics exist, or do other instances of mirror " + config.name()
-                    + " hold every partition?";
+                    + " hold every partition? One stopped by kill -9 or a second Ctrl-C holds its partitions until its "
+                    + "session times out (session.timeout.ms, 45 s by default).";
         }
 
         @Override

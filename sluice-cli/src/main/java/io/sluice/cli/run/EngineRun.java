@@ -30,6 +30,13 @@ public final class EngineRun {
     private static final Logger LOG = LoggerFactory.getLogger("sluice.run");
     private static final Duration TICK = Duration.ofMillis(200);
     private static final Duration ASSIGNMENT_WARNING = Duration.ofSeconds(30);
+    /**
+     * A halt does not leave the group, and the coordinator waits for the member's session to time out before it gives
+     * the partitions to anyone: a restart right away sits with none for that long, which looked like a hang.
+     */
+    public static final String LEFT_WITHOUT_LEAVING = "This instance did not leave its group: a restart (or another "
+            + "instance) is given its partitions once its session has timed out (session.timeout.ms, 45 s by "
+            + "default).";
 
     /** How a run ended: the exit status, the last reading, and how long it ran. */
     public record Outcome(int exitStatus, ProgressSample last, Duration elapsed) {
@@ -221,6 +228,7 @@ public final class EngineRun {
             }
         }
         b.append(System.lineSeparator()).append(story.uncommittedFate());
+        b.append(System.lineSeparator()).append(LEFT_WITHOUT_LEAVING);
         console.clearStatus();
         console.say(b.toString());
         Runtime.getRuntime().halt(ExitStatus.INTERRUPTED);

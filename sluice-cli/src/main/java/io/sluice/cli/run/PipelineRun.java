@@ -111,7 +111,8 @@ public final class PipelineRun {
         public String noAssignmentHint() {
             return "are the brokers reachable (" + String.join(",", pipeline.source().bootstrapServers()) + "), do "
                     + "the topics exist, or do other instances of group " + pipeline.source().group() + " hold every "
-                    + "partition?";
+                    + "partition? One stopped by kill -9 or a second Ctrl-C holds its partitions until its session "
+                    + "times out (session.timeout.ms, 45 s by default).";
         }
 
         @Override
