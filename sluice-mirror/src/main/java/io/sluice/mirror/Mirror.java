@@ -113,14 +113,15 @@ public final class Mirror implements AutoCloseable {
         if (transactions != null) {
             commitPoint = group -> {
                 handedOver.set(true);
-                return new TopicsFirst(transactions, topics);
+                return new TopicsFirst(transactions, topics, config.name(), true);
             };
             writes = new TransactionalWrites(transactions);
         } else {
             Map<String, Object> props = producerProperties(config);
             props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             props.put(ProducerConfig.ACKS_CONFIG, "all");
-            commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics);
+            commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics, config.name(),
+                    false);
             writes = new AcknowledgedWrites(() -> new KafkaProducer<>(props, new ByteArraySerializer(),
                     new ByteArraySerializer()), ADMIN_TIMEOUT);
         }

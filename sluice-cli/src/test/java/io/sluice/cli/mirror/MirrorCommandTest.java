@@ -18,6 +18,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +62,36 @@ class MirrorCommandTest {
         Cli.Result groups = Cli.run("mirror", file.toString(), "--groups");
         assertEquals(ExitStatus.OK, groups.status(), groups.out() + groups.err());
         assertTrue(groups.out().contains("translates no group"), groups.out());
+    }
+
+    /**
+     * A mirror started on a target topic that other records fill (MirrorMaker 2's copies, a mirror of another name)
+     * says so at its first claim: its copies go after them, and nothing else said so before verify.
+     */
+    @Test
+    void aTargetTopicHoldingRecordsTheMirrorDidNotCopyIsSaidAtTheStart() throws Exception {
+        String topic = Names.unique("cli-mirror-held");
+        source.createTopic(topic, 2);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        target.createTopic("dc1." + topic, 2);
+        try (var producer = new KafkaProducer<>(TestRecords.producerProperties(target.clientProperties(
+                Listener.PLAINTEXT)), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 7; i++) {
+                producer.send(new ProducerRecord<>("dc1." + topic, i < 4 ? 0 : 1, "k", "put there by another tool"));
+            }
+            producer.flush();
+        }
+        Path file = mirrorFile(topic, "dc1.{topic}", "");
+
+        Cli.Result run = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("the target partitions dc1." + topic + "-0 (4 records), dc1." + topic
+                + "-1 (3 records) already hold records, but mirror '"), run.err());
+        assertTrue(run.err().contains("aborted, which read_committed readers never see"), run.err());
+
+        Cli.Result again = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, again.status(), again.out() + again.err());
+        assertFalse(again.err().contains("already hold records"), "a restart has progress: " + again.err());
     }
 
     /**

@@ -7,17 +7,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
@@ -90,6 +94,33 @@ public final class ClusterTopics {
             if (now == null || now.partitions() < partitions) {
                 throw e;
             }
+        }
+    }
+
+    /**
+     * The offsets of the records each of {@code partitions} holds now, from its log start to its end, asked without
+     * waiting: the future fails as the admin client's calls fail.
+     */
+    public CompletionStage<Map<TopicPartition, OffsetRange>> ranges(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> {
+            earliest.put(tp, OffsetSpec.earliest());
+            latest.put(tp, OffsetSpec.latest());
+        });
+        CompletionStage<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> starts =
+                admin.listOffsets(earliest).all().toCompletionStage();
+        return admin.listOffsets(latest).all().toCompletionStage().thenCombine(starts, (ends, from) -> {
+            Map<TopicPartition, OffsetRange> ranges = new HashMap<>();
+            ends.forEach((tp, end) -> ranges.put(tp, new OffsetRange(from.get(tp).offset(), end.offset())));
+            return ranges;
+        });
+    }
+
+    /** The offsets a partition holds: from {@code start} (its log start) up to, not including, {@code end}. */
+    public record OffsetRange(long start, long end) {
+        public long count() {
+            return end - start;
         }
     }
 

@@ -128,6 +128,11 @@ public final class TargetTopics {
         grew(sourceTopic, has);
     }
 
+    /** What says when target partitions hold records that mirror {@code mirror} did not copy. */
+    ForeignRecords foreignRecords(String mirror, boolean exactlyOnce) {
+        return new ForeignRecords(target, naming, mirror, exactlyOnce);
+    }
+
     /** The source topics whose target topics this instance made ready: the ones {@link TopicSync} follows. */
     Set<String> prepared() {
         return Set.copyOf(known.keySet());

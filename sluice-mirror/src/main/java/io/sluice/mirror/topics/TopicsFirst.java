@@ -13,24 +13,33 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A mirror's commit point: the exactly-once or at-least-once one, with the target topics made ready before a claim
  * (the target's group coordinator refuses the progress of a topic it does not have, and the first copy needs its
- * partition). Everything else is the wrapped commit point's.
+ * partition), and a word after it when partitions without progress already hold records in the target
+ * ({@link ForeignRecords}). Everything else is the wrapped commit point's.
  *
  * <p>Threading: the wrapped commit point's.
  */
 public final class TopicsFirst implements CommitPoint {
 
     private final CommitPoint commitPoint;
-    private final TargetTopics topics;
+    /** How long a claim waits for the target's answer about records already there, after its own round trips. */
+    private static final Duration FOREIGN_WAIT = Duration.ofSeconds(2);
 
-    public TopicsFirst(CommitPoint commitPoint, TargetTopics topics) {
+    private final TargetTopics topics;
+    private final ForeignRecords foreign;
+
+    public TopicsFirst(CommitPoint commitPoint, TargetTopics topics, String mirror, boolean exactlyOnce) {
         this.commitPoint = commitPoint;
         this.topics = topics;
+        this.foreign = topics.foreignRecords(mirror, exactlyOnce);
     }
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout) {
         topics.ensure(partitions);
-        return commitPoint.claim(partitions, timeout);
+        ForeignRecords.Asked held = foreign.ask(partitions);
+        Map<TopicPartition, OffsetAndMetadata> claimed = commitPoint.claim(partitions, timeout);
+        held.warnFor(partitions.stream().filter(tp -> claimed.get(tp) == null).toList(), FOREIGN_WAIT);
+        return claimed;
     }
 
     @Override
