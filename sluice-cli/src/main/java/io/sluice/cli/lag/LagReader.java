@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -125,17 +127,26 @@ final class LagReader implements AutoCloseable {
     }
 
     private List<TopicPartition> partitions() {
-        Map<String, TopicDescription> topics;
-        try {
-            topics = admin.describeTopics(inputs.topics()).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new IllegalStateException("a topic of " + inputs.topics() + " does not exist on "
-                        + inputs.clientProperties().get("bootstrap.servers") + ": check the topic names", e.getCause());
+        Map<String, TopicDescription> topics = new HashMap<>();
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> topic : admin.describeTopics(inputs.topics())
+                .topicNameValues().entrySet()) {
+            try {
+                topics.put(topic.getKey(), topic.getValue().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw failed("the topics " + inputs.topics(), e);
+                }
+                missing.add(topic.getKey());
+            } catch (InterruptedException | TimeoutException e) {
+                throw failed("the topics " + inputs.topics(), e);
             }
-            throw failed("the topics " + inputs.topics(), e);
-        } catch (InterruptedException | TimeoutException e) {
-            throw failed("the topics " + inputs.topics(), e);
+        }
+        if (!missing.isEmpty()) {
+            Collections.sort(missing);
+            throw new IllegalStateException((missing.size() == 1 ? "topic " + missing.get(0) + " does not"
+                    : "topics " + String.join(", ", missing) + " do not") + " exist on "
+                    + inputs.clientProperties().get("bootstrap.servers") + ": check the topic names");
         }
         List<TopicPartition> all = new ArrayList<>();
         topics.values().forEach(t -> t.partitions().forEach(p -> all.add(new TopicPartition(t.name(), p.partition()))));
