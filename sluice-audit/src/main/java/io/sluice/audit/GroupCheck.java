@@ -105,8 +105,13 @@ final class GroupCheck {
                 gone.add(f.path());
             }
         }
-        String endNote = entry.get().manifest().endOffset() == offset ? ""
-                : "; note: the manifest ends at " + entry.get().manifest().endOffset() + ", not at the committed offset";
+        long end = entry.get().manifest().endOffset();
+        // a commit after the manifest's end moved past records that went into no file (dead letters, skipped
+        // records, transaction markers) and named the same manifest again; one before it is not the archiver's way
+        String endNote = end == offset ? "" : end < offset
+                ? "; the commit is past the manifest's end (" + end + "): what lies between went into no file (dead "
+                        + "letters, skipped records or transaction markers; the audit of the offsets accounts for each)"
+                : "; the manifest ends at " + end + ", past the committed offset: the archiver never commits so";
         if (!gone.isEmpty()) {
             return new AuditReport.GroupCommit(offset, name, CommitStatus.FILES_GONE, gone.size() + " of the "
                     + files.size() + " files the committed manifest names are neither visible nor staged" + endNote,

@@ -106,6 +106,9 @@ class AuditTest {
             // partition 2's log ends in a commit marker (421): a marker never holds progress back, so the commit is
             // the log's end
             assertEquals(p.partition() == 2 ? 422 : 400, p.groupCommit().committedOffset());
+            assertEquals(p.partition() == 2, p.groupCommit().detail().contains("; the commit is past the manifest's "
+                    + "end (421): what lies between went into no file (dead letters, skipped records or transaction "
+                    + "markers"), p.groupCommit().detail());
             assertEquals(0, p.staged().awaitingPublish() + p.staged().orphans());
         }
         JsonNode json = JSON.readTree(report.json());
