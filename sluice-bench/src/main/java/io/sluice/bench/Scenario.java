@@ -199,23 +199,6 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     }
 
     /**
-     * Seed 004's comparison on the issue's data: 2M log lines of 1 KB over 4 partitions, archived by Sluice's engine
-     * (one worker per partition) and by Kafka Connect (one task per partition), against a consumer that discards.
-     * The files are laid out by hour and category, written by {@code formats}. The smoke form commits every 200 ms
-     * instead of every second, as the wait for the last commit is most of its run.
-     *
-     * <p>With one partition ({@code archive-jsonl-1p}, {@code archive-gzip-1p}), Connect has one task, a thread that
-     * fetches and writes in turn, while Sluice's consumer thread fetches as its lane encodes and its compressing pool
-     * compresses: the case of a topic with fewer partitions than the machine has cores, where only parallelism beyond
-     * partitions helps.
-     *
-     * @param streamCodec whether the format is stream-compressed, so that {@code sluice-inline} (Sluice compressing
-     *                    on its lanes, as Connect does) shows what the compressing pool is worth, in the same run
-     * @param timeSpread  null for times rising with the topic; else the span the records' times are drawn from at
-     *                    random ({@code archive-parquet-48h}: the quick start's shape, every folder of 48 hours open
-     *                    in every partition; compared with {@code archive-parquet} by their CPU per record)
-     */
-    /**
      * Issue 17's late data: the archive-jsonl records by hour only, the files rolled by the default policy, by the
      * command as users run it; {@code lateFraction} of the records (1%, or none for the control run) late by up to 48
      * hours. What it reports that matters: the files, their median size, the median weighted by bytes, and files of
@@ -232,6 +215,23 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
     private static final Map<String, String> PARQUET_ZSTD = Map.of("format", "parquet", "codec", "zstd", "schema",
             "log.avsc");
 
+    /**
+     * Seed 004's comparison on the issue's data: 2M log lines of 1 KB over 4 partitions, archived by Sluice's engine
+     * (one worker per partition) and by Kafka Connect (one task per partition), against a consumer that discards.
+     * The files are laid out by hour and category, written by {@code formats}. The smoke form commits every 200 ms
+     * instead of every second, as the wait for the last commit is most of its run.
+     *
+     * <p>With one partition ({@code archive-jsonl-1p}, {@code archive-gzip-1p}), Connect has one task, a thread that
+     * fetches and writes in turn, while Sluice's consumer thread fetches as its lane encodes and its compressing pool
+     * compresses: the case of a topic with fewer partitions than the machine has cores, where only parallelism beyond
+     * partitions helps.
+     *
+     * @param streamCodec whether the format is stream-compressed, so that {@code sluice-inline} (Sluice compressing
+     *                    on its lanes, as Connect does) shows what the compressing pool is worth, in the same run
+     * @param timeSpread  null for times rising with the topic; else the span the records' times are drawn from at
+     *                    random ({@code archive-parquet-48h}: the quick start's shape, every folder of 48 hours open
+     *                    in every partition; compared with {@code archive-parquet} by their CPU per record)
+     */
     private static Scenario archive(String name, boolean smoke, int partitions, boolean streamCodec,
             Duration timeSpread, Supplier<FileFormat> formats, Map<String, String> formatKeys) {
         ArchiveWork work = ArchiveWork.hourAndCategory(formats, formatKeys, Duration.ofMillis(smoke ? 200 : 1_000));

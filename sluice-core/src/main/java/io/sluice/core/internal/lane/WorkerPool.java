@@ -123,12 +123,12 @@ public final class WorkerPool {
         }
     }
 
-    /** Worker threads alive now, including stuck ones not yet retired. */
     /** Attempts that overran the processing timeout since start. */
     public long timeouts() {
         return timeouts.sum();
     }
 
+    /** Worker threads alive now, including stuck ones not yet retired. */
     public int threads() {
         return workers.size();
     }

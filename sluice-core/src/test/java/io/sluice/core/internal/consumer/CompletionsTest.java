@@ -156,7 +156,6 @@ class CompletionsTest {
         assertEquals(Set.of(), loop.consumer.paused(), "30 MiB held: under the resume mark, fetched again");
     }
 
-    /** A partition of {@link #completions} with {@code records} of {@code bytes} each queued, paused for the budget. */
     /**
      * A partition of four records of a quarter of its queue cap each, paused for the budget and fetched again once
      * two of them were done: records 2 and 3 are queued.
@@ -173,6 +172,7 @@ class CompletionsTest {
         return p;
     }
 
+    /** A partition of {@link #completions} with {@code records} of {@code bytes} each queued, paused for the budget. */
     private PartitionState pausedForBudget(long records, long bytes) {
         PartitionState p = TestPartitions.state(P0, 0, completions.queue());
         loop.partitions.add(p);
