@@ -151,9 +151,9 @@ final class ManifestIndex {
         if (all == null) {
             all = new HashMap<>();
             for (String path : storage.list(ROOT)) {
-                // <topic id>/<partition>/[summary-]<end offset>[-<writer>].json; anything else (a temporary file of an
-                // atomic write) is skipped. A summary sits among the manifests by its end offset: every file it lists
-                // ends below it, as in the manifests it replaced
+                // <topic id>/<partition>/[summary[<level>]-]<end offset>[-<writer>].json; anything else (a temporary
+                // file of an atomic write) is skipped. A summary sits among the manifests by its end offset: every file
+                // it lists ends below it, as in the manifests it replaced
                 String[] parts = path.substring(ROOT.length()).split("/");
                 OptionalLong end = parts.length == 3 ? Manifest.endOffsetOf(parts[2]) : OptionalLong.empty();
                 if (end.isPresent() && parts[1].matches("[0-9]{1,9}")) {

@@ -32,15 +32,19 @@ public record Manifest(int version, String topic, String topicId, int partition,
     }
 
     /**
-     * {@code summary-<end offset, 20 digits>-<writer>.json}: a manifest of the same shape that took the place of older
-     * manifests of the partition ({@code ManifestRetention}), listing every file they listed; {@code endOffset} is the
-     * highest end offset among them. No commit names a summary.
+     * {@code summary-<end offset, 20 digits>-<writer>.json} ({@code level} 1), or {@code summary<level>-...} above: a
+     * manifest of the same shape that took the place of older manifests (level 1) or of summaries one level below
+     * ({@code ManifestRetention}), listing every file they listed; {@code endOffset} is the highest end offset among
+     * them. No commit names a summary.
      */
-    public static String summaryName(long endOffset, String writer) {
-        return "summary-" + name(endOffset, writer);
+    public static String summaryName(long endOffset, String writer, int level) {
+        if (level < 1) {
+            throw new IllegalArgumentException("a summary's level is 1 or more, not " + level);
+        }
+        return (level == 1 ? "summary-" : "summary" + level + "-") + name(endOffset, writer);
     }
 
-    private static final Pattern NAME = Pattern.compile("(summary-)?([0-9]{20})(-[0-9a-z]+)?\\.json");
+    private static final Pattern NAME = Pattern.compile("(summary([1-9][0-9]*)?-)?([0-9]{20})(-[0-9a-z]+)?\\.json");
 
     /**
      * The end offset in a manifest's or a summary's file name, or empty for anything else in a manifest directory
@@ -48,12 +52,21 @@ public record Manifest(int version, String topic, String topicId, int partition,
      */
     public static OptionalLong endOffsetOf(String fileName) {
         Matcher m = NAME.matcher(fileName);
-        return m.matches() ? OptionalLong.of(Long.parseLong(m.group(2))) : OptionalLong.empty();
+        return m.matches() ? OptionalLong.of(Long.parseLong(m.group(3))) : OptionalLong.empty();
     }
 
     /** Whether the file name is a summary's ({@link #summaryName}). */
     public static boolean isSummary(String fileName) {
-        return fileName.startsWith("summary-") && endOffsetOf(fileName).isPresent();
+        return summaryLevel(fileName) > 0;
+    }
+
+    /** A summary's level ({@link #summaryName}), or 0 for a manifest or anything else. */
+    public static int summaryLevel(String fileName) {
+        Matcher m = NAME.matcher(fileName);
+        if (!m.matches() || m.group(1) == null) {
+            return 0;
+        }
+        return m.group(2) == null ? 1 : Integer.parseInt(m.group(2));
     }
 
     public byte[] toJson() {

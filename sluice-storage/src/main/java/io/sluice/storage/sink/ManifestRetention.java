@@ -17,10 +17,12 @@ import org.slf4j.LoggerFactory;
  * Keeps one partition's manifests few. Recovery needs only the manifest the last commit names; the audit needs to know
  * every file a manifest ever named (a visible file that none names was not published by the archive). So once a commit
  * succeeded, the manifests that end below the committed one are no longer needed one by one: when there are
- * {@code foldAfter} of them, they are <em>folded</em> into a summary ({@link Manifest#summaryName}, the same shape,
- * listing every file they listed, without the staging references), and removed. Summaries are folded in turn, with the next manifests, once there are
- * {@link #SUMMARIES_BEFORE_MERGE} of them, so a partition keeps at most about {@code foldAfter} manifests and that many
- * summaries, and a file entry is rewritten a few times over the archive's life, not at every fold.
+ * {@code foldAfter} of them, they are <em>folded</em> into a summary of level 1 ({@link Manifest#summaryName}, the same
+ * shape, listing every file they listed, without the staging references), and removed. Summaries are folded in turn,
+ * as in a log-structured merge: {@link #SUMMARIES_BEFORE_MERGE} of one level into one of the next, up to
+ * {@link #TOP_LEVEL}. So a partition keeps at most about {@code foldAfter} manifests and that many summaries of each
+ * level below the top, a file entry is rewritten at most {@link #TOP_LEVEL} times, and no fold reads more than a
+ * top-level summary's worth, however long the archive runs.
  *
  * <p>Crash safety: the summary is written (atomically) before anything it holds is removed, and only what was read
  * into it is removed, so every entry is in some manifest or summary at every step; a crash between the two leaves
@@ -39,13 +41,21 @@ final class ManifestRetention {
     /** A fold removed one of the manifests (or summaries) its summary holds; the others are still there. */
     static final String MID_MANIFEST_REMOVAL = "archive.mid-manifest-removal";
 
-    /** Summaries are folded together, with the next manifests, once there are this many. */
+    /** Summaries of one level are folded into one of the next once there are this many. */
     static final int SUMMARIES_BEFORE_MERGE = 8;
+    /**
+     * Summaries of this level are never folded again: each holds the entries of 16 x 8^3 = 8,192 manifests at the
+     * default {@code foldAfter}, and folding them in turn would read and rewrite ever larger files (once every 8 folds
+     * the whole partition's history, which a long run made hundreds of MB: a fold reads its inputs into the lane's
+     * heap, outside the memory budget). Above it a partition gains a summary every 8,192 commits with files.
+     */
+    static final int TOP_LEVEL = 4;
 
     private final PartitionPaths paths;
     private final StorageBackend backend;
     private final String writer;
     private final int foldAfter;
+    private final int topLevel;
     /** The partition's manifests (not summaries) by name, with their end offsets; null until listed. */
     private NavigableMap<String, Long> manifests;
     private List<String> summaries;
@@ -55,6 +65,11 @@ final class ManifestRetention {
      * @param foldAfter how many manifests below the committed one are folded at once; 0 never folds
      */
     ManifestRetention(PartitionPaths paths, StorageBackend backend, String writer, int foldAfter) {
+        this(paths, backend, writer, foldAfter, TOP_LEVEL);
+    }
+
+    /** @param topLevel the level of summaries that are never folded again (tests lower it) */
+    ManifestRetention(PartitionPaths paths, StorageBackend backend, String writer, int foldAfter, int topLevel) {
         if (foldAfter < 0) {
             throw new IllegalArgumentException("manifests are folded after 1 or more, or never (0), not " + foldAfter);
         }
@@ -62,6 +77,7 @@ final class ManifestRetention {
         this.backend = backend;
         this.writer = writer;
         this.foldAfter = foldAfter;
+        this.topLevel = topLevel;
     }
 
     /** A manifest this owner wrote. */
@@ -97,11 +113,24 @@ final class ManifestRetention {
         }
     }
 
+    /**
+     * Folds {@code below} into a summary of level 1, then, level by level, {@link #SUMMARIES_BEFORE_MERGE} summaries of
+     * one level into one of the next, up to the top level.
+     */
     private void fold(List<String> below) throws IOException {
-        List<String> inputs = new ArrayList<>(below);
-        if (summaries.size() >= SUMMARIES_BEFORE_MERGE) {
-            inputs.addAll(summaries);
+        merge(below, 1);
+        for (int level = 1; level < topLevel; level++) {
+            int at = level;
+            List<String> same = summaries.stream().filter(n -> Manifest.summaryLevel(n) == at).toList();
+            if (same.size() < SUMMARIES_BEFORE_MERGE) {
+                return;
+            }
+            merge(same, level + 1);
         }
+    }
+
+    /** Writes what {@code inputs} list as one summary of {@code level}, then removes the inputs it read. */
+    private void merge(List<String> inputs, int level) throws IOException {
         Set<ManifestFile> files = new LinkedHashSet<>();
         List<String> read = new ArrayList<>();
         long end = -1;
@@ -126,7 +155,7 @@ final class ManifestRetention {
         if (last == null) {
             return;
         }
-        String summary = Manifest.summaryName(end, writer);
+        String summary = Manifest.summaryName(end, writer, level);
         backend.writeAtomically(paths.manifests() + summary, new Manifest(last.version(), last.topic(),
                 last.topicId(), last.partition(), end, List.copyOf(files)).toJson());
         summaries.add(summary);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.ForwardingBackend;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
@@ -93,6 +94,55 @@ class ManifestRetentionTest {
         List<String> names = backend.list(Manifest.directory(TOPIC_ID, 0));
         assertEquals(FOLD_AFTER, names.size(), "one manifest below the committed one is kept as it is: " + names);
         assertTrue(names.stream().noneMatch(p -> Manifest.isSummary(p.substring(p.lastIndexOf('/') + 1))), names.toString());
+    }
+
+    /**
+     * Summaries fold level by level, and those of the top level are never read again: the old rule folded every
+     * summary together once there were 8, so each eighth fold read and rewrote the partition's whole history.
+     */
+    @Test
+    void summariesFoldLevelByLevelAndTheTopLevelIsNeverReadAgain() throws Exception {
+        int topLevel = 3;
+        List<String> read = new java.util.ArrayList<>();
+        ForwardingBackend watched = new ForwardingBackend(backend) {
+            @Override
+            public Optional<byte[]> read(String path) throws java.io.IOException {
+                read.add(path.substring(path.lastIndexOf('/') + 1));
+                return super.read(path);
+            }
+        };
+        PartitionPaths paths = new PartitionPaths(PARTITION, TOPIC_ID);
+        ManifestRetention retention = new ManifestRetention(paths, watched, "w", FOLD_AFTER, topLevel);
+        // a manifest per commit, each naming one file; the commit names the next one, so all before it fold
+        int commits = 2 * FOLD_AFTER * 8 * 8 + 40; // two top-level summaries and more
+        Set<String> files = new HashSet<>();
+        for (int i = 0; i <= commits; i++) {
+            String file = "t/f" + i + ".jsonl";
+            files.add(file);
+            String name = Manifest.name(i + 1L, "w");
+            watched.writeAtomically(paths.manifests() + name, new Manifest(1, "t", TOPIC_ID, 0, i + 1L,
+                    List.of(new ManifestFile(file, "", 1, 10, i, i))).toJson());
+            retention.written(name);
+            read.clear();
+            retention.committed(name);
+            assertTrue(read.stream().noneMatch(n -> Manifest.summaryLevel(n) == topLevel),
+                    "commit " + i + " read a top-level summary: " + read);
+        }
+
+        Map<Integer, Integer> byLevel = new java.util.TreeMap<>();
+        Set<String> named = new HashSet<>();
+        for (String path : backend.list(paths.manifests())) {
+            String name = path.substring(path.lastIndexOf('/') + 1);
+            byLevel.merge(Manifest.summaryLevel(name), 1, Integer::sum);
+            Manifest.fromJson(backend.read(path).orElseThrow(), path).files().forEach(f -> named.add(f.path()));
+        }
+        assertEquals(files, named, "every file stays named by a manifest or a summary");
+        assertEquals(2, byLevel.get(topLevel), "two top-level summaries, each of 128 manifests: " + byLevel);
+        for (int level = 1; level < topLevel; level++) {
+            assertTrue(byLevel.getOrDefault(level, 0) < ManifestRetention.SUMMARIES_BEFORE_MERGE,
+                    "level " + level + " is folded on: " + byLevel);
+        }
+        assertTrue(byLevel.get(0) <= FOLD_AFTER + 1, "manifests: " + byLevel);
     }
 
     private PartitionArchive archive() {

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.ForwardingBackend;
 import io.sluice.storage.backend.LocalBackend;
-import io.sluice.storage.backend.PendingFile;
 import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.backend.TestStorage;
@@ -20,7 +20,6 @@ import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.testkit.TestDirs;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -252,62 +251,16 @@ class PartitionArchiveTest {
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
-    /** The local store, whose publishing fails once the way a store client's bug or runtime error would. */
-    private static final class FailingPublish implements StorageBackend {
-        private final StorageBackend store;
+    /** The local store, whose publishing fails the way a store client's bug or runtime error would. */
+    private static final class FailingPublish extends ForwardingBackend {
 
         FailingPublish(StorageBackend store) {
-            this.store = store;
-        }
-
-        @Override
-        public PendingFile create(String path, String stagingPrefix) throws IOException {
-            return store.create(path, stagingPrefix);
+            super(store);
         }
 
         @Override
         public boolean publish(PendingRef ref) {
             throw new IllegalStateException("the store's client failed while publishing " + ref.path());
-        }
-
-        @Override
-        public void discard(PendingRef ref) throws IOException {
-            store.discard(ref);
-        }
-
-        @Override
-        public List<PendingRef> listStaged(String stagingPrefix) throws IOException {
-            return store.listStaged(stagingPrefix);
-        }
-
-        @Override
-        public void writeAtomically(String path, byte[] content) throws IOException {
-            store.writeAtomically(path, content);
-        }
-
-        @Override
-        public Optional<byte[]> read(String path) throws IOException {
-            return store.read(path);
-        }
-
-        @Override
-        public void delete(String path) throws IOException {
-            store.delete(path);
-        }
-
-        @Override
-        public void download(String path, Path target) throws IOException {
-            store.download(path, target);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return store.list(prefix);
-        }
-
-        @Override
-        public String describe() {
-            return store.describe();
         }
     }
 
