@@ -119,7 +119,7 @@ public final class TargetTopics {
             Map<String, String> withConfigs = new HashMap<>(TopicConfigRule.forTarget(configs));
             withConfigs.putAll(KEEP_TIMESTAMPS);
             has = target.create(name, partitions, replicationFactor, withConfigs) ? partitions
-                    : target.describe(List.of(name)).get(name).partitions(); // another instance was first
+                    : madeByAnother(name);
         }
         if (has < partitions) {
             target.grow(name, partitions);
@@ -133,9 +133,24 @@ public final class TargetTopics {
         return new ForeignRecords(target, naming, mirror, exactlyOnce);
     }
 
+    /** The partitions of a topic whose creation found it there: another instance was first, or it is being deleted. */
+    private int madeByAnother(String name) {
+        ClusterTopics.State made = target.describe(List.of(name)).get(name);
+        if (made == null) {
+            throw new IllegalStateException("the target topic " + name + " exists by its creation's answer but not by "
+                    + "its description: it is being deleted; the next claim makes it again");
+        }
+        return made.partitions();
+    }
+
     /** The source topics whose target topics this instance made ready: the ones {@link TopicSync} follows. */
     Set<String> prepared() {
         return Set.copyOf(known.keySet());
+    }
+
+    /** Forgets what was made ready for {@code sourceTopic}: its target topic is gone, or its source topic is. */
+    void forget(String sourceTopic) {
+        known.remove(sourceTopic);
     }
 
     /** Notes that the target topic of {@code sourceTopic} has at least {@code partitions} partitions. */

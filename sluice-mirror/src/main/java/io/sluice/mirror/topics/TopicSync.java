@@ -79,11 +79,21 @@ public final class TopicSync implements AutoCloseable {
             failed("cannot compare the target topics with the source's", e);
             return;
         }
+        for (String topic : prepared) {
+            if (!sources.containsKey(topic)) {
+                topics.forget(topic); // deleted at the source: what that means for its copies is the copy's to say
+            }
+        }
         sources.forEach((topic, from) -> {
             String name = naming.target(topic);
             ClusterTopics.State to = targets.get(name);
             if (to == null) {
-                return; // deleted on the target since the claim made it: the next claim of its partitions makes it again
+                // deleted on the target since a claim made it (and with it the progress committed there): the next
+                // claim of its partitions makes it again, which it would not if it were still known as made
+                topics.forget(topic);
+                LOG.warn("the target topic {} does not exist any more (deleted?): copies to it fail until a claim of "
+                        + "its partitions makes it again", name);
+                return;
             }
             try {
                 follow(topic, name, from, to);
@@ -91,7 +101,6 @@ public final class TopicSync implements AutoCloseable {
                 failed("cannot make the target topic " + name + " like the source topic " + topic, e);
             }
         });
-        // a source topic missing from the answer was deleted: what that means for its copies is the copy's to say
     }
 
     private void follow(String topic, String name, ClusterTopics.State from, ClusterTopics.State to) {

@@ -48,6 +48,36 @@ class TargetTopicsTest {
         assertEquals(Set.of(topic), topics.prepared(), "ready, once, for the topic sync to follow");
     }
 
+    /**
+     * A target topic deleted while the mirror runs (its progress goes with it) is made again by the next claim of its
+     * partitions: the topic sync forgets it was made, which it did not, so the claim skipped it for good.
+     */
+    @Test
+    void aTargetTopicDeletedWhileTheMirrorRunsIsMadeAgainByTheNextClaim() throws Exception {
+        String topic = Names.unique("deleted");
+        source.createTopic(topic, 2);
+        TopicNaming naming = TopicNaming.prefix("gone.");
+        ClusterTopics targetTopics = new ClusterTopics(target.admin(), TIMEOUT);
+        TargetTopics topics = new TargetTopics(new ClusterTopics(source.admin(), TIMEOUT), targetTopics, naming,
+                Optional.empty());
+        Set<TopicPartition> claimed = Set.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+        topics.ensure(claimed);
+        String made = naming.target(topic);
+        try (TopicSync sync = TopicSync.start(new ClusterTopics(source.admin(), TIMEOUT), targetTopics, topics, naming,
+                Duration.ofMillis(100), "deleted")) {
+            target.admin().deleteTopics(List.of(made)).all().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (topics.prepared().contains(topic)) {
+                assertTrue(System.nanoTime() < deadline, "the sync did not notice the deletion within " + TIMEOUT);
+                Thread.sleep(50);
+            }
+        }
+        topics.ensure(claimed);
+        assertEquals(2, target.admin().describeTopics(List.of(made)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(made).partitions().size(), "made again, with the source's partitions");
+        assertEquals(Set.of(topic), topics.prepared());
+    }
+
     @Test
     void aTopicThatCouldNotBeMadeAheadIsReportedByTheClaimThatNeedsIt() {
         String missing = Names.unique("not-there");
