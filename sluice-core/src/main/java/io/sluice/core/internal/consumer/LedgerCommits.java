@@ -1,6 +1,5 @@
 package io.sluice.core.internal.consumer;
 
-import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
@@ -30,6 +29,7 @@ final class LedgerCommits implements CommitPolicy {
     private final CommitSettings settings;
     private final Timer latency;
     private final CommitCounts counts = new CommitCounts();
+    private final CommitFailures failures = new CommitFailures();
     private long nextCommit;
 
     LedgerCommits(CommitPoint commitPoint, CommitSettings settings, Timer latency) {
@@ -64,11 +64,11 @@ final class LedgerCommits implements CommitPolicy {
             latency.record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
             if (error != null) {
                 counts.failed();
-                LOG.warn("commit of {} failed; the next interval commits the newer state: {}", committed.keySet(),
-                        error.toString());
+                failures.failed(committed.keySet(), error, System.nanoTime());
                 return;
             }
             counts.succeeded();
+            failures.succeeded(System.nanoTime());
             committed.forEach((tp, oam) -> {
                 PartitionState p = byPartition.get(tp);
                 if (p != null) {

@@ -51,6 +51,7 @@ final class SinkCommits implements CommitPolicy {
     private final Timer latency;
     private long nextCommit;
     private final CommitCounts counts = new CommitCounts();
+    private final CommitFailures failures = new CommitFailures();
     /** Partitions being lost, whose commits' failures still reach the sink (see {@link #lost}). */
     private final Set<TopicPartition> losing = new HashSet<>();
 
@@ -102,10 +103,11 @@ final class SinkCommits implements CommitPolicy {
                 latency.record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
                 if (error == null) {
                     counts.succeeded();
+                    failures.succeeded(System.nanoTime());
                     CrashPoints.reach(CrashPoints.AFTER_COMMIT_ACK);
                 } else {
                     counts.failed();
-                    LOG.warn("commit of {} failed: {}", offsets.keySet(), error.toString());
+                    failures.failed(offsets.keySet(), error, System.nanoTime());
                 }
                 checkpoints.forEach((tp, c) -> {
                     PartitionState p = current.apply(tp);
