@@ -37,7 +37,7 @@ public final class InputBuffer {
 
     private final Queue<Batch> batches = new ConcurrentLinkedQueue<>();
     private final AtomicLong bytes = new AtomicLong();
-    private volatile long confirmedAt;
+    private volatile long confirmedAt = MergeClock.NEVER;
     private final Runnable wakeMerge;
 
     // taking side: the merge thread's
@@ -45,7 +45,7 @@ public final class InputBuffer {
     private int next;
     private boolean atEnd;
     private long lastArrival;
-    private long confirmedBeforeHead;
+    private long confirmedBeforeHead = MergeClock.NEVER;
     private long readUpTo = -1;
 
     /** {@code wakeMerge} is run after every offer, to wake the thread that merges this partition. */

@@ -1,5 +1,6 @@
 package io.sluice.merge.read;
 
+import io.sluice.merge.merging.MergeClock;
 import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeInput;
 import io.sluice.merge.merging.Arrival;
@@ -57,7 +58,7 @@ public final class InputReader implements Runnable {
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private volatile boolean running = true;
-    private long confirmedAt;
+    private long confirmedAt = MergeClock.NEVER;
     private boolean newlyAtEnd;
 
     private static final class Reading {
@@ -222,7 +223,7 @@ public final class InputReader implements Runnable {
      * below the position confirms it. No answer, no confirmation: the merge soon treats the input as silent.
      */
     private void confirmEnds() {
-        long now = System.currentTimeMillis();
+        long now = MergeClock.now();
         if (!newlyAtEnd && now - confirmedAt < CONFIRM_EVERY_MILLIS) {
             return;
         }

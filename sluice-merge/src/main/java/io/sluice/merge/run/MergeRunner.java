@@ -1,5 +1,6 @@
 package io.sluice.merge.run;
 
+import io.sluice.merge.merging.MergeClock;
 import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeDelivery;
@@ -130,7 +131,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
                     : MergeState.initial(earliest(output.partition()));
             MergeWorker worker = workers.get(output.partition() % workers.size());
             InputBuffer[] buffers = new InputBuffer[config.inputs().size()];
-            long now = System.currentTimeMillis();
+            long now = MergeClock.now();
             for (int i = 0; i < buffers.length; i++) {
                 buffers[i] = new InputBuffer(worker::wake, now);
             }

@@ -1,5 +1,6 @@
 package io.sluice.merge.run;
 
+import io.sluice.merge.merging.MergeClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -49,7 +50,7 @@ final class MergeWorker implements Runnable {
             try {
                 for (PartitionTask task : tasks) {
                     if (task.output.equals(output) && commit) {
-                        task.finish(System.currentTimeMillis());
+                        task.finish(MergeClock.now());
                     }
                 }
                 done.complete(null);
@@ -66,7 +67,7 @@ final class MergeWorker implements Runnable {
     /** Whether every partition here is finished (see {@link PartitionTask#finished}); for a bounded run. */
     CompletableFuture<Boolean> finished() {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        send(() -> answer.complete(!ended && tasks.stream().allMatch(t -> t.finished(System.currentTimeMillis()))));
+        send(() -> answer.complete(!ended && tasks.stream().allMatch(t -> t.finished(MergeClock.now()))));
         return answer;
     }
 
@@ -111,13 +112,13 @@ final class MergeWorker implements Runnable {
                 }
                 boolean moved = false;
                 long wakeAt = Long.MAX_VALUE;
-                long now = System.currentTimeMillis();
+                long now = MergeClock.now();
                 for (PartitionTask task : tasks) {
                     moved |= task.turn(now);
                     wakeAt = Math.min(wakeAt, task.wakeAt());
                 }
                 if (!moved && messages.isEmpty()) {
-                    long sleep = Math.max(1, Math.min(wakeAt - System.currentTimeMillis(), 200));
+                    long sleep = Math.max(1, Math.min(wakeAt - MergeClock.now(), 200));
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(sleep));
                 }
             }

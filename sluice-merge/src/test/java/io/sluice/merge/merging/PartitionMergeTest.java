@@ -1,6 +1,9 @@
 package io.sluice.merge.merging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.merge.order.MergeKey;
 import io.sluice.merge.state.MergeState;
@@ -43,6 +46,23 @@ class PartitionMergeTest {
         if (atEnd) {
             buffer.confirmAtEnd(now);
         }
+    }
+
+    /**
+     * The merge's clock is {@link MergeClock}'s, whose readings may be near zero or below: an end the cluster never
+     * confirmed is not one at any of them (a confirmation time of 0 meant "never" only on the wall clock).
+     */
+    @Test
+    void anEndNeverConfirmedIsNoEndWhateverTheClockReads() {
+        InputBuffer input = buffer();
+        input.offer(List.of(), true, -1); // the reader reached the end, and has not heard the cluster confirm it
+        for (long now : new long[] {-5_000_000_000L, 0, 100, MergeClock.now()}) {
+            assertNull(input.head(now));
+            assertFalse(input.atEnd(now), "at " + now);
+        }
+        input.confirmAtEnd(MergeClock.now());
+        assertNull(input.head(MergeClock.now()));
+        assertTrue(input.atEnd(MergeClock.now()), "confirmed just now");
     }
 
     @Test
