@@ -63,4 +63,34 @@ class EngineMetricsTest {
         assertTrue(registry.get("sluice.commits").functionCounter().count() >= 1);
         assertEquals(2, registry.find("sluice.partition.committed.offset").gauges().size());
     }
+
+    /**
+     * An engine started again in the same JVM, with the same group and registry (an application restarting it after
+     * a failure), reports its own figures: Micrometer ignored the second registration, so the meters read the stopped
+     * engine's.
+     */
+    @Test
+    void anEngineStartedAgainOnTheSameRegistryReportsItsOwnFigures() throws Exception {
+        String topic = Names.unique("metrics-again");
+        kafka.createTopic(topic, 1);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry).build();
+        LongAdder done = new LongAdder();
+        try (Engine first = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.increment())) {
+            await("the first engine's records", Duration.ofSeconds(30), () -> done.sum() == 100);
+        }
+        assertEquals(100, registry.get("sluice.records.completed").functionCounter().count(),
+                "a stopped engine's totals stay for a last scrape");
+
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 100, 30);
+        try (Engine again = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.increment())) {
+            await("the second engine's records", Duration.ofSeconds(30), () -> done.sum() == 130);
+            assertEquals(30, registry.get("sluice.records.completed").functionCounter().count(),
+                    "the second engine's own count");
+            assertEquals(1, registry.find("sluice.records.completed").functionCounters().size());
+        }
+    }
 }

@@ -40,22 +40,23 @@ public final class EngineMetrics {
     public EngineMetrics(MeterRegistry registry, String group) {
         this.registry = registry;
         this.tags = Tags.of("group", group);
-        this.processing = Timer.builder("sluice.processing")
+        this.processing = Timer.builder(fresh("sluice.processing"))
                 .description("time from a record's first attempt to its end (done, skipped or dead-lettered)")
                 .tags(tags).publishPercentileHistogram().maximumExpectedValue(Duration.ofMinutes(5)).register(registry);
-        this.commitLatency = Timer.builder("sluice.commit.latency").description("offset commit round trips")
+        this.commitLatency = Timer.builder(fresh("sluice.commit.latency")).description("offset commit round trips")
                 .tags(tags).register(registry);
-        this.committedOffset = MultiGauge.builder("sluice.partition.committed.offset").tags(tags).register(registry);
-        this.watermarkGap = MultiGauge.builder("sluice.partition.watermark.gap")
+        this.committedOffset = MultiGauge.builder(fresh("sluice.partition.committed.offset")).tags(tags)
+                .register(registry);
+        this.watermarkGap = MultiGauge.builder(fresh("sluice.partition.watermark.gap"))
                 .description("records handed out beyond the committable offset").tags(tags).register(registry);
-        this.lag = MultiGauge.builder("sluice.partition.lag")
+        this.lag = MultiGauge.builder(fresh("sluice.partition.lag"))
                 .description("consumed lag: records from the watermark (every record below it done) to the log end")
                 .tags(tags).register(registry);
-        this.durableLag = MultiGauge.builder("sluice.partition.durable.lag")
+        this.durableLag = MultiGauge.builder(fresh("sluice.partition.durable.lag"))
                 .description("durable lag: records from the last commit (output visible, e.g. files published) to "
                         + "the log end")
                 .tags(tags).register(registry);
-        this.stuck = MultiGauge.builder("sluice.partition.stuck.seconds")
+        this.stuck = MultiGauge.builder(fresh("sluice.partition.stuck.seconds"))
                 .description("how long the watermark has not moved with records pending").tags(tags).register(registry);
     }
 
@@ -93,7 +94,7 @@ public final class EngineMetrics {
      */
     public void bindSource(Supplier<java.util.Optional<java.time.Duration>> unanswered) {
         this.unanswered = unanswered;
-        Gauge.builder("sluice.source.unanswered.seconds", unanswered,
+        Gauge.builder(fresh("sluice.source.unanswered.seconds"), unanswered,
                         u -> u.get().map(d -> d.toMillis() / 1000.0).orElse(0.0))
                 .description("seconds since the source cluster last answered, once 15 s or more; 0 while it answers")
                 .tags(tags).register(registry);
@@ -105,6 +106,17 @@ public final class EngineMetrics {
 
     public Timer commitLatency() {
         return commitLatency;
+    }
+
+    /**
+     * {@code name}, once the meters of that name an earlier engine of this group registered on this registry are
+     * removed: Micrometer keeps the first registration of a name and tags and ignores the next, so an engine started
+     * again in the same JVM (an application restarting it after a failure) reported the stopped one's figures, and NaN
+     * once that one was collected. A stopped engine's meters stay until then, so a last scrape still reads its totals.
+     */
+    private String fresh(String name) {
+        registry.find(name).tags(tags).meters().forEach(registry::remove);
+        return name;
     }
 
     /** Replaces the per-partition gauges with the current assignment's. */
@@ -126,12 +138,12 @@ public final class EngineMetrics {
 
     private void counter(String name, String description, Supplier<EngineStats> stats,
             ToDoubleFunction<EngineStats> f) {
-        FunctionCounter.builder(name, stats, s -> f.applyAsDouble(s.get())).description(description).tags(tags)
+        FunctionCounter.builder(fresh(name), stats, s -> f.applyAsDouble(s.get())).description(description).tags(tags)
                 .register(registry);
     }
 
     private void gauge(String name, String description, Supplier<EngineStats> stats, ToDoubleFunction<EngineStats> f) {
-        Gauge.builder(name, stats, s -> f.applyAsDouble(s.get())).description(description).tags(tags)
+        Gauge.builder(fresh(name), stats, s -> f.applyAsDouble(s.get())).description(description).tags(tags)
                 .register(registry);
     }
 }
