@@ -4,6 +4,7 @@ import static io.sluice.core.EngineTestSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
@@ -45,7 +46,13 @@ class EngineMetricsTest {
                     () -> engine.partitions().toString());
             assertEquals(1.0, registry.get("sluice.in.flight").gauge().value());
             assertTrue(registry.get("sluice.queued.records").gauge().value() >= 1.0, "the held record is queued");
+            Gauge behind = registry.find("sluice.partition.lag").gauges().stream().filter(g -> g.value() > 0)
+                    .findFirst().orElseThrow(() -> new AssertionError("no partition's lag shows the held record"));
             release.countDown();
+            // the same series follows the partition: rows registered again every second were new series, and a
+            // scrape between the removal and the addition missed the partition
+            await("the held record's partition caught up, in the same series", Duration.ofSeconds(10),
+                    () -> behind.value() == 0.0);
             await("the last record", Duration.ofSeconds(10), () -> done.sum() == 1_000);
             await("nothing stuck", Duration.ofSeconds(10),
                     () -> registry.get("sluice.partitions.stuck").gauge().value() == 0.0);

@@ -9,9 +9,12 @@ import io.micrometer.core.instrument.Timer;
 import io.sluice.core.EngineStats;
 import io.sluice.core.PartitionStats;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The engine's meters, all named {@code sluice.*} and tagged with the consumer group: record counters, queue and
@@ -32,6 +35,8 @@ public final class EngineMetrics {
     private final MultiGauge lag;
     private final MultiGauge durableLag;
     private final MultiGauge stuck;
+    /** The assigned partitions' latest figures, which the per-partition rows read; replaced whole, never changed. */
+    private volatile Map<TopicPartition, PartitionStats> current = Map.of();
     /** Held here because Micrometer keeps only weak references to what its function meters read. */
     private Supplier<EngineStats> stats;
     /** As {@link #stats}: a gauge on a supplier nobody else holds read NaN after the first full collection. */
@@ -119,20 +124,38 @@ public final class EngineMetrics {
         return name;
     }
 
-    /** Replaces the per-partition gauges with the current assignment's. */
+    /**
+     * Updates the per-partition gauges to {@code partitions}; their rows are registered again only when the
+     * assignment changed. Registering them every second (as this did) removed and added each series each time, so a
+     * scrape that came in between missed it, which an {@code absent()} alert reads as the partition gone.
+     */
     public void partitions(List<PartitionStats> partitions) {
-        committedOffset.register(rows(partitions, PartitionStats::committedOffset), true);
-        watermarkGap.register(rows(partitions, PartitionStats::watermarkGap), true);
-        lag.register(rows(partitions, PartitionStats::lag), true);
-        durableLag.register(rows(partitions, PartitionStats::durableLag), true);
-        stuck.register(rows(partitions, p -> p.stuckMillis() / 1000.0), true);
+        Map<TopicPartition, PartitionStats> now = new LinkedHashMap<>();
+        partitions.forEach(p -> now.put(p.partition(), p));
+        boolean changed = !now.keySet().equals(current.keySet());
+        current = now;
+        if (changed) {
+            committedOffset.register(rows(PartitionStats::committedOffset), true);
+            watermarkGap.register(rows(PartitionStats::watermarkGap), true);
+            lag.register(rows(PartitionStats::lag), true);
+            durableLag.register(rows(PartitionStats::durableLag), true);
+            stuck.register(rows(p -> p.stuckMillis() / 1000.0), true);
+        }
     }
 
-    private static List<MultiGauge.Row<?>> rows(List<PartitionStats> partitions, ToDoubleFunction<PartitionStats> value) {
-        return partitions.stream()
-                .<MultiGauge.Row<?>>map(p -> MultiGauge.Row.of(
-                        Tags.of("topic", p.partition().topic(), "partition", Integer.toString(p.partition().partition())),
-                        value.applyAsDouble(p)))
+    /**
+     * A row per assigned partition that reads the partition's latest figures when scraped. Each row's state is this
+     * object (held by the engine, since Micrometer holds it weakly) and the partition; a partition no longer assigned
+     * reads NaN until the next registration drops its row.
+     */
+    private List<MultiGauge.Row<?>> rows(ToDoubleFunction<PartitionStats> value) {
+        return current.keySet().stream()
+                .<MultiGauge.Row<?>>map(tp -> MultiGauge.Row.of(
+                        Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition())), this,
+                        m -> {
+                            PartitionStats p = m.current.get(tp);
+                            return p == null ? Double.NaN : value.applyAsDouble(p);
+                        }))
                 .toList();
     }
 
