@@ -205,5 +205,6 @@ final class Assignments implements ConsumerRebalanceListener {
         }
         commitPoint.release(states.stream().map(p -> p.partition).collect(Collectors.toList()), wereLost);
         budget.partitionsAssigned(partitions.size());
+        topicIds.retain(partitions.all().stream().map(p -> p.partition.topic()).collect(Collectors.toSet()));
     }
 }

@@ -46,6 +46,14 @@ final class TopicIds implements AutoCloseable {
         }
     }
 
+    /**
+     * Forgets the IDs of topics none of whose partitions is assigned any more: a pattern subscription that sees topics
+     * come and go (a topic a day) would otherwise keep every one it ever read. An assignment looks its IDs up again.
+     */
+    void retain(Set<String> assignedTopics) {
+        ids.keySet().retainAll(assignedTopics);
+    }
+
     Uuid idOf(String topic) {
         Uuid id = ids.get(topic);
         if (id == null) {
