@@ -97,6 +97,10 @@ final class Assignments implements ConsumerRebalanceListener {
         }
         Map<TopicPartition, OffsetAndMetadata> committed = new java.util.HashMap<>(
                 commitPoint.claim(Set.copyOf(assigned), settings.timeout()));
+        Set<String> topics = partitions.all().stream().map(p -> p.partition.topic())
+                .collect(Collectors.toCollection(java.util.HashSet::new));
+        assigned.forEach(tp -> topics.add(tp.topic()));
+        topicIds.retain(topics);
         topicIds.refresh(assigned);
         forgetCommitsOfRecreatedTopics(committed);
         Map<TopicPartition, Long> byTime = TimestampStarts.resolve(consumer, settings, assigned, committed);
@@ -205,6 +209,5 @@ final class Assignments implements ConsumerRebalanceListener {
         }
         commitPoint.release(states.stream().map(p -> p.partition).collect(Collectors.toList()), wereLost);
         budget.partitionsAssigned(partitions.size());
-        topicIds.retain(partitions.all().stream().map(p -> p.partition.topic()).collect(Collectors.toSet()));
     }
 }
