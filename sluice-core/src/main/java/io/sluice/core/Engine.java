@@ -194,7 +194,7 @@ public final class Engine implements AutoCloseable {
                     config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG))), parts,
                     sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
-            metrics.bind(engine::stats);
+            metrics.bind(engine::stats, () -> engine.health() != Health.STOPPED && engine.health() != Health.FAILED);
             metrics.bindSource(engine::sourceUnreachable);
             engine.consumerThread.start();
             return engine;

@@ -84,12 +84,14 @@ class EngineMetricsTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry).build();
         LongAdder done = new LongAdder();
-        try (Engine first = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
-                record -> done.increment())) {
+        Engine first = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.increment());
+        try (first) {
             await("the first engine's records", Duration.ofSeconds(30), () -> done.sum() == 100);
         }
         assertEquals(100, registry.get("sluice.records.completed").functionCounter().count(),
                 "a stopped engine's totals stay for a last scrape");
+        assertEquals(Health.STOPPED, first.health()); // and it is held until then, as a run's command holds it
 
         TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 100, 30);
         try (Engine again = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
@@ -100,6 +102,28 @@ class EngineMetricsTest {
                     () -> registry.get("sluice.records.completed").functionCounter().count() + " counted");
             assertEquals(130, done.sum(), "each record once");
             assertEquals(1, registry.find("sluice.records.completed").functionCounters().size());
+        }
+    }
+
+    /** Two engines of one group running at once on one registry share the first one's meters: neither loses any. */
+    @Test
+    void twoEnginesOfOneGroupRunningAtOnceShareTheirMeters() throws Exception {
+        String topic = Names.unique("metrics-two");
+        kafka.createTopic(topic, 2);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry).build();
+        LongAdder done = new LongAdder();
+        try (Engine a = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.increment());
+                Engine b = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                        record -> done.increment())) {
+            await("both engines assigned", Duration.ofSeconds(30),
+                    () -> !a.partitions().isEmpty() && !b.partitions().isEmpty());
+            TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 200);
+            await("every record", Duration.ofSeconds(30), () -> done.sum() == 200);
+            await("every record timed, whichever engine processed it", Duration.ofSeconds(10),
+                    () -> registry.get("sluice.processing").timer().count() == 200,
+                    () -> registry.get("sluice.processing").timer().count() + " timed");
         }
     }
 }

@@ -9,9 +9,13 @@ import io.micrometer.core.instrument.Timer;
 import io.sluice.core.EngineStats;
 import io.sluice.core.PartitionStats;
 import java.time.Duration;
+import java.lang.ref.WeakReference;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.common.TopicPartition;
@@ -35,8 +39,18 @@ public final class EngineMetrics {
     private final MultiGauge lag;
     private final MultiGauge durableLag;
     private final MultiGauge stuck;
-    /** The assigned partitions' latest figures, which the per-partition rows read; replaced whole, never changed. */
-    private volatile Map<TopicPartition, PartitionStats> current = Map.of();
+    /**
+     * The engine of each group whose meters a registry holds, so that a later engine of the group replaces them only
+     * once that one has stopped. Weak: a collected engine's meters read NaN and are replaced too.
+     */
+    private static final Map<MeterRegistry, Map<String, WeakReference<EngineMetrics>>> ENGINES = new WeakHashMap<>();
+
+    /** Whether this engine's meters replace an earlier, stopped engine's of the group (see {@link #fresh}). */
+    private final boolean replacing;
+    /** The assigned partitions' latest figures, which the per-partition rows read. */
+    private final PartitionFigures figures = new PartitionFigures();
+    /** Whether the engine runs (starting, running or draining); false until bound. */
+    private volatile BooleanSupplier running = () -> false;
     /** Held here because Micrometer keeps only weak references to what its function meters read. */
     private Supplier<EngineStats> stats;
     /** As {@link #stats}: a gauge on a supplier nobody else holds read NaN after the first full collection. */
@@ -45,6 +59,7 @@ public final class EngineMetrics {
     public EngineMetrics(MeterRegistry registry, String group) {
         this.registry = registry;
         this.tags = Tags.of("group", group);
+        this.replacing = takeOver(registry, group, this);
         this.processing = Timer.builder(fresh("sluice.processing"))
                 .description("time from a record's first attempt to its end (done, skipped or dead-lettered)")
                 .tags(tags).publishPercentileHistogram().maximumExpectedValue(Duration.ofMinutes(5)).register(registry);
@@ -65,9 +80,13 @@ public final class EngineMetrics {
                 .description("how long the watermark has not moved with records pending").tags(tags).register(registry);
     }
 
-    /** Registers the counters and gauges that read {@code stats} whenever they are scraped. */
-    public void bind(Supplier<EngineStats> stats) {
+    /**
+     * Registers the counters and gauges that read {@code stats} whenever they are scraped; {@code running} says whether
+     * the engine still runs, for a later engine of the group on this registry.
+     */
+    public void bind(Supplier<EngineStats> stats, BooleanSupplier running) {
         this.stats = stats;
+        this.running = running;
         counter("sluice.records.consumed", "records handed to lanes", stats, EngineStats::consumed);
         counter("sluice.records.completed", "records done", stats, EngineStats::completed);
         counter("sluice.bytes.consumed", "bytes (keys, values, headers) of records handed to lanes", stats,
@@ -114,49 +133,77 @@ public final class EngineMetrics {
     }
 
     /**
-     * {@code name}, once the meters of that name an earlier engine of this group registered on this registry are
+     * Whether an engine of {@code group} may take over the meters of the group on {@code registry}: when no engine of
+     * it registered there, or the one that did has stopped (or was collected). Two engines of one group running at
+     * once in one JVM share the first one's meters, as Micrometer keeps the first registration and ignores the next.
+     */
+    private static boolean takeOver(MeterRegistry registry, String group, EngineMetrics engine) {
+        synchronized (ENGINES) {
+            Map<String, WeakReference<EngineMetrics>> byGroup = ENGINES.computeIfAbsent(registry, r -> new HashMap<>());
+            WeakReference<EngineMetrics> earlier = byGroup.get(group);
+            EngineMetrics before = earlier == null ? null : earlier.get();
+            if (before != null && before.running.getAsBoolean()) {
+                return false;
+            }
+            byGroup.put(group, new WeakReference<>(engine));
+            return true;
+        }
+    }
+
+    /**
+     * {@code name}, once the meters of that name that a stopped engine of this group registered on this registry are
      * removed: Micrometer keeps the first registration of a name and tags and ignores the next, so an engine started
      * again in the same JVM (an application restarting it after a failure) reported the stopped one's figures, and NaN
-     * once that one was collected. A stopped engine's meters stay until then, so a last scrape still reads its totals.
+     * once that one was collected. A stopped engine's meters stay until a new one replaces them, so a last scrape still
+     * reads its totals (while the stopped engine is reachable).
      */
     private String fresh(String name) {
-        registry.find(name).tags(tags).meters().forEach(registry::remove);
+        if (replacing) {
+            registry.find(name).tags(tags).meters().forEach(registry::remove);
+        }
         return name;
     }
 
     /**
      * Updates the per-partition gauges to {@code partitions}; their rows are registered again only when the
-     * assignment changed. Registering them every second (as this did) removed and added each series each time, so a
-     * scrape that came in between missed it, which an {@code absent()} alert reads as the partition gone.
+     * assignment changed, and then only the rows of partitions that came or went change: registering every row every
+     * second (as this did) removed and added each series each time, so a scrape that came in between missed it, which
+     * an {@code absent()} alert reads as the partition gone.
      */
     public void partitions(List<PartitionStats> partitions) {
         Map<TopicPartition, PartitionStats> now = new LinkedHashMap<>();
         partitions.forEach(p -> now.put(p.partition(), p));
-        boolean changed = !now.keySet().equals(current.keySet());
-        current = now;
+        boolean changed = !now.keySet().equals(figures.current.keySet());
+        figures.current = now;
         if (changed) {
-            committedOffset.register(rows(PartitionStats::committedOffset), true);
-            watermarkGap.register(rows(PartitionStats::watermarkGap), true);
-            lag.register(rows(PartitionStats::lag), true);
-            durableLag.register(rows(PartitionStats::durableLag), true);
-            stuck.register(rows(p -> p.stuckMillis() / 1000.0), true);
+            committedOffset.register(rows(PartitionStats::committedOffset), false);
+            watermarkGap.register(rows(PartitionStats::watermarkGap), false);
+            lag.register(rows(PartitionStats::lag), false);
+            durableLag.register(rows(PartitionStats::durableLag), false);
+            stuck.register(rows(p -> p.stuckMillis() / 1000.0), false);
         }
     }
 
     /**
-     * A row per assigned partition that reads the partition's latest figures when scraped. Each row's state is this
-     * object (held by the engine, since Micrometer holds it weakly) and the partition; a partition no longer assigned
+     * A row per assigned partition that reads the partition's latest figures when scraped. Micrometer holds each row's
+     * object strongly, so it is {@link PartitionFigures}, not this object (which holds the engine through its stats
+     * supplier: a stopped engine would stay in memory for as long as the registry); a partition no longer assigned
      * reads NaN until the next registration drops its row.
      */
     private List<MultiGauge.Row<?>> rows(ToDoubleFunction<PartitionStats> value) {
-        return current.keySet().stream()
+        return figures.current.keySet().stream()
                 .<MultiGauge.Row<?>>map(tp -> MultiGauge.Row.of(
-                        Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition())), this,
-                        m -> {
-                            PartitionStats p = m.current.get(tp);
+                        Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition())), figures,
+                        f -> {
+                            PartitionStats p = f.current.get(tp);
                             return p == null ? Double.NaN : value.applyAsDouble(p);
                         }))
                 .toList();
+    }
+
+    /** The assigned partitions' latest figures; replaced whole on the consumer thread, read by any scrape. */
+    private static final class PartitionFigures {
+        volatile Map<TopicPartition, PartitionStats> current = Map.of();
     }
 
     private void counter(String name, String description, Supplier<EngineStats> stats,
