@@ -17,9 +17,9 @@ import java.util.TreeSet;
 
 /**
  * The manifests under {@code _sluice/manifests/<topic id>/<partition>/<end offset>-<writer>.json}, and the summaries
- * that took the place of older ones ({@code summary-<end offset>-<writer>.json}, same shape), listed once when first
- * needed and read on demand (each once); those of the audited topic ID, which other IDs had the same topic name, and
- * which files the manifests of a topic name. Not every manifest was committed: a commit that failed leaves its
+ * that took the place of older ones ({@code summary[<level>]-<end offset>-<writer>.json}, same shape), listed once
+ * when first needed and read on demand (each once); those of the audited topic ID, which other IDs had the same topic
+ * name, and which files the manifests of a topic name. Not every manifest was committed: a commit that failed leaves its
  * manifest behind, and its files were never published (they were removed, or listed again by the next manifest). Only
  * the manifest a group's commit names is known to be committed.
  *

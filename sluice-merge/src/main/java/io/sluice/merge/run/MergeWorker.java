@@ -118,7 +118,10 @@ final class MergeWorker implements Runnable {
                     wakeAt = Math.min(wakeAt, task.wakeAt());
                 }
                 if (!moved && messages.isEmpty()) {
-                    long sleep = Math.max(1, Math.min(wakeAt - MergeClock.now(), 200));
+                    // nothing to wake for (Long.MAX_VALUE) is 200 ms; the subtraction alone would overflow when the
+                    // clock reads below zero
+                    long sleep = wakeAt == Long.MAX_VALUE ? 200
+                            : Math.max(1, Math.min(wakeAt - MergeClock.now(), 200));
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(sleep));
                 }
             }

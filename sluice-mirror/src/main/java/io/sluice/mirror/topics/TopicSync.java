@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * copy; either way no copy waits for a partition that does not exist.
  *
  * <p>Threading: {@link #start} and {@link #close} from any thread; the rounds run on the sync's own thread, which
- * alone touches {@code warned}.
+ * alone touches {@code warned} and {@code missingOnce}.
  */
 public final class TopicSync implements AutoCloseable {
 
@@ -40,6 +40,8 @@ public final class TopicSync implements AutoCloseable {
     private final Duration interval;
     /** Target topics already reported for having more partitions than their source. */
     private final Set<String> warned = new HashSet<>();
+    /** Target topics found missing by the last round. */
+    private final Set<String> missingOnce = new HashSet<>();
     private final ScheduledExecutorService thread;
 
     private TopicSync(ClusterTopics source, ClusterTopics target, TargetTopics topics, TopicNaming naming,
@@ -89,12 +91,18 @@ public final class TopicSync implements AutoCloseable {
             ClusterTopics.State to = targets.get(name);
             if (to == null) {
                 // deleted on the target since a claim made it (and with it the progress committed there): the next
-                // claim of its partitions makes it again, which it would not if it were still known as made
-                topics.forget(topic);
-                LOG.warn("the target topic {} does not exist any more (deleted?): copies to it fail until a claim of "
-                        + "its partitions makes it again", name);
+                // claim of its partitions makes it again, which it would not if it were still known as made. Missing
+                // twice in a row: once may be a claim making it again between the list and the description, or a
+                // broker whose metadata lags a creation
+                if (!missingOnce.add(name)) {
+                    missingOnce.remove(name);
+                    topics.forget(topic);
+                    LOG.warn("the target topic {} does not exist any more (deleted?): copies to it fail until a claim "
+                            + "of its partitions makes it again", name);
+                }
                 return;
             }
+            missingOnce.remove(name);
             try {
                 follow(topic, name, from, to);
             } catch (RuntimeException e) {

@@ -44,7 +44,7 @@ public record Manifest(int version, String topic, String topicId, int partition,
         return (level == 1 ? "summary-" : "summary" + level + "-") + name(endOffset, writer);
     }
 
-    private static final Pattern NAME = Pattern.compile("(summary([1-9][0-9]*)?-)?([0-9]{20})(-[0-9a-z]+)?\\.json");
+    private static final Pattern NAME = Pattern.compile("(summary([1-9][0-9]{0,8})?-)?([0-9]{20})(-[0-9a-z]+)?\\.json");
 
     /**
      * The end offset in a manifest's or a summary's file name, or empty for anything else in a manifest directory
