@@ -1,10 +1,14 @@
 package io.sluice.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.Health;
 import io.sluice.local.kafka.Listener;
+import io.sluice.mirror.audit.MirrorAudit;
+import io.sluice.mirror.audit.MirrorAuditConfig;
+import io.sluice.mirror.audit.MirrorAuditReport;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.TestRecords;
@@ -40,6 +44,13 @@ class MirrorGapsTest {
         assertEquals(Health.FAILED, second.health, "a gap is never skipped");
         assertTrue(second.failure.contains(topic + "-0: offsets 100 to 149 were deleted"), second.failure);
         assertEquals(100, Clusters.partitions(clusters.target(), topic).get(0).size(), "nothing copied past the gap");
+
+        // the audit says so too: it said CLEAN (exit 0) with the loss in a note, and "source offsets 150 up to 100"
+        MirrorAuditReport audit = MirrorAudit.run(MirrorAuditConfig.builder(config).build());
+        assertFalse(audit.clean(), audit.toText());
+        assertEquals(50, audit.partitions().get(0).lostBeforeCopy());
+        assertTrue(audit.toText().contains("source offsets 100 up to 150: removed by retention before the mirror copied "
+                + "them, 50 offsets lost"), audit.toText());
     }
 
     @Test

@@ -61,6 +61,7 @@ final class AuditJson {
         o.put("notExpected", p.notExpected());
         o.put("fromElsewhere", p.fromElsewhere());
         o.put("belowSourceLogStart", p.belowSourceLogStart());
+        o.put("lostBeforeCopy", p.lostBeforeCopy());
         o.put("sourceSha256", p.sourceHash());
         o.put("targetSha256", p.targetHash());
         if (p.firstDifference().isPresent()) {

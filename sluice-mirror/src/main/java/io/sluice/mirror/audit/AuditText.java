@@ -42,9 +42,15 @@ final class AuditText {
             b.append(" -> ").append(p.targetTopic()).append('-').append(p.partition());
         }
         b.append(": ").append(p.clean() ? "clean" : "DIFFERENT").append('\n');
-        b.append("  source offsets ").append(p.sourceLogStart()).append(" up to ").append(p.progress())
-                .append(": ").append(p.sourceRecords()).append(" records to copy, ").append(p.copies())
-                .append(" copies\n");
+        if (p.lostBeforeCopy() > 0) {
+            b.append("  source offsets ").append(p.progress()).append(" up to ").append(p.sourceLogStart())
+                    .append(": removed by retention before the mirror copied them, ").append(p.lostBeforeCopy())
+                    .append(" offsets lost; ").append(p.copies()).append(" copies\n");
+        } else {
+            b.append("  source offsets ").append(p.sourceLogStart()).append(" up to ").append(p.progress())
+                    .append(": ").append(p.sourceRecords()).append(" records to copy, ").append(p.copies())
+                    .append(" copies\n");
+        }
         StringBuilder counts = new StringBuilder();
         count(counts, p.missing(), "missing");
         count(counts, p.duplicates(), "duplicates");

@@ -23,6 +23,8 @@ import java.util.Optional;
  *     compacted source without a later record of their key)
  * @param fromElsewhere target records not copied from the source cluster (local writes, other mirrors)
  * @param belowSourceLogStart copies of source records that retention removed from the source since
+ * @param lostBeforeCopy offsets between the mirror's progress and the source's log start: retention removed them
+ *     before the mirror copied them, so the target will never hold them (the mirror stops there, loudly)
  * @param beyondProgress copies of source offsets at or after the progress
  * @param beyondProgressAllowed whether such copies may exist (at least once) or are a difference (exactly once)
  * @param compactedInTarget source records without a copy that the target's cleaner removed: it holds a copy of a
@@ -38,7 +40,7 @@ import java.util.Optional;
 public record PartitionAudit(String sourceTopic, String targetTopic, int partition, long sourceLogStart,
         long progress, long sourceRecords, long notExpected, long copies, long missing, long duplicates,
         long outOfOrder, long mismatches, long notInSource, long fromElsewhere, long belowSourceLogStart,
-        long beyondProgress, boolean beyondProgressAllowed, long compactedInTarget, long compactedInSource,
+        long lostBeforeCopy, long beyondProgress, boolean beyondProgressAllowed, long compactedInTarget, long compactedInSource,
         String sourceHash, String targetHash,
         Optional<String> firstDifference) {
 

@@ -85,6 +85,10 @@ final class PartitionComparison {
     PartitionAudit compare(Iterator<ConsumerRecord<byte[], byte[]>> sourceRecords,
             Iterator<ConsumerRecord<byte[], byte[]>> targetRecords) {
         this.source = sourceRecords;
+        if (lostBeforeCopy() > 0) {
+            difference("the source's retention removed offsets " + progress + " up to " + sourceLogStart + " before "
+                    + "the mirror copied them: those " + lostBeforeCopy() + " offsets are lost to the target");
+        }
         advanceSource();
         while (targetRecords.hasNext()) {
             ConsumerRecord<byte[], byte[]> record = targetRecords.next();
@@ -98,8 +102,13 @@ final class PartitionComparison {
         }
         return new PartitionAudit(sourceTopic, targetTopic, partition, sourceLogStart, progress, this.sourceRecords,
                 notExpected, copies, missing, duplicates, outOfOrder, mismatches, notInSource, fromElsewhere,
-                belowSourceLogStart, beyondProgress, beyondProgressAllowed, compactedInTarget, compactedInSource,
+                belowSourceLogStart, lostBeforeCopy(), beyondProgress, beyondProgressAllowed, compactedInTarget, compactedInSource,
                 sourceHash.hex(), targetHash.hex(), Optional.ofNullable(firstDifference));
+    }
+
+    /** Offsets from the progress up to the log start: gone from the source before the mirror copied them. */
+    private long lostBeforeCopy() {
+        return Math.max(0, sourceLogStart - progress);
     }
 
     /** The source offset a target record is a copy of, when it is one in the audited range; counts it otherwise. */
