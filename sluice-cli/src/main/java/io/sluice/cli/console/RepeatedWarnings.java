@@ -18,8 +18,8 @@ import org.slf4j.MarkerFactory;
  * the same kind again within {@link #WINDOW} is counted, not shown; the next one after that shows, after a line saying
  * how many were not. A kind is a logger and its message with its counts and ids taken out ({@link #NUMBERS}): Kafka's
  * clients format their messages before logging them (a correlation id, a node in the text), so the pattern a logger
- * was given is not to be had. Errors all show, and so do Sluice's own lines: it says what it means once. Installed
- * unless {@code --verbose}.
+ * was given is not to be had. Errors all show but one (a rebalance listener's failure, which the engine reports in
+ * words), and so do Sluice's own lines: it says what it means once. Installed unless {@code --verbose}.
  *
  * <p>Threading: any thread that logs; each kind's count is updated under that kind's lock.
  */
@@ -33,6 +33,12 @@ final class RepeatedWarnings extends TurboFilter {
      * ({@code adminclient-1}) stay, so warnings about different partitions or brokers are different kinds.
      */
     private static final Pattern NUMBERS = Pattern.compile("(?<![A-Za-z0-9_]-)(?<![A-Za-z0-9_.:/])[0-9]+");
+    /**
+     * The Kafka consumer's error when a rebalance listener throws ({@code ConsumerRebalanceListenerInvoker}): the
+     * engine's listener throws only to stop the engine, whose stop line says why, so the client's line (a class name
+     * and a stack trace) says nothing to a person. Shown with {@code --verbose}.
+     */
+    private static final String LISTENER_FAILED = "User provided listener ";
     /** Marks the line that counts what was not shown: it is never held back itself. */
     private static final Marker COUNT = MarkerFactory.getMarker("SLUICE_REPEATS");
 
@@ -52,6 +58,9 @@ final class RepeatedWarnings extends TurboFilter {
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
             Throwable t) {
+        if (format != null && level == Level.ERROR && format.startsWith(LISTENER_FAILED)) {
+            return FilterReply.DENY; // the engine's listener threw: the engine says why itself, in words
+        }
         // level checks (isDebugEnabled) come here too, without a format: those are not lines; errors always show
         if (format == null || level != Level.WARN || marker == COUNT || ownLogger(logger.getName())) {
             return FilterReply.NEUTRAL;

@@ -93,6 +93,12 @@ final class MirrorRun {
         }
 
         @Override
+        public String lostRecordsAdvice() {
+            return "A mirror never skips records: its progress stays where it is. To go on anyway, run the mirror "
+                    + "under a new mirror.name, which copies from the source's beginning (docs/mirror.md, Loud gaps)";
+        }
+
+        @Override
         public String uncommittedFate() {
             return config.delivery() == MirrorDelivery.EXACTLY_ONCE
                     ? "Their copies were in open transactions, which the next start aborts: read_committed readers "

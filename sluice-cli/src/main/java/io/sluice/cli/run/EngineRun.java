@@ -8,6 +8,7 @@ import io.sluice.core.Engine;
 import io.sluice.core.EngineStats;
 import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
+import io.sluice.core.RecordsLostException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -63,6 +64,12 @@ public final class EngineRun {
         default Optional<Duration> untilCommit() {
             return Optional.empty();
         }
+
+        /**
+         * How to go on when records the run was to process are gone ({@link RecordsLostException}), in the words of
+         * this command's settings; the engine's own advice names its API's.
+         */
+        String lostRecordsAdvice();
     }
 
     private final Engine engine;
@@ -145,7 +152,7 @@ public final class EngineRun {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;
         }
-        String why = engine.failure().map(EngineRun::describe).orElse("the engine did not stop within the drain "
+        String why = engine.failure().map(this::describeFailure).orElse("the engine did not stop within the drain "
                 + "timeout");
         LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
         return ExitStatus.FAILURE;
@@ -181,6 +188,16 @@ public final class EngineRun {
             return lag + String.format(Locale.ROOT, ", %,d not yet durable", last.durableLag());
         }
         return last.durableLag() == last.lag() ? lag + ", every record done is durable" : lag;
+    }
+
+    /** The engine's failure in words, with this command's advice when records were lost. */
+    private String describeFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof RecordsLostException lost) {
+                return lost.lost() + ". " + story.lostRecordsAdvice();
+            }
+        }
+        return describe(failure);
     }
 
     /**

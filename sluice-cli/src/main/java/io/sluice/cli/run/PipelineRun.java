@@ -133,6 +133,12 @@ public final class PipelineRun {
         }
 
         @Override
+        public String lostRecordsAdvice() {
+            return "To go on anyway, skipping what is lost, set source.on-offset-out-of-range: earliest (or latest) in "
+                    + "the pipeline file";
+        }
+
+        @Override
         public String uncommittedFate() {
             return pipeline.sink().delivery() == Delivery.EXACTLY_ONCE
                     ? "None of these were published; a restart archives them again from the committed offsets."

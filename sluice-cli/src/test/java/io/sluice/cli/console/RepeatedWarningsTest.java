@@ -54,6 +54,17 @@ class RepeatedWarningsTest {
     }
 
     /** Warnings about different partitions or brokers say different things: each shows. */
+    /** The consumer's report of a rebalance listener that threw: the engine says why itself, in words. */
+    @Test
+    void aFailedRebalanceListenerIsLeftToTheEngineToSay() {
+        Logger invoker = context.getLogger(
+                "org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker");
+        invoker.error("User provided listener {} failed on invocation of onPartitionsAssigned for partitions {}",
+                "io.sluice.core.internal.consumer.Assignments", "[orders-0]", new IllegalStateException("lost"));
+        invoker.error("any other error still shows");
+        assertEquals(List.of("any other error still shows"), messages());
+    }
+
     @Test
     void partitionsAndBrokersAreKeptApart() {
         Logger fetcher = context.getLogger("org.apache.kafka.clients.consumer.internals.Fetcher");

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,6 +93,29 @@ class MirrorCommandTest {
         Cli.Result again = Cli.run("mirror", file.toString(), "--until-end");
         assertEquals(ExitStatus.OK, again.status(), again.out() + again.err());
         assertFalse(again.err().contains("already hold records"), "a restart has progress: " + again.err());
+    }
+
+    /** Records deleted before they were copied stop the mirror with the mirror's way on, not an engine setting's. */
+    @Test
+    void recordsDeletedBeforeTheyWereCopiedStopTheMirrorWithTheMirrorsWayOn() throws Exception {
+        String topic = Names.unique("cli-mirror-gap");
+        source.createTopic(topic, 1);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        Path file = mirrorFile(topic, "dc1.{topic}", "");
+        assertEquals(ExitStatus.OK, Cli.run("mirror", file.toString(), "--until-end").status());
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 100, 100);
+        source.admin().deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(150)))
+                .all().get(30, TimeUnit.SECONDS);
+
+        Cli.Result run = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.FAILURE, run.status(), run.err());
+        assertTrue(run.err().contains(topic + "-0: offsets 100 to 149 were deleted"), run.err());
+        assertTrue(run.err().contains("A mirror never skips records"), run.err());
+        assertFalse(run.err().contains("out-of-range policy"), "a setting the mirror does not have: " + run.err());
+        Cli.Result verify = Cli.run("verify", file.toString());
+        assertEquals(ExitStatus.FAILURE, verify.status(), verify.out());
+        assertTrue(verify.out().contains("removed by retention before the mirror copied them, 50 offsets lost"),
+                verify.out());
     }
 
     /**

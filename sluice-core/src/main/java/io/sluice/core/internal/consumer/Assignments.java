@@ -3,6 +3,7 @@ package io.sluice.core.internal.consumer;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.RecordsLostException;
 import io.sluice.core.StartPosition;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.internal.budget.MemoryBudget;
@@ -196,7 +197,7 @@ final class Assignments implements ConsumerRebalanceListener {
         String message = "topic deleted and created again since this group committed: " + String.join(", ",
                 recreated);
         if (settings.outOfRange() == OutOfRangePolicy.FAIL) {
-            throw new IllegalStateException(message + ". Its records are not the ones the commit speaks of. Set "
+            throw new RecordsLostException(message + "; its records are not the ones the commit speaks of", "Set "
                     + "the out-of-range policy to EARLIEST or LATEST to start the new topic there.");
         }
         LOG.error("{}; starting from the {} offset", message, settings.outOfRange());

@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.RecordsLostException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -25,7 +26,10 @@ public final class EngineFailure {
     public void fail(Throwable error) {
         if (first.compareAndSet(null, error)) {
             // the reason in words; the exception itself (its class, its stack) for --verbose readers of the log
-            LOG.error("engine stopping: {}", error.getMessage() != null ? error.getMessage() : error.toString(), error);
+            // (what was lost without the advice, which is the engine's API's: a command gives its own)
+            String why = error instanceof RecordsLostException lost ? lost.lost()
+                    : error.getMessage() != null ? error.getMessage() : error.toString();
+            LOG.error("engine stopping: {}", why, error);
         }
         wakeup.run();
     }

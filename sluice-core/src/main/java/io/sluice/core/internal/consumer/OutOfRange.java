@@ -3,6 +3,7 @@ package io.sluice.core.internal.consumer;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.RecordsLostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,7 @@ final class OutOfRange {
         });
         String message = String.join("; ", problems);
         if (policy == OutOfRangePolicy.FAIL) {
-            failure.fail(new IllegalStateException("records lost or log reset: " + message + ". Set the out-of-range "
+            failure.fail(new RecordsLostException("records lost or log reset: " + message, "Set the out-of-range "
                     + "policy to EARLIEST or LATEST to continue anyway."));
             return;
         }
