@@ -46,6 +46,8 @@ final class Assignments implements ConsumerRebalanceListener {
     private final RunEnd runEnd;
     private final LongAdder revoked = new LongAdder();
     private final LongAdder lost = new LongAdder();
+    /** Set by the consumer thread at the first assignment; read by the source's reach from any thread. */
+    private volatile boolean everAssigned;
 
     Assignments(Consumer<?, ?> consumer, StartSettings settings, CommitPoint commitPoint, CommitPolicy commits,
             TopicIds topicIds, AssignedPartitions partitions, PartitionFactory factory, Completions completions,
@@ -61,6 +63,11 @@ final class Assignments implements ConsumerRebalanceListener {
         this.pauses = pauses;
         this.budget = budget;
         this.runEnd = runEnd;
+    }
+
+    /** Whether the group gave this member its first assignment (perhaps empty) yet. Any thread. */
+    boolean everAssigned() {
+        return everAssigned;
     }
 
     @Override
@@ -93,6 +100,7 @@ final class Assignments implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+        everAssigned = true;
         if (assigned.isEmpty()) {
             return;
         }

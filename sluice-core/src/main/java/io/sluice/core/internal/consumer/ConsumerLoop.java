@@ -100,7 +100,8 @@ public final class ConsumerLoop implements Runnable {
                 completions.queue(), parts.inFlight(), parts.metrics().processing(), budget.partitionFetchBytes());
         this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure);
         this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold());
-        this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE);
+        this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE,
+                () -> assignments == null || !assignments.everAssigned());
     }
 
     @Override

@@ -34,8 +34,10 @@ class SourceReachTest {
     }
 
     private final Responses responses = new Responses();
+    private boolean joining;
+    /** Looks far apart in these tests are the test's steps, not a stalled process: no stall that short. */
     private final SourceReach reach = new SourceReach(Map.of(responses.metricName(), responses), "127.0.0.1:9092",
-            Duration.ofSeconds(15));
+            Duration.ofSeconds(15), Duration.ofHours(1), () -> joining);
 
     @Test
     void aPauseShorterThanTheGraceIsNotAnOutage() {
@@ -69,9 +71,53 @@ class SourceReachTest {
 
     @Test
     void aConsumerWithoutTheMetricCountsAsAnswered() {
-        SourceReach blind = new SourceReach(Map.of(), "127.0.0.1:9092", Duration.ofSeconds(15));
+        SourceReach blind = new SourceReach(Map.of(), "127.0.0.1:9092", Duration.ofSeconds(15), () -> false);
         blind.polled(SECOND);
         blind.observe(2 * SECOND);
         assertTrue(blind.unreachableFor(600 * SECOND).isEmpty());
+    }
+
+    /**
+     * A restart right after a kill: the cluster answers (metadata, the coordinator's address), then holds the join
+     * until the killed member's session expires. That is a held join, not a cluster that does not answer.
+     */
+    @Test
+    void aJoinTheCoordinatorHoldsIsNoOutage() {
+        joining = true;
+        reach.polled(10 * SECOND);
+        responses.total = 3; // the first answers
+        reach.observe(11 * SECOND);
+        assertEquals(Optional.empty(), reach.unreachableFor(50 * SECOND), "39 s of a held join");
+        joining = false;
+        responses.total = 4; // the join's answer
+        assertEquals(Optional.empty(), reach.unreachableFor(52 * SECOND));
+        assertEquals(Optional.of(Duration.ofSeconds(20)), reach.unreachableFor(72 * SECOND),
+                "a member that hears nothing is cut off, however it joined");
+    }
+
+    /** A cluster that never answered since the start is not a held join, whatever the consumer waits for. */
+    @Test
+    void aClusterThatNeverAnsweredIsAnOutageEvenBeforeTheFirstAssignment() {
+        joining = true;
+        reach.polled(10 * SECOND);
+        reach.observe(11 * SECOND);
+        assertEquals(Optional.of(Duration.ofSeconds(20)), reach.unreachableFor(30 * SECOND));
+    }
+
+    /** A process stopped (SIGSTOP) and continued did not hear the cluster because it did not run. */
+    @Test
+    void aProcessThatDidNotRunDoesNotBlameTheCluster() {
+        SourceReach looked = new SourceReach(Map.of(responses.metricName(), responses), "127.0.0.1:9092",
+                Duration.ofSeconds(15), Duration.ofSeconds(5), () -> false);
+        looked.polled(10 * SECOND);
+        responses.total = 2;
+        looked.observe(11 * SECOND);
+        looked.observe(12 * SECOND);
+        assertEquals(Optional.empty(), looked.unreachableFor(100 * SECOND), "88 s frozen, then a look");
+        for (long s = 101; s <= 114; s++) {
+            looked.observe(s * SECOND); // looked at as often as a running process does, and silent
+        }
+        assertEquals(Optional.of(Duration.ofSeconds(15)), looked.unreachableFor(115 * SECOND),
+                "counted from the thaw, not from before the freeze");
     }
 }
