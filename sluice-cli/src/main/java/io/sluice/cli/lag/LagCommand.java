@@ -113,7 +113,13 @@ public final class LagCommand implements Callable<Integer> {
             return CommandLine.ExitCode.OK;
         }
         LagInputs inputs = inputs();
-        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice lag", inputs.clientProperties(), err);
+        BootstrapProbe probe = new BootstrapProbe(Duration.ofSeconds(5));
+        int probed = probe.verifyFor("sluice lag", inputs.clientProperties(), err);
+        if (probed == 0 && inputs.progress() != null) {
+            // the progress may live in another cluster (an exactly-once mirror's, in the target): said at once too,
+            // not after the reader's 30 s
+            probed = probe.verifyFor("sluice lag", inputs.progress().clusterProperties(), err);
+        }
         if (probed != 0) {
             return probed;
         }

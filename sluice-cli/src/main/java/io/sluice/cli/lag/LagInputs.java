@@ -19,10 +19,15 @@ public record LagInputs(String group, List<String> topics, Map<String, Object> c
         List<URI> metricsUrls, Progress progress) {
 
     /** Where a run's progress is kept when not in its group's committed offsets. */
-    @FunctionalInterface
     public interface Progress {
         /** Per partition with progress, the offset before which everything is done. */
         Map<TopicPartition, Long> committed(Set<TopicPartition> partitions);
+
+        /**
+         * The client settings of the cluster the progress is in (with {@code bootstrap.servers}), which the command
+         * probes before it reads, as it probes the topics' cluster.
+         */
+        Map<String, Object> clusterProperties();
     }
 
     /** The group's committed offsets are the progress. */

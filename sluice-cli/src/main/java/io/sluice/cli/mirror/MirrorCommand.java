@@ -60,13 +60,14 @@ public final class MirrorCommand implements Callable<Integer> {
         ShutdownSignals starting = ShutdownSignals.whileStarting("sluice mirror", context.console()::say);
         try {
             MirrorFile mirror = MirrorFile.load(file, context.variables());
-            if (groups) {
-                return GroupsReport.show(mirror.config(), context.console());
-            }
+            // both clusters, for the report too: a target that does not answer was said after the reader's 30 s
             int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyClusters("sluice mirror",
                     ClusterRoles.of(mirror.config()), spec.commandLine().getErr());
             if (probed != 0) {
                 return probed;
+            }
+            if (groups) {
+                return GroupsReport.show(mirror.config(), context.console());
             }
             MirrorConfig config = mirror.config().toBuilder().untilEnd(untilEnd).build();
             return new MirrorRun(mirror, config, metrics.over(mirror.metrics()), context.console())

@@ -8,8 +8,12 @@ import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.MirrorProgress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * {@code sluice lag MIRROR.yaml}: the source topics' lag behind the mirror's progress, wherever its delivery keeps
@@ -26,9 +30,22 @@ public final class MirrorLag {
 
     public static LagInputs inputs(MirrorConfig config) throws RunFailure {
         String group = config.delivery() == MirrorDelivery.EXACTLY_ONCE ? config.progressGroup() : config.sourceGroup();
-        return new LagInputs(group, topics(config), config.sourceProperties(), List.of(), partitions -> {
-            try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT)) {
-                return progress.copiedBefore(partitions);
+        Map<String, Object> progressCluster = config.delivery() == MirrorDelivery.EXACTLY_ONCE
+                ? config.targetProperties() : config.sourceProperties();
+        return new LagInputs(group, topics(config), config.sourceProperties(), List.of(), new LagInputs.Progress() {
+            @Override
+            public Map<TopicPartition, Long> committed(Set<TopicPartition> partitions) {
+                try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT)) {
+                    return progress.copiedBefore(partitions);
+                } catch (KafkaException e) {
+                    throw new IllegalStateException("cannot read the progress of mirror " + config.name() + " in "
+                            + progressCluster.get("bootstrap.servers") + ": " + e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public Map<String, Object> clusterProperties() {
+                return progressCluster;
             }
         });
     }

@@ -194,6 +194,13 @@ class MirrorCommandTest {
             assertTrue(run.err().contains("(the target cluster): no broker answers") && run.err().contains("127.0.0.1:1"),
                     run.err());
         }
+        Cli.Result groups = Cli.run("mirror", file.toString(), "--groups");
+        assertEquals(ExitStatus.FAILURE, groups.status(), groups.out() + groups.err());
+        assertTrue(groups.err().contains("(the target cluster): no broker answers"), groups.err());
+        // lag reads an exactly-once mirror's progress in the target: it waited 30 s, then named a client's exception
+        Cli.Result lag = Cli.run("lag", file.toString());
+        assertEquals(ExitStatus.FAILURE, lag.status(), lag.out() + lag.err());
+        assertTrue(lag.err().contains("no broker answers: 127.0.0.1:1"), lag.err());
         // validate --connect said "no answer within 20 s" of a refused port
         Cli.Result valid = Cli.run("validate", file.toString(), "--connect");
         assertEquals(ExitStatus.FAILURE, valid.status(), valid.out() + valid.err());
