@@ -125,7 +125,7 @@ public final class Mirror implements AutoCloseable {
             writes = new AcknowledgedWrites(() -> new KafkaProducer<>(props, new ByteArraySerializer(),
                     new ByteArraySerializer()), ADMIN_TIMEOUT);
         }
-        MirrorSink sink = new MirrorSink(writes, config.naming(), sourceCluster, targetCluster);
+        MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster);
         EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);
         if (registry != null) {
             engineConfig.meterRegistry(registry);
@@ -163,10 +163,11 @@ public final class Mirror implements AutoCloseable {
     }
 
     /**
-     * A snapshot of what the sink sent: copies (and their key and value bytes) since start, and records not copied
-     * because they came from the target cluster. Copies in a transaction that aborted are counted too.
+     * A snapshot of what the sink did since start: copies committed (and their key and value bytes), records not copied
+     * because they came from the target cluster, and copies sent up to the last checkpoint, whether their commit came
+     * or not (exactly once, those of a transaction that aborted are not in the target; a fenced instance's are many).
      */
-    public record Counts(long copied, long copiedBytes, long cameFromTarget) {
+    public record Counts(long copied, long copiedBytes, long cameFromTarget, long sent) {
     }
 
     /** Waits until the mirror stopped by itself (a bounded run's end, or a failure). */

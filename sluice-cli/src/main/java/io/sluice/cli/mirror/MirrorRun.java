@@ -88,8 +88,15 @@ final class MirrorRun {
             Mirror.Counts counts = mirror.counts();
             String back = counts.cameFromTarget() == 0 ? "" : String.format(Locale.ROOT,
                     ", %,d not copied back to the cluster they came from", counts.cameFromTarget());
-            return String.format(Locale.ROOT, "%,d records copied (%s)%s, in %.1f s", counts.copied(),
-                    Units.bytes(counts.copiedBytes()), back, elapsed.toMillis() / 1000.0);
+            // copies whose commit did not come: exactly once, gone with their transaction (a fenced instance's, one
+            // stopped at once); at least once, in the target, to be copied again by the next owner
+            long uncommitted = counts.sent() - counts.copied();
+            String notCommitted = uncommitted <= 0 ? "" : String.format(Locale.ROOT, ", %,d more sent %s",
+                    uncommitted, config.delivery() == MirrorDelivery.EXACTLY_ONCE
+                            ? "in transactions that did not commit (read_committed readers never see them)"
+                            : "without a commit (a restart copies them again)");
+            return String.format(Locale.ROOT, "%,d records copied and committed (%s)%s%s, in %.1f s", counts.copied(),
+                    Units.bytes(counts.copiedBytes()), notCommitted, back, elapsed.toMillis() / 1000.0);
         }
 
         @Override

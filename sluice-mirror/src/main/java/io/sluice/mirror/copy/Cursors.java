@@ -1,5 +1,6 @@
 package io.sluice.mirror.copy;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +30,11 @@ final class Cursors {
         Future<RecordMetadata> lastCopy;
         /** The checkpoint's data ({@link CopiesBelow}): as committed, until a checkpoint after a copy moves it. */
         String copiesBelow;
+        /** Copies sent since the last checkpoint, and their key and value bytes. */
+        long sentRecords;
+        long sentBytes;
+        /** Per checkpoint not answered yet: its offset, and the copies and bytes sent before it. */
+        final ArrayDeque<long[]> awaitingCommit = new ArrayDeque<>();
 
         private Cursor(TopicPartition source, String targetTopic, long next, String copiesBelow) {
             this.source = source;

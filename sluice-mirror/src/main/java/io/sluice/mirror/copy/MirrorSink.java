@@ -3,6 +3,7 @@ package io.sluice.mirror.copy;
 import io.sluice.core.sink.Sink;
 import io.sluice.mirror.Mirror;
 import io.sluice.core.sink.SinkCheckpoint;
+import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,16 +29,27 @@ import org.apache.kafka.common.record.TimestampType;
 public final class MirrorSink implements Sink {
 
     private final TargetWrites writes;
+    /** Whether an uncommitted checkpoint's copies are gone (aborted with the transaction) rather than in the target. */
+    private final boolean transactional;
     private final TopicNaming naming;
     private final byte[] fromSource;
     private final byte[] fromTarget;
     private final Cursors cursors = new Cursors();
+    /** Copies sent, whether their commit came or not. */
+    private final LongAdder sent = new LongAdder();
+    /** Copies whose checkpoint's commit succeeded, and their bytes. */
     private final LongAdder copied = new LongAdder();
     private final LongAdder copiedBytes = new LongAdder();
     private final LongAdder cameFromTarget = new LongAdder();
 
-    public MirrorSink(TargetWrites writes, TopicNaming naming, String sourceClusterId, String targetClusterId) {
+    /**
+     * @param transactional whether the writes are in the commit point's transactions (exactly once), so that copies
+     *                      whose commit failed are not in the target
+     */
+    public MirrorSink(TargetWrites writes, boolean transactional, TopicNaming naming, String sourceClusterId,
+            String targetClusterId) {
         this.writes = writes;
+        this.transactional = transactional;
         this.naming = naming;
         this.fromSource = Provenance.hopPrefix(sourceClusterId);
         this.fromTarget = Provenance.hopPrefix(targetClusterId);
@@ -55,8 +67,8 @@ public final class MirrorSink implements Sink {
             cameFromTarget.increment();
         } else {
             cursor.lastCopy = writes.send(cursor.source, copyOf(record, cursor.targetTopic));
-            copied.increment();
-            copiedBytes.add(Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize()));
+            cursor.sentRecords++;
+            cursor.sentBytes += Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
         }
         cursor.next = record.offset() + 1;
     }
@@ -86,18 +98,33 @@ public final class MirrorSink implements Sink {
             cursor.copiesBelow = CopiesBelow.encode(cursor.lastCopy.get().offset() + 1);
             cursor.lastCopy = null;
         }
+        if (cursor.sentRecords > 0) {
+            cursor.awaitingCommit.add(new long[] {cursor.next, cursor.sentRecords, cursor.sentBytes});
+            sent.add(cursor.sentRecords);
+            cursor.sentRecords = 0;
+            cursor.sentBytes = 0;
+        }
         return new SinkCheckpoint(cursor.next, cursor.copiesBelow);
     }
 
     @Override
     public void committed(TopicPartition partition, SinkCheckpoint checkpoint) {
-        // the commit made the copies count; nothing of the sink's own to publish
+        // the commit made the copies count (those of earlier checkpoints too); nothing of the sink's own to publish
+        ArrayDeque<long[]> awaiting = cursors.of(partition).awaitingCommit;
+        while (!awaiting.isEmpty() && awaiting.peekFirst()[0] <= checkpoint.offset()) {
+            long[] counted = awaiting.pollFirst();
+            copied.add(counted[1]);
+            copiedBytes.add(counted[2]);
+        }
     }
 
     @Override
     public void notCommitted(TopicPartition partition, SinkCheckpoint checkpoint, boolean certain) {
         // exactly once: the aborted transaction took its copies with it, and the engine stops; at least once: the
         // copies stay in the target and the next commit covers them, or a restart copies them again
+        if (transactional) {
+            cursors.of(partition).awaitingCommit.removeIf(counted -> counted[0] <= checkpoint.offset());
+        }
     }
 
     @Override
@@ -116,8 +143,8 @@ public final class MirrorSink implements Sink {
         writes.close();
     }
 
-    /** What was copied so far, and what was not copied back to the cluster it came from. */
+    /** What was copied and committed so far, what was sent, and what was not copied back to the cluster it came from. */
     public Mirror.Counts counts() {
-        return new Mirror.Counts(copied.sum(), copiedBytes.sum(), cameFromTarget.sum());
+        return new Mirror.Counts(copied.sum(), copiedBytes.sum(), cameFromTarget.sum(), sent.sum());
     }
 }
