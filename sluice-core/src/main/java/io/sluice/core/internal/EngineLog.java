@@ -13,4 +13,15 @@ public final class EngineLog {
 
     private EngineLog() {
     }
+
+    /**
+     * An error in its own words, for a line a person reads: its message (Kafka's and the sinks' say what happened),
+     * or its class's simple name when it has none. {@code toString()} put the qualified class name in front, which
+     * says only whose error it was ({@code org.apache.kafka.common.errors.ProducerFencedException: ...}); the class and
+     * the stack stay for {@code --verbose}, where the exception itself is logged.
+     */
+    public static String words(Throwable error) {
+        String message = error.getMessage();
+        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
+    }
 }

@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.internal.EngineLog;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
 import io.sluice.core.StartPosition;
@@ -83,7 +84,7 @@ final class Assignments implements ConsumerRebalanceListener {
             commits.commitFinal(leaving);
         } catch (RuntimeException e) {
             LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}",
-                    revokedPartitions, e.toString());
+                    revokedPartitions, EngineLog.words(e));
         }
         forget(leaving, false);
     }

@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.internal.EngineLog;
 import java.time.Duration;
 
 /**
@@ -38,13 +39,13 @@ final class CommitFailures {
         if (streakSince == 0) {
             streakSince = now;
             saidAt = now;
-            LOG.warn("commit of {} failed: {}; the next interval commits the newer state", what, reason(error));
+            LOG.warn("commit of {} failed: {}; the next interval commits the newer state", what, EngineLog.words(error));
             return;
         }
         unsaid++;
         if (now - saidAt >= everyNanos) {
             LOG.warn("commits have failed {} times in {} s (the last: {}); each interval tries again", failures,
-                    (now - streakSince) / 1_000_000_000L, reason(error));
+                    (now - streakSince) / 1_000_000_000L, EngineLog.words(error));
             saidAt = now;
             unsaid = 0;
         }
@@ -66,9 +67,4 @@ final class CommitFailures {
         return unsaid;
     }
 
-    /** The error's own words: Kafka's messages say what happened, its class names only that it is Kafka's. */
-    private static String reason(Throwable error) {
-        String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
-    }
 }

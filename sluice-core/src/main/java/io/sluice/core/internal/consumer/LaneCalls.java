@@ -1,5 +1,6 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.internal.EngineLog;
 import io.sluice.core.internal.ledger.CompletionMap;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
@@ -107,7 +108,7 @@ final class LaneCalls {
             return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             fail.accept(new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
-                    + e.getCause(), e.getCause()));
+                    + EngineLog.words(e.getCause()), e.getCause()));
         } catch (TimeoutException e) {
             fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
                     + " within " + timeout + "; its last commit stands"));
@@ -123,7 +124,7 @@ final class LaneCalls {
             return done.getNow(null);
         } catch (RuntimeException e) {
             fail.accept(new IllegalStateException("the sink failed to " + what + " " + p.partition + ": "
-                    + e.getCause(), e.getCause()));
+                    + EngineLog.words(e.getCause()), e.getCause()));
             return null;
         }
     }

@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.internal.EngineLog;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
@@ -231,7 +232,7 @@ final class LaneCommits implements CommitPolicy {
             counts.failed();
             boolean certain = commitPoint.refusedForCertain(e);
             LOG.warn("commit of {} at offset {} {}: {}", p.partition, offset,
-                    certain ? "refused" : "did not certainly succeed", e.toString());
+                    certain ? "refused" : "did not certainly succeed", EngineLog.words(e));
             sink.notCommitted(p.partition, c, certain);
             throw e;
         }

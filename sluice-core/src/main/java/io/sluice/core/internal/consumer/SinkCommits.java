@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.internal.EngineLog;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
@@ -161,7 +162,7 @@ final class SinkCommits implements CommitPolicy {
             } catch (RuntimeException e) {
                 counts.failed();
                 error = e;
-                LOG.warn("final commit of {} failed: {}", offsets.keySet(), e.toString());
+                LOG.warn("final commit of {} failed: {}", offsets.keySet(), EngineLog.words(e));
             }
         }
         List<CompletableFuture<?>> closing = new ArrayList<>();

@@ -55,7 +55,7 @@ public record Subscription(List<String> topics, Pattern pattern) {
             return admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).stream()
                     .filter(name -> pattern.matcher(name).matches()).sorted().toList();
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot list the topics to match '" + pattern + "': " + e, e);
+            throw new IllegalStateException("cannot list the topics to match '" + pattern + "': " + EngineLog.words(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

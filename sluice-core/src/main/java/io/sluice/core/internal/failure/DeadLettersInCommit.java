@@ -5,6 +5,7 @@ import static io.sluice.core.internal.EngineLog.LOG;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.commit.SourceGroup;
 import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.internal.EngineLog;
 import io.sluice.producer.ProducerSettings;
 import java.time.Duration;
 import java.util.Collection;
@@ -116,7 +117,7 @@ public final class DeadLettersInCommit implements CommitPoint {
                 producer(); // initializing the ID aborts what this member's earlier incarnation left open
             } catch (RuntimeException e) {
                 LOG.warn("cannot initialize the dead letters' transactional ID yet ({}); an open transaction of an "
-                        + "earlier incarnation ends by its timeout instead", e.toString());
+                        + "earlier incarnation ends by its timeout instead", EngineLog.words(e));
             }
         }
         long deadline = System.nanoTime() + OPEN_TRANSACTION_WAIT.toNanos();
@@ -128,7 +129,7 @@ public final class DeadLettersInCommit implements CommitPoint {
                     throw e;
                 }
                 LOG.info("reading the committed offsets of {} waits for an earlier owner's open transaction to end "
-                        + "(at most {} after it began): {}", partitions, TRANSACTION_TIMEOUT, e.toString());
+                        + "(at most {} after it began): {}", partitions, TRANSACTION_TIMEOUT, EngineLog.words(e));
             }
         }
     }
@@ -325,7 +326,7 @@ public final class DeadLettersInCommit implements CommitPoint {
                 resolveInDoubt();
             } catch (RuntimeException e) {
                 LOG.warn("closing with a dead letters' transaction in doubt: its letters are visible exactly when "
-                        + "its offsets are committed ({})", e.toString());
+                        + "its offsets are committed ({})", EngineLog.words(e));
             }
         }
         closeProducer(Duration.ofSeconds(5));
