@@ -220,8 +220,16 @@ public final class EngineRun {
                 b.append(": ").append(message);
             }
         }
+        if (NO_METADATA.matcher(b).find()) {
+            // a producer's words for a cluster that did not answer as much as for a topic that is not there
+            b.append(" (no answer about the topic from its cluster in that time: the cluster was unreachable or down, "
+                    + "or the topic does not exist there)");
+        }
         return b.toString();
     }
+
+    /** Kafka producer's "Topic t not present in metadata after 60000 ms." */
+    private static final Pattern NO_METADATA = Pattern.compile("not present in metadata after \\d+ ms");
 
     /** A qualified class name followed by a colon, as {@code Throwable.toString()} puts it in wrapping messages. */
     private static final Pattern CLASS_NAME = Pattern.compile(

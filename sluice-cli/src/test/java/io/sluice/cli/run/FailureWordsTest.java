@@ -33,4 +33,15 @@ class FailureWordsTest {
         assertEquals("at offset 3.5 in file.parquet", EngineRun.withoutClassNames("at offset 3.5 in file.parquet"),
                 "dotted words that are not class names stay");
     }
+
+    /** A target cluster that was down read as a missing topic: the producer's words fit both (found by a chaos run). */
+    @Test
+    void aTopicNotInMetadataIsSaidToBeAClusterThatDidNotAnswerOrAMissingTopic() {
+        RuntimeException failure = new IllegalStateException("the sink failed: big-1 offset 58994 after 1 attempt(s)",
+                new IllegalStateException("Topic m12.big not present in metadata after 60000 ms."));
+        String said = EngineRun.describe(failure);
+        assertTrue(said.endsWith("Topic m12.big not present in metadata after 60000 ms. (no answer about the topic from "
+                + "its cluster in that time: the cluster was unreachable or down, or the topic does not exist there)"),
+                said);
+    }
 }

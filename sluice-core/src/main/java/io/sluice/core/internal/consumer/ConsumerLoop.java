@@ -215,8 +215,8 @@ public final class ConsumerLoop implements Runnable {
             pauses.pauseAll();
             List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos());
             if (!stuck.isEmpty()) {
-                LOG.warn("records still running after {} in {}; they stay uncommitted and will be processed again",
-                        settings.drainTimeout(), stuck);
+                LOG.warn("records still running after {} s in {}; they stay uncommitted and will be processed again",
+                        settings.drainTimeout().toSeconds(), stuck.stream().map(p -> p.partition.toString()).toList());
             }
             CrashPoints.reach(CrashPoints.CLOSE_BEFORE_COMMIT);
             commits.commitFinal(all);
