@@ -40,8 +40,8 @@ class FailureWordsTest {
         RuntimeException failure = new IllegalStateException("the sink failed: big-1 offset 58994 after 1 attempt(s)",
                 new IllegalStateException("Topic m12.big not present in metadata after 60000 ms."));
         String said = EngineRun.describe(failure);
-        assertTrue(said.endsWith("Topic m12.big not present in metadata after 60000 ms. (no answer about the topic from "
-                + "its cluster in that time: the cluster was unreachable or down, or the topic does not exist there)"),
-                said);
+        assertTrue(said.endsWith("Topic m12.big not present in metadata after 60000 ms. (no answer about the topic "
+                + "from its cluster in that time: the cluster was unreachable or down, or the topic does not exist "
+                + "there)"), said);
     }
 }
