@@ -66,5 +66,4 @@ final class CommitFailures {
     synchronized long unsaid() {
         return unsaid;
     }
-
 }

@@ -2,10 +2,10 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
-import io.sluice.core.internal.EngineLog;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
+import io.sluice.core.internal.EngineLog;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.ArrayList;

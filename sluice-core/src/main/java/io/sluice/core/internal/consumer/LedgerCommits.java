@@ -1,6 +1,5 @@
 package io.sluice.core.internal.consumer;
 
-
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
