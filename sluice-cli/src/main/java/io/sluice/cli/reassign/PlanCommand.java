@@ -129,8 +129,8 @@ final class PlanCommand implements Callable<Integer> {
                     context.console().say("refused: " + PlanReport.overLine(use, headroom));
                 }
                 context.console().say("no plan written: the peak passes --max-disk-use " + PlanReport.percent(maxDiskUse)
-                        + " on " + over.size() + " log dir(s); move fewer topics at a time (--topic), add disk, or "
-                        + "raise --max-disk-use");
+                        + " on " + over.size() + " log dir(s); move fewer topics at a time (--topic, with --add-brokers "
+                        + "or --balance), add disk, or raise --max-disk-use");
                 return ExitStatus.FAILURE;
             }
             PlanFile.write(output, plan);

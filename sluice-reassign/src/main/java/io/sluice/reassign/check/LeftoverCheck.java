@@ -155,8 +155,12 @@ public final class LeftoverCheck {
                 stalled.add(new Leftover.StalledMove(tp, r.addingReplicas(), "brokers " + gone + " are not in the "
                         + "cluster"));
             } else {
+                // during a move, replicas() is the old replicas and the new ones together: the move is from the
+                // replicas not being added to those not being removed (from replicas() itself nothing was being
+                // added, so nothing could be seen to grow, and every healthy move read as stalled)
+                List<Integer> from = r.replicas().stream().filter(b -> !r.addingReplicas().contains(b)).toList();
                 List<Integer> target = r.replicas().stream().filter(b -> !r.removingReplicas().contains(b)).toList();
-                watched.put(tp, new PartitionMove(tp.topic(), tp.partition(), r.replicas(), target, Long.MAX_VALUE));
+                watched.put(tp, new PartitionMove(tp.topic(), tp.partition(), from, target, Long.MAX_VALUE));
             }
         });
         if (!watched.isEmpty()) {

@@ -5,6 +5,7 @@ import io.sluice.reassign.cluster.ClusterReader;
 import io.sluice.reassign.cluster.DynamicConfigs;
 import io.sluice.reassign.guard.PinnedSegments;
 import io.sluice.reassign.guard.RetentionGuard;
+import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
 import io.sluice.reassign.plan.ClusterSnapshot;
 import io.sluice.reassign.plan.DiskHeadroom;
@@ -110,19 +111,27 @@ public final class ReassignmentRun {
                 .stream().map(DiskUse::broker).collect(Collectors.toSet());
         plan.moves().stream().filter(m -> m.adding().stream().anyMatch(tight::contains))
                 .forEach(m -> guarded.add(m.topic()));
+        // never the cluster's own topics, the journal, or a compacted topic: deleting a compacted topic's old
+        // segments loses the latest value of keys (the group offsets, a state store's changelog), not old records
+        guarded.removeIf(topic -> topic.startsWith("__") || topic.equals(ClusterJournal.TOPIC));
         if (guarded.isEmpty()) {
             return List.of();
         }
         ClusterSnapshot snapshot = new ClusterReader(admin).snapshot();
         DynamicConfigs configs = new DynamicConfigs(admin);
         Map<String, Long> own = new HashMap<>();
+        Set<String> compacted = new TreeSet<>();
         configs.dynamicValues(guarded.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList())
                 .forEach((resource, values) -> {
                     String value = values.get(RetentionGuard.RETENTION_BYTES);
                     if (value != null) {
                         own.put(resource.name(), Long.parseLong(value));
                     }
+                    if (String.valueOf(values.get(RetentionGuard.CLEANUP_POLICY)).contains("compact")) {
+                        compacted.add(resource.name());
+                    }
                 });
+        guarded.removeAll(compacted);
         return RetentionGuard.of(snapshot, guarded, options.allowance(), own);
     }
 

@@ -17,9 +17,14 @@ public record DiskHeadroom(double maxShare) {
         }
     }
 
-    /** The log dirs whose peak is above the limit; empty when the plan fits. */
+    /**
+     * The log dirs that receive replicas and whose peak is above the limit; empty when the plan fits. A log dir that
+     * receives nothing cannot be flooded by the plan, whatever it holds now: refusing it (as this did) meant a broker
+     * already over the limit could never be drained by the very moves that free it.
+     */
     public List<DiskUse> exceeded(List<DiskUse> uses) {
-        return uses.stream().filter(u -> u.capacityKnown() && u.peakShare() > maxShare).toList();
+        return uses.stream().filter(u -> u.capacityKnown() && u.peak() > u.now() && u.peakShare() > maxShare)
+                .toList();
     }
 
     /** Log dirs that receive replicas and whose peak comes within {@code margin} of the limit. */

@@ -40,4 +40,17 @@ class RetentionGuardTest {
         assertEquals(List.of(TemporaryConfig.topic("b", "retention.bytes", "1500"),
                 TemporaryConfig.topic("c", "retention.bytes", "1500")), configs);
     }
+
+    /**
+     * A partition larger than the topic's average keeps every record: the seed's average-based limit deleted the
+     * oldest records of the largest partition as soon as it was set (a new user's skewed topic lost 24,768 of 30,000).
+     */
+    @Test
+    void theLimitIsTheLargestPartitionsSizeSoNoRecordIsDeletedBySettingIt() {
+        ClusterSnapshot cluster = new ClusterSnapshot(List.of(new Broker(1, null), new Broker(2, null)),
+                List.of(new PartitionState("skewed", 0, List.of(1, 2), Map.of(), 30_000_000),
+                        new PartitionState("skewed", 1, List.of(2, 1), Map.of(), 3_000_000),
+                        new PartitionState("skewed", 2, List.of(1, 2), Map.of(), 3_000_000)), List.of());
+        assertEquals(33_000_000, RetentionGuard.limit(cluster, "skewed", 1.10));
+    }
 }

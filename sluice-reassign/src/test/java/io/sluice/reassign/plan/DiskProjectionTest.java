@@ -52,6 +52,22 @@ class DiskProjectionTest {
         assertEquals(List.of(over.get(0)), new DiskHeadroom(0.95).tight(uses, 0.10), "within 10% of 95%");
     }
 
+    /**
+     * A broker already over the limit that only gives replicas away is not refused: the plan cannot flood it, and
+     * refusing it meant such a broker could never be drained (a new user's `--remove-brokers 1` on a full disk).
+     */
+    @Test
+    void aLogDirThatOnlyGivesReplicasAwayIsNeverOverTheHeadroom() {
+        Clusters builder = new Clusters().brokers(1, 2).disk(1, 10_000, 8_500).disk(2, 10_000, 0);
+        ClusterSnapshot cluster = builder.partition("t", 0, 500, 1).snapshot();
+        List<DiskUse> uses = DiskProjection.of(cluster,
+                List.of(new PartitionMove("t", 0, List.of(1), List.of(2), 500)));
+        DiskUse full = uses.get(0);
+        assertTrue(full.peakShare() > 0.80, "over the limit already: " + full);
+        assertEquals(full.now(), full.peak(), "nothing arrives");
+        assertTrue(new DiskHeadroom(0.80).exceeded(uses).isEmpty(), uses.toString());
+    }
+
     @Test
     void aVolumeOfUnknownSizeIsNeverOverTheHeadroom() {
         ClusterSnapshot cluster = new Clusters().brokers(1, 2).partition("t", 0, 2_000, 1).snapshot();
