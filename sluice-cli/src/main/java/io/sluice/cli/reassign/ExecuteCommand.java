@@ -6,6 +6,7 @@ import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.console.Units;
+import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.execute.Batches;
 import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.execute.PlanFreshness;
@@ -120,9 +121,12 @@ final class ExecuteCommand implements Callable<Integer> {
         return ClusterConnection.with(kafka, spec, admin -> {
             List<String> stale = PlanFreshness.stale(plan.moves(), new Reassignments(admin).replicas(
                     plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet())));
+            stale = new java.util.ArrayList<>(stale);
+            stale.addAll(PlanFreshness.absentBrokers(plan.moves(), Reassignments.brokers(admin)));
             if (!stale.isEmpty()) {
                 stale.forEach(line -> context.console().say("stale plan: " + line));
-                throw new RunFailure("the cluster changed since the plan was made; plan again");
+                throw new RunFailure("the cluster changed since the plan was made (or the plan is another "
+                        + "cluster's); plan again");
             }
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
             if (rate > 0) {
@@ -131,6 +135,8 @@ final class ExecuteCommand implements Callable<Integer> {
             try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
                     Journal j = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {
                 new ReassignmentRun(admin, j, options, view).run(plan);
+            } catch (ClusterException e) {
+                throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);
             }
             view.finish("done: " + plan.moves().size() + " partitions moved; every config it changed is restored "
                     + "(journal " + journalFile + ")");

@@ -5,6 +5,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.reassign.execute.ExecuteOptions;
+import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
@@ -64,6 +65,8 @@ final class ResumeCommand implements Callable<Integer> {
             try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
                     Journal journal = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {
                 new ReassignmentRun(admin, journal, options, view).run(journal.plan().get());
+            } catch (ClusterException e) {
+                throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);
             }
             view.finish("done: the run of " + journalFile + " is complete and every config it changed is restored");
             return ExitStatus.OK;

@@ -554,6 +554,31 @@ class ReassignClusterTest {
     }
 
     /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
+    /**
+     * A plan naming a topic the cluster does not have, or a broker it does not have (another cluster's plan, an edited
+     * one), is refused before any change: the broker was refused by Kafka only when its move was asked, after the moves
+     * before it had started, and the missing topic was "This server does not host this topic-partition" unnamed.
+     */
+    @Test
+    @Order(11)
+    void aPlanOfATopicOrABrokerTheClusterDoesNotHaveIsRefusedBeforeAnyChange() throws Exception {
+        String topic = topicOnFirstThree("reassign-foreign", 1, 10, 100);
+        TopicPartition partition = new TopicPartition(topic, 0);
+        List<Integer> now = replicas(topic).get(partition);
+        List<Integer> edited = new ArrayList<>(now);
+        edited.set(0, 7);
+        Path planFile = TestDirs.newDir("reassign-foreign").resolve("plan.json");
+        PlanFile.write(planFile, new ReassignmentPlan("edited", List.of(
+                new PartitionMove(topic, 0, now, edited, 0),
+                new PartitionMove("no-such-topic-here", 0, List.of(1), List.of(2), 0)), List.of()));
+        Cli.Result refused = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--throttle", "1MB/s");
+        String said = refused.out() + refused.err();
+        assertTrue(said.contains("stale plan: no-such-topic-here-0 no longer exists"), said);
+        assertTrue(said.contains("stale plan: broker 7 is not in the cluster"), said);
+        assertEquals(now, replicas(topic).get(partition), "nothing changed");
+        assertFalse(Files.exists(Path.of(planFile + ".journal")), "no run began");
+    }
+
     private static Cli.Result reassign(int status, String... args) {
         List<String> line = new ArrayList<>(List.of("reassign"));
         line.addAll(List.of(args));

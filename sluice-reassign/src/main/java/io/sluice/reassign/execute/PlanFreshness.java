@@ -4,6 +4,8 @@ import io.sluice.reassign.plan.PartitionMove;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -30,5 +32,16 @@ public final class PlanFreshness {
             }
         }
         return stale;
+    }
+
+    /**
+     * One line per broker the plan moves replicas to that the cluster does not have (a plan of another cluster, or an
+     * edited one): Kafka refuses such a move only when it is asked, after the moves before it were started.
+     */
+    public static List<String> absentBrokers(List<PartitionMove> moves, Set<Integer> brokers) {
+        Set<Integer> absent = new TreeSet<>();
+        moves.forEach(m -> m.to().stream().filter(b -> !brokers.contains(b)).forEach(absent::add));
+        return absent.stream().map(b -> "broker " + b + " is not in the cluster (its brokers: " + new TreeSet<>(brokers)
+                + ")").toList();
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.reassign.execute;
 
 import io.sluice.reassign.cluster.AdminCalls;
+import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.plan.PartitionMove;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The cluster side of moving partitions: which moves are under way, which are done, starting and cancelling them,
@@ -39,14 +41,29 @@ public final class Reassignments {
                 : admin.listPartitionReassignments(partitions).reassignments(), "list partition reassignments");
     }
 
-    /** Each partition's replicas now. */
+    /** Each partition's replicas now; a topic that does not exist has none (the caller names what is missing). */
     public Map<TopicPartition, List<Integer>> replicas(Collection<String> topics) {
-        Map<String, TopicDescription> described = AdminCalls.get(admin.describeTopics(Set.copyOf(topics)).allTopicNames(),
-                "describe topics");
         Map<TopicPartition, List<Integer>> replicas = new HashMap<>();
-        described.forEach((name, topic) -> topic.partitions().forEach(p -> replicas.put(
-                new TopicPartition(name, p.partition()), p.replicas().stream().map(Node::id).toList())));
+        admin.describeTopics(Set.copyOf(topics)).topicNameValues().forEach((name, future) -> {
+            TopicDescription topic;
+            try {
+                topic = AdminCalls.get(future, "describe topic " + name);
+            } catch (ClusterException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    return;
+                }
+                throw e;
+            }
+            topic.partitions().forEach(p -> replicas.put(new TopicPartition(name, p.partition()),
+                    p.replicas().stream().map(Node::id).toList()));
+        });
         return replicas;
+    }
+
+    /** The brokers the cluster has now. */
+    public static Set<Integer> brokers(Admin admin) {
+        return AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster").stream().map(Node::id)
+                .collect(Collectors.toSet());
     }
 
     public void start(List<PartitionMove> moves) {

@@ -86,7 +86,7 @@ public final class WhoReads {
                     Math.max(0, endOffsets.get(tp).offset() - o.offset()), Long::sum));
             ConsumerGroupDescription group = described.get(id);
             List<TopicReader.Member> members = group.members().stream()
-                    .map(m -> new TopicReader.Member(m.clientId(), m.host())).distinct()
+                    .map(m -> new TopicReader.Member(m.clientId(), hostOf(m.host()))).distinct()
                     .sorted(Comparator.comparing(TopicReader.Member::clientId).thenComparing(TopicReader.Member::host))
                     .collect(Collectors.toList());
             lagByTopic.forEach((topic, lag) -> readers.add(new TopicReader(topic, id, group.groupState().toString(),
@@ -94,5 +94,10 @@ public final class WhoReads {
         }
         readers.sort(Comparator.comparing(TopicReader::topic).thenComparing(TopicReader::group));
         return readers;
+    }
+
+    /** A member's host as the coordinator gives it, "/127.0.0.1" (an address's toString), without the slash. */
+    static String hostOf(String host) {
+        return host != null && host.startsWith("/") ? host.substring(1) : host;
     }
 }
