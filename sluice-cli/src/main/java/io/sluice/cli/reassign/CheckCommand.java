@@ -46,7 +46,9 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--stall-window", paramLabel = "DURATION", defaultValue = "10s",
             converter = OptionValues.DurationValue.class,
-            description = "A move whose new replicas do not grow in this time is stalled (default ${DEFAULT-VALUE}).")
+            description = "A move whose new replicas do not grow in this time, and have not caught up, is stalled "
+                    + "(default ${DEFAULT-VALUE}; a throttled move can fetch nothing for about Kafka's quota window, "
+                    + "11 s, after its first burst: give more under a tight throttle).")
     Duration stallWindow;
 
     @Option(names = "--json", description = "The leftovers as one JSON object per line.")

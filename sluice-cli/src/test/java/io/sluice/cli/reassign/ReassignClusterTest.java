@@ -221,11 +221,12 @@ class ReassignClusterTest {
             assertTrue(!guard.equals("null") && Long.parseLong(guard) > 400_000 && Long.parseLong(guard) < 700_000,
                     "1 MB over 2 partitions: about 500 kB x 1.10 per partition, not " + guard);
         }
-        // the moves grow at the throttle's pace: check names the killed run's leftovers, and no move as stalled (it
-        // read every move in progress as one from its full replica list to itself, so nothing was seen to grow)
-        Cli.Result moving = reassign(ExitStatus.FAILURE, "check", "--stall-window", "2s");
-        assertTrue(moving.out().contains("temporary"), moving.out());
-        assertFalse(moving.out().contains("stalled move"), moving.out());
+        // the moves grow at the throttle's pace: check names no move as stalled (it read every move in progress as
+        // one from its full replica list to itself, so nothing was seen to grow). A window past Kafka's quota window
+        // (11 s): once a fresh throttle's first burst is spent, a follower may fetch nothing for about that long. What
+        // else check says depends on whether the moves end within the window (the run's configs are then leftovers)
+        Cli.Result moving = Cli.run("reassign", "check", "--stall-window", "30s", "-b", kafka.bootstrapServers());
+        assertFalse(moving.out().contains("stalled move"), moving.out() + moving.err());
 
         Cli.Result resume = reassign(ExitStatus.OK, "resume", planFile + ".journal", "--poll", "200ms");
         assertTrue(resume.err().contains("restored topic " + future + " retention.bytes (removed)"), resume.err());

@@ -155,12 +155,7 @@ public final class LeftoverCheck {
                 stalled.add(new Leftover.StalledMove(tp, r.addingReplicas(), "brokers " + gone + " are not in the "
                         + "cluster"));
             } else {
-                // during a move, replicas() is the old replicas and the new ones together: the move is from the
-                // replicas not being added to those not being removed (from replicas() itself nothing was being
-                // added, so nothing could be seen to grow, and every healthy move read as stalled)
-                List<Integer> from = r.replicas().stream().filter(b -> !r.addingReplicas().contains(b)).toList();
-                List<Integer> target = r.replicas().stream().filter(b -> !r.removingReplicas().contains(b)).toList();
-                watched.put(tp, new PartitionMove(tp.topic(), tp.partition(), from, target, Long.MAX_VALUE));
+                watched.put(tp, moveOf(tp, r));
             }
         });
         if (!watched.isEmpty()) {
@@ -169,13 +164,25 @@ public final class LeftoverCheck {
             Set<TopicPartition> still = reassignments.ongoing(watched.keySet()).keySet();
             Map<TopicPartition, Long> after = copiedEach(reassignments, watched);
             for (TopicPartition tp : still) {
-                if (after.get(tp) <= before.get(tp)) {
+                // a copy that caught up does not grow while the leader takes it into sync: not stalled
+                if (after.get(tp) <= before.get(tp) && !reassignments.caughtUp(watched.get(tp))) {
                     stalled.add(new Leftover.StalledMove(tp, watched.get(tp).adding(), "its new replicas did not "
                             + "grow in " + stallWindow.toSeconds() + " s"));
                 }
             }
         }
         return stalled;
+    }
+
+    /**
+     * The move under way of {@code tp}: during a move, Kafka's replica list holds the old replicas and the new ones
+     * together, so the move is from the replicas not being added to those not being removed. (Taken from the whole
+     * list, nothing was being added, nothing could be seen to grow, and every healthy move read as stalled.)
+     */
+    static PartitionMove moveOf(TopicPartition tp, PartitionReassignment r) {
+        List<Integer> from = r.replicas().stream().filter(b -> !r.addingReplicas().contains(b)).toList();
+        List<Integer> to = r.replicas().stream().filter(b -> !r.removingReplicas().contains(b)).toList();
+        return new PartitionMove(tp.topic(), tp.partition(), from, to, Long.MAX_VALUE);
     }
 
     private static Map<TopicPartition, Long> copiedEach(Reassignments reassignments,

@@ -115,6 +115,30 @@ public final class Reassignments {
         return copied;
     }
 
+    /**
+     * Whether every new replica of {@code move} holds as many bytes as the largest of its replicas before the move: a
+     * copy that caught up waits only for the leader to take it into sync, and does not grow meanwhile.
+     */
+    public boolean caughtUp(PartitionMove move) {
+        Set<Integer> brokers = new java.util.HashSet<>(move.adding());
+        brokers.addAll(move.from());
+        Map<Integer, Map<String, LogDirDescription>> dirs = AdminCalls.get(admin.describeLogDirs(brokers)
+                .allDescriptions(), "describe log dirs");
+        long before = move.from().stream().mapToLong(b -> sizeOn(dirs, b, move.topicPartition())).max().orElse(0);
+        return move.adding().stream().allMatch(b -> sizeOn(dirs, b, move.topicPartition()) >= before);
+    }
+
+    private static long sizeOn(Map<Integer, Map<String, LogDirDescription>> dirs, int broker, TopicPartition tp) {
+        long size = 0;
+        for (LogDirDescription dir : dirs.getOrDefault(broker, Map.of()).values()) {
+            ReplicaInfo info = dir.replicaInfos().get(tp);
+            if (info != null && !info.isFuture()) {
+                size = Math.max(size, info.size());
+            }
+        }
+        return size;
+    }
+
     static String names(List<PartitionMove> moves) {
         return moves.stream().map(m -> m.topic() + "-" + m.partition()).collect(Collectors.joining(", "));
     }
