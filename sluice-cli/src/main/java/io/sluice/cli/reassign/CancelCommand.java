@@ -50,6 +50,12 @@ final class CancelCommand implements Callable<Integer> {
         if (!Files.exists(journalFile)) {
             throw new RunFailure("no journal " + journalFile);
         }
+        if (Journal.isOver(Journal.read(journalFile))) {
+            // said once, not followed by the line of a run that just completed
+            context.console().say("the journal " + journalFile + " says this run is over (finished or cancelled); "
+                    + "nothing to cancel");
+            return ExitStatus.OK;
+        }
         return ClusterConnection.with(kafka, spec, admin -> {
             ProgressView view = new ProgressView(context.console(), Duration.ofSeconds(30));
             try (ClusterJournal topic = new ClusterJournal(admin, kafka.clientProperties(Map.of()), Set.of());

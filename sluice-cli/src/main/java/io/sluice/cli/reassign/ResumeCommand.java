@@ -54,6 +54,12 @@ final class ResumeCommand implements Callable<Integer> {
         if (!Files.exists(journalFile)) {
             throw new RunFailure("no journal " + journalFile);
         }
+        if (Journal.isOver(Journal.read(journalFile))) {
+            // said once, not followed by the line of a run that just completed
+            context.console().say("the journal " + journalFile + " says this run is over (finished or cancelled); "
+                    + "nothing to do");
+            return ExitStatus.OK;
+        }
         // the configs come from the journal, as the killed run set them
         ExecuteOptions options = new ExecuteOptions(0, run.batchSize, false, 1, 1, run.poll);
         return ClusterConnection.with(kafka, spec, admin -> {

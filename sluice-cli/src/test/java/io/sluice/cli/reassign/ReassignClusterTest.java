@@ -490,6 +490,13 @@ class ReassignClusterTest {
         awaitTrue(() -> admin.describeLogDirs(List.of(4)).allDescriptions().get(30, TimeUnit.SECONDS).get(4).values()
                 .stream().allMatch(d -> d.replicaInfos().isEmpty()), "broker 4 deleted its replicas");
         assertNoThrottleOrOverride(null);
+
+        // a finished journal: one line says so (it was followed by "done: ... is complete", which contradicted it)
+        for (String command : List.of("resume", "cancel")) {
+            Cli.Result over = reassign(ExitStatus.OK, command, planFile + ".journal");
+            assertTrue(over.err().contains("says this run is over (finished or cancelled)"), over.err());
+            assertFalse(over.err().contains("done:") || over.err().contains("cancelled: no move"), over.err());
+        }
     }
 
     /** A topic on brokers 1 to 3 with {@code perPartition} records of 1000 bytes without a timestamp in each of 2. */
