@@ -26,7 +26,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -220,7 +219,7 @@ public final class Mirror implements AutoCloseable {
                 .producerProperties(producerProperties(config))
                 .transactionalIdPrefix(config.transactionalIdPrefix())
                 .progressGroup(config.progressGroup())
-                .progressPartition(tp -> new TopicPartition(config.naming().target(tp.topic()), tp.partition()))
+                .progressPartition(config.naming()::target)
                 .build();
     }
 

@@ -48,7 +48,7 @@ public final class MirrorProgress implements AutoCloseable {
     public static MirrorProgress of(MirrorConfig config, Duration timeout) {
         if (config.delivery() == MirrorDelivery.EXACTLY_ONCE) {
             return new MirrorProgress(config.targetProperties(), config.progressGroup(),
-                    tp -> new TopicPartition(config.naming().target(tp.topic()), tp.partition()), timeout);
+                    config.naming()::target, timeout);
         }
         return new MirrorProgress(config.sourceProperties(), config.sourceGroup(), Function.identity(), timeout);
     }

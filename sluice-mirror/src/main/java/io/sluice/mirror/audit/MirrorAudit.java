@@ -63,7 +63,7 @@ public final class MirrorAudit {
             List<String> notes = new ArrayList<>();
             List<PartitionAudit> audits = new ArrayList<>();
             for (TopicPartition tp : partitions) {
-                TopicPartition targetTp = new TopicPartition(config.naming().target(tp.topic()), tp.partition());
+                TopicPartition targetTp = config.naming().target(tp);
                 long logStart = logStarts.get(tp);
                 long until = progress.getOrDefault(tp, logStart);
                 if (!progress.containsKey(tp)) {

@@ -1,6 +1,7 @@
 package io.sluice.mirror.copy;
 
 import java.util.Objects;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The name a source topic has in the target cluster: the same (the default), or made from a template in which
@@ -52,6 +53,11 @@ public final class TopicNaming {
     /** The target topic of {@code sourceTopic}. */
     public String target(String sourceTopic) {
         return template.replace(TOPIC, sourceTopic);
+    }
+
+    /** The target partition of source partition {@code source}: the same number, in the target topic. */
+    public TopicPartition target(TopicPartition source) {
+        return new TopicPartition(target(source.topic()), source.partition());
     }
 
     /** Whether topics keep their names, the only naming under which two mirrors can face each other. */

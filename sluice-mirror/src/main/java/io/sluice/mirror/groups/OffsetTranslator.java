@@ -72,7 +72,7 @@ final class OffsetTranslator {
 
     /** The target partition a source partition is copied to. */
     TopicPartition targetOf(TopicPartition source) {
-        return new TopicPartition(config.naming().target(source.topic()), source.partition());
+        return config.naming().target(source);
     }
 
     /**

@@ -52,7 +52,7 @@ final class ForeignRecords {
      */
     Asked ask(Collection<TopicPartition> sources) {
         List<TopicPartition> targets = sources.stream()
-                .map(tp -> new TopicPartition(naming.target(tp.topic()), tp.partition())).toList();
+                .map(naming::target).toList();
         return new Asked(target.ranges(targets).toCompletableFuture());
     }
 
@@ -73,7 +73,7 @@ final class ForeignRecords {
                 return;
             }
             Set<TopicPartition> targets = new HashSet<>();
-            sources.forEach(tp -> targets.add(new TopicPartition(naming.target(tp.topic()), tp.partition())));
+            sources.forEach(tp -> targets.add(naming.target(tp)));
             try {
                 Map<TopicPartition, ClusterTopics.OffsetRange> held = new HashMap<>(
                         ranges.get(wait.toMillis(), TimeUnit.MILLISECONDS));
