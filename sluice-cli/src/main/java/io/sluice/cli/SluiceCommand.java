@@ -98,7 +98,11 @@ public final class SluiceCommand implements Callable<Integer> {
         cli.setErr(new PrintWriter(context.console().err(), true));
         cli.setExecutionStrategy(parsed -> {
             Logging.configure(context.console().logStream(), top.logFormat, top.verbose);
-            return new CommandLine.RunLast().execute(parsed);
+            try {
+                return new CommandLine.RunLast().execute(parsed);
+            } finally {
+                Logging.finish();
+            }
         });
         cli.setExecutionExceptionHandler((e, command, parsed) -> failed(e, context, top.verbose));
         cli.setParameterExceptionHandler((e, given) -> misused(e));

@@ -11,6 +11,8 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -30,6 +32,8 @@ public final class Logging {
             "org.apache.kafka.clients.consumer.internals.OffsetFetcherUtils";
 
     private static volatile boolean verbose;
+    /** The filter of the last {@link #configure}, or null with {@code --verbose}. */
+    private static volatile RepeatedWarnings repeats;
 
     private Logging() {
     }
@@ -48,12 +52,13 @@ public final class Logging {
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.addAppender(appender);
         root.setLevel(Level.INFO);
-        if (!verbose) {
-            RepeatedWarnings repeats = new RepeatedWarnings();
-            repeats.setContext(context);
-            repeats.start();
-            context.addTurboFilter(repeats);
+        RepeatedWarnings filter = verbose ? null : new RepeatedWarnings();
+        if (filter != null) {
+            filter.setContext(context);
+            filter.start();
+            context.addTurboFilter(filter);
         }
+        Logging.repeats = filter;
         Logging.verbose = verbose;
         // Sluice's own loggers: io.sluice.* (engine, storage) and sluice.* (the command's messages)
         context.getLogger("io.sluice").setLevel(verbose ? Level.DEBUG : Level.INFO);
@@ -65,6 +70,23 @@ public final class Logging {
             // a read_committed endOffsets for partitions not assigned yet (how a bounded run takes its ends) warns
             // once for each that their last stable offset is not kept: nothing is wrong
             context.getLogger(UNASSIGNED_LSO_WARNINGS).setLevel(Level.ERROR);
+        }
+    }
+
+    /**
+     * The command ends: one line counts the libraries' warnings held back since each last showed, if any, so that a
+     * run that ends does not leave some of them unmentioned.
+     */
+    public static void finish() {
+        RepeatedWarnings filter = repeats;
+        Map<String, Long> held = filter == null ? Map.of() : filter.heldBack();
+        if (!held.isEmpty()) {
+            String counts = held.entrySet().stream()
+                    .map(e -> e.getValue() + " " + e.getKey() + (e.getValue() == 1 ? " warning" : " warnings"))
+                    .collect(Collectors.joining(", "));
+            LoggerFactory.getLogger("sluice.warnings").info("{} that repeated one shown earlier {} not shown "
+                    + "(--verbose shows each)", counts, held.values().stream().mapToLong(Long::longValue).sum() == 1
+                    ? "was" : "were");
         }
     }
 

@@ -5,8 +5,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 import org.slf4j.Marker;
@@ -19,7 +22,8 @@ import org.slf4j.MarkerFactory;
  * how many were not. A kind is a logger and its message with its counts and ids taken out ({@link #NUMBERS}): Kafka's
  * clients format their messages before logging them (a correlation id, a node in the text), so the pattern a logger
  * was given is not to be had. Errors all show but one (a rebalance listener's failure, which the engine reports in
- * words), and so do Sluice's own lines: it says what it means once. Installed unless {@code --verbose}.
+ * words), and so do Sluice's own lines: it says what it means once. Installed unless {@code --verbose}. What is held
+ * back when the command ends is counted in one line ({@link #heldBack}), so that no warning goes unmentioned.
  *
  * <p>Threading: any thread that logs; each kind's count is updated under that kind's lock.
  */
@@ -43,6 +47,8 @@ final class RepeatedWarnings extends TurboFilter {
     private static final Marker COUNT = MarkerFactory.getMarker("SLUICE_REPEATS");
 
     private final ConcurrentMap<String, Kind> kinds = new ConcurrentHashMap<>();
+    /** Warnings held back of kinds forgotten since (past {@link #MAX_KINDS}), by the source that logged them. */
+    private final ConcurrentMap<String, LongAdder> forgotten = new ConcurrentHashMap<>();
     private final LongSupplier clock;
     private final long window;
 
@@ -66,10 +72,10 @@ final class RepeatedWarnings extends TurboFilter {
             return FilterReply.NEUTRAL;
         }
         if (kinds.size() >= MAX_KINDS) {
-            kinds.clear(); // messages that vary in words, not numbers: forget rather than grow
+            forget(); // messages that vary in words, not numbers: forget rather than grow
         }
         Kind kind = kinds.computeIfAbsent(logger.getName() + ' ' + level + ' ' + NUMBERS.matcher(format).replaceAll("#"),
-                k -> new Kind());
+                k -> new Kind(logger.getName()));
         long hidden;
         long since;
         synchronized (kind) {
@@ -92,13 +98,45 @@ final class RepeatedWarnings extends TurboFilter {
         return FilterReply.NEUTRAL;
     }
 
+    /**
+     * The warnings held back and not yet counted in a line, by the source that logged them ({@link LogSource}:
+     * {@code kafka}, {@code s3}); counted once: a second call returns only what was held back since.
+     */
+    Map<String, Long> heldBack() {
+        Map<String, Long> held = new TreeMap<>();
+        forgotten.forEach((source, count) -> held.merge(source, count.sumThenReset(), Long::sum));
+        for (Kind kind : kinds.values()) {
+            synchronized (kind) {
+                held.merge(LogSource.of(kind.logger), kind.hidden, Long::sum);
+                kind.hidden = 0;
+            }
+        }
+        held.values().removeIf(count -> count == 0);
+        return held;
+    }
+
+    private void forget() {
+        for (Kind kind : kinds.values()) {
+            synchronized (kind) {
+                forgotten.computeIfAbsent(LogSource.of(kind.logger), k -> new LongAdder()).add(kind.hidden);
+                kind.hidden = 0;
+            }
+        }
+        kinds.clear();
+    }
+
     private static boolean ownLogger(String name) {
         return name.startsWith("io.sluice") || name.startsWith("sluice");
     }
 
     /** One kind of warning: when it last showed, and how many of it were not shown since. */
     private static final class Kind {
+        final String logger;
         long shownAt = Long.MIN_VALUE;
         long hidden;
+
+        Kind(String logger) {
+            this.logger = logger;
+        }
     }
 }

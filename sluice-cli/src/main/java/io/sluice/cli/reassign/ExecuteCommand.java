@@ -22,7 +22,9 @@ import io.sluice.reassign.plan.PlanFile;
 import io.sluice.reassign.plan.ReassignmentPlan;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -119,9 +121,12 @@ final class ExecuteCommand implements Callable<Integer> {
         ExecuteOptions options = new ExecuteOptions(rate, run.batchSize, retentionGuard, allowance, maxDiskUse,
                 run.poll);
         return ClusterConnection.with(kafka, spec, admin -> {
-            List<String> stale = PlanFreshness.stale(plan.moves(), new Reassignments(admin).replicas(
-                    plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet())));
-            stale = new java.util.ArrayList<>(stale);
+            Optional<String> otherCluster = PlanFreshness.otherCluster(plan.cluster(), Reassignments.clusterId(admin));
+            if (otherCluster.isPresent()) {
+                throw new RunFailure(otherCluster.get() + ": plan again on this one");
+            }
+            List<String> stale = new ArrayList<>(PlanFreshness.stale(plan.moves(), new Reassignments(admin).replicas(
+                    plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet()))));
             stale.addAll(PlanFreshness.absentBrokers(plan.moves(), Reassignments.brokers(admin)));
             if (!stale.isEmpty()) {
                 stale.forEach(line -> context.console().say("stale plan: " + line));

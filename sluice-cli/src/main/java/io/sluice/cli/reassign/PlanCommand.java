@@ -116,7 +116,8 @@ final class PlanCommand implements Callable<Integer> {
                 throw new RunFailure("no plan: " + e.getMessage());
             }
             List<DiskUse> disks = DiskProjection.of(snapshot, moves);
-            ReassignmentPlan plan = new ReassignmentPlan(target.toString(), moves, disks);
+            ReassignmentPlan plan = new ReassignmentPlan(Reassignments.clusterId(admin), target.toString(), moves,
+                    disks);
             DiskHeadroom headroom = new DiskHeadroom(maxDiskUse);
             List<DiskUse> over = headroom.exceeded(disks);
             if (json) {

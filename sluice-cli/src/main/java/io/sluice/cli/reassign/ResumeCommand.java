@@ -4,15 +4,18 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
-import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.cluster.ClusterException;
+import io.sluice.reassign.execute.ExecuteOptions;
+import io.sluice.reassign.execute.PlanFreshness;
 import io.sluice.reassign.execute.ReassignmentRun;
+import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
 import io.sluice.reassign.journal.JournalMirror;
 import io.sluice.reassign.plan.ReassignmentPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -67,6 +70,11 @@ final class ResumeCommand implements Callable<Integer> {
             ReassignmentPlan plan;
             try (Journal read = Journal.open(journalFile)) {
                 plan = read.plan().orElseThrow(() -> new RunFailure("the journal " + journalFile + " holds no plan"));
+            }
+            Optional<String> otherCluster = PlanFreshness.otherCluster(plan.cluster(), Reassignments.clusterId(admin));
+            if (otherCluster.isPresent()) {
+                throw new RunFailure("the journal " + journalFile + " is of a run on another cluster: "
+                        + otherCluster.get() + "; resume it with --bootstrap-server of the cluster it was started on");
             }
             try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
                     Journal journal = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {

@@ -1,15 +1,20 @@
 package io.sluice.cli.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * A library's warning shows once a minute with the count of those not shown; Sluice's own lines and other kinds of
@@ -27,9 +32,9 @@ class RepeatedWarningsTest {
     private final AtomicLong now = new AtomicLong();
     private final LoggerContext context = new LoggerContext();
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    private final RepeatedWarnings filter = new RepeatedWarnings(now::get, Duration.ofSeconds(60));
 
     RepeatedWarningsTest() {
-        RepeatedWarnings filter = new RepeatedWarnings(now::get, Duration.ofSeconds(60));
         filter.setContext(context);
         filter.start();
         context.addTurboFilter(filter);
@@ -53,7 +58,6 @@ class RepeatedWarningsTest {
                 count, REFUSED.formatted(1, 9092), count, METADATA.formatted(120)), messages());
     }
 
-    /** Warnings about different partitions or brokers say different things: each shows. */
     /** The consumer's report of a rebalance listener that threw: the engine says why itself, in words. */
     @Test
     void aFailedRebalanceListenerIsLeftToTheEngineToSay() {
@@ -65,6 +69,7 @@ class RepeatedWarningsTest {
         assertEquals(List.of("any other error still shows"), messages());
     }
 
+    /** Warnings about different partitions or brokers say different things: each shows. */
     @Test
     void partitionsAndBrokersAreKeptApart() {
         Logger fetcher = context.getLogger("org.apache.kafka.clients.consumer.internals.Fetcher");
@@ -101,6 +106,46 @@ class RepeatedWarningsTest {
                 "an INFO line is not a warning: 2",
                 "an error always shows",
                 "an error always shows"), messages());
+    }
+
+    /** What was held back when the command ends is counted by source, once. */
+    @Test
+    void whatIsHeldBackAtTheEndIsCountedBySourceOnce() {
+        Logger kafka = context.getLogger("org.apache.kafka.clients.NetworkClient");
+        Logger producer = context.getLogger("org.apache.kafka.clients.producer.internals.Sender");
+        Logger s3 = context.getLogger("software.amazon.awssdk.core.internal.http.RetryableStage");
+        for (int i = 0; i < 5; i++) {
+            kafka.warn(REFUSED.formatted(1, 9092));
+        }
+        producer.warn("Got error produce response with correlation id 17 on topic-partition clicks-0, retrying");
+        producer.warn("Got error produce response with correlation id 18 on topic-partition clicks-0, retrying");
+        s3.warn("Retrying after a 503");
+        s3.warn("Retrying after a 503");
+        s3.warn("a warning shown once is not counted");
+        assertEquals(Map.of("kafka", 5L, "s3", 1L), filter.heldBack());
+        assertEquals(Map.of(), filter.heldBack(), "counted once");
+        now.set(Duration.ofSeconds(61).toNanos());
+        kafka.warn(REFUSED.formatted(1, 9092));
+        assertEquals(REFUSED.formatted(1, 9092), messages().get(messages().size() - 1),
+                "the next one after the minute shows without a count: it was counted at the end already");
+    }
+
+    /** The command's last line counts what was held back, in the command's log stream. */
+    @Test
+    void theCommandsLastLineCountsWhatWasHeldBack() {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Logging.configure(log, LogFormat.TEXT, false);
+        org.slf4j.Logger kafka = LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient");
+        for (int i = 0; i < 3; i++) {
+            kafka.warn(REFUSED.formatted(1, 9092));
+        }
+        Logging.finish();
+        Logging.finish();
+        String said = log.toString(StandardCharsets.UTF_8);
+        assertEquals(2, said.lines().count(), said);
+        assertTrue(said.lines().skip(1).findFirst().orElseThrow().endsWith(
+                "INFO  warnings: 2 kafka warnings that repeated one shown earlier were not shown (--verbose shows "
+                        + "each)"), said);
     }
 
     @Test

@@ -561,7 +561,6 @@ class ReassignClusterTest {
         return reassign(ExitStatus.OK, "plan", "--add-brokers", "4", "-t", topic, "-o", planFile.toString());
     }
 
-    /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
     /**
      * A plan naming a topic the cluster does not have, or a broker it does not have (another cluster's plan, an edited
      * one), is refused before any change: the broker was refused by Kafka only when its move was asked, after the moves
@@ -576,7 +575,7 @@ class ReassignClusterTest {
         List<Integer> edited = new ArrayList<>(now);
         edited.set(0, 7);
         Path planFile = TestDirs.newDir("reassign-foreign").resolve("plan.json");
-        PlanFile.write(planFile, new ReassignmentPlan("edited", List.of(
+        PlanFile.write(planFile, new ReassignmentPlan(null, "edited", List.of(
                 new PartitionMove(topic, 0, now, edited, 0),
                 new PartitionMove("no-such-topic-here", 0, List.of(1), List.of(2), 0)), List.of()));
         Cli.Result refused = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--throttle", "1MB/s");
@@ -587,6 +586,34 @@ class ReassignClusterTest {
         assertFalse(Files.exists(Path.of(planFile + ".journal")), "no run began");
     }
 
+    /**
+     * A plan made on another cluster is refused even when its moves fit this one (a staging cluster with the same
+     * topics on the same broker IDs): its disk figures, and the review a person gave it, were of the other cluster.
+     */
+    @Test
+    @Order(12)
+    void aPlanMadeOnAnotherClusterIsRefusedEvenWhenItsMovesFit() throws Exception {
+        String topic = topicOnFirstThree("reassign-other-cluster", 1, 10, 100);
+        Path planFile = TestDirs.newDir("reassign-other-cluster").resolve("plan.json");
+        planToAddBroker4(topic, planFile);
+        ReassignmentPlan made = PlanFile.read(planFile);
+        String here;
+        try (Admin admin = Admin.create(kafka.clientProperties(Listener.PLAINTEXT))) {
+            here = admin.describeCluster().clusterId().get();
+        }
+        assertEquals(here, made.cluster(), "the plan names the cluster it was made on");
+        PlanFile.write(planFile, new ReassignmentPlan("Staging-cluster-id0000", made.goal(), made.moves(),
+                made.disks()));
+
+        Cli.Result refused = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--throttle", "1MB/s");
+        String said = refused.out() + refused.err();
+        assertTrue(said.contains("the plan was made on the cluster Staging-cluster-id0000, and this is the cluster "
+                + here + ": plan again on this one"), said);
+        assertEquals(made.moves().get(0).from(), replicas(topic).get(new TopicPartition(topic, 0)), "nothing changed");
+        assertFalse(Files.exists(Path.of(planFile + ".journal")), "no run began");
+    }
+
+    /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
     private static Cli.Result reassign(int status, String... args) {
         List<String> line = new ArrayList<>(List.of("reassign"));
         line.addAll(List.of(args));

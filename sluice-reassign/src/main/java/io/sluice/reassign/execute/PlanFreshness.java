@@ -4,6 +4,7 @@ import io.sluice.reassign.plan.PartitionMove;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
@@ -32,6 +33,19 @@ public final class PlanFreshness {
             }
         }
         return stale;
+    }
+
+    /**
+     * Says so when the plan was made on another cluster than {@code clusterId}: its moves may even fit (the same
+     * topics on the same broker IDs, as a staging cluster often has), but its disk figures and its review were of the
+     * other one. A plan that names no cluster (written by an older version) is taken as it is.
+     */
+    public static Optional<String> otherCluster(String planCluster, String clusterId) {
+        if (planCluster == null || planCluster.equals(clusterId)) {
+            return Optional.empty();
+        }
+        return Optional.of("the plan was made on the cluster " + planCluster + ", and this is the cluster "
+                + clusterId);
     }
 
     /**

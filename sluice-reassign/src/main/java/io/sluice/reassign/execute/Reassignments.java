@@ -60,6 +60,11 @@ public final class Reassignments {
         return replicas;
     }
 
+    /** The cluster's ID, as its brokers give it. */
+    public static String clusterId(Admin admin) {
+        return AdminCalls.get(admin.describeCluster().clusterId(), "describe the cluster");
+    }
+
     /** The brokers the cluster has now. */
     public static Set<Integer> brokers(Admin admin) {
         return AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster").stream().map(Node::id)

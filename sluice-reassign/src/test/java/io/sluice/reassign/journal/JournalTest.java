@@ -26,7 +26,7 @@ class JournalTest {
     @Test
     void aReopenedJournalKnowsThePlanTheChangesNotRestoredAndTheMovesStarted() {
         Path file = dir.resolve("run.journal");
-        ReassignmentPlan plan = new ReassignmentPlan("add brokers [4]",
+        ReassignmentPlan plan = new ReassignmentPlan("cluster-a", "add brokers [4]",
                 List.of(new PartitionMove("t", 0, List.of(1, 2), List.of(4, 2), 100)), List.of());
         ConfigChange rate = new ConfigChange(ConfigResource.Type.BROKER, "4", "leader.replication.throttled.rate",
                 "1000", null);
@@ -83,7 +83,7 @@ class JournalTest {
         ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
         String run;
         try (Journal journal = Journal.open(file, mirror)) {
-            journal.plan(new ReassignmentPlan("balance bytes", List.of(), List.of()));
+            journal.plan(new ReassignmentPlan("cluster-a", "balance bytes", List.of(), List.of()));
             run = journal.run();
             journal.changing(rate);
             journal.changing(retention);

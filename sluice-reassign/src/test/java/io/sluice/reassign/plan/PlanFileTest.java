@@ -2,11 +2,13 @@ package io.sluice.reassign.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +51,22 @@ class PlanFileTest {
             assertTrue(refusal.startsWith("the plan " + file + " ") && refusal.contains("(line 1, column"), refusal);
             assertWords(refusal);
         }
+    }
+
+    @Test
+    void aPlanKeepsTheClusterItWasMadeOnAndAnOlderPlanThatNamesNoneStillReads() throws Exception {
+        Path file = dir.resolve("plan.json");
+        ReassignmentPlan plan = new ReassignmentPlan("q1RgY5bGQ3-Wk4tLkT0kXA", "balance bytes",
+                List.of(new PartitionMove("t", 0, List.of(1, 2), List.of(3, 2), 100)), List.of());
+        PlanFile.write(file, plan);
+        assertEquals(plan, PlanFile.read(file));
+
+        Path older = Files.writeString(dir.resolve("older.json"), Files.readString(file)
+                .replaceAll("\"cluster\" *: *\"[^\"]*\",", ""));
+        assertFalse(Files.readString(older).contains("cluster"), Files.readString(older));
+        ReassignmentPlan read = PlanFile.read(older);
+        assertNull(read.cluster());
+        assertEquals(plan.moves(), read.moves());
     }
 
     private static String refusal(Path file) {
