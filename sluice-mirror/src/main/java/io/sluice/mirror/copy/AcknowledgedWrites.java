@@ -19,8 +19,10 @@ import org.apache.kafka.common.TopicPartition;
  * At least once: idempotent producers (acks=all), one for each source partition up to {@link #MAX_PRODUCERS}, then
  * shared in turn; a checkpoint of a source partition waits until each of its copies was acknowledged, so the source
  * offsets committed after it never name a copy the target does not hold. A restart repeats the copies after the last
- * commit: duplicates come only from that window. A source partition keeps its producer for the life of this object,
- * also when it leaves and comes back, so its copies are never in two producers at once and keep their order.
+ * commit: duplicates come only from that window. A source partition keeps its producer while any copy of it is not
+ * yet acknowledged, also when it leaves and comes back, so its copies are never in two producers at once and keep
+ * their order; one that leaves with every copy acknowledged is forgotten (a mirror over a pattern of topics that come
+ * and go would otherwise keep an entry for every partition it ever copied).
  *
  * <p>Threading: {@link #send} and {@link #flush} of one source partition from its lane; the producer's callbacks
  * on its I/O thread, which only count down and record the first failure; the choice of a producer under this
@@ -42,8 +44,10 @@ public final class AcknowledgedWrites implements TargetWrites {
     private final Map<TopicPartition, Pending> pending = new ConcurrentHashMap<>();
     /** Guarded by this. */
     private final List<KafkaProducer<byte[], byte[]>> producers = new ArrayList<>();
-    /** Each source partition's producer, for good (see the class comment); guarded by this. */
+    /** Each source partition's producer while it has one (see the class comment); guarded by this. */
     private final Map<TopicPartition, KafkaProducer<byte[], byte[]>> chosen = new HashMap<>();
+    /** How many partitions were given a shared producer: the next takes the next one in turn. Guarded by this. */
+    private long turns;
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
@@ -69,7 +73,7 @@ public final class AcknowledgedWrites implements TargetWrites {
                 producers.add(newProducer.get());
                 return producers.get(producers.size() - 1);
             }
-            return producers.get(chosen.size() % MAX_PRODUCERS);
+            return producers.get((int) (turns++ % MAX_PRODUCERS));
         });
     }
 
@@ -81,9 +85,20 @@ public final class AcknowledgedWrites implements TargetWrites {
         }
     }
 
+    /** How many source partitions have a producer chosen. */
+    synchronized int partitionsWithAProducer() {
+        return chosen.size();
+    }
+
     @Override
     public void forget(TopicPartition source) {
-        pending.remove(source);
+        Pending left = pending.remove(source);
+        if (left == null || left.outstanding.get() == 0) {
+            // no copy of it is in flight: if it comes back, any producer keeps its order
+            synchronized (this) {
+                chosen.remove(source);
+            }
+        }
     }
 
     /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */

@@ -3,6 +3,7 @@ package io.sluice.mirror.copy;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -74,7 +75,16 @@ final class Cursors {
         if (earlier != null && source.partition() < earlier.length) {
             Cursor[] left = earlier.clone();
             left[source.partition()] = null;
-            byTopic.put(source.topic(), left);
+            if (Arrays.stream(left).allMatch(Objects::isNull)) {
+                byTopic.remove(source.topic()); // a topic of a pattern may never come back
+            } else {
+                byTopic.put(source.topic(), left);
+            }
         }
+    }
+
+    /** How many topics have a partition open here. */
+    int topics() {
+        return byTopic.size();
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -101,6 +102,8 @@ public final class GroupOffsetSync implements AutoCloseable {
             failed("", "cannot list the source's consumer groups", e);
             return;
         }
+        Set<String> listed = Set.copyOf(groups);
+        failures.keySet().removeIf(g -> !g.isEmpty() && !listed.contains(g)); // a group that is gone is not failing
         for (String group : groups) {
             if (closed) {
                 return;

@@ -55,11 +55,11 @@ class AcknowledgedWritesTest {
     }
 
     /**
-     * A producer for each source partition up to the bound, then shared; a partition that leaves and comes back keeps
-     * its producer (its earlier copies may still be in flight there), and its copies keep their order.
+     * A producer for each source partition up to the bound, then shared; a partition that leaves with its copies
+     * acknowledged (as a checkpoint's flush leaves it) is forgotten, and when it comes back its copies keep their order.
      */
     @Test
-    void eachSourcePartitionHasAProducerOfItsOwnUpToTheBoundAndKeepsIt() throws Exception {
+    void eachSourcePartitionHasAProducerOfItsOwnUpToTheBoundAndIsForgottenWhenItLeaves() throws Exception {
         String topic = Names.unique("acked-pool");
         int sources = AcknowledgedWrites.MAX_PRODUCERS + 3;
         kafka.createTopic(topic, sources);
@@ -80,6 +80,7 @@ class AcknowledgedWritesTest {
             }
             assertEquals(AcknowledgedWrites.MAX_PRODUCERS, made.get());
             assertEquals(AcknowledgedWrites.MAX_PRODUCERS, writes.producers());
+            assertEquals(0, writes.partitionsWithAProducer(), "every partition left with its copies acknowledged");
         }
         List<ConsumerRecord<byte[], byte[]>> all = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT),
                 topic, Duration.ofSeconds(30));
