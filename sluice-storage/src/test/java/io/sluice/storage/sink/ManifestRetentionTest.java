@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.ForwardingBackend;
 import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.codec.Compressors;
@@ -27,6 +28,8 @@ import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Manifests below the committed one are folded into summaries and removed: a long run keeps a bounded number of them,
@@ -143,6 +146,94 @@ class ManifestRetentionTest {
                     "level " + level + " is folded on: " + byLevel);
         }
         assertTrue(byLevel.get(0) <= FOLD_AFTER + 1, "manifests: " + byLevel);
+    }
+
+    /**
+     * An owner dies inside a fold above level 1, at each of its steps (its summary not written yet; written, none of
+     * its inputs removed; some removed; all but the last), and the next owner folds on: every file stays named at
+     * every step, and the leftovers are folded away. A death is the owner's store failing for good from that call on,
+     * which leaves the storage as a halt there would.
+     */
+    @ParameterizedTest(name = "dies at the level-2 fold''s call {0}")
+    @ValueSource(ints = {0, 1, 2, 5, 8})
+    void anOwnerThatDiesInAFoldAboveLevelOneLosesNoEntryAndTheNextFoldsOn(int deathAt) throws Exception {
+        int topLevel = 3;
+        PartitionPaths paths = new PartitionPaths(PARTITION, TOPIC_ID);
+        // calls of the first level-2 fold: 0 the write of its summary, 1..8 the removals of its inputs
+        int[] foldCalls = {-1};
+        boolean[] dead = {false};
+        ForwardingBackend dying = new ForwardingBackend(backend) {
+            @Override
+            public void writeAtomically(String path, byte[] bytes) throws java.io.IOException {
+                if (Manifest.summaryLevel(path.substring(path.lastIndexOf('/') + 1)) == 2 && foldCalls[0] < 0) {
+                    foldCalls[0] = 0;
+                }
+                step();
+                super.writeAtomically(path, bytes);
+            }
+
+            @Override
+            public void delete(String path) throws java.io.IOException {
+                if (foldCalls[0] >= 0 && Manifest.summaryLevel(path.substring(path.lastIndexOf('/') + 1)) == 1) {
+                    foldCalls[0]++;
+                }
+                step();
+                super.delete(path);
+            }
+
+            private void step() throws java.io.IOException {
+                if (!dead[0] && foldCalls[0] == deathAt) {
+                    dead[0] = true;
+                }
+                if (dead[0]) {
+                    throw new java.io.IOException("the owner died here");
+                }
+            }
+        };
+        Set<String> files = new HashSet<>();
+        ManifestRetention first = new ManifestRetention(paths, dying, "w1", FOLD_AFTER, topLevel);
+        int i = 0;
+        while (!dead[0]) {
+            commit(first, dying, paths, "w1", i++, files);
+            assertTrue(i < 200, "the first level-2 fold never came");
+        }
+        assertEquals(files, named(paths), "every file is named right after the death");
+
+        ManifestRetention next = new ManifestRetention(paths, backend, "w2", FOLD_AFTER, topLevel);
+        int end = i + 2 * FOLD_AFTER * 8 * 8;
+        for (; i < end; i++) {
+            commit(next, backend, paths, "w2", i, files);
+            assertEquals(files, named(paths), "commit " + i);
+        }
+        Map<Integer, Integer> byLevel = new java.util.TreeMap<>();
+        for (String path : backend.list(paths.manifests())) {
+            byLevel.merge(Manifest.summaryLevel(path.substring(path.lastIndexOf('/') + 1)), 1, Integer::sum);
+        }
+        for (int level = 1; level < topLevel; level++) {
+            assertTrue(byLevel.getOrDefault(level, 0) < ManifestRetention.SUMMARIES_BEFORE_MERGE,
+                    "level " + level + " is folded on after the death: " + byLevel);
+        }
+    }
+
+    /** Writes commit {@code i}'s manifest, naming one file, and tells {@code retention} that it was committed. */
+    private static void commit(ManifestRetention retention, StorageBackend store, PartitionPaths paths, String writer,
+            int i, Set<String> files) throws java.io.IOException {
+        String file = "t/f" + i + ".jsonl";
+        String name = Manifest.name(i + 1L, writer);
+        store.writeAtomically(paths.manifests() + name, new Manifest(1, "t", TOPIC_ID, 0, i + 1L,
+                List.of(new ManifestFile(file, "", 1, 10, i, i))).toJson());
+        files.add(file);
+        retention.written(name);
+        retention.committed(name);
+    }
+
+    /** The files every manifest and summary of the partition name together. */
+    private Set<String> named(PartitionPaths paths) throws java.io.IOException {
+        Set<String> named = new HashSet<>();
+        for (String path : backend.list(paths.manifests())) {
+            Manifest.fromJson(backend.read(path).orElseThrow(), path).files().forEach(f -> named.add(f.path()));
+        }
+        return named;
     }
 
     private PartitionArchive archive() {
