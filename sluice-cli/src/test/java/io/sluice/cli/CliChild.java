@@ -32,12 +32,18 @@ public final class CliChild implements AutoCloseable {
     }
 
     public static CliChild start(Path dir, String... args) throws IOException {
+        return start(dir, List.of(), args);
+    }
+
+    /** As {@link #start(Path, String...)}, with JVM options besides {@link #JVM} (crash or pause points). */
+    public static CliChild start(Path dir, List<String> jvmOptions, String... args) throws IOException {
         Path argFile = dir.resolve("classpath.args");
         String classpath = System.getProperty("java.class.path").replace("\\", "\\\\");
         Files.writeString(argFile, "-cp \"" + classpath + "\"\n", StandardCharsets.UTF_8);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString()));
         command.addAll(JVM);
+        command.addAll(jvmOptions);
         command.add("@" + argFile);
         command.add(Main.class.getName());
         command.addAll(List.of(args));

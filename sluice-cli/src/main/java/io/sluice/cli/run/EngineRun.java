@@ -100,7 +100,7 @@ public final class EngineRun {
             loop(reporter, start);
         } finally {
             requestStop("the run is ending"); // no-op when a stop was requested already
-            drain();
+            drain(reporter);
             signals.close();
             reporter.finish();
         }
@@ -137,12 +137,30 @@ public final class EngineRun {
         }
     }
 
-    private void drain() {
+    /**
+     * Closes the engine on a thread of its own while this one keeps the progress line going: a drain can take as long
+     * as the drain timeout and a commit to a slow or absent cluster, and a line that stopped moving read as a hang.
+     */
+    private void drain(ProgressReporter reporter) {
         if (engine.health() == Health.STOPPED || engine.health() == Health.FAILED) {
             return;
         }
         LOG.info("stopping ({}): {}; a second Ctrl-C stops at once", stopReason.get(), story.drainMessage());
-        engine.close();
+        Thread closing = new Thread(engine::close, "sluice-drain");
+        closing.start();
+        try {
+            while (!join(closing, TICK)) {
+                reporter.stopping(progress(), story.drainMessage());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the second signal halts the JVM; nothing else interrupts this thread
+        }
+    }
+
+    /** @return whether {@code thread} ended within {@code timeout} */
+    private static boolean join(Thread thread, Duration timeout) throws InterruptedException {
+        thread.join(timeout.toMillis());
+        return !thread.isAlive();
     }
 
     private int report(ProgressSample last, Duration elapsed) {
