@@ -117,7 +117,8 @@ public final class SluiceCommand implements Callable<Integer> {
     private static int misused(CommandLine.ParameterException e) {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
-        err.println(e.getMessage());
+        // picocli 4.7's words for a KEY=VALUE option's value without '=' say "option" twice
+        err.println(String.valueOf(e.getMessage()).replace("for option option '", "for option '"));
         if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
             CommandLine.Help help = command.getHelp();
             err.print(help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()));

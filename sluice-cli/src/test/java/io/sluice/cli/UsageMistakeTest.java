@@ -28,6 +28,15 @@ class UsageMistakeTest {
         assertTrue(result.err().contains("'sluice lag --help' explains every option."), result.err());
     }
 
+    /** Picocli's own words for a map option without '=' said "option option". */
+    @Test
+    void aKeyValueOptionWithoutEqualsSaysWhatItTakes() {
+        Cli.Result result = Cli.run("produce", "-t", "t", "-b", "127.0.0.1:1", "-X", "linger.ms");
+        assertEquals(ExitStatus.USAGE, result.status());
+        assertTrue(result.err().startsWith("Value for option '--producer-property' (KEY=VALUE) should be in KEY=VALUE "
+                + "format but was linger.ms"), result.err());
+    }
+
     @Test
     void aMisspeltOptionOrCommandGetsASuggestionInstead() {
         Cli.Result option = Cli.run("run", "--untill-end", "p.yaml");
