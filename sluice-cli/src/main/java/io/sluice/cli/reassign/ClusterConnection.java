@@ -18,28 +18,29 @@ import picocli.CommandLine;
  */
 final class ClusterConnection {
 
-    /** Something a reassign command does with the cluster. */
-    interface Work<T> {
-        T run(Admin admin) throws Exception;
+    /** Something a reassign command does with the cluster; returns the command's exit status. */
+    interface Work {
+        Integer run(Admin admin) throws Exception;
     }
 
     private ClusterConnection() {
     }
 
-    static <T> T with(KafkaFlags flags, CommandLine.Model.CommandSpec spec, Work<T> work) throws Exception {
+    /**
+     * Runs {@code work} with an admin client of the cluster, once a broker answered at the bootstrap address: a port
+     * that speaks another protocol than the settings say exits 2 (a usage mistake, said in a line: the synopsis would
+     * not help), one where no broker answers exits 1.
+     */
+    static Integer with(KafkaFlags flags, CommandLine.Model.CommandSpec spec, Work work) throws Exception {
         Map<String, Object> props = flags.clientProperties(Map.of());
         if (props.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give the brokers: --bootstrap-servers");
         }
         // before the admin client, whose calls would wait 60 s on a wrong port and then say so in its own API's words
-        try {
-            new BootstrapProbe(Duration.ofSeconds(5)).verify(props)
-                    .forEach(w -> spec.commandLine().getErr().println("sluice reassign: warning: " + w));
-        } catch (BootstrapProbe.BootstrapException e) {
-            if (e.mismatch()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-            throw new RunFailure("no broker answers: " + e.getMessage());
+        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice reassign", props,
+                spec.commandLine().getErr());
+        if (probed != 0) {
+            return probed;
         }
         props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
         try (Admin admin = Admin.create(props)) {

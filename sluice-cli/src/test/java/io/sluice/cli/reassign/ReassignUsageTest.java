@@ -1,10 +1,16 @@
 package io.sluice.cli.reassign;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.Cli;
 import io.sluice.cli.ExitStatus;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Bad command lines of {@code sluice reassign}: status 2 and words that say what is wrong, before any broker. */
@@ -49,5 +55,31 @@ class ReassignUsageTest {
         Cli.Result typo = Cli.run("reassign", "check", "-b", "127.0.0.1:1", "-X", "secuirty.protocol=SSL");
         assertEquals(ExitStatus.USAGE, typo.status(), typo.err());
         assertTrue(typo.err().contains("did you mean 'security.protocol'?"), typo.err());
+    }
+
+    /**
+     * A port that answers, but not as Kafka (another service's), is a usage mistake said in a line: the command's
+     * synopsis followed it, which said nothing about the port.
+     */
+    @Test
+    void aPortThatIsNotKafkasIsSaidWithoutTheSynopsis() throws Exception {
+        try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                while (!other.isClosed()) {
+                    try (Socket s = other.accept()) {
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n"
+                                .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return; // closed
+                    }
+                }
+            });
+            server.start();
+            Cli.Result result = Cli.run("reassign", "check", "-b", "127.0.0.1:" + other.getLocalPort());
+            assertEquals(ExitStatus.USAGE, result.status(), result.err());
+            assertTrue(result.err().contains("something answers there, but neither as Kafka nor with TLS"),
+                    result.err());
+            assertFalse(result.err().contains("Usage:"), result.err());
+        }
     }
 }
