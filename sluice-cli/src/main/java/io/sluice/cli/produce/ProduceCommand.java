@@ -11,7 +11,6 @@ import io.sluice.producer.DeliveryJournal;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.ProducerSettings;
 import io.sluice.producer.UnsafeProducerSettingsException;
-import io.sluice.producer.input.ImportPosition;
 import io.sluice.producer.input.Input;
 import io.sluice.producer.input.InputFormat;
 import io.sluice.producer.input.InputReading;
@@ -178,7 +177,7 @@ public final class ProduceCommand implements Callable<Integer> {
         DeliveryTally tally = new DeliveryTally();
         Delivery delivery;
         try {
-            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded),
+            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(),
                     expanded, tally, commitInterval) : new AtLeastOnceDelivery(settings.properties(), topic, tally,
                     openJournal());
         } catch (KafkaException e) {
@@ -262,6 +261,12 @@ public final class ProduceCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", problems));
         }
+        if (properties != null && properties.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
+            // without --exactly-once nothing begins a transaction, so every send failed; with it, the import has its own
+            throw new IllegalArgumentException("-X " + ProducerConfig.TRANSACTIONAL_ID_CONFIG + " is not for sluice "
+                    + "produce to take: --exactly-once sends in transactions of its own (one transactional ID per "
+                    + "import, named by --name)");
+        }
         if (properties != null) {
             properties.forEach(builder::set);
         }
@@ -272,8 +277,9 @@ public final class ProduceCommand implements Callable<Integer> {
         }
     }
 
-    private String importName(List<Input> expanded) {
-        return name != null ? name : "produce-" + topic + "-" + ImportPosition.listHash(expanded);
+    private String importName() {
+        // named after the arguments, not the files they name now: a folder that gained a file is the same import
+        return name != null ? name : "produce-" + topic + "-" + Inputs.argumentsHash(inputs);
     }
 
     private DeliveryJournal openJournal() throws RunFailure {

@@ -9,10 +9,16 @@ import java.util.List;
 /**
  * How far an exactly-once import of files has come, as it is committed with the records (an offset and its metadata
  * text): the index of the file being read in the stable list of {@link Inputs}, the line and byte offset to go on
- * from in it, that file's {@link FileIdentity}, and a hash of the whole list of paths. The byte offset is the
+ * from in it, that file's {@link FileIdentity}, and a hash of the files before it (those done). The byte offset is the
  * committed offset itself; the rest is the metadata:
- * {@code sluice-produce1|<list hash>|<file index>|<line>|<size>|<head hash>|<path>}. Past the last file, the index is
- * the number of files and there is no identity: the import is complete.
+ * {@code sluice-produce2|<hash of the files done>|<file index>|<line>|<size>|<head hash>|<path>}. Past the last file,
+ * the index is the number of files and there is no identity: the import is complete.
+ *
+ * <p>Only the files done are pinned, not the whole list: a rerun of the same command after files were added to its
+ * folder or glob goes on with them, as long as they come after the file being read (new logs of later days, say); one
+ * added before it, or a file done that is gone or renamed, makes the files done differ, and the rerun is refused
+ * (the first version hashed the whole list, so a file added anywhere made the rerun a new import, sending everything
+ * committed again).
  *
  * @param file     the index of the file to go on with; the number of files when all are done
  * @param line     the line number to go on from
@@ -21,7 +27,9 @@ import java.util.List;
  */
 public record ImportPosition(int file, long line, long offset, FileIdentity identity) {
 
-    private static final String VERSION = "sluice-produce1";
+    private static final String VERSION = "sluice-produce2";
+    /** The first version: the hash is of the whole list of inputs, which must be the same to resume. */
+    private static final String WHOLE_LIST_VERSION = "sluice-produce1";
     /** Paths are only there for the messages: kept short, the metadata must fit offset.metadata.max.bytes. */
     private static final int MAX_PATH_CHARS = 1_000;
 
@@ -50,7 +58,8 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
         if (path.length() > MAX_PATH_CHARS) {
             path = "..." + path.substring(path.length() - MAX_PATH_CHARS);
         }
-        return String.join("|", VERSION, listHash(inputs), Integer.toString(file), Long.toString(line),
+        return String.join("|", VERSION, listHash(inputs.subList(0, Math.min(file, inputs.size()))),
+                Integer.toString(file), Long.toString(line),
                 identity == null ? "" : Long.toString(identity.size()), identity == null ? "" : identity.headHash(),
                 path);
     }
@@ -59,25 +68,39 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
      * The committed position, checked against the inputs of this run.
      *
      * @param name what the import is called, for the messages
-     * @throws IllegalStateException when the inputs are not those of the committed import, or the file being read
-     *                               then has changed since: resuming would skip or repeat lines
+     * @throws IllegalStateException when the files the committed import had done are not the first files of these
+     *                               inputs, or the file being read then has changed since: resuming would skip or
+     *                               repeat lines
      */
     public static ImportPosition resume(long offset, String metadata, List<Input> inputs, String name)
             throws java.io.IOException {
         String[] parts = metadata.split("\\|", 7);
-        if (parts.length != 7 || !parts[0].equals(VERSION)) {
+        if (parts.length != 7 || !(parts[0].equals(VERSION) || parts[0].equals(WHOLE_LIST_VERSION))) {
             throw new IllegalStateException("import " + name + " has a committed position that sluice produce did not "
                     + "write ('" + metadata + "'): choose another --name");
         }
         int file = Integer.parseInt(parts[2]);
         long line = Long.parseLong(parts[3]);
-        if (!parts[1].equals(listHash(inputs))) {
-            throw new IllegalStateException("import " + name + " was committed for other inputs than these " + inputs.size()
-                    + " file(s) (it was reading '" + parts[6] + "', file " + (file + 1) + "): rerun it with the same "
-                    + "files in the same order, or give a new --name to import these from the start");
+        String reading = parts[6].isEmpty() ? "" : " (it was reading '" + parts[6] + "', file " + (file + 1) + ")";
+        if (parts[0].equals(WHOLE_LIST_VERSION)) {
+            if (!parts[1].equals(listHash(inputs))) {
+                throw new IllegalStateException("import " + name + " was committed for other inputs than these "
+                        + inputs.size() + " file(s)" + reading + ": rerun it with the same files in the same order, "
+                        + "or give a new --name to import these from the start");
+            }
+        } else if (file > inputs.size() || !parts[1].equals(listHash(inputs.subList(0, file)))) {
+            throw new IllegalStateException("import " + name + " had done " + file + " file(s)" + reading
+                    + ", and the first " + file + " of these " + inputs.size() + " are not those: a file was added "
+                    + "before the one being read, or one done was removed or renamed. Rerun it with the files done as "
+                    + "they were (files after the one being read may be added), or give a new --name to import these "
+                    + "from the start");
         }
         if (file >= inputs.size()) {
             return complete(inputs.size());
+        }
+        if (parts[6].isEmpty()) {
+            // it was complete, and files were added after its last: they are the import's next
+            return startOf(file, FileIdentity.of(inputs.get(file).path()));
         }
         FileIdentity committed = new FileIdentity(Long.parseLong(parts[4]), parts[5]);
         FileIdentity now = FileIdentity.of(inputs.get(file).path());
@@ -99,7 +122,7 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
      * A hash of the inputs' absolute paths in order: two runs over the same list have the same, from whatever folder
      * they were started.
      */
-    public static String listHash(List<Input> inputs) {
+    static String listHash(List<Input> inputs) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (Input input : inputs) {

@@ -1,12 +1,16 @@
 package io.sluice.producer.input;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -21,6 +25,26 @@ import java.util.stream.Stream;
 public final class Inputs {
 
     private Inputs() {
+    }
+
+    /**
+     * A hash of the arguments themselves, each as an absolute path (a glob's pattern made absolute): the same command
+     * has the same from whatever folder it is run, and keeps it when its folders or globs come to hold more files.
+     * What an exactly-once import is named after by default.
+     */
+    public static String argumentsHash(List<String> arguments) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String argument : arguments) {
+                String path = argument.equals("-") ? argument : Path.of(argument).toAbsolutePath().normalize()
+                        .toString();
+                sha.update(path.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** @throws IllegalArgumentException when an argument names nothing, in words */

@@ -1,6 +1,7 @@
 package io.sluice.producer.input;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +57,9 @@ class InputsTest {
 
         IllegalStateException otherInputs = assertThrows(IllegalStateException.class, () -> ImportPosition.resume(
                 2, atLine2OfB.metadata(inputs), List.of(Input.file(b)), "n"));
-        assertTrue(otherInputs.getMessage().contains("was committed for other inputs"), otherInputs.getMessage());
+        assertTrue(otherInputs.getMessage().startsWith("import n had done 1 file(s) (it was reading '" + b
+                + "', file 2), and the first 1 of these 1 are not those: a file was added before the one being "
+                + "read, or one done was removed or renamed"), otherInputs.getMessage());
 
         Files.writeString(b, "4\n5\n6\n");
         IllegalStateException changed = assertThrows(IllegalStateException.class, () -> ImportPosition.resume(
@@ -66,5 +69,44 @@ class InputsTest {
 
         ImportPosition done = ImportPosition.complete(2);
         assertTrue(ImportPosition.resume(0, done.metadata(inputs), inputs, "n").isComplete(inputs));
+    }
+
+    /**
+     * Files added to an import's folder after the file it was reading are its to go on with, also once it was
+     * complete; one added before that file, or a file done that is gone, is refused: the files done would differ. The
+     * first version pinned the whole list, so a file added anywhere made a rerun another import, sending all again.
+     */
+    @Test
+    void filesAddedAfterTheOneBeingReadAreTakenOnAndOneAddedBeforeIsRefused() throws Exception {
+        Path dir = TestDirs.newDir("inputs-grow");
+        Path b = Files.writeString(dir.resolve("b.txt"), "1\n2\n");
+        Path c = Files.writeString(dir.resolve("c.txt"), "3\n");
+        List<Input> before = List.of(Input.file(b), Input.file(c));
+        ImportPosition inC = ImportPosition.startOf(1, FileIdentity.of(c));
+        Path d = Files.writeString(dir.resolve("d.txt"), "4\n");
+        List<Input> grown = List.of(Input.file(b), Input.file(c), Input.file(d));
+        assertEquals(inC, ImportPosition.resume(0, inC.metadata(before), grown, "n"), "d comes after c: taken on");
+
+        ImportPosition complete = ImportPosition.complete(2);
+        ImportPosition next = ImportPosition.resume(0, complete.metadata(before), grown, "n");
+        assertEquals(ImportPosition.startOf(2, FileIdentity.of(d)), next, "a complete import goes on with d");
+
+        Path a = Files.writeString(dir.resolve("a.txt"), "0\n");
+        List<Input> earlier = List.of(Input.file(a), Input.file(b), Input.file(c), Input.file(d));
+        for (ImportPosition at : List.of(inC, complete)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> ImportPosition.resume(0, at.metadata(before), earlier, "n"));
+            assertTrue(refused.getMessage().contains("a file was added before the one being read, or one done was "
+                    + "removed or renamed"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void anImportIsNamedAfterItsArgumentsAsAbsolutePathsNotAfterWhatTheyHoldNow() {
+        String relative = Inputs.argumentsHash(List.of("logs", "extra/*.gz"));
+        assertEquals(relative, Inputs.argumentsHash(List.of(Path.of("logs").toAbsolutePath().toString(),
+                Path.of("extra/./*.gz").toAbsolutePath().toString())));
+        assertNotEquals(relative, Inputs.argumentsHash(List.of("logs")));
+        assertNotEquals(relative, Inputs.argumentsHash(List.of("extra/*.gz", "logs")), "the order counts");
     }
 }
