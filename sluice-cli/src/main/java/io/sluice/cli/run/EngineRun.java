@@ -30,6 +30,8 @@ public final class EngineRun {
 
     private static final Logger LOG = LoggerFactory.getLogger("sluice.run");
     private static final Duration TICK = Duration.ofMillis(200);
+    /** The stop reason of the first SIGINT/SIGTERM. */
+    private static final String SIGNAL = "signal received";
     private static final Duration ASSIGNMENT_WARNING = Duration.ofSeconds(30);
     /**
      * A halt does not leave the group, and the coordinator waits for the member's session to time out before it gives
@@ -39,8 +41,11 @@ public final class EngineRun {
             + "instance) is given its partitions once its session has timed out (session.timeout.ms, 45 s by "
             + "default).";
 
-    /** How a run ended: the exit status, the last reading, and how long it ran. */
-    public record Outcome(int exitStatus, ProgressSample last, Duration elapsed) {
+    /**
+     * How a run ended: the exit status, the last reading, and how long it ran; {@code startsAgain} when it failed in a
+     * way its {@link Story} starts a new engine after ({@link Story#startsAgainAfter}).
+     */
+    public record Outcome(int exitStatus, ProgressSample last, Duration elapsed, boolean startsAgain) {
     }
 
     /** What the run's messages say about what this engine's sink does. */
@@ -70,6 +75,15 @@ public final class EngineRun {
          * this command's settings; the engine's own advice names its API's.
          */
         String lostRecordsAdvice();
+
+        /**
+         * Whether the command starts a new engine after this failure instead of exiting: a failure a restart cures,
+         * such as a cluster that did not answer in time (a restart goes on from the committed offsets, as one by a
+         * supervisor would). Never after a stop a signal asked for.
+         */
+        default boolean startsAgainAfter(Throwable failure) {
+            return false;
+        }
     }
 
     private final Engine engine;
@@ -94,7 +108,7 @@ public final class EngineRun {
      */
     public Outcome run(String label, Duration logEvery) {
         long start = System.nanoTime();
-        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop("signal received"), this::stopNow);
+        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop(SIGNAL), this::stopNow);
         ProgressReporter reporter = new ProgressReporter(console, label, logEvery);
         try {
             loop(reporter, start);
@@ -106,7 +120,8 @@ public final class EngineRun {
         }
         ProgressSample last = progress();
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        return new Outcome(report(last, elapsed), last, elapsed);
+        int status = report(last, elapsed);
+        return new Outcome(status, last, elapsed, status == ExitStatus.FAILURE && startsAgain());
     }
 
     private ProgressSample progress() {
@@ -172,8 +187,18 @@ public final class EngineRun {
         }
         String why = engine.failure().map(this::describeFailure).orElse("the engine did not stop within the drain "
                 + "timeout");
-        LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
+        if (startsAgain()) {
+            LOG.warn("stopped with an error: {}. {}; starting again from the committed offsets.", why, totals);
+        } else {
+            LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
+        }
         return ExitStatus.FAILURE;
+    }
+
+    /** Whether the engine failed by itself (no signal asked for the stop) in a way the story starts again after. */
+    private boolean startsAgain() {
+        return !SIGNAL.equals(stopReason.get()) && engine.health() == Health.FAILED
+                && engine.failure().map(story::startsAgainAfter).orElse(false);
     }
 
     /**

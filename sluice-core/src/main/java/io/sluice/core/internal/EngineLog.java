@@ -1,5 +1,6 @@
 package io.sluice.core.internal;
 
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,14 @@ public final class EngineLog {
      */
     public static String words(Throwable error) {
         String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
+        return message == null || message.isBlank() ? error.getClass().getSimpleName()
+                : CLASS_NAME.matcher(message).replaceAll("");
     }
+
+    /**
+     * A qualified exception class name and its colon, as wrapping puts them in a message: Kafka's producer wraps a
+     * failed transaction's cause as {@code new KafkaException(cause)}, whose message is the cause's {@code toString()}.
+     */
+    private static final Pattern CLASS_NAME = Pattern.compile(
+            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: )?");
 }

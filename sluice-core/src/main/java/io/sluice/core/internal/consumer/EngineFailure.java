@@ -3,6 +3,7 @@ package io.sluice.core.internal.consumer;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.RecordsLostException;
+import io.sluice.core.internal.EngineLog;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -27,8 +28,7 @@ public final class EngineFailure {
         if (first.compareAndSet(null, error)) {
             // the reason in words; the exception itself (its class, its stack) for --verbose readers of the log
             // (what was lost without the advice, which is the engine's API's: a command gives its own)
-            String why = error instanceof RecordsLostException lost ? lost.lost()
-                    : error.getMessage() != null ? error.getMessage() : error.toString();
+            String why = error instanceof RecordsLostException lost ? lost.lost() : EngineLog.words(error);
             LOG.error("engine stopping: {}", why, error);
         }
         wakeup.run();

@@ -1,0 +1,90 @@
+package io.sluice.cli.mirror;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.CliChild;
+import io.sluice.cli.ExitStatus;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A target cluster down for longer than the mirror's producer waits ended {@code sluice mirror} with exit 1, even
+ * once the target was back (a new user's run: every outage over about 60 s). Now the mirror starts its engine again,
+ * and again while the target stays down, and goes on from the committed progress when it answers: every record once.
+ * The producer's waits are lowered here to a few seconds, so that a short outage outlasts them (the start's own wait
+ * for the target, 30 s, is not a setting: the test waits it out once).
+ */
+class MirrorTargetOutageTest {
+
+    private final KafkaCluster source = SharedKafka.cluster();
+
+    @Test
+    void aTargetDownLongerThanTheProducerWaitsIsRiddenOutAndEveryRecordArrivesOnce() throws Exception {
+        String topic = Names.unique("outage");
+        source.createTopic(topic, 2);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 200);
+        Path dir = TestDirs.newDir("mirror-target-outage");
+        try (KafkaCluster target = KafkaCluster.builder().name("mirror-outage").start()) {
+            Path file = Files.writeString(dir.resolve("mirror.yaml"), String.join("\n",
+                    "source:",
+                    "  bootstrap-servers: " + source.bootstrapServers(),
+                    "  topics: [" + topic + "]",
+                    "  properties:",
+                    "    session.timeout.ms: 6000",
+                    "    heartbeat.interval.ms: 500",
+                    "target:",
+                    "  bootstrap-servers: " + target.bootstrapServers(),
+                    "  properties:",
+                    "    max.block.ms: 3000",
+                    "    request.timeout.ms: 1000",
+                    "    delivery.timeout.ms: 3000",
+                    "    transaction.timeout.ms: 5000",
+                    "mirror:",
+                    "  name: " + Names.unique("outage"),
+                    "  commit-interval: 200ms",
+                    ""));
+            try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
+                awaitCopies(target, topic, 200);
+                target.node(1).stop();
+                TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 200, 100);
+                // the engine fails once its producer gives up, and the start after it fails too while the target is down
+                mirror.awaitOutput("starting the mirror again in 5 s", Duration.ofSeconds(60));
+                mirror.awaitOutput("the mirror could not start again", Duration.ofSeconds(90));
+                target.node(1).start();
+                TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 300, 100);
+                awaitCopies(target, topic, 400);
+                mirror.terminate();
+                assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(60)), mirror.output());
+            }
+            Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
+            assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+            assertTrue(verify.out().contains("CLEAN: the target holds every committed source record exactly once"),
+                    verify.out());
+        }
+    }
+
+    /** Until a read_committed reader of the target topic counts {@code count} records (more fails at once). */
+    private static void awaitCopies(KafkaCluster target, String topic, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (true) {
+            int copies = TestRecords.readAll(target.clientProperties(Listener.PLAINTEXT), topic,
+                    Duration.ofSeconds(30)).size();
+            assertTrue(copies <= count, copies + " copies of " + count + " records");
+            if (copies == count) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "only " + copies + " of " + count + " copies within 120 s");
+            Thread.sleep(200);
+        }
+    }
+}

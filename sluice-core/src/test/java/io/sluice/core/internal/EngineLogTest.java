@@ -1,0 +1,21 @@
+package io.sluice.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+class EngineLogTest {
+
+    /** Kafka's producer wraps a failed transaction's cause with its toString(): the class name is not words. */
+    @Test
+    void anErrorIsSaidInItsWordsWithoutTheClassNamesWrappingPutInIt() {
+        KafkaException wrapped = new KafkaException(new TimeoutException("Expiring 53 record(s) for orders-0: 3000 ms "
+                + "has passed since batch creation"));
+        assertEquals("Expiring 53 record(s) for orders-0: 3000 ms has passed since batch creation",
+                EngineLog.words(wrapped));
+        assertEquals("IllegalStateException", EngineLog.words(new IllegalStateException()));
+        assertEquals("the path a.b.Thing stays", EngineLog.words(new IllegalStateException("the path a.b.Thing stays")));
+    }
+}
