@@ -30,9 +30,14 @@ public interface RunHealth {
                 return "the engine";
             }
 
+            /**
+             * Failed from the moment the engine has a failure, not only once it stopped: its drain after a failure
+             * can wait a minute on a cluster that does not answer, and read 200 DRAINING meanwhile.
+             */
             @Override
             public Health health() {
-                return engine.health();
+                Health health = engine.health();
+                return health == Health.DRAINING && engine.failure().isPresent() ? Health.FAILED : health;
             }
 
             @Override

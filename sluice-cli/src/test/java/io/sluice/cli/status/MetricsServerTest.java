@@ -25,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -92,6 +93,38 @@ class MetricsServerTest {
             String health = get(server, "/health");
             assertTrue(health.startsWith("503 FAILED: ") && health.contains("the handler cannot go on"), health);
             assertEquals("503 NOT READY: the engine is FAILED", get(server, "/ready"));
+        }
+    }
+
+    /**
+     * An engine that failed and still drains (here: a record of another partition still running) is already unhealthy:
+     * a drain after a failure can wait a minute on a cluster that does not answer, and /health said 200 DRAINING.
+     */
+    @Test
+    void anEngineThatFailedIsUnhealthyWhileItStillDrains() throws Exception {
+        String topic = Names.unique("metrics-fail-drain");
+        kafka.createTopic(topic, 2);
+        EngineTestSupport.produceJson(kafka, topic, 20);
+        CountDownLatch release = new CountDownLatch(1);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MetricsServer server = MetricsServer.start(registry, 0)) {
+            EngineConfig config = EngineTestSupport.config(kafka, topic).meterRegistry(registry).maxAttempts(1).build();
+            Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+                if (record.partition() == 0) {
+                    throw new IllegalStateException("the handler cannot go on");
+                }
+                release.await(); // partition 1's record runs until the test has looked
+            });
+            server.watch(engine);
+            try {
+                EngineTestSupport.await("a failed engine that drains", () -> engine.health() == Health.DRAINING
+                        && engine.failure().isPresent());
+                String health = get(server, "/health");
+                assertTrue(health.startsWith("503 FAILED: ") && health.contains("the handler cannot go on"), health);
+            } finally {
+                release.countDown();
+            }
+            assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "the engine stops");
         }
     }
 
