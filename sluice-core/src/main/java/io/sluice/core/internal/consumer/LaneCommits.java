@@ -218,7 +218,13 @@ final class LaneCommits implements CommitPolicy {
         if (lane.lost) {
             return null; // another member may own the partition now: never commit for it
         }
-        SinkCheckpoint c = sink.checkpoint(p.partition, last);
+        SinkCheckpoint c;
+        try {
+            c = sink.checkpoint(p.partition, last);
+        } catch (Exception e) {
+            counts.failed(); // no commit without its checkpoint (a mirror's copies the target did not take): counted
+            throw e;
+        }
         long offset = lane.progress.offsetOf(c, reach);
         if (c.equals(lane.lastCheckpoint) && offset == lane.progress.committed() && !recommitDue(lane)) {
             return null;

@@ -1,6 +1,7 @@
 package io.sluice.core.internal.consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.FailureOutcome;
 import io.sluice.core.Ordering;
@@ -98,6 +99,24 @@ class FirstCommitTest {
         fetch(3, 5);
         assertEquals(List.of("open 3 -", "write 3", "checkpoint 4", "committed 4 files-4", "write 4"),
                 sink.next(P0, 5));
+    }
+
+    /** A checkpoint that fails (a mirror's copies the target did not take) is a commit that failed: counted. */
+    @Test
+    void aFailedCheckpointCountsAsAFailedCommit() throws Exception {
+        sink.failCheckpoints(new IllegalStateException("the target did not take a copy"));
+        assign(0);
+        fetch(0, 2);
+        assertEquals(List.of("open 0 -", "write 0", "checkpoint failed"), sink.next(P0, 3));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (engineFailures.isEmpty()) { // the lane's failure reaches the engine once the loop looks at it
+            laneCommits.maybeCommit(partitions.all());
+            assertTrue(System.nanoTime() < deadline, "the failed commit did not stop the engine");
+            Thread.sleep(5);
+        }
+        assertEquals(1, laneCommits.counts().failures());
+        assertEquals(0, laneCommits.counts().commits());
+        engineFailures.clear(); // expected here
     }
 
     private PartitionState assign(long start) {

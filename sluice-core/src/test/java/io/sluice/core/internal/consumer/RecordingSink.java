@@ -43,6 +43,13 @@ final class RecordingSink implements Sink {
         writeGate = gate;
     }
 
+    private volatile RuntimeException checkpointFailure;
+
+    /** Makes every checkpoint from now on throw {@code failure} (a mirror's copies the target did not take). */
+    void failCheckpoints(RuntimeException failure) {
+        checkpointFailure = failure;
+    }
+
     /** Makes every checkpoint claim {@code offset}, whatever was written. */
     void checkpointAt(long offset) {
         checkpointOffset = offset;
@@ -85,6 +92,11 @@ final class RecordingSink implements Sink {
 
     @Override
     public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) {
+        RuntimeException failure = checkpointFailure;
+        if (failure != null) {
+            event(partition, "checkpoint failed");
+            throw failure;
+        }
         Long forced = checkpointOffset;
         long offset = forced != null ? forced : writtenUpTo.get(partition);
         event(partition, "checkpoint " + offset + (last ? " last" : ""));
