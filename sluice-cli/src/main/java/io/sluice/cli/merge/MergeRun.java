@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +40,11 @@ final class MergeRun {
     private static final Duration TICK = Duration.ofMillis(200);
     private static final Duration LAG_EVERY = Duration.ofSeconds(1);
     private static final Duration LAG_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Without an output partition this long, the run says why that can be: a restart after kill -9 sat 37 to 47 s
+     * without a word (a new user's run), waiting for the killed member's session to time out.
+     */
+    static final Duration CLAIM_WARNING = Duration.ofSeconds(10);
 
     private final MergeFile file;
     private final MergeConfig config;
@@ -97,7 +103,18 @@ final class MergeRun {
 
     /** Until a stop is asked for, the merge fails, or (with --until-end) it is merged to the inputs' ends. */
     private Throwable loop(Merge merge, ProgressReporter reporter, LagSampler lag) {
+        long start = System.nanoTime();
+        boolean warned = false;
         while (true) {
+            if (!warned && merge.partitions() == 0 && System.nanoTime() - start > CLAIM_WARNING.toNanos()) {
+                warned = true;
+                long session = ((Number) file.ownersMember().get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG))
+                        .longValue();
+                LOG.warn("no output partition claimed after {}: other instances of merge {} hold them all, or one "
+                        + "that stopped without leaving (kill -9, a second Ctrl-C) holds its partitions until its "
+                        + "session times out (merge.session-timeout, {})", Units.duration(CLAIM_WARNING),
+                        config.name(), Units.duration(Duration.ofMillis(session)));
+            }
             InputLags lags = lag.sample();
             MergeCounts counts = merge.counts();
             reporter.update(new ProgressSample(System.nanoTime(), counts.merged(), -1, lags == null ? -1
