@@ -151,8 +151,12 @@ final class MergeRun {
 
     /** Closes the merge: each output partition it owns commits what it merged; a failure to do so is the run's. */
     private Throwable drain(Merge merge, Throwable failure) {
-        LOG.info("stopping ({}): each output partition commits what it merged; a second Ctrl-C stops at once",
-                failure != null ? "the merge failed" : stopReason.get());
+        if (failure != null) {
+            LOG.info("stopping (the merge failed): each output partition commits what it merged");
+        } else {
+            LOG.info("stopping ({}): each output partition commits what it merged; a second Ctrl-C stops at once",
+                    stopReason.get());
+        }
         try {
             merge.close();
             return failure;
@@ -163,8 +167,9 @@ final class MergeRun {
     }
 
     private int report(MergeCounts counts, Throwable failure, Duration elapsed) {
-        String totals = String.format(Locale.ROOT, "%,d records merged, %,d late, %,d dead letters, in %.1f s",
-                counts.merged(), counts.late(), counts.deadLettered(), elapsed.toMillis() / 1000.0)
+        String totals = String.format(Locale.ROOT, "%,d %s merged, %,d late, %,d %s, in %.1f s",
+                counts.merged(), counts.merged() == 1 ? "record" : "records", counts.late(), counts.deadLettered(),
+                counts.deadLettered() == 1 ? "dead letter" : "dead letters", elapsed.toMillis() / 1000.0)
                 // a run that set records aside says why once: 38,128 dead letters and no reason sent users to a reader
                 + counts.firstDeadLetter().map(first -> " (the first: " + first + ")").orElse("");
         if (failure == null) {

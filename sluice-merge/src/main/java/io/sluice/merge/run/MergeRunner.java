@@ -146,7 +146,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             for (int i = 0; i < buffers.length; i++) {
                 readers.get(i).add(output.partition(), state.position(i), buffers[i]);
             }
-            LOG.info("merge: {} claimed, from {}", output, state);
+            LOG.info("{} claimed, from {}", output, state.describe(config.inputs().stream().map(MergeInput::name)
+                    .toList()));
         }
         claimedOnce = true;
     }
@@ -170,7 +171,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             } catch (Exception e) {
                 // a handed-over partition whose last commit failed (fenced: the next owner claimed it already) is
                 // only that partition's loss; the next owner's claim reads what is committed
-                LOG.warn("merge: {} handed over without its last commit: {}", output, e.getMessage());
+                LOG.warn("{} handed over without its last commit: {}", output, e.getMessage());
             }
             owned.remove(output);
         }

@@ -46,9 +46,24 @@ public record MergeState(long[] positions, MergeKey last, long emitted) {
 
     @Override
     public String toString() {
-        // read in the merge's log lines ("claimed, from ..."): words, not the key's record form
-        return "positions " + Arrays.toString(positions) + ", " + (last.equals(MergeKey.NONE) ? "nothing emitted yet"
-                : "last emitted: time " + last.time() + " from input " + last.input() + " at offset " + last.offset())
-                + ", " + emitted + " emitted";
+        return describe(null);
+    }
+
+    /**
+     * In the merge's log lines ("claimed, from ..."): words, not the key's record form, with the inputs named as the
+     * merge file names them.
+     *
+     * @param inputs the inputs' names in order, or null to number them
+     */
+    public String describe(java.util.List<String> inputs) {
+        StringBuilder b = new StringBuilder("positions ");
+        for (int i = 0; i < positions.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(inputs == null ? "input " + i : inputs.get(i)).append(' ')
+                    .append(positions[i]);
+        }
+        return b.append("; ").append(last.equals(MergeKey.NONE) ? "nothing emitted yet" : "last emitted: time "
+                + last.time() + " from " + (inputs == null ? "input " + last.input() : inputs.get(last.input()))
+                + " at offset " + last.offset()).append(", ").append(String.format(java.util.Locale.ROOT, "%,d",
+                        emitted)).append(" emitted").toString();
     }
 }
