@@ -39,6 +39,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -191,8 +192,9 @@ public final class Engine implements AutoCloseable {
                     new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
             ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
                     Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
-                    config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG))), parts,
-                    sink);
+                    config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)),
+                    "read_committed".equalsIgnoreCase(String.valueOf(props.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)))
+                            ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED), parts, sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats, () -> engine.health() != Health.STOPPED && engine.health() != Health.FAILED);
             metrics.bindSource(engine::sourceUnreachable);

@@ -65,6 +65,36 @@ class EngineAsyncAndPauseTest {
         assertTrue(maxInFlight.get() > 2, "more in flight than worker threads: " + maxInFlight.get());
     }
 
+    /**
+     * A paused partition is not fetched, so the consumer's lag for it stayed where it was at the pause while the topic
+     * grew (a mirror's partitions paused through a target outage showed half their real lag): it follows the end the
+     * cluster gives for it.
+     */
+    @Test
+    void aPausedPartitionsLagFollowsItsTopic() throws Exception {
+        String topic = Names.unique("pause-lag");
+        kafka.createTopic(topic, 1);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        Set<String> done = ConcurrentHashMap.newKeySet();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).build();
+        try (Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.add(record.value()))) {
+            await("the first records", Duration.ofSeconds(30), () -> done.size() == 100 && lagOf(engine, tp) == 0);
+            engine.pause(tp);
+            await("the pause", Duration.ofSeconds(30), () -> engine.partitions().stream().anyMatch(PartitionStats::paused));
+            TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 100, 500);
+            await("a lag of the 500 records written since the pause", Duration.ofSeconds(30),
+                    () -> lagOf(engine, tp) == 500);
+            assertEquals(100, done.size(), "nothing read while paused");
+        }
+    }
+
+    private static long lagOf(Engine engine, TopicPartition tp) {
+        return engine.partitions().stream().filter(p -> p.partition().equals(tp)).mapToLong(PartitionStats::lag)
+                .findFirst().orElse(-1);
+    }
+
     @Test
     void anOperatorPausesOnePartitionWhileTheOthersFlowAndResumesIt() throws Exception {
         String topic = Names.unique("pause");

@@ -45,8 +45,10 @@ public final class ConsumerLoop implements Runnable {
      *
      * @param untilEnd whether the run stops at the end offsets seen at start
      * @param source   the source cluster as the user named it (its bootstrap servers), for what the log says of it
+     * @param isolation the consumer's isolation level, which the ends of paused partitions are asked with
      */
-    public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source) {
+    public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source,
+            org.apache.kafka.common.IsolationLevel isolation) {
     }
 
     private final Settings settings;
@@ -99,7 +101,8 @@ public final class ConsumerLoop implements Runnable {
         this.factory = new PartitionFactory(router.lanesPerPartition(), start.window(), pool, parts.invoker(),
                 completions.queue(), parts.inFlight(), parts.metrics().processing(), budget.partitionFetchBytes());
         this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure);
-        this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold());
+        this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold(),
+                new PausedEnds(admin, settings.isolation(), PausedEnds.EVERY));
         this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE,
                 () -> assignments == null || !assignments.everAssigned());
     }

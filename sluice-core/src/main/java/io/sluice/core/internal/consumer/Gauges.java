@@ -8,12 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The engine's gauges as of the consumer thread's last loop: bytes held, records pending and running, partitions
  * paused and stuck (watermark still for the stuck threshold with records pending), and once a second (or when the
- * assignment changes) the per-partition view. Computed on the consumer thread, which owns what they measure, and
- * published in volatile fields for any reader.
+ * assignment changes) the per-partition view, whose lag of a paused partition follows its end as the cluster gives
+ * it ({@link PausedEnds}). Computed on the consumer thread, which owns what they measure, and published in volatile
+ * fields for any reader.
  *
  * <p>Threading: {@link #publish} on the consumer thread; the getters from any thread.
  */
@@ -25,6 +28,7 @@ final class Gauges {
     private final CommitPolicy commits;
     private final EngineMetrics metrics;
     private final long stuckNanos;
+    private final PausedEnds pausedEnds;
     private volatile long queuedBytes;
     private volatile long queuedRecords;
     private volatile int pausedPartitions;
@@ -35,6 +39,14 @@ final class Gauges {
 
     Gauges(Consumer<?, ?> consumer, AssignedPartitions partitions, MemoryBudget budget, CommitPolicy commits,
             EngineMetrics metrics, Duration stuckThreshold) {
+        this(consumer, partitions, budget, commits, metrics, stuckThreshold, new PausedEnds(null,
+                IsolationLevel.READ_UNCOMMITTED, PausedEnds.EVERY));
+    }
+
+    /** @param pausedEnds the ends of paused partitions, which the consumer's lag no longer follows */
+    Gauges(Consumer<?, ?> consumer, AssignedPartitions partitions, MemoryBudget budget, CommitPolicy commits,
+            EngineMetrics metrics, Duration stuckThreshold, PausedEnds pausedEnds) {
+        this.pausedEnds = pausedEnds;
         this.consumer = consumer;
         this.partitions = partitions;
         this.budget = budget;
@@ -71,6 +83,13 @@ final class Gauges {
         stuckPartitions = stuck;
         if (partitions.takeChanged() || now - nextPartitionStats >= 0) {
             nextPartitionStats = now + 1_000_000_000L;
+            List<TopicPartition> pausedNow = new ArrayList<>();
+            for (PartitionState p : partitions.all()) {
+                if (!p.pauses.isEmpty()) {
+                    pausedNow.add(p.partition);
+                }
+            }
+            pausedEnds.refresh(pausedNow, now);
             List<PartitionStats> stats = new ArrayList<>(partitions.size());
             for (PartitionState p : partitions.all()) {
                 stats.add(stats(p, now));
@@ -96,6 +115,11 @@ final class Gauges {
         long durableFrom = p.lastCommitted != null ? p.lastCommitted.offset() : p.alreadyComplete.base();
         long durableLag = behindPosition.isPresent()
                 ? Math.max(0, behindPosition.getAsLong() + p.ledger.end() - durableFrom) : -1;
+        OptionalLong end = p.pauses.isEmpty() ? OptionalLong.empty() : pausedEnds.endOf(p.partition);
+        if (end.isPresent()) { // paused: the consumer's lag stopped at the pause, the topic did not
+            lag = Math.max(lag, end.getAsLong() - watermark);
+            durableLag = Math.max(durableLag, end.getAsLong() - durableFrom);
+        }
         long stuckMillis = p.ledger.pendingCount() > 0 && p.ledger.watermark() == p.watermarkSeen
                 ? (now - p.watermarkSinceNanos) / 1_000_000 : 0;
         return new PartitionStats(p.partition, p.lastCommitted == null ? -1 : p.lastCommitted.offset(), watermark,
