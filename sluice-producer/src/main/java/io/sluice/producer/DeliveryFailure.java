@@ -23,6 +23,11 @@ public record DeliveryFailure(String origin, Exception error) {
      */
     public String reason() {
         String message = error.getMessage() == null ? "no detail given" : error.getMessage();
+        if (message.contains("the value of the max.request.size configuration")) {
+            // a limit the user may never have set: sluice produce takes the topic's when that is lower
+            message += " (sluice produce sets max.request.size to the topic's max.message.bytes when that is below "
+                    + "1 MiB, unless -X max.request.size is given)";
+        }
         String name = error.getClass().getSimpleName();
         if (GENERIC.contains(name) || !name.endsWith("Exception")) {
             return message;

@@ -28,6 +28,9 @@ import org.apache.kafka.common.KafkaException;
  */
 final class PendingOutcomes {
 
+    /** Kafka's producer's words for a commit refused after a send failed in the transaction. */
+    private static final String IN_ERROR_STATE = "Cannot execute transactional method because we are in an error state";
+
     private final DeliveryTally tally;
     private long[] sentNanos = new long[1 << 12];
     private int records;
@@ -83,9 +86,12 @@ final class PendingOutcomes {
      * records that were only in it.
      */
     void aborted(Exception cause) {
-        KafkaException notCommitted = new KafkaException("not committed: its transaction was aborted ("
-                + cause.getMessage() + ")", cause);
         List<OwnFailure> failures = takeFailures();
+        // after a record's own failure the producer refuses the commit in words that say nothing of that record
+        String why = !failures.isEmpty() && String.valueOf(cause.getMessage()).startsWith(IN_ERROR_STATE)
+                ? "after " + failures.get(0).origin() + " failed in it" : cause.getMessage();
+        KafkaException notCommitted = new KafkaException("not committed: its transaction was aborted (" + why + ")",
+                cause);
         BitSet failed = passOn(failures);
         long named = 0;
         for (int i = 0; i < first.size(); i++) {

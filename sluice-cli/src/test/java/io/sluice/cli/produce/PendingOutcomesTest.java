@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -66,6 +67,23 @@ class PendingOutcomesTest {
                 "in.jsonl:1: not committed: its transaction was aborted (the commit timed out)",
                 "in.jsonl:3: not committed: its transaction was aborted (the commit timed out)"),
                 s.firstFailures().stream().map(Object::toString).toList());
+    }
+
+    /**
+     * After a record's own failure the producer refuses the commit with "we are in an error state": the records only
+     * in the transaction say which record broke it, not those words (a new user's summary listed them nine times).
+     */
+    @Test
+    void anAbortAfterARecordsOwnFailureNamesThatRecord() {
+        DeliveryTally tally = new DeliveryTally(3);
+        PendingOutcomes pending = new PendingOutcomes(tally);
+        List<Callback> callbacks = send(pending, 1, 5, 10);
+        callbacks.get(3).onCompletion(null, new RecordTooLargeException("too large"));
+        pending.aborted(new KafkaException("Cannot execute transactional method because we are in an error state"));
+        assertEquals(List.of("in.jsonl:4: record too large: too large",
+                "in.jsonl:1: not committed: its transaction was aborted (after in.jsonl:4 failed in it)",
+                "in.jsonl:2: not committed: its transaction was aborted (after in.jsonl:4 failed in it)"),
+                tally.snapshot().firstFailures().stream().map(Object::toString).toList());
     }
 
     private static List<Callback> send(PendingOutcomes pending, int firstLine, int records, long size) {
