@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 /** {@code sluice validate FILE [--connect]}: checks a pipeline, mirror or merge file without running it. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = {"Checks a pipeline, mirror or merge file without running it: unknown keys, wrong types and values, missing "
-                + "settings, each with file:line:column. Exit status 0 when valid, 2 when not."})
+                + "settings, each with file:line:column. Exit status 0 when valid, 2 when not, 1 when --connect "
+                + "finds something missing or not answering."})
 public final class ValidateCommand implements Callable<Integer> {
 
     @Mixin
