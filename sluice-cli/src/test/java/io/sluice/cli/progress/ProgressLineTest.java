@@ -31,13 +31,19 @@ class ProgressLineTest {
 
     @Test
     void theLagSaysWhetherItIsCaughtUpGrowingOrStandingStill() {
-        ProgressSample from = new ProgressSample(0, 0, 0, 500, -1);
+        ProgressSample from = new ProgressSample(0, 0, 0, 5_000, -1);
         assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up",
                 ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, -1)));
-        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 700 · lag growing",
-                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 700, -1)));
-        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 500 · not catching up",
-                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 500, -1)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 7,000 · lag growing",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 7_000, -1)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 5,000 · not catching up",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 5_000, -1)));
+        // a lag within a second of the rate, growing or not: a source written all the time, kept up with
+        ProgressSample steady = new ProgressSample(0, 0, 0, 3, -1);
+        assertEquals("150 records · 150 rec/s · 15.0 kB/s · lag 5 · keeping up",
+                ProgressLine.render(steady, new ProgressSample(SECOND, 150, 15_000, 5, -1)));
+        assertEquals("0 records · 0.00 rec/s · 0 B/s · lag 5 · lag growing",
+                ProgressLine.render(steady, new ProgressSample(SECOND, 0, 0, 5, -1)), "nothing read: not kept up");
         assertEquals("900 records · 900 rec/s · 90.0 kB/s · 1 file committed",
                 ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, -1, 1)));
     }
@@ -66,8 +72,10 @@ class ProgressLineTest {
         assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up · 5 files committed",
                 ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, 0, 5, null)));
         // still reading: both lags, and the time to consume the rest
-        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 400 · 700 not yet durable · ETA 4 s · 3 files "
-                + "committed", ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 400, 700, 3, null)));
+        ProgressSample behind = new ProgressSample(0, 0, 0, 5_000, 8_000, 3, null);
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 4,000 · 7,000 not yet durable · ETA 4 s · 3 files "
+                + "committed", ProgressLine.render(behind, new ProgressSample(SECOND, 900, 90_000, 4_000, 7_000, 3,
+                        null)));
     }
 
     @Test
