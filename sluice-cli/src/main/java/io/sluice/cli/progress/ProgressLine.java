@@ -28,7 +28,9 @@ final class ProgressLine {
         if (seconds > 0) {
             parts.add(Units.compact((to.records() - from.records()) / seconds) + " rec/s");
             if (to.bytes() >= 0) {
-                parts.add(Units.bytes((to.bytes() - from.bytes()) / seconds) + "/s");
+                // the bytes done are estimated from the average size read, which moves as records are read: while
+                // nothing is done the estimate can step back a little (a line read "-4 B/s" in an outage)
+                parts.add(Units.bytes(Math.max(0, to.bytes() - from.bytes()) / seconds) + "/s");
             }
         }
         if (to.unreachable() != null) {

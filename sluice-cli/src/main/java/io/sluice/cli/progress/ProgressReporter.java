@@ -63,7 +63,7 @@ public final class ProgressReporter {
         double seconds = (now.nanos() - from.nanos()) / 1e9;
         show(now, ProgressLine.render(from, now) + (detail.isEmpty() ? "" : " · " + detail),
                 Math.round((now.records() - from.records()) / seconds),
-                Math.round((now.bytes() - from.bytes()) / seconds));
+                Math.round(Math.max(0, now.bytes() - from.bytes()) / seconds));
     }
 
     /**

@@ -38,6 +38,10 @@ class ProgressLineTest {
                 ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 7_000, -1)));
         assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 5,000 · not catching up",
                 ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 5_000, -1)));
+        // the bytes done are an estimate that can step back while nothing is done: never a negative rate
+        assertEquals("900 records · 0.00 rec/s · 0 B/s · lag 7,000 · lag growing",
+                ProgressLine.render(new ProgressSample(0, 900, 90_004, 5_000, -1),
+                        new ProgressSample(SECOND, 900, 90_000, 7_000, -1)));
         // a lag within a second of the rate, growing or not: a source written all the time, kept up with
         ProgressSample steady = new ProgressSample(0, 0, 0, 3, -1);
         assertEquals("150 records · 150 rec/s · 15.0 kB/s · lag 5 · keeping up",
