@@ -135,7 +135,7 @@ final class PartitionArchive {
      */
     private IOException poison(StorageFailure failure) {
         IOException error = new IOException("cannot " + failure.action + " " + (failure.path == null
-                ? "the archive of " + partition : failure.path) + " in " + backend.describe() + " (" + partition
+                ? "of " + partition : failure.path) + " in " + backend.describe() + " (" + partition
                 + "): " + failure.reason()
                 + ". The engine stops; nothing after the last commit is acknowledged, and a restart writes it again",
                 failure.cause);

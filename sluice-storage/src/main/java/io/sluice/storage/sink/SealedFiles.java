@@ -108,7 +108,7 @@ final class SealedFiles {
             awaitingCommit.put(name, List.copyOf(sealed));
             return new SinkCheckpoint(barrier, name);
         } catch (IOException e) {
-            throw new StorageFailure(exactlyOnce ? "write the manifest" : "publish", null, e);
+            throw new StorageFailure(exactlyOnce ? "write the manifest" : "publish the files", null, e);
         }
     }
 

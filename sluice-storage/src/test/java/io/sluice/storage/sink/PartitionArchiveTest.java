@@ -251,6 +251,21 @@ class PartitionArchiveTest {
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
+    /** A manifest the store refuses says what could not be written, and of which partition, in words. */
+    @Test
+    void aManifestTheStoreRefusesIsSaidInWords() throws Exception {
+        PartitionArchive archive = archive(3, 4, new ArchiveCounters(), new ForwardingBackend(backend) {
+            @Override
+            public void writeAtomically(String path, byte[] content) throws java.io.IOException {
+                throw new java.io.IOException("permission denied: " + path);
+            }
+        });
+        archive.recover(0, Optional.empty());
+        write(archive, 0, 10);
+        Exception refused = assertThrows(Exception.class, () -> archive.checkpoint(true));
+        assertTrue(refused.getMessage().startsWith("cannot write the manifest of t-0 in "), refused.getMessage());
+    }
+
     /** The local store, whose publishing fails the way a store client's bug or runtime error would. */
     private static final class FailingPublish extends ForwardingBackend {
 
