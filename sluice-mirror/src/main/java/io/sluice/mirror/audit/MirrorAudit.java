@@ -53,13 +53,16 @@ public final class MirrorAudit {
             Set<TopicPartition> targetPartitions = targetPartitions(targetAdmin, partitions, config);
             Map<TopicPartition, Long> logStarts = source.logStarts(partitions);
             Map<TopicPartition, Long> sourceEnds = source.lastStable(partitions);
+            // the target's ends before the progress: a copy below them was committed with its progress, so the
+            // progress read after covers it; read the other way round, a running mirror's commit in between left
+            // copies "beyond the progress" (a false difference a user met)
+            Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
+            Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
             Map<TopicPartition, Long> progress = config.untilSourceEnd() ? sourceEnds : progress(config, partitions);
             Map<String, CompactionPolicy> sourcePolicies = CompactionPolicy.of(sourceAdmin,
                     partitions.stream().map(TopicPartition::topic).distinct().toList(), "source", config);
             Map<String, CompactionPolicy> targetPolicies = CompactionPolicy.of(targetAdmin,
                     targetPartitions.stream().map(TopicPartition::topic).distinct().toList(), "target", config);
-            Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
-            Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
             List<String> notes = new ArrayList<>();
             List<PartitionAudit> audits = new ArrayList<>();
             for (TopicPartition tp : partitions) {
