@@ -276,7 +276,7 @@ public final class EngineRun {
 
     /** A qualified class name followed by a colon, as {@code Throwable.toString()} puts it in wrapping messages. */
     private static final Pattern CLASS_NAME = Pattern.compile(
-            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: )?");
+            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: |$)");
 
     static String withoutClassNames(String message) {
         return CLASS_NAME.matcher(message).replaceAll("");

@@ -23,14 +23,15 @@ public final class EngineLog {
      */
     public static String words(Throwable error) {
         String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getSimpleName()
-                : CLASS_NAME.matcher(message).replaceAll("");
+        String words = message == null ? "" : CLASS_NAME.matcher(message).replaceAll("").strip();
+        return words.isEmpty() ? error.getClass().getSimpleName() : words;
     }
 
     /**
-     * A qualified exception class name and its colon, as wrapping puts them in a message: Kafka's producer wraps a
-     * failed transaction's cause as {@code new KafkaException(cause)}, whose message is the cause's {@code toString()}.
+     * A qualified exception class name and its colon (or the message's end), as wrapping puts them in a message:
+     * Kafka's producer wraps a failed transaction's cause as {@code new KafkaException(cause)}, whose message is the
+     * cause's {@code toString()}. A name followed by anything else (a topic named {@code com.acme.PaymentError-0}) stays.
      */
     private static final Pattern CLASS_NAME = Pattern.compile(
-            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: )?");
+            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: |$)");
 }

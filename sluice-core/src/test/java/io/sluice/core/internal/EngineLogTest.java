@@ -17,5 +17,9 @@ class EngineLogTest {
                 EngineLog.words(wrapped));
         assertEquals("IllegalStateException", EngineLog.words(new IllegalStateException()));
         assertEquals("the path a.b.Thing stays", EngineLog.words(new IllegalStateException("the path a.b.Thing stays")));
+        assertEquals("Expiring 3 record(s) for com.acme.PaymentError-0", EngineLog.words(new KafkaException(
+                "Expiring 3 record(s) for com.acme.PaymentError-0")), "a topic's name is not a class's");
+        assertEquals("KafkaException", EngineLog.words(new KafkaException(new org.apache.kafka.common.errors
+                .WakeupException())), "a message of nothing but a class name: the class's simple name");
     }
 }

@@ -5,8 +5,10 @@ import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.metrics.EngineMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -83,9 +85,10 @@ final class Gauges {
         stuckPartitions = stuck;
         if (partitions.takeChanged() || now - nextPartitionStats >= 0) {
             nextPartitionStats = now + 1_000_000_000L;
-            List<TopicPartition> pausedNow = new ArrayList<>();
+            Set<TopicPartition> pausedNow = new HashSet<>();
             for (PartitionState p : partitions.all()) {
-                if (!p.pauses.isEmpty()) {
+                // a bounded run's partition at its end is not behind: what came after is not the run's
+                if (!p.pauses.isEmpty() && !p.pauses.contains(PauseReason.END)) {
                     pausedNow.add(p.partition);
                 }
             }
@@ -115,7 +118,8 @@ final class Gauges {
         long durableFrom = p.lastCommitted != null ? p.lastCommitted.offset() : p.alreadyComplete.base();
         long durableLag = behindPosition.isPresent()
                 ? Math.max(0, behindPosition.getAsLong() + p.ledger.end() - durableFrom) : -1;
-        OptionalLong end = p.pauses.isEmpty() ? OptionalLong.empty() : pausedEnds.endOf(p.partition);
+        OptionalLong end = p.pauses.isEmpty() || p.pauses.contains(PauseReason.END) ? OptionalLong.empty()
+                : pausedEnds.endOf(p.partition);
         if (end.isPresent()) { // paused: the consumer's lag stopped at the pause, the topic did not
             lag = Math.max(lag, end.getAsLong() - watermark);
             durableLag = Math.max(durableLag, end.getAsLong() - durableFrom);

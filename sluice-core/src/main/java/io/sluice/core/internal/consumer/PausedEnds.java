@@ -1,13 +1,14 @@
 package io.sluice.core.internal.consumer;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -42,7 +43,7 @@ final class PausedEnds {
     }
 
     /** Asks for the ends of {@code paused} when the last answer is older than the interval; forgets the others. */
-    void refresh(Collection<TopicPartition> paused, long now) {
+    void refresh(Set<TopicPartition> paused, long now) {
         ends.keySet().retainAll(paused);
         if (admin == null || paused.isEmpty() || asking || now - nextAsk < 0) {
             return;
@@ -52,10 +53,16 @@ final class PausedEnds {
         paused.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         asking = true;
         try {
-            admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all().whenComplete((answer, error) -> {
-                if (answer != null) {
-                    answer.forEach((tp, info) -> ends.put(tp, info.offset()));
-                }
+            // each partition's answer on its own: one that fails (a topic deleted) leaves the others known
+            ListOffsetsResult answers = admin.listOffsets(latest, new ListOffsetsOptions(isolation));
+            for (TopicPartition tp : latest.keySet()) {
+                answers.partitionResult(tp).whenComplete((info, error) -> {
+                    if (info != null) {
+                        ends.put(tp, info.offset());
+                    }
+                });
+            }
+            answers.all().whenComplete((done, error) -> {
                 asking = false; // a failure (the cluster is away) is asked again after the interval
             });
         } catch (RuntimeException e) {
