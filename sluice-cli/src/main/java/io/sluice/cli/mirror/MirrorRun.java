@@ -99,9 +99,10 @@ final class MirrorRun {
     private Mirror start(PrometheusMeterRegistry registry) throws RunFailure {
         try {
             return Mirror.start(config, registry);
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            // a refusal at start (the same cluster both ways, a target topic that differs...): words, not a class
-            throw new RunFailure(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // a refusal at start (the same cluster both ways, a target topic that differs...), or a client that could
+            // not be made (a bootstrap name that does not resolve while the target is away): words, not a class
+            throw new RunFailure(EngineRun.describe(e), e);
         }
     }
 
@@ -147,9 +148,10 @@ final class MirrorRun {
                     + "under a new mirror.name, which copies from the source's beginning (docs/mirror.md, Loud gaps)";
         }
 
+        /** Not a bounded run: its end is the source's at its start, and a cron job that runs it runs it again. */
         @Override
         public boolean startsAgainAfter(Throwable failure) {
-            return TransientFailure.is(failure);
+            return !config.untilEnd() && TransientFailure.is(failure);
         }
 
         @Override

@@ -114,9 +114,12 @@ public final class EngineRun {
             loop(reporter, start);
         } finally {
             requestStop("the run is ending"); // no-op when a stop was requested already
-            drain(reporter);
-            signals.close();
-            reporter.finish();
+            try {
+                drain(reporter);
+            } finally {
+                signals.close();
+                reporter.finish();
+            }
         }
         ProgressSample last = progress();
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -161,7 +164,14 @@ public final class EngineRun {
             return;
         }
         LOG.info("stopping ({}): {}; a second Ctrl-C stops at once", stopReason.get(), story.drainMessage());
-        Thread closing = new Thread(engine::close, "sluice-drain");
+        AtomicReference<RuntimeException> failed = new AtomicReference<>();
+        Thread closing = new Thread(() -> {
+            try {
+                engine.close();
+            } catch (RuntimeException e) {
+                failed.set(e); // the command's own failure handler says it, not this thread's uncaught handler
+            }
+        }, "sluice-drain");
         closing.start();
         try {
             while (!join(closing, TICK)) {
@@ -169,6 +179,9 @@ public final class EngineRun {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the second signal halts the JVM; nothing else interrupts this thread
+        }
+        if (failed.get() != null) {
+            throw failed.get();
         }
     }
 

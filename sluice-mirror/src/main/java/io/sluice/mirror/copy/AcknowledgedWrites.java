@@ -154,8 +154,10 @@ public final class AcknowledgedWrites implements TargetWrites {
             while (outstanding.get() > 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new IllegalStateException(outstanding.get() + " copies of " + source + " not acknowledged "
-                            + "by the target cluster within " + timeout);
+                    String what = outstanding.get() + " copies of " + source + " not acknowledged by the target "
+                            + "cluster within " + timeout;
+                    // a timeout, as the producer's own would be: the target did not answer (a restart may cure it)
+                    throw new IllegalStateException(what, new org.apache.kafka.common.errors.TimeoutException(what));
                 }
                 wait(Math.max(1, left / 1_000_000));
             }
