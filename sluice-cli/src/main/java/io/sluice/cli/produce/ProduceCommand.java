@@ -11,6 +11,7 @@ import io.sluice.producer.DeliveryJournal;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.ProducerSettings;
 import io.sluice.producer.UnsafeProducerSettingsException;
+import io.sluice.producer.input.ImportPosition;
 import io.sluice.producer.input.Input;
 import io.sluice.producer.input.InputFormat;
 import io.sluice.producer.input.InputReading;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -177,7 +179,7 @@ public final class ProduceCommand implements Callable<Integer> {
         DeliveryTally tally = new DeliveryTally();
         Delivery delivery;
         try {
-            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(),
+            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded, settings.properties()),
                     expanded, tally, commitInterval) : new AtLeastOnceDelivery(settings.properties(), topic, tally,
                     openJournal());
         } catch (KafkaException e) {
@@ -277,9 +279,25 @@ public final class ProduceCommand implements Callable<Integer> {
         }
     }
 
-    private String importName() {
-        // named after the arguments, not the files they name now: a folder that gained a file is the same import
-        return name != null ? name : "produce-" + topic + "-" + Inputs.argumentsHash(inputs);
+    /**
+     * {@code --name}, else named after the arguments, not the files they hold now: a folder that gained a file is the
+     * same import. An import an earlier version began under the name of its list of files (before 2026-11-29) goes on
+     * under that name, if it has a position and the new name has none: it would otherwise be begun again, every
+     * committed line sent twice.
+     */
+    private String importName(List<Input> expanded, Map<String, Object> clientProperties) {
+        if (name != null) {
+            return name;
+        }
+        String byArguments = "produce-" + topic + "-" + Inputs.argumentsHash(inputs);
+        String byFiles = "produce-" + topic + "-" + ImportPosition.listHash(expanded);
+        if (byFiles.equals(byArguments) || ImportProgress.exists(clientProperties, byArguments)
+                || !ImportProgress.exists(clientProperties, byFiles)) {
+            return byArguments;
+        }
+        LoggerFactory.getLogger("sluice.produce").info("import {} was begun by an earlier version under this name: it "
+                + "goes on under it", byFiles);
+        return byFiles;
     }
 
     private DeliveryJournal openJournal() throws RunFailure {

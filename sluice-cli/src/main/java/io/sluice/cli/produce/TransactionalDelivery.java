@@ -159,7 +159,7 @@ final class TransactionalDelivery implements Delivery {
     @Override
     public void inputEnded(int index) {
         position = index + 1 < inputs.size() ? ImportPosition.startOf(index + 1, identity(inputs.get(index + 1)))
-                : ImportPosition.complete(inputs.size());
+                : ImportPosition.complete(inputs.size(), position.identity());
     }
 
     private void commitIfDue() {

@@ -10,6 +10,8 @@ import io.sluice.cli.cluster.SecureKafka;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.local.net.Ports;
+import io.sluice.producer.input.ImportPosition;
+import io.sluice.producer.input.Inputs;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
@@ -161,7 +163,7 @@ class ProduceCommandTest {
         assertTrue(unsafe.err().contains("refused producer settings that can lose records: acks=1")
                 && unsafe.err().contains("Add --allow-loss"), unsafe.err());
 
-        // without --exactly-once nothing began a transaction, so every record failed, exit 3
+        // without --exactly-once nothing began a transaction, so every record failed (exit 3); now a usage error
         Cli.Result transactional = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "-X",
                 "transactional.id=mine", input.toString());
         assertEquals(ExitStatus.USAGE, transactional.status(), transactional.err());
@@ -322,6 +324,32 @@ class ProduceCommandTest {
         assertTrue(before.err().contains("a file was added before the one being read, or one done was removed or "
                 + "renamed"), before.err());
         assertEquals(lines, ProducedRecords.values(kafka, topic), "nothing sent");
+    }
+
+    /**
+     * An import an earlier version began under the default name of that time (its list of files) goes on under that
+     * name when the same command runs again on the same files: under the name of its arguments it would begin again,
+     * sending every committed line a second time.
+     */
+    @Test
+    void anImportBegunUnderTheEarlierDefaultNameGoesOnUnderIt() throws Exception {
+        String topic = Names.unique("produce-eo-legacy");
+        kafka.createTopic(topic, 1);
+        Path dir = Files.createDirectory(TestDirs.newDir("produce-eo-legacy").resolve("in"));
+        List<String> lines = ProducedRecords.writeLines(dir.resolve("b.txt"), "b", 100);
+        String earlier = "produce-" + topic + "-" + ImportPosition.listHash(Inputs.expand(List.of(dir.toString())));
+        Cli.Result first = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once", "--name",
+                earlier, dir.toString());
+        assertEquals(ExitStatus.OK, first.status(), first.err());
+
+        Cli.Result upgraded = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                dir.toString());
+        assertEquals(ExitStatus.OK, upgraded.status(), upgraded.err());
+        assertTrue(upgraded.err().contains("import " + earlier + " was begun by an earlier version under this name"),
+                upgraded.err());
+        assertEquals(new ProducedRecords.Counts(0, 0, 0, 0), ProducedRecords.counts(upgraded.err()),
+                "complete under its earlier name: nothing sent again");
+        assertEquals(lines, ProducedRecords.values(kafka, topic), "every line once, in order");
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.List;
  * @param file     the index of the file to go on with; the number of files when all are done
  * @param line     the line number to go on from
  * @param offset   the byte offset (in the decompressed file) of that line
- * @param identity the file's identity when its reading began; null when all are done
+ * @param identity the file's identity when its reading began; when all are done, the last file's (null when not
+ *                 known: written by an earlier version, or read back from a complete position)
  */
 public record ImportPosition(int file, long line, long offset, FileIdentity identity) {
 
@@ -40,7 +41,15 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
 
     /** After the last of {@code files} files. */
     public static ImportPosition complete(int files) {
-        return new ImportPosition(files, 1, 0, null);
+        return complete(files, null);
+    }
+
+    /**
+     * After the last of {@code files} files, whose identity was {@code last} when its reading began: a rerun that finds
+     * files added after it checks that it has not changed since (lines added to it would be left out).
+     */
+    public static ImportPosition complete(int files, FileIdentity last) {
+        return new ImportPosition(files, 1, 0, last);
     }
 
     public boolean isComplete(List<Input> inputs) {
@@ -58,7 +67,8 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
         if (path.length() > MAX_PATH_CHARS) {
             path = "..." + path.substring(path.length() - MAX_PATH_CHARS);
         }
-        return String.join("|", VERSION, listHash(inputs.subList(0, Math.min(file, inputs.size()))),
+        // the files done and the one being read: a rerun must find them first, by the same paths
+        return String.join("|", VERSION, listHash(inputs.subList(0, Math.min(file + 1, inputs.size()))),
                 Integer.toString(file), Long.toString(line),
                 identity == null ? "" : Long.toString(identity.size()), identity == null ? "" : identity.headHash(),
                 path);
@@ -88,18 +98,33 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
                         + inputs.size() + " file(s)" + reading + ": rerun it with the same files in the same order, "
                         + "or give a new --name to import these from the start");
             }
-        } else if (file > inputs.size() || !parts[1].equals(listHash(inputs.subList(0, file)))) {
-            throw new IllegalStateException("import " + name + " had done " + file + " file(s)" + reading
-                    + ", and the first " + file + " of these " + inputs.size() + " are not those: a file was added "
-                    + "before the one being read, or one done was removed or renamed. Rerun it with the files done as "
-                    + "they were (files after the one being read may be added), or give a new --name to import these "
-                    + "from the start");
+        } else {
+            boolean complete = parts[6].isEmpty();
+            int pinned = complete ? file : file + 1; // the files done, and the one being read
+            if (pinned > inputs.size() || !parts[1].equals(listHash(inputs.subList(0, pinned)))) {
+                throw new IllegalStateException("import " + name + " had done " + file + " file(s)" + reading
+                        + ", and the first " + pinned + " of these " + inputs.size() + " are not those: a file was "
+                        + "added before the one being read, or one done was removed or renamed. Rerun it with those "
+                        + "files as they were (files after the one being read may be added), or give a new --name to "
+                        + "import these from the start");
+            }
         }
         if (file >= inputs.size()) {
             return complete(inputs.size());
         }
         if (parts[6].isEmpty()) {
-            // it was complete, and files were added after its last: they are the import's next
+            // it was complete, and files were added after its last: they are the import's next, once the last done
+            // is found unchanged (its lines added since would otherwise be left out without a word)
+            if (!parts[4].isEmpty() && file > 0) {
+                FileIdentity then = new FileIdentity(Long.parseLong(parts[4]), parts[5]);
+                FileIdentity last = FileIdentity.of(inputs.get(file - 1).path());
+                if (!then.equals(last)) {
+                    throw new IllegalStateException(inputs.get(file - 1).name() + " changed since import " + name
+                            + " read it to its end (" + describe(then) + " then, " + describe(last) + " now), and "
+                            + "files were added after it: going on with those would leave what it gained out. Restore "
+                            + "it, or give a new --name to import these from the start");
+                }
+            }
             return startOf(file, FileIdentity.of(inputs.get(file).path()));
         }
         FileIdentity committed = new FileIdentity(Long.parseLong(parts[4]), parts[5]);
@@ -120,9 +145,9 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
 
     /**
      * A hash of the inputs' absolute paths in order: two runs over the same list have the same, from whatever folder
-     * they were started.
+     * they were started. Until 2026-11-29 also what an import was named after by default (now its arguments are).
      */
-    static String listHash(List<Input> inputs) {
+    public static String listHash(List<Input> inputs) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (Input input : inputs) {

@@ -58,8 +58,11 @@ class InputsTest {
         IllegalStateException otherInputs = assertThrows(IllegalStateException.class, () -> ImportPosition.resume(
                 2, atLine2OfB.metadata(inputs), List.of(Input.file(b)), "n"));
         assertTrue(otherInputs.getMessage().startsWith("import n had done 1 file(s) (it was reading '" + b
-                + "', file 2), and the first 1 of these 1 are not those: a file was added before the one being "
+                + "', file 2), and the first 2 of these 1 are not those: a file was added before the one being "
                 + "read, or one done was removed or renamed"), otherInputs.getMessage());
+        Path other = Files.write(dir.resolve("b-copy.txt"), Files.readAllBytes(b));
+        assertThrows(IllegalStateException.class, () -> ImportPosition.resume(2, atLine2OfB.metadata(inputs),
+                List.of(Input.file(a), Input.file(other)), "n"), "the file being read is pinned by its path too");
 
         Files.writeString(b, "4\n5\n6\n");
         IllegalStateException changed = assertThrows(IllegalStateException.class, () -> ImportPosition.resume(
@@ -90,6 +93,14 @@ class InputsTest {
         ImportPosition complete = ImportPosition.complete(2);
         ImportPosition next = ImportPosition.resume(0, complete.metadata(before), grown, "n");
         assertEquals(ImportPosition.startOf(2, FileIdentity.of(d)), next, "a complete import goes on with d");
+
+        // the last file done grew, then files were added: going on with them would leave its new lines out
+        ImportPosition completeWithLast = ImportPosition.complete(2, FileIdentity.of(c));
+        Files.writeString(c, "3\n3b\n");
+        IllegalStateException grew = assertThrows(IllegalStateException.class,
+                () -> ImportPosition.resume(0, completeWithLast.metadata(before), grown, "n"));
+        assertTrue(grew.getMessage().startsWith(c + " changed since import n read it to its end"), grew.getMessage());
+        Files.writeString(c, "3\n");
 
         Path a = Files.writeString(dir.resolve("a.txt"), "0\n");
         List<Input> earlier = List.of(Input.file(a), Input.file(b), Input.file(c), Input.file(d));
