@@ -32,7 +32,7 @@ final class Measurement {
     /** The process's CPU time at the first record: the run's CPU cost is what the process spends from there. */
     private volatile long cpuAtFirst;
     /**
-     * The JIT compiler's CPU time at the first record. A run of a few seconds spends a large share of its CPU compiling
+     * The JIT compiler's threads, watched from the first record. A run of a few seconds spends a large share of its CPU compiling
      * (the engine benchmark's sluice: its compiler threads took 3.5 s of CPU in a 4 s run, the plain consumer's far
      * less, having less code), which a process that runs for days does not: the figure without it is the work's own.
      */
