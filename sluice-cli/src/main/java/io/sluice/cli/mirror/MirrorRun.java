@@ -56,14 +56,19 @@ final class MirrorRun {
             LOG.info("mirroring {}", file.describe());
             Duration pause = FIRST_PAUSE;
             ShutdownSignals restarting = null; // from a pause until the next run's own handlers end
+            Mirror.Counts before = new Mirror.Counts(0, 0, 0, 0); // of the engines before this one: the stop line's
             while (true) {
                 EngineRun.Outcome outcome = null;
                 try (Mirror mirror = start(registry)) {
                     if (server != null) {
                         server.watch(mirror.engine());
                     }
-                    outcome = new EngineRun(mirror.engine(), console, null, new MirrorStory(mirror)).run("mirroring",
-                            progressEvery);
+                    MirrorStory story = new MirrorStory(mirror, before);
+                    try {
+                        outcome = new EngineRun(mirror.engine(), console, null, story).run("mirroring", progressEvery);
+                    } finally {
+                        before = story.counts();
+                    }
                 } catch (RunFailure e) {
                     if (restarting == null || !TransientFailure.is(e.getCause())) {
                         throw e; // the first start's failure is the command's: the clusters were probed before it
@@ -109,9 +114,19 @@ final class MirrorRun {
     /** What a mirror run's messages say. */
     private final class MirrorStory implements EngineRun.Story {
         private final Mirror mirror;
+        private final Mirror.Counts before;
 
-        MirrorStory(Mirror mirror) {
+        /** @param before what the engines this command ran before this one copied */
+        MirrorStory(Mirror mirror, Mirror.Counts before) {
             this.mirror = mirror;
+            this.before = before;
+        }
+
+        /** The whole command's counts: this engine's and those before it. */
+        Mirror.Counts counts() {
+            Mirror.Counts now = mirror.counts();
+            return new Mirror.Counts(before.copied() + now.copied(), before.copiedBytes() + now.copiedBytes(),
+                    before.cameFromTarget() + now.cameFromTarget(), before.sent() + now.sent());
         }
 
         @Override
@@ -128,7 +143,7 @@ final class MirrorRun {
 
         @Override
         public String totals(ProgressSample last, Duration elapsed) {
-            Mirror.Counts counts = mirror.counts();
+            Mirror.Counts counts = counts();
             String back = counts.cameFromTarget() == 0 ? "" : String.format(Locale.ROOT,
                     ", %,d not copied back to the cluster they came from", counts.cameFromTarget());
             // copies whose commit did not come: exactly once, gone with their transaction (a fenced instance's, one

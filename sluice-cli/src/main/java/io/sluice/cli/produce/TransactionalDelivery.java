@@ -215,8 +215,8 @@ final class TransactionalDelivery implements Delivery {
                     + describe(committed) + ", where this one's last commit stands; if none runs, a rerun of the same "
                     + "command goes on from there");
         }
-        return Optional.of("import " + name + " is committed up to " + describe(committed) + "; a rerun of the same "
-                + "command goes on from there");
+        return Optional.of("import " + name + " is committed up to " + describe(committed) + ", the next line to "
+                + "send; a rerun of the same command goes on from there");
     }
 
     /** Whether the cluster answered this run's commit (EndTxn) with an error it does not explain. */

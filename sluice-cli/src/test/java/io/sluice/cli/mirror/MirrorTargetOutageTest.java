@@ -72,6 +72,10 @@ class MirrorTargetOutageTest {
                 awaitCopies(target, topic, 400, exactlyOnce);
                 mirror.terminate();
                 assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(60)), mirror.output());
+                if (exactlyOnce) { // the whole command's copies, not the last engine's only
+                    assertTrue(mirror.output().contains("stopped cleanly: 400 records copied and committed"),
+                            mirror.output());
+                }
             }
             Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
             assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());

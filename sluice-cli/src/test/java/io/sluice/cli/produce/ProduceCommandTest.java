@@ -419,7 +419,8 @@ class ProduceCommandTest {
         assertTrue(stopped.err().contains("first failures:" + System.lineSeparator() + "    " + file
                 + ":150: record too large: The message is "), stopped.err());
         Matcher at = Pattern.compile("is committed up to " + Pattern.quote(file.toString())
-                + ":(\\d+) \\(byte (\\d+)\\); a rerun of the same command goes on from there").matcher(stopped.err());
+                + ":(\\d+) \\(byte (\\d+)\\), the next line to send; a rerun of the same command goes on from there")
+                .matcher(stopped.err());
         assertTrue(at.find(), stopped.err());
         int line = Integer.parseInt(at.group(1));
         long offset = Long.parseLong(at.group(2));

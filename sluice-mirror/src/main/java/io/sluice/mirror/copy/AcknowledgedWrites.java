@@ -55,9 +55,15 @@ public final class AcknowledgedWrites implements TargetWrites {
         this.timeout = timeout;
     }
 
+    /**
+     * Sends a copy; throws at once when an earlier copy of {@code source} failed: a checkpoint would throw anyway, and
+     * it may be far behind (a target that is down makes each send wait {@code max.block.ms}, and a checkpoint queued
+     * behind a hundred such sends came after minutes, the mirror copying nothing meanwhile without failing).
+     */
     @Override
     public Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
         Pending p = pending.computeIfAbsent(source, s -> new Pending(producerOf(s)));
+        p.throwIfFailed(source);
         p.sent();
         return p.producer.send(copy, p);
     }
@@ -161,8 +167,13 @@ public final class AcknowledgedWrites implements TargetWrites {
                 }
                 wait(Math.max(1, left / 1_000_000));
             }
+            throwIfFailed(source);
+        }
+
+        /** For good: a later copy may have landed after the lost one. */
+        void throwIfFailed(TopicPartition source) {
             Exception failed = failure;
-            if (failed != null) { // for good: a later copy may have landed after the lost one
+            if (failed != null) {
                 throw new IllegalStateException("the target cluster did not take a copy of a record of " + source
                         + ": " + failed.getMessage(), failed);
             }
