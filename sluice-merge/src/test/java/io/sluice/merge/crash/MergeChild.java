@@ -56,8 +56,8 @@ public final class MergeChild {
     /** The merge the child runs, and the restart that finishes what it left. */
     static MergeConfig.Builder config(String... args) {
         return MergeConfig.builder().name(args[6])
-                .input(new MergeInput("west", plaintext(args[0]), args[1]))
-                .input(new MergeInput("east", plaintext(args[2]), args[3]))
+                .input(new MergeInput("west", fetchingLittle(args[0]), args[1]))
+                .input(new MergeInput("east", fetchingLittle(args[2]), args[3]))
                 .targetProperties(plaintext(args[4])).outputTopic(args[5])
                 .commitInterval(Duration.ofMillis(50)).budgetBytes(1 << 20).untilEnd(true)
                 .delivery(args.length > 8 ? MergeDelivery.valueOf(args[8]) : MergeDelivery.EXACTLY_ONCE);
@@ -71,6 +71,18 @@ public final class MergeChild {
         Map<String, Object> member = new HashMap<>(MergeInputs.quickMember());
         member.put("group.instance.id", instance);
         return member;
+    }
+
+    /**
+     * An input read a few records a fetch: the merge of 6,000 small records takes many fetches and commits, so a kill
+     * at a seeded moment lands mid-merge (read in large fetches, the whole merge fitted between two looks at the
+     * committed positions on a CI run, and the kill came after its end).
+     */
+    private static Map<String, Object> fetchingLittle(String bootstrap) {
+        Map<String, Object> props = new HashMap<>(plaintext(bootstrap));
+        props.put("max.partition.fetch.bytes", 2_048);
+        props.put("max.poll.records", 20);
+        return props;
     }
 
     private static Map<String, Object> plaintext(String bootstrap) {
