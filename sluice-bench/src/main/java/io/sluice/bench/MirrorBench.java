@@ -77,6 +77,7 @@ final class MirrorBench {
                 KafkaCluster target = clusters.get(1);
                 InternalTopics.create(source);
                 InternalTopics.create(target);
+                BrokerWarmUp.warm(target, scenario.partitions());
                 String topic = writeSource(source, scenario);
                 BenchMain.warmUp(source, topic, scenario);
                 // the topic just written is still dirty in the page cache: written back before, not during, the copy

@@ -60,7 +60,9 @@ final class MirrorRun {
             }
             long launched = System.nanoTime();
             WatchedCopier copier = new WatchedCopier(system.id(), watch, launched, launch(source.bootstrapServers(),
-                    topic, target.bootstrapServers(), system.targetPrefix(run), appGroup));
+                    topic, target.bootstrapServers(), system.targetPrefix(run), appGroup))
+                    .alsoMeasure("source_broker", source.nodes().get(0).pid())
+                    .alsoMeasure("target_broker", target.nodes().get(0).pid());
             List<Map<Integer, Long>> failedOverTo = new ArrayList<>();
             // it ended well, not just copied (MirrorMaker 2 never ends)
             copier.await(TIMEOUT, system.runsUntilStopped() ? null : "COPIED ", () -> {

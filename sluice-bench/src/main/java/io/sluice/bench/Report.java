@@ -176,8 +176,9 @@ final class Report {
                     + "between two single-node clusters; sluice, sluice-command (the `sluice mirror` command) and "
                     + "mm2-eos exactly once, the others at least once (sluice-command-alo: the command's); "
                     + "records/s from the first to the last record visible to a read_committed reader of the target; "
-                    + "first = seconds from the copier's launch to the first record there; copies = records that "
-                    + "reader counted, dups = records among them copied more than once; re-read = records a consumer "
+                    + "first = seconds from the copier's launch to the first record there; CPU = the copier's, "
+                    + "src/tgt broker = the source's and target's broker's over the same span, per record (the "
+                    + "target broker warmed up first); copies = records that reader counted, dups = records among them copied more than once; re-read = records a consumer "
                     + "group (committed at 37%% of each partition before the copy) would read again after failing "
                     + "over to the offsets the mirror wrote for it in the target (0 = exact, negative = skipped)",
                     scenario.name(),
@@ -226,7 +227,10 @@ final class Report {
                     new Column("w/o JIT µs", "cpu_us_per_record_without_jit", 1, 1));
             case MIRROR -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
                     new Column("first s", "first_record_seconds", 1, 2),
-                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
+                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1),
+                    new Column("src broker µs", "source_broker_cpu_us_per_record", 1, 1),
+                    new Column("tgt broker µs", "target_broker_cpu_us_per_record", 1, 1),
+                    new Column("copies", "target_records", 1, 0),
                     new Column("dups", "duplicates", 1, 0), new Column("re-read", "failover_reread", 1, 0));
             case MERGE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
                     new Column("first s", "first_record_seconds", 1, 2),

@@ -16,6 +16,9 @@ import java.util.Map;
  * TargetWatch}), the rate from that record to the last, and the copier's CPU time over the same span, read from the
  * operating system, so it counts every thread of the copier and nothing of the reader's. Then the copier is stopped
  * and the reader reads to the end, so that a record copied again after the last one showed counts as a duplicate.
+ * The brokers' CPU over the same span is measured beside it ({@link #alsoMeasure}): a copier that makes the brokers
+ * work harder (more requests, transactions, larger records) slows every copier on the same cores, and its own CPU
+ * time does not show that.
  *
  * <p>Threading: one thread.
  */
@@ -34,6 +37,9 @@ final class WatchedCopier {
     private final long launched;
     private final ChildProcess copier;
     private long cpuNanos;
+    /** Other processes measured over the same span (the brokers), by the name their figure gets. */
+    private final Map<String, Long> neighbours = new LinkedHashMap<>();
+    private final Map<String, Long> neighbourNanos = new LinkedHashMap<>();
 
     /** Call right after the launch; the watch connected before it, so its start-up is not in the time to the first. */
     WatchedCopier(String system, TargetWatch watch, long launchedNanos, ChildProcess copier) {
@@ -43,6 +49,12 @@ final class WatchedCopier {
         this.copier = copier;
     }
 
+    /** Measures the CPU time of process {@code pid} over the copy too, reported as {@code <name>_cpu_us_per_record}. */
+    WatchedCopier alsoMeasure(String name, long pid) {
+        neighbours.put(name, pid);
+        return this;
+    }
+
     /**
      * Waits for every record, then (unless {@code doneLine} is null) for the copier's line that says it ended well,
      * not just copied; runs {@code whileRunning}; stops the copier and drains the watch. A copier that stops early or
@@ -50,9 +62,14 @@ final class WatchedCopier {
      */
     void await(Duration timeout, String doneLine, WhileRunning whileRunning) throws Exception {
         long[] cpu = new long[2];
+        Map<String, Long> neighboursAtFirst = new LinkedHashMap<>();
         try {
-            watch.awaitAll(timeout, () -> cpu[0] = cpuNanos(copier), () -> !copier.isAlive());
-            cpu[1] = cpuNanos(copier);
+            watch.awaitAll(timeout, () -> {
+                cpu[0] = cpuNanos(copier.pid());
+                neighbours.forEach((name, pid) -> neighboursAtFirst.put(name, cpuNanos(pid)));
+            }, () -> !copier.isAlive());
+            cpu[1] = cpuNanos(copier.pid());
+            neighbours.forEach((name, pid) -> neighbourNanos.put(name, cpuNanos(pid) - neighboursAtFirst.get(name)));
             if (doneLine != null) {
                 copier.awaitLogLine(line -> line.startsWith(doneLine), timeout);
             }
@@ -76,6 +93,7 @@ final class WatchedCopier {
         r.put("records_per_sec", records / seconds);
         r.put("mb_per_sec", watch.valueBytes() / seconds / 1e6);
         r.put("cpu_us_per_record", cpuNanos / 1e3 / records);
+        neighbourNanos.forEach((name, nanos) -> r.put(name + "_cpu_us_per_record", nanos / 1e3 / records));
         r.put("first_record_seconds", (watch.firstNanos() - launched) / 1e9);
         r.put("target_records", watch.copies());
         r.put("duplicates", watch.duplicates());
@@ -83,9 +101,9 @@ final class WatchedCopier {
     }
 
     /** Every thread's CPU time of a process that is still running. */
-    private static long cpuNanos(ChildProcess process) {
-        return ProcessHandle.of(process.pid()).flatMap(h -> h.info().totalCpuDuration())
-                .orElseThrow(() -> new IllegalStateException("no CPU time for " + process.pid() + " (exited?)"))
+    private static long cpuNanos(long pid) {
+        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration())
+                .orElseThrow(() -> new IllegalStateException("no CPU time for " + pid + " (exited?)"))
                 .toNanos();
     }
 

@@ -73,6 +73,9 @@ class BenchSmokeTest {
             assertTrue(result.get("first_record_seconds").asDouble() > 0, system + ": " + result);
             // measured, but the smoke form's 2,000 copies can take less CPU than the OS's CPU-time tick (10 ms)
             assertTrue(result.get("cpu_us_per_record").asDouble() >= 0, system + ": " + result);
+            // the brokers' CPU over the same span, beside the copier's
+            assertTrue(result.get("source_broker_cpu_us_per_record").asDouble() >= 0, system + ": " + result);
+            assertTrue(result.get("target_broker_cpu_us_per_record").asDouble() >= 0, system + ": " + result);
         }
         for (String exactlyOnce : List.of("sluice", "sluice-command")) {
             JsonNode sluice = json.get("results").get(exactlyOnce);

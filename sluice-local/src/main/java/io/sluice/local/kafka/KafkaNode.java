@@ -82,6 +82,14 @@ public final class KafkaNode {
         return process != null && process.isAlive();
     }
 
+    /** The running broker's process ID, for measuring what it spends (a benchmark reads its CPU time). */
+    public synchronized long pid() {
+        if (!isRunning()) {
+            throw new IllegalStateException("broker " + id + " is not running");
+        }
+        return process.pid();
+    }
+
     /** The fault proxy in front of this node's PLAINTEXT listener, if the cluster was built {@code proxied()}. */
     public FaultProxy proxy() {
         if (proxy == null) {
