@@ -5,6 +5,7 @@ import io.sluice.core.ClusterConnection;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.TargetReach;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.mirror.copy.AcknowledgedWrites;
 import io.sluice.mirror.copy.MirrorSink;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -47,9 +49,10 @@ public final class Mirror implements AutoCloseable {
     private final Engine engine;
     private final TopicSync topicSync;
     private final Optional<GroupOffsetSync> groupSync;
+    private final TargetReach targetReach;
 
     private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine,
-            TopicSync topicSync, Optional<GroupOffsetSync> groupSync) {
+            TopicSync topicSync, Optional<GroupOffsetSync> groupSync, TargetReach targetReach) {
         this.config = config;
         this.sourceAdmin = sourceAdmin;
         this.targetAdmin = targetAdmin;
@@ -57,6 +60,7 @@ public final class Mirror implements AutoCloseable {
         this.engine = engine;
         this.topicSync = topicSync;
         this.groupSync = groupSync;
+        this.targetReach = targetReach;
     }
 
     /** Starts copying; the engine joins the source group and claims its partitions in the background. */
@@ -134,7 +138,10 @@ public final class Mirror implements AutoCloseable {
             Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
                     sourceCluster, sourceAdmin, targetAdmin));
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
-                    targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync);
+                    targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
+                    new TargetReach(String.valueOf(config.targetProperties().get(
+                            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)), writes::producerMetrics,
+                            TargetReach.GRACE));
         } catch (RuntimeException e) {
             engine.close();
             sink.close();
@@ -155,6 +162,15 @@ public final class Mirror implements AutoCloseable {
     /** What was copied so far. */
     public Counts counts() {
         return sink.counts();
+    }
+
+    /**
+     * How long copies have waited for the target cluster with no answer, once that is {@link TargetReach#GRACE} or
+     * longer (said once in the log, and again when it answers); empty otherwise. Each call is a look: a run's progress
+     * line calls it every tick.
+     */
+    public Optional<Duration> targetUnreachable() {
+        return targetReach.unreachableFor(System.nanoTime());
     }
 
     public MirrorConfig config() {

@@ -17,6 +17,7 @@ import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorDelivery;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,6 +140,11 @@ final class MirrorRun {
         @Override
         public String drainMessage() {
             return "finishing the copies under way, then committing them";
+        }
+
+        @Override
+        public Optional<Duration> targetUnreachable() {
+            return mirror.targetUnreachable();
         }
 
         @Override

@@ -42,6 +42,9 @@ final class ProgressLine {
             }
             parts.add(catchUp(from, to, seconds));
         }
+        if (to.targetUnreachable() != null) {
+            parts.add(targetUnreachable(to) + " (retrying)");
+        }
         if (to.files() >= 0) {
             parts.add(Units.count(to.files()) + (to.files() == 1 ? " file" : " files") + " committed");
         }
@@ -59,6 +62,9 @@ final class ProgressLine {
         parts.add("stopping: " + what);
         if (to.unreachable() != null) {
             parts.add(unreachable(to));
+        }
+        if (to.targetUnreachable() != null) {
+            parts.add(targetUnreachable(to));
         }
         if (to.durableLag() > 0) {
             parts.add(Units.count(to.durableLag()) + " not yet durable");
@@ -94,6 +100,10 @@ final class ProgressLine {
 
     private static String unreachable(ProgressSample to) {
         return "no answer from the source cluster for " + Units.duration(to.unreachable());
+    }
+
+    private static String targetUnreachable(ProgressSample to) {
+        return "no answer from the target cluster for " + Units.duration(to.targetUnreachable());
     }
 
     private static String notYetDurable(ProgressSample to) {

@@ -24,9 +24,17 @@ import java.util.function.ToLongFunction;
  *                    reaching its maximum age), or null when unknown or nothing is held
  * @param unreachable how long the run has had no connection to its source cluster, or null while it has one (then
  *                    {@code lag} is as of the last time the brokers answered)
+ * @param targetUnreachable how long records have waited for the cluster the run writes to with no answer from it, or
+ *                    null while it answers (or where that is not watched)
  */
 public record ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
-        Duration untilCommit, Duration unreachable) {
+        Duration untilCommit, Duration unreachable, Duration targetUnreachable) {
+
+    /** A reading of a run whose target answers (or where that is not known). */
+    public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
+            Duration untilCommit, Duration unreachable) {
+        this(nanos, records, bytes, lag, durableLag, files, untilCommit, unreachable, null);
+    }
 
     /** A reading of a run whose source answers (or where that is not known). */
     public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
@@ -49,6 +57,15 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
      * are expected to commit (empty when unknown).
      */
     public static ProgressSample of(Engine engine, LongSupplier files, Supplier<Optional<Duration>> untilCommit) {
+        return of(engine, files, untilCommit, Optional::empty);
+    }
+
+    /**
+     * As {@link #of(Engine, LongSupplier, Supplier)}, with {@code targetUnreachable} saying how long records have waited
+     * for the cluster the run writes to with no answer (empty while it answers).
+     */
+    public static ProgressSample of(Engine engine, LongSupplier files, Supplier<Optional<Duration>> untilCommit,
+            Supplier<Optional<Duration>> targetUnreachable) {
         EngineStats stats = engine.stats();
         List<PartitionStats> partitions = engine.partitions();
         // the engine counts the bytes of records read, not done; records read but not done yet are a bounded few (the
@@ -57,7 +74,8 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
                 : Math.round((double) stats.consumedBytes() * stats.completed() / stats.consumed());
         return new ProgressSample(System.nanoTime(), stats.completed(), bytes, total(partitions, PartitionStats::lag),
                 total(partitions, PartitionStats::durableLag), files == null ? -1 : files.getAsLong(),
-                untilCommit.get().orElse(null), engine.sourceUnreachable().orElse(null));
+                untilCommit.get().orElse(null), engine.sourceUnreachable().orElse(null),
+                targetUnreachable.get().orElse(null));
     }
 
     /** The sum over the partitions, or -1 when there is none or one is unknown. */

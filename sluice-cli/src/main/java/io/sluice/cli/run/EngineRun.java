@@ -71,6 +71,14 @@ public final class EngineRun {
         }
 
         /**
+         * How long records have waited for the cluster the sink writes to with no answer from it (a mirror's target);
+         * empty while it answers, or for a sink that writes to no cluster. Asked at every tick of the progress line.
+         */
+        default Optional<Duration> targetUnreachable() {
+            return Optional.empty();
+        }
+
+        /**
          * How to go on when records the run was to process are gone ({@link RecordsLostException}), in the words of
          * this command's settings; the engine's own advice names its API's.
          */
@@ -128,7 +136,7 @@ public final class EngineRun {
     }
 
     private ProgressSample progress() {
-        return ProgressSample.of(engine, files, story::untilCommit);
+        return ProgressSample.of(engine, files, story::untilCommit, story::targetUnreachable);
     }
 
     private void requestStop(String reason) {

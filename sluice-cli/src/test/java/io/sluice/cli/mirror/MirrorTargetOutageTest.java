@@ -1,6 +1,7 @@
 package io.sluice.cli.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.Cli;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -80,6 +82,54 @@ class MirrorTargetOutageTest {
             Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
             assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
             assertTrue(verify.out().contains("CLEAN: the target holds every committed source record"), verify.out());
+        }
+    }
+
+    /**
+     * A target down for less than the producers' waits (their defaults: two minutes) was ridden out in silence: the line
+     * read "0 rec/s" for as long as it lasted. Now the run says within about 15 s that the target does not answer, on
+     * its line and once in the log, and once when it answers again; every record arrives once.
+     */
+    @Test
+    void aTargetThatDoesNotAnswerIsSaidInWordsAndWhenItAnswersAgain() throws Exception {
+        String topic = Names.unique("silent-target");
+        source.createTopic(topic, 2);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        Path dir = TestDirs.newDir("mirror-silent-target");
+        try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent").start()) {
+            Path file = Files.writeString(dir.resolve("mirror.yaml"), String.join("\n",
+                    "source:",
+                    "  bootstrap-servers: " + source.bootstrapServers(),
+                    "  topics: [" + topic + "]",
+                    "  properties:",
+                    "    session.timeout.ms: 6000",
+                    "    heartbeat.interval.ms: 500",
+                    "target:",
+                    "  bootstrap-servers: " + target.bootstrapServers(),
+                    "mirror:",
+                    "  name: " + Names.unique("silent"),
+                    "  commit-interval: 200ms",
+                    ""));
+            try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
+                awaitCopies(target, topic, 100, true);
+                target.node(1).stop();
+                TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 100, 100);
+                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s while "
+                        + "records wait to be written", Duration.ofSeconds(45));
+                mirror.awaitOutput("no answer from the target cluster for", Duration.ofSeconds(5)); // its line
+                target.node(1).start();
+                mirror.awaitOutput("the target cluster (" + target.bootstrapServers() + ") answers again",
+                        Duration.ofSeconds(60));
+                awaitCopies(target, topic, 200, true);
+                mirror.terminate();
+                assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(60)), mirror.output());
+                assertTrue(mirror.output().contains("stopped cleanly: 200 records copied and committed"),
+                        mirror.output());
+                assertFalse(mirror.output().contains("starting the mirror again"), "ridden out by the producers: "
+                        + mirror.output());
+            }
+            Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
+            assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
         }
     }
 

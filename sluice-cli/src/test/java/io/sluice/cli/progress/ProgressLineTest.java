@@ -65,6 +65,18 @@ class ProgressLineTest {
     }
 
     @Test
+    void anUnansweringTargetIsSaidBesideTheLag() {
+        ProgressSample from = new ProgressSample(0, 900, 90_000, 99, 99, -1, null);
+        // the lag is the source's and stays true: the line says why it does not shrink
+        assertEquals("900 records · 0.00 rec/s · 0 B/s · lag 99 · not catching up · no answer from the target cluster "
+                + "for 21 s (retrying)", ProgressLine.render(from,
+                        new ProgressSample(SECOND, 900, 90_000, 99, 99, -1, null, null, Duration.ofSeconds(21))));
+        assertEquals("900 records · stopping: committing · no answer from the target cluster for 1 min 5 s · 99 not yet"
+                + " durable", ProgressLine.renderStopping(new ProgressSample(SECOND, 900, 90_000, 99, 99, -1, null,
+                        null, Duration.ofSeconds(65)), "committing"));
+    }
+
+    @Test
     void caughtUpOnlyWhenEveryRecordIsDurable() {
         ProgressSample from = new ProgressSample(0, 0, 0, 500, 800, 3, null);
         // records held in open files: the consumed lag alone would say "caught up"

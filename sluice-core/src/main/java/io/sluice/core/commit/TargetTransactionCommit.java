@@ -31,6 +31,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -263,6 +265,12 @@ public final class TargetTransactionCommit implements CommitPoint {
                 tx.close(lost ? Duration.ZERO : Duration.ofSeconds(1));
             }
         }
+    }
+
+    /** The metrics of each partition's producer now (live views), for a {@link TargetReach}; from any thread. */
+    public List<Map<MetricName, ? extends Metric>> producerMetrics() {
+        return transactions.values().stream().<Map<MetricName, ? extends Metric>>map(tx -> tx.producer.metrics())
+                .toList();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.mirror.copy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,8 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -66,6 +69,13 @@ public final class AcknowledgedWrites implements TargetWrites {
         p.throwIfFailed(source);
         p.sent();
         return p.producer.send(copy, p);
+    }
+
+    @Override
+    public synchronized Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
+        List<Map<MetricName, ? extends Metric>> metrics = new ArrayList<>();
+        producers.forEach(p -> metrics.add(p.metrics()));
+        return metrics;
     }
 
     /** How many producers this has made: one per source partition sent from, up to {@link #MAX_PRODUCERS}. */

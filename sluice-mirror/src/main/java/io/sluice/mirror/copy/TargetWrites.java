@@ -1,15 +1,20 @@
 package io.sluice.mirror.copy;
 
+import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * How copies reach the target cluster, per source partition: into the partition's transaction (exactly once), or
  * through one idempotent producer whose acknowledgements a checkpoint waits for (at least once).
  *
- * <p>Threading: each source partition's calls come from its lane, one at a time; partitions run in parallel.
+ * <p>Threading: each source partition's calls come from its lane, one at a time; partitions run in parallel;
+ * {@link #producerMetrics} from any thread.
  */
 public interface TargetWrites extends AutoCloseable {
 
@@ -25,6 +30,9 @@ public interface TargetWrites extends AutoCloseable {
      * makes it count, and throws when one was not.
      */
     void flush(TopicPartition source) throws Exception;
+
+    /** The metrics of each producer writing to the target now (live views), for a {@code TargetReach}; any thread. */
+    Collection<Map<MetricName, ? extends Metric>> producerMetrics();
 
     /** {@code source} is no longer this member's. */
     default void forget(TopicPartition source) {

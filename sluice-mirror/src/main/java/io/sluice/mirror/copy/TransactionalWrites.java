@@ -1,9 +1,13 @@
 package io.sluice.mirror.copy;
 
 import io.sluice.core.commit.TargetTransactionCommit;
+import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -24,6 +28,11 @@ public final class TransactionalWrites implements TargetWrites {
     @Override
     public Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
         return transactions.sender(source).send(copy);
+    }
+
+    @Override
+    public Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
+        return transactions.producerMetrics();
     }
 
     @Override

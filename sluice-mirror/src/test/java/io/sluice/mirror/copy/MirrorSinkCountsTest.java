@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.mirror.Mirror;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -37,6 +42,11 @@ class MirrorSinkCountsTest {
 
         @Override
         public void flush(TopicPartition source) {
+        }
+
+        @Override
+        public Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
+            return List.of(); // no producer
         }
     }
 

@@ -1,0 +1,125 @@
+package io.sluice.core.commit;
+
+import static io.sluice.core.internal.EngineLog.LOG;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+
+/**
+ * Whether the cluster a run writes to answers, as the counts of responses of its producers say: the target of a
+ * mirror, the output of a merge. A producer hears from its cluster only while it has something to send, so a silence
+ * counts only while one of them holds records not yet acknowledged (its buffer is not all free). While the cluster is
+ * down the producers retry for minutes ({@code delivery.timeout.ms}) and the run's line read "0 rec/s" with nothing
+ * said: this says once in words when no response came for {@link #GRACE} while records wait, and once when one comes
+ * again, where the clients log a warning for every retry (shown only with {@code --verbose}). The source side has its
+ * own watch in the engine, from the consumer's count.
+ *
+ * <p>Threading: any thread, under this object's lock; the producers' metrics are live views whose values may be read
+ * from any thread (as Kafka's JMX reporter reads them).
+ */
+public final class TargetReach {
+
+    /** As the source's: long past a broker's usual answer, short beside the producers' retries. */
+    public static final Duration GRACE = Duration.ofSeconds(15);
+
+    /**
+     * Longer than this between two looks, and it was this process that did not run (SIGSTOP, a machine asleep), not
+     * the cluster that did not answer: the count starts again rather than blaming the cluster for the time.
+     */
+    static final Duration STALLED = Duration.ofSeconds(5);
+
+    private final String where;
+    private final Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers;
+    private final long graceNanos;
+    /**
+     * Each producer's count of responses at the last look, by its metric (a producer hands out a new view of its
+     * metrics at every call, but keeps each metric).
+     */
+    private final Map<Metric, Double> responses = new IdentityHashMap<>();
+    /** When a response last came or nothing waited, or 0 before the first look. */
+    private long answeredAt;
+    private long lookedAt;
+    private boolean reported;
+
+    /**
+     * @param where     the cluster as the user named it (its bootstrap servers)
+     * @param producers the metrics of each producer writing to it now ({@code Producer#metrics()}, live views)
+     */
+    public TargetReach(String where, Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
+            Duration grace) {
+        this.where = where;
+        this.producers = producers;
+        this.graceNanos = grace.toNanos();
+    }
+
+    /**
+     * How long records have waited for the cluster with no response as of {@code now} (nanos), once that is the grace
+     * period or longer; empty otherwise. Each call is a look: call it regularly (a run's progress line does).
+     */
+    public synchronized Optional<Duration> unreachableFor(long now) {
+        observe(now);
+        return reported ? Optional.of(Duration.ofNanos(now - answeredAt)) : Optional.empty();
+    }
+
+    private void observe(long now) {
+        boolean stalled = lookedAt != 0 && now - lookedAt >= STALLED.toNanos();
+        boolean first = lookedAt == 0;
+        lookedAt = now;
+        boolean answered = false;
+        boolean waiting = false;
+        Collection<? extends Map<MetricName, ? extends Metric>> current = producers.get();
+        Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Map<MetricName, ? extends Metric> metrics : current) {
+            Metric responseCount = metric(metrics, "response-total");
+            if (responseCount == null) {
+                answered = true; // a producer without the count: nothing to go by, so no alarm
+                continue;
+            }
+            seen.add(responseCount);
+            Double before = responses.put(responseCount, value(responseCount));
+            answered |= before != null && before.doubleValue() != value(responseCount);
+            waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
+        }
+        responses.keySet().retainAll(seen);
+        if (first || stalled) {
+            answeredAt = now; // nothing was expected before the first look; a process that did not run heard nothing
+            return;
+        }
+        if (answered || !waiting) {
+            if (reported && answered) {
+                LOG.info("the target cluster ({}) answers again, after {} s without an answer; writing goes on",
+                        where, (now - answeredAt) / 1_000_000_000L);
+            }
+            reported = false;
+            answeredAt = now;
+        } else if (!reported && now - answeredAt >= graceNanos) {
+            reported = true;
+            LOG.warn("no answer from the target cluster ({}) for {} s while records wait to be written; its producers"
+                    + " retry until it answers (up to delivery.timeout.ms; --verbose shows the clients' retries)",
+                    where, (now - answeredAt) / 1_000_000_000L);
+        }
+    }
+
+    /** A producer-wide metric, or null when the producer has none. */
+    private static Metric metric(Map<MetricName, ? extends Metric> metrics, String name) {
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            if (e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics")) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** A metric's value, or NaN when there is none (NaN compares as neither less nor equal: no wait, no answer). */
+    private static double value(Metric metric) {
+        return metric != null && metric.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+}
