@@ -1,5 +1,6 @@
 package io.sluice.merge;
 
+import io.sluice.core.commit.TargetReach;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.merge.commit.AcknowledgedCommit;
 import io.sluice.merge.commit.MergeCommit;
@@ -13,8 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
@@ -36,6 +39,7 @@ public final class Merge implements AutoCloseable {
     private final MergeRunner runner;
     private final OwnersGroup owners;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private final TargetReach targetReach;
 
     private Merge(MergeConfig config, MergeTopics.Layout layout, Map<String, Object> ownersMember) {
         this.config = config;
@@ -59,6 +63,9 @@ public final class Merge implements AutoCloseable {
                         .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup())
                         .build(), config, owners)
                 : new AcknowledgedCommit(config, producer, owners);
+        this.targetReach = new TargetReach(String.valueOf(config.targetProperties().get(
+                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)), commit::producerMetrics, () -> false,
+                TargetReach.GRACE);
         this.runner = new MergeRunner(config, layout, commit, owners,
                 !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))),
                 failure::completeExceptionally);
@@ -104,6 +111,15 @@ public final class Merge implements AutoCloseable {
 
     public MergeCounts counts() {
         return runner.counts();
+    }
+
+    /**
+     * How long merged records have waited for the target cluster with no answer, once that is
+     * {@link TargetReach#GRACE} or longer (said once in the log, and again when it answers); empty otherwise. Each call
+     * is a look: a run's progress line calls it every tick.
+     */
+    public Optional<Duration> targetUnreachable() {
+        return targetReach.unreachableFor(System.nanoTime());
     }
 
     /** The output partitions this instance merges now (claimed through the owners group). */

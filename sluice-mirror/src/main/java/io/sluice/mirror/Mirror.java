@@ -140,7 +140,7 @@ public final class Mirror implements AutoCloseable {
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
                     new TargetReach(String.valueOf(config.targetProperties().get(
-                            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)), writes::producerMetrics,
+                            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)), writes::producerMetrics, sink::sending,
                             TargetReach.GRACE));
         } catch (RuntimeException e) {
             engine.close();

@@ -9,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -16,7 +17,8 @@ import org.apache.kafka.common.MetricName;
 /**
  * Whether the cluster a run writes to answers, as the counts of responses of its producers say: the target of a
  * mirror, the output of a merge. A producer hears from its cluster only while it has something to send, so a silence
- * counts only while one of them holds records not yet acknowledged (its buffer is not all free). While the cluster is
+ * counts only while records wait: one of them holds records not yet acknowledged (its buffer is not all free), or a
+ * send waits for the cluster's metadata. While the cluster is
  * down the producers retry for minutes ({@code delivery.timeout.ms}) and the run's line read "0 rec/s" with nothing
  * said: this says once in words when no response came for {@link #GRACE} while records wait, and once when one comes
  * again, where the clients log a warning for every retry (shown only with {@code --verbose}). The source side has its
@@ -38,6 +40,7 @@ public final class TargetReach {
 
     private final String where;
     private final Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers;
+    private final BooleanSupplier sending;
     private final long graceNanos;
     /**
      * Each producer's count of responses at the last look, by its metric (a producer hands out a new view of its
@@ -52,11 +55,15 @@ public final class TargetReach {
     /**
      * @param where     the cluster as the user named it (its bootstrap servers)
      * @param producers the metrics of each producer writing to it now ({@code Producer#metrics()}, live views)
+     * @param sending   whether a send call is under way now: a producer's first send to a topic, or one after its
+     *                  metadata was dropped, waits for the cluster's metadata ({@code max.block.ms}) with nothing in
+     *                  its buffer yet
      */
     public TargetReach(String where, Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
-            Duration grace) {
+            BooleanSupplier sending, Duration grace) {
         this.where = where;
         this.producers = producers;
+        this.sending = sending;
         this.graceNanos = grace.toNanos();
     }
 
@@ -74,7 +81,7 @@ public final class TargetReach {
         boolean first = lookedAt == 0;
         lookedAt = now;
         boolean answered = false;
-        boolean waiting = false;
+        boolean waiting = sending.getAsBoolean();
         Collection<? extends Map<MetricName, ? extends Metric>> current = producers.get();
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Map<MetricName, ? extends Metric> metrics : current) {

@@ -65,9 +65,10 @@ class TargetReachTest {
     }
 
     private final List<ProducerMetrics> producers = new ArrayList<>();
+    private boolean sending;
     /** As a producer's {@code metrics()}: a new view at every call, of the same metrics. */
     private final TargetReach reach = new TargetReach("target:9092",
-            () -> producers.stream().map(p -> Collections.unmodifiableMap(p.view)).toList(), GRACE);
+            () -> producers.stream().map(p -> Collections.unmodifiableMap(p.view)).toList(), () -> sending, GRACE);
 
     /** Looks every second from {@code from} to {@code to} (seconds), as a progress line does; the last look's answer. */
     private Optional<Duration> looks(long from, long to) {
@@ -91,6 +92,17 @@ class TargetReachTest {
         assertEquals(Optional.empty(), looks(22, 22), "a response: it answers again");
         assertEquals(Optional.empty(), looks(23, 36), "and the count starts again");
         assertTrue(looks(37, 37).isPresent());
+    }
+
+    @Test
+    void aSendThatWaitsForTheTargetsMetadataWaitsLikeBufferedRecords() {
+        ProducerMetrics p = new ProducerMetrics();
+        producers.add(p);
+        looks(1, 1);
+        sending = true; // in send(), waiting for metadata: the producer's buffer is all free
+        assertTrue(looks(2, 16).isPresent());
+        sending = false; // the send gave up (max.block.ms): nothing waits any more
+        assertEquals(Optional.empty(), looks(17, 17));
     }
 
     @Test

@@ -18,6 +18,8 @@ import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -89,6 +91,11 @@ public final class AcknowledgedCommit implements MergeCommit {
     public TargetTransactionCommit.Sender sender(TopicPartition output) {
         KafkaProducer<byte[], byte[]> producer = producer(output);
         return producer::send;
+    }
+
+    @Override
+    public Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
+        return producers.values().stream().<Map<MetricName, ? extends Metric>>map(KafkaProducer::metrics).toList();
     }
 
     @Override

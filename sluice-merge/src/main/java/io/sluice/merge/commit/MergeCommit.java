@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -16,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Threading: {@link #claim} and {@link #release} on the owners group's thread; {@link #sender}, {@link #flush} and
  * {@link #commit} on the worker that merges the partition (only after its claim, before its release); {@link #close}
- * once, at the end.
+ * once, at the end; {@link #producerMetrics} from any thread.
  */
 public interface MergeCommit extends AutoCloseable {
 
@@ -38,6 +40,9 @@ public interface MergeCommit extends AutoCloseable {
 
     /** Makes {@code state} the committed state of {@code output}, with what was sent before it; throws if not. */
     void commit(TopicPartition output, OffsetAndMetadata state, Duration timeout) throws Exception;
+
+    /** The metrics of each producer writing to the target now (live views), for a {@code TargetReach}; any thread. */
+    Collection<Map<MetricName, ? extends Metric>> producerMetrics();
 
     /** The partitions are no longer this instance's: revoked after their last commit, or {@code lost}. */
     void release(Collection<TopicPartition> partitions, boolean lost);

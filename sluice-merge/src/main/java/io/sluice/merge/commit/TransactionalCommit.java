@@ -8,6 +8,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -40,6 +42,11 @@ public final class TransactionalCommit implements MergeCommit {
     @Override
     public TargetTransactionCommit.Sender sender(TopicPartition output) {
         return transactions.sender(output);
+    }
+
+    @Override
+    public Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
+        return transactions.producerMetrics();
     }
 
     @Override

@@ -17,7 +17,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Threading: {@link #open} and {@link #close} from the partitions' lanes, several partitions at once, so they copy
  * the topic's array on write under a lock; a cursor is read and moved only by its partition's lane, which finds it
- * through the map's happens-before edge.
+ * through the map's happens-before edge; {@link #anySending} from any thread.
  */
 final class Cursors {
 
@@ -34,6 +34,11 @@ final class Cursors {
         /** Copies sent since the last checkpoint, and their key and value bytes. */
         long sentRecords;
         long sentBytes;
+        /**
+         * Whether the lane is in a send: written by the lane, read by a {@code TargetReach} on another thread (a send
+         * can wait up to {@code max.block.ms} for the target's metadata, with nothing in the producer's buffer yet).
+         */
+        volatile boolean sending;
         /** Per checkpoint not answered yet: its offset, and the copies and bytes sent before it. */
         final ArrayDeque<long[]> awaitingCommit = new ArrayDeque<>();
 
@@ -81,6 +86,18 @@ final class Cursors {
                 byTopic.put(source.topic(), left);
             }
         }
+    }
+
+    /** Whether any partition's lane is in a send now; from any thread. */
+    boolean anySending() {
+        for (Cursor[] cursors : byTopic.values()) {
+            for (Cursor cursor : cursors) {
+                if (cursor != null && cursor.sending) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** How many topics have a partition open here. */

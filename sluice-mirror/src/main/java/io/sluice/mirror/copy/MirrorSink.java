@@ -66,7 +66,12 @@ public final class MirrorSink implements Sink {
         if (Provenance.cameFrom(record.headers(), fromTarget)) {
             cameFromTarget.increment();
         } else {
-            cursor.lastCopy = writes.send(cursor.source, copyOf(record, cursor.targetTopic));
+            cursor.sending = true;
+            try {
+                cursor.lastCopy = writes.send(cursor.source, copyOf(record, cursor.targetTopic));
+            } finally {
+                cursor.sending = false;
+            }
             cursor.sentRecords++;
             cursor.sentBytes += Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
         }
@@ -141,6 +146,11 @@ public final class MirrorSink implements Sink {
     @Override
     public void close() {
         writes.close();
+    }
+
+    /** Whether a lane is in a send now (which may wait for the target's metadata); from any thread. */
+    public boolean sending() {
+        return cursors.anySending();
     }
 
     /** What was copied and committed so far, what was sent, and what was not copied back to the cluster it came from. */
