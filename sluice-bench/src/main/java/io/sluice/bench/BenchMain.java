@@ -217,8 +217,17 @@ public final class BenchMain {
 
     /** As {@link #warmUp(KafkaCluster, String, Scenario)}, for a topic of {@code records} records. */
     static void warmUp(KafkaCluster kafka, String topic, int partitions, long records) {
+        readFromStart(kafka, topic, partitions, records, "read_uncommitted");
+    }
+
+    /**
+     * Reads {@code topic} from its start until {@code records} records came, at {@code isolation}
+     * ({@code read_committed} or {@code read_uncommitted}); fails after 5 minutes.
+     */
+    static void readFromStart(KafkaCluster kafka, String topic, int partitions, long records, String isolation) {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> tps = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
@@ -227,7 +236,12 @@ public final class BenchMain {
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
             long read = 0;
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
             while (read < records) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("read " + read + " of " + records + " records of " + topic
+                            + " within 5 minutes");
+                }
                 read += consumer.poll(Duration.ofMillis(200)).count();
             }
         }

@@ -3,21 +3,16 @@ package io.sluice.bench;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -77,7 +72,8 @@ final class BrokerWarmUp {
             }
             requests += requests(producer);
         }
-        readCommitted(cluster, topic, partitions, 2L * RECORDS_PER_KIND - RECORDS_PER_TRANSACTION);
+        BenchMain.readFromStart(cluster, topic, partitions, 2L * RECORDS_PER_KIND - RECORDS_PER_TRANSACTION,
+                "read_committed");
         cluster.admin().deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
         BenchMain.log("warmed the target broker up: %,.0f requests in %.1f s", requests,
                 (System.nanoTime() - start) / 1e9);
@@ -87,28 +83,5 @@ final class BrokerWarmUp {
         return producer.metrics().entrySet().stream()
                 .filter(e -> e.getKey().group().equals("producer-metrics") && e.getKey().name().equals("request-total"))
                 .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
-    }
-
-    private static void readCommitted(KafkaCluster cluster, String topic, int partitions, long records) {
-        Map<String, Object> props = new HashMap<>(cluster.clientProperties(Listener.PLAINTEXT));
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
-                tps.add(new TopicPartition(topic, p));
-            }
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            long read = 0;
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (read < records) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the warm-up read " + read + " of " + records + " records of "
-                            + topic + " within 2 minutes");
-                }
-                read += consumer.poll(Duration.ofMillis(200)).count();
-            }
-        }
     }
 }

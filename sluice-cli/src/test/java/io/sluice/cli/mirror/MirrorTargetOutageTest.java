@@ -14,9 +14,11 @@ import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.kafka.TestRecords;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,25 +43,12 @@ class MirrorTargetOutageTest {
         TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 200);
         Path dir = TestDirs.newDir("mirror-target-outage");
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-outage").start()) {
-            Path file = Files.writeString(dir.resolve("mirror.yaml"), String.join("\n",
-                    "source:",
-                    "  bootstrap-servers: " + source.bootstrapServers(),
-                    "  topics: [" + topic + "]",
-                    "  properties:",
-                    "    session.timeout.ms: 6000",
-                    "    heartbeat.interval.ms: 500",
-                    "target:",
-                    "  bootstrap-servers: " + target.bootstrapServers(),
+            Path file = mirrorFile(dir, topic, target, delivery,
                     "  properties:",
                     "    max.block.ms: 3000",
                     "    request.timeout.ms: 1000",
                     "    delivery.timeout.ms: 3000",
-                    "    transaction.timeout.ms: 5000",
-                    "mirror:",
-                    "  name: " + Names.unique("outage"),
-                    "  commit-interval: 200ms",
-                    "  delivery: " + delivery,
-                    ""));
+                    "    transaction.timeout.ms: 5000");
             try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
                 boolean exactlyOnce = delivery.equals("exactly-once");
                 awaitCopies(target, topic, 200, exactlyOnce);
@@ -97,20 +86,7 @@ class MirrorTargetOutageTest {
         TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
         Path dir = TestDirs.newDir("mirror-silent-target");
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent").start()) {
-            Path file = Files.writeString(dir.resolve("mirror.yaml"), String.join("\n",
-                    "source:",
-                    "  bootstrap-servers: " + source.bootstrapServers(),
-                    "  topics: [" + topic + "]",
-                    "  properties:",
-                    "    session.timeout.ms: 6000",
-                    "    heartbeat.interval.ms: 500",
-                    "target:",
-                    "  bootstrap-servers: " + target.bootstrapServers(),
-                    "mirror:",
-                    "  name: " + Names.unique("silent"),
-                    "  commit-interval: 200ms",
-                    "  delivery: " + delivery,
-                    ""));
+            Path file = mirrorFile(dir, topic, target, delivery); // the producers' waits at their defaults
             try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
                 boolean exactlyOnce = delivery.equals("exactly-once");
                 awaitCopies(target, topic, 100, exactlyOnce);
@@ -133,6 +109,28 @@ class MirrorTargetOutageTest {
             Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
             assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
         }
+    }
+
+    /** A mirror file of {@code topic} into {@code target}, with {@code targetLines} in its target section. */
+    private Path mirrorFile(Path dir, String topic, KafkaCluster target, String delivery, String... targetLines)
+            throws IOException {
+        List<String> lines = new ArrayList<>(List.of(
+                "source:",
+                "  bootstrap-servers: " + source.bootstrapServers(),
+                "  topics: [" + topic + "]",
+                "  properties:",
+                "    session.timeout.ms: 6000",
+                "    heartbeat.interval.ms: 500",
+                "target:",
+                "  bootstrap-servers: " + target.bootstrapServers()));
+        lines.addAll(List.of(targetLines));
+        lines.addAll(List.of(
+                "mirror:",
+                "  name: " + Names.unique("outage"),
+                "  commit-interval: 200ms",
+                "  delivery: " + delivery,
+                ""));
+        return Files.writeString(dir.resolve("mirror.yaml"), String.join("\n", lines));
     }
 
     /**
