@@ -178,7 +178,8 @@ final class Report {
                     + "records/s from the first to the last record visible to a read_committed reader of the target; "
                     + "first = seconds from the copier's launch to the first record there; CPU = the copier's, "
                     + "src/tgt broker = the source's and target's broker's over the same span, per record (the "
-                    + "target broker warmed up first); copies = records that reader counted, dups = records among them copied more than once; re-read = records a consumer "
+                    + "target broker warmed up first); copies = records that reader counted, dups = records among "
+                    + "them copied more than once; re-read = records a consumer "
                     + "group (committed at 37%% of each partition before the copy) would read again after failing "
                     + "over to the offsets the mirror wrote for it in the target (0 = exact, negative = skipped)",
                     scenario.name(),

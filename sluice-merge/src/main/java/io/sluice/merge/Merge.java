@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
@@ -63,9 +62,7 @@ public final class Merge implements AutoCloseable {
                         .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup())
                         .build(), config, owners)
                 : new AcknowledgedCommit(config, producer, owners);
-        this.targetReach = new TargetReach(String.valueOf(config.targetProperties().get(
-                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)), commit::producerMetrics, () -> false,
-                TargetReach.GRACE);
+        this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, () -> false);
         this.runner = new MergeRunner(config, layout, commit, owners,
                 !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))),
                 failure::completeExceptionally);

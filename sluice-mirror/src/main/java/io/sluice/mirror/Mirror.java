@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -139,9 +138,7 @@ public final class Mirror implements AutoCloseable {
                     sourceCluster, sourceAdmin, targetAdmin));
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
-                    new TargetReach(String.valueOf(config.targetProperties().get(
-                            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)), writes::producerMetrics, sink::sending,
-                            TargetReach.GRACE));
+                    TargetReach.of(config.targetProperties(), writes::producerMetrics, sink::sending));
         } catch (RuntimeException e) {
             engine.close();
             sink.close();

@@ -118,10 +118,11 @@ final class MergeRun {
             InputLags lags = lag.sample();
             MergeCounts counts = merge.counts();
             long lagTotal = lags == null ? -1 : lags.total();
-            reporter.update(new ProgressSample(System.nanoTime(), counts.merged(), -1, lagTotal, lagTotal, -1, null,
-                    null, merge.targetUnreachable().orElse(null)), String.format(Locale.ROOT, "%s late · %s dead letters%s",
-                            Units.count(counts.late()), Units.count(counts.deadLettered()),
-                            lags == null ? "" : " · behind: " + lags.perInput()));
+            ProgressSample sample = new ProgressSample(System.nanoTime(), counts.merged(), -1, lagTotal, lagTotal, -1,
+                    null, null, merge.targetUnreachable().orElse(null));
+            reporter.update(sample, String.format(Locale.ROOT, "%s late · %s dead letters%s",
+                    Units.count(counts.late()), Units.count(counts.deadLettered()),
+                    lags == null ? "" : " · behind: " + lags.perInput()));
             if (stopReason.get() != null) {
                 return null;
             }

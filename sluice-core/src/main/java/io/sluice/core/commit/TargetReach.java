@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
@@ -18,9 +19,8 @@ import org.apache.kafka.common.MetricName;
  * Whether the cluster a run writes to answers, as the counts of responses of its producers say: the target of a
  * mirror, the output of a merge. A producer hears from its cluster only while it has something to send, so a silence
  * counts only while records wait: one of them holds records not yet acknowledged (its buffer is not all free), or a
- * send waits for the cluster's metadata. While the cluster is
- * down the producers retry for minutes ({@code delivery.timeout.ms}) and the run's line read "0 rec/s" with nothing
- * said: this says once in words when no response came for {@link #GRACE} while records wait, and once when one comes
+ * send waits for the cluster's metadata. While the cluster is down the producers retry for minutes
+ * ({@code delivery.timeout.ms}) and the run's line read "0 rec/s" with nothing said: this says once in words when no response came for {@link #GRACE} while records wait, and once when one comes
  * again, where the clients log a warning for every retry (shown only with {@code --verbose}). The source side has its
  * own watch in the engine, from the consumer's count.
  *
@@ -51,6 +51,17 @@ public final class TargetReach {
     private long answeredAt;
     private long lookedAt;
     private boolean reported;
+
+    /**
+     * Watches the cluster that {@code clientProperties} connect to (named by their bootstrap servers), with the
+     * {@link #GRACE} period; the parameters as {@link #TargetReach(String, Supplier, BooleanSupplier, Duration)}'s.
+     */
+    public static TargetReach of(Map<String, ?> clientProperties,
+            Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
+            BooleanSupplier sending) {
+        return new TargetReach(String.valueOf(clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)),
+                producers, sending, GRACE);
+    }
 
     /**
      * @param where     the cluster as the user named it (its bootstrap servers)
@@ -91,8 +102,9 @@ public final class TargetReach {
                 continue;
             }
             seen.add(responseCount);
-            Double before = responses.put(responseCount, value(responseCount));
-            answered |= before != null && before.doubleValue() != value(responseCount);
+            double count = value(responseCount);
+            Double before = responses.put(responseCount, count);
+            answered |= before != null && before != count;
             waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
         }
         responses.keySet().retainAll(seen);
