@@ -12,6 +12,7 @@ import io.sluice.merge.topics.MergeTopics;
 import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,7 +70,7 @@ public final class Merge implements AutoCloseable {
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,
-                    runner.counts());
+                    runner.counts(), config.maxWait());
             readers.add(reader);
             reader.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
         }
@@ -117,6 +118,20 @@ public final class Merge implements AutoCloseable {
      */
     public Optional<Duration> targetUnreachable() {
         return targetReach.unreachableFor(System.nanoTime());
+    }
+
+    /**
+     * The inputs whose cluster has not answered while their reader had partitions to fetch, by name in the
+     * configuration's order, with how long; an input appears once its silence is 15 s or the merge's max-wait,
+     * whichever is shorter (said once in the log, and again when it answers).
+     */
+    public Map<String, Duration> inputsUnanswered() {
+        Map<String, Duration> silent = new LinkedHashMap<>();
+        for (int i = 0; i < readers.size(); i++) {
+            String name = config.inputs().get(i).name();
+            readers.get(i).unansweredFor().ifPresent(d -> silent.put(name, d));
+        }
+        return silent;
     }
 
     /** The output partitions this instance merges now (claimed through the owners group). */

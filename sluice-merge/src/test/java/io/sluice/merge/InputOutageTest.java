@@ -10,6 +10,8 @@ import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A data center's cluster goes down mid-run: the merge waits for it up to max-wait, goes on with the other input,
  * and once the cluster is back, what it sends below the merged position is late — flagged, counted, and the audit
- * still finds every record once.
+ * still finds every record once. The silence is said while it lasts, by input ({@code Merge#inputsUnanswered}, the
+ * progress line's words), and no longer once the input answers.
  */
 @Tag("slow")
 class InputOutageTest {
@@ -38,16 +41,22 @@ class InputOutageTest {
             try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
                 await("both inputs merged", () -> merge.counts().merged() == 20);
 
+                assertEquals(Map.of(), merge.inputsUnanswered());
+
                 westDc.nodes().get(0).stop();
                 inputs.produce(1, 0, times(t + 1_000, 10));
                 await("east merged without west once west was silent for max-wait",
                         () -> merge.counts().merged() == 30);
                 assertEquals(0, merge.counts().late());
+                await("west's silence said (after max-wait, shorter than 15 s here)",
+                        () -> merge.inputsUnanswered().containsKey("west"));
+                assertEquals(Set.of("west"), merge.inputsUnanswered().keySet(), "east answers");
 
                 westDc.nodes().get(0).start();
                 inputs.produce(0, 0, times(t + 500, 5)); // behind east's last merged record (t + 1009)
                 await("west's records after the outage merged", () -> merge.counts().merged() == 35);
                 assertEquals(5, merge.counts().late());
+                await("west answers again", () -> merge.inputsUnanswered().isEmpty());
             }
             MergeAuditReport audit = MergeAudit.run(config);
             assertTrue(audit.ok(), audit.firstProblem());

@@ -97,6 +97,17 @@ final class MergeRun {
         }
     }
 
+    /**
+     * The inputs whose cluster does not answer, for the line: the lag shown for them is as of their last answer, and
+     * the merge goes on without them after max-wait.
+     */
+    private static String unanswered(Merge merge) {
+        StringBuilder s = new StringBuilder();
+        merge.inputsUnanswered().forEach((input, silent) -> s.append(" · no answer from input ").append(input)
+                .append(" for ").append(Units.duration(silent)).append(" (retrying)"));
+        return s.toString();
+    }
+
     private void requestStop(String reason) {
         stopReason.compareAndSet(null, reason);
     }
@@ -120,9 +131,9 @@ final class MergeRun {
             long lagTotal = lags == null ? -1 : lags.total();
             ProgressSample sample = new ProgressSample(System.nanoTime(), counts.merged(), -1, lagTotal, lagTotal, -1,
                     null, null, merge.targetUnreachable().orElse(null));
-            reporter.update(sample, String.format(Locale.ROOT, "%s late · %s dead letters%s",
+            reporter.update(sample, String.format(Locale.ROOT, "%s late · %s dead letters%s%s",
                     Units.count(counts.late()), Units.count(counts.deadLettered()),
-                    lags == null ? "" : " · behind: " + lags.perInput()));
+                    lags == null ? "" : " · behind: " + lags.perInput(), unanswered(merge)));
             if (stopReason.get() != null) {
                 return null;
             }

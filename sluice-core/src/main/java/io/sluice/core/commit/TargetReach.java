@@ -32,25 +32,15 @@ public final class TargetReach {
     /** As the source's: long past a broker's usual answer, short beside the producers' retries. */
     public static final Duration GRACE = Duration.ofSeconds(15);
 
-    /**
-     * Longer than this between two looks, and it was this process that did not run (SIGSTOP, a machine asleep), not
-     * the cluster that did not answer: the count starts again rather than blaming the cluster for the time.
-     */
-    static final Duration STALLED = Duration.ofSeconds(5);
-
     private final String where;
     private final Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers;
     private final BooleanSupplier sending;
-    private final long graceNanos;
+    private final Silence silence;
     /**
      * Each producer's count of responses at the last look, by its metric (a producer hands out a new view of its
      * metrics at every call, but keeps each metric).
      */
     private final Map<Metric, Double> responses = new IdentityHashMap<>();
-    /** When a response last came or nothing waited, or 0 before the first look. */
-    private long answeredAt;
-    private long lookedAt;
-    private boolean reported;
 
     /**
      * Watches the cluster that {@code clientProperties} connect to (named by their bootstrap servers), with the
@@ -75,7 +65,7 @@ public final class TargetReach {
         this.where = where;
         this.producers = producers;
         this.sending = sending;
-        this.graceNanos = grace.toNanos();
+        this.silence = new Silence(grace);
     }
 
     /**
@@ -84,13 +74,10 @@ public final class TargetReach {
      */
     public synchronized Optional<Duration> unreachableFor(long now) {
         observe(now);
-        return reported ? Optional.of(Duration.ofNanos(now - answeredAt)) : Optional.empty();
+        return silence.length(now);
     }
 
     private void observe(long now) {
-        boolean stalled = lookedAt != 0 && now - lookedAt >= STALLED.toNanos();
-        boolean first = lookedAt == 0;
-        lookedAt = now;
         boolean answered = false;
         boolean waiting = sending.getAsBoolean();
         Collection<? extends Map<MetricName, ? extends Metric>> current = producers.get();
@@ -108,22 +95,13 @@ public final class TargetReach {
             waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
         }
         responses.keySet().retainAll(seen);
-        if (first || stalled) {
-            answeredAt = now; // nothing was expected before the first look; a process that did not run heard nothing
-            return;
-        }
-        if (answered || !waiting) {
-            if (reported && answered) {
-                LOG.info("the target cluster ({}) answers again, after {} s without an answer; writing goes on",
-                        where, (now - answeredAt) / 1_000_000_000L);
-            }
-            reported = false;
-            answeredAt = now;
-        } else if (!reported && now - answeredAt >= graceNanos) {
-            reported = true;
-            LOG.warn("no answer from the target cluster ({}) for {} s while records wait to be written; its producers"
-                    + " retry until it answers (up to delivery.timeout.ms; --verbose shows the clients' retries)",
-                    where, (now - answeredAt) / 1_000_000_000L);
+        switch (silence.look(now, answered, waiting)) {
+            case BEGAN -> LOG.warn("no answer from the target cluster ({}) for {} s while records wait to be written;"
+                    + " its producers retry until it answers (up to delivery.timeout.ms; --verbose shows the clients'"
+                    + " retries)", where, silence.seconds());
+            case ENDED -> LOG.info("the target cluster ({}) answers again, after {} s without an answer; writing goes"
+                    + " on", where, silence.seconds());
+            case NONE -> { }
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +55,7 @@ public final class InputReader implements Runnable {
     private final LongSupplier shareBytes;
     private final int index;
     private final MergeCounts counts;
+    private final InputReach reach;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -76,11 +78,13 @@ public final class InputReader implements Runnable {
     /**
      * {@code shareBytes}: how much one input partition may hold before it is paused; {@code smallestShare}: that
      * share when this instance reads every partition, which bounds the fetches (a fetch lands whole, paused or not);
-     * {@code index}: the input's place in the configuration, under which {@code counts} keeps its pauses.
+     * {@code index}: the input's place in the configuration, under which {@code counts} keeps its pauses;
+     * {@code maxWait}: how long the merge waits for an input it cannot hear from.
      */
     public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes, long smallestShare, int index,
-            MergeCounts counts) {
+            MergeCounts counts, Duration maxWait) {
         this.input = input;
+        this.reach = new InputReach(input, maxWait);
         this.eventTime = eventTime;
         this.shareBytes = shareBytes;
         this.index = index;
@@ -125,7 +129,17 @@ public final class InputReader implements Runnable {
 
     public void stop() {
         running = false;
+        reach.closing();
         consumer.wakeup();
+    }
+
+    /**
+     * How long the input's cluster has not answered while this reader had partitions to fetch, once that is 15 s or
+     * the merge's max-wait, whichever is shorter (said once in the log, and again when it answers); empty otherwise.
+     * Any thread.
+     */
+    public Optional<Duration> unansweredFor() {
+        return reach.unansweredFor();
     }
 
     @Override
@@ -136,6 +150,7 @@ public final class InputReader implements Runnable {
                     command.run();
                 }
                 if (readings.isEmpty()) {
+                    reach.look(System.nanoTime(), consumer.metrics(), false);
                     Thread.sleep(POLL.toMillis());
                     continue;
                 }
@@ -148,6 +163,7 @@ public final class InputReader implements Runnable {
                 }
                 deliver(records);
                 confirmEnds();
+                reach.look(System.nanoTime(), consumer.metrics(), fetching());
             }
         } catch (OffsetOutOfRangeException e) {
             failure.completeExceptionally(new IllegalStateException(lostRange(e)));
@@ -157,6 +173,7 @@ public final class InputReader implements Runnable {
             failure.completeExceptionally(new IllegalStateException("input '" + input.name() + "' (topic '"
                     + input.topic() + "'): " + e.getMessage(), e));
         } finally {
+            reach.closing();
             // no group, nothing to commit: waiting would only wait out a fetch the broker holds at the input's end
             consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
@@ -179,6 +196,16 @@ public final class InputReader implements Runnable {
         });
         consumer.pause(pause);
         consumer.resume(resume);
+    }
+
+    /** Whether a partition is assigned and not paused: the reader then asks its cluster for records. */
+    private boolean fetching() {
+        for (Reading r : readings.values()) {
+            if (!r.paused) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void deliver(ConsumerRecords<byte[], byte[]> records) {
