@@ -63,10 +63,10 @@ public final class Merge implements AutoCloseable {
                         .transactionalIdPrefix(config.transactionalIdPrefix()).progressGroup(config.progressGroup())
                         .build(), config, owners)
                 : new AcknowledgedCommit(config, producer, owners);
-        this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, () -> false);
         this.runner = new MergeRunner(config, layout, commit, owners,
                 !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))),
                 failure::completeExceptionally);
+        this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending);
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,

@@ -22,7 +22,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -59,7 +59,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private final OutputLimits limits;
     private final List<MergeWorker> workers = new ArrayList<>();
     private final List<Admin> inputAdmins = new ArrayList<>();
-    private final Set<TopicPartition> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The output partitions this instance merges now, each with its output. */
+    private final Map<TopicPartition, OutputPartition> owned = new ConcurrentHashMap<>();
     private List<InputReader> readers = List.of();
     private volatile boolean claimedOnce;
 
@@ -103,6 +104,16 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         return owned.size();
     }
 
+    /** Whether a merge thread is in a send now (see {@link OutputPartition#sending}); any thread. */
+    public boolean sending() {
+        for (OutputPartition out : owned.values()) {
+            if (out.sending()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** One input partition's share of the budget: the budget over every input partition this instance reads. */
     public long shareBytes() {
         return config.budgetBytes() / Math.max(1, owned.size() * config.inputs().size());
@@ -142,7 +153,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
                 out.markResumed(state.last()); // verify's sign that a repeated window may begin here
             }
             worker.start(new PartitionTask(output, merge, out, commit, codec, config.commitInterval(), RECOMMIT, now));
-            owned.add(output);
+            owned.put(output, out);
             for (int i = 0; i < buffers.length; i++) {
                 readers.get(i).add(output.partition(), state.position(i), buffers[i]);
             }

@@ -42,6 +42,11 @@ public final class OutputPartition implements MergeOutput {
     private final AtomicReference<Exception> failed = new AtomicReference<>();
     /** At least once, until the first record is written to the output partition: its {@link MergeHeaders#RESUMED}. */
     private String resumed;
+    /**
+     * Whether the merge thread is in a send: written by it, read by a {@code TargetReach} on another thread (a send
+     * waits for the target's metadata with nothing buffered while the target does not answer).
+     */
+    private volatile boolean sending;
     private final Callback onSent = (metadata, error) -> {
         if (error != null) {
             failed.compareAndSet(null, error);
@@ -97,8 +102,7 @@ public final class OutputPartition implements MergeOutput {
             MergeHeaders.add(headers, MergeHeaders.RESUMED, resumed);
             resumed = null;
         }
-        sender.send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers),
-                onSent);
+        send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers));
         counts.merged(input);
     }
 
@@ -119,9 +123,23 @@ public final class OutputPartition implements MergeOutput {
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
         MergeHeaders.add(headers, MergeHeaders.REASON, reason);
         // a record the output refuses would be refused here too: its value stays in its input, at the named offset
-        sender.send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(),
-                keepValue ? r.timestamp() : null, r.key(), keepValue ? r.value() : null, headers), onSent);
+        send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(), keepValue ? r.timestamp() : null,
+                r.key(), keepValue ? r.value() : null, headers));
         counts.deadLettered(input, where + ": " + reason);
+    }
+
+    private void send(ProducerRecord<byte[], byte[]> record) {
+        sending = true;
+        try {
+            sender.send(record, onSent);
+        } finally {
+            sending = false;
+        }
+    }
+
+    /** Whether the merge thread is in a send now; any thread. */
+    public boolean sending() {
+        return sending;
     }
 
     /** A send that failed makes the transaction fail at its commit; stop before adding to it. */
