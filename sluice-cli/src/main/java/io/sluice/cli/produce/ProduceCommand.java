@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
@@ -281,18 +282,39 @@ public final class ProduceCommand implements Callable<Integer> {
 
     /**
      * {@code --name}, else named after the arguments, not the files they hold now: a folder that gained a file is the
-     * same import. An import an earlier version began under the name of its list of files (before 2026-11-29) goes on
-     * under that name, if it has a position and the new name has none: it would otherwise be begun again, every
-     * committed line sent twice.
+     * same import. When no import has that name yet, two others are looked for, each of which would otherwise be begun
+     * again with every committed line sent twice:
+     * <ul>
+     * <li>one begun with the leading part of these arguments: an unquoted pattern reaches the command as the files the
+     *     shell found, so after files were added the same command line has more arguments (the import's committed
+     *     position then checks that the files done are still the first ones, and refuses in words otherwise);
+     * <li>one an earlier version began under the name of its list of files (before 2026-11-29).
+     * </ul>
      */
     private String importName(List<Input> expanded, Map<String, Object> clientProperties) {
         if (name != null) {
             return name;
         }
-        String byArguments = "produce-" + topic + "-" + Inputs.argumentsHash(inputs);
+        List<String> prefixes = Inputs.prefixHashes(inputs == null ? List.of() : inputs).stream()
+                .map(hash -> "produce-" + topic + "-" + hash).toList();
+        String byArguments = prefixes.get(prefixes.size() - 1);
+        if (ImportProgress.exists(clientProperties, byArguments)) {
+            return byArguments;
+        }
+        if (prefixes.size() > 1) {
+            Optional<String> fewer = ImportProgress.lastWithPosition(clientProperties,
+                    prefixes.subList(0, prefixes.size() - 1));
+            if (fewer.isPresent()) {
+                int count = prefixes.indexOf(fewer.get()) + 1;
+                LoggerFactory.getLogger("sluice.produce").info("import {} was begun with the first {} of these {} "
+                        + "arguments (a pattern the shell expanded before more files matched it?): it goes on under "
+                        + "that name, with the files after them (--name names an import of its own)", fewer.get(),
+                        count, prefixes.size());
+                return fewer.get();
+            }
+        }
         String byFiles = "produce-" + topic + "-" + ImportPosition.listHash(expanded);
-        if (byFiles.equals(byArguments) || ImportProgress.exists(clientProperties, byArguments)
-                || !ImportProgress.exists(clientProperties, byFiles)) {
+        if (byFiles.equals(byArguments) || !ImportProgress.exists(clientProperties, byFiles)) {
             return byArguments;
         }
         LoggerFactory.getLogger("sluice.produce").info("import {} was begun by an earlier version under this name: it "

@@ -327,6 +327,32 @@ class ProduceCommandTest {
     }
 
     /**
+     * An unquoted pattern reaches the command as the files the shell found: once the folder holds one more, the same
+     * command line has one more argument. It is the same import, and goes on with the new file only (before: a new
+     * import, every line of the first files sent again).
+     */
+    @Test
+    void anExactlyOnceImportOfFilesTheShellExpandedGoesOnWithTheFilesThatFollowThem() throws Exception {
+        String topic = Names.unique("produce-eo-expanded");
+        kafka.createTopic(topic, 1);
+        Path dir = Files.createDirectory(TestDirs.newDir("produce-eo-expanded").resolve("in"));
+        List<String> lines = new ArrayList<>(ProducedRecords.writeLines(dir.resolve("day-1.txt"), "a", 100));
+        lines.addAll(ProducedRecords.writeLines(dir.resolve("day-2.txt"), "b", 50));
+        Cli.Result first = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                dir.resolve("day-1.txt").toString(), dir.resolve("day-2.txt").toString());
+        assertEquals(ExitStatus.OK, first.status(), first.err());
+
+        lines.addAll(ProducedRecords.writeLines(dir.resolve("day-3.txt"), "c", 30));
+        Cli.Result grown = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                dir.resolve("day-1.txt").toString(), dir.resolve("day-2.txt").toString(),
+                dir.resolve("day-3.txt").toString());
+        assertEquals(ExitStatus.OK, grown.status(), grown.err());
+        assertTrue(grown.err().contains("was begun with the first 2 of these 3 arguments"), grown.err());
+        assertEquals(new ProducedRecords.Counts(30, 30, 0, 0), ProducedRecords.counts(grown.err()));
+        assertEquals(lines, ProducedRecords.values(kafka, topic), "every line once, in order");
+    }
+
+    /**
      * An import an earlier version began under the default name of that time (its list of files) goes on under that
      * name when the same command runs again on the same files: under the name of its arguments it would begin again,
      * sending every committed line a second time.

@@ -33,18 +33,37 @@ public final class Inputs {
      * What an exactly-once import is named after by default.
      */
     public static String argumentsHash(List<String> arguments) {
+        List<String> hashes = prefixHashes(arguments);
+        return hashes.get(hashes.size() - 1);
+    }
+
+    /**
+     * {@link #argumentsHash} of every leading part of the arguments, the first argument alone first and all of them
+     * last (one hash for none). A pattern the shell expanded reaches a command as its files, so a rerun after files
+     * were added has more arguments than the first run: the earlier run's name is among these.
+     */
+    public static List<String> prefixHashes(List<String> arguments) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            List<String> hashes = new ArrayList<>(arguments.size());
             for (String argument : arguments) {
                 String path = argument.equals("-") ? argument : Path.of(argument).toAbsolutePath().normalize()
                         .toString();
                 sha.update(path.getBytes(StandardCharsets.UTF_8));
                 sha.update((byte) 0);
+                hashes.add(hex(((MessageDigest) sha.clone()).digest()));
             }
-            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
+            if (hashes.isEmpty()) {
+                hashes.add(hex(sha.digest()));
+            }
+            return hashes;
+        } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
+            throw new IllegalStateException("every JVM has SHA-256, and it can be cloned", e);
         }
+    }
+
+    private static String hex(byte[] digest) {
+        return HexFormat.of().formatHex(digest).substring(0, 16);
     }
 
     /** @throws IllegalArgumentException when an argument names nothing, in words */

@@ -18,6 +18,17 @@ import org.junit.jupiter.api.Test;
 class InputsTest {
 
     @Test
+    void theHashesOfTheLeadingArgumentsEndWithTheHashOfThemAll() {
+        List<String> args = List.of("in/day-1.txt", "in/day-2.txt", "in/day-3.txt");
+        List<String> prefixes = Inputs.prefixHashes(args);
+        assertEquals(3, prefixes.size());
+        assertEquals(Inputs.argumentsHash(args.subList(0, 1)), prefixes.get(0));
+        assertEquals(Inputs.argumentsHash(args.subList(0, 2)), prefixes.get(1), "the run before the third file");
+        assertEquals(Inputs.argumentsHash(args), prefixes.get(2));
+        assertEquals(1, Inputs.prefixHashes(List.of()).size(), "no argument: one name still");
+    }
+
+    @Test
     void foldersAndGlobsExpandSortedInTheOrderOfTheArguments() throws Exception {
         Path dir = TestDirs.newDir("inputs");
         Files.createDirectories(dir.resolve("b/sub"));
