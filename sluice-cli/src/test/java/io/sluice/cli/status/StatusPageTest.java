@@ -15,9 +15,11 @@ import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.browser.HeadlessChromium;
+import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +101,29 @@ class StatusPageTest {
         } catch (Exception e) {
             throw new AssertionError("GET /status.json: " + e, e);
         }
+    }
+
+    /**
+     * The time to catch up, from the page's own script in the browser: records held in open files wait for the next
+     * commit, not for the rate, so a source written at a trickle is kept up with (it read "13 h" at 2 records a second
+     * beside 90,000 held), and a backlog takes its consumed lag over the rate.
+     */
+    @Test
+    void theTimeToCatchUpCountsOnlyTheConsumedLagAgainstTheRate() throws Exception {
+        String html;
+        try (InputStream in = MetricsServer.class.getResourceAsStream("status.html")) {
+            html = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String cases = String.join(",", "eta(2, 90000, 2)", "eta(3, 3, 20)", "eta(0, 5000, 20)", "eta(600, 600, 20)",
+                "eta(600, 90000, 20)", "eta(600, 90000, 0)", "eta(-1, 600, 20)", "eta(5, 0, 20)", "eta(5, -1, 20)");
+        Path page = TestDirs.newDir("status-eta").resolve("eta.html");
+        Files.writeString(page, html.replace("</body>", "<pre id=\"cases\"></pre><script>document.getElementById("
+                + "\"cases\").textContent = [" + cases + "].join(\" | \");</script></body>"));
+        String dom = HeadlessChromium.dumpDom(page.toUri(), Duration.ofSeconds(1));
+        assertEquals(String.join(" | ", "keeping up; the rest at the next commit", "keeping up",
+                "consumed all; at the next commit", "30 s", "30 s; the rest at the next commit",
+                "not catching up; the rest at the next commit", "30 s", "caught up", "unknown"),
+                text(dom, "pre", "cases"));
     }
 
     /** The text of the element {@code <tag id="id" ...>text</tag>}. */
