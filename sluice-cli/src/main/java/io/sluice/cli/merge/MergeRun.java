@@ -69,22 +69,28 @@ final class MergeRun {
                 server.watch(new MergeHealth(merge, () -> stopReason.get() != null));
             }
             LOG.info("merging {}", file.describe());
-            LagSampler lag = new LagSampler(config, progress, LAG_EVERY);
-            MergeMeters.register(registry, config, merge.counts(), lag);
-            long start = System.nanoTime();
-            ShutdownSignals signals = ShutdownSignals.install(() -> requestStop("signal received"), this::stopNow);
-            ProgressReporter reporter = new ProgressReporter(console, "merging", progressEvery);
-            Throwable failure = null;
-            try {
-                failure = loop(merge, reporter, lag);
-            } finally {
-                requestStop("the run is ending"); // no-op when a stop was requested already
-                failure = drain(merge, failure);
-                signals.close();
-                reporter.finish();
+            try (LagSampler lag = new LagSampler(config, progress, LAG_EVERY)) {
+                return run(merge, registry, lag, progressEvery);
             }
-            return report(merge.counts(), failure, Duration.ofNanos(System.nanoTime() - start));
         }
+    }
+
+    /** Runs a started merge until a stop, its failure or its end, with its line, meters and lag. */
+    private int run(Merge merge, PrometheusMeterRegistry registry, LagSampler lag, Duration progressEvery) {
+        MergeMeters.register(registry, config, merge.counts(), lag);
+        long start = System.nanoTime();
+        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop("signal received"), this::stopNow);
+        ProgressReporter reporter = new ProgressReporter(console, "merging", progressEvery);
+        Throwable failure = null;
+        try {
+            failure = loop(merge, reporter, lag);
+        } finally {
+            requestStop("the run is ending"); // no-op when a stop was requested already
+            failure = drain(merge, failure);
+            signals.close();
+            reporter.finish();
+        }
+        return report(merge.counts(), failure, Duration.ofNanos(System.nanoTime() - start));
     }
 
     private Merge start() throws RunFailure {
@@ -126,7 +132,7 @@ final class MergeRun {
                         + "session times out (merge.session-timeout, {})", Units.duration(CLAIM_WARNING),
                         config.name(), Units.duration(Duration.ofMillis(session)));
             }
-            InputLags lags = lag.sample();
+            InputLags lags = lag.last();
             MergeCounts counts = merge.counts();
             long lagTotal = lags == null ? -1 : lags.total();
             ProgressSample sample = new ProgressSample(System.nanoTime(), counts.merged(), -1, lagTotal, lagTotal, -1,

@@ -1,22 +1,22 @@
 package io.sluice.cli.produce;
 
+import io.sluice.cli.RunFailure;
+import io.sluice.cli.run.EngineRun;
 import io.sluice.core.ClusterConnection;
-import java.util.HashSet;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 
 /**
- * Whether an exactly-once import has a committed position: its progress group holds an offset. Asked before the
- * claim, to find an import that was named otherwise: by an earlier version, or after fewer arguments (a pattern the
- * shell expanded before more files matched it).
+ * The committed positions of the exactly-once imports named with one prefix (a topic's default names): asked before the
+ * claim, to find this import when it was named otherwise (by an earlier version, or after fewer arguments: a pattern
+ * the shell expanded before more files matched it), and another import that already sent some of these files.
  *
  * <p>Threading: stateless.
  */
@@ -27,45 +27,41 @@ final class ImportProgress {
     private ImportProgress() {
     }
 
-    static boolean exists(Map<String, Object> clientProperties, String name) {
-        try (Admin admin = Admin.create(ClusterConnection.of(clientProperties))) {
-            return exists(admin, name);
-        } catch (ExecutionException | TimeoutException | KafkaException e) {
-            return false; // not known: the claim that follows meets the cluster's trouble itself and says it
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     /**
-     * Of {@code names}, the last one that has a committed position, or empty: one listing of the cluster's groups,
-     * then a look at the positions of those named.
+     * Each import named {@code prefix...} that has a committed position, with its metadata: one listing of the
+     * cluster's groups, then one look at the positions of those so named.
+     *
+     * @throws RunFailure when the cluster does not tell: a new import begun without knowing would send again what an
+     *                    earlier one of these files committed
      */
-    static Optional<String> lastWithPosition(Map<String, Object> clientProperties, List<String> names) {
+    static Map<String, String> positions(Map<String, Object> clientProperties, String prefix) throws RunFailure {
+        String groupPrefix = ProduceCommand.PROGRESS_GROUP_PREFIX + prefix;
         try (Admin admin = Admin.create(ClusterConnection.of(clientProperties))) {
-            Set<String> groups = new HashSet<>();
-            admin.listGroups().all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .forEach(g -> groups.add(g.groupId()));
-            for (int i = names.size() - 1; i >= 0; i--) {
-                String name = names.get(i);
-                if (groups.contains(ProduceCommand.PROGRESS_GROUP_PREFIX + name) && exists(admin, name)) {
-                    return Optional.of(name);
+            Map<String, ListConsumerGroupOffsetsSpec> named = new HashMap<>();
+            admin.listGroups().all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).forEach(g -> {
+                if (g.groupId().startsWith(groupPrefix)) {
+                    named.put(g.groupId(), new ListConsumerGroupOffsetsSpec());
                 }
+            });
+            Map<String, String> positions = new HashMap<>();
+            if (named.isEmpty()) {
+                return positions;
             }
-            return Optional.empty();
+            Map<String, Map<org.apache.kafka.common.TopicPartition, OffsetAndMetadata>> offsets = admin
+                    .listConsumerGroupOffsets(named).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            offsets.forEach((group, byPartition) -> byPartition.values().stream().filter(o -> o != null).findFirst()
+                    .ifPresent(o -> positions.put(group.substring(ProduceCommand.PROGRESS_GROUP_PREFIX.length()),
+                            o.metadata())));
+            return positions;
         } catch (ExecutionException | TimeoutException | KafkaException e) {
-            return Optional.empty(); // not known: the claim that follows meets the cluster's trouble itself and says it
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new RunFailure("cannot tell whether an exactly-once import of these files began before (the "
+                    + "cluster's groups could not be read: " + EngineRun.describe(cause) + "); beginning a new one "
+                    + "could send its lines again. Run the command again when the cluster answers, or name the "
+                    + "import with --name", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            throw new RunFailure("interrupted while reading the imports' positions", e);
         }
-    }
-
-    private static boolean exists(Admin admin, String name)
-            throws ExecutionException, TimeoutException, InterruptedException {
-        Map<?, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(ProduceCommand.PROGRESS_GROUP_PREFIX
-                + name).partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        return offsets.values().stream().anyMatch(o -> o != null);
     }
 }

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -282,44 +283,61 @@ public final class ProduceCommand implements Callable<Integer> {
 
     /**
      * {@code --name}, else named after the arguments, not the files they hold now: a folder that gained a file is the
-     * same import. When no import has that name yet, two others are looked for, each of which would otherwise be begun
-     * again with every committed line sent twice:
+     * same import. When no import has that name yet, the topic's other default-named imports are looked at (one
+     * listing), since beginning a new one would send again every line they committed:
      * <ul>
-     * <li>one begun with the leading part of these arguments: an unquoted pattern reaches the command as the files the
-     *     shell found, so after files were added the same command line has more arguments (the import's committed
+     * <li>one named after the leading part of these arguments goes on: an unquoted pattern reaches the command as the
+     *     files the shell found, so after files were added the same command line has more arguments (the committed
      *     position then checks that the files done are still the first ones, and refuses in words otherwise);
-     * <li>one an earlier version began under the name of its list of files (before 2026-11-29).
+     * <li>one an earlier version began under the name of its list of files (before 2026-11-29) goes on;
+     * <li>one that already sent some of these files under other arguments (a file that sorts before its files was
+     *     added to an unquoted pattern; a folder imported before by a pattern) is a refusal in words.
      * </ul>
      */
-    private String importName(List<Input> expanded, Map<String, Object> clientProperties) {
+    private String importName(List<Input> expanded, Map<String, Object> clientProperties) throws RunFailure {
         if (name != null) {
             return name;
         }
-        List<String> prefixes = Inputs.prefixHashes(inputs == null ? List.of() : inputs).stream()
-                .map(hash -> "produce-" + topic + "-" + hash).toList();
-        String byArguments = prefixes.get(prefixes.size() - 1);
-        if (ImportProgress.exists(clientProperties, byArguments)) {
-            return byArguments;
-        }
-        if (prefixes.size() > 1) {
-            Optional<String> fewer = ImportProgress.lastWithPosition(clientProperties,
-                    prefixes.subList(0, prefixes.size() - 1));
-            if (fewer.isPresent()) {
-                int count = prefixes.indexOf(fewer.get()) + 1;
-                LoggerFactory.getLogger("sluice.produce").info("import {} was begun with the first {} of these {} "
-                        + "arguments (a pattern the shell expanded before more files matched it?): it goes on under "
-                        + "that name, with the files after them (--name names an import of its own)", fewer.get(),
-                        count, prefixes.size());
-                return fewer.get();
+        String prefix = "produce-" + topic + "-";
+        List<String> byLeading = Inputs.prefixHashes(inputs == null ? List.of() : inputs).stream()
+                .map(hash -> prefix + hash).toList();
+        String byArguments = byLeading.get(byLeading.size() - 1);
+        Map<String, String> positions = ImportProgress.positions(clientProperties, prefix);
+        for (int k = byLeading.size(); k >= 1; k--) {
+            String candidate = byLeading.get(k - 1);
+            if (positions.containsKey(candidate)) {
+                if (k < byLeading.size()) {
+                    LoggerFactory.getLogger("sluice.produce").info("import {} was begun with the first {} of these {} "
+                            + "arguments (a pattern the shell expanded before more files matched it?): it goes on "
+                            + "under that name, with the files after them (--name names an import of its own)",
+                            candidate, k, byLeading.size());
+                }
+                return candidate;
             }
         }
-        String byFiles = "produce-" + topic + "-" + ImportPosition.listHash(expanded);
-        if (byFiles.equals(byArguments) || !ImportProgress.exists(clientProperties, byFiles)) {
-            return byArguments;
+        String byFiles = prefix + ImportPosition.listHash(expanded);
+        if (positions.containsKey(byFiles)) {
+            LoggerFactory.getLogger("sluice.produce").info("import {} was begun by an earlier version under this "
+                    + "name: it goes on under it", byFiles);
+            return byFiles;
         }
-        LoggerFactory.getLogger("sluice.produce").info("import {} was begun by an earlier version under this name: it "
-                + "goes on under it", byFiles);
-        return byFiles;
+        for (Map.Entry<String, String> other : new java.util.TreeMap<>(positions).entrySet()) {
+            Optional<int[]> sent = ImportPosition.sentAmong(other.getValue(), expanded);
+            if (sent.isPresent()) {
+                int from = sent.get()[0];
+                int count = sent.get()[1];
+                throw new RunFailure(String.format(Locale.ROOT, "import %s, of other arguments, already sent %s: "
+                        + "a new import of these %d files would send them again. To go on with that import, run it "
+                        + "with its own arguments or --name %s (a file that sorts before those it sent is refused "
+                        + "there); to import only the files it has not sent, pass those alone; to send them all "
+                        + "again on purpose, name a new import with --name", other.getKey(),
+                        count == 1 ? expanded.get(from).name() + " (file " + (from + 1) + " here)"
+                                : expanded.get(from).name() + " to " + expanded.get(from + count - 1).name()
+                                        + " (files " + (from + 1) + " to " + (from + count) + " here)",
+                        expanded.size(), other.getKey()));
+            }
+        }
+        return byArguments;
     }
 
     private DeliveryJournal openJournal() throws RunFailure {

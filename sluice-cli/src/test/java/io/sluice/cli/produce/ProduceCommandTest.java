@@ -353,6 +353,39 @@ class ProduceCommandTest {
     }
 
     /**
+     * A file that sorts before those an unquoted pattern matched at the first run makes the rerun's arguments begin
+     * with it: no import has their name, or that of their leading part. Beginning a new one sent every line again; now
+     * the import that sent them is found by its files, and the run is refused in words, with nothing sent.
+     */
+    @Test
+    void anImportOfFilesAnotherImportAlreadySentIsRefusedInWords() throws Exception {
+        String topic = Names.unique("produce-eo-before");
+        kafka.createTopic(topic, 1);
+        Path dir = Files.createDirectory(TestDirs.newDir("produce-eo-before").resolve("in"));
+        List<String> lines = new ArrayList<>(ProducedRecords.writeLines(dir.resolve("day-2.txt"), "b", 40));
+        lines.addAll(ProducedRecords.writeLines(dir.resolve("day-3.txt"), "c", 30));
+        Cli.Result first = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                dir.resolve("day-2.txt").toString(), dir.resolve("day-3.txt").toString());
+        assertEquals(ExitStatus.OK, first.status(), first.err());
+
+        List<String> early = ProducedRecords.writeLines(dir.resolve("day-1.txt"), "a", 20);
+        Cli.Result expanded = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                dir.resolve("day-1.txt").toString(), dir.resolve("day-2.txt").toString(),
+                dir.resolve("day-3.txt").toString());
+        assertEquals(ExitStatus.FAILURE, expanded.status(), expanded.err());
+        assertTrue(expanded.err().contains("already sent " + dir.resolve("day-2.txt") + " to "
+                + dir.resolve("day-3.txt") + " (files 2 to 3 here): a new import of these 3 files would send them "
+                + "again"), expanded.err());
+        assertEquals(lines, ProducedRecords.values(kafka, topic), "nothing sent");
+
+        Cli.Result alone = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                dir.resolve("day-1.txt").toString());
+        assertEquals(ExitStatus.OK, alone.status(), alone.err());
+        lines.addAll(early);
+        assertEquals(lines, ProducedRecords.values(kafka, topic), "the new file once, as an import of its own");
+    }
+
+    /**
      * An import an earlier version began under the default name of that time (its list of files) goes on under that
      * name when the same command runs again on the same files: under the name of its arguments it would begin again,
      * sending every committed line a second time.

@@ -36,11 +36,22 @@ final class InputReach {
     /** The silence said at the last look, in nanos, or -1: what other threads read. */
     private volatile long unansweredNanos = -1;
 
-    /** Said after {@link #GRACE}, or after {@code maxWait} when that is shorter: the merge's own patience. */
+    /**
+     * The shortest grace: a reader at its partitions' ends hears from its cluster about every half second (a fetch the
+     * broker holds for {@code fetch.max.wait.ms}, an end confirmed), so a max-wait of a second or less would otherwise
+     * say and unsay a silence several times a second.
+     */
+    static final Duration SHORTEST_GRACE = Duration.ofSeconds(3);
+
+    /**
+     * Said after {@link #GRACE}, or after {@code maxWait} when that is shorter (the merge's own patience), but not
+     * before {@link #SHORTEST_GRACE}.
+     */
     InputReach(MergeInput input, Duration maxWait) {
         this.input = input;
         this.maxWait = maxWait;
-        this.silence = new Silence(maxWait.compareTo(GRACE) < 0 ? maxWait : GRACE);
+        Duration grace = maxWait.compareTo(GRACE) < 0 ? maxWait : GRACE;
+        this.silence = new Silence(grace.compareTo(SHORTEST_GRACE) < 0 ? SHORTEST_GRACE : grace);
     }
 
     /**

@@ -138,6 +138,35 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
         return new ImportPosition(file, line, offset, committed);
     }
 
+    /**
+     * Where the files a committed import had sent (those done, and the one it was reading) lie among {@code inputs}, as
+     * consecutive files in the same order: before a new import begins, another that already sent some of these files
+     * is found this way (the same files under other arguments: a folder and a pattern, or a pattern the shell expanded
+     * with a file that now sorts before them). Empty when they are not there, or {@code metadata} is of a kind that
+     * does not say (the first version pinned its whole list).
+     *
+     * @return the index of the first of them among {@code inputs} and how many they are
+     */
+    public static java.util.Optional<int[]> sentAmong(String metadata, List<Input> inputs) {
+        String[] parts = metadata == null ? new String[0] : metadata.split("\\|", 7);
+        if (parts.length != 7 || !parts[0].equals(VERSION)) {
+            return java.util.Optional.empty();
+        }
+        int file;
+        try {
+            file = Integer.parseInt(parts[2]);
+        } catch (NumberFormatException e) {
+            return java.util.Optional.empty();
+        }
+        int pinned = parts[6].isEmpty() ? file : file + 1;
+        for (int from = 0; pinned > 0 && from + pinned <= inputs.size(); from++) {
+            if (parts[1].equals(listHash(inputs.subList(from, from + pinned)))) {
+                return java.util.Optional.of(new int[] {from, pinned});
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static String describe(FileIdentity identity) {
         return String.format(java.util.Locale.ROOT, "%,d bytes starting with hash %s", identity.size(),
                 identity.headHash());

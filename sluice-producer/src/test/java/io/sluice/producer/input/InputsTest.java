@@ -18,6 +18,28 @@ import org.junit.jupiter.api.Test;
 class InputsTest {
 
     @Test
+    void theFilesAnImportSentAreFoundAmongOthersAsTheyLieThere() throws Exception {
+        Path dir = TestDirs.newDir("inputs-sent");
+        List<Input> files = new java.util.ArrayList<>();
+        for (String name : List.of("day-1.txt", "day-2.txt", "day-3.txt", "day-4.txt")) {
+            files.add(Input.file(Files.writeString(dir.resolve(name), name + "\n")));
+        }
+        List<Input> earlier = files.subList(1, 3); // day-2 and day-3, before day-1 and day-4 were there
+        String reading = ImportPosition.startOf(1, FileIdentity.of(earlier.get(1).path())).metadata(earlier);
+        assertEquals(List.of(1, 2), ImportPosition.sentAmong(reading, files).map(a -> List.of(a[0], a[1]))
+                .orElseThrow(), "day-2 done and day-3 being read: files 2 and 3 of the four");
+        String complete = ImportPosition.complete(2).metadata(earlier);
+        assertEquals(List.of(1, 2), ImportPosition.sentAmong(complete, files).map(a -> List.of(a[0], a[1]))
+                .orElseThrow());
+        String started = ImportPosition.startOf(0, FileIdentity.of(earlier.get(0).path())).metadata(earlier);
+        assertEquals(List.of(1, 1), ImportPosition.sentAmong(started, files).map(a -> List.of(a[0], a[1]))
+                .orElseThrow(), "the file being read counts as sent: some of its lines may be");
+        assertTrue(ImportPosition.sentAmong(reading, List.of(files.get(0), files.get(2), files.get(3))).isEmpty(),
+                "day-2 is not among these");
+        assertTrue(ImportPosition.sentAmong("something else", files).isEmpty());
+    }
+
+    @Test
     void theHashesOfTheLeadingArgumentsEndWithTheHashOfThemAll() {
         List<String> args = List.of("in/day-1.txt", "in/day-2.txt", "in/day-3.txt");
         List<String> prefixes = Inputs.prefixHashes(args);
