@@ -338,14 +338,12 @@ class ProduceCommandTest {
         Path dir = Files.createDirectory(TestDirs.newDir("produce-eo-expanded").resolve("in"));
         List<String> lines = new ArrayList<>(ProducedRecords.writeLines(dir.resolve("day-1.txt"), "a", 100));
         lines.addAll(ProducedRecords.writeLines(dir.resolve("day-2.txt"), "b", 50));
-        Cli.Result first = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-                dir.resolve("day-1.txt").toString(), dir.resolve("day-2.txt").toString());
+        Cli.Result first = produceExactlyOnce(topic, dir.resolve("day-1.txt"), dir.resolve("day-2.txt"));
         assertEquals(ExitStatus.OK, first.status(), first.err());
 
         lines.addAll(ProducedRecords.writeLines(dir.resolve("day-3.txt"), "c", 30));
-        Cli.Result grown = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-                dir.resolve("day-1.txt").toString(), dir.resolve("day-2.txt").toString(),
-                dir.resolve("day-3.txt").toString());
+        Cli.Result grown = produceExactlyOnce(topic, dir.resolve("day-1.txt"), dir.resolve("day-2.txt"),
+                dir.resolve("day-3.txt"));
         assertEquals(ExitStatus.OK, grown.status(), grown.err());
         assertTrue(grown.err().contains("was begun with the first 2 of these 3 arguments"), grown.err());
         assertEquals(new ProducedRecords.Counts(30, 30, 0, 0), ProducedRecords.counts(grown.err()));
@@ -364,25 +362,32 @@ class ProduceCommandTest {
         Path dir = Files.createDirectory(TestDirs.newDir("produce-eo-before").resolve("in"));
         List<String> lines = new ArrayList<>(ProducedRecords.writeLines(dir.resolve("day-2.txt"), "b", 40));
         lines.addAll(ProducedRecords.writeLines(dir.resolve("day-3.txt"), "c", 30));
-        Cli.Result first = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-                dir.resolve("day-2.txt").toString(), dir.resolve("day-3.txt").toString());
+        Cli.Result first = produceExactlyOnce(topic, dir.resolve("day-2.txt"), dir.resolve("day-3.txt"));
         assertEquals(ExitStatus.OK, first.status(), first.err());
 
         List<String> early = ProducedRecords.writeLines(dir.resolve("day-1.txt"), "a", 20);
-        Cli.Result expanded = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-                dir.resolve("day-1.txt").toString(), dir.resolve("day-2.txt").toString(),
-                dir.resolve("day-3.txt").toString());
+        Cli.Result expanded = produceExactlyOnce(topic, dir.resolve("day-1.txt"), dir.resolve("day-2.txt"),
+                dir.resolve("day-3.txt"));
         assertEquals(ExitStatus.FAILURE, expanded.status(), expanded.err());
         assertTrue(expanded.err().contains("already sent " + dir.resolve("day-2.txt") + " to "
                 + dir.resolve("day-3.txt") + " (files 2 to 3 here): a new import of these 3 files would send them "
                 + "again"), expanded.err());
         assertEquals(lines, ProducedRecords.values(kafka, topic), "nothing sent");
 
-        Cli.Result alone = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-                dir.resolve("day-1.txt").toString());
+        Cli.Result alone = produceExactlyOnce(topic, dir.resolve("day-1.txt"));
         assertEquals(ExitStatus.OK, alone.status(), alone.err());
         lines.addAll(early);
         assertEquals(lines, ProducedRecords.values(kafka, topic), "the new file once, as an import of its own");
+    }
+
+    /** {@code sluice produce --exactly-once} of {@code files} as the shell hands them over: one argument each. */
+    private Cli.Result produceExactlyOnce(String topic, Path... files) {
+        List<String> args = new ArrayList<>(List.of("produce", "-b", kafka.bootstrapServers(), "-t", topic,
+                "--exactly-once"));
+        for (Path file : files) {
+            args.add(file.toString());
+        }
+        return Cli.run(args.toArray(String[]::new));
     }
 
     /**
