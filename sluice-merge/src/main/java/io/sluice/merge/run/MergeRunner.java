@@ -104,7 +104,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         return owned.size();
     }
 
-    /** Whether a merge thread is in a send now (see {@link OutputPartition#sending}); any thread. */
+    /** Whether a merge thread waits on the target now: a send, flush or commit ({@link OutputPartition#sending}). */
     public boolean sending() {
         for (OutputPartition out : owned.values()) {
             if (out.sending()) {

@@ -100,11 +100,13 @@ final class PartitionTask {
     }
 
     private void commit(long now) throws Exception {
-        commit.flush(output); // at least once: every record sent is acknowledged before the positions move past it
+        // at least once: every record sent is acknowledged before the positions move past it
+        out.awaitingTarget(() -> commit.flush(output));
         out.checkSends();
         MergeState state = merge.state();
         CrashPoints.reach(AFTER_SEND);
-        commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)), COMMIT_TIMEOUT);
+        out.awaitingTarget(() -> commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)),
+                COMMIT_TIMEOUT));
         CrashPoints.reach(AFTER_COMMIT);
         committedMoves = merge.moves();
         lastCommitAt = now;

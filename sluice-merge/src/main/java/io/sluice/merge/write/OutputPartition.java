@@ -43,8 +43,9 @@ public final class OutputPartition implements MergeOutput {
     /** At least once, until the first record is written to the output partition: its {@link MergeHeaders#RESUMED}. */
     private String resumed;
     /**
-     * Whether the merge thread is in a send: written by it, read by a {@code TargetReach} on another thread (a send
-     * waits for the target's metadata with nothing buffered while the target does not answer).
+     * Whether the merge thread waits on the target: in a send (which waits for the target's metadata with nothing
+     * buffered while the target does not answer), a flush or a commit (which wait with nothing buffered once every
+     * record was acknowledged). Written by the merge thread, read by a {@code TargetReach} on another thread.
      */
     private volatile boolean sending;
     private final Callback onSent = (metadata, error) -> {
@@ -137,7 +138,25 @@ public final class OutputPartition implements MergeOutput {
         }
     }
 
-    /** Whether the merge thread is in a send now; any thread. */
+    /** A flush or a commit in the target, run by {@link #awaitingTarget}. */
+    public interface TargetCall {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code call} (a flush or a commit in the target) counted as waiting on the target, as a send is: a commit
+     * that waits on a target gone silent after every record was acknowledged was otherwise never said.
+     */
+    public void awaitingTarget(TargetCall call) throws Exception {
+        sending = true;
+        try {
+            call.run();
+        } finally {
+            sending = false;
+        }
+    }
+
+    /** Whether the merge thread waits on the target now (a send, a flush or a commit); any thread. */
     public boolean sending() {
         return sending;
     }
