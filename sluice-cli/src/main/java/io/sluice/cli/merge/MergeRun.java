@@ -104,8 +104,8 @@ final class MergeRun {
     }
 
     /**
-     * The inputs whose cluster does not answer, for the line: the lag shown for them is as of their last answer, and
-     * the merge goes on without them after max-wait.
+     * The inputs whose cluster does not answer, for the line: their lag cannot be read meanwhile (the line drops it),
+     * and the merge goes on without them after max-wait.
      */
     private static String unanswered(Merge merge) {
         StringBuilder s = new StringBuilder();
