@@ -41,7 +41,8 @@ public final class Merge implements AutoCloseable {
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private final TargetReach targetReach;
 
-    private Merge(MergeConfig config, MergeTopics.Layout layout, Map<String, Object> ownersMember) {
+    private Merge(MergeConfig config, MergeTopics.Layout layout, Map<String, Object> ownersMember,
+            MergeCounts counts) {
         this.config = config;
         Map<String, Object> producer = new java.util.HashMap<>(config.targetProperties());
         // each output partition has its own producer: the budget, not 32 MiB each, bounds what they hold
@@ -64,7 +65,7 @@ public final class Merge implements AutoCloseable {
                         .build(), config, owners)
                 : new AcknowledgedCommit(config, producer, owners);
         this.runner = new MergeRunner(config, layout, commit, owners,
-                !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))),
+                !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))), counts,
                 failure::completeExceptionally);
         this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending);
         for (int i = 0; i < config.inputs().size(); i++) {
@@ -86,8 +87,22 @@ public final class Merge implements AutoCloseable {
 
     /** As {@link #start(MergeConfig)}, with settings for this instance's member of the owners group (its timings). */
     public static Merge start(MergeConfig config, Map<String, Object> ownersMember) throws Exception {
+        return start(config, ownersMember, new MergeCounts(config.inputs().size()));
+    }
+
+    /**
+     * As {@link #start(MergeConfig, Map)}, counting into {@code counts}: those of an earlier merge of the same config
+     * in this process, so that a merge started again after a failure goes on counting where it stopped (its meters
+     * are counters, which never go back).
+     */
+    public static Merge start(MergeConfig config, Map<String, Object> ownersMember, MergeCounts counts)
+            throws Exception {
+        if (counts.inputs() != config.inputs().size()) {
+            throw new IllegalArgumentException("counts of " + counts.inputs() + " inputs for a merge of "
+                    + config.inputs().size());
+        }
         MergeTopics.Layout layout = MergeTopics.prepare(config);
-        Merge merge = new Merge(config, layout, ownersMember);
+        Merge merge = new Merge(config, layout, ownersMember, counts);
         merge.run();
         return merge;
     }

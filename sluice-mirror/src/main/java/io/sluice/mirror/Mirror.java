@@ -138,7 +138,8 @@ public final class Mirror implements AutoCloseable {
                     sourceCluster, sourceAdmin, targetAdmin));
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
-                    TargetReach.of(config.targetProperties(), writes::producerMetrics, sink::sending));
+                    TargetReach.of(config.targetProperties(), writes::producerMetrics,
+                            transactions == null ? sink::sending : () -> sink.sending() || transactions.committing()));
         } catch (RuntimeException e) {
             engine.close();
             sink.close();

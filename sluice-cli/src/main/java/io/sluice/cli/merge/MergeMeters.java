@@ -22,7 +22,7 @@ final class MergeMeters {
             int input = i;
             String name = config.inputs().get(i).name();
             FunctionCounter.builder("sluice.merge.records", counts, c -> c.merged(input, false))
-                    .description("records merged from the input (late ones included), as handed to transactions")
+                    .description("records merged from the input (late ones included) and committed")
                     .tags("merge", config.name(), "input", name).register(registry);
             FunctionCounter.builder("sluice.merge.late", counts, c -> c.merged(input, true))
                     .description("late records of the input, placed as the late policy says")

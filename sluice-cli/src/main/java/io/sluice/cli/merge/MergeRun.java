@@ -11,7 +11,9 @@ import io.sluice.cli.pipeline.MetricsConfig;
 import io.sluice.cli.progress.ProgressReporter;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.cli.run.EngineRun;
+import io.sluice.cli.run.RestartPause;
 import io.sluice.cli.run.ShutdownSignals;
+import io.sluice.cli.run.TransientFailure;
 import io.sluice.cli.status.MetricsServer;
 import io.sluice.merge.Merge;
 import io.sluice.merge.MergeConfig;
@@ -40,6 +42,7 @@ final class MergeRun {
     private static final Duration TICK = Duration.ofMillis(200);
     private static final Duration LAG_EVERY = Duration.ofSeconds(1);
     private static final Duration LAG_TIMEOUT = Duration.ofSeconds(5);
+    private static final String SIGNAL = "signal received";
     /**
      * Without an output partition this long, the run says why that can be: a restart after kill -9 sat 37 to 47 s
      * without a word (a new user's run), waiting for the killed member's session to time out.
@@ -59,28 +62,63 @@ final class MergeRun {
         this.console = console;
     }
 
-    /** Runs the merge to its end or a signal, and returns the exit status. */
+    /**
+     * Runs the merge to its end or a signal, and returns the exit status. After a failure a new merge cures
+     * ({@link TransientFailure}: an output cluster down for longer than its producers wait, say), starts it again after
+     * a {@link RestartPause}, for as long as it takes, unless the run is bounded ({@code --until-end}): a merge is a
+     * service, as a mirror is.
+     */
     int run(Duration progressEvery) throws RunFailure {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint());
-                MergeProgress progress = MergeProgress.of(config, LAG_TIMEOUT)) {
-            Merge merge = start();
-            if (server != null) {
-                server.watch(new MergeHealth(merge, () -> stopReason.get() != null));
-            }
+                MergeProgress progress = MergeProgress.of(config, LAG_TIMEOUT);
+                LagSampler lag = new LagSampler(config, progress, LAG_EVERY)) {
+            MergeCounts counts = new MergeCounts(config.inputs().size()); // the command's: every start counts on
+            MergeMeters.register(registry, config, counts, lag);
             LOG.info("merging {}", file.describe());
-            try (LagSampler lag = new LagSampler(config, progress, LAG_EVERY)) {
-                return run(merge, registry, lag, progressEvery);
+            RestartPause pause = new RestartPause("sluice merge", "the merge", LOG::info);
+            long start = System.nanoTime();
+            ProgressReporter reporter = new ProgressReporter(console, "merging", progressEvery);
+            try {
+                while (true) {
+                    Merge merge = null;
+                    try {
+                        merge = start(counts);
+                    } catch (RunFailure e) {
+                        if (!pause.restarting() || !restartable(e.getCause())) {
+                            throw e; // the first start's failure is the command's, in the words it has
+                        }
+                        pause.started();
+                        LOG.warn("the merge could not start again: {}", e.getMessage());
+                    }
+                    long ranFrom = System.nanoTime();
+                    if (merge != null) {
+                        if (server != null) {
+                            server.watch(new MergeHealth(merge, () -> stopReason.get() != null));
+                        }
+                        Throwable failure = run(merge, reporter, lag);
+                        pause.started();
+                        if (!startsAgainAfter(failure)) {
+                            reporter.finish();
+                            return report(counts, failure, Duration.ofNanos(System.nanoTime() - start));
+                        }
+                        String totals = totals(counts, Duration.ofNanos(System.nanoTime() - start));
+                        LOG.warn("stopped with an error: {}. {}; starting again from the committed positions.",
+                                EngineRun.describe(failure), totals);
+                        stopReason.set(null);
+                    }
+                    pause.await(merge == null ? null : Duration.ofNanos(System.nanoTime() - ranFrom));
+                }
+            } finally {
+                pause.started();
+                reporter.finish();
             }
         }
     }
 
-    /** Runs a started merge until a stop, its failure or its end, with its line, meters and lag. */
-    private int run(Merge merge, PrometheusMeterRegistry registry, LagSampler lag, Duration progressEvery) {
-        MergeMeters.register(registry, config, merge.counts(), lag);
-        long start = System.nanoTime();
-        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop("signal received"), this::stopNow);
-        ProgressReporter reporter = new ProgressReporter(console, "merging", progressEvery);
+    /** Runs a started merge until a stop, its failure or its end; closes it, and returns its failure if any. */
+    private Throwable run(Merge merge, ProgressReporter reporter, LagSampler lag) {
+        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop(SIGNAL), this::stopNow);
         Throwable failure = null;
         try {
             failure = loop(merge, reporter, lag);
@@ -88,18 +126,29 @@ final class MergeRun {
             requestStop("the run is ending"); // no-op when a stop was requested already
             failure = drain(merge, failure);
             signals.close();
-            reporter.finish();
         }
-        return report(merge.counts(), failure, Duration.ofNanos(System.nanoTime() - start));
+        return failure;
     }
 
-    private Merge start() throws RunFailure {
+    /**
+     * Whether the merge failed by itself (no signal asked for the stop) in a way a new merge cures; not a bounded run:
+     * its end is the inputs' at its start, and whatever runs it (a cron job) runs it again.
+     */
+    private boolean startsAgainAfter(Throwable failure) {
+        return failure != null && !SIGNAL.equals(stopReason.get()) && restartable(failure);
+    }
+
+    private boolean restartable(Throwable failure) {
+        return !config.untilEnd() && TransientFailure.is(failure);
+    }
+
+    private Merge start(MergeCounts counts) throws RunFailure {
         try {
-            return Merge.start(config, file.ownersMember());
+            return Merge.start(config, file.ownersMember(), counts);
         } catch (Exception e) {
             LOG.debug("the merge did not start", e);
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new RunFailure("merge " + config.name() + " cannot start: " + EngineRun.describe(cause), e);
+            throw new RunFailure("merge " + config.name() + " cannot start: " + EngineRun.describe(cause), cause);
         }
     }
 
@@ -185,12 +234,16 @@ final class MergeRun {
         }
     }
 
-    private int report(MergeCounts counts, Throwable failure, Duration elapsed) {
-        String totals = String.format(Locale.ROOT, "%,d %s merged, %,d late, %,d %s, in %.1f s",
+    private static String totals(MergeCounts counts, Duration elapsed) {
+        return String.format(Locale.ROOT, "%,d %s merged, %,d late, %,d %s, in %.1f s",
                 counts.merged(), counts.merged() == 1 ? "record" : "records", counts.late(), counts.deadLettered(),
                 counts.deadLettered() == 1 ? "dead letter" : "dead letters", elapsed.toMillis() / 1000.0)
                 // a run that set records aside says why once: 38,128 dead letters and no reason sent users to a reader
                 + counts.firstDeadLetter().map(first -> " (the first: " + first + ")").orElse("");
+    }
+
+    private int report(MergeCounts counts, Throwable failure, Duration elapsed) {
+        String totals = totals(counts, elapsed);
         if (failure == null) {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;

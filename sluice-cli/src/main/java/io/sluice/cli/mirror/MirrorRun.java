@@ -9,7 +9,7 @@ import io.sluice.cli.pipeline.MetricsConfig;
 import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.cli.run.EngineRun;
-import io.sluice.cli.run.ShutdownSignals;
+import io.sluice.cli.run.RestartPause;
 import io.sluice.cli.run.TransientFailure;
 import io.sluice.cli.status.MetricsServer;
 import io.sluice.mirror.Mirror;
@@ -31,8 +31,6 @@ import org.slf4j.LoggerFactory;
 final class MirrorRun {
 
     private static final Logger LOG = LoggerFactory.getLogger("sluice.run");
-    static final Duration FIRST_PAUSE = Duration.ofSeconds(5);
-    static final Duration LONGEST_PAUSE = Duration.ofMinutes(1);
 
     private final MirrorFile file;
     private final MirrorConfig config;
@@ -48,15 +46,14 @@ final class MirrorRun {
 
     /**
      * Runs the mirror; after a failure a new engine cures ({@link TransientFailure}: a target that did not answer in
-     * time, say), starts it again after a pause that grows from {@link #FIRST_PAUSE} to {@link #LONGEST_PAUSE}, for as
-     * long as it takes: a mirror is a service, and each start says why.
+     * time, say), starts it again after a {@link RestartPause}, for as long as it takes: a mirror is a service, and
+     * each start says why.
      */
     EngineRun.Outcome run(Duration progressEvery) throws RunFailure {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint())) {
             LOG.info("mirroring {}", file.describe());
-            Duration pause = FIRST_PAUSE;
-            ShutdownSignals restarting = null; // from a pause until the next run's own handlers end
+            RestartPause pause = new RestartPause("sluice mirror", "the mirror", LOG::info);
             Mirror.Counts before = new Mirror.Counts(0, 0, 0, 0); // of the engines before this one: the stop line's
             while (true) {
                 EngineRun.Outcome outcome = null;
@@ -71,33 +68,17 @@ final class MirrorRun {
                         before = story.counts();
                     }
                 } catch (RunFailure e) {
-                    if (restarting == null || !TransientFailure.is(e.getCause())) {
+                    if (!pause.restarting() || !TransientFailure.is(e.getCause())) {
                         throw e; // the first start's failure is the command's: the clusters were probed before it
                     }
                     LOG.warn("the mirror could not start again: {}", e.getMessage());
                 } finally {
-                    if (restarting != null) {
-                        restarting.close();
-                        restarting = null;
-                    }
+                    pause.started();
                 }
                 if (outcome != null && !outcome.startsAgain()) {
                     return outcome;
                 }
-                if (outcome != null && outcome.elapsed().compareTo(LONGEST_PAUSE.multipliedBy(5)) > 0) {
-                    pause = FIRST_PAUSE; // it ran well for a while: a new trouble, not the same one going on
-                }
-                LOG.info("starting the mirror again in {} (Ctrl-C stops it)", Units.duration(pause));
-                // a signal in the pause or the next start ends the command, saying that nothing is lost
-                restarting = ShutdownSignals.whileStarting("sluice mirror", LOG::info);
-                try {
-                    Thread.sleep(pause.toMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    restarting.close();
-                    throw new RunFailure("interrupted while waiting to start the mirror again", e);
-                }
-                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+                pause.await(outcome == null ? null : outcome.elapsed());
             }
         }
     }

@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import io.sluice.core.crash.CrashPoints;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -108,6 +110,42 @@ class MirrorTargetOutageTest {
             }
             Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
             assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+        }
+    }
+
+    /**
+     * A commit that waits on a target gone silent after every copy was acknowledged: nothing is buffered and no send is
+     * under way, so the watch saw nothing waiting and the run said nothing until the commit gave up (max.block.ms, a
+     * minute by default). Held at the step before the commit, with the copies and offsets in the transaction, the
+     * target stops; the commit that then waits on it is said.
+     */
+    @Test
+    void aCommitWaitingOnATargetThatStoppedAfterEveryCopyWasAcknowledgedIsSaid() throws Exception {
+        String topic = Names.unique("silent-commit");
+        source.createTopic(topic, 1);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        Path dir = TestDirs.newDir("mirror-silent-commit");
+        Path release = dir.resolve("release");
+        List<String> jvm = new ArrayList<>(CliChild.JVM);
+        jvm.addAll(List.of("-Dsluice.pause.at=" + CrashPoints.TRANSACTION_BEFORE_COMMIT,
+                "-Dsluice.pause.until=" + release));
+        try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent-commit").start()) {
+            Path file = mirrorFile(dir, topic, target, "exactly-once");
+            try (CliChild mirror = CliChild.start(dir, jvm, "mirror", file.toString(), "--progress-every", "1s")) {
+                // the checkpoint before this step waited for its last copy, and the offsets joined the transaction:
+                // nothing is buffered, only the commit is left
+                mirror.awaitOutput(CrashPoints.PAUSED + CrashPoints.TRANSACTION_BEFORE_COMMIT, Duration.ofSeconds(60));
+                target.node(1).stop();
+                Files.createFile(release);
+                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
+                        Duration.ofSeconds(45));
+                target.node(1).start();
+                mirror.awaitOutput("the target cluster (" + target.bootstrapServers() + ") answers again",
+                        Duration.ofSeconds(60));
+                awaitCopies(target, topic, 100, true);
+                mirror.terminate();
+                assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(60)), mirror.output());
+            }
         }
     }
 

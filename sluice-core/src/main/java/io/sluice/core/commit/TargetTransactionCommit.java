@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
@@ -76,6 +77,11 @@ public final class TargetTransactionCommit implements CommitPoint {
     /** Reads the progress group's offsets; the consumer thread only, like {@link #claim}. */
     private final KafkaConsumer<byte[], byte[]> progressReader;
     private final Map<TopicPartition, PartitionTransaction> transactions = new ConcurrentHashMap<>();
+    /**
+     * Commits under way in lanes: a commit waits on the target with nothing buffered once every record was
+     * acknowledged, which a {@link TargetReach} sees by this alone.
+     */
+    private final AtomicInteger committing = new AtomicInteger();
     /** Reads the progress of partitions others own, for a bounded run; guarded by this. */
     private Admin progressAdmin;
 
@@ -267,6 +273,11 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
     }
 
+    /** Whether a lane waits on the target in a commit now, for a {@link TargetReach}; from any thread. */
+    public boolean committing() {
+        return committing.get() > 0;
+    }
+
     /** The metrics of each partition's producer now (live views), for a {@link TargetReach}; from any thread. */
     public List<Map<MetricName, ? extends Metric>> producerMetrics() {
         return transactions.values().stream().<Map<MetricName, ? extends Metric>>map(tx -> tx.producer.metrics())
@@ -309,11 +320,16 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
 
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
-            begin(); // a commit with no record still moves the progress (markers, aborted records at the source)
-            producer.sendOffsetsToTransaction(offsets, group);
-            CrashPoints.reach(CrashPoints.TRANSACTION_BEFORE_COMMIT);
-            producer.commitTransaction();
-            open = false;
+            committing.incrementAndGet();
+            try {
+                begin(); // a commit with no record still moves the progress (markers, aborted records at the source)
+                producer.sendOffsetsToTransaction(offsets, group);
+                CrashPoints.reach(CrashPoints.TRANSACTION_BEFORE_COMMIT);
+                producer.commitTransaction();
+                open = false;
+            } finally {
+                committing.decrementAndGet();
+            }
         }
 
         private void begin() {

@@ -64,16 +64,19 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private List<InputReader> readers = List.of();
     private volatile boolean claimedOnce;
 
-    /** {@code compressed}: whether the output producers compress (then only the broker knows a batch's size). */
+    /**
+     * @param compressed whether the output producers compress (then only the broker knows a batch's size)
+     * @param counts     where the merge counts what it does (one per input of the config)
+     */
     public MergeRunner(MergeConfig config, MergeTopics.Layout layout, MergeCommit commit, OwnersGroup owners,
-            boolean compressed, Consumer<Exception> onFailure) {
+            boolean compressed, MergeCounts counts, Consumer<Exception> onFailure) {
         this.config = config;
         this.layout = layout;
         this.commit = commit;
         this.owners = owners;
         this.codec = layout.outputTopicId() == null ? config.stateCodec()
                 : config.stateCodec().forOutput(layout.outputTopicId());
-        this.counts = new MergeCounts(config.inputs().size());
+        this.counts = counts;
         this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), compressed);
         for (int w = 0; w < Math.min(config.workers(), layout.partitions()); w++) {
             workers.add(new MergeWorker(onFailure));

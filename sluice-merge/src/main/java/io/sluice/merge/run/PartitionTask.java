@@ -108,6 +108,7 @@ final class PartitionTask {
         out.awaitingTarget(() -> commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)),
                 COMMIT_TIMEOUT));
         CrashPoints.reach(AFTER_COMMIT);
+        out.committed();
         committedMoves = merge.moves();
         lastCommitAt = now;
         everCommitted = true;

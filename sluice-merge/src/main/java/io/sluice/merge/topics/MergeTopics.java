@@ -66,7 +66,8 @@ public final class MergeTopics {
     public static Layout prepare(MergeConfig config) throws Exception {
         InputTopics inputs = inputTopics(config);
         int partitions = inputs.partitions();
-        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+        Admin target = Admin.create(ClusterConnection.of(config.targetProperties()));
+        try {
             // what an input took, the output takes, with room for the headers the merge adds
             Map<String, String> accept = inputs.largestMessageBytes() == 0 ? Map.of()
                     : Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
@@ -88,7 +89,18 @@ public final class MergeTopics {
                     longValue(outputConfig, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE),
                     longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
                     describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null));
+        } finally {
+            closeNow(target);
         }
+    }
+
+    /**
+     * Closes without waiting for calls still under way: after a question this class stopped waiting for (a cluster
+     * that does not answer), a plain close waited for the call's own deadline, another 30 s, before the merge said
+     * why it cannot start.
+     */
+    private static void closeNow(Admin admin) {
+        admin.close(java.time.Duration.ZERO);
     }
 
     /**
@@ -107,7 +119,8 @@ public final class MergeTopics {
         }
         int partitions = inputs.partitions();
         List<String> problems = new ArrayList<>();
-        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+        Admin target = Admin.create(ClusterConnection.of(config.targetProperties()));
+        try {
             problems.addAll(topicsReadByTheMerge(inputs, target, config));
             Optional<TopicDescription> output = describe(target, config.outputTopic());
             if (output.isPresent() && output.get().partitions().size() != partitions) {
@@ -116,6 +129,8 @@ public final class MergeTopics {
             if (output.isPresent() && logAppendTime(configOf(target, config.outputTopic()))) {
                 problems.add(logAppendTimeRefused(config.outputTopic()));
             }
+        } finally {
+            closeNow(target);
         }
         return problems;
     }
@@ -151,7 +166,8 @@ public final class MergeTopics {
         long largest = 0;
         Map<Uuid, String> ids = new HashMap<>();
         for (MergeInput input : config.inputs()) {
-            try (Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()))) {
+            Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()));
+            try {
                 TopicDescription topic = describe(admin, input.topic()).orElseThrow(() ->
                         new IllegalArgumentException("input '" + input.name() + "': topic '" + input.topic()
                                 + "' does not exist in its cluster (" + input.clientProperties().get("bootstrap.servers")
@@ -165,6 +181,8 @@ public final class MergeTopics {
                 partitions = Math.max(partitions, n);
                 largest = Math.max(largest, longValue(configOf(admin, input.topic()),
                         TopicConfig.MAX_MESSAGE_BYTES_CONFIG, 0));
+            } finally {
+                closeNow(admin);
             }
         }
         if (differ) {

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * What the merge did, per input: records merged, late ones among them (however the late policy placed them), dead
  * letters; and how the input was aligned: how often one of its partitions was paused for holding its share of the
- * budget, and the most bytes one of its partitions held read but not merged. Counted when handed to the transaction: a transaction that aborts makes them counted twice, so these are
- * for the progress line and metrics; verify counts what is committed.
+ * budget, and the most bytes one of its partitions held read but not merged. Records are counted when their output
+ * partition's commit made them durable: a merge started again after a failure merges the records of its aborted
+ * transaction again, and a count at the send counted them twice (the stop line said 250 records merged for 200).
  *
  * <p>Threading: any thread.
  */
@@ -28,6 +29,11 @@ public final class MergeCounts {
         dead = new AtomicLongArray(inputs);
         pauses = new AtomicLongArray(inputs);
         peakHeld = new AtomicLongArray(inputs);
+    }
+
+    /** How many inputs these counts are of. */
+    public int inputs() {
+        return merged.length();
     }
 
     /** A partition of {@code input} was paused: it holds its share of the budget. */
@@ -50,16 +56,15 @@ public final class MergeCounts {
         return peakHeld.get(input);
     }
 
-    void merged(int input) {
-        merged.incrementAndGet(input);
+    /** What an output partition's commit made durable: its records of {@code input} since its last commit. */
+    void committed(int input, long mergedRecords, long lateRecords, long deadLetters) {
+        merged.addAndGet(input, mergedRecords);
+        late.addAndGet(input, lateRecords);
+        dead.addAndGet(input, deadLetters);
     }
 
-    void late(int input) {
-        late.incrementAndGet(input);
-    }
-
-    void deadLettered(int input, String whereAndWhy) {
-        dead.incrementAndGet(input);
+    /** Keeps the first reason a record was set aside, whether or not its transaction commits: it is the same. */
+    void setAside(String whereAndWhy) {
         firstDeadLetter.compareAndSet(null, whereAndWhy);
     }
 

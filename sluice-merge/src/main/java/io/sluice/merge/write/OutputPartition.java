@@ -40,6 +40,8 @@ public final class OutputPartition implements MergeOutput {
     private final MergeCounts counts;
     private final OutputLimits limits;
     private final AtomicReference<Exception> failed = new AtomicReference<>();
+    /** What was sent since the last commit, counted in {@link #counts} once a commit makes it durable. */
+    private final Uncommitted uncommitted;
     /** At least once, until the first record is written to the output partition: its {@link MergeHeaders#RESUMED}. */
     private String resumed;
     /**
@@ -67,6 +69,34 @@ public final class OutputPartition implements MergeOutput {
                 .map(t -> new TopicPartition(t, output.partition() % deadPartitions)).orElse(null);
         this.counts = counts;
         this.limits = limits;
+        this.uncommitted = new Uncommitted(inputs.size());
+    }
+
+    /** The partition's commit made what was sent since the one before it durable: it counts now. */
+    public void committed() {
+        for (int i = 0; i < inputs.size(); i++) {
+            counts.committed(i, uncommitted.merged[i], uncommitted.late[i], uncommitted.dead[i]);
+        }
+        uncommitted.clear();
+    }
+
+    /** Records sent since the last commit, per input. */
+    private static final class Uncommitted {
+        final long[] merged;
+        final long[] late;
+        final long[] dead;
+
+        Uncommitted(int inputs) {
+            merged = new long[inputs];
+            late = new long[inputs];
+            dead = new long[inputs];
+        }
+
+        void clear() {
+            java.util.Arrays.fill(merged, 0);
+            java.util.Arrays.fill(late, 0);
+            java.util.Arrays.fill(dead, 0);
+        }
     }
 
     /**
@@ -97,14 +127,14 @@ public final class OutputPartition implements MergeOutput {
                         + lateAfter.time() + " already emitted to " + output + " (late: stop). Choose late: flag or "
                         + "late: side-topic to keep going with late records, or raise max-wait if an input was slow.");
             }
-            counts.late(input);
+            uncommitted.late[input]++;
         }
         if (resumed != null && to == output) {
             MergeHeaders.add(headers, MergeHeaders.RESUMED, resumed);
             resumed = null;
         }
         send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers));
-        counts.merged(input);
+        uncommitted.merged[input]++;
     }
 
     @Override
@@ -126,7 +156,8 @@ public final class OutputPartition implements MergeOutput {
         // a record the output refuses would be refused here too: its value stays in its input, at the named offset
         send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(), keepValue ? r.timestamp() : null,
                 r.key(), keepValue ? r.value() : null, headers));
-        counts.deadLettered(input, where + ": " + reason);
+        uncommitted.dead[input]++;
+        counts.setAside(where + ": " + reason);
     }
 
     private void send(ProducerRecord<byte[], byte[]> record) {
