@@ -36,12 +36,8 @@ class MergeOutageCommandTest {
         KafkaCluster east = SharedKafka.second();
         try (KafkaCluster west = KafkaCluster.builder().name("merge-cli-west").start();
                 KafkaCluster target = KafkaCluster.builder().name("merge-cli-target").start()) {
-            String westTopic = Names.unique("cli-outage-west");
-            String eastTopic = Names.unique("cli-outage-east");
-            west.createTopic(westTopic, 1);
-            east.createTopic(eastTopic, 1);
-            TestRecords.produceNumbered(west.clientProperties(Listener.PLAINTEXT), westTopic, 0, 50);
-            TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), eastTopic, 0, 50);
+            String westTopic = topicOf50(west, "cli-outage-west");
+            String eastTopic = topicOf50(east, "cli-outage-east");
             Path file = mergeFile("merge-cli-outage", List.of(), west, westTopic, east, eastTopic, target);
             ChildProcess merge = start(file);
             merge.awaitLogLine(l -> l.contains(" claimed, from "), Duration.ofSeconds(60));
@@ -84,12 +80,8 @@ class MergeOutageCommandTest {
         KafkaCluster east = SharedKafka.second();
         KafkaCluster west = SharedKafka.cluster();
         try (KafkaCluster target = KafkaCluster.builder().name("merge-cli-restart").start()) {
-            String westTopic = Names.unique("cli-restart-west");
-            String eastTopic = Names.unique("cli-restart-east");
-            west.createTopic(westTopic, 1);
-            east.createTopic(eastTopic, 1);
-            TestRecords.produceNumbered(west.clientProperties(Listener.PLAINTEXT), westTopic, 0, 50);
-            TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), eastTopic, 0, 50);
+            String westTopic = topicOf50(west, "cli-restart-west");
+            String eastTopic = topicOf50(east, "cli-restart-east");
             // the merge that failed could not leave the owners group of a cluster that was down: the next one claims
             // the partition once that member's session is over
             Path file = mergeFile("merge-cli-restart", List.of("  session-timeout: 6s"), west, westTopic, east,
@@ -120,6 +112,14 @@ class MergeOutageCommandTest {
             // the whole command's records, each once: those of the transaction the failure aborted are not counted
             assertTrue(log.contains("stopped cleanly: 200 records merged"), log);
         }
+    }
+
+    /** A new topic of one partition in {@code cluster}, with 50 numbered records. */
+    private static String topicOf50(KafkaCluster cluster, String name) {
+        String topic = Names.unique(name);
+        cluster.createTopic(topic, 1);
+        TestRecords.produceNumbered(cluster.clientProperties(Listener.PLAINTEXT), topic, 0, 50);
+        return topic;
     }
 
     /**
