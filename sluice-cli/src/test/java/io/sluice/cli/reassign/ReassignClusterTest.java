@@ -545,6 +545,43 @@ class ReassignClusterTest {
         return wrong;
     }
 
+    /**
+     * A broker that moves copy to stops while they copy: the run's line stood still without a word, and the run ended
+     * a minute later when its question to that broker timed out. Now it says which broker does not answer and which
+     * moves wait for it, waits with them, says when it answers again, and completes.
+     */
+    @Test
+    @Order(13)
+    void aMoveWaitsForTheBrokerItCopiesToWhileThatBrokerIsDownAndSaysSo() throws Exception {
+        String topic = topicOnFirstThree("reassign-absent", 2, 1_500, 1_000); // past a fresh throttle's first burst
+        Path planFile = TestDirs.newDir("reassign-absent").resolve("plan.json");
+        planToAddBroker4(topic, planFile);
+        assertTrue(PlanFile.read(planFile).replicaMoves() > 0, "the plan moves replicas to broker 4");
+        ChildProcess run = ChildJvm.builder("reassign-absent")
+                .classpathOfThisJvm()
+                .jvmOptions(JVM)
+                .mainClass(Main.class.getName())
+                .args("reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle",
+                        "64KiB/s", "--poll", "200ms", "--progress-every", "1s")
+                .workDir(planFile.getParent())
+                .build()
+                .start();
+        run.awaitLogLine(l -> l.contains("moving " + topic), Duration.ofSeconds(60));
+        kafka.node(4).stop();
+        try {
+            run.awaitLogLine(l -> l.contains("broker 4 does not answer (stopped, or cut off from here): the moves that "
+                    + "copy to it (" + topic) && l.contains("sluice reassign cancel " + planFile + ".journal"),
+                    Duration.ofSeconds(30));
+        } finally {
+            kafka.node(4).start();
+        }
+        run.awaitLogLine(l -> l.contains("broker 4 answers again: the moves that copy to it go on"),
+                Duration.ofSeconds(60));
+        assertEquals(ExitStatus.OK, run.waitForExit(), run.tail());
+        assertTrue(replicas(topic).values().stream().anyMatch(r -> r.contains(4)), "the moves are done");
+        assertNoThrottleOrOverride(topic);
+    }
+
     private static ChildProcess child(Path dir, String name, String crashAt, String... args) {
         return ChildJvm.builder(name)
                 .classpathOfThisJvm()

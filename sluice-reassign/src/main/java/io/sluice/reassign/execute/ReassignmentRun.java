@@ -44,6 +44,8 @@ public final class ReassignmentRun {
     private final ExecuteOptions options;
     private final RunListener listener;
     private final Reassignments reassignments;
+    /** The brokers that moves copy to which did not answer at the last poll; said when that changes. */
+    private Set<Integer> unanswered = Set.of();
 
     public ReassignmentRun(Admin admin, Journal journal, ExecuteOptions options, RunListener listener) {
         this.admin = admin;
@@ -156,18 +158,46 @@ public final class ReassignmentRun {
             throws InterruptedException {
         Set<TopicPartition> partitions = batch.stream().map(PartitionMove::topicPartition).collect(Collectors.toSet());
         long batchBytes = batch.stream().mapToLong(m -> m.bytes() * m.replicaMoves()).sum();
+        long shown = copiedBefore;
         while (true) {
             Set<TopicPartition> ongoing = reassignments.ongoing(partitions).keySet();
             if (ongoing.isEmpty()) {
+                sayUnanswered(Set.of(), List.of());
                 return copiedBefore + batchBytes;
             }
-            long copied = copiedBefore + reassignments.copied(batch.stream()
-                    .filter(m -> ongoing.contains(m.topicPartition())).toList())
-                    + batch.stream().filter(m -> !ongoing.contains(m.topicPartition()))
-                    .mapToLong(m -> m.bytes() * m.replicaMoves()).sum();
+            List<PartitionMove> moving = batch.stream().filter(m -> ongoing.contains(m.topicPartition())).toList();
+            Reassignments.Copies copies = reassignments.copies(moving);
+            sayUnanswered(copies.unanswered(), moving);
+            // a broker that does not answer counts 0 meanwhile: the line keeps what it showed rather than go back
+            shown = Math.max(shown, copiedBefore + copies.bytes() + batch.stream()
+                    .filter(m -> !ongoing.contains(m.topicPartition())).mapToLong(m -> m.bytes() * m.replicaMoves())
+                    .sum());
             listener.progress(new MoveProgress(doneBefore + batch.size() - ongoing.size(), plan.moves().size(),
-                    copied, plan.bytesToCopy(), Duration.ofNanos(System.nanoTime() - start)));
+                    shown, plan.bytesToCopy(), Duration.ofNanos(System.nanoTime() - start)));
             Thread.sleep(options.poll().toMillis());
         }
+    }
+
+    /**
+     * Says once when a broker that moves copy to stops answering (stopped, or cut off: its moves cannot go on, and
+     * the run waits with them; the line stood still without a word, and the run ended a minute later), and once when
+     * it answers again.
+     */
+    private void sayUnanswered(Set<Integer> now, List<PartitionMove> moving) {
+        for (int broker : now) {
+            if (!unanswered.contains(broker)) {
+                listener.note("broker " + broker + " does not answer (stopped, or cut off from here): the moves that "
+                        + "copy to it (" + Reassignments.names(moving.stream().filter(m -> m.adding().contains(broker))
+                        .toList()) + ") cannot go on until it is back, and this run waits for them. To give them up "
+                        + "instead, stop this run (Ctrl-C) and run sluice reassign cancel " + journal.file() + " with the same "
+                        + "--bootstrap-servers");
+            }
+        }
+        for (int broker : unanswered) {
+            if (!now.contains(broker)) {
+                listener.note("broker " + broker + " answers again: the moves that copy to it go on");
+            }
+        }
+        unanswered = Set.copyOf(now);
     }
 }

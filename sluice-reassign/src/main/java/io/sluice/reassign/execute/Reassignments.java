@@ -3,6 +3,7 @@ package io.sluice.reassign.execute;
 import io.sluice.reassign.cluster.AdminCalls;
 import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.plan.PartitionMove;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeLogDirsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.PartitionReassignment;
@@ -19,6 +21,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -28,6 +31,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * <p>Threading: stateless apart from the caller's admin client, which is thread-safe.
  */
 public final class Reassignments {
+
+    /** How long a poll waits for one broker's log dirs before it takes the broker for one that does not answer. */
+    public static final Duration LOG_DIRS_WAIT = Duration.ofSeconds(5);
 
     private final Admin admin;
 
@@ -98,26 +104,53 @@ public final class Reassignments {
 
     /** Bytes the new replicas of {@code moves} hold now, each counted up to the partition's size. */
     public long copied(List<PartitionMove> moves) {
-        Set<Integer> brokers = moves.stream().flatMap(m -> m.adding().stream()).collect(Collectors.toSet());
+        return copies(moves).bytes();
+    }
+
+    /**
+     * What the new replicas of some moves hold now: their bytes, each counted up to the partition's size (0 for a
+     * replica whose broker did not answer), and the brokers among theirs that did not answer.
+     */
+    public record Copies(long bytes, Set<Integer> unanswered) {
+    }
+
+    /**
+     * The bytes the new replicas of {@code moves} hold now, asking each of their brokers that is in the cluster, for
+     * at most {@link #LOG_DIRS_WAIT} each. A broker that is down or cut off does not fail the call (it held a run's
+     * progress for a minute, then ended it): it is named among the unanswered, and its replicas count 0 meanwhile.
+     */
+    public Copies copies(List<PartitionMove> moves) {
+        Set<Integer> brokers = moves.stream().flatMap(m -> m.adding().stream())
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
         if (brokers.isEmpty()) {
-            return 0;
+            return new Copies(0, Set.of());
         }
-        Map<Integer, Map<String, LogDirDescription>> dirs = AdminCalls.get(admin.describeLogDirs(brokers).allDescriptions(),
-                "describe log dirs");
+        Set<Integer> unanswered = new java.util.TreeSet<>(brokers);
+        Set<Integer> present = brokers(admin);
+        unanswered.removeAll(present);
+        Set<Integer> asked = new java.util.TreeSet<>(brokers);
+        asked.retainAll(present);
+        Map<Integer, Map<String, LogDirDescription>> dirs = new HashMap<>();
+        if (!asked.isEmpty()) {
+            admin.describeLogDirs(asked, new DescribeLogDirsOptions().timeoutMs((int) LOG_DIRS_WAIT.toMillis()))
+                    .descriptions().forEach((broker, future) -> {
+                        try {
+                            dirs.put(broker, AdminCalls.get(future, "describe the log dirs of broker " + broker));
+                        } catch (ClusterException e) {
+                            if (!(e.getCause() instanceof RetriableException)) {
+                                throw e;
+                            }
+                            unanswered.add(broker); // a timeout or a connection that failed: down, or cut off
+                        }
+                    });
+        }
         long copied = 0;
         for (PartitionMove move : moves) {
             for (int b : move.adding()) {
-                long size = 0;
-                for (LogDirDescription dir : dirs.getOrDefault(b, Map.of()).values()) {
-                    ReplicaInfo info = dir.replicaInfos().get(move.topicPartition());
-                    if (info != null && !info.isFuture()) {
-                        size = Math.max(size, info.size());
-                    }
-                }
-                copied += Math.min(size, move.bytes());
+                copied += Math.min(sizeOn(dirs, b, move.topicPartition()), move.bytes());
             }
         }
-        return copied;
+        return new Copies(copied, Set.copyOf(unanswered));
     }
 
     /**
