@@ -149,6 +149,22 @@ public final class Merge implements AutoCloseable {
         return silent;
     }
 
+    /**
+     * The input partitions read here that have no leader in their cluster (while the cluster itself answers), by
+     * input name in the configuration's order and partition, with how long; a partition appears once that is 15 s or
+     * the merge's max-wait, whichever is shorter (said once in the log, and again when it has a leader).
+     */
+    public Map<String, Map<Integer, Duration>> inputPartitionsWithoutLeader() {
+        Map<String, Map<Integer, Duration>> without = new LinkedHashMap<>();
+        for (int i = 0; i < readers.size(); i++) {
+            Map<Integer, Duration> partitions = readers.get(i).partitionsWithoutLeader();
+            if (!partitions.isEmpty()) {
+                without.put(config.inputs().get(i).name(), partitions);
+            }
+        }
+        return without;
+    }
+
     /** The output partitions this instance merges now (claimed through the owners group). */
     public int partitions() {
         return runner.ownedPartitions();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +63,64 @@ class InputOutageTest {
             assertTrue(audit.ok(), audit.firstProblem());
             assertEquals(5, audit.partitions().get(0).lateRecords());
             assertEquals(35, audit.partitions().get(0).checked());
+        }
+    }
+
+    /**
+     * One partition of an input loses its only broker while the rest of its cluster answers: the input's silence watch
+     * hears from the cluster, so nothing was said, and the reader asked the ends of its partitions at once, a call that
+     * timed out for all of them: the input's healthy partition could not be confirmed at its end, and its output
+     * partition waited max-wait before merging the other input's newer records. Now the partition without a leader is
+     * left out of that call and said by name, and only its own output partition waits.
+     */
+    @Test
+    void aPartitionWithoutALeaderIsSaidAndHoldsOnlyItsOwnOutputPartition() throws Exception {
+        long t = System.currentTimeMillis() - 600_000;
+        KafkaCluster target = SharedKafka.cluster();
+        // a controller quorum of one, and a broker that can go: its fencing is what takes the partition's leader
+        try (KafkaCluster westDc = KafkaCluster.builder().name("merge-west-leaders")
+                .brokerProperty("broker.session.timeout.ms", "3000")
+                .brokerProperty("broker.heartbeat.interval.ms", "500").start()) {
+            westDc.addBroker(null);
+            MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(westDc, SharedKafka.second()),
+                    List.of(Names.unique("leaderless-west"), Names.unique("leaderless-east")));
+            westDc.createTopic(new NewTopic(inputs.topics().get(0), Map.of(0, List.of(1), 1, List.of(2))));
+            SharedKafka.second().createTopic(inputs.topics().get(1), 2);
+            for (int partition = 0; partition < 2; partition++) {
+                inputs.produce(0, partition, times(t, 10));
+                inputs.produce(1, partition, times(t + 1, 10));
+            }
+            // longer than the test waits: an input partition that is neither confirmed at its end nor silent for
+            // max-wait holds its output partition for the whole test
+            Duration maxWait = Duration.ofSeconds(90);
+            MergeConfig config = inputs.merge(Names.unique("leaderless"), target, Names.unique("leaderless-out"))
+                    .untilEnd(false).maxWait(maxWait).build();
+            try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+                await("both inputs merged", () -> merge.counts().merged() == 40);
+
+                westDc.node(2).stop();
+                await("the partition without a leader said (after 15 s)",
+                        () -> merge.inputPartitionsWithoutLeader().getOrDefault("west", Map.of()).containsKey(1));
+                assertEquals(Set.of(1), merge.inputPartitionsWithoutLeader().get("west").keySet());
+                assertEquals(Map.of(), merge.inputsUnanswered(), "the cluster answers");
+                // west's partition 0 was last confirmed at its end before the stop, long enough ago not to count now:
+                // east's newer records go into output partition 0 once it is confirmed again
+                long sent = System.nanoTime();
+                inputs.produce(1, 0, times(t + 1_000, 10));
+                await("east's newer records merged into output partition 0", () -> merge.counts().merged() == 50);
+                Duration took = Duration.ofNanos(System.nanoTime() - sent);
+                assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "west's partition 0 is confirmed at its end "
+                        + "while partition 1 has no leader: output partition 0 does not wait max-wait; took " + took);
+
+                westDc.node(2).start();
+                await("the partition has a leader again", () -> merge.inputPartitionsWithoutLeader().isEmpty());
+                inputs.produce(0, 1, times(t + 2_000, 5));
+                inputs.produce(1, 1, times(t + 2_001, 5));
+                await("both inputs' newer records merged into output partition 1",
+                        () -> merge.counts().merged() == 60);
+            }
+            MergeAuditReport audit = MergeAudit.run(config);
+            assertTrue(audit.ok(), audit.firstProblem());
         }
     }
 

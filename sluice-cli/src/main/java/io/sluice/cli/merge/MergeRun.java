@@ -54,6 +54,8 @@ final class MergeRun {
     private final MetricsConfig metrics;
     private final Console console;
     private final AtomicReference<String> stopReason = new AtomicReference<>();
+    /** Whether a signal asked for a stop, at any time: written by the signal's thread. */
+    private volatile boolean signalled;
 
     MergeRun(MergeFile file, MergeConfig config, MetricsConfig metrics, Console console) {
         this.file = file;
@@ -75,9 +77,9 @@ final class MergeRun {
                 LagSampler lag = new LagSampler(config, progress, LAG_EVERY)) {
             MergeCounts counts = new MergeCounts(config.inputs().size()); // the command's: every start counts on
             MergeMeters.register(registry, config, counts, lag);
-            LOG.info("merging {}", file.describe());
             RestartPause pause = new RestartPause("sluice merge", "the merge", LOG::info);
             long start = System.nanoTime();
+            int starts = 0;
             ProgressReporter reporter = new ProgressReporter(console, "merging", progressEvery);
             try {
                 while (true) {
@@ -92,19 +94,23 @@ final class MergeRun {
                         LOG.warn("the merge could not start again: {}", e.getMessage());
                     }
                     long ranFrom = System.nanoTime();
+                    if (merge != null && starts++ == 0) {
+                        LOG.info("merging {}", file.describe());
+                    }
                     if (merge != null) {
                         if (server != null) {
                             server.watch(new MergeHealth(merge, () -> stopReason.get() != null));
                         }
-                        Throwable failure = run(merge, reporter, lag);
+                        Throwable failure = run(merge, reporter, lag, starts > 1);
                         pause.started();
                         if (!startsAgainAfter(failure)) {
                             reporter.finish();
                             return report(counts, failure, Duration.ofNanos(System.nanoTime() - start));
                         }
                         String totals = totals(counts, Duration.ofNanos(System.nanoTime() - start));
-                        LOG.warn("stopped with an error: {}. {}; starting again from the committed positions.",
-                                EngineRun.describe(failure), totals);
+                        String why = EngineRun.describe(failure);
+                        LOG.warn("stopped with an error: {}{} {}; starting again from the committed positions.", why,
+                                why.endsWith(".") ? "" : ".", totals);
                         stopReason.set(null);
                     }
                     pause.await(merge == null ? null : Duration.ofNanos(System.nanoTime() - ranFrom));
@@ -117,11 +123,14 @@ final class MergeRun {
     }
 
     /** Runs a started merge until a stop, its failure or its end; closes it, and returns its failure if any. */
-    private Throwable run(Merge merge, ProgressReporter reporter, LagSampler lag) {
-        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop(SIGNAL), this::stopNow);
+    private Throwable run(Merge merge, ProgressReporter reporter, LagSampler lag, boolean restarted) {
+        ShutdownSignals signals = ShutdownSignals.install(() -> {
+            signalled = true; // read at the end: a signal in a drain after a failure is a stop, not a restart
+            requestStop(SIGNAL);
+        }, this::stopNow);
         Throwable failure = null;
         try {
-            failure = loop(merge, reporter, lag);
+            failure = loop(merge, reporter, lag, restarted);
         } finally {
             requestStop("the run is ending"); // no-op when a stop was requested already
             failure = drain(merge, failure);
@@ -135,7 +144,7 @@ final class MergeRun {
      * its end is the inputs' at its start, and whatever runs it (a cron job) runs it again.
      */
     private boolean startsAgainAfter(Throwable failure) {
-        return failure != null && !SIGNAL.equals(stopReason.get()) && restartable(failure);
+        return failure != null && !signalled && restartable(failure);
     }
 
     private boolean restartable(Throwable failure) {
@@ -154,12 +163,15 @@ final class MergeRun {
 
     /**
      * The inputs whose cluster does not answer, for the line: their lag cannot be read meanwhile (the line drops it),
-     * and the merge goes on without them after max-wait.
+     * and the merge goes on without them after max-wait; then the input partitions without a leader.
      */
     private static String unanswered(Merge merge) {
         StringBuilder s = new StringBuilder();
         merge.inputsUnanswered().forEach((input, silent) -> s.append(" · no answer from input ").append(input)
                 .append(" for ").append(Units.duration(silent)).append(" (retrying)"));
+        merge.inputPartitionsWithoutLeader().forEach((input, partitions) -> partitions.forEach((p, d) -> s
+                .append(" · input ").append(input).append(" partition ").append(p).append(" has no leader for ")
+                .append(Units.duration(d))));
         return s.toString();
     }
 
@@ -167,8 +179,11 @@ final class MergeRun {
         stopReason.compareAndSet(null, reason);
     }
 
-    /** Until a stop is asked for, the merge fails, or (with --until-end) it is merged to the inputs' ends. */
-    private Throwable loop(Merge merge, ProgressReporter reporter, LagSampler lag) {
+    /**
+     * Until a stop is asked for, the merge fails, or (with --until-end) it is merged to the inputs' ends;
+     * {@code restarted}: a merge before this one failed in this command.
+     */
+    private Throwable loop(Merge merge, ProgressReporter reporter, LagSampler lag, boolean restarted) {
         long start = System.nanoTime();
         boolean warned = false;
         while (true) {
@@ -177,9 +192,11 @@ final class MergeRun {
                 long session = ((Number) file.ownersMember().get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG))
                         .longValue();
                 LOG.warn("no output partition claimed after {}: other instances of merge {} hold them all, or one "
-                        + "that stopped without leaving (kill -9, a second Ctrl-C) holds its partitions until its "
-                        + "session times out (merge.session-timeout, {})", Units.duration(CLAIM_WARNING),
-                        config.name(), Units.duration(Duration.ofMillis(session)));
+                        + "that stopped without leaving ({}) holds its partitions until its session times out "
+                        + "(merge.session-timeout, {})", Units.duration(CLAIM_WARNING), config.name(),
+                        restarted ? "the merge that failed before this start, which could not leave while its "
+                                + "cluster was away" : "kill -9, a second Ctrl-C",
+                        Units.duration(Duration.ofMillis(session)));
             }
             InputLags lags = lag.last();
             MergeCounts counts = merge.counts();
@@ -220,7 +237,8 @@ final class MergeRun {
     /** Closes the merge: each output partition it owns commits what it merged; a failure to do so is the run's. */
     private Throwable drain(Merge merge, Throwable failure) {
         if (failure != null) {
-            LOG.info("stopping (the merge failed): each output partition commits what it merged");
+            LOG.info("stopping (the merge failed): each output partition commits what it merged; a second Ctrl-C "
+                    + "stops at once");
         } else {
             LOG.info("stopping ({}): each output partition commits what it merged; a second Ctrl-C stops at once",
                     stopReason.get());
@@ -239,7 +257,8 @@ final class MergeRun {
                 counts.merged(), counts.merged() == 1 ? "record" : "records", counts.late(), counts.deadLettered(),
                 counts.deadLettered() == 1 ? "dead letter" : "dead letters", elapsed.toMillis() / 1000.0)
                 // a run that set records aside says why once: 38,128 dead letters and no reason sent users to a reader
-                + counts.firstDeadLetter().map(first -> " (the first: " + first + ")").orElse("");
+                + (counts.deadLettered() == 0 ? ""
+                        : counts.firstDeadLetter().map(first -> " (the first: " + first + ")").orElse(""));
     }
 
     private int report(MergeCounts counts, Throwable failure, Duration elapsed) {

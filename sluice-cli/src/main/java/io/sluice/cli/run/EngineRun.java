@@ -99,6 +99,8 @@ public final class EngineRun {
     private final LongSupplier files;
     private final Story story;
     private final AtomicReference<String> stopReason = new AtomicReference<>();
+    /** Whether a signal asked for the stop, at any time of the run: written by the signal's thread. */
+    private volatile boolean signalled;
 
     /** @param files the files committed so far, or null for a sink without files */
     public EngineRun(Engine engine, Console console, LongSupplier files, Story story) {
@@ -116,7 +118,7 @@ public final class EngineRun {
      */
     public Outcome run(String label, Duration logEvery) {
         long start = System.nanoTime();
-        ShutdownSignals signals = ShutdownSignals.install(() -> requestStop(SIGNAL), this::stopNow);
+        ShutdownSignals signals = ShutdownSignals.install(this::signalled, this::stopNow);
         ProgressReporter reporter = new ProgressReporter(console, label, logEvery);
         try {
             loop(reporter, start);
@@ -209,16 +211,27 @@ public final class EngineRun {
         String why = engine.failure().map(this::describeFailure).orElse("the engine did not stop within the drain "
                 + "timeout");
         if (startsAgain()) {
-            LOG.warn("stopped with an error: {}. {}; starting again from the committed offsets.", why, totals);
+            LOG.warn("stopped with an error: {}{} {}; starting again from the committed offsets.", why,
+                    why.endsWith(".") ? "" : ".", totals);
         } else {
-            LOG.error("stopped with an error: {}. {}; a restart resumes from the committed offsets.", why, totals);
+            LOG.error("stopped with an error: {}{} {}; a restart resumes from the committed offsets.", why,
+                    why.endsWith(".") ? "" : ".", totals);
         }
         return ExitStatus.FAILURE;
     }
 
+    /**
+     * The first signal: a stop, and never a start again, though the engine failed first and its drain was under way
+     * (the stop reason was set then, and the signal's request is a no-op: the command started the engine again).
+     */
+    private void signalled() {
+        signalled = true;
+        requestStop(SIGNAL);
+    }
+
     /** Whether the engine failed by itself (no signal asked for the stop) in a way the story starts again after. */
     private boolean startsAgain() {
-        return !SIGNAL.equals(stopReason.get()) && engine.health() == Health.FAILED
+        return !signalled && engine.health() == Health.FAILED
                 && engine.failure().map(story::startsAgainAfter).orElse(false);
     }
 

@@ -130,12 +130,15 @@ class MirrorTargetOutageTest {
         jvm.addAll(List.of("-Dsluice.pause.at=" + CrashPoints.TRANSACTION_BEFORE_COMMIT,
                 "-Dsluice.pause.until=" + release));
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent-commit").start()) {
-            Path file = mirrorFile(dir, topic, target, "exactly-once");
+            // the commit waits for the target as long as the test keeps it down, not a minute (Kafka's default)
+            Path file = mirrorFile(dir, topic, target, "exactly-once", "  properties:", "    max.block.ms: 180000");
             try (CliChild mirror = CliChild.start(dir, jvm, "mirror", file.toString(), "--progress-every", "1s")) {
                 // the checkpoint before this step waited for its last copy, and the offsets joined the transaction:
                 // nothing is buffered, only the commit is left
                 mirror.awaitOutput(CrashPoints.PAUSED + CrashPoints.TRANSACTION_BEFORE_COMMIT, Duration.ofSeconds(60));
                 target.node(1).stop();
+                // held at the step, the commit counts as waiting too: what is said must come while the target is down
+                assertFalse(mirror.output().contains("no answer from the target cluster"), mirror.output());
                 Files.createFile(release);
                 mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
                         Duration.ofSeconds(45));

@@ -50,8 +50,13 @@ final class InputReach {
     InputReach(MergeInput input, Duration maxWait) {
         this.input = input;
         this.maxWait = maxWait;
+        this.silence = new Silence(grace(maxWait));
+    }
+
+    /** {@link #GRACE}, or {@code maxWait} when that is shorter, but not less than {@link #SHORTEST_GRACE}. */
+    static Duration grace(Duration maxWait) {
         Duration grace = maxWait.compareTo(GRACE) < 0 ? maxWait : GRACE;
-        this.silence = new Silence(grace.compareTo(SHORTEST_GRACE) < 0 ? SHORTEST_GRACE : grace);
+        return grace.compareTo(SHORTEST_GRACE) < 0 ? SHORTEST_GRACE : grace;
     }
 
     /**
@@ -89,7 +94,7 @@ final class InputReach {
         return String.valueOf(input.clientProperties().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
     }
 
-    private static String describe(Duration d) {
+    static String describe(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 

@@ -11,11 +11,13 @@ import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
@@ -25,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -56,6 +59,7 @@ public final class InputReader implements Runnable {
     private final int index;
     private final MergeCounts counts;
     private final InputReach reach;
+    private final PartitionLeaders leaders;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -85,6 +89,7 @@ public final class InputReader implements Runnable {
             MergeCounts counts, Duration maxWait) {
         this.input = input;
         this.reach = new InputReach(input, maxWait);
+        this.leaders = new PartitionLeaders(input, InputReach.grace(maxWait), maxWait);
         this.eventTime = eventTime;
         this.shareBytes = shareBytes;
         this.index = index;
@@ -130,6 +135,7 @@ public final class InputReader implements Runnable {
     public void stop() {
         running = false;
         reach.closing();
+        leaders.closing();
         consumer.wakeup();
     }
 
@@ -140,6 +146,14 @@ public final class InputReader implements Runnable {
      */
     public Optional<Duration> unansweredFor() {
         return reach.unansweredFor();
+    }
+
+    /**
+     * The input's partitions this reader reads that have had no leader in their cluster for 15 s or the merge's
+     * max-wait, whichever is shorter (said once in the log, and again when they have one), with how long; any thread.
+     */
+    public Map<Integer, Duration> partitionsWithoutLeader() {
+        return leaders.withoutLeader();
     }
 
     @Override
@@ -162,8 +176,11 @@ public final class InputReader implements Runnable {
                     continue;
                 }
                 deliver(records);
-                confirmEnds();
-                reach.look(System.nanoTime(), consumer.metrics(), fetching());
+                Set<TopicPartition> leaderless = leaderless();
+                confirmEnds(leaderless);
+                long now = System.nanoTime();
+                reach.look(now, consumer.metrics(), fetching());
+                leaders.look(now, partitions(readings.keySet()), partitions(leaderless));
             }
         } catch (OffsetOutOfRangeException e) {
             failure.completeExceptionally(new IllegalStateException(lostRange(e)));
@@ -174,6 +191,7 @@ public final class InputReader implements Runnable {
                     + input.topic() + "'): " + e.getMessage(), e));
         } finally {
             reach.closing();
+            leaders.closing();
             // no group, nothing to commit: waiting would only wait out a fetch the broker holds at the input's end
             consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
@@ -249,7 +267,7 @@ public final class InputReader implements Runnable {
      * partitions at their end is asked for again (read_committed: the last stable offset), and only an answer at or
      * below the position confirms it. No answer, no confirmation: the merge soon treats the input as silent.
      */
-    private void confirmEnds() {
+    private void confirmEnds(Set<TopicPartition> leaderless) {
         long now = MergeClock.now();
         if (!newlyAtEnd && now - confirmedAt < CONFIRM_EVERY_MILLIS) {
             return;
@@ -258,7 +276,8 @@ public final class InputReader implements Runnable {
         confirmedAt = now;
         List<TopicPartition> atEnd = new ArrayList<>();
         readings.forEach((tp, r) -> {
-            if (r.atEndSaid) {
+            // a partition without a leader cannot answer, and one call for them all would time out for them all
+            if (r.atEndSaid && !leaderless.contains(tp)) {
                 atEnd.add(tp);
             }
         });
@@ -279,6 +298,33 @@ public final class InputReader implements Runnable {
                 readings.get(tp).buffer.confirmAtEnd(now);
             }
         });
+    }
+
+    /**
+     * The assigned partitions the consumer's metadata knows no leader for: read from what it holds, never asked of the
+     * cluster (the consumer refreshes it when a fetch fails).
+     */
+    private Set<TopicPartition> leaderless() {
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(input.topic(), Duration.ZERO);
+        } catch (org.apache.kafka.common.errors.TimeoutException | WakeupException e) {
+            return Set.of();
+        }
+        Set<TopicPartition> none = new HashSet<>();
+        for (PartitionInfo info : infos) {
+            TopicPartition tp = new TopicPartition(info.topic(), info.partition());
+            if (readings.containsKey(tp) && (info.leader() == null || info.leader().isEmpty())) {
+                none.add(tp);
+            }
+        }
+        return none;
+    }
+
+    private static Set<Integer> partitions(Set<TopicPartition> tps) {
+        Set<Integer> partitions = new HashSet<>();
+        tps.forEach(tp -> partitions.add(tp.partition()));
+        return partitions;
     }
 
     private Arrival arrival(ConsumerRecord<byte[], byte[]> record) {

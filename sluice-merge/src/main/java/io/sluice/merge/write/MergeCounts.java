@@ -58,9 +58,10 @@ public final class MergeCounts {
 
     /** What an output partition's commit made durable: its records of {@code input} since its last commit. */
     void committed(int input, long mergedRecords, long lateRecords, long deadLetters) {
-        merged.addAndGet(input, mergedRecords);
+        // late and dead first: a reader that sees the records merged sees those among them that were late
         late.addAndGet(input, lateRecords);
         dead.addAndGet(input, deadLetters);
+        merged.addAndGet(input, mergedRecords);
     }
 
     /** Keeps the first reason a record was set aside, whether or not its transaction commits: it is the same. */

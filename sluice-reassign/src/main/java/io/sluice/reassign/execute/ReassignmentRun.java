@@ -46,6 +46,8 @@ public final class ReassignmentRun {
     private final Reassignments reassignments;
     /** The brokers that moves copy to which did not answer at the last poll; said when that changes. */
     private Set<Integer> unanswered = Set.of();
+    /** The brokers that did not answer the last poll, said or not. */
+    private Set<Integer> missedOnce = Set.of();
 
     public ReassignmentRun(Admin admin, Journal journal, ExecuteOptions options, RunListener listener) {
         this.admin = admin;
@@ -162,7 +164,9 @@ public final class ReassignmentRun {
         while (true) {
             Set<TopicPartition> ongoing = reassignments.ongoing(partitions).keySet();
             if (ongoing.isEmpty()) {
-                sayUnanswered(Set.of(), List.of());
+                // the batch's moves ended: nothing waits on a broker now, whether it answers or not
+                unanswered = Set.of();
+                missedOnce = Set.of();
                 return copiedBefore + batchBytes;
             }
             List<PartitionMove> moving = batch.stream().filter(m -> ongoing.contains(m.topicPartition())).toList();
@@ -181,9 +185,14 @@ public final class ReassignmentRun {
     /**
      * Says once when a broker that moves copy to stops answering (stopped, or cut off: its moves cannot go on, and
      * the run waits with them; the line stood still without a word, and the run ended a minute later), and once when
-     * it answers again.
+     * it answers again. A broker is said after two polls in a row without its answer: one slow answer (a busy broker
+     * with many partitions) is not an outage.
      */
-    private void sayUnanswered(Set<Integer> now, List<PartitionMove> moving) {
+    private void sayUnanswered(Set<Integer> missed, List<PartitionMove> moving) {
+        Set<Integer> now = new java.util.TreeSet<>(missed);
+        now.retainAll(missedOnce);
+        now.addAll(unanswered.stream().filter(missed::contains).toList());
+        missedOnce = Set.copyOf(missed);
         for (int broker : now) {
             if (!unanswered.contains(broker)) {
                 listener.note("broker " + broker + " does not answer (stopped, or cut off from here): the moves that "
