@@ -247,6 +247,15 @@ public final class Engine implements AutoCloseable {
         return loop.sourceUnreachable();
     }
 
+    /**
+     * The assigned partitions that have had no leader in the source cluster for 15 s or more (the brokers that hold
+     * them down, while the cluster's other brokers answer), with how long: they are not read meanwhile, and their lag
+     * in {@link #partitions()} is as of their last answer. Said once in the log, and again when they have a leader.
+     */
+    public Map<TopicPartition, Duration> partitionsWithoutLeader() {
+        return loop.partitionsWithoutLeader();
+    }
+
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());

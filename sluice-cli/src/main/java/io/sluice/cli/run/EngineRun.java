@@ -2,6 +2,7 @@ package io.sluice.cli.run;
 
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.console.Console;
+import io.sluice.cli.console.Units;
 import io.sluice.cli.progress.ProgressReporter;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.core.Engine;
@@ -145,6 +146,14 @@ public final class EngineRun {
         stopReason.compareAndSet(null, reason);
     }
 
+    /** The partitions without a leader in the source cluster, for the end of the line: their lag stands still. */
+    private static String withoutLeader(Engine engine) {
+        StringBuilder s = new StringBuilder();
+        engine.partitionsWithoutLeader().forEach((tp, d) -> s.append(s.length() == 0 ? "" : " · ").append(tp)
+                .append(" has no leader for ").append(Units.duration(d)));
+        return s.toString();
+    }
+
     private void loop(ProgressReporter reporter, long start) {
         boolean warned = false;
         while (true) {
@@ -152,7 +161,7 @@ public final class EngineRun {
             if (engine.health() == Health.DRAINING) {
                 reporter.stopping(now, story.drainMessage());
             } else {
-                reporter.update(now);
+                reporter.update(now, withoutLeader(engine));
             }
             if (!warned && engine.partitions().isEmpty() && now.nanos() - start > ASSIGNMENT_WARNING.toNanos()) {
                 warned = true;

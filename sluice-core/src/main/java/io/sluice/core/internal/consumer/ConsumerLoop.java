@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
@@ -69,6 +71,7 @@ public final class ConsumerLoop implements Runnable {
     private final OutOfRange outOfRange;
     private final Gauges gauges;
     private final SourceReach reach;
+    private final SourceLeaders leaders;
     private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
     private volatile boolean closing;
     /** Set when {@link #run} starts; read by the getters, so volatile. */
@@ -105,6 +108,7 @@ public final class ConsumerLoop implements Runnable {
                 new PausedEnds(admin, settings.isolation(), PausedEnds.EVERY));
         this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE,
                 () -> assignments == null || !assignments.everAssigned());
+        this.leaders = new SourceLeaders(consumer, settings.source(), SourceLeaders.GRACE);
     }
 
     @Override
@@ -148,6 +152,7 @@ public final class ConsumerLoop implements Runnable {
                 long now = System.nanoTime();
                 reach.polled(now);
                 reach.observe(now);
+                leaders.look(now, partitions.asMap().keySet());
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
                     LOG.info("every partition is done up to the end offsets seen at start; stopping");
                     closing = true;
@@ -194,6 +199,11 @@ public final class ConsumerLoop implements Runnable {
         return reach.unreachableFor(System.nanoTime());
     }
 
+    /** The assigned partitions without a leader in the source cluster for 15 s or more, with how long. */
+    public Map<TopicPartition, Duration> partitionsWithoutLeader() {
+        return leaders.withoutLeader();
+    }
+
     /** Each assigned partition as of the last second. */
     public List<PartitionStats> partitionStats() {
         return gauges.partitionStats();
@@ -234,6 +244,7 @@ public final class ConsumerLoop implements Runnable {
             LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);
         } finally {
             reach.closing();
+            leaders.closing();
             try {
                 consumer.close(CloseOptions.timeout(settings.drainTimeout()));
             } catch (Throwable t) {

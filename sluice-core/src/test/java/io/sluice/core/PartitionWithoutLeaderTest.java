@@ -1,0 +1,82 @@
+package io.sluice.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A source partition loses its only broker while the rest of the cluster answers: the source watch hears from the
+ * cluster, so the run said nothing while that partition's lag stood still. Now the engine names the partition
+ * ({@link Engine#partitionsWithoutLeader}, and once in the log), reads the others meanwhile, and reads it again once
+ * it has a leader: every record once.
+ */
+@Tag("slow")
+class PartitionWithoutLeaderTest {
+
+    @Test
+    void aSourcePartitionWithoutALeaderIsNamedWhileTheOthersAreRead() throws Exception {
+        try (KafkaCluster kafka = KafkaCluster.builder().name("engine-leaders").start()) {
+            // the group's coordinator on the broker that stays: its offsets topic is made before the second joins
+            kafka.admin().listConsumerGroupOffsets("sluice-warm-up").partitionsToOffsetAndMetadata()
+                    .get(60, TimeUnit.SECONDS);
+            kafka.addBroker(null);
+            String topic = Names.unique("leaders");
+            kafka.createTopic(new NewTopic(topic, Map.of(0, List.of(1), 1, List.of(2))));
+            TopicPartition onStopped = new TopicPartition(topic, 1);
+            produce(kafka, topic, 0, 0, 10);
+            produce(kafka, topic, 1, 0, 10);
+            Set<String> seen = ConcurrentHashMap.newKeySet();
+            try (Engine engine = Engine.start(EngineTestSupport.config(kafka, topic).build(), new StringDeserializer(),
+                    new StringDeserializer(), record -> seen.add(record.partition() + "/" + record.value()))) {
+                EngineTestSupport.await("both partitions read", Duration.ofSeconds(60), () -> seen.size() == 20);
+
+                kafka.node(2).stop();
+                EngineTestSupport.await("the partition without a leader named (after 15 s)", Duration.ofSeconds(60),
+                        () -> engine.partitionsWithoutLeader().containsKey(onStopped));
+                assertEquals(Set.of(onStopped), engine.partitionsWithoutLeader().keySet());
+                assertEquals(Optional.empty(), engine.sourceUnreachable(), "the cluster answers");
+                produce(kafka, topic, 0, 10, 10);
+                EngineTestSupport.await("the other partition read meanwhile", Duration.ofSeconds(60),
+                        () -> seen.size() == 30);
+
+                kafka.node(2).start();
+                EngineTestSupport.await("the partition has a leader again", Duration.ofSeconds(60),
+                        () -> engine.partitionsWithoutLeader().isEmpty());
+                produce(kafka, topic, 1, 10, 10);
+                EngineTestSupport.await("its records read", Duration.ofSeconds(60), () -> seen.size() == 40,
+                        () -> seen.size());
+            }
+        }
+    }
+
+    /** Writes values {@code from} to {@code from + count - 1} to one partition. */
+    private static void produce(KafkaCluster kafka, String topic, int partition, int from, int count) {
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = from; i < from + count; i++) {
+                producer.send(new ProducerRecord<>(topic, partition, null, Integer.toString(i)));
+            }
+        }
+    }
+}
