@@ -44,9 +44,10 @@ class PartitionWithoutLeaderTest {
             TopicPartition onStopped = new TopicPartition(topic, 1);
             produce(kafka, topic, 0, 0, 10);
             produce(kafka, topic, 1, 0, 10);
-            Set<String> seen = ConcurrentHashMap.newKeySet();
+            Map<String, Integer> seen = new ConcurrentHashMap<>(); // each record's times handled
             try (Engine engine = Engine.start(EngineTestSupport.config(kafka, topic).build(), new StringDeserializer(),
-                    new StringDeserializer(), record -> seen.add(record.partition() + "/" + record.value()))) {
+                    new StringDeserializer(), record -> seen.merge(record.partition() + "/" + record.value(), 1,
+                            Integer::sum))) {
                 EngineTestSupport.await("both partitions read", Duration.ofSeconds(60), () -> seen.size() == 20);
 
                 kafka.node(2).stop();
@@ -65,6 +66,8 @@ class PartitionWithoutLeaderTest {
                 EngineTestSupport.await("its records read", Duration.ofSeconds(60), () -> seen.size() == 40,
                         () -> seen.size());
             }
+            // one member that never lost its partitions: nothing was handed over, so nothing was read twice
+            assertEquals(Set.of(1), Set.copyOf(seen.values()), "each record handled once: " + seen);
         }
     }
 

@@ -77,10 +77,8 @@ class InputOutageTest {
     void aPartitionWithoutALeaderIsSaidAndHoldsOnlyItsOwnOutputPartition() throws Exception {
         long t = System.currentTimeMillis() - 600_000;
         KafkaCluster target = SharedKafka.cluster();
-        // a controller quorum of one, and a broker that can go: its fencing is what takes the partition's leader
-        try (KafkaCluster westDc = KafkaCluster.builder().name("merge-west-leaders")
-                .brokerProperty("broker.session.timeout.ms", "3000")
-                .brokerProperty("broker.heartbeat.interval.ms", "500").start()) {
+        // a controller quorum of one, and a broker that can go: its controlled shutdown takes the partition's leader
+        try (KafkaCluster westDc = KafkaCluster.builder().name("merge-west-leaders").start()) {
             westDc.addBroker(null);
             MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(westDc, SharedKafka.second()),
                     List.of(Names.unique("leaderless-west"), Names.unique("leaderless-east")));

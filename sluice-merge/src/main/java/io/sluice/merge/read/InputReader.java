@@ -51,6 +51,8 @@ public final class InputReader implements Runnable {
     /** How often a partition at its end is confirmed by a round trip (see {@link InputBuffer#confirmAtEnd}). */
     private static final long CONFIRM_EVERY_MILLIS = 500;
     private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
+    /** The metadata changes on the consumer's refreshes, not per poll: a look twice a second is enough. */
+    private static final long LEADERS_EVERY_NANOS = Duration.ofMillis(500).toNanos();
 
     private final MergeInput input;
     private final EventTime eventTime;
@@ -65,6 +67,9 @@ public final class InputReader implements Runnable {
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private volatile boolean running = true;
     private long confirmedAt = MergeClock.NEVER;
+    /** The assigned partitions without a leader as of the last look at the consumer's metadata, and when that was. */
+    private Set<TopicPartition> leaderless = Set.of();
+    private long leadersAt = System.nanoTime() - LEADERS_EVERY_NANOS;
     private boolean newlyAtEnd;
 
     private static final class Reading {
@@ -176,11 +181,14 @@ public final class InputReader implements Runnable {
                     continue;
                 }
                 deliver(records);
-                Set<TopicPartition> leaderless = leaderless();
-                confirmEnds(leaderless);
                 long now = System.nanoTime();
+                if (now - leadersAt >= LEADERS_EVERY_NANOS) {
+                    leadersAt = now;
+                    leaderless = leaderless(leaderless);
+                    leaders.look(now, partitions(readings.keySet()), partitions(leaderless));
+                }
+                confirmEnds(leaderless);
                 reach.look(now, consumer.metrics(), fetching());
-                leaders.look(now, partitions(readings.keySet()), partitions(leaderless));
             }
         } catch (OffsetOutOfRangeException e) {
             failure.completeExceptionally(new IllegalStateException(lostRange(e)));
@@ -301,15 +309,19 @@ public final class InputReader implements Runnable {
     }
 
     /**
-     * The assigned partitions the consumer's metadata knows no leader for: read from what it holds, never asked of the
-     * cluster (the consumer refreshes it when a fetch fails).
+     * The assigned partitions the consumer's metadata knows no leader for, from what it holds (a request only while it
+     * holds nothing for the topic); {@code before} when it holds nothing to go by: a topic left out of a response is
+     * not a leader found again.
      */
-    private Set<TopicPartition> leaderless() {
+    private Set<TopicPartition> leaderless(Set<TopicPartition> before) {
         List<PartitionInfo> infos;
         try {
             infos = consumer.partitionsFor(input.topic(), Duration.ZERO);
         } catch (org.apache.kafka.common.errors.TimeoutException | WakeupException e) {
-            return Set.of();
+            return before;
+        }
+        if (infos == null || infos.isEmpty()) {
+            return before;
         }
         Set<TopicPartition> none = new HashSet<>();
         for (PartitionInfo info : infos) {

@@ -46,8 +46,8 @@ final class PartitionLeaders {
             switch (silence.look(now, !leaderless.contains(partition), true)) {
                 case BEGAN -> LOG.warn("input '{}' partition {} has no leader in its cluster ({}) for {} s: the brokers "
                         + "that hold it are down, or it lost every in-sync replica. The input's other partitions go "
-                        + "on; the merge waits for this one up to max-wait ({}), then goes on without it: what it sends "
-                        + "later below the merged position is late", input.name(), partition, cluster(),
+                        + "on; the merge goes on without this one once it has not been heard of for max-wait ({}): "
+                        + "what it sends later below the merged position is late", input.name(), partition, cluster(),
                         silence.seconds(), InputReach.describe(maxWait));
                 case ENDED -> LOG.info("input '{}' partition {} has a leader again, after {} s; reading it goes on",
                         input.name(), partition, silence.seconds());

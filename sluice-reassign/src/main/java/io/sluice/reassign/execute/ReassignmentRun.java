@@ -165,6 +165,8 @@ public final class ReassignmentRun {
             Set<TopicPartition> ongoing = reassignments.ongoing(partitions).keySet();
             if (ongoing.isEmpty()) {
                 // the batch's moves ended: nothing waits on a broker now, whether it answers or not
+                unanswered.forEach(broker -> listener.note("the moves that waited for broker " + broker + " are over "
+                        + "(done, or cancelled elsewhere)"));
                 unanswered = Set.of();
                 missedOnce = Set.of();
                 return copiedBefore + batchBytes;

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Which assigned partitions have no leader in the source cluster (the brokers that hold them are down, or they lost
@@ -23,8 +24,8 @@ import org.apache.kafka.common.TopicPartition;
  * status stood still without a word. Said once when a partition has had no leader for the grace period, and once when it
  * has one again.
  *
- * <p>Threading: the consumer thread looks ({@link #look}, its consumer's own metadata, never a request);
- * {@link #withoutLeader} from any thread.
+ * <p>Threading: the consumer thread looks ({@link #look}: the metadata its consumer holds, a request only for a topic
+ * it holds nothing for); {@link #withoutLeader} from any thread.
  */
 final class SourceLeaders {
 
@@ -38,6 +39,8 @@ final class SourceLeaders {
     private final Duration grace;
     private final Map<TopicPartition, Silence> silences = new HashMap<>();
     private long lookedAt;
+    /** The assigned partitions without a leader at the last look with something to go by. */
+    private Set<TopicPartition> leaderless = Set.of();
     /** The partitions said to have no leader at the last look, with how long: what other threads read. */
     private volatile Map<TopicPartition, Duration> said = Map.of();
 
@@ -55,7 +58,7 @@ final class SourceLeaders {
         }
         lookedAt = now;
         silences.keySet().retainAll(assigned);
-        Set<TopicPartition> leaderless = leaderless(assigned);
+        leaderless = leaderless(assigned, leaderless);
         Map<TopicPartition, Duration> saying = new TreeMap<>(
                 java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         for (TopicPartition tp : assigned) {
@@ -84,8 +87,12 @@ final class SourceLeaders {
         said = Map.of();
     }
 
-    /** The assigned partitions whose topic's metadata the consumer holds and names no leader for. */
-    private Set<TopicPartition> leaderless(Set<TopicPartition> assigned) {
+    /**
+     * The assigned partitions whose topic's metadata the consumer holds and names no leader for; for a topic it holds
+     * nothing for (a request at once, answered or not), those of {@code before}: a topic left out of a response is not
+     * a leader found again.
+     */
+    private Set<TopicPartition> leaderless(Set<TopicPartition> assigned, Set<TopicPartition> before) {
         Set<String> topics = new HashSet<>();
         assigned.forEach(tp -> topics.add(tp.topic()));
         Set<TopicPartition> none = new HashSet<>();
@@ -93,10 +100,14 @@ final class SourceLeaders {
             List<PartitionInfo> infos;
             try {
                 infos = consumer.partitionsFor(topic, Duration.ZERO); // from the metadata it holds
-            } catch (KafkaException e) {
-                continue; // not held yet (a timeout at once), or being woken: nothing to go by this time
+            } catch (TimeoutException | WakeupException e) {
+                infos = null; // not held (its request not answered at once), or being woken: nothing to go by
             }
-            for (PartitionInfo info : infos == null ? List.<PartitionInfo>of() : infos) {
+            if (infos == null || infos.isEmpty()) {
+                before.stream().filter(tp -> tp.topic().equals(topic) && assigned.contains(tp)).forEach(none::add);
+                continue;
+            }
+            for (PartitionInfo info : infos) {
                 TopicPartition tp = new TopicPartition(info.topic(), info.partition());
                 if (assigned.contains(tp) && (info.leader() == null || info.leader().isEmpty())) {
                     none.add(tp);
