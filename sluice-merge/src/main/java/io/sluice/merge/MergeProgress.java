@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -33,13 +34,19 @@ public final class MergeProgress implements AutoCloseable {
      * @param committed the position committed with the output (the next offset not yet merged), or -1 before the
      *                  partition's first commit
      * @param start     where the input partition begins: where a merge without a commit starts
-     * @param end       the input partition's last stable offset
+     * @param end       the input partition's last stable offset, or -1 when its cluster did not say in time (a
+     *                  partition without a leader while the cluster's other brokers answer)
      */
     public record InputLag(int partition, String input, long committed, long start, long end) {
 
-        /** Records of the input not merged yet (and committed). */
+        /** Whether the input partition's end is known: its cluster answered for it in time. */
+        public boolean known() {
+            return end >= 0;
+        }
+
+        /** Records of the input not merged yet (and committed); 0 when the end is not {@link #known}. */
         public long lag() {
-            return Math.max(0, end - (committed >= 0 ? committed : start));
+            return known() ? Math.max(0, end - (committed >= 0 ? committed : start)) : 0;
         }
     }
 
@@ -74,11 +81,19 @@ public final class MergeProgress implements AutoCloseable {
         int partitions = inputs.get(0).describeTopics(Set.of(config.inputs().get(0).topic())).allTopicNames()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(config.inputs().get(0).topic()).partitions()
                 .size();
+        // every question asked before any answer is awaited: a partition that answers nothing costs one timeout
+        List<ListOffsetsResult> startsAsked = new ArrayList<>();
+        List<ListOffsetsResult> endsAsked = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            startsAsked.add(ask(i, partitions, OffsetSpec.earliest()));
+            endsAsked.add(ask(i, partitions, OffsetSpec.latest()));
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
         List<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> starts = new ArrayList<>();
         List<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> ends = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
-            starts.add(offsets(i, partitions, OffsetSpec.earliest()));
-            ends.add(offsets(i, partitions, OffsetSpec.latest()));
+            starts.add(answers(startsAsked.get(i), i, partitions, deadline));
+            ends.add(answers(endsAsked.get(i), i, partitions, deadline));
         }
         List<InputLag> lags = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
@@ -86,7 +101,7 @@ public final class MergeProgress implements AutoCloseable {
             for (int i = 0; i < inputs.size(); i++) {
                 TopicPartition tp = new TopicPartition(config.inputs().get(i).topic(), p);
                 long start = starts.get(i).containsKey(tp) ? starts.get(i).get(tp).offset() : 0;
-                long end = ends.get(i).containsKey(tp) ? ends.get(i).get(tp).offset() : start;
+                long end = ends.get(i).containsKey(tp) ? ends.get(i).get(tp).offset() : -1;
                 lags.add(new InputLag(p, config.inputs().get(i).name(), state == null ? -1 : state.position(i), start, end));
             }
         }
@@ -108,15 +123,37 @@ public final class MergeProgress implements AutoCloseable {
         return states;
     }
 
-    private Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets(int input, int partitions,
-            OffsetSpec spec) throws Exception {
+    private ListOffsetsResult ask(int input, int partitions, OffsetSpec spec) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             request.put(new TopicPartition(config.inputs().get(input).topic(), p), spec);
         }
         // a merge reads read_committed: its end is the last stable offset, never an open transaction's records
-        return inputs.get(input).listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all()
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return inputs.get(input).listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED));
+    }
+
+    /**
+     * The offsets of the input's partitions that its cluster gave by {@code deadline}, partition by partition: one
+     * partition without a leader answers nothing, and waiting for all at once lost every input's lag with it (the
+     * progress line dropped "behind" for as long as it lasted). Throws when the cluster gave none.
+     */
+    private Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> answers(ListOffsetsResult result, int input,
+            int partitions, long deadline) throws Exception {
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = new HashMap<>();
+        Exception first = null;
+        for (int p = 0; p < partitions; p++) {
+            TopicPartition tp = new TopicPartition(config.inputs().get(input).topic(), p);
+            try {
+                found.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS));
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (found.isEmpty() && first != null) {
+            throw first;
+        }
+        return found;
     }
 
     @Override

@@ -101,6 +101,14 @@ class InputOutageTest {
                         () -> merge.inputPartitionsWithoutLeader().getOrDefault("west", Map.of()).containsKey(1));
                 assertEquals(Set.of(1), merge.inputPartitionsWithoutLeader().get("west").keySet());
                 assertEquals(Map.of(), merge.inputsUnanswered(), "the cluster answers");
+                try (MergeProgress progress = MergeProgress.of(config, Duration.ofSeconds(3))) {
+                    // the lag of the partitions whose cluster answers, the other's end unknown: one call for all of
+                    // them failed, and the run's line lost every input's lag
+                    List<MergeProgress.InputLag> lags = progress.read();
+                    assertEquals(List.of("1 west"), lags.stream().filter(l -> !l.known())
+                            .map(l -> l.partition() + " " + l.input()).toList(), lags.toString());
+                    assertEquals(4, lags.size(), lags.toString());
+                }
                 // west's partition 0 was last confirmed at its end before the stop, long enough ago not to count now:
                 // east's newer records go into output partition 0 once it is confirmed again
                 long sent = System.nanoTime();

@@ -11,17 +11,20 @@ import java.util.stream.Collectors;
  * <p>Immutable.
  *
  * @param inputs the inputs' names, in the configured order
- * @param lags   each input's lag, in the same order
+ * @param lags    each input's lag, in the same order, over the partitions whose end is known
+ * @param unknown per input, how many partitions' ends its cluster did not give in time
  */
-record InputLags(List<String> inputs, long[] lags) {
+record InputLags(List<String> inputs, long[] lags, int[] unknown) {
 
     static InputLags of(MergeConfig config, List<MergeProgress.InputLag> rows) {
         List<String> names = config.inputs().stream().map(i -> i.name()).toList();
         long[] lags = new long[names.size()];
+        int[] unknown = new int[names.size()];
         for (MergeProgress.InputLag row : rows) {
             lags[names.indexOf(row.input())] += row.lag();
+            unknown[names.indexOf(row.input())] += row.known() ? 0 : 1;
         }
-        return new InputLags(names, lags);
+        return new InputLags(names, lags, unknown);
     }
 
     long total() {
@@ -32,10 +35,15 @@ record InputLags(List<String> inputs, long[] lags) {
         return lags[input];
     }
 
-    /** {@code west 10, east 0}. */
+    /**
+     * {@code west 10, east 0}; an input with partitions whose end its cluster did not give: {@code west 10 and 1
+     * partition unknown}.
+     */
     String perInput() {
         return java.util.stream.IntStream.range(0, inputs.size())
-                .mapToObj(i -> inputs.get(i) + " " + io.sluice.cli.console.Units.count(lags[i]))
+                .mapToObj(i -> inputs.get(i) + " " + io.sluice.cli.console.Units.count(lags[i])
+                        + (unknown[i] == 0 ? "" : " and " + unknown[i] + (unknown[i] == 1 ? " partition" : " partitions")
+                                + " unknown"))
                 .collect(Collectors.joining(", "));
     }
 }

@@ -54,7 +54,8 @@ public final class MergeLag {
             String topic = config.inputs().stream().filter(i -> i.name().equals(r.input())).findFirst().orElseThrow()
                     .topic();
             cells.add(new String[] {Integer.toString(r.partition()), r.input(), topic,
-                r.committed() < 0 ? "-" : Units.count(r.committed()), Units.count(r.end()), Units.count(r.lag())});
+                r.committed() < 0 ? "-" : Units.count(r.committed()), r.known() ? Units.count(r.end()) : "?",
+                r.known() ? Units.count(r.lag()) : "?"});
         }
         int[] widths = new int[HEADER.length];
         cells.forEach(row -> {
@@ -75,6 +76,10 @@ public final class MergeLag {
         InputLags lags = InputLags.of(config, rows);
         out.append("\nTotal lag ").append(Units.count(lags.total())).append(" records (").append(lags.perInput())
                 .append(")\n");
+        if (rows.stream().anyMatch(r -> !r.known())) {
+            out.append("Note: '?': the input's cluster did not give the partition's end within ").append(
+                    Units.duration(TIMEOUT)).append(" (a partition without a leader?); the totals leave it out\n");
+        }
         if (rows.stream().anyMatch(r -> r.committed() < 0)) {
             out.append("Note: '-': the output partition has no commit yet; its lag counts from the input's "
                     + "beginning, where the merge starts\n");

@@ -322,6 +322,8 @@ public final class Lane {
         }
         pool.resumed(this);
         partition.attemptEnded();
+        // counted before the retry is handed on: a retry that completed at once was seen before its timeout's count
+        pool.timedOut();
         if (worker != null) {
             worker.interrupt(); // a courtesy: a handler that honours interrupts gives its thread back sooner
         }

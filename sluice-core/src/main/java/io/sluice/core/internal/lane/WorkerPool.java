@@ -106,6 +106,11 @@ public final class WorkerPool {
         suspended.remove(lane);
     }
 
+    /** A lane's attempt ran past the timeout and was ended: counted before the lane goes on. */
+    void timedOut() {
+        timeouts.increment();
+    }
+
     /** Compiled for release 17, so virtual threads (a JDK 21 API) are reached by reflection. */
     private Thread newThread(Runnable body, String threadName) {
         if (!virtual) {
@@ -151,7 +156,6 @@ public final class WorkerPool {
             for (Worker w : workers) {
                 Lane lane = w.running;
                 if (lane != null && !w.retiring && lane.expireIfOverdue(now, w.thread)) {
-                    timeouts.increment();
                     // it no longer counts: the lane it held was given back, and its submit starts a replacement
                     // unless a worker is idle (the stamp's hand-over orders this before the lane runs again)
                     w.retiring = true;
@@ -162,9 +166,7 @@ public final class WorkerPool {
                 }
             }
             for (Lane lane : suspended) {
-                if (lane.expireIfOverdue(now, null)) {
-                    timeouts.increment();
-                }
+                lane.expireIfOverdue(now, null);
             }
         }
     }

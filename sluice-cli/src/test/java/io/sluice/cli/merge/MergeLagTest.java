@@ -1,0 +1,48 @@
+package io.sluice.cli.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeInput;
+import io.sluice.merge.MergeProgress;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The merge's lag as {@code sluice lag} and the progress line say it, when an input partition's end is unknown (its
+ * cluster gave no answer for it in time, as for a partition without a leader): said as unknown, never as a lag of 0,
+ * and left out of the totals.
+ */
+class MergeLagTest {
+
+    private final MergeConfig config = MergeConfig.builder().name("m")
+            .input(new MergeInput("west", Map.of("bootstrap.servers", "west:9092"), "clicks-west"))
+            .input(new MergeInput("east", Map.of("bootstrap.servers", "east:9092"), "clicks-east"))
+            .targetProperties(Map.of("bootstrap.servers", "target:9092")).outputTopic("clicks").build();
+
+    private final List<MergeProgress.InputLag> rows = List.of(
+            new MergeProgress.InputLag(0, "west", 40, 0, 50),
+            new MergeProgress.InputLag(0, "east", 30, 0, 30),
+            new MergeProgress.InputLag(1, "west", 20, 0, -1),
+            new MergeProgress.InputLag(1, "east", 5, 0, 12));
+
+    @Test
+    void anUnknownEndIsSaidAsUnknownAndLeftOutOfTheTotals() {
+        String report = MergeLag.render(config, rows);
+        assertTrue(report.contains("Total lag 17 records (west 10 and 1 partition unknown, east 7)"), report);
+        assertTrue(report.lines().anyMatch(l -> l.matches("\\s*1\\s+west\\s+clicks-west\\s+20\\s+\\?\\s+\\?")),
+                report);
+        assertTrue(report.contains("Note: '?': the input's cluster did not give the partition's end within 30 s"),
+                report);
+    }
+
+    @Test
+    void theLineSaysTheLagOfWhatIsKnown() {
+        InputLags lags = InputLags.of(config, rows);
+        assertEquals(17, lags.total());
+        assertEquals(10, lags.of(0));
+        assertEquals("west 10 and 1 partition unknown, east 7", lags.perInput());
+    }
+}
