@@ -8,12 +8,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineStats;
 import io.sluice.core.PartitionStats;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 
 /**
- * What the status page shows, as of now: the engine's totals and every assigned partition's offsets, lags and pause,
- * and the files the sink published. Counts only: the page derives rates and times to catch up from two snapshots, so
+ * What the status page shows, as of now: the engine's totals and every assigned partition's offsets, lags, pause
+ * and how long it has had no leader (once that is said), and the files the sink published. Counts only: the page derives rates and times to catch up from two snapshots, so
  * the server keeps no history.
  *
  * <p>Stateless; {@link #of} may be called from any thread (the engine's and the registry's reads are).
@@ -62,6 +65,7 @@ final class StatusJson {
                 .sorted(Comparator.comparing((PartitionStats p) -> p.partition().topic())
                         .thenComparingInt(p -> p.partition().partition()))
                 .toList();
+        Map<TopicPartition, Duration> noLeader = engine.partitionsWithoutLeader();
         for (PartitionStats p : sorted) {
             ObjectNode n = partitions.addObject();
             n.put("topic", p.partition().topic());
@@ -72,6 +76,10 @@ final class StatusJson {
             n.put("durableLag", p.durableLag());
             n.put("paused", p.paused());
             n.put("stuckMillis", p.stuckMillis());
+            Duration unled = noLeader.get(p.partition());
+            if (unled != null) {
+                n.put("noLeaderSeconds", unled.toSeconds()); // its lag is as of its last answer
+            }
         }
         return root.toString();
     }

@@ -126,6 +126,31 @@ class StatusPageTest {
                 text(dom, "pre", "cases"));
     }
 
+    /**
+     * A partition without a leader in the source cluster (it neither moves nor knows its lag) says so in its row,
+     * before any other state: it stood at "reading", its lag as of its last answer, without a word.
+     */
+    @Test
+    void aPartitionWithoutALeaderSaysSoInItsRow() throws Exception {
+        String html;
+        try (InputStream in = MetricsServer.class.getResourceAsStream("status.html")) {
+            html = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String partition = "{topic: 'orders', partition: %d, committedOffset: 40, watermark: 40, lag: 7, "
+                + "durableLag: 7, paused: %s, stuckMillis: 0%s}";
+        String status = "{time: Date.now(), state: 'RUNNING', records: 80, consumed: 80, bytes: 8000, "
+                + "deadLettered: 0, skipped: 0, failedAttempts: 0, commits: 3, commitFailures: 0, "
+                + "pausedPartitions: 1, stuckPartitions: 0, queuedBytes: 0, budgetBytes: 1000, filesPublished: 2, "
+                + "partitions: [" + String.format(partition, 0, "false", "") + ", "
+                + String.format(partition, 1, "true", ", noLeaderSeconds: 22") + "]}";
+        Path page = TestDirs.newDir("status-leaderless").resolve("leaderless.html");
+        Files.writeString(page, html.replace("</body>", "<script>render(" + status + ");</script></body>"));
+        String dom = HeadlessChromium.dumpDom(page.toUri(), Duration.ofSeconds(1));
+        assertTrue(row(dom, "orders-1").contains("<td class=\"state stuck\">no leader for 22 s</td>"),
+                row(dom, "orders-1"));
+        assertTrue(row(dom, "orders-0").contains("<td class=\"state\">reading</td>"), row(dom, "orders-0"));
+    }
+
     /** The text of the element {@code <tag id="id" ...>text</tag>}. */
     private static String text(String page, String tag, String id) {
         Matcher m = Pattern.compile("<" + tag + "[^>]* id=\"" + id + "\"[^>]*>([^<]*)</" + tag + ">").matcher(page);
