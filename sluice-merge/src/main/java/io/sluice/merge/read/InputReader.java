@@ -2,6 +2,7 @@ package io.sluice.merge.read;
 
 import io.sluice.merge.merging.MergeClock;
 import io.sluice.core.ClusterConnection;
+import io.sluice.core.commit.LeaderWatch;
 import io.sluice.merge.MergeInput;
 import io.sluice.merge.merging.Arrival;
 import io.sluice.merge.merging.InputBuffer;
@@ -11,7 +12,6 @@ import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,16 +21,18 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads one input cluster for every output partition this instance merges: the input topic's partition p goes to
@@ -47,12 +49,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class InputReader implements Runnable {
 
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.merge");
     private static final Duration POLL = Duration.ofMillis(100);
     /** How often a partition at its end is confirmed by a round trip (see {@link InputBuffer#confirmAtEnd}). */
     private static final long CONFIRM_EVERY_MILLIS = 500;
     private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
-    /** The metadata changes on the consumer's refreshes, not per poll: a look twice a second is enough. */
-    private static final long LEADERS_EVERY_NANOS = Duration.ofMillis(500).toNanos();
+
 
     private final MergeInput input;
     private final EventTime eventTime;
@@ -61,15 +63,14 @@ public final class InputReader implements Runnable {
     private final int index;
     private final MergeCounts counts;
     private final InputReach reach;
-    private final PartitionLeaders leaders;
+    /** Its partitions without a leader while the cluster answers: left out of the ends confirmed, and said. */
+    private final LeaderWatch leaders;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private volatile boolean running = true;
     private long confirmedAt = MergeClock.NEVER;
-    /** The assigned partitions without a leader as of the last look at the consumer's metadata, and when that was. */
-    private Set<TopicPartition> leaderless = Set.of();
-    private long leadersAt = System.nanoTime() - LEADERS_EVERY_NANOS;
+
     private boolean newlyAtEnd;
 
     private static final class Reading {
@@ -94,7 +95,6 @@ public final class InputReader implements Runnable {
             MergeCounts counts, Duration maxWait) {
         this.input = input;
         this.reach = new InputReach(input, maxWait);
-        this.leaders = new PartitionLeaders(input, InputReach.grace(maxWait), maxWait);
         this.eventTime = eventTime;
         this.shareBytes = shareBytes;
         this.index = index;
@@ -110,6 +110,23 @@ public final class InputReader implements Runnable {
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, fetch);
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Math.max(fetch, 16 * fetch));
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.leaders = new LeaderWatch(consumer, InputReach.grace(maxWait), new LeaderWatch.Words() {
+            @Override
+            public void noLeader(TopicPartition tp, long seconds) {
+                LOG.warn("input '{}' partition {} has no leader in its cluster ({}) for {} s: the brokers that hold it "
+                        + "are down, or it lost every in-sync replica. The input's other partitions go on; the merge "
+                        + "goes on without this one once it has not been heard of for max-wait ({}): what it sends "
+                        + "later below the merged position is late", input.name(), tp.partition(),
+                        input.clientProperties().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG), seconds,
+                        InputReach.describe(maxWait));
+            }
+
+            @Override
+            public void leaderAgain(TopicPartition tp, long seconds) {
+                LOG.info("input '{}' partition {} has a leader again, after {} s; reading it goes on", input.name(),
+                        tp.partition(), seconds);
+            }
+        });
     }
 
     /** Starts reading the input's partition {@code partition} at {@code position} into {@code buffer}. */
@@ -158,7 +175,9 @@ public final class InputReader implements Runnable {
      * max-wait, whichever is shorter (said once in the log, and again when they have one), with how long; any thread.
      */
     public Map<Integer, Duration> partitionsWithoutLeader() {
-        return leaders.withoutLeader();
+        Map<Integer, Duration> byPartition = new java.util.TreeMap<>();
+        leaders.withoutLeader().forEach((tp, d) -> byPartition.put(tp.partition(), d));
+        return byPartition;
     }
 
     @Override
@@ -182,12 +201,7 @@ public final class InputReader implements Runnable {
                 }
                 deliver(records);
                 long now = System.nanoTime();
-                if (now - leadersAt >= LEADERS_EVERY_NANOS) {
-                    leadersAt = now;
-                    leaderless = leaderless(leaderless);
-                    leaders.look(now, partitions(readings.keySet()), partitions(leaderless));
-                }
-                confirmEnds(leaderless);
+                confirmEnds(leaders.look(now, readings.keySet()));
                 reach.look(now, consumer.metrics(), fetching());
             }
         } catch (OffsetOutOfRangeException e) {
@@ -306,37 +320,6 @@ public final class InputReader implements Runnable {
                 readings.get(tp).buffer.confirmAtEnd(now);
             }
         });
-    }
-
-    /**
-     * The assigned partitions the consumer's metadata knows no leader for, from what it holds (a request only while it
-     * holds nothing for the topic); {@code before} when it holds nothing to go by: a topic left out of a response is
-     * not a leader found again.
-     */
-    private Set<TopicPartition> leaderless(Set<TopicPartition> before) {
-        List<PartitionInfo> infos;
-        try {
-            infos = consumer.partitionsFor(input.topic(), Duration.ZERO);
-        } catch (org.apache.kafka.common.errors.TimeoutException | WakeupException e) {
-            return before;
-        }
-        if (infos == null || infos.isEmpty()) {
-            return before;
-        }
-        Set<TopicPartition> none = new HashSet<>();
-        for (PartitionInfo info : infos) {
-            TopicPartition tp = new TopicPartition(info.topic(), info.partition());
-            if (readings.containsKey(tp) && (info.leader() == null || info.leader().isEmpty())) {
-                none.add(tp);
-            }
-        }
-        return none;
-    }
-
-    private static Set<Integer> partitions(Set<TopicPartition> tps) {
-        Set<Integer> partitions = new HashSet<>();
-        tps.forEach(tp -> partitions.add(tp.partition()));
-        return partitions;
     }
 
     private Arrival arrival(ConsumerRecord<byte[], byte[]> record) {

@@ -6,6 +6,7 @@ import io.sluice.core.EngineStats;
 import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
 import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.LeaderWatch;
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.failure.RecordProcessor;
@@ -71,7 +72,8 @@ public final class ConsumerLoop implements Runnable {
     private final OutOfRange outOfRange;
     private final Gauges gauges;
     private final SourceReach reach;
-    private final SourceLeaders leaders;
+    /** The assigned partitions without a leader while the cluster answers: the source watch does not hear of them. */
+    private final LeaderWatch leaders;
     private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
     private volatile boolean closing;
     /** Set when {@link #run} starts; read by the getters, so volatile. */
@@ -108,7 +110,20 @@ public final class ConsumerLoop implements Runnable {
                 new PausedEnds(admin, settings.isolation(), PausedEnds.EVERY));
         this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE,
                 () -> assignments == null || !assignments.everAssigned());
-        this.leaders = new SourceLeaders(consumer, settings.source(), SourceLeaders.GRACE);
+        this.leaders = new LeaderWatch(consumer, SourceReach.GRACE, new LeaderWatch.Words() {
+            @Override
+            public void noLeader(TopicPartition tp, long seconds) {
+                LOG.warn("source partition {} has no leader in its cluster ({}) for {} s: the brokers that hold it "
+                        + "are down, or it lost every in-sync replica. It is not read and its lag is as of its last "
+                        + "answer; the other partitions go on, and it goes on when it has a leader again", tp,
+                        settings.source(), seconds);
+            }
+
+            @Override
+            public void leaderAgain(TopicPartition tp, long seconds) {
+                LOG.info("source partition {} has a leader again, after {} s; reading it goes on", tp, seconds);
+            }
+        });
     }
 
     @Override

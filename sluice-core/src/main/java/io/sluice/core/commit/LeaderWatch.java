@@ -1,10 +1,8 @@
-package io.sluice.core.internal.consumer;
+package io.sluice.core.commit;
 
-import static io.sluice.core.internal.EngineLog.LOG;
-
-import io.sluice.core.commit.Silence;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,25 +16,34 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
- * Which assigned partitions have no leader in the source cluster (the brokers that hold them are down, or they lost
- * every in-sync replica), from the consumer's metadata. The cluster answers (its other brokers do), so the source watch
- * ({@link SourceReach}) says nothing, while such a partition is neither read nor its lag current: its line of the
- * status stood still without a word. Said once when a partition has had no leader for the grace period, and once when it
- * has one again.
+ * Which of the partitions a consumer reads have no leader in their cluster (the brokers that hold them are down, or
+ * they lost every in-sync replica), from the metadata the consumer holds: the rule behind the engine's watch on its
+ * source and the merge's on each input. The cluster answers (its other brokers do), so a watch on the cluster's
+ * silence says nothing, while such a partition is neither read nor its end known. A partition is said once it has had
+ * no leader for the grace period ({@link Silence}), and once when it has one again; the caller has the words.
  *
- * <p>Threading: the consumer thread looks ({@link #look}: the metadata its consumer holds, a request only for a topic
- * it holds nothing for); {@link #withoutLeader} from any thread.
+ * <p>Threading: the consumer's thread looks ({@link #look}: what its consumer holds, a request only for a topic it
+ * holds nothing for); {@link #withoutLeader} from any thread.
  */
-final class SourceLeaders {
+public final class LeaderWatch {
 
-    /** As the source watch's: long past a leader election, short beside what an operator waits for. */
-    static final Duration GRACE = SourceReach.GRACE;
+    /** What a look has to say of one partition, in the caller's words. */
+    public interface Words {
+        /** {@code partition} has had no leader for {@code seconds}: said once. */
+        void noLeader(TopicPartition partition, long seconds);
+
+        /** {@code partition} has a leader again, after {@code seconds} without one. */
+        void leaderAgain(TopicPartition partition, long seconds);
+    }
+
     /** The metadata changes on the consumer's refreshes, not per poll: a look twice a second is enough. */
     private static final long EVERY_NANOS = Duration.ofMillis(500).toNanos();
+    private static final Comparator<TopicPartition> ORDER = Comparator.comparing(TopicPartition::topic)
+            .thenComparingInt(TopicPartition::partition);
 
     private final Consumer<?, ?> consumer;
-    private final String where;
     private final Duration grace;
+    private final Words words;
     private final Map<TopicPartition, Silence> silences = new HashMap<>();
     private long lookedAt;
     /** The assigned partitions without a leader at the last look with something to go by. */
@@ -44,46 +51,44 @@ final class SourceLeaders {
     /** The partitions said to have no leader at the last look, with how long: what other threads read. */
     private volatile Map<TopicPartition, Duration> said = Map.of();
 
-    /** @param where the source cluster as the user named it (its bootstrap servers) */
-    SourceLeaders(Consumer<?, ?> consumer, String where, Duration grace) {
+    public LeaderWatch(Consumer<?, ?> consumer, Duration grace, Words words) {
         this.consumer = consumer;
-        this.where = where;
         this.grace = grace;
+        this.words = words;
     }
 
-    /** Consumer thread, every loop: the partitions assigned now. */
-    void look(long now, Set<TopicPartition> assigned) {
+    /**
+     * Consumer's thread, as often as it likes (a look is taken at most twice a second): the partitions it reads now.
+     * Returns those of them without a leader as of the last look, said or not yet: what cannot answer now.
+     */
+    public Set<TopicPartition> look(long now, Set<TopicPartition> assigned) {
         if (lookedAt != 0 && now - lookedAt < EVERY_NANOS) {
-            return;
+            return leaderless;
         }
         lookedAt = now;
         silences.keySet().retainAll(assigned);
         leaderless = leaderless(assigned, leaderless);
-        Map<TopicPartition, Duration> saying = new TreeMap<>(
-                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        Map<TopicPartition, Duration> saying = new TreeMap<>(ORDER);
         for (TopicPartition tp : assigned) {
             Silence silence = silences.computeIfAbsent(tp, p -> new Silence(grace));
             switch (silence.look(now, !leaderless.contains(tp), true)) {
-                case BEGAN -> LOG.warn("source partition {} has no leader in its cluster ({}) for {} s: the brokers "
-                        + "that hold it are down, or it lost every in-sync replica. It is not read and its lag is as "
-                        + "of its last answer; the other partitions go on, and it goes on when it has a leader again",
-                        tp, where, silence.seconds());
-                case ENDED -> LOG.info("source partition {} has a leader again, after {} s; reading it goes on", tp,
-                        silence.seconds());
+                case BEGAN -> words.noLeader(tp, silence.seconds());
+                case ENDED -> words.leaderAgain(tp, silence.seconds());
                 case NONE -> { }
             }
             silence.length(now).ifPresent(d -> saying.put(tp, d));
         }
         said = saying.isEmpty() ? Map.of() : Collections.unmodifiableMap(saying);
+        return leaderless;
     }
 
-    /** The assigned partitions said to have no leader at the last look, with how long; any thread. */
-    Map<TopicPartition, Duration> withoutLeader() {
+    /** The partitions said to have no leader at the last look, with how long, in topic and partition order. */
+    public Map<TopicPartition, Duration> withoutLeader() {
         return said;
     }
 
     /** The consumer is closing: nothing it sees from now on says anything about the cluster. */
-    void closing() {
+    public void closing() {
         said = Map.of();
     }
 
@@ -99,7 +104,7 @@ final class SourceLeaders {
         for (String topic : topics) {
             List<PartitionInfo> infos;
             try {
-                infos = consumer.partitionsFor(topic, Duration.ZERO); // from the metadata it holds
+                infos = consumer.partitionsFor(topic, Duration.ZERO);
             } catch (TimeoutException | WakeupException e) {
                 infos = null; // not held (its request not answered at once), or being woken: nothing to go by
             }
@@ -114,6 +119,6 @@ final class SourceLeaders {
                 }
             }
         }
-        return none;
+        return Set.copyOf(none);
     }
 }
