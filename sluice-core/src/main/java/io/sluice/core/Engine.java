@@ -256,6 +256,21 @@ public final class Engine implements AutoCloseable {
         return loop.partitionsWithoutLeader();
     }
 
+    /**
+     * The source brokers that have not answered this engine for 15 s or more while the cluster's other brokers answer
+     * (a network fault between this process and one broker, a broker that hangs), by id, with how long: the partitions
+     * they lead keep their leader in the metadata ({@link #partitionsWithoutLeader} does not name them) and are not
+     * read meanwhile. Said once in the log, with those partitions, and again when the broker answers.
+     */
+    public Map<Integer, Duration> sourceBrokersUnanswered() {
+        return loop.brokersUnanswered();
+    }
+
+    /** The assigned partitions led by the brokers of {@link #sourceBrokersUnanswered}, with the broker's id. */
+    public Map<TopicPartition, Integer> partitionsOfUnansweredSourceBrokers() {
+        return loop.partitionsOfUnansweredBrokers();
+    }
+
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * A source partition loses its only broker while the rest of the cluster answers: the source watch hears from the
  * cluster, so the run said nothing while that partition's lag stood still. Now the engine names the partition
  * ({@link Engine#partitionsWithoutLeader}, and once in the log), reads the others meanwhile, and reads it again once
- * it has a leader: every record once.
+ * it has a leader: every record once. The same for a broker that stops answering this process alone while the
+ * cluster still lists it as the leader ({@link Engine#sourceBrokersUnanswered}).
  */
 @Tag("slow")
 class PartitionWithoutLeaderTest {
@@ -71,9 +72,60 @@ class PartitionWithoutLeaderTest {
         }
     }
 
+    @Test
+    void aSourceBrokerThatStopsAnsweringThisProcessAloneIsNamedWhileTheOthersAreRead() throws Exception {
+        try (KafkaCluster kafka = KafkaCluster.builder().name("engine-cut-broker").proxied().start()) {
+            kafka.admin().listConsumerGroupOffsets("sluice-warm-up").partitionsToOffsetAndMetadata()
+                    .get(60, TimeUnit.SECONDS);
+            kafka.addBroker(null);
+            String topic = Names.unique("cut-broker");
+            kafka.createTopic(new NewTopic(topic, Map.of(0, List.of(1), 1, List.of(2))));
+            produce(kafka, topic, 0, 0, 10);
+            produce(kafka, topic, 1, 0, 10);
+            Map<String, Integer> seen = new ConcurrentHashMap<>();
+            try (Engine engine = Engine.start(EngineTestSupport.config(kafka, topic).build(), new StringDeserializer(),
+                    new StringDeserializer(), record -> seen.merge(record.partition() + "/" + record.value(), 1,
+                            Integer::sum))) {
+                EngineTestSupport.await("both partitions read", Duration.ofSeconds(60), () -> seen.size() == 20);
+
+                // the cluster still sees broker 2 (its own listeners are not behind the proxy): the leader stays
+                kafka.node(2).proxy().blackhole();
+                EngineTestSupport.await("the silent broker named (after 15 s)", Duration.ofSeconds(60),
+                        () -> engine.sourceBrokersUnanswered().containsKey(2));
+                assertEquals(Set.of(2), engine.sourceBrokersUnanswered().keySet());
+                assertEquals(Map.of(new TopicPartition(topic, 1), 2), engine.partitionsOfUnansweredSourceBrokers());
+                assertEquals(Map.of(), engine.partitionsWithoutLeader(), "the partition keeps its leader");
+                assertEquals(Optional.empty(), engine.sourceUnreachable(), "the cluster answers");
+                produce(kafka, topic, 0, 10, 10, 1);
+                EngineTestSupport.await("the other partition read meanwhile", Duration.ofSeconds(60),
+                        () -> seen.size() == 30);
+
+                kafka.node(2).proxy().restore();
+                EngineTestSupport.await("the broker answers again", Duration.ofSeconds(60),
+                        () -> engine.sourceBrokersUnanswered().isEmpty());
+                assertEquals(Map.of(), engine.partitionsOfUnansweredSourceBrokers());
+                produce(kafka, topic, 1, 10, 10);
+                EngineTestSupport.await("its records read", Duration.ofSeconds(60), () -> seen.size() == 40,
+                        () -> seen.size());
+            }
+            assertEquals(Set.of(1), Set.copyOf(seen.values()), "each record handled once: " + seen);
+        }
+    }
+
     /** Writes values {@code from} to {@code from + count - 1} to one partition. */
     private static void produce(KafkaCluster kafka, String topic, int partition, int from, int count) {
+        produce(kafka, topic, partition, from, count, 0);
+    }
+
+    /**
+     * As above, bootstrapped by broker {@code through} alone when it is not 0: a producer that asked a black-holed
+     * broker for the cluster's metadata first would wait out its request timeout.
+     */
+    private static void produce(KafkaCluster kafka, String topic, int partition, int from, int count, int through) {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        if (through != 0) {
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafka.node(through).proxy().port());
+        }
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                 new StringSerializer())) {

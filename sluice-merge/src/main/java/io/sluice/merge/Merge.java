@@ -165,6 +165,23 @@ public final class Merge implements AutoCloseable {
         return without;
     }
 
+    /**
+     * The input brokers that stopped answering this instance while their cluster's other brokers answer (their
+     * partitions keep their leader, so {@link #inputPartitionsWithoutLeader} does not name them), by input name in
+     * the configuration's order and broker id, with how long; a broker appears once that is 15 s or the merge's
+     * max-wait, whichever is shorter (said once in the log, with the partitions it leads, and again when it answers).
+     */
+    public Map<String, Map<Integer, Duration>> inputBrokersUnanswered() {
+        Map<String, Map<Integer, Duration>> silent = new LinkedHashMap<>();
+        for (int i = 0; i < readers.size(); i++) {
+            Map<Integer, Duration> brokers = readers.get(i).brokersUnanswered();
+            if (!brokers.isEmpty()) {
+                silent.put(config.inputs().get(i).name(), brokers);
+            }
+        }
+        return silent;
+    }
+
     /** The output partitions this instance merges now (claimed through the owners group). */
     public int partitions() {
         return runner.ownedPartitions();

@@ -130,6 +130,61 @@ class InputOutageTest {
         }
     }
 
+    /**
+     * One broker of an input stops answering this merge while its cluster still lists it as the leader (a network
+     * fault between the merge and that broker alone, or a broker that froze before the controller fenced it): nothing
+     * says "no leader", and the reader's one question for the ends of all its partitions timed out for all of them, so
+     * the output partition fed by the input's healthy broker waited max-wait too. Each partition's end is now asked on
+     * its own, without holding the reader: only the cut-off partition's output partition waits, and that broker's
+     * silence is said by name.
+     */
+    @Test
+    void aBrokerCutOffFromTheMergeAloneHoldsOnlyTheOutputPartitionsItLeads() throws Exception {
+        long t = System.currentTimeMillis() - 600_000;
+        KafkaCluster target = SharedKafka.cluster();
+        try (KafkaCluster westDc = KafkaCluster.builder().name("merge-west-cut").proxied().start()) {
+            westDc.addBroker(null);
+            MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(westDc, SharedKafka.second()),
+                    List.of(Names.unique("cut-west"), Names.unique("cut-east")));
+            westDc.createTopic(new NewTopic(inputs.topics().get(0), Map.of(0, List.of(1), 1, List.of(2))));
+            SharedKafka.second().createTopic(inputs.topics().get(1), 2);
+            for (int partition = 0; partition < 2; partition++) {
+                inputs.produce(0, partition, times(t, 10));
+                inputs.produce(1, partition, times(t + 1, 10));
+            }
+            Duration maxWait = Duration.ofSeconds(90); // longer than the test waits, as above
+            MergeConfig config = inputs.merge(Names.unique("cut"), target, Names.unique("cut-out"))
+                    .untilEnd(false).maxWait(maxWait).build();
+            try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+                await("both inputs merged", () -> merge.counts().merged() == 40);
+
+                westDc.node(2).proxy().blackhole();
+                // west's partition 0 was confirmed at its end before the cut; past the confirmation's age, east's
+                // newer records wait on a fresh one
+                Thread.sleep(io.sluice.merge.merging.InputBuffer.STALE_MILLIS + 500);
+                long sent = System.nanoTime();
+                inputs.produce(1, 0, times(t + 1_000, 10));
+                await("east's newer records merged into output partition 0", () -> merge.counts().merged() == 50);
+                Duration took = Duration.ofNanos(System.nanoTime() - sent);
+                assertTrue(took.compareTo(Duration.ofSeconds(15)) < 0, "west's partition 0 is confirmed at its end "
+                        + "while broker 2 does not answer: output partition 0 does not wait max-wait; took " + took);
+                assertEquals(Map.of(), merge.inputsUnanswered(), "broker 1 answers: the cluster is not silent");
+                await("broker 2's silence said, with the partition it leads",
+                        () -> merge.inputBrokersUnanswered().getOrDefault("west", Map.of()).containsKey(2));
+                assertEquals(Set.of(2), merge.inputBrokersUnanswered().get("west").keySet());
+
+                westDc.node(2).proxy().restore();
+                await("broker 2 answers again", () -> merge.inputBrokersUnanswered().isEmpty());
+                inputs.produce(0, 1, times(t + 2_000, 5));
+                inputs.produce(1, 1, times(t + 2_001, 5));
+                await("both inputs' newer records merged into output partition 1",
+                        () -> merge.counts().merged() == 60);
+            }
+            MergeAuditReport audit = MergeAudit.run(config);
+            assertTrue(audit.ok(), audit.firstProblem());
+        }
+    }
+
     private static long[] times(long from, int n) {
         long[] times = new long[n];
         for (int i = 0; i < n; i++) {

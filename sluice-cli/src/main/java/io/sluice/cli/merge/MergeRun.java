@@ -163,7 +163,8 @@ final class MergeRun {
 
     /**
      * The inputs whose cluster does not answer, for the line: their lag cannot be read meanwhile (the line drops it),
-     * and the merge goes on without them after max-wait; then the input partitions without a leader.
+     * and the merge goes on without them after max-wait; then the input partitions without a leader, and the input
+     * brokers that stopped answering while their cluster's others answer.
      */
     private static String unanswered(Merge merge) {
         StringBuilder s = new StringBuilder();
@@ -171,6 +172,9 @@ final class MergeRun {
                 .append(" for ").append(Units.duration(silent)).append(" (retrying)"));
         merge.inputPartitionsWithoutLeader().forEach((input, partitions) -> partitions.forEach((p, d) -> s
                 .append(" · input ").append(input).append(" partition ").append(p).append(" has no leader for ")
+                .append(Units.duration(d))));
+        merge.inputBrokersUnanswered().forEach((input, brokers) -> brokers.forEach((b, d) -> s
+                .append(" · no answer from input ").append(input).append(" broker ").append(b).append(" for ")
                 .append(Units.duration(d))));
         return s.toString();
     }

@@ -146,11 +146,16 @@ public final class EngineRun {
         stopReason.compareAndSet(null, reason);
     }
 
-    /** The partitions without a leader in the source cluster, for the end of the line: their lag stands still. */
+    /**
+     * The partitions without a leader in the source cluster, and the source brokers that stopped answering while the
+     * others answer, for the end of the line: the lag of their partitions stands still.
+     */
     private static String withoutLeader(Engine engine) {
         StringBuilder s = new StringBuilder();
         engine.partitionsWithoutLeader().forEach((tp, d) -> s.append(s.length() == 0 ? "" : " · ").append(tp)
                 .append(" has no leader for ").append(Units.duration(d)));
+        engine.sourceBrokersUnanswered().forEach((broker, d) -> s.append(s.length() == 0 ? "" : " · ")
+                .append("no answer from source broker ").append(broker).append(" for ").append(Units.duration(d)));
         return s.toString();
     }
 

@@ -66,6 +66,8 @@ final class StatusJson {
                         .thenComparingInt(p -> p.partition().partition()))
                 .toList();
         Map<TopicPartition, Duration> noLeader = engine.partitionsWithoutLeader();
+        Map<Integer, Duration> silentBrokers = engine.sourceBrokersUnanswered();
+        Map<TopicPartition, Integer> ledBySilent = engine.partitionsOfUnansweredSourceBrokers();
         for (PartitionStats p : sorted) {
             ObjectNode n = partitions.addObject();
             n.put("topic", p.partition().topic());
@@ -79,6 +81,12 @@ final class StatusJson {
             Duration unled = noLeader.get(p.partition());
             if (unled != null) {
                 n.put("noLeaderSeconds", unled.toSeconds()); // its lag is as of its last answer
+            }
+            Integer silentLeader = ledBySilent.get(p.partition());
+            Duration silentFor = silentLeader == null ? null : silentBrokers.get(silentLeader);
+            if (silentFor != null) {
+                n.put("silentLeader", silentLeader); // the broker that leads it does not answer: not read
+                n.put("silentLeaderSeconds", silentFor.toSeconds());
             }
         }
         return root.toString();

@@ -128,7 +128,8 @@ class StatusPageTest {
 
     /**
      * A partition without a leader in the source cluster (it neither moves nor knows its lag) says so in its row,
-     * before any other state: it stood at "reading", its lag as of its last answer, without a word.
+     * before any other state: it stood at "reading", its lag as of its last answer, without a word. So does one whose
+     * leader stopped answering this process while the cluster still lists it.
      */
     @Test
     void aPartitionWithoutALeaderSaysSoInItsRow() throws Exception {
@@ -142,12 +143,15 @@ class StatusPageTest {
                 + "deadLettered: 0, skipped: 0, failedAttempts: 0, commits: 3, commitFailures: 0, "
                 + "pausedPartitions: 1, stuckPartitions: 0, queuedBytes: 0, budgetBytes: 1000, filesPublished: 2, "
                 + "partitions: [" + String.format(partition, 0, "false", "") + ", "
-                + String.format(partition, 1, "true", ", noLeaderSeconds: 22") + "]}";
+                + String.format(partition, 1, "true", ", noLeaderSeconds: 22") + ", "
+                + String.format(partition, 2, "false", ", silentLeader: 3, silentLeaderSeconds: 95") + "]}";
         Path page = TestDirs.newDir("status-leaderless").resolve("leaderless.html");
         Files.writeString(page, html.replace("</body>", "<script>render(" + status + ");</script></body>"));
         String dom = HeadlessChromium.dumpDom(page.toUri(), Duration.ofSeconds(1));
         assertTrue(row(dom, "orders-1").contains("<td class=\"state stuck\">no leader for 22 s</td>"),
                 row(dom, "orders-1"));
+        assertTrue(row(dom, "orders-2").contains("<td class=\"state stuck\">no answer from broker 3 for 1 min 35 s"
+                + "</td>"), row(dom, "orders-2"));
         assertTrue(row(dom, "orders-0").contains("<td class=\"state\">reading</td>"), row(dom, "orders-0"));
     }
 

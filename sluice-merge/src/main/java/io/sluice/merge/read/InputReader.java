@@ -2,6 +2,7 @@ package io.sluice.merge.read;
 
 import io.sluice.merge.merging.MergeClock;
 import io.sluice.core.ClusterConnection;
+import io.sluice.core.commit.BrokerWatch;
 import io.sluice.core.commit.LeaderWatch;
 import io.sluice.merge.MergeInput;
 import io.sluice.merge.merging.Arrival;
@@ -12,6 +13,7 @@ import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,12 +24,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -65,6 +69,9 @@ public final class InputReader implements Runnable {
     private final InputReach reach;
     /** Its partitions without a leader while the cluster answers: left out of the ends confirmed, and said. */
     private final LeaderWatch leaders;
+    private final EndConfirmations ends;
+    /** Its brokers that stopped answering it while others answer: their partitions are not read, and said. */
+    private final BrokerWatch brokers;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -110,6 +117,27 @@ public final class InputReader implements Runnable {
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, fetch);
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Math.max(fetch, 16 * fetch));
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.brokers = new BrokerWatch(consumer, InputReach.grace(maxWait), new BrokerWatch.Words() {
+            @Override
+            public void silent(Node broker, Set<TopicPartition> partitions, long seconds) {
+                LOG.warn("input '{}': broker {} ({}:{}), the leader of partition{} {}, has not answered for {} s while "
+                        + "the input's other brokers do: a network fault between this merge and that broker, or the "
+                        + "broker hangs. The input's other partitions go on; the merge goes on without {} once "
+                        + "not heard of for max-wait ({}): what {} later below the merged position is late",
+                        input.name(), broker.id(), broker.host(), broker.port(), partitions.size() == 1 ? "" : "s",
+                        partitionList(partitions), seconds, partitions.size() == 1 ? "it" : "them",
+                        InputReach.describe(maxWait), partitions.size() == 1 ? "it sends" : "they send");
+            }
+
+            @Override
+            public void answersAgain(Node broker, long seconds) {
+                LOG.info("input '{}': broker {} answers again, after {} s; reading its partitions goes on",
+                        input.name(), broker.id(), seconds);
+            }
+        });
+        Map<String, Object> admin = ClusterConnection.of(input.clientProperties());
+        admin.put(CommonClientConfigs.CLIENT_ID_CONFIG, props.get(ConsumerConfig.CLIENT_ID_CONFIG) + "-ends");
+        this.ends = new EndConfirmations(Admin.create(admin), CONFIRM_TIMEOUT);
         this.leaders = new LeaderWatch(consumer, InputReach.grace(maxWait), new LeaderWatch.Words() {
             @Override
             public void noLeader(TopicPartition tp, long seconds) {
@@ -134,6 +162,7 @@ public final class InputReader implements Runnable {
         commands.add(() -> {
             TopicPartition tp = new TopicPartition(input.topic(), partition);
             readings.put(tp, new Reading(buffer));
+            ends.forget(tp);
             consumer.assign(readings.keySet());
             consumer.seek(tp, position);
         });
@@ -143,7 +172,9 @@ public final class InputReader implements Runnable {
     /** Stops reading the input's partition {@code partition}. */
     public void remove(int partition) {
         commands.add(() -> {
-            readings.remove(new TopicPartition(input.topic(), partition));
+            TopicPartition tp = new TopicPartition(input.topic(), partition);
+            readings.remove(tp);
+            ends.forget(tp);
             consumer.assign(readings.keySet());
         });
         consumer.wakeup();
@@ -158,6 +189,7 @@ public final class InputReader implements Runnable {
         running = false;
         reach.closing();
         leaders.closing();
+        brokers.closing();
         consumer.wakeup();
     }
 
@@ -178,6 +210,14 @@ public final class InputReader implements Runnable {
         Map<Integer, Duration> byPartition = new java.util.TreeMap<>();
         leaders.withoutLeader().forEach((tp, d) -> byPartition.put(tp.partition(), d));
         return byPartition;
+    }
+
+    /**
+     * The input's brokers that have not answered this reader for 15 s or the merge's max-wait, whichever is shorter,
+     * while its other brokers do, by id, with how long (said once in the log, and again when they answer); any thread.
+     */
+    public Map<Integer, Duration> brokersUnanswered() {
+        return brokers.silentBrokers();
     }
 
     @Override
@@ -202,6 +242,7 @@ public final class InputReader implements Runnable {
                 deliver(records);
                 long now = System.nanoTime();
                 confirmEnds(leaders.look(now, readings.keySet()));
+                brokers.look(now, this::fetchingPartitions);
                 reach.look(now, consumer.metrics(), fetching());
             }
         } catch (OffsetOutOfRangeException e) {
@@ -214,8 +255,10 @@ public final class InputReader implements Runnable {
         } finally {
             reach.closing();
             leaders.closing();
+            brokers.closing();
             // no group, nothing to commit: waiting would only wait out a fetch the broker holds at the input's end
             consumer.close(CloseOptions.timeout(Duration.ZERO));
+            ends.close();
         }
     }
 
@@ -236,6 +279,25 @@ public final class InputReader implements Runnable {
         });
         consumer.pause(pause);
         consumer.resume(resume);
+    }
+
+    /** The partitions assigned and not paused: those the reader asks its cluster records for. */
+    private Set<TopicPartition> fetchingPartitions() {
+        Set<TopicPartition> fetching = new HashSet<>();
+        readings.forEach((tp, r) -> {
+            if (!r.paused) {
+                fetching.add(tp);
+            }
+        });
+        return fetching;
+    }
+
+    private static String partitionList(Set<TopicPartition> partitions) {
+        StringBuilder s = new StringBuilder();
+        for (TopicPartition tp : partitions) {
+            s.append(s.length() == 0 ? "" : ", ").append(tp.partition());
+        }
+        return s.toString();
     }
 
     /** Whether a partition is assigned and not paused: the reader then asks its cluster for records. */
@@ -287,9 +349,17 @@ public final class InputReader implements Runnable {
     /**
      * The consumer's lag comes from its last fetch and says nothing once the cluster stops answering: the end of the
      * partitions at their end is asked for again (read_committed: the last stable offset), and only an answer at or
-     * below the position confirms it. No answer, no confirmation: the merge soon treats the input as silent.
+     * below the position confirms it, as of when it was asked. No answer, no confirmation: the merge soon treats the
+     * partition as silent. The answers are read as they come, never waited for (see {@link EndConfirmations}).
      */
     private void confirmEnds(Set<TopicPartition> leaderless) {
+        ends.answered((tp, end, askedAt) -> {
+            Reading r = readings.get(tp);
+            // every record below the position was offered (deliver ran first), so the buffer may say "at end"
+            if (r != null && end <= positionNow(tp)) {
+                r.buffer.confirmAtEnd(askedAt);
+            }
+        });
         long now = MergeClock.now();
         if (!newlyAtEnd && now - confirmedAt < CONFIRM_EVERY_MILLIS) {
             return;
@@ -298,28 +368,12 @@ public final class InputReader implements Runnable {
         confirmedAt = now;
         List<TopicPartition> atEnd = new ArrayList<>();
         readings.forEach((tp, r) -> {
-            // a partition without a leader cannot answer, and one call for them all would time out for them all
+            // a partition without a leader cannot answer: its question would only wait out the timeout
             if (r.atEndSaid && !leaderless.contains(tp)) {
                 atEnd.add(tp);
             }
         });
-        if (atEnd.isEmpty()) {
-            return;
-        }
-        Map<TopicPartition, Long> ends;
-        try {
-            ends = consumer.endOffsets(atEnd, CONFIRM_TIMEOUT);
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            return;
-        } catch (WakeupException e) {
-            // add() or remove() woke the consumer for its command, which the loop runs next: no confirmation this time
-            return;
-        }
-        ends.forEach((tp, end) -> {
-            if (end != null && end <= consumer.position(tp)) {
-                readings.get(tp).buffer.confirmAtEnd(now);
-            }
-        });
+        ends.ask(atEnd, now);
     }
 
     private Arrival arrival(ConsumerRecord<byte[], byte[]> record) {

@@ -6,6 +6,7 @@ import io.sluice.core.EngineStats;
 import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
 import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.BrokerWatch;
 import io.sluice.core.commit.LeaderWatch;
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.core.internal.budget.MemoryBudget;
@@ -15,9 +16,11 @@ import io.sluice.core.internal.lane.WorkerPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -25,6 +28,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 
@@ -74,6 +78,8 @@ public final class ConsumerLoop implements Runnable {
     private final SourceReach reach;
     /** The assigned partitions without a leader while the cluster answers: the source watch does not hear of them. */
     private final LeaderWatch leaders;
+    /** The source brokers that stopped answering while others answer: their partitions keep a leader, unread. */
+    private final BrokerWatch brokers;
     private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
     private volatile boolean closing;
     /** Set when {@link #run} starts; read by the getters, so volatile. */
@@ -124,6 +130,22 @@ public final class ConsumerLoop implements Runnable {
                 LOG.info("source partition {} has a leader again, after {} s; reading it goes on", tp, seconds);
             }
         });
+        this.brokers = new BrokerWatch(consumer, SourceReach.GRACE, new BrokerWatch.Words() {
+            @Override
+            public void silent(Node broker, Set<TopicPartition> led, long seconds) {
+                LOG.warn("source broker {} ({}:{}) has not answered for {} s while the cluster's other brokers do: a "
+                        + "network fault between this process and that broker, or the broker hangs. Not read "
+                        + "meanwhile, with their lag as of the last answer: {}, which it leads; the other partitions "
+                        + "go on, and reading these resumes when it answers", broker.id(), broker.host(),
+                        broker.port(), seconds, led);
+            }
+
+            @Override
+            public void answersAgain(Node broker, long seconds) {
+                LOG.info("source broker {} answers again, after {} s; reading its partitions goes on", broker.id(),
+                        seconds);
+            }
+        });
     }
 
     @Override
@@ -168,6 +190,7 @@ public final class ConsumerLoop implements Runnable {
                 reach.polled(now);
                 reach.observe(now);
                 leaders.look(now, partitions.asMap().keySet());
+                brokers.look(now, this::fetching);
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
                     LOG.info("every partition is done up to the end offsets seen at start; stopping");
                     closing = true;
@@ -219,6 +242,23 @@ public final class ConsumerLoop implements Runnable {
         return leaders.withoutLeader();
     }
 
+    /** The source brokers that have not answered for 15 s or more while others answer, by id, with how long. */
+    public Map<Integer, Duration> brokersUnanswered() {
+        return brokers.silentBrokers();
+    }
+
+    /** The partitions those brokers lead, with the broker's id. */
+    public Map<TopicPartition, Integer> partitionsOfUnansweredBrokers() {
+        return brokers.partitionsOfSilentBrokers();
+    }
+
+    /** The assigned partitions the consumer fetches now (not paused); the consumer thread's. */
+    private Set<TopicPartition> fetching() {
+        Set<TopicPartition> fetching = new HashSet<>(consumer.assignment());
+        fetching.removeAll(consumer.paused());
+        return fetching;
+    }
+
     /** Each assigned partition as of the last second. */
     public List<PartitionStats> partitionStats() {
         return gauges.partitionStats();
@@ -260,6 +300,7 @@ public final class ConsumerLoop implements Runnable {
         } finally {
             reach.closing();
             leaders.closing();
+            brokers.closing();
             try {
                 consumer.close(CloseOptions.timeout(settings.drainTimeout()));
             } catch (Throwable t) {
