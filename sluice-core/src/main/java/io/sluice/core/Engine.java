@@ -266,7 +266,10 @@ public final class Engine implements AutoCloseable {
         return loop.brokersUnanswered();
     }
 
-    /** The assigned partitions led by the brokers of {@link #sourceBrokersUnanswered}, with the broker's id. */
+    /**
+     * The assigned partitions read from the brokers of {@link #sourceBrokersUnanswered} (their leader, or the follower
+     * a consumer with {@code client.rack} reads from), with the broker's id.
+     */
     public Map<TopicPartition, Integer> partitionsOfUnansweredSourceBrokers() {
         return loop.partitionsOfUnansweredBrokers();
     }

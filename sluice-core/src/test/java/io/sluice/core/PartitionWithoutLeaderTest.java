@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -109,6 +110,43 @@ class PartitionWithoutLeaderTest {
                         () -> seen.size());
             }
             assertEquals(Set.of(1), Set.copyOf(seen.values()), "each record handled once: " + seen);
+        }
+    }
+
+    /**
+     * A consumer with a rack reads from the follower in its rack (KIP-392), and the leader gets no fetch from it: the
+     * leader owes it nothing and must not be said to be silent (the follower is the broker watched).
+     */
+    @Test
+    void aLeaderThatIsNotReadFromBecauseAFollowerServesTheRackIsNotSaidToBeSilent() throws Exception {
+        try (KafkaCluster kafka = KafkaCluster.builder().name("engine-rack-read").racks("rack-a")
+                .brokerProperty("replica.selector.class", "org.apache.kafka.common.replica.RackAwareReplicaSelector")
+                .start()) {
+            kafka.admin().listConsumerGroupOffsets("sluice-warm-up").partitionsToOffsetAndMetadata()
+                    .get(60, TimeUnit.SECONDS);
+            kafka.addBroker("rack-b");
+            String topic = Names.unique("rack-read");
+            // partition 0 led by broker 1 and read from its follower on broker 2; partition 1 led by broker 2, so
+            // that broker 2 answers while broker 1 is asked nothing
+            kafka.createTopic(new NewTopic(topic, Map.of(0, List.of(1, 2), 1, List.of(2, 1))));
+            produce(kafka, topic, 0, 0, 10);
+            produce(kafka, topic, 1, 0, 10);
+            Map<String, Integer> seen = new ConcurrentHashMap<>();
+            try (Engine engine = Engine.start(EngineTestSupport.config(kafka, topic)
+                    .consumerProperty(ConsumerConfig.CLIENT_RACK_CONFIG, "rack-b").build(), new StringDeserializer(),
+                    new StringDeserializer(), record -> seen.merge(record.partition() + "/" + record.value(), 1,
+                            Integer::sum))) {
+                EngineTestSupport.await("both partitions read", Duration.ofSeconds(60), () -> seen.size() == 20);
+                // longer than the watch's grace: the leader, asked nothing, would be said silent by now
+                long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (System.nanoTime() < until) {
+                    assertEquals(Map.of(), engine.sourceBrokersUnanswered());
+                    Thread.sleep(200);
+                }
+                produce(kafka, topic, 0, 10, 10);
+                EngineTestSupport.await("the records written since read", Duration.ofSeconds(60),
+                        () -> seen.size() == 30);
+            }
         }
     }
 

@@ -25,7 +25,8 @@ import org.apache.kafka.common.errors.WakeupException;
  * controller fenced it. Its partitions keep their leader in the metadata, so a {@link LeaderWatch} says nothing, and
  * the cluster answers, so a watch on the cluster's silence says nothing either, while those partitions are not read.
  * Each broker's answers are its connection's count of responses (the consumer's per-broker metrics); a broker that
- * leads a partition being fetched owes an answer at least every fetch wait, even at the partition's end.
+ * leads a partition being fetched owes an answer at least every fetch wait, even at the partition's end (or the
+ * follower a consumer with a rack reads from instead, which then owes it).
  *
  * <p>A broker is said once it has not answered for the grace period ({@link Silence}) while another broker of the
  * cluster did, and once when it answers again; when no broker answers, the cluster is silent, which is the cluster
@@ -38,7 +39,10 @@ public final class BrokerWatch {
 
     /** What a look has to say of one broker, in the caller's words. */
     public interface Words {
-        /** {@code broker}, leader of {@code partitions} being fetched, has not answered for {@code seconds}. */
+        /**
+         * {@code broker}, the one {@code partitions} are read from (their leader, or the follower a consumer with a
+         * rack reads from), has not answered for {@code seconds}.
+         */
         void silent(Node broker, Set<TopicPartition> partitions, long seconds);
 
         /** {@code broker} answers again, after {@code seconds} without an answer. */
@@ -48,6 +52,7 @@ public final class BrokerWatch {
     /** A fetch the broker holds at a partition's end lasts half a second by default: a look twice a second. */
     private static final long EVERY_NANOS = Duration.ofMillis(500).toNanos();
     private static final String NODE_METRICS = "consumer-node-metrics";
+    private static final String FETCH_METRICS = "consumer-fetch-manager-metrics";
 
     private final Consumer<?, ?> consumer;
     private final Duration grace;
@@ -113,7 +118,7 @@ public final class BrokerWatch {
         return said;
     }
 
-    /** The partitions the brokers of {@link #silentBrokers} lead and are not read, with the leader's id. */
+    /** The partitions read from the brokers of {@link #silentBrokers} (not read meanwhile), with the broker's id. */
     public Map<TopicPartition, Integer> partitionsOfSilentBrokers() {
         return saidPartitions;
     }
@@ -124,10 +129,15 @@ public final class BrokerWatch {
         saidPartitions = Map.of();
     }
 
-    /** Per leader's id, the partitions of {@code fetching} it leads, from the metadata the consumer holds. */
+    /**
+     * Per broker id, the partitions of {@code fetching} the consumer reads from it, from the metadata it holds: the
+     * leader, or the follower the leader named for a consumer with a rack ({@code client.rack}; the consumer's
+     * {@code preferred-read-replica} metric), which then answers the fetches in the leader's place.
+     */
     private Map<Integer, Set<TopicPartition>> leaders(Set<TopicPartition> fetching, Map<Integer, Node> nodes) {
         Set<String> topics = new HashSet<>();
         fetching.forEach(tp -> topics.add(tp.topic()));
+        Map<TopicPartition, Integer> readReplicas = readReplicas(fetching);
         Map<Integer, Set<TopicPartition>> leading = new HashMap<>();
         for (String topic : topics) {
             List<PartitionInfo> infos;
@@ -138,16 +148,55 @@ public final class BrokerWatch {
             }
             for (PartitionInfo info : infos) {
                 TopicPartition tp = new TopicPartition(info.topic(), info.partition());
-                Node leader = info.leader();
-                if (fetching.contains(tp) && leader != null && !leader.isEmpty()) {
-                    nodes.put(leader.id(), leader);
-                    leading.computeIfAbsent(leader.id(), id -> new TreeSet<>(
+                Node from = readFrom(info, readReplicas.get(tp));
+                if (fetching.contains(tp) && from != null) {
+                    nodes.put(from.id(), from);
+                    leading.computeIfAbsent(from.id(), id -> new TreeSet<>(
                             (a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition())
                                     : a.topic().compareTo(b.topic()))).add(tp);
                 }
             }
         }
         return leading;
+    }
+
+    /** The broker a partition is read from: its read replica when it has one among its replicas, else its leader. */
+    private static Node readFrom(PartitionInfo info, Integer readReplica) {
+        if (readReplica != null && readReplica >= 0 && info.replicas() != null) {
+            for (Node replica : info.replicas()) {
+                if (replica != null && replica.id() == readReplica) {
+                    return replica;
+                }
+            }
+            return null; // a replica the metadata does not show: nothing to go by
+        }
+        Node leader = info.leader();
+        return leader == null || leader.isEmpty() ? null : leader;
+    }
+
+    /** The read replicas the consumer holds for {@code fetching} (-1: the leader), by its per-partition metric. */
+    private Map<TopicPartition, Integer> readReplicas(Set<TopicPartition> fetching) {
+        Map<TopicPartition, Integer> replicas = new HashMap<>();
+        for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
+            MetricName name = e.getKey();
+            if (!name.name().equals("preferred-read-replica") || !name.group().equals(FETCH_METRICS)) {
+                continue;
+            }
+            String topic = name.tags().get("topic");
+            String partition = name.tags().get("partition");
+            if (topic == null || partition == null || !(e.getValue().metricValue() instanceof Number n)) {
+                continue;
+            }
+            try {
+                TopicPartition tp = new TopicPartition(topic, Integer.parseInt(partition));
+                if (fetching.contains(tp)) {
+                    replicas.put(tp, n.intValue());
+                }
+            } catch (NumberFormatException notAPartition) {
+                // not one of the consumer's partition metrics
+            }
+        }
+        return replicas;
     }
 
     /**

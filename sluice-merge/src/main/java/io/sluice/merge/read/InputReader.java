@@ -120,7 +120,7 @@ public final class InputReader implements Runnable {
         this.brokers = new BrokerWatch(consumer, InputReach.grace(maxWait), new BrokerWatch.Words() {
             @Override
             public void silent(Node broker, Set<TopicPartition> partitions, long seconds) {
-                LOG.warn("input '{}': broker {} ({}:{}), the leader of partition{} {}, has not answered for {} s while "
+                LOG.warn("input '{}': broker {} ({}:{}), read for partition{} {}, has not answered for {} s while "
                         + "the input's other brokers do: a network fault between this merge and that broker, or the "
                         + "broker hangs. The input's other partitions go on; the merge goes on without {} once "
                         + "not heard of for max-wait ({}): what {} later below the merged position is late",

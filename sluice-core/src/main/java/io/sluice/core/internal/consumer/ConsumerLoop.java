@@ -135,7 +135,7 @@ public final class ConsumerLoop implements Runnable {
             public void silent(Node broker, Set<TopicPartition> led, long seconds) {
                 LOG.warn("source broker {} ({}:{}) has not answered for {} s while the cluster's other brokers do: a "
                         + "network fault between this process and that broker, or the broker hangs. Not read "
-                        + "meanwhile, with their lag as of the last answer: {}, which it leads; the other partitions "
+                        + "meanwhile, with their lag as of the last answer: {}, read from it; the other partitions "
                         + "go on, and reading these resumes when it answers", broker.id(), broker.host(),
                         broker.port(), seconds, led);
             }
@@ -247,7 +247,7 @@ public final class ConsumerLoop implements Runnable {
         return brokers.silentBrokers();
     }
 
-    /** The partitions those brokers lead, with the broker's id. */
+    /** The partitions read from those brokers, with the broker's id. */
     public Map<TopicPartition, Integer> partitionsOfUnansweredBrokers() {
         return brokers.partitionsOfSilentBrokers();
     }
