@@ -4,6 +4,7 @@ import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +12,11 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Shared bits of the engine's integration tests. */
 final class EngineTestSupport {
@@ -88,5 +93,28 @@ final class EngineTestSupport {
                         tp -> org.apache.kafka.clients.admin.OffsetSpec.latest())))
                 .all().get(30, TimeUnit.SECONDS).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+
+    /** Writes values {@code from} to {@code from + count - 1} to one partition. */
+    static void produceNumbers(KafkaCluster kafka, String topic, int partition, int from, int count) {
+        produceNumbers(kafka, topic, partition, from, count, 0);
+    }
+
+    /**
+     * As above, bootstrapped by broker {@code through} alone when it is not 0: a producer that asked a black-holed
+     * broker for the cluster's metadata first would wait out its request timeout.
+     */
+    static void produceNumbers(KafkaCluster kafka, String topic, int partition, int from, int count, int through) {
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        if (through != 0) {
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafka.node(through).proxy().port());
+        }
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = from; i < from + count; i++) {
+                producer.send(new ProducerRecord<>(topic, partition, null, Integer.toString(i)));
+            }
+        }
     }
 }
