@@ -22,11 +22,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.DescribeLogDirsOptions;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -51,6 +54,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class LagReader implements AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long the partitions' offsets are waited for, all together: a broker answers them in milliseconds, and one
+     * that does not within this (cut off from here, hanging) leaves only its partitions unknown, not the report.
+     */
+    private static final Duration OFFSETS_WAIT = Duration.ofSeconds(10);
     private static final Duration RECORD_WAIT = Duration.ofSeconds(5);
     private static final String COMPLETED = "sluice_records_completed_total";
 
@@ -67,6 +75,10 @@ final class LagReader implements AutoCloseable {
         this.clock = clock;
         Map<String, Object> props = new HashMap<>(inputs.clientProperties());
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        // a request a broker holds unanswered (cut off from here, hanging) is given up after this and sent to another
+        // broker where it can be (a topic's description, a group's offsets): within the report's own wait, not the
+        // client's default 30 s, which is the whole of it
+        props.putIfAbsent(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) OFFSETS_WAIT.toMillis());
         this.admin = Admin.create(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -84,13 +96,28 @@ final class LagReader implements AutoCloseable {
         notes.clear();
         Instant at = clock.instant();
         OptionalDouble completed = completedRecords();
-        List<TopicPartition> partitions = partitions();
-        Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
-        Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
+        Map<TopicPartition, String> unknown = new HashMap<>();
+        List<TopicPartition> partitions = partitions(unknown);
+        List<TopicPartition> asked = partitions.stream().filter(tp -> !unknown.containsKey(tp)).toList();
+        // both asked before either is waited for: a leader that does not answer costs the wait once
+        ListOffsetsResult startAnswers = ask(asked, OffsetSpec.earliest());
+        ListOffsetsResult endAnswers = ask(asked, OffsetSpec.latest());
+        long deadline = System.nanoTime() + OFFSETS_WAIT.toNanos();
+        Map<TopicPartition, Long> starts = answered(startAnswers, asked, deadline);
+        Map<TopicPartition, Long> ends = answered(endAnswers, asked, deadline);
+        List<TopicPartition> known = new ArrayList<>();
+        for (TopicPartition tp : asked) {
+            if (starts.containsKey(tp) && ends.containsKey(tp)) {
+                known.add(tp);
+            } else {
+                unknown.put(tp, "no answer about its offsets within " + Units.duration(OFFSETS_WAIT)
+                        + " (its leader is cut off from here or hangs)");
+            }
+        }
         Map<TopicPartition, OffsetAndMetadata> committed = committed(partitions);
-        Map<TopicPartition, Long> sizes = logSizes(partitions);
+        Map<TopicPartition, Long> sizes = logSizes(known);
         Map<TopicPartition, Long> next = new HashMap<>();
-        for (TopicPartition tp : partitions) {
+        for (TopicPartition tp : known) {
             OffsetAndMetadata c = committed.get(tp);
             long from = Math.max(c == null ? -1 : c.offset(), starts.get(tp));
             if (from < ends.get(tp)) {
@@ -99,13 +126,13 @@ final class LagReader implements AutoCloseable {
         }
         Map<TopicPartition, long[]> firstRecords = firstUnconsumed(next);
         Map<TopicPartition, LagSnapshot.Reading> readings = new HashMap<>();
-        for (TopicPartition tp : partitions) {
+        for (TopicPartition tp : known) {
             OffsetAndMetadata c = committed.get(tp);
             long[] first = firstRecords.get(tp);
             readings.put(tp, new LagSnapshot.Reading(starts.get(tp), ends.get(tp), c == null ? -1 : c.offset(),
                     first == null ? -1 : first[0], sizes.getOrDefault(tp, -1L), first == null ? -1 : first[1]));
         }
-        return new LagSnapshot(at, readings, retention(), completed);
+        return new LagSnapshot(at, readings, Map.copyOf(unknown), retention(), completed);
     }
 
     private Map<TopicPartition, OffsetAndMetadata> committed(List<TopicPartition> partitions) {
@@ -126,7 +153,11 @@ final class LagReader implements AutoCloseable {
         return committed;
     }
 
-    private List<TopicPartition> partitions() {
+    /**
+     * The topics' partitions, in order; those without a leader (their brokers are down) are put in {@code unknown}
+     * with why: nothing would answer for their offsets.
+     */
+    private List<TopicPartition> partitions(Map<TopicPartition, String> unknown) {
         Map<String, TopicDescription> topics = new HashMap<>();
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, KafkaFuture<TopicDescription>> topic : admin.describeTopics(inputs.topics())
@@ -149,35 +180,93 @@ final class LagReader implements AutoCloseable {
                     + inputs.clientProperties().get("bootstrap.servers") + ": check the topic names");
         }
         List<TopicPartition> all = new ArrayList<>();
-        topics.values().forEach(t -> t.partitions().forEach(p -> all.add(new TopicPartition(t.name(), p.partition()))));
+        topics.values().forEach(t -> t.partitions().forEach(p -> {
+            TopicPartition tp = new TopicPartition(t.name(), p.partition());
+            all.add(tp);
+            if (p.leader() == null || p.leader().isEmpty()) {
+                unknown.put(tp, "no leader (the brokers that hold it are down, or it lost every in-sync replica)");
+            }
+        }));
         all.sort((a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition())
                 : a.topic().compareTo(b.topic()));
         return all;
     }
 
-    private Map<TopicPartition, Long> offsets(Collection<TopicPartition> partitions, OffsetSpec spec) {
+    /** Asks the offsets {@code spec} of {@code partitions}, read_committed (the end is the last stable offset). */
+    private ListOffsetsResult ask(Collection<TopicPartition> partitions, OffsetSpec spec) {
         Map<TopicPartition, OffsetSpec> query = partitions.stream().collect(Collectors.toMap(tp -> tp, tp -> spec));
-        return get(admin.listOffsets(query, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), "offsets")
-                .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+        return admin.listOffsets(query, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)
+                .timeoutMs((int) OFFSETS_WAIT.toMillis()));
     }
 
-    /** The size of each partition's log on its largest replica; empty when the brokers do not allow the request. */
+    /**
+     * The offsets of those of {@code partitions} answered by {@code deadline} (nanos), each on its own: a partition
+     * whose leader does not answer is left out, not the others with it.
+     */
+    private static Map<TopicPartition, Long> answered(ListOffsetsResult answers, Collection<TopicPartition> partitions,
+            long deadline) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                offsets.put(tp, answers.partitionResult(tp).get(left, TimeUnit.NANOSECONDS).offset());
+            } catch (ExecutionException | TimeoutException e) {
+                // unknown: said with the partition
+            } catch (InterruptedException e) {
+                throw failed("offsets", e);
+            }
+        }
+        return offsets;
+    }
+
+    /**
+     * The size of each partition's log on its largest replica, from the brokers that answer within
+     * {@link #OFFSETS_WAIT}; empty when the brokers do not allow the request.
+     */
     private Map<TopicPartition, Long> logSizes(Collection<TopicPartition> partitions) {
         Set<TopicPartition> wanted = new HashSet<>(partitions);
         Map<TopicPartition, Long> sizes = new HashMap<>();
+        List<Integer> brokers;
         try {
-            List<Integer> brokers = get(admin.describeCluster().nodes(), "the brokers").stream().map(Node::id)
+            brokers = get(admin.describeCluster().nodes(), "the brokers").stream().map(Node::id)
                     .collect(Collectors.toList());
-            get(admin.describeLogDirs(brokers).allDescriptions(), "log directories").values()
-                    .forEach(dirs -> dirs.values().forEach(dir -> {
-                        for (Map.Entry<TopicPartition, ReplicaInfo> r : dir.replicaInfos().entrySet()) {
-                            if (wanted.contains(r.getKey())) {
-                                sizes.merge(r.getKey(), r.getValue().size(), Math::max);
-                            }
-                        }
-                    }));
         } catch (IllegalStateException e) {
             notes.add("log sizes unavailable (" + e.getMessage() + "); bytes estimated from sampled records");
+            return sizes;
+        }
+        Map<Integer, KafkaFuture<Map<String, LogDirDescription>>> answers = admin.describeLogDirs(brokers,
+                new DescribeLogDirsOptions().timeoutMs((int) OFFSETS_WAIT.toMillis())).descriptions();
+        long deadline = System.nanoTime() + OFFSETS_WAIT.toNanos();
+        List<Integer> silent = new ArrayList<>();
+        for (Map.Entry<Integer, KafkaFuture<Map<String, LogDirDescription>>> broker : answers.entrySet()) {
+            Map<String, LogDirDescription> dirs;
+            try {
+                dirs = broker.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof org.apache.kafka.common.errors.ClusterAuthorizationException) {
+                    notes.add("log sizes unavailable (" + e.getCause().getMessage() + "); bytes estimated from "
+                            + "sampled records");
+                    return new HashMap<>();
+                }
+                silent.add(broker.getKey());
+                continue;
+            } catch (TimeoutException e) {
+                silent.add(broker.getKey());
+                continue;
+            } catch (InterruptedException e) {
+                throw failed("log directories", e);
+            }
+            dirs.values().forEach(dir -> dir.replicaInfos().forEach((tp, replica) -> {
+                if (wanted.contains(tp)) {
+                    sizes.merge(tp, replica.size(), Math::max);
+                }
+            }));
+        }
+        if (!silent.isEmpty()) {
+            Collections.sort(silent);
+            notes.add("no log sizes from broker" + (silent.size() == 1 ? " " : "s ") + silent.stream()
+                    .map(String::valueOf).collect(Collectors.joining(", ")) + " within " + Units.duration(OFFSETS_WAIT)
+                    + "; the sizes are those of the other replicas");
         }
         return sizes;
     }

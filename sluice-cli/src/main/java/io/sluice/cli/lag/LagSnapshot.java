@@ -9,10 +9,11 @@ import org.apache.kafka.common.TopicPartition;
  * The cluster's state for a group at one moment: each partition's offsets, the oldest unconsumed record's time and
  * the log's size; the topics' retention; and the running instances' completed-records count, if asked for.
  *
+ * @param unknown          the partitions whose offsets could not be read, with why (not in {@code partitions})
  * @param completedRecords the sum of the instances' completed-records counters, or empty
  */
-record LagSnapshot(Instant at, Map<TopicPartition, Reading> partitions, Map<String, Retention> retention,
-        OptionalDouble completedRecords) {
+record LagSnapshot(Instant at, Map<TopicPartition, Reading> partitions, Map<TopicPartition, String> unknown,
+        Map<String, Retention> retention, OptionalDouble completedRecords) {
 
     /**
      * One partition.

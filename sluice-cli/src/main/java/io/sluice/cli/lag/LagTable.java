@@ -19,16 +19,23 @@ final class LagTable {
     }
 
     static String render(LagView view) {
-        List<String[]> cells = new ArrayList<>();
-        cells.add(HEADER);
+        // the partitions in order, those whose offsets are unknown among them
+        java.util.TreeMap<org.apache.kafka.common.TopicPartition, String[]> ordered = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(org.apache.kafka.common.TopicPartition::topic)
+                        .thenComparingInt(org.apache.kafka.common.TopicPartition::partition));
         for (LagView.Row r : view.rows()) {
-            cells.add(new String[] {r.partition().topic(), Integer.toString(r.partition().partition()),
+            ordered.put(r.partition(), new String[] {r.partition().topic(), Integer.toString(r.partition().partition()),
                 Units.count(r.end()), r.committed() < 0 ? "-" : Units.count(r.committed()), Units.count(r.lag()),
                 Double.isNaN(r.lagBytes()) ? "?" : Units.bytes(r.lagBytes()),
                 r.oldestAge() == null ? "-" : Units.duration(r.oldestAge()),
                 Double.isNaN(r.processedRate()) ? "?" : Units.compact(r.processedRate()), r.catchUp().toString(),
                 r.retentionLeft().toString()});
         }
+        view.unknown().keySet().forEach(tp -> ordered.put(tp, new String[] {tp.topic(),
+            Integer.toString(tp.partition()), "?", "?", "?", "?", "?", "?", "?", "?"}));
+        List<String[]> cells = new ArrayList<>();
+        cells.add(HEADER);
+        cells.addAll(ordered.values());
         int[] widths = new int[HEADER.length];
         for (String[] row : cells) {
             for (int i = 0; i < row.length; i++) {

@@ -16,9 +16,13 @@ import org.apache.kafka.common.TopicPartition;
  * timestamp (the broker deletes whole segments, so a little later), the size-based one assumes the log grows at the
  * produce rate.
  *
+ * <p>A partition whose offsets could not be read (no leader, a leader that does not answer) is in {@link #unknown}
+ * with why, left out of the rows and totals, and warned of: the figures are those of the partitions that answered.
+ *
  * <p>Threading: immutable.
  */
-public record LagView(Instant at, Duration target, List<Row> rows, Totals totals, List<String> warnings, List<String> notes) {
+public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPartition, String> unknown, Totals totals,
+        List<String> warnings, List<String> notes) {
 
     /**
      * One partition.
@@ -69,15 +73,18 @@ public record LagView(Instant at, Duration target, List<Row> rows, Totals totals
                     catchUp(lag, processed, produced), retentionLeft(now, lagBytes, produced, age,
                             last.retention().get(e.getKey().topic())), now.lost()));
         }
-        return new LagView(last.at(), target, List.copyOf(rows), totals(rows, first, last, seconds, rates, target),
-                List.of(), List.copyOf(notes)).withWarnings();
+        Map<TopicPartition, String> unknown = new java.util.TreeMap<>(ORDER);
+        unknown.putAll(last.unknown());
+        return new LagView(last.at(), target, List.copyOf(rows), java.util.Collections.unmodifiableMap(unknown),
+                totals(rows, first, last, seconds, rates, target), List.of(), List.copyOf(notes)).withWarnings();
     }
+
+    private static final java.util.Comparator<TopicPartition> ORDER = java.util.Comparator
+            .comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private static List<Map.Entry<TopicPartition, LagSnapshot.Reading>> sorted(Map<TopicPartition, LagSnapshot.Reading> m) {
         List<Map.Entry<TopicPartition, LagSnapshot.Reading>> entries = new ArrayList<>(m.entrySet());
-        entries.sort((a, b) -> a.getKey().topic().equals(b.getKey().topic())
-                ? Integer.compare(a.getKey().partition(), b.getKey().partition())
-                : a.getKey().topic().compareTo(b.getKey().topic()));
+        entries.sort(Map.Entry.comparingByKey(ORDER));
         return entries;
     }
 
@@ -165,6 +172,8 @@ public record LagView(Instant at, Duration target, List<Row> rows, Totals totals
     /** The same view with its warnings: records lost, retention before catch-up, partitions not moving. */
     private LagView withWarnings() {
         List<String> w = new ArrayList<>();
+        unknown.forEach((tp, why) -> w.add(tp + ": its offsets are unknown, " + why + "; it is left out of the "
+                + "figures"));
         boolean anyMoved = rows.stream().anyMatch(r -> r.processedRate() > 0);
         for (Row r : rows) {
             if (r.lost() > 0) {
@@ -184,17 +193,22 @@ public record LagView(Instant at, Duration target, List<Row> rows, Totals totals
                     + (deletion.value().isZero() ? "now" : "in about " + deletion) + ", before the lag is caught up"
                     + (catchUp.known() ? " (in about " + catchUp + ")" : ""));
         }
-        return new LagView(at, target, rows, totals, List.copyOf(w), notes);
+        return new LagView(at, target, rows, unknown, totals, List.copyOf(w), notes);
     }
 
     /** One line: can the lag be caught up within the target? */
     public String verdict() {
         Totals t = totals;
+        String known = rows.size() + (rows.size() == 1 ? " partition" : " partitions") + " whose offsets are known; "
+                + unknown.size() + (unknown.size() == 1 ? " is" : " are") + " not";
+        String of = unknown.isEmpty() ? "" : " (in the " + known + ")";
         if (t.lag() == 0) {
-            return "No lag: the group has processed everything up to the end of all " + rows.size() + " partitions.";
+            return unknown.isEmpty()
+                    ? "No lag: the group has processed everything up to the end of all " + rows.size() + " partitions."
+                    : "No lag in the " + known + ".";
         }
-        String question = "Can the lag of " + Units.count(t.lag()) + " records" + detail(t) + " be caught up within "
-                + Units.duration(target) + "? ";
+        String question = "Can the lag of " + Units.count(t.lag()) + " records" + detail(t) + of
+                + " be caught up within " + Units.duration(target) + "? ";
         String needs = Units.duration(target) + " needs " + Units.compact(t.requiredRate()) + " rec/s.";
         String rates = Units.compact(t.processedRate()) + " rec/s processed against " + Units.compact(t.producedRate())
                 + " rec/s produced";

@@ -56,6 +56,46 @@ class LagCommandTest {
         assertFalse(run.out().contains("hunter2") || run.err().contains("hunter2"), "secrets never printed");
     }
 
+    /**
+     * A broker is down and one partition has no leader: the report used to fail as a whole ("could not read offsets:
+     * no answer within 30 s") when an operator needs it most. Now that partition's row says it is unknown and why,
+     * and the figures are those of the partitions that answered.
+     */
+    @Test
+    void aPartitionWithoutALeaderIsShownUnknownAndTheOthersStillCount() throws Exception {
+        try (KafkaCluster two = KafkaCluster.builder().name("lag-leaderless").start()) {
+            // the group's coordinator on the broker that stays: its offsets topic is made before the second joins
+            two.admin().listConsumerGroupOffsets("sluice-warm-up").partitionsToOffsetAndMetadata()
+                    .get(60, TimeUnit.SECONDS);
+            two.addBroker(null);
+            String topic = Names.unique("lag-leaderless");
+            String group = Names.unique("lag-leaderless-group");
+            TopicPartition p0 = new TopicPartition(topic, 0);
+            TopicPartition p1 = new TopicPartition(topic, 1);
+            two.createTopic(new NewTopic(topic, Map.of(0, List.of(1), 1, List.of(2))));
+            LagTestRecords.produce(two, p0, System.currentTimeMillis(), 100);
+            LagTestRecords.produce(two, p1, System.currentTimeMillis(), 100);
+            two.admin().alterConsumerGroupOffsets(group, Map.of(p0, new OffsetAndMetadata(40),
+                    p1, new OffsetAndMetadata(90))).all().get(30, TimeUnit.SECONDS);
+            two.node(2).stop();
+
+            Run run = run(new LagCommand(), "-b", two.bootstrapServers(), "-g", group, "-t", topic, "--interval",
+                    "200ms");
+            assertEquals(0, run.status(), run.err());
+            List<List<String>> rows = Arrays.stream(run.out().split("\n"))
+                    .map(l -> List.of(l.trim().split("\\s{2,}"))).collect(Collectors.toList());
+            assertTrue(rows.stream().anyMatch(r -> r.size() == 10
+                    && r.subList(0, 5).equals(List.of(topic, "0", "100", "40", "60"))), run.out());
+            assertTrue(rows.contains(List.of(topic, "1", "?", "?", "?", "?", "?", "?", "?", "?")), run.out());
+            assertTrue(run.out().contains("Total lag 60 records"), run.out());
+            assertTrue(run.out().contains("Can the lag of 60 records"), run.out());
+            assertTrue(run.out().contains("(in the 1 partition whose offsets are known; 1 is not)"), run.out());
+            assertTrue(run.out().contains("Warning: " + p1 + ": its offsets are unknown, no leader (the brokers that "
+                    + "hold it are down, or it lost every in-sync replica); it is left out of the figures"),
+                    run.out());
+        }
+    }
+
     @Test
     void aGroupWithNoCommittedOffsetIsSaidToBeOneNotAGroupThatProcessedNothing() throws Exception {
         String topic = Names.unique("lag-none");
