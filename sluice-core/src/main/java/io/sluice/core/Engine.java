@@ -194,7 +194,8 @@ public final class Engine implements AutoCloseable {
                     Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
                     config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)),
                     "read_committed".equalsIgnoreCase(String.valueOf(props.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)))
-                            ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED), parts, sink);
+                            ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED,
+                    hasRack(props)), parts, sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats, () -> engine.health() != Health.STOPPED && engine.health() != Health.FAILED);
             metrics.bindSource(engine::sourceUnreachable);
@@ -272,6 +273,12 @@ public final class Engine implements AutoCloseable {
      */
     public Map<TopicPartition, Integer> partitionsOfUnansweredSourceBrokers() {
         return loop.partitionsOfUnansweredBrokers();
+    }
+
+    /** Whether a consumer with these settings has a rack: a follower in it may then serve its fetches (KIP-392). */
+    static boolean hasRack(Map<String, Object> consumerProperties) {
+        Object rack = consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG);
+        return rack != null && !String.valueOf(rack).isBlank();
     }
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */

@@ -82,11 +82,11 @@ final class StatusJson {
             if (unled != null) {
                 n.put("noLeaderSeconds", unled.toSeconds()); // its lag is as of its last answer
             }
-            Integer silentLeader = ledBySilent.get(p.partition());
-            Duration silentFor = silentLeader == null ? null : silentBrokers.get(silentLeader);
+            Integer silentBroker = ledBySilent.get(p.partition());
+            Duration silentFor = silentBroker == null ? null : silentBrokers.get(silentBroker);
             if (silentFor != null) {
-                n.put("silentLeader", silentLeader); // the broker that leads it does not answer: not read
-                n.put("silentLeaderSeconds", silentFor.toSeconds());
+                n.put("silentBroker", silentBroker); // the broker it is read from does not answer: not read
+                n.put("silentBrokerSeconds", silentFor.toSeconds());
             }
         }
         return root.toString();

@@ -144,7 +144,7 @@ class StatusPageTest {
                 + "pausedPartitions: 1, stuckPartitions: 0, queuedBytes: 0, budgetBytes: 1000, filesPublished: 2, "
                 + "partitions: [" + String.format(partition, 0, "false", "") + ", "
                 + String.format(partition, 1, "true", ", noLeaderSeconds: 22") + ", "
-                + String.format(partition, 2, "false", ", silentLeader: 3, silentLeaderSeconds: 95") + "]}";
+                + String.format(partition, 2, "false", ", silentBroker: 3, silentBrokerSeconds: 95") + "]}";
         Path page = TestDirs.newDir("status-leaderless").resolve("leaderless.html");
         Files.writeString(page, html.replace("</body>", "<script>render(" + status + ");</script></body>"));
         String dom = HeadlessChromium.dumpDom(page.toUri(), Duration.ofSeconds(1));

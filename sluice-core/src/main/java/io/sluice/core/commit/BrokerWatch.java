@@ -28,9 +28,12 @@ import org.apache.kafka.common.errors.WakeupException;
  * leads a partition being fetched owes an answer at least every fetch wait, even at the partition's end (or the
  * follower a consumer with a rack reads from instead, which then owes it).
  *
- * <p>A broker is said once it has not answered for the grace period ({@link Silence}) while another broker of the
- * cluster did, and once when it answers again; when no broker answers, the cluster is silent, which is the cluster
- * watch's to say, and this says nothing. The caller has the words.
+ * <p>A broker is said once it has owed an answer for the grace period while another broker of the cluster answered
+ * within the last {@link #HEARD_LATELY}; when no broker answers, the cluster is silent, which is the cluster watch's to
+ * say, and this says nothing. It is said again when it answers, or when nothing has been read from it for the grace
+ * period (its partitions paused or moved): never forgotten without a word. A broker owes nothing while none of its
+ * partitions is read (paused, revoked), and a gap between looks longer than {@link Silence#STALLED} was this process
+ * not running, as for {@link Silence}. The caller has the words.
  *
  * <p>Threading: the consumer's thread looks ({@link #look}: the metadata and metrics its consumer holds, never a
  * request); {@link #silentBrokers} from any thread.
@@ -47,29 +50,66 @@ public final class BrokerWatch {
 
         /** {@code broker} answers again, after {@code seconds} without an answer. */
         void answersAgain(Node broker, long seconds);
+
+        /**
+         * Nothing has been read from {@code broker}, said silent, for the grace period (its partitions were paused,
+         * revoked or moved): its silence, {@code seconds} long when the reading stopped, is no longer watched.
+         */
+        void noLongerRead(Node broker, long seconds);
     }
 
     /** A fetch the broker holds at a partition's end lasts half a second by default: a look twice a second. */
     private static final long EVERY_NANOS = Duration.ofMillis(500).toNanos();
+    /**
+     * How recently another broker must have answered for a silence to be one broker's, not the cluster's: several
+     * fetch waits (half a second each by default, a second or two when set higher), so that one look that fell
+     * between two answers does not decide.
+     */
+    static final Duration HEARD_LATELY = Duration.ofSeconds(5);
     private static final String NODE_METRICS = "consumer-node-metrics";
     private static final String FETCH_METRICS = "consumer-fetch-manager-metrics";
 
     private final Consumer<?, ?> consumer;
     private final Duration grace;
+    private final boolean readsFromFollowers;
     private final Words words;
-    private final Map<Integer, Silence> silences = new HashMap<>();
-    /** Per broker id, its response count at the last look. */
-    private final Map<Integer, Double> responsesSeen = new HashMap<>();
+    private final Map<Integer, Broker> brokers = new HashMap<>();
     private final Map<Integer, Metric> responseMetrics = new HashMap<>();
     private long lookedAt;
     /** The brokers said to be silent at the last look, with how long: what other threads read. */
     private volatile Map<Integer, Duration> said = Map.of();
-    /** The partitions those brokers lead, with the broker's id: what other threads read. */
+    /** The partitions read from those brokers, with the broker's id: what other threads read. */
     private volatile Map<TopicPartition, Integer> saidPartitions = Map.of();
 
-    public BrokerWatch(Consumer<?, ?> consumer, Duration grace, Words words) {
+    /** What is known of one broker between looks; the consumer's thread only. */
+    private static final class Broker {
+        Node node;
+        /** Its response count at the last look (NaN: none yet). */
+        double responses = Double.NaN;
+        /** When it last answered anything: what tells that the cluster answers. */
+        long heardAt;
+        boolean heard;
+        /** Since when it owes an answer without one: its last answer, or when it was last asked for records again. */
+        long owedSince;
+        /** Whether partitions were read from it at the last look. */
+        boolean watched;
+        /** When partitions stopped being read from it. */
+        long unwatchedAt;
+        /** Whether partitions were ever read from it: the first time, it owes from then. */
+        boolean everWatched;
+        /** Since when its silence said has lasted: the answer it owed from then never came. */
+        long silentSince;
+        boolean said;
+    }
+
+    /**
+     * @param readsFromFollowers whether the consumer has a rack ({@code client.rack}): then a follower may serve its
+     *                           fetches, found from the consumer's per-partition metrics at each look
+     */
+    public BrokerWatch(Consumer<?, ?> consumer, Duration grace, boolean readsFromFollowers, Words words) {
         this.consumer = consumer;
         this.grace = grace;
+        this.readsFromFollowers = readsFromFollowers;
         this.words = words;
     }
 
@@ -81,36 +121,94 @@ public final class BrokerWatch {
         if (lookedAt != 0 && now - lookedAt < EVERY_NANOS) {
             return;
         }
+        // longer between two looks, and it was this process that did not run (SIGSTOP, a machine asleep)
+        boolean stalled = lookedAt != 0 && now - lookedAt >= Silence.STALLED.toNanos();
         lookedAt = now;
-        Set<TopicPartition> fetching = fetchingNow.get();
         Map<Integer, Node> nodes = new HashMap<>();
-        Map<Integer, Set<TopicPartition>> leading = leaders(fetching, nodes);
-        Set<Integer> answered = new HashSet<>();
-        for (Integer id : leading.keySet()) {
-            if (answeredSinceLastLook(id)) {
-                answered.add(id);
+        Map<Integer, Set<TopicPartition>> reading = readFrom(fetchingNow.get(), nodes);
+        reading.keySet().forEach(id -> brokers.computeIfAbsent(id, i -> new Broker()));
+        for (Map.Entry<Integer, Broker> e : brokers.entrySet()) {
+            Broker b = e.getValue();
+            double count = responses(e.getKey());
+            if (!Double.isNaN(count) && !Double.isNaN(b.responses) && count > b.responses) {
+                b.heardAt = now;
+                b.heard = true;
+                b.owedSince = now;
+            }
+            b.responses = count;
+            if (stalled) {
+                b.owedSince = now;
             }
         }
-        // no broker answering is the cluster's silence, said by the cluster's watch: no broker is singled out
-        boolean othersAnswer = !answered.isEmpty();
-        silences.keySet().retainAll(leading.keySet());
         Map<Integer, Duration> saying = new TreeMap<>();
         Map<TopicPartition, Integer> unread = new HashMap<>();
-        for (Map.Entry<Integer, Set<TopicPartition>> e : leading.entrySet()) {
-            Integer id = e.getKey();
-            Silence silence = silences.computeIfAbsent(id, i -> new Silence(grace));
-            switch (silence.look(now, answered.contains(id), othersAnswer)) {
-                case BEGAN -> words.silent(nodes.get(id), e.getValue(), silence.seconds());
-                case ENDED -> words.answersAgain(nodes.get(id), silence.seconds());
-                case NONE -> { }
+        for (Map.Entry<Integer, Broker> e : brokers.entrySet()) {
+            int id = e.getKey();
+            Broker b = e.getValue();
+            Set<TopicPartition> partitions = reading.get(id);
+            if (partitions != null) {
+                b.node = nodes.get(id);
             }
-            silence.length(now).ifPresent(d -> {
-                saying.put(id, d);
-                e.getValue().forEach(tp -> unread.put(tp, id));
-            });
+            if (b.said && b.heard && b.heardAt == now) {
+                b.said = false;
+                words.answersAgain(b.node, (now - b.silentSince) / 1_000_000_000L);
+            }
+            if (partitions == null) {
+                noLongerRead(b, now);
+                if (b.said) {
+                    saying.put(id, Duration.ofNanos(now - b.silentSince)); // through a pause, still not heard from
+                }
+                continue;
+            }
+            if (!b.watched) {
+                // asked for records again after a while: it owes an answer from now, not from before; after a short
+                // pause (a read-rate limit, a full buffer) the count goes on, or pauses would hide a silence for ever
+                if (!b.everWatched || now - b.unwatchedAt >= HEARD_LATELY.toNanos()) {
+                    b.owedSince = b.heard ? Math.max(b.owedSince, now - EVERY_NANOS) : now - EVERY_NANOS;
+                }
+                b.watched = true;
+                b.everWatched = true;
+            }
+            long silent = now - b.owedSince;
+            if (!b.said && silent >= grace.toNanos() && othersHeard(id, now)) {
+                // no other broker heard from lately is the cluster's silence, said by the cluster's watch
+                b.said = true;
+                b.silentSince = b.owedSince;
+                words.silent(b.node, partitions, silent / 1_000_000_000L);
+            }
+            if (b.said) {
+                saying.put(id, Duration.ofNanos(now - b.silentSince));
+                partitions.forEach(tp -> unread.put(tp, id));
+            }
         }
         saidPartitions = Map.copyOf(unread);
         said = saying.isEmpty() ? Map.of() : Collections.unmodifiableMap(saying);
+    }
+
+    /**
+     * Nothing is read from broker {@code b} now (its partitions paused, revoked or moved): it owes nothing meanwhile.
+     * A silence said is kept through a pause; once nothing has been read from it for the grace period, it is said to
+     * be no longer watched, in words, rather than dropped.
+     */
+    private void noLongerRead(Broker b, long now) {
+        if (b.watched) {
+            b.watched = false;
+            b.unwatchedAt = now;
+        }
+        if (b.said && now - b.unwatchedAt >= grace.toNanos()) {
+            b.said = false;
+            words.noLongerRead(b.node, (b.unwatchedAt - b.silentSince) / 1_000_000_000L);
+        }
+    }
+
+    /** Whether a broker other than {@code id} answered anything within {@link #HEARD_LATELY}. */
+    private boolean othersHeard(int id, long now) {
+        for (Map.Entry<Integer, Broker> e : brokers.entrySet()) {
+            if (e.getKey() != id && e.getValue().heard && now - e.getValue().heardAt <= HEARD_LATELY.toNanos()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The brokers said to be silent at the last look, by id, with how long. */
@@ -134,10 +232,10 @@ public final class BrokerWatch {
      * leader, or the follower the leader named for a consumer with a rack ({@code client.rack}; the consumer's
      * {@code preferred-read-replica} metric), which then answers the fetches in the leader's place.
      */
-    private Map<Integer, Set<TopicPartition>> leaders(Set<TopicPartition> fetching, Map<Integer, Node> nodes) {
+    private Map<Integer, Set<TopicPartition>> readFrom(Set<TopicPartition> fetching, Map<Integer, Node> nodes) {
         Set<String> topics = new HashSet<>();
         fetching.forEach(tp -> topics.add(tp.topic()));
-        Map<TopicPartition, Integer> readReplicas = readReplicas(fetching);
+        Map<TopicPartition, Integer> readReplicas = readsFromFollowers ? readReplicas(fetching) : Map.of();
         Map<Integer, Set<TopicPartition>> leading = new HashMap<>();
         for (String topic : topics) {
             List<PartitionInfo> infos;
@@ -197,17 +295,6 @@ public final class BrokerWatch {
             }
         }
         return replicas;
-    }
-
-    /**
-     * Whether broker {@code id}'s response count grew since the last look. A count that is not there yet (no
-     * connection made) or went down (its metrics made again) is not an answer; the count it has is the next look's
-     * base.
-     */
-    private boolean answeredSinceLastLook(int id) {
-        double count = responses(id);
-        Double before = responsesSeen.put(id, count);
-        return !Double.isNaN(count) && before != null && !before.isNaN() && count > before;
     }
 
     private double responses(int id) {

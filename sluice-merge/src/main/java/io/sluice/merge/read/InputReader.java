@@ -117,7 +117,9 @@ public final class InputReader implements Runnable {
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, fetch);
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Math.max(fetch, 16 * fetch));
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.brokers = new BrokerWatch(consumer, InputReach.grace(maxWait), new BrokerWatch.Words() {
+        Object rack = props.get(ConsumerConfig.CLIENT_RACK_CONFIG);
+        this.brokers = new BrokerWatch(consumer, InputReach.grace(maxWait),
+                rack != null && !String.valueOf(rack).isBlank(), new BrokerWatch.Words() {
             @Override
             public void silent(Node broker, Set<TopicPartition> partitions, long seconds) {
                 LOG.warn("input '{}': broker {} ({}:{}), read for partition{} {}, has not answered for {} s while "
@@ -134,10 +136,22 @@ public final class InputReader implements Runnable {
                 LOG.info("input '{}': broker {} answers again, after {} s; reading its partitions goes on",
                         input.name(), broker.id(), seconds);
             }
+
+            @Override
+            public void noLongerRead(Node broker, long seconds) {
+                LOG.info("input '{}': nothing is read from broker {} here any more (its partitions were paused or "
+                        + "moved), after {} s without an answer from it: its silence is no longer watched",
+                        input.name(), broker.id(), seconds);
+            }
         });
         Map<String, Object> admin = ClusterConnection.of(input.clientProperties());
         admin.put(CommonClientConfigs.CLIENT_ID_CONFIG, props.get(ConsumerConfig.CLIENT_ID_CONFIG) + "-ends");
-        this.ends = new EndConfirmations(Admin.create(admin), CONFIRM_TIMEOUT);
+        try {
+            this.ends = new EndConfirmations(Admin.create(admin), CONFIRM_TIMEOUT);
+        } catch (RuntimeException e) {
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
+            throw e;
+        }
         this.leaders = new LeaderWatch(consumer, InputReach.grace(maxWait), new LeaderWatch.Words() {
             @Override
             public void noLeader(TopicPartition tp, long seconds) {
@@ -257,8 +271,11 @@ public final class InputReader implements Runnable {
             leaders.closing();
             brokers.closing();
             // no group, nothing to commit: waiting would only wait out a fetch the broker holds at the input's end
-            consumer.close(CloseOptions.timeout(Duration.ZERO));
-            ends.close();
+            try {
+                consumer.close(CloseOptions.timeout(Duration.ZERO));
+            } finally {
+                ends.close();
+            }
         }
     }
 

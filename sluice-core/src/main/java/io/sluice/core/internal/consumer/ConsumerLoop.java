@@ -53,9 +53,10 @@ public final class ConsumerLoop implements Runnable {
      * @param untilEnd whether the run stops at the end offsets seen at start
      * @param source   the source cluster as the user named it (its bootstrap servers), for what the log says of it
      * @param isolation the consumer's isolation level, which the ends of paused partitions are asked with
+     * @param hasRack   whether the consumer has a rack ({@code client.rack}): a follower may then serve its fetches
      */
     public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source,
-            org.apache.kafka.common.IsolationLevel isolation) {
+            org.apache.kafka.common.IsolationLevel isolation, boolean hasRack) {
     }
 
     private final Settings settings;
@@ -130,20 +131,28 @@ public final class ConsumerLoop implements Runnable {
                 LOG.info("source partition {} has a leader again, after {} s; reading it goes on", tp, seconds);
             }
         });
-        this.brokers = new BrokerWatch(consumer, SourceReach.GRACE, new BrokerWatch.Words() {
+        this.brokers = new BrokerWatch(consumer, SourceReach.GRACE, settings.hasRack(), new BrokerWatch.Words() {
             @Override
             public void silent(Node broker, Set<TopicPartition> led, long seconds) {
-                LOG.warn("source broker {} ({}:{}) has not answered for {} s while the cluster's other brokers do: a "
-                        + "network fault between this process and that broker, or the broker hangs. Not read "
-                        + "meanwhile, with their lag as of the last answer: {}, read from it; the other partitions "
-                        + "go on, and reading these resumes when it answers", broker.id(), broker.host(),
-                        broker.port(), seconds, led);
+                LOG.warn("source partition{} {} not read: broker {} ({}:{}), which {} read from, has not answered "
+                        + "for {} s while the cluster's other brokers do. A network fault between this process and "
+                        + "that broker, or the broker hangs; {} lag is as of the last answer, the other partitions go "
+                        + "on, and reading {} resumes when it answers", led.size() == 1 ? "" : "s", led,
+                        broker.id(), broker.host(), broker.port(), led.size() == 1 ? "it is" : "they are", seconds,
+                        led.size() == 1 ? "its" : "their", led.size() == 1 ? "it" : "them");
             }
 
             @Override
             public void answersAgain(Node broker, long seconds) {
                 LOG.info("source broker {} answers again, after {} s; reading its partitions goes on", broker.id(),
                         seconds);
+            }
+
+            @Override
+            public void noLongerRead(Node broker, long seconds) {
+                LOG.info("nothing is read from source broker {} here any more (its partitions were paused, revoked or "
+                        + "moved), after {} s without an answer from it: its silence is no longer watched",
+                        broker.id(), seconds);
             }
         });
     }
