@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -72,6 +73,8 @@ public final class InputReader implements Runnable {
     private final EndConfirmations ends;
     /** Its brokers that stopped answering it while others answer: their partitions are not read, and said. */
     private final BrokerWatch brokers;
+    /** What {@link #brokers} asks for at a look; made once, not per turn of the loop. */
+    private final Supplier<Set<TopicPartition>> fetchingNow = this::fetchingPartitions;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Reading> readings = new HashMap<>();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -146,6 +149,9 @@ public final class InputReader implements Runnable {
         });
         Map<String, Object> admin = ClusterConnection.of(input.clientProperties());
         admin.put(CommonClientConfigs.CLIENT_ID_CONFIG, props.get(ConsumerConfig.CLIENT_ID_CONFIG) + "-ends");
+        // a request a broker holds unanswered (the metadata the admin client asks of one broker, which may be the one
+        // cut off) is given up after this and asked of another: the ends are confirmed within seconds again
+        admin.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) (2 * CONFIRM_TIMEOUT.toMillis()));
         try {
             this.ends = new EndConfirmations(Admin.create(admin), CONFIRM_TIMEOUT);
         } catch (RuntimeException e) {
@@ -256,7 +262,7 @@ public final class InputReader implements Runnable {
                 deliver(records);
                 long now = System.nanoTime();
                 confirmEnds(leaders.look(now, readings.keySet()));
-                brokers.look(now, this::fetchingPartitions);
+                brokers.look(now, fetchingNow);
                 reach.look(now, consumer.metrics(), fetching());
             }
         } catch (OffsetOutOfRangeException e) {

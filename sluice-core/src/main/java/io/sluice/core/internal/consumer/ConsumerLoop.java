@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -81,6 +82,8 @@ public final class ConsumerLoop implements Runnable {
     private final LeaderWatch leaders;
     /** The source brokers that stopped answering while others answer: their partitions keep a leader, unread. */
     private final BrokerWatch brokers;
+    /** What {@link #brokers} asks for at a look; made once, not per turn of the loop. */
+    private final Supplier<Set<TopicPartition>> fetchingNow = this::fetching;
     private final AtomicReference<Health> health = new AtomicReference<>(Health.STARTING);
     private volatile boolean closing;
     /** Set when {@link #run} starts; read by the getters, so volatile. */
@@ -199,7 +202,7 @@ public final class ConsumerLoop implements Runnable {
                 reach.polled(now);
                 reach.observe(now);
                 leaders.look(now, partitions.asMap().keySet());
-                brokers.look(now, this::fetching);
+                brokers.look(now, fetchingNow);
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
                     LOG.info("every partition is done up to the end offsets seen at start; stopping");
                     closing = true;
