@@ -9,15 +9,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
  * How far a merge is, read from outside it (for {@code sluice lag} and a run's progress line): per output partition
@@ -78,22 +82,29 @@ public final class MergeProgress implements AutoCloseable {
      */
     public List<InputLag> read() throws Exception {
         Map<Integer, MergeState> states = committed();
-        int partitions = inputs.get(0).describeTopics(Set.of(config.inputs().get(0).topic())).allTopicNames()
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(config.inputs().get(0).topic()).partitions()
-                .size();
-        // every question asked before any answer is awaited: a partition that answers nothing costs one timeout
+        List<KafkaFuture<TopicDescription>> described = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            String topic = config.inputs().get(i).topic();
+            described.add(inputs.get(i).describeTopics(Set.of(topic)).topicNameValues().get(topic));
+        }
+        int partitions = described.get(0).get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions().size();
+        // every question asked before any answer is awaited: a partition that answers nothing costs one timeout, and
+        // one without a leader (its brokers are down) is not asked at all
         List<ListOffsetsResult> startsAsked = new ArrayList<>();
         List<ListOffsetsResult> endsAsked = new ArrayList<>();
+        List<Set<Integer>> asked = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
-            startsAsked.add(ask(i, partitions, OffsetSpec.earliest()));
-            endsAsked.add(ask(i, partitions, OffsetSpec.latest()));
+            Set<Integer> led = led(described.get(i), partitions);
+            asked.add(led);
+            startsAsked.add(ask(i, led, OffsetSpec.earliest()));
+            endsAsked.add(ask(i, led, OffsetSpec.latest()));
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> starts = new ArrayList<>();
         List<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> ends = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
-            starts.add(answers(startsAsked.get(i), i, partitions, deadline));
-            ends.add(answers(endsAsked.get(i), i, partitions, deadline));
+            starts.add(answers(startsAsked.get(i), i, asked.get(i), deadline));
+            ends.add(answers(endsAsked.get(i), i, asked.get(i), deadline));
         }
         List<InputLag> lags = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
@@ -123,9 +134,31 @@ public final class MergeProgress implements AutoCloseable {
         return states;
     }
 
-    private ListOffsetsResult ask(int input, int partitions, OffsetSpec spec) {
+    /**
+     * The partitions of an input's topic that have a leader, from its description; all of them when the description
+     * did not come (asking them then is how their answers, or their silence, are learnt).
+     */
+    private Set<Integer> led(KafkaFuture<TopicDescription> description, int partitions) {
+        Set<Integer> led = new TreeSet<>();
+        try {
+            for (TopicPartitionInfo p : description.get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions()) {
+                if (p.partition() < partitions && p.leader() != null && !p.leader().isEmpty()) {
+                    led.add(p.partition());
+                }
+            }
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            for (int p = 0; p < partitions; p++) {
+                led.add(p);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return led;
+    }
+
+    private ListOffsetsResult ask(int input, Set<Integer> partitions, OffsetSpec spec) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        for (int p = 0; p < partitions; p++) {
+        for (int p : partitions) {
             request.put(new TopicPartition(config.inputs().get(input).topic(), p), spec);
         }
         // a merge reads read_committed: its end is the last stable offset, never an open transaction's records
@@ -138,10 +171,10 @@ public final class MergeProgress implements AutoCloseable {
      * progress line dropped "behind" for as long as it lasted). Throws when the cluster gave none.
      */
     private Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> answers(ListOffsetsResult result, int input,
-            int partitions, long deadline) throws Exception {
+            Set<Integer> partitions, long deadline) throws Exception {
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = new HashMap<>();
         Exception first = null;
-        for (int p = 0; p < partitions; p++) {
+        for (int p : partitions) {
             TopicPartition tp = new TopicPartition(config.inputs().get(input).topic(), p);
             try {
                 found.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()),

@@ -101,13 +101,18 @@ class InputOutageTest {
                         () -> merge.inputPartitionsWithoutLeader().getOrDefault("west", Map.of()).containsKey(1));
                 assertEquals(Set.of(1), merge.inputPartitionsWithoutLeader().get("west").keySet());
                 assertEquals(Map.of(), merge.inputsUnanswered(), "the cluster answers");
-                try (MergeProgress progress = MergeProgress.of(config, Duration.ofSeconds(3))) {
+                try (MergeProgress progress = MergeProgress.of(config, Duration.ofSeconds(10))) {
                     // the lag of the partitions whose cluster answers, the other's end unknown: one call for all of
                     // them failed, and the run's line lost every input's lag
+                    long asked = System.nanoTime();
                     List<MergeProgress.InputLag> lags = progress.read();
+                    Duration took = Duration.ofNanos(System.nanoTime() - asked);
                     assertEquals(List.of("1 west"), lags.stream().filter(l -> !l.known())
                             .map(l -> l.partition() + " " + l.input()).toList(), lags.toString());
                     assertEquals(4, lags.size(), lags.toString());
+                    // not asked at all: waiting for its answer held every sample for the whole timeout
+                    assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "a partition without a leader is not "
+                            + "waited for; the sample took " + took);
                 }
                 // west's partition 0 was last confirmed at its end before the stop, long enough ago not to count now:
                 // east's newer records go into output partition 0 once it is confirmed again
