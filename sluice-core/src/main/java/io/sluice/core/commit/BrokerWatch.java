@@ -28,8 +28,9 @@ import org.apache.kafka.common.errors.WakeupException;
  * leads a partition being fetched owes an answer at least every fetch wait, even at the partition's end (or the
  * follower a consumer with a rack reads from instead, which then owes it).
  *
- * <p>A broker is said once it has owed an answer for the grace period while another broker of the cluster answered
- * within the last {@link #HEARD_LATELY}; when no broker answers, the cluster is silent, which is the cluster watch's to
+ * <p>A broker is said once it has owed an answer for the grace period while another connection of the consumer
+ * answered within the last {@link #HEARD_LATELY} (another broker's fetches, the group coordinator's heartbeats, a
+ * metadata answer); when no broker answers, the cluster is silent, which is the cluster watch's to
  * say, and this says nothing. It is said again when it answers, or when nothing has been read from it for the grace
  * period (its partitions paused or moved): never forgotten without a word. A broker owes nothing while none of its
  * partitions is read (paused, revoked), and a gap between looks longer than {@link Silence#STALLED} was this process
@@ -66,6 +67,8 @@ public final class BrokerWatch {
      * between two answers does not decide.
      */
     static final Duration HEARD_LATELY = Duration.ofSeconds(5);
+    /** How often the consumer's metrics are scanned for connections made since (a metadata answer, a new leader). */
+    private static final Duration RESCAN = Duration.ofSeconds(10);
     private static final String NODE_METRICS = "consumer-node-metrics";
     private static final String FETCH_METRICS = "consumer-fetch-manager-metrics";
 
@@ -74,7 +77,10 @@ public final class BrokerWatch {
     private final boolean readsFromFollowers;
     private final Words words;
     private final Map<Integer, Broker> brokers = new HashMap<>();
-    private final Map<Integer, Metric> responseMetrics = new HashMap<>();
+    /** Per connection (a broker's id, a group coordinator's alias, a bootstrap address), its responses. */
+    private final Map<Integer, Connection> connections = new HashMap<>();
+    private long connectionsScannedAt;
+    private boolean connectionsScanned;
     private long lookedAt;
     /** The brokers said to be silent at the last look, with how long: what other threads read. */
     private volatile Map<Integer, Duration> said = Map.of();
@@ -84,9 +90,7 @@ public final class BrokerWatch {
     /** What is known of one broker between looks; the consumer's thread only. */
     private static final class Broker {
         Node node;
-        /** Its response count at the last look (NaN: none yet). */
-        double responses = Double.NaN;
-        /** When it last answered anything: what tells that the cluster answers. */
+        /** When it last answered anything (its connection's count grew). */
         long heardAt;
         boolean heard;
         /** Since when it owes an answer without one: its last answer, or when it was last asked for records again. */
@@ -127,15 +131,15 @@ public final class BrokerWatch {
         Map<Integer, Node> nodes = new HashMap<>();
         Map<Integer, Set<TopicPartition>> reading = readFrom(fetchingNow.get(), nodes);
         reading.keySet().forEach(id -> brokers.computeIfAbsent(id, i -> new Broker()));
+        hearConnections(now, reading.keySet());
         for (Map.Entry<Integer, Broker> e : brokers.entrySet()) {
             Broker b = e.getValue();
-            double count = responses(e.getKey());
-            if (!Double.isNaN(count) && !Double.isNaN(b.responses) && count > b.responses) {
+            Connection c = connections.get(e.getKey());
+            if (c != null && c.heard && c.heardAt == now) {
                 b.heardAt = now;
                 b.heard = true;
                 b.owedSince = now;
             }
-            b.responses = count;
             if (stalled) {
                 b.owedSince = now;
             }
@@ -201,14 +205,71 @@ public final class BrokerWatch {
         }
     }
 
-    /** Whether a broker other than {@code id} answered anything within {@link #HEARD_LATELY}. */
+    /**
+     * Whether a connection other than broker {@code id}'s answered anything within {@link #HEARD_LATELY}: another
+     * broker's fetches, or the group's coordinator's heartbeats (its connection's id is {@code Integer.MAX_VALUE}
+     * minus the broker's, so the coordinator's alias of broker {@code id} itself does not count).
+     */
     private boolean othersHeard(int id, long now) {
-        for (Map.Entry<Integer, Broker> e : brokers.entrySet()) {
-            if (e.getKey() != id && e.getValue().heard && now - e.getValue().heardAt <= HEARD_LATELY.toNanos()) {
+        for (Map.Entry<Integer, Connection> e : connections.entrySet()) {
+            int other = e.getKey();
+            Connection c = e.getValue();
+            if (other != id && other != Integer.MAX_VALUE - id && c.heard
+                    && now - c.heardAt <= HEARD_LATELY.toNanos()) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** One connection of the consumer: its count of responses, as its per-node metric says. */
+    private static final class Connection {
+        final Metric responses;
+        double seen = Double.NaN;
+        long heardAt;
+        boolean heard;
+
+        Connection(Metric responses) {
+            this.responses = responses;
+        }
+    }
+
+    /**
+     * Reads every connection's count; one that grew answered at {@code now}. The consumer's metrics are scanned for
+     * connections only when a broker read from has none yet, or every {@link #RESCAN}: a connection's metric, once
+     * made, stays until the consumer closes.
+     */
+    private void hearConnections(long now, Set<Integer> readFrom) {
+        boolean missing = false;
+        for (Integer id : readFrom) {
+            missing |= !connections.containsKey(id);
+        }
+        if (!connectionsScanned || missing && now - connectionsScannedAt >= EVERY_NANOS
+                || now - connectionsScannedAt >= RESCAN.toNanos()) {
+            connectionsScanned = true;
+            connectionsScannedAt = now;
+            for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
+                MetricName name = e.getKey();
+                String node = name.tags().get("node-id");
+                if (name.name().equals("response-total") && name.group().equals(NODE_METRICS) && node != null
+                        && node.startsWith("node-")) {
+                    try {
+                        connections.computeIfAbsent(Integer.parseInt(node.substring(5)),
+                                i -> new Connection(e.getValue()));
+                    } catch (NumberFormatException notANode) {
+                        // not a connection this watch can name
+                    }
+                }
+            }
+        }
+        for (Connection c : connections.values()) {
+            double count = c.responses.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
+            if (!Double.isNaN(count) && !Double.isNaN(c.seen) && count > c.seen) {
+                c.heardAt = now;
+                c.heard = true;
+            }
+            c.seen = count;
+        }
     }
 
     /** The brokers said to be silent at the last look, by id, with how long. */
@@ -295,22 +356,5 @@ public final class BrokerWatch {
             }
         }
         return replicas;
-    }
-
-    private double responses(int id) {
-        Metric metric = responseMetrics.get(id);
-        if (metric == null) {
-            String node = "node-" + id;
-            for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
-                MetricName name = e.getKey();
-                if (name.name().equals("response-total") && name.group().equals(NODE_METRICS)
-                        && node.equals(name.tags().get("node-id"))) {
-                    metric = e.getValue();
-                    responseMetrics.put(id, metric);
-                    break;
-                }
-            }
-        }
-        return metric != null && metric.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 }

@@ -41,7 +41,7 @@ class BrokerWatchTest {
             super(AutoOffsetResetStrategy.EARLIEST.name());
             updatePartitions("t", List.of(new PartitionInfo("t", 0, ONE, new Node[] {ONE}, new Node[] {ONE}),
                     new PartitionInfo("t", 1, TWO, new Node[] {TWO}, new Node[] {TWO})));
-            for (int id : new int[] {1, 2}) {
+            for (int id : new int[] {1, 2, Integer.MAX_VALUE - 1, Integer.MAX_VALUE - 2}) {
                 responses.put(id, 0.0);
                 metrics.put(new MetricName("response-total", "consumer-node-metrics", "",
                         Map.of("client-id", "c", "node-id", "node-" + id)), new Metric() {
@@ -172,6 +172,27 @@ class BrokerWatchTest {
         assertEquals(List.of(), said.lines, "20 s of silence, but a minute of it this process was not running");
         run(6_000, 500, Set.of(P0, P1));
         assertEquals(1, said.lines.size(), said.lines.toString());
+    }
+
+    /**
+     * Every partition read here is on the broker that stopped answering: no other broker is fetched from, but the
+     * group's coordinator (another broker, its connection named by its alias id) answers heartbeats, so the cluster
+     * answers and the broker is said. Its own alias answering would not count.
+     */
+    @Test
+    void theCoordinatorsHeartbeatsAreTheClusterAnsweringWhenNoOtherBrokerIsReadFrom() {
+        Set<TopicPartition> onlyOne = Set.of(P0);
+        for (int i = 0; i < 10; i++) {
+            cluster.answer(Integer.MAX_VALUE - 1); // broker 1's own coordinator alias: not another broker
+            run(3_000, 0, onlyOne);
+        }
+        assertEquals(List.of(), said.lines);
+        for (int i = 0; i < 6; i++) {
+            cluster.answer(Integer.MAX_VALUE - 2); // broker 2, the coordinator, answers a heartbeat every 3 s
+            run(3_000, 0, onlyOne);
+        }
+        // silent all along: said at the first look after another answer, with the whole silence
+        assertEquals(List.of("silent 1 [t-0] 30"), said.lines);
     }
 
     /** The watch reads which broker a partition is read from off the consumer's metadata at each look. */
