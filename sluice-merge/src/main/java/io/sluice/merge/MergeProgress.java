@@ -82,24 +82,25 @@ public final class MergeProgress implements AutoCloseable {
      */
     public List<InputLag> read() throws Exception {
         Map<Integer, MergeState> states = committed();
+        // one deadline for the descriptions and the offsets: a cluster that answers nothing costs one timeout
+        long deadline = System.nanoTime() + timeout.toNanos();
         List<KafkaFuture<TopicDescription>> described = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             String topic = config.inputs().get(i).topic();
             described.add(inputs.get(i).describeTopics(Set.of(topic)).topicNameValues().get(topic));
         }
-        int partitions = described.get(0).get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions().size();
-        // every question asked before any answer is awaited: a partition that answers nothing costs one timeout, and
-        // one without a leader (its brokers are down) is not asked at all
+        int partitions = described.get(0).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+                .partitions().size();
+        // a partition without a leader (its brokers are down) is not asked at all
         List<ListOffsetsResult> startsAsked = new ArrayList<>();
         List<ListOffsetsResult> endsAsked = new ArrayList<>();
         List<Set<Integer>> asked = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
-            Set<Integer> led = led(described.get(i), partitions);
+            Set<Integer> led = led(described.get(i), partitions, deadline);
             asked.add(led);
             startsAsked.add(ask(i, led, OffsetSpec.earliest()));
             endsAsked.add(ask(i, led, OffsetSpec.latest()));
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
         List<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> starts = new ArrayList<>();
         List<Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo>> ends = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
@@ -138,10 +139,12 @@ public final class MergeProgress implements AutoCloseable {
      * The partitions of an input's topic that have a leader, from its description; all of them when the description
      * did not come (asking them then is how their answers, or their silence, are learnt).
      */
-    private Set<Integer> led(KafkaFuture<TopicDescription> description, int partitions) {
+    private Set<Integer> led(KafkaFuture<TopicDescription> description, int partitions, long deadline)
+            throws InterruptedException {
         Set<Integer> led = new TreeSet<>();
         try {
-            for (TopicPartitionInfo p : description.get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions()) {
+            for (TopicPartitionInfo p : description.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+                    .partitions()) {
                 if (p.partition() < partitions && p.leader() != null && !p.leader().isEmpty()) {
                     led.add(p.partition());
                 }
@@ -150,8 +153,6 @@ public final class MergeProgress implements AutoCloseable {
             for (int p = 0; p < partitions; p++) {
                 led.add(p);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         return led;
     }

@@ -76,9 +76,9 @@ final class LagReader implements AutoCloseable {
         Map<String, Object> props = new HashMap<>(inputs.clientProperties());
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         // a request a broker holds unanswered (cut off from here, hanging) is given up after this and sent to another
-        // broker where it can be (a topic's description, a group's offsets): within the report's own wait, not the
-        // client's default 30 s, which is the whole of it
-        props.putIfAbsent(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) OFFSETS_WAIT.toMillis());
+        // broker where it can be (a topic's description, the leaders' lookup before the offsets): well within the
+        // report's own wait, not the client's default 30 s, which is the whole of it
+        props.putIfAbsent(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) OFFSETS_WAIT.toMillis() / 2);
         this.admin = Admin.create(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -103,15 +103,15 @@ final class LagReader implements AutoCloseable {
         ListOffsetsResult startAnswers = ask(asked, OffsetSpec.earliest());
         ListOffsetsResult endAnswers = ask(asked, OffsetSpec.latest());
         long deadline = System.nanoTime() + OFFSETS_WAIT.toNanos();
-        Map<TopicPartition, Long> starts = answered(startAnswers, asked, deadline);
-        Map<TopicPartition, Long> ends = answered(endAnswers, asked, deadline);
+        Map<TopicPartition, String> why = new HashMap<>();
+        Map<TopicPartition, Long> starts = answered(startAnswers, asked, deadline, why);
+        Map<TopicPartition, Long> ends = answered(endAnswers, asked, deadline, why);
         List<TopicPartition> known = new ArrayList<>();
         for (TopicPartition tp : asked) {
             if (starts.containsKey(tp) && ends.containsKey(tp)) {
                 known.add(tp);
             } else {
-                unknown.put(tp, "no answer about its offsets within " + Units.duration(OFFSETS_WAIT)
-                        + " (its leader is cut off from here or hangs)");
+                unknown.put(tp, why.getOrDefault(tp, "no answer about its offsets"));
             }
         }
         Map<TopicPartition, OffsetAndMetadata> committed = committed(partitions);
@@ -201,17 +201,25 @@ final class LagReader implements AutoCloseable {
 
     /**
      * The offsets of those of {@code partitions} answered by {@code deadline} (nanos), each on its own: a partition
-     * whose leader does not answer is left out, not the others with it.
+     * whose leader does not answer is left out, not the others with it, and {@code why} says why for each left out
+     * (no answer in time, or the cluster's own error: a topic deleted since, a permission missing).
      */
     private static Map<TopicPartition, Long> answered(ListOffsetsResult answers, Collection<TopicPartition> partitions,
-            long deadline) {
+            long deadline, Map<TopicPartition, String> why) {
         Map<TopicPartition, Long> offsets = new HashMap<>();
         for (TopicPartition tp : partitions) {
             try {
                 long left = Math.max(0, deadline - System.nanoTime());
                 offsets.put(tp, answers.partitionResult(tp).get(left, TimeUnit.NANOSECONDS).offset());
-            } catch (ExecutionException | TimeoutException e) {
-                // unknown: said with the partition
+            } catch (TimeoutException e) {
+                why.putIfAbsent(tp, "no answer about its offsets within " + Units.duration(OFFSETS_WAIT)
+                        + " (its leader is cut off from here or hangs)");
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                why.putIfAbsent(tp, cause instanceof org.apache.kafka.common.errors.TimeoutException
+                        ? "no answer about its offsets within " + Units.duration(OFFSETS_WAIT)
+                                + " (its leader is cut off from here or hangs)"
+                        : "the cluster refused its offsets: " + cause.getMessage());
             } catch (InterruptedException e) {
                 throw failed("offsets", e);
             }
@@ -247,6 +255,11 @@ final class LagReader implements AutoCloseable {
                     notes.add("log sizes unavailable (" + e.getCause().getMessage() + "); bytes estimated from "
                             + "sampled records");
                     return new HashMap<>();
+                }
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException)) {
+                    notes.add("no log sizes from broker " + broker.getKey() + " (" + e.getCause().getMessage()
+                            + "); the sizes are those of the other replicas");
+                    continue;
                 }
                 silent.add(broker.getKey());
                 continue;

@@ -202,6 +202,10 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
         String known = rows.size() + (rows.size() == 1 ? " partition" : " partitions") + " whose offsets are known; "
                 + unknown.size() + (unknown.size() == 1 ? " is" : " are") + " not";
         String of = unknown.isEmpty() ? "" : " (in the " + known + ")";
+        if (rows.isEmpty() && !unknown.isEmpty()) {
+            return "Unknown: the offsets of none of the " + unknown.size() + " partitions could be read (see the "
+                    + "warnings).";
+        }
         if (t.lag() == 0) {
             return unknown.isEmpty()
                     ? "No lag: the group has processed everything up to the end of all " + rows.size() + " partitions."

@@ -31,6 +31,15 @@ record InputLags(List<String> inputs, long[] lags, int[] unknown) {
         return java.util.Arrays.stream(lags).sum();
     }
 
+    /**
+     * The lag for the progress line: the known total, but unknown (-1) when it is 0 while some partition's end is
+     * unknown: "caught up" then would say what nobody knows (every partition of an input without a leader read as
+     * "caught up").
+     */
+    long lineTotal() {
+        return total() == 0 && java.util.Arrays.stream(unknown).sum() > 0 ? -1 : total();
+    }
+
     long of(int input) {
         return lags[input];
     }

@@ -204,7 +204,7 @@ final class MergeRun {
             }
             InputLags lags = lag.last();
             MergeCounts counts = merge.counts();
-            long lagTotal = lags == null ? -1 : lags.total();
+            long lagTotal = lags == null ? -1 : lags.lineTotal();
             ProgressSample sample = new ProgressSample(System.nanoTime(), counts.merged(), -1, lagTotal, lagTotal, -1,
                     null, null, merge.targetUnreachable().orElse(null));
             reporter.update(sample, String.format(Locale.ROOT, "%s late · %s dead letters%s%s",

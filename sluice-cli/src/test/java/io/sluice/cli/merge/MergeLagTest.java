@@ -44,5 +44,17 @@ class MergeLagTest {
         assertEquals(17, lags.total());
         assertEquals(10, lags.of(0));
         assertEquals("west 10 and 1 partition unknown, east 7", lags.perInput());
+        assertEquals(17, lags.lineTotal());
+    }
+
+    /** Nothing known to lag, and a partition unknown: not "caught up" on the line. */
+    @Test
+    void noKnownLagBesideAnUnknownEndIsNotCaughtUp() {
+        InputLags lags = InputLags.of(config, List.of(new MergeProgress.InputLag(0, "west", 50, 0, 50),
+                new MergeProgress.InputLag(0, "east", 30, 0, 30), new MergeProgress.InputLag(1, "west", 20, 0, -1),
+                new MergeProgress.InputLag(1, "east", 12, 0, 12)));
+        assertEquals(0, lags.total());
+        assertEquals(-1, lags.lineTotal());
+        assertEquals("west 0 and 1 partition unknown, east 0", lags.perInput());
     }
 }

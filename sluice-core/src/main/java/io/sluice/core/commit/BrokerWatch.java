@@ -33,8 +33,10 @@ import org.apache.kafka.common.errors.WakeupException;
  * metadata answer); when no broker answers, the cluster is silent, which is the cluster watch's to
  * say, and this says nothing. It is said again when it answers, or when nothing has been read from it for the grace
  * period (its partitions paused or moved): never forgotten without a word. A broker owes nothing while none of its
- * partitions is read (paused, revoked), and a gap between looks longer than {@link Silence#STALLED} was this process
- * not running, as for {@link Silence}. The caller has the words.
+ * partitions is read (paused, revoked: a short pause neither counts nor hides a silence) or while the consumer's
+ * position moves in one of them (it still hands on records fetched earlier, and asks that broker nothing meanwhile),
+ * and a gap between looks longer than {@link Silence#STALLED} was this process not running, as for {@link Silence}.
+ * The caller has the words.
  *
  * <p>Threading: the consumer's thread looks ({@link #look}: the metadata and metrics its consumer holds, never a
  * request); {@link #silentBrokers} from any thread.
@@ -101,6 +103,29 @@ public final class BrokerWatch {
         long unwatchedAt;
         /** Whether partitions were ever read from it: the first time, it owes from then. */
         boolean everWatched;
+        /** The consumer's positions of its partitions at the last look. */
+        final Map<TopicPartition, Long> positions = new HashMap<>();
+
+        /**
+         * Whether the consumer's position moved in one of {@code partitions} since the last look: records of this
+         * broker were handed on. The consumer asks a broker nothing for a partition whose fetched records it still
+         * holds, so a slow reader of a large fetch is not a broker that does not answer.
+         */
+        boolean handingOn(Consumer<?, ?> consumer, Set<TopicPartition> partitions) {
+            boolean moved = false;
+            positions.keySet().retainAll(partitions);
+            for (TopicPartition tp : partitions) {
+                long position;
+                try {
+                    position = consumer.position(tp, Duration.ZERO);
+                } catch (RuntimeException unknownNow) {
+                    continue; // being reset or validated: nothing to go by at this look
+                }
+                Long before = positions.put(tp, position);
+                moved |= before != null && position != before;
+            }
+            return moved;
+        }
         /** Since when its silence said has lasted: the answer it owed from then never came. */
         long silentSince;
         boolean said;
@@ -169,9 +194,15 @@ public final class BrokerWatch {
                 // pause (a read-rate limit, a full buffer) the count goes on, or pauses would hide a silence for ever
                 if (!b.everWatched || now - b.unwatchedAt >= HEARD_LATELY.toNanos()) {
                     b.owedSince = b.heard ? Math.max(b.owedSince, now - EVERY_NANOS) : now - EVERY_NANOS;
+                } else {
+                    b.owedSince += now - b.unwatchedAt; // the pause itself owed nothing
                 }
                 b.watched = true;
                 b.everWatched = true;
+            }
+            if (b.handingOn(consumer, partitions)) {
+                // its records are still being handed on (a fetch's worth held in the consumer): nothing asked of it
+                b.owedSince = now;
             }
             long silent = now - b.owedSince;
             if (!b.said && silent >= grace.toNanos() && othersHeard(id, now)) {

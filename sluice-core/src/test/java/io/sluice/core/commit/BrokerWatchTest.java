@@ -195,6 +195,55 @@ class BrokerWatchTest {
         assertEquals(List.of("silent 1 [t-0] 30"), said.lines);
     }
 
+    /**
+     * A merge pauses a partition whose buffer is full for a few seconds; the broker it is read from is asked nothing
+     * meanwhile, and answers a fetch wait after it is read again. With the merge's shortest grace (3 s), counting the
+     * pause as silence said a healthy broker silent at the first look after the pause.
+     */
+    @Test
+    void aPauseOwesNothingAndAHealthyBrokerResumedIsNotSaid() {
+        BrokerWatch quick = new BrokerWatch(cluster, Duration.ofSeconds(3), false, said);
+        for (int i = 0; i < 8; i++) { // both answer at every look
+            now += 500 * MILLI;
+            cluster.answer(1);
+            cluster.answer(2);
+            quick.look(now, () -> Set.of(P0, P1));
+        }
+        for (int i = 0; i < 7; i++) { // broker 1's partition paused for 3.5 s: it is asked nothing
+            now += 500 * MILLI;
+            cluster.answer(2);
+            quick.look(now, () -> Set.of(P1));
+        }
+        for (int i = 0; i < 4; i++) { // read again: its answer comes a look later
+            now += 500 * MILLI;
+            cluster.answer(2);
+            if (i > 0) {
+                cluster.answer(1);
+            }
+            quick.look(now, () -> Set.of(P0, P1));
+        }
+        assertEquals(List.of(), said.lines);
+    }
+
+    /**
+     * The consumer asks a broker nothing for a partition whose fetched records it still holds: while its position there
+     * moves, the broker owes no answer; once it stops moving and no answer comes, it does.
+     */
+    @Test
+    void aBrokerWhoseRecordsAreStillHandedOnOwesNothing() {
+        cluster.assign(List.of(P0, P1));
+        long position = 0;
+        for (int i = 0; i < 60; i++) { // 30 s of a slow reader working through one large fetch of broker 1's
+            now += 500 * MILLI;
+            cluster.seek(P0, position += 100);
+            cluster.answer(2);
+            watch.look(now, () -> Set.of(P0, P1));
+        }
+        assertEquals(List.of(), said.lines);
+        run(16_000, 500, Set.of(P0, P1)); // handed on; now a fetch is owed, and none is answered
+        assertEquals(List.of("silent 1 [t-0] 15"), said.lines);
+    }
+
     /** The watch reads which broker a partition is read from off the consumer's metadata at each look. */
     @Test
     void onlyBrokersPartitionsAreReadFromAreWatched() {
