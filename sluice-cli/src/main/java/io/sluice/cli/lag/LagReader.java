@@ -100,9 +100,12 @@ final class LagReader implements AutoCloseable {
         List<TopicPartition> partitions = partitions(unknown);
         List<TopicPartition> asked = partitions.stream().filter(tp -> !unknown.containsKey(tp)).toList();
         // both asked before either is waited for: a leader that does not answer costs the wait once
+        long deadline = System.nanoTime() + OFFSETS_WAIT.toNanos();
+        KafkaFuture<java.util.Collection<Node>> brokers = admin.describeCluster().nodes();
         ListOffsetsResult startAnswers = ask(asked, OffsetSpec.earliest());
         ListOffsetsResult endAnswers = ask(asked, OffsetSpec.latest());
-        long deadline = System.nanoTime() + OFFSETS_WAIT.toNanos();
+        // the log sizes asked before the offsets are waited for: a broker that does not answer costs the wait once
+        Map<Integer, KafkaFuture<Map<String, LogDirDescription>>> logDirs = askLogDirs(brokers, deadline);
         Map<TopicPartition, String> why = new HashMap<>();
         Map<TopicPartition, Long> starts = answered(startAnswers, asked, deadline, why);
         Map<TopicPartition, Long> ends = answered(endAnswers, asked, deadline, why);
@@ -115,7 +118,7 @@ final class LagReader implements AutoCloseable {
             }
         }
         Map<TopicPartition, OffsetAndMetadata> committed = committed(partitions);
-        Map<TopicPartition, Long> sizes = logSizes(known);
+        Map<TopicPartition, Long> sizes = logSizes(logDirs, known, deadline);
         Map<TopicPartition, Long> next = new HashMap<>();
         for (TopicPartition tp : known) {
             OffsetAndMetadata c = committed.get(tp);
@@ -227,24 +230,36 @@ final class LagReader implements AutoCloseable {
         return offsets;
     }
 
+    /** Asks every broker for its log directories; null, with a note, when the brokers cannot be listed by then. */
+    private Map<Integer, KafkaFuture<Map<String, LogDirDescription>>> askLogDirs(
+            KafkaFuture<java.util.Collection<Node>> brokers, long deadline) {
+        List<Integer> ids;
+        try {
+            ids = brokers.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).stream().map(Node::id)
+                    .collect(Collectors.toList());
+        } catch (ExecutionException | TimeoutException e) {
+            notes.add("log sizes unavailable (could not list the brokers: " + (e instanceof TimeoutException
+                    ? "no answer within " + Units.duration(OFFSETS_WAIT) : e.getCause().getMessage())
+                    + "); bytes estimated from sampled records");
+            return null;
+        } catch (InterruptedException e) {
+            throw failed("the brokers", e);
+        }
+        return admin.describeLogDirs(ids, new DescribeLogDirsOptions().timeoutMs((int) OFFSETS_WAIT.toMillis()))
+                .descriptions();
+    }
+
     /**
-     * The size of each partition's log on its largest replica, from the brokers that answer within
-     * {@link #OFFSETS_WAIT}; empty when the brokers do not allow the request.
+     * The size of each partition's log on its largest replica, from the brokers that answered by {@code deadline};
+     * empty when the brokers do not allow the request.
      */
-    private Map<TopicPartition, Long> logSizes(Collection<TopicPartition> partitions) {
+    private Map<TopicPartition, Long> logSizes(Map<Integer, KafkaFuture<Map<String, LogDirDescription>>> answers,
+            Collection<TopicPartition> partitions, long deadline) {
         Set<TopicPartition> wanted = new HashSet<>(partitions);
         Map<TopicPartition, Long> sizes = new HashMap<>();
-        List<Integer> brokers;
-        try {
-            brokers = get(admin.describeCluster().nodes(), "the brokers").stream().map(Node::id)
-                    .collect(Collectors.toList());
-        } catch (IllegalStateException e) {
-            notes.add("log sizes unavailable (" + e.getMessage() + "); bytes estimated from sampled records");
+        if (answers == null) {
             return sizes;
         }
-        Map<Integer, KafkaFuture<Map<String, LogDirDescription>>> answers = admin.describeLogDirs(brokers,
-                new DescribeLogDirsOptions().timeoutMs((int) OFFSETS_WAIT.toMillis())).descriptions();
-        long deadline = System.nanoTime() + OFFSETS_WAIT.toNanos();
         List<Integer> silent = new ArrayList<>();
         for (Map.Entry<Integer, KafkaFuture<Map<String, LogDirDescription>>> broker : answers.entrySet()) {
             Map<String, LogDirDescription> dirs;
