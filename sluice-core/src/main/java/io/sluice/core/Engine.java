@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.core.commit.BrokerWatch;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.commit.SourceGroupCommit;
 import io.sluice.core.internal.budget.MemoryBudget;
@@ -195,7 +196,7 @@ public final class Engine implements AutoCloseable {
                     config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)),
                     "read_committed".equalsIgnoreCase(String.valueOf(props.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)))
                             ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED,
-                    hasRack(props)), parts, sink);
+                    BrokerWatch.readsFromFollowers(props)), parts, sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats, () -> engine.health() != Health.STOPPED && engine.health() != Health.FAILED);
             metrics.bindSource(engine::sourceUnreachable);
@@ -273,12 +274,6 @@ public final class Engine implements AutoCloseable {
      */
     public Map<TopicPartition, Integer> partitionsOfUnansweredSourceBrokers() {
         return loop.partitionsOfUnansweredBrokers();
-    }
-
-    /** Whether a consumer with these settings has a rack: a follower in it may then serve its fetches (KIP-392). */
-    static boolean hasRack(Map<String, Object> consumerProperties) {
-        Object rack = consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG);
-        return rack != null && !String.valueOf(rack).isBlank();
     }
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */

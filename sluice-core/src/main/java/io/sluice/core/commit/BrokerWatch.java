@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.Node;
@@ -140,6 +141,15 @@ public final class BrokerWatch {
         this.grace = grace;
         this.readsFromFollowers = readsFromFollowers;
         this.words = words;
+    }
+
+    /**
+     * Whether a consumer with these settings has a rack ({@code client.rack}): a follower in it may then serve its
+     * fetches (KIP-392), which the watch must follow ({@code readsFromFollowers}).
+     */
+    public static boolean readsFromFollowers(Map<String, ?> consumerProperties) {
+        Object rack = consumerProperties.get(ConsumerConfig.CLIENT_RACK_CONFIG);
+        return rack != null && !String.valueOf(rack).isBlank();
     }
 
     /**

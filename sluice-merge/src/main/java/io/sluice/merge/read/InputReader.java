@@ -120,9 +120,8 @@ public final class InputReader implements Runnable {
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, fetch);
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Math.max(fetch, 16 * fetch));
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        Object rack = props.get(ConsumerConfig.CLIENT_RACK_CONFIG);
-        this.brokers = new BrokerWatch(consumer, InputReach.grace(maxWait),
-                rack != null && !String.valueOf(rack).isBlank(), new BrokerWatch.Words() {
+        this.brokers = new BrokerWatch(consumer, InputReach.grace(maxWait), BrokerWatch.readsFromFollowers(props),
+                new BrokerWatch.Words() {
             @Override
             public void silent(Node broker, Set<TopicPartition> partitions, long seconds) {
                 LOG.warn("input '{}': broker {} ({}:{}), read for partition{} {}, has not answered for {} s while "
