@@ -6,6 +6,7 @@ import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.commit.TargetReach;
+import io.sluice.core.commit.TargetRoles;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.mirror.copy.AcknowledgedWrites;
 import io.sluice.mirror.copy.MirrorSink;
@@ -18,15 +19,18 @@ import io.sluice.mirror.topics.TopicSync;
 import io.sluice.mirror.topics.TopicsFirst;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -139,12 +143,27 @@ public final class Mirror implements AutoCloseable {
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
                     TargetReach.of(config.targetProperties(), writes::producerMetrics,
-                            transactions == null ? sink::sending : () -> sink.sending() || transactions.committing()));
+                            transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(),
+                            targetRoles(config, targetAdmin, engine, transactions)));
         } catch (RuntimeException e) {
             engine.close();
             sink.close();
             throw e;
         }
+    }
+
+    /**
+     * What each target broker does for this mirror, asked of the target when one of them owes an answer: it leads the
+     * target partitions copied into, and exactly once it coordinates the progress group and the transactions.
+     */
+    private static TargetRoles targetRoles(MirrorConfig config, Admin targetAdmin, Engine engine,
+            TargetTransactionCommit transactions) {
+        Supplier<List<TopicPartition>> written = () -> engine.partitions().stream()
+                .map(p -> new TopicPartition(config.naming().target(p.partition().topic()), p.partition().partition()))
+                .toList();
+        return transactions == null ? new TargetRoles(targetAdmin, written, Optional.empty(), List::of)
+                : new TargetRoles(targetAdmin, written, Optional.of(config.progressGroup()),
+                        transactions::transactionalIds);
     }
 
     /** The engine that runs the copy: its health, statistics and partitions. */
@@ -169,6 +188,15 @@ public final class Mirror implements AutoCloseable {
      */
     public Optional<Duration> targetUnreachable() {
         return targetReach.unreachableFor(System.nanoTime());
+    }
+
+    /**
+     * The target brokers that have owed copies an answer for {@link TargetReach#GRACE} or longer while the target's
+     * other brokers answer, with how long (said once in the log with what each does for the mirror, and again when it
+     * answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
+     */
+    public Map<Integer, Duration> targetBrokersUnanswered() {
+        return targetReach.brokersUnanswered(System.nanoTime());
     }
 
     public MirrorConfig config() {

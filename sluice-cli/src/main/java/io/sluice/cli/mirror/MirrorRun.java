@@ -17,6 +17,7 @@ import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorDelivery;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,6 +127,11 @@ final class MirrorRun {
         @Override
         public Optional<Duration> targetUnreachable() {
             return mirror.targetUnreachable();
+        }
+
+        @Override
+        public Map<Integer, Duration> targetBrokersUnanswered() {
+            return mirror.targetBrokersUnanswered();
         }
 
         @Override

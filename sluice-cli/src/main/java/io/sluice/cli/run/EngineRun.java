@@ -12,6 +12,7 @@ import io.sluice.core.PartitionStats;
 import io.sluice.core.RecordsLostException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -77,6 +78,14 @@ public final class EngineRun {
          */
         default Optional<Duration> targetUnreachable() {
             return Optional.empty();
+        }
+
+        /**
+         * The brokers of the cluster the sink writes to that owe it an answer while the others answer, with how long
+         * (as of the last {@link #targetUnreachable()} look); empty for a sink that writes to no cluster.
+         */
+        default Map<Integer, Duration> targetBrokersUnanswered() {
+            return Map.of();
         }
 
         /**
@@ -147,15 +156,17 @@ public final class EngineRun {
     }
 
     /**
-     * The partitions without a leader in the source cluster, and the source brokers that stopped answering while the
-     * others answer, for the end of the line: the lag of their partitions stands still.
+     * The partitions without a leader in the source cluster, and the source and target brokers that stopped answering
+     * while the others answer, for the end of the line: the lag of the partitions that need them stands still.
      */
-    private static String withoutLeader(Engine engine) {
+    private static String withoutLeader(Engine engine, Story story) {
         StringBuilder s = new StringBuilder();
         engine.partitionsWithoutLeader().forEach((tp, d) -> s.append(s.length() == 0 ? "" : " · ").append(tp)
                 .append(" has no leader for ").append(Units.duration(d)));
         engine.sourceBrokersUnanswered().forEach((broker, d) -> s.append(s.length() == 0 ? "" : " · ")
                 .append("no answer from source broker ").append(broker).append(" for ").append(Units.duration(d)));
+        story.targetBrokersUnanswered().forEach((broker, d) -> s.append(s.length() == 0 ? "" : " · ")
+                .append("no answer from target broker ").append(broker).append(" for ").append(Units.duration(d)));
         return s.toString();
     }
 
@@ -166,7 +177,7 @@ public final class EngineRun {
             if (engine.health() == Health.DRAINING) {
                 reporter.stopping(now, story.drainMessage());
             } else {
-                reporter.update(now, withoutLeader(engine));
+                reporter.update(now, withoutLeader(engine, story));
             }
             if (!warned && engine.partitions().isEmpty() && now.nanos() - start > ASSIGNMENT_WARNING.toNanos()) {
                 warned = true;

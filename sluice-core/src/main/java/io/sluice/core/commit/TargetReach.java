@@ -36,6 +36,8 @@ public final class TargetReach {
     private final Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers;
     private final BooleanSupplier sending;
     private final Silence silence;
+    /** Which of its brokers owes an answer while the others answer; null when not watched. */
+    private final TargetBrokers brokers;
     /**
      * Each producer's count of responses at the last look, by its metric (a producer hands out a new view of its
      * metrics at every call, but keeps each metric).
@@ -49,8 +51,19 @@ public final class TargetReach {
     public static TargetReach of(Map<String, ?> clientProperties,
             Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
             BooleanSupplier sending) {
+        return of(clientProperties, producers, sending, null);
+    }
+
+    /**
+     * As {@link #of(Map, Supplier, BooleanSupplier)}, and each broker watched: one that owes the producers an answer
+     * while {@code probe} finds the rest of the cluster answering is said by name, with what it does for this run
+     * ({@link TargetBrokers}); a probe's answer is also proof that the cluster answers. A null probe watches none.
+     */
+    public static TargetReach of(Map<String, ?> clientProperties,
+            Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
+            BooleanSupplier sending, TargetBrokers.Probe probe) {
         return new TargetReach(String.valueOf(clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)),
-                producers, sending, GRACE);
+                producers, sending, GRACE, probe == null ? null : new TargetBrokers("target broker", GRACE, probe));
     }
 
     /**
@@ -62,10 +75,17 @@ public final class TargetReach {
      */
     public TargetReach(String where, Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
             BooleanSupplier sending, Duration grace) {
+        this(where, producers, sending, grace, null);
+    }
+
+    /** As {@link #TargetReach(String, Supplier, BooleanSupplier, Duration)}, with each broker watched (or null). */
+    public TargetReach(String where, Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
+            BooleanSupplier sending, Duration grace, TargetBrokers brokers) {
         this.where = where;
         this.producers = producers;
         this.sending = sending;
         this.silence = new Silence(grace);
+        this.brokers = brokers;
     }
 
     /**
@@ -75,6 +95,14 @@ public final class TargetReach {
     public synchronized Optional<Duration> unreachableFor(long now) {
         observe(now);
         return silence.length(now);
+    }
+
+    /**
+     * The brokers of the cluster that owe this run an answer while the others answer, said once the grace has passed,
+     * with how long as of {@code now} (nanos); empty when none, or when brokers are not watched. Reads the last look.
+     */
+    public synchronized Map<Integer, Duration> brokersUnanswered(long now) {
+        return brokers == null ? Map.of() : brokers.silent(now);
     }
 
     private void observe(long now) {
@@ -95,6 +123,9 @@ public final class TargetReach {
             waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
         }
         responses.keySet().retainAll(seen);
+        if (brokers != null) {
+            answered |= brokers.look(now, current); // the cluster answered a question: a broker owes, not the cluster
+        }
         switch (silence.look(now, answered, waiting)) {
             case BEGAN -> LOG.warn("no answer from the target cluster ({}) for {} s while records wait to be written;"
                     + " its producers retry until it answers (up to delivery.timeout.ms; --verbose shows the clients'"

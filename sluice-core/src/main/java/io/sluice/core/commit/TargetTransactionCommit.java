@@ -284,6 +284,11 @@ public final class TargetTransactionCommit implements CommitPoint {
                 .toList();
     }
 
+    /** The transactional ids of the partitions' producers now, for a {@link TargetRoles}; from any thread. */
+    public List<String> transactionalIds() {
+        return transactions.keySet().stream().map(this::transactionalId).toList();
+    }
+
     @Override
     public void close() {
         release(Set.copyOf(transactions.keySet()), false);
