@@ -1,6 +1,7 @@
 package io.sluice.merge;
 
 import io.sluice.core.commit.TargetReach;
+import io.sluice.core.commit.TargetRoles;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.merge.commit.AcknowledgedCommit;
 import io.sluice.merge.commit.MergeCommit;
@@ -40,6 +41,8 @@ public final class Merge implements AutoCloseable {
     private final OwnersGroup owners;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private final TargetReach targetReach;
+    /** Asked only while a target broker owes the producers an answer. */
+    private final TargetRoles targetRoles;
 
     private Merge(MergeConfig config, MergeTopics.Layout layout, Map<String, Object> ownersMember,
             MergeCounts counts) {
@@ -67,7 +70,11 @@ public final class Merge implements AutoCloseable {
         this.runner = new MergeRunner(config, layout, commit, owners,
                 !"none".equals(String.valueOf(producer.get(ProducerConfig.COMPRESSION_TYPE_CONFIG))), counts,
                 failure::completeExceptionally);
-        this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending);
+        this.targetRoles = new TargetRoles(config.targetProperties(), runner::owned,
+                config.delivery() == MergeDelivery.EXACTLY_ONCE ? Optional.of(config.progressGroup()) : Optional.empty(),
+                commit::transactionalIds);
+        this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending,
+                targetRoles);
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,
@@ -133,6 +140,15 @@ public final class Merge implements AutoCloseable {
      */
     public Optional<Duration> targetUnreachable() {
         return targetReach.unreachableFor(System.nanoTime());
+    }
+
+    /**
+     * The target brokers that have owed the merge's producers an answer for {@link TargetReach#GRACE} or longer while
+     * the target's other brokers answer, with how long (said once in the log with what each does for the merge, and
+     * again when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
+     */
+    public Map<Integer, Duration> targetBrokersUnanswered() {
+        return targetReach.brokersUnanswered(System.nanoTime());
     }
 
     /**
@@ -221,7 +237,11 @@ public final class Merge implements AutoCloseable {
         runner.close();
         readers.forEach(InputReader::stop);
         joinAll(Duration.ofSeconds(30), threads);
-        commit.close();
+        try {
+            commit.close();
+        } finally {
+            targetRoles.close();
+        }
     }
 
     private static void joinAll(Duration timeout, List<Thread> which) throws InterruptedException {

@@ -53,9 +53,11 @@ public final class Mirror implements AutoCloseable {
     private final TopicSync topicSync;
     private final Optional<GroupOffsetSync> groupSync;
     private final TargetReach targetReach;
+    /** What each target broker does for this mirror, asked only while one owes the producers an answer. */
+    private final TargetRoles targetRoles;
 
     private Mirror(MirrorConfig config, Admin sourceAdmin, Admin targetAdmin, MirrorSink sink, Engine engine,
-            TopicSync topicSync, Optional<GroupOffsetSync> groupSync, TargetReach targetReach) {
+            TopicSync topicSync, Optional<GroupOffsetSync> groupSync, TargetReach targetReach, TargetRoles targetRoles) {
         this.config = config;
         this.sourceAdmin = sourceAdmin;
         this.targetAdmin = targetAdmin;
@@ -64,6 +66,7 @@ public final class Mirror implements AutoCloseable {
         this.topicSync = topicSync;
         this.groupSync = groupSync;
         this.targetReach = targetReach;
+        this.targetRoles = targetRoles;
     }
 
     /** Starts copying; the engine joins the source group and claims its partitions in the background. */
@@ -137,6 +140,7 @@ public final class Mirror implements AutoCloseable {
             engineConfig.meterRegistry(registry);
         }
         Engine engine = Engine.startSink(engineConfig.build(), sink);
+        TargetRoles roles = targetRoles(config, engine, transactions);
         try {
             Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
                     sourceCluster, sourceAdmin, targetAdmin));
@@ -144,8 +148,9 @@ public final class Mirror implements AutoCloseable {
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
                     TargetReach.of(config.targetProperties(), writes::producerMetrics,
                             transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(),
-                            targetRoles(config, targetAdmin, engine, transactions)));
+                            roles), roles);
         } catch (RuntimeException e) {
+            roles.close();
             engine.close();
             sink.close();
             throw e;
@@ -156,13 +161,12 @@ public final class Mirror implements AutoCloseable {
      * What each target broker does for this mirror, asked of the target when one of them owes an answer: it leads the
      * target partitions copied into, and exactly once it coordinates the progress group and the transactions.
      */
-    private static TargetRoles targetRoles(MirrorConfig config, Admin targetAdmin, Engine engine,
-            TargetTransactionCommit transactions) {
+    private static TargetRoles targetRoles(MirrorConfig config, Engine engine, TargetTransactionCommit transactions) {
         Supplier<List<TopicPartition>> written = () -> engine.partitions().stream()
                 .map(p -> new TopicPartition(config.naming().target(p.partition().topic()), p.partition().partition()))
                 .toList();
-        return transactions == null ? new TargetRoles(targetAdmin, written, Optional.empty(), List::of)
-                : new TargetRoles(targetAdmin, written, Optional.of(config.progressGroup()),
+        return transactions == null ? new TargetRoles(config.targetProperties(), written, Optional.empty(), List::of)
+                : new TargetRoles(config.targetProperties(), written, Optional.of(config.progressGroup()),
                         transactions::transactionalIds);
     }
 
@@ -232,6 +236,7 @@ public final class Mirror implements AutoCloseable {
                 // the engine committed or failed already; closing the producers can only lose uncommitted sends
             }
             groupSync.ifPresent(GroupOffsetSync::finish);
+            targetRoles.close();
             sourceAdmin.close(Duration.ofSeconds(5));
             targetAdmin.close(Duration.ofSeconds(5));
         }

@@ -176,6 +176,8 @@ final class MergeRun {
         merge.inputBrokersUnanswered().forEach((input, brokers) -> brokers.forEach((b, d) -> s
                 .append(" · no answer from input ").append(input).append(" broker ").append(b).append(" for ")
                 .append(Units.duration(d))));
+        merge.targetBrokersUnanswered().forEach((b, d) -> s.append(" · no answer from target broker ").append(b)
+                .append(" for ").append(Units.duration(d)));
         return s.toString();
     }
 

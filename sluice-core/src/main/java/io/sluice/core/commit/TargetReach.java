@@ -3,9 +3,11 @@ package io.sluice.core.commit;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -107,9 +109,11 @@ public final class TargetReach {
 
     private void observe(long now) {
         boolean answered = false;
-        boolean waiting = sending.getAsBoolean();
+        boolean sendingNow = sending.getAsBoolean();
+        boolean waiting = sendingNow;
         Collection<? extends Map<MetricName, ? extends Metric>> current = producers.get();
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<TargetBrokers.Producer> looked = new ArrayList<>(current.size());
         for (Map<MetricName, ? extends Metric> metrics : current) {
             Metric responseCount = metric(metrics, "response-total");
             if (responseCount == null) {
@@ -120,11 +124,14 @@ public final class TargetReach {
             double count = value(responseCount);
             Double before = responses.put(responseCount, count);
             answered |= before != null && before != count;
-            waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
+            boolean holds = value(metric(metrics, "buffer-available-bytes"))
+                    < value(metric(metrics, "buffer-total-bytes"));
+            waiting |= holds;
+            looked.add(new TargetBrokers.Producer(metrics, holds || sendingNow));
         }
         responses.keySet().retainAll(seen);
         if (brokers != null) {
-            answered |= brokers.look(now, current); // the cluster answered a question: a broker owes, not the cluster
+            answered |= brokers.look(now, looked); // the cluster answered a question: a broker owes, not the cluster
         }
         switch (silence.look(now, answered, waiting)) {
             case BEGAN -> LOG.warn("no answer from the target cluster ({}) for {} s while records wait to be written;"

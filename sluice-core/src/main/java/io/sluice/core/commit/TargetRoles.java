@@ -1,5 +1,6 @@
 package io.sluice.core.commit;
 
+import io.sluice.core.ClusterConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,6 +13,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
@@ -28,35 +30,53 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * {@code __transaction_state} that its id hashes to, as Kafka places them, so no question waits on a coordinator
  * that may be the broker not answering. An answer is also proof that the cluster answers.
  *
- * <p>Threading: {@link #ask} from any thread; the admin client's thread completes its answer.
+ * <p>It asks through an admin client of its own, made at the first question (most runs never ask one), that gives up
+ * a request a broker holds after {@link #REQUEST_TIMEOUT}, shorter than a question: its first metadata question may go
+ * to the very broker that does not answer (a bootstrap address), and with Kafka's 30 s every question until then
+ * timed out, so the whole target was called silent (measured with a merge whose output broker was black-holed).
+ *
+ * <p>Threading: {@link #ask} and {@link #close} from any thread, under this object's lock; the admin client's thread
+ * completes the answers.
  */
-public final class TargetRoles implements TargetBrokers.Probe {
+public final class TargetRoles implements TargetBrokers.Probe, AutoCloseable {
+
+    /** Shorter than a question ({@link TargetBrokers#QUESTION}): the next question goes to another broker. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(4);
 
     /** Where Kafka keeps the groups' state and the transactions' state: their coordinators lead these partitions. */
     private static final String GROUPS_TOPIC = "__consumer_offsets";
     private static final String TRANSACTIONS_TOPIC = "__transaction_state";
 
-    private final Admin admin;
+    private final Map<String, Object> connection;
+    private Admin admin;
+    private boolean closed;
     private final Supplier<? extends Collection<TopicPartition>> written;
     private final Optional<String> progressGroup;
     private final Supplier<? extends Collection<String>> transactionalIds;
 
     /**
-     * @param admin            an admin client of the cluster written to (its request timeout bounds a held question)
+     * @param clientProperties the settings of the clients of the cluster written to (its connection settings are used)
      * @param written          the partitions this run writes to now
      * @param progressGroup    the group every commit writes progress to, if any
      * @param transactionalIds the transactional ids of this run's producers now (none at least once)
      */
-    public TargetRoles(Admin admin, Supplier<? extends Collection<TopicPartition>> written,
+    public TargetRoles(Map<String, ?> clientProperties, Supplier<? extends Collection<TopicPartition>> written,
             Optional<String> progressGroup, Supplier<? extends Collection<String>> transactionalIds) {
-        this.admin = admin;
+        this.connection = ClusterConnection.of(clientProperties);
+        this.connection.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) REQUEST_TIMEOUT.toMillis());
         this.written = written;
         this.progressGroup = progressGroup;
         this.transactionalIds = transactionalIds;
     }
 
     @Override
-    public CompletableFuture<TargetBrokers.Answer> ask(Duration timeout) {
+    public synchronized CompletableFuture<TargetBrokers.Answer> ask(Duration timeout) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("closed"));
+        }
+        if (admin == null) {
+            admin = Admin.create(connection);
+        }
         int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         Set<TopicPartition> partitions = new HashSet<>(written.get());
         Collection<String> ids = List.copyOf(transactionalIds.get());
@@ -68,11 +88,33 @@ public final class TargetRoles implements TargetBrokers.Probe {
         }
         CompletableFuture<Collection<Node>> brokers = admin.describeCluster(
                 new DescribeClusterOptions().timeoutMs(millis)).nodes().toCompletionStage().toCompletableFuture();
-        CompletableFuture<Map<String, TopicDescription>> described = topics.isEmpty()
-                ? CompletableFuture.completedFuture(Map.of())
-                : admin.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(millis)).allTopicNames()
-                        .toCompletionStage().toCompletableFuture();
-        return brokers.thenCombine(described, (nodes, descriptions) -> answer(nodes, descriptions, partitions, ids));
+        // each topic on its own: one this process may not describe (an internal topic under ACLs) or that was deleted
+        // leaves the others' leaders known
+        Map<String, CompletableFuture<TopicDescription>> each = new TreeMap<>();
+        if (!topics.isEmpty()) {
+            admin.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(millis)).topicNameValues()
+                    .forEach((topic, f) -> each.put(topic, f.toCompletionStage().toCompletableFuture()
+                            .handle((description, e) -> e == null ? description : null)));
+        }
+        return CompletableFuture.allOf(each.values().toArray(CompletableFuture[]::new)).thenCombine(brokers,
+                (all, nodes) -> {
+                    Map<String, TopicDescription> descriptions = new TreeMap<>();
+                    each.forEach((topic, f) -> {
+                        TopicDescription d = f.join();
+                        if (d != null) {
+                            descriptions.put(topic, d);
+                        }
+                    });
+                    return answer(nodes, descriptions, partitions, ids);
+                });
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
     }
 
     private TargetBrokers.Answer answer(Collection<Node> nodes, Map<String, TopicDescription> descriptions,

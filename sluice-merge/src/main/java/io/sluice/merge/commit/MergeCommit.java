@@ -44,6 +44,11 @@ public interface MergeCommit extends AutoCloseable {
     /** The metrics of each producer writing to the target now (live views), for a {@code TargetReach}; any thread. */
     Collection<Map<MetricName, ? extends Metric>> producerMetrics();
 
+    /** The transactional ids of the producers writing now, for a {@code TargetRoles}; none at least once. */
+    default Collection<String> transactionalIds() {
+        return java.util.List.of();
+    }
+
     /** The partitions are no longer this instance's: revoked after their last commit, or {@code lost}. */
     void release(Collection<TopicPartition> partitions, boolean lost);
 

@@ -50,6 +50,11 @@ public final class TransactionalCommit implements MergeCommit {
     }
 
     @Override
+    public Collection<String> transactionalIds() {
+        return transactions.transactionalIds();
+    }
+
+    @Override
     public void flush(TopicPartition output) {
         // the transaction's commit waits for every send in it
     }

@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -105,6 +106,11 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     /** The output partitions this instance merges now. */
     public int ownedPartitions() {
         return owned.size();
+    }
+
+    /** Which output partitions this instance merges now; from any thread. */
+    public Set<TopicPartition> owned() {
+        return Set.copyOf(owned.keySet());
     }
 
     /** Whether a merge thread waits on the target now: a send, flush or commit ({@link OutputPartition#sending}). */
