@@ -1,5 +1,6 @@
 package io.sluice.merge;
 
+import io.sluice.core.commit.TargetBrokers;
 import io.sluice.core.commit.TargetReach;
 import io.sluice.core.commit.TargetRoles;
 import io.sluice.core.commit.TargetTransactionCommit;
@@ -72,9 +73,9 @@ public final class Merge implements AutoCloseable {
                 failure::completeExceptionally);
         this.targetRoles = new TargetRoles(config.targetProperties(), runner::owned,
                 config.delivery() == MergeDelivery.EXACTLY_ONCE ? Optional.of(config.progressGroup()) : Optional.empty(),
-                commit::transactionalIds);
+                commit::transactionalIds).prepare();
         this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending,
-                targetRoles);
+                new TargetBrokers(TargetReach.GRACE, targetRoles, runner::waits));
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,
@@ -143,9 +144,9 @@ public final class Merge implements AutoCloseable {
     }
 
     /**
-     * The target brokers that have owed the merge's producers an answer for {@link TargetReach#GRACE} or longer while
-     * the target's other brokers answer, with how long (said once in the log with what each does for the merge, and
-     * again when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
+     * The target brokers that have held the merge's writes or commits up for {@link TargetReach#GRACE} or longer without
+     * an answer while the target's other brokers answer, with how long (said once in the log with what waits for each,
+     * and again when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
      */
     public Map<Integer, Duration> targetBrokersUnanswered() {
         return targetReach.brokersUnanswered(System.nanoTime());
@@ -232,12 +233,12 @@ public final class Merge implements AutoCloseable {
     /** Hands the partitions over (each commits what it merged), then stops every thread. */
     @Override
     public void close() throws Exception {
-        owners.stop();
-        joinAll(Duration.ofSeconds(60), threads.subList(threads.size() - 1, threads.size()));
-        runner.close();
-        readers.forEach(InputReader::stop);
-        joinAll(Duration.ofSeconds(30), threads);
         try {
+            owners.stop();
+            joinAll(Duration.ofSeconds(60), threads.subList(threads.size() - 1, threads.size()));
+            runner.close();
+            readers.forEach(InputReader::stop);
+            joinAll(Duration.ofSeconds(30), threads);
             commit.close();
         } finally {
             targetRoles.close();

@@ -5,9 +5,11 @@ import io.sluice.core.ClusterConnection;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.TargetBrokers;
 import io.sluice.core.commit.TargetReach;
 import io.sluice.core.commit.TargetRoles;
 import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.core.commit.TargetWait;
 import io.sluice.mirror.copy.AcknowledgedWrites;
 import io.sluice.mirror.copy.MirrorSink;
 import io.sluice.mirror.copy.TargetWrites;
@@ -140,15 +142,16 @@ public final class Mirror implements AutoCloseable {
             engineConfig.meterRegistry(registry);
         }
         Engine engine = Engine.startSink(engineConfig.build(), sink);
-        TargetRoles roles = targetRoles(config, engine, transactions);
+        TargetRoles roles = targetRoles(config, targetAdmin, engine, transactions);
         try {
             Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
                     sourceCluster, sourceAdmin, targetAdmin));
+            TargetBrokers brokers = new TargetBrokers(TargetReach.GRACE, roles, () -> waits(config, sink, transactions));
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
                     TargetReach.of(config.targetProperties(), writes::producerMetrics,
                             transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(),
-                            roles), roles);
+                            brokers), roles);
         } catch (RuntimeException e) {
             roles.close();
             engine.close();
@@ -158,16 +161,36 @@ public final class Mirror implements AutoCloseable {
     }
 
     /**
-     * What each target broker does for this mirror, asked of the target when one of them owes an answer: it leads the
-     * target partitions copied into, and exactly once it coordinates the progress group and the transactions.
+     * What each target broker does for this mirror, asked of the target when copies wait: it leads the target
+     * partitions copied into, and exactly once it coordinates the progress group and the transactions.
      */
-    private static TargetRoles targetRoles(MirrorConfig config, Engine engine, TargetTransactionCommit transactions) {
+    private static TargetRoles targetRoles(MirrorConfig config, Admin targetAdmin, Engine engine,
+            TargetTransactionCommit transactions) {
         Supplier<List<TopicPartition>> written = () -> engine.partitions().stream()
-                .map(p -> new TopicPartition(config.naming().target(p.partition().topic()), p.partition().partition()))
-                .toList();
-        return transactions == null ? new TargetRoles(config.targetProperties(), written, Optional.empty(), List::of)
-                : new TargetRoles(config.targetProperties(), written, Optional.of(config.progressGroup()),
-                        transactions::transactionalIds);
+                .map(p -> target(config, p.partition())).toList();
+        return transactions == null
+                ? new TargetRoles(targetAdmin, config.targetProperties(), written, Optional.empty(), Map::of)
+                : new TargetRoles(targetAdmin, config.targetProperties(), written, Optional.of(config.progressGroup()),
+                        () -> {
+                            Map<TopicPartition, String> ids = new HashMap<>();
+                            transactions.transactionalIds().forEach((source, id) -> ids.put(target(config, source), id));
+                            return ids;
+                        });
+    }
+
+    /** What the copies wait for in the target now, by target partition: their acknowledgements, or their commit. */
+    private static Map<TopicPartition, TargetWait> waits(MirrorConfig config, MirrorSink sink,
+            TargetTransactionCommit transactions) {
+        Map<TopicPartition, TargetWait> waits = sink.waits();
+        if (transactions != null) {
+            transactions.commitsWaiting().forEach((source, since) ->
+                    waits.put(target(config, source), new TargetWait(TargetWait.Kind.COMMIT, since)));
+        }
+        return waits;
+    }
+
+    private static TopicPartition target(MirrorConfig config, TopicPartition source) {
+        return new TopicPartition(config.naming().target(source.topic()), source.partition());
     }
 
     /** The engine that runs the copy: its health, statistics and partitions. */
@@ -195,9 +218,9 @@ public final class Mirror implements AutoCloseable {
     }
 
     /**
-     * The target brokers that have owed copies an answer for {@link TargetReach#GRACE} or longer while the target's
-     * other brokers answer, with how long (said once in the log with what each does for the mirror, and again when it
-     * answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
+     * The target brokers that have held copies or commits up for {@link TargetReach#GRACE} or longer without an answer
+     * while the target's other brokers answer, with how long (said once in the log with what waits for each, and again
+     * when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
      */
     public Map<Integer, Duration> targetBrokersUnanswered() {
         return targetReach.brokersUnanswered(System.nanoTime());
@@ -235,10 +258,13 @@ public final class Mirror implements AutoCloseable {
             } catch (Exception e) {
                 // the engine committed or failed already; closing the producers can only lose uncommitted sends
             }
-            groupSync.ifPresent(GroupOffsetSync::finish);
             targetRoles.close();
-            sourceAdmin.close(Duration.ofSeconds(5));
-            targetAdmin.close(Duration.ofSeconds(5));
+            try {
+                groupSync.ifPresent(GroupOffsetSync::finish);
+            } finally {
+                sourceAdmin.close(Duration.ofSeconds(5));
+                targetAdmin.close(Duration.ofSeconds(5));
+            }
         }
     }
 

@@ -3,88 +3,99 @@ package io.sluice.core.commit;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
 
 /**
- * Which broker of the cluster a run writes to owes this run an answer while the cluster's other brokers answer: a
- * network fault between this process and that one broker, or the broker hangs, while the cluster still sees it. A
- * producer that waits (it holds records, or a commit waits) and has requests out to a broker with no answer since
- * ({@link OutstandingRequests}, from its per-broker counts) waits for that broker; a broker waited for by some producer,
- * and that answered none of them since, owes the run an answer. Whether the rest of the cluster answers, and what the
- * broker does for this run, a {@link Probe} asks the cluster: only while a broker has owed for {@link #ASK_AFTER}, at
- * most one question at a time. A broker is said once it has owed for the grace, the cluster answered since, and it
- * does something for this run (a broker whose partitions moved away owes nothing that matters: it is excused, and
- * asked about again every {@link #ASK_EXCUSED}); once more when it answers again, when this run no longer needs it,
- * or when nothing waits for it any more. A gap between looks of {@link Silence#STALLED} or more was this process not
- * running (as {@link Silence}).
+ * Which broker of the cluster a run writes to holds the run's writes up while the cluster's other brokers answer: a
+ * network fault between this process and that one broker, or the broker hangs, while the cluster still sees it.
+ *
+ * <p>It starts from what waits, as the run itself knows it ({@link TargetWait}: a partition's records flushed and not
+ * yet acknowledged, or its commit), not from the clients' counts alone: a count of requests and responses cannot tell
+ * a healthy broker that was asked nothing from one that holds requests it cannot be asked again (three skeptical
+ * reviews found false alarms and missed silences in every rule built on counts alone). Once a wait has lasted
+ * {@link #ASK_AFTER}, the cluster is asked ({@link Probe}, every {@link #QUESTION} while waits last, one question at a
+ * time) who leads the partition and who coordinates its transaction and the progress group; an answer is also proof
+ * that the cluster answers. A wait that has lasted the grace, with an answer since it began, is laid on the brokers
+ * that serve it, that no producer of the run has heard from since it began, and that hold a request (one written
+ * after their last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker
+ * is laid on the partition's leader if it is silent (its requests went out before its last answer was seen). A wait
+ * laid on no broker is said by no one here, and the cluster's answers are then no proof: the cluster-wide watch keeps
+ * its say. Each broker blamed is said once, with what waits for it, and once more when it answers again or nothing
+ * waits for it any more. Counts are read at looks: a change seen at a look happened after the look before, which is
+ * the time taken for it. A gap between looks of {@link Silence#STALLED} or more was this process not running (as
+ * {@link Silence}): waits count from the look after it.
  *
  * <p>Threading: one thread at a time (its owner's lock); the probe's answers are read at the next look.
  */
 public final class TargetBrokers {
 
-    /** Owed this long, the cluster is asked whether it answers and what the broker does for this run. */
+    /** A wait this long, the cluster is asked who serves the partition (and whether it answers at all). */
     static final Duration ASK_AFTER = Duration.ofSeconds(5);
     /** How long a question may take, and the least time between two. */
     static final Duration QUESTION = Duration.ofSeconds(5);
-    /** How often the cluster is asked about brokers excused while they owe: their partitions may come back. */
-    static final Duration ASK_EXCUSED = Duration.ofSeconds(30);
 
-    /** Asks the cluster which brokers it has and what each does for this run. */
+    /** Asks the cluster which brokers it has and which of them serve this run's writes. */
     public interface Probe {
         /** The cluster's answer within {@code timeout}, or a failed future. */
         CompletableFuture<Answer> ask(Duration timeout);
     }
 
     /**
-     * The cluster's answer: its live brokers (id to host:port) and what each does for this run, in words (for example
-     * "leads [orders-0], which this process writes to").
+     * The cluster's answer: its live brokers (id to host:port); the leaders of the partitions written; the coordinator
+     * of the progress group, if any; the coordinators of the partitions' transactions, if any. What it could not tell
+     * (a topic it would not describe) is missing, and then no broker is blamed for it.
      */
-    public record Answer(Map<Integer, String> brokers, Map<Integer, List<String>> roles) {
+    public record Answer(Map<Integer, String> brokers, Map<TopicPartition, Integer> leaders,
+            Optional<Coordinator> progressGroup, Map<TopicPartition, Integer> transactions) {
         public Answer {
             brokers = Map.copyOf(brokers);
-            roles = Map.copyOf(roles);
+            leaders = Map.copyOf(leaders);
+            transactions = Map.copyOf(transactions);
         }
     }
 
-    /** One producer at a look: its metrics (a live view), and whether it waits for the cluster now. */
-    public record Producer(Map<MetricName, ? extends Metric> metrics, boolean waiting) {
+    /** A group and the broker that coordinates it. */
+    public record Coordinator(String group, int broker) {
     }
 
-    /** One producer's requests to one broker. */
-    private static final class Pair {
-        final int broker;
-        final OutstandingRequests requests;
-        boolean waited;
-
-        Pair(int broker, OutstandingRequests requests) {
-            this.broker = broker;
-            this.requests = requests;
-        }
+    /** What waits for one broker: the partitions whose records it leads, whose commits it holds, and since when. */
+    private static final class Blame {
+        final Set<TopicPartition> records = new TreeSet<>(TargetBrokers::compare);
+        final Set<TopicPartition> commits = new TreeSet<>(TargetBrokers::compare);
+        final Set<String> recordRoles = new LinkedHashSet<>();
+        final Set<String> commitRoles = new LinkedHashSet<>();
+        long since = Long.MAX_VALUE;
     }
 
-    private final String what;
     private final Duration grace;
     private final Probe probe;
-    /** By the producer's response count for the broker (a producer keeps each metric; its views are new each call). */
-    private final Map<Metric, Pair> pairs = new IdentityHashMap<>();
-    /** When each broker last answered any producer. */
+    private final Supplier<? extends Map<TopicPartition, TargetWait>> waits;
+    /** Each producer's last per-broker counts, by the metric (a producer keeps each; its views are new each call). */
+    private final Map<Metric, Double> counts = new IdentityHashMap<>();
+    /** When any producer last heard from each broker, and last wrote a request to it. */
     private final Map<Integer, Long> heardAt = new HashMap<>();
-    /** Brokers said to owe an answer, and since when they owe. */
+    private final Map<Integer, Long> askedOfAt = new HashMap<>();
+    /** Brokers said to hold the run up, and since when. */
     private final Map<Integer, Long> said = new TreeMap<>();
-    /** Brokers that owe an answer the cluster says this run does not need (their partitions moved away). */
-    private final Set<Integer> excused = new HashSet<>();
     private long lookedAt;
+    /** The look after this process last did not run: waits count from here at the earliest. */
+    private long resumedAt = Long.MIN_VALUE;
     private CompletableFuture<Answer> question;
     private long askedAt;
     /** The last answer, and the look that read it. */
@@ -92,100 +103,74 @@ public final class TargetBrokers {
     private long answeredAt;
 
     /**
-     * @param what  what the brokers are, for the words ("target broker")
-     * @param grace how long a broker may owe an answer before it is said
+     * @param grace how long a wait lasts before the brokers it waits for are said
+     * @param waits the waits of the run's writers now, by the partition written (target partitions)
      */
-    public TargetBrokers(String what, Duration grace, Probe probe) {
-        this.what = what;
+    public TargetBrokers(Duration grace, Probe probe, Supplier<? extends Map<TopicPartition, TargetWait>> waits) {
         this.grace = grace;
         this.probe = probe;
+        this.waits = waits;
     }
 
     /**
-     * One look at {@code now} (nanos) at the producers; returns whether the cluster answered a question since the last
-     * look while a broker this run needs owes nothing (proof that the cluster answers for this run, beside the
-     * producers' own responses: an answer while every broker the run needs owes one is not).
+     * One look at {@code now} (nanos), with the producers' metrics; returns whether the cluster answered a question
+     * since the last look while some live broker of it holds nothing up: proof that the cluster answers, beside the
+     * producers' own responses.
      */
-    public boolean look(long now, Collection<Producer> producers) {
+    public boolean look(long now, Collection<? extends Map<MetricName, ? extends Metric>> producers) {
         boolean stalled = lookedAt != 0 && now - lookedAt >= Silence.STALLED.toNanos();
+        count(lookedAt, producers);
         lookedAt = now;
-        count(now, producers, stalled);
-        Map<Integer, Long> owed = owed();
-        excused.retainAll(owed.keySet());
-        boolean answered = read(now, owed);
-        judge(now, owed);
-        ask(now, owed);
-        return answered && answer.roles().keySet().stream().anyMatch(b -> !owed.containsKey(b));
+        if (stalled) {
+            // this process did not run: no broker is to blame for that time, so waits count from now at the earliest
+            resumedAt = now;
+            said.replaceAll((broker, since) -> now);
+            return false;
+        }
+        Map<TopicPartition, TargetWait> current = waits.get();
+        boolean answered = read(now);
+        Set<TopicPartition> unexplained = new TreeSet<>(TargetBrokers::compare);
+        Map<Integer, Blame> blamed = blame(now, current, unexplained);
+        judge(now, blamed);
+        ask(now, current);
+        // the cluster answered, and some live broker holds nothing up, and every long wait is laid on a broker: the
+        // words name what holds the run up; otherwise the cluster-wide watch keeps its own say
+        return answered && unexplained.isEmpty() && !blamed.keySet().containsAll(answer.brokers().keySet());
     }
 
-    /** The brokers said to owe an answer now, with how long as of {@code now}. */
+    /** The brokers said to hold the run up now, with how long as of {@code now}. */
     public Map<Integer, Duration> silent(long now) {
         Map<Integer, Duration> silent = new TreeMap<>();
         said.forEach((broker, since) -> silent.put(broker, Duration.ofNanos(now - since)));
         return silent;
     }
 
-    private void count(long now, Collection<Producer> producers, boolean stalled) {
+    /** Notes, per broker, whether some producer heard from it or wrote it a request since the last look. */
+    private void count(long since, Collection<? extends Map<MetricName, ? extends Metric>> producers) {
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Producer producer : producers) {
-            Map<Integer, Metric[]> byBroker = new HashMap<>();
-            producer.metrics().forEach((name, metric) -> {
+        for (Map<MetricName, ? extends Metric> metrics : producers) {
+            metrics.forEach((name, metric) -> {
                 int broker = broker(name);
-                if (broker >= 0) {
-                    Metric[] counts = byBroker.computeIfAbsent(broker, b -> new Metric[2]);
-                    counts[name.name().equals("request-total") ? 0 : 1] = metric;
-                }
-            });
-            byBroker.forEach((broker, counts) -> {
-                if (counts[0] == null || counts[1] == null) {
+                if (broker < 0) {
                     return;
                 }
-                seen.add(counts[1]);
-                double requests = value(counts[0]);
-                double responses = value(counts[1]);
-                Pair pair = pairs.get(counts[1]);
-                if (pair == null) {
-                    pairs.put(counts[1], new Pair(broker, new OutstandingRequests(now, requests, responses)));
-                    return;
+                seen.add(metric);
+                double value = value(metric);
+                Double before = counts.put(metric, value);
+                // a producer first seen now was made since the last look (a new claim, a replaced producer): what it
+                // counts happened since then too
+                if (before == null ? value > 0 : before != value) {
+                    // it came after the last look, no earlier: an answer seen at this look may have come before a
+                    // wait that began since the last one, so it does not prove the broker answered during that wait
+                    (name.name().equals("response-total") ? heardAt : askedOfAt).put(broker, since);
                 }
-                if (pair.requests.look(now, requests, responses)) {
-                    heardAt.put(broker, now);
-                }
-                if (stalled) {
-                    pair.requests.restart(now);
-                }
-                pair.waited = producer.waiting();
             });
         }
-        pairs.keySet().retainAll(seen);
-        if (stalled) {
-            heardAt.replaceAll((broker, at) -> now);
-            said.replaceAll((broker, since) -> now);
-        }
+        counts.keySet().retainAll(seen);
     }
 
-    /**
-     * Each broker that a waiting producer waits for, since when (the earliest such producer's wait, and not before the
-     * broker last answered any producer: a broker that answers others is not cut off).
-     */
-    private Map<Integer, Long> owed() {
-        Map<Integer, Long> owed = new TreeMap<>();
-        for (Pair pair : pairs.values()) {
-            long since = pair.requests.waitingSince();
-            if (pair.waited && since >= 0) {
-                owed.merge(pair.broker, since, Math::min);
-            }
-        }
-        owed.replaceAll((broker, since) -> Math.max(since, heardAt.getOrDefault(broker, 0L)));
-        return owed;
-    }
-
-    /**
-     * Reads the question's answer once it came; returns whether it came (a failed question is no answer). A broker
-     * that owes since before the answer and does nothing for this run is excused; one excused that does something for
-     * it again is no longer.
-     */
-    private boolean read(long now, Map<Integer, Long> owed) {
+    /** Reads the question's answer once it came; returns whether it came (a failed question is no answer). */
+    private boolean read(long now) {
         if (question == null || !question.isDone()) {
             return false;
         }
@@ -193,88 +178,160 @@ public final class TargetBrokers {
         question = null;
         if (done.isCompletedExceptionally()) {
             done.exceptionally(e -> {
-                LOG.debug("the question to the cluster went unanswered: {}", e.toString());
+                LOG.debug("the target did not answer the question who serves the writes: {}", e.toString());
                 return null;
             });
             return false;
         }
         answer = done.join();
         answeredAt = now;
-        excused.removeIf(this::needed);
-        owed.forEach((broker, since) -> {
-            if (since < now && !needed(broker) && excused.add(broker) && said.containsKey(broker)) {
-                LOG.info("{} {} is no longer needed here (after {} s without an answer): the cluster says it {}",
-                        what, broker, Duration.ofNanos(now - said.remove(broker)).toSeconds(),
-                        answer.brokers().containsKey(broker) ? "no longer does anything for this run"
-                                : "is no longer one of its brokers");
-            }
-        });
         return true;
     }
 
-    private void judge(long now, Map<Integer, Long> owed) {
+    /**
+     * Lays each wait of the grace or longer, begun before the last answer, on the live brokers that serve it, have not
+     * answered since it began and hold a request (a wait for records: else on its silent leader); the waits laid on
+     * none go to {@code unexplained}.
+     */
+    private Map<Integer, Blame> blame(long now, Map<TopicPartition, TargetWait> current,
+            Set<TopicPartition> unexplained) {
+        Map<Integer, Blame> blamed = new TreeMap<>();
+        if (answer == null) {
+            return blamed;
+        }
+        current.forEach((partition, waiting) -> {
+            TargetWait wait = new TargetWait(waiting.kind(), Math.max(waiting.since(), resumedAt));
+            if (now - wait.since() < grace.toNanos() || answeredAt <= wait.since()) {
+                return;
+            }
+            Integer leader = answer.leaders().get(partition);
+            Integer transaction = answer.transactions().get(partition);
+            Optional<Coordinator> group = answer.progressGroup();
+            List<Integer> serving = new ArrayList<>();
+            if (leader != null) {
+                serving.add(leader);
+            }
+            if (transaction != null) {
+                serving.add(transaction);
+            }
+            if (wait.kind() == TargetWait.Kind.COMMIT) {
+                group.ifPresent(c -> serving.add(c.broker()));
+            }
+            List<Integer> suspects = serving.stream().distinct()
+                    .filter(b -> silentSince(b, wait.since()) && holds(b)).toList();
+            if (suspects.isEmpty() && wait.kind() == TargetWait.Kind.RECORDS && leader != null
+                    && silentSince(leader, wait.since())) {
+                // the partition's own records are unacknowledged: its leader holds them, though its requests went
+                // out before its last answer was seen (five in flight, then silence)
+                suspects = List.of(leader);
+            }
+            if (suspects.isEmpty()) {
+                unexplained.add(partition); // nothing known holds it: no broker is named, and no proof is claimed
+                return;
+            }
+            for (int broker : suspects) {
+                Blame blame = blame(blamed, broker, wait.since());
+                boolean records = wait.kind() == TargetWait.Kind.RECORDS;
+                (records ? blame.records : blame.commits).add(partition);
+                Set<String> roles = records ? blame.recordRoles : blame.commitRoles;
+                if (leader != null && leader == broker) {
+                    roles.add("it leads them");
+                }
+                if (transaction != null && transaction == broker) {
+                    roles.add("it coordinates their transactions");
+                }
+                if (!records && group.isPresent() && group.get().broker() == broker) {
+                    roles.add("it coordinates the progress group '" + group.get().group() + "'");
+                }
+            }
+        });
+        blamed.keySet().retainAll(answer.brokers().keySet());
+        return blamed;
+    }
+
+    private static Blame blame(Map<Integer, Blame> blamed, int broker, long since) {
+        Blame blame = blamed.computeIfAbsent(broker, b -> new Blame());
+        blame.since = Math.min(blame.since, since);
+        return blame;
+    }
+
+    /** Whether no producer heard from {@code broker} since {@code since}. */
+    private boolean silentSince(int broker, long since) {
+        return heardAt.getOrDefault(broker, Long.MIN_VALUE) <= since;
+    }
+
+    /** Whether {@code broker} holds requests: one was written to it after its last response. */
+    private boolean holds(int broker) {
+        return askedOfAt.getOrDefault(broker, Long.MIN_VALUE) > heardAt.getOrDefault(broker, Long.MIN_VALUE);
+    }
+
+    private void judge(long now, Map<Integer, Blame> blamed) {
         for (var it = said.entrySet().iterator(); it.hasNext();) {
             var e = it.next();
             int broker = e.getKey();
-            boolean heard = heardAt.getOrDefault(broker, 0L) > e.getValue();
-            if (owed.containsKey(broker) && !heard) {
+            boolean heard = heardAt.getOrDefault(broker, Long.MIN_VALUE) > e.getValue();
+            if (blamed.containsKey(broker) && !heard) {
                 continue;
             }
             it.remove();
             long seconds = Duration.ofNanos(now - e.getValue()).toSeconds();
             if (heard) {
-                LOG.info("{} {} answers again, after {} s; what waited for it goes on", what, broker, seconds);
+                LOG.info("target broker {} answers again, after {} s; what waited for it goes on", broker, seconds);
             } else {
-                // its producers closed (partitions revoked, a failed commit's producer replaced): no answer came
-                LOG.info("{} {} is no longer waited for here, after {} s without an answer: what waited for it was"
-                        + " closed", what, broker, seconds);
+                LOG.info("target broker {} is no longer waited for here, after {} s without an answer (the writes that"
+                        + " waited for it were given up, or its partitions moved)", broker, seconds);
             }
         }
-        owed.forEach((broker, since) -> {
-            if (!said.containsKey(broker) && !excused.contains(broker) && now - since >= grace.toNanos()
-                    && answer != null && answeredAt > since && needed(broker)) {
-                said.put(broker, since);
-                LOG.warn("{} {} ({}) has not answered for {} s while the cluster's other brokers do; it {}. A network"
-                        + " fault between this process and that broker, the broker hangs, or it waits for its"
-                        + " followers (acks=all): what waits for it is retried (up to delivery.timeout.ms), nothing is"
-                        + " lost, and it goes on when the broker answers", what, broker, answer.brokers().get(broker),
-                        Duration.ofNanos(now - since).toSeconds(), roles(answer.roles().get(broker)));
+        blamed.forEach((broker, blame) -> {
+            if (said.containsKey(broker)) {
+                return;
             }
+            // counted from when it was last heard, or when the first wait began if that is later: not the time it
+            // was idle before
+            long since = Math.max(blame.since, heardAt.getOrDefault(broker, Long.MIN_VALUE));
+            said.put(broker, since);
+            LOG.warn("target broker {} ({}) has not answered for {} s while the cluster's other brokers do; {}. A"
+                    + " network fault between this process and that broker, the broker hangs, or it waits for its"
+                    + " followers (acks=all): what waits for it is retried, nothing is lost, and it goes on when the"
+                    + " broker answers", broker, answer.brokers().get(broker),
+                    Duration.ofNanos(now - since).toSeconds(), what(blame));
         });
     }
 
-    /**
-     * Asks the cluster, every {@link #QUESTION}, while a broker not excused has owed an answer for {@link #ASK_AFTER}:
-     * whether the rest of the cluster answers (the producers may be asking nothing of it), and whether this run still
-     * needs that broker; every {@link #ASK_EXCUSED} while only excused brokers owe.
-     */
-    private void ask(long now, Map<Integer, Long> owed) {
-        boolean owing = false;
-        boolean excusedOwing = false;
-        for (Map.Entry<Integer, Long> e : owed.entrySet()) {
-            if (now - e.getValue() >= ASK_AFTER.toNanos()) {
-                owing |= !excused.contains(e.getKey());
-                excusedOwing |= excused.contains(e.getKey());
+    /** "the records of [t-0] wait for it (it leads them); the commits of [t-1] wait for it (it coordinates ...)". */
+    private static String what(Blame blame) {
+        List<String> parts = new ArrayList<>();
+        if (!blame.records.isEmpty()) {
+            parts.add("the records of " + blame.records + " wait for it (" + String.join(", and ", blame.recordRoles)
+                    + ")");
+        }
+        if (!blame.commits.isEmpty()) {
+            parts.add("the commits of " + blame.commits + " wait for it (" + String.join(", and ", blame.commitRoles)
+                    + ")");
+        }
+        return String.join("; ", parts);
+    }
+
+    /** Asks the cluster, every {@link #QUESTION}, while a wait has lasted {@link #ASK_AFTER}. */
+    private void ask(long now, Map<TopicPartition, TargetWait> current) {
+        boolean waiting = current.values().stream()
+                .anyMatch(w -> now - Math.max(w.since(), resumedAt) >= ASK_AFTER.toNanos());
+        if (question == null && waiting && (askedAt == 0 || now - askedAt >= QUESTION.toNanos())) {
+            askedAt = now;
+            try {
+                question = probe.ask(QUESTION);
+            } catch (RuntimeException e) {
+                question = CompletableFuture.failedFuture(e); // a question that could not be asked: no answer
             }
         }
-        Duration every = owing ? QUESTION : ASK_EXCUSED;
-        if (question == null && (owing || excusedOwing) && (askedAt == 0 || now - askedAt >= every.toNanos())) {
-            askedAt = now;
-            question = probe.ask(QUESTION);
-        }
     }
 
-    /** "a", "a; and b", "a; b; and c". */
-    private static String roles(List<String> roles) {
-        int last = roles.size() - 1;
-        return last == 0 ? roles.get(0) : String.join("; ", roles.subList(0, last)) + "; and " + roles.get(last);
+    private static int compare(TopicPartition a, TopicPartition b) {
+        int byTopic = a.topic().compareTo(b.topic());
+        return byTopic != 0 ? byTopic : Integer.compare(a.partition(), b.partition());
     }
 
-    private boolean needed(int broker) {
-        return answer.brokers().containsKey(broker) && answer.roles().containsKey(broker);
-    }
-
-    /** The broker a per-broker producer metric is about, or -1 (a producer-wide metric, a bootstrap connection). */
+    /** The broker a per-broker producer count is about, or -1 (another metric, a bootstrap connection). */
     private static int broker(MetricName name) {
         if (!name.group().equals("producer-node-metrics")
                 || !(name.name().equals("request-total") || name.name().equals("response-total"))) {

@@ -3,11 +3,9 @@ package io.sluice.core.commit;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -57,15 +55,15 @@ public final class TargetReach {
     }
 
     /**
-     * As {@link #of(Map, Supplier, BooleanSupplier)}, and each broker watched: one that owes the producers an answer
-     * while {@code probe} finds the rest of the cluster answering is said by name, with what it does for this run
-     * ({@link TargetBrokers}); a probe's answer is also proof that the cluster answers. A null probe watches none.
+     * As {@link #of(Map, Supplier, BooleanSupplier)}, and each broker watched: one that holds the run's writes up while
+     * the rest of the cluster answers is said by name, with what waits for it ({@link TargetBrokers}, built with
+     * {@link #GRACE}); the cluster's answer to its question is also proof that the cluster answers. Null watches none.
      */
     public static TargetReach of(Map<String, ?> clientProperties,
             Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
-            BooleanSupplier sending, TargetBrokers.Probe probe) {
+            BooleanSupplier sending, TargetBrokers brokers) {
         return new TargetReach(String.valueOf(clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)),
-                producers, sending, GRACE, probe == null ? null : new TargetBrokers("target broker", GRACE, probe));
+                producers, sending, GRACE, brokers);
     }
 
     /**
@@ -109,11 +107,9 @@ public final class TargetReach {
 
     private void observe(long now) {
         boolean answered = false;
-        boolean sendingNow = sending.getAsBoolean();
-        boolean waiting = sendingNow;
+        boolean waiting = sending.getAsBoolean();
         Collection<? extends Map<MetricName, ? extends Metric>> current = producers.get();
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<TargetBrokers.Producer> looked = new ArrayList<>(current.size());
         for (Map<MetricName, ? extends Metric> metrics : current) {
             Metric responseCount = metric(metrics, "response-total");
             if (responseCount == null) {
@@ -124,14 +120,11 @@ public final class TargetReach {
             double count = value(responseCount);
             Double before = responses.put(responseCount, count);
             answered |= before != null && before != count;
-            boolean holds = value(metric(metrics, "buffer-available-bytes"))
-                    < value(metric(metrics, "buffer-total-bytes"));
-            waiting |= holds;
-            looked.add(new TargetBrokers.Producer(metrics, holds || sendingNow));
+            waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
         }
         responses.keySet().retainAll(seen);
         if (brokers != null) {
-            answered |= brokers.look(now, looked); // the cluster answered a question: a broker owes, not the cluster
+            answered |= brokers.look(now, current); // the cluster answered a question: a broker holds it up, not all
         }
         switch (silence.look(now, answered, waiting)) {
             case BEGAN -> LOG.warn("no answer from the target cluster ({}) for {} s while records wait to be written;"

@@ -2,10 +2,9 @@ package io.sluice.core.commit;
 
 import io.sluice.core.ClusterConnection;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,6 +20,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * Asks the cluster a run writes to which of its brokers this run needs, and for what: the leaders of the partitions
@@ -30,10 +30,11 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * {@code __transaction_state} that its id hashes to, as Kafka places them, so no question waits on a coordinator
  * that may be the broker not answering. An answer is also proof that the cluster answers.
  *
- * <p>It asks through an admin client of its own, made at the first question (most runs never ask one), that gives up
- * a request a broker holds after {@link #REQUEST_TIMEOUT}, shorter than a question: its first metadata question may go
- * to the very broker that does not answer (a bootstrap address), and with Kafka's 30 s every question until then
- * timed out, so the whole target was called silent (measured with a merge whose output broker was black-holed).
+ * <p>It asks through an admin client of its own, connected to every broker ahead of any fault ({@link #prepare}), that
+ * gives up a request a broker holds, or a connection it cannot make, after {@link #REQUEST_TIMEOUT}, shorter than a
+ * question, and asks each question twice at once: a question that went to the broker that does not answer (its first
+ * metadata question went to a bootstrap address; with Kafka's 30 s every question until then timed out, so the whole
+ * target was called silent, measured with a merge whose output broker was black-holed) is answered by another.
  *
  * <p>Threading: {@link #ask} and {@link #close} from any thread, under this object's lock; the admin client's thread
  * completes the answers.
@@ -49,24 +50,65 @@ public final class TargetRoles implements TargetBrokers.Probe, AutoCloseable {
 
     private final Map<String, Object> connection;
     private Admin admin;
+    /** Whether {@link #admin} is this object's to close (else a run's own, already connected to the cluster). */
+    private final boolean owned;
     private boolean closed;
     private final Supplier<? extends Collection<TopicPartition>> written;
     private final Optional<String> progressGroup;
-    private final Supplier<? extends Collection<String>> transactionalIds;
+    private final Supplier<? extends Map<TopicPartition, String>> transactionalIds;
 
     /**
      * @param clientProperties the settings of the clients of the cluster written to (its connection settings are used)
      * @param written          the partitions this run writes to now
      * @param progressGroup    the group every commit writes progress to, if any
-     * @param transactionalIds the transactional ids of this run's producers now (none at least once)
+     * @param transactionalIds the transactional ids of this run's producers now, by the partition each writes (none at
+     *                         least once)
      */
     public TargetRoles(Map<String, ?> clientProperties, Supplier<? extends Collection<TopicPartition>> written,
-            Optional<String> progressGroup, Supplier<? extends Collection<String>> transactionalIds) {
+            Optional<String> progressGroup, Supplier<? extends Map<TopicPartition, String>> transactionalIds) {
+        this(null, clientProperties, written, progressGroup, transactionalIds);
+    }
+
+    /**
+     * As {@link #TargetRoles(Map, Supplier, Optional, Supplier)}, asking through {@code admin}, a run's own admin client
+     * of the cluster, which it keeps and closes: one already connected to its brokers chooses one that answers.
+     */
+    public TargetRoles(Admin admin, Map<String, ?> clientProperties,
+            Supplier<? extends Collection<TopicPartition>> written, Optional<String> progressGroup,
+            Supplier<? extends Map<TopicPartition, String>> transactionalIds) {
+        this.admin = admin;
+        this.owned = admin == null;
         this.connection = ClusterConnection.of(clientProperties);
         this.connection.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) REQUEST_TIMEOUT.toMillis());
+        // a connection to a broker that takes no packets is given up as soon, not after Kafka's 10 s
+        this.connection.put(CommonClientConfigs.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT.toMillis());
+        this.connection.put(CommonClientConfigs.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG,
+                REQUEST_TIMEOUT.toMillis());
         this.written = written;
         this.progressGroup = progressGroup;
         this.transactionalIds = transactionalIds;
+    }
+
+    /**
+     * Makes the admin client now and has it learn the cluster's brokers and connect to each while they all answer (in
+     * the background: one small request per broker), so that a question asked during a fault needs no bootstrap
+     * address, which may be the broker that does not answer, and goes to a broker already connected and idle rather
+     * than to one it first connects to: measured, a fresh admin client's questions went to the black-holed broker for
+     * the first 15 s.
+     */
+    public synchronized TargetRoles prepare() {
+        if (admin == null && !closed) {
+            try {
+                admin = Admin.create(connection);
+                Admin connecting = admin;
+                admin.describeCluster().nodes().toCompletionStage().thenAccept(nodes -> connecting.describeConfigs(
+                        nodes.stream().map(n -> new ConfigResource(ConfigResource.Type.BROKER, n.idString()))
+                                .toList()));
+            } catch (RuntimeException e) {
+                // an address that does not resolve yet: the first question makes it again
+            }
+        }
+        return this;
     }
 
     @Override
@@ -75,71 +117,96 @@ public final class TargetRoles implements TargetBrokers.Probe, AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalStateException("closed"));
         }
         if (admin == null) {
-            admin = Admin.create(connection);
+            try {
+                admin = Admin.create(connection);
+            } catch (RuntimeException e) {
+                // no bootstrap address resolves while the target is away: no answer this time, ask again later
+                return CompletableFuture.failedFuture(e);
+            }
         }
         int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         Set<TopicPartition> partitions = new HashSet<>(written.get());
-        Collection<String> ids = List.copyOf(transactionalIds.get());
+        Map<TopicPartition, String> ids = Map.copyOf(transactionalIds.get());
         Set<String> topics = new TreeSet<>();
         partitions.forEach(p -> topics.add(p.topic()));
         progressGroup.ifPresent(g -> topics.add(GROUPS_TOPIC));
         if (!ids.isEmpty()) {
             topics.add(TRANSACTIONS_TOPIC);
         }
-        CompletableFuture<Collection<Node>> brokers = admin.describeCluster(
-                new DescribeClusterOptions().timeoutMs(millis)).nodes().toCompletionStage().toCompletableFuture();
-        // each topic on its own: one this process may not describe (an internal topic under ACLs) or that was deleted
-        // leaves the others' leaders known
+        // each question asked twice at once: the admin client sends the second to another broker than the first
+        // (the one with fewer requests in flight), so a broker that holds requests cannot hold the answer too
+        CompletableFuture<Collection<Node>> brokers = firstAnswer(
+                () -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis)).nodes()
+                        .toCompletionStage().toCompletableFuture());
+        CompletableFuture<Map<String, TopicDescription>> descriptions = topics.isEmpty()
+                ? CompletableFuture.completedFuture(Map.of())
+                : firstAnswer(() -> describe(topics, millis));
+        return descriptions.thenCombine(brokers, (described, nodes) -> answer(nodes, described, partitions, ids));
+    }
+
+    /**
+     * The topics' descriptions, each on its own: one this process may not describe (an internal topic under ACLs) or
+     * that was deleted leaves the others' leaders known; fails only when none could be described.
+     */
+    private CompletableFuture<Map<String, TopicDescription>> describe(Set<String> topics, int millis) {
         Map<String, CompletableFuture<TopicDescription>> each = new TreeMap<>();
-        if (!topics.isEmpty()) {
-            admin.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(millis)).topicNameValues()
-                    .forEach((topic, f) -> each.put(topic, f.toCompletionStage().toCompletableFuture()
-                            .handle((description, e) -> e == null ? description : null)));
-        }
-        return CompletableFuture.allOf(each.values().toArray(CompletableFuture[]::new)).thenCombine(brokers,
-                (all, nodes) -> {
-                    Map<String, TopicDescription> descriptions = new TreeMap<>();
+        admin.describeTopics(topics, new DescribeTopicsOptions().timeoutMs(millis)).topicNameValues()
+                .forEach((topic, f) -> each.put(topic, f.toCompletionStage().toCompletableFuture()));
+        return CompletableFuture.allOf(each.values().stream().map(f -> f.handle((d, e) -> d))
+                .toArray(CompletableFuture[]::new)).thenApply(all -> {
+                    Map<String, TopicDescription> described = new TreeMap<>();
                     each.forEach((topic, f) -> {
-                        TopicDescription d = f.join();
-                        if (d != null) {
-                            descriptions.put(topic, d);
+                        if (!f.isCompletedExceptionally()) {
+                            described.put(topic, f.join());
                         }
                     });
-                    return answer(nodes, descriptions, partitions, ids);
+                    if (described.isEmpty()) {
+                        throw new IllegalStateException("no topic could be described");
+                    }
+                    return described;
                 });
+    }
+
+    /** Asks twice at once; the first answer wins, and it fails only when both fail. */
+    private static <T> CompletableFuture<T> firstAnswer(Supplier<CompletableFuture<T>> question) {
+        CompletableFuture<T> first = new CompletableFuture<>();
+        CompletableFuture<T> one = question.get();
+        CompletableFuture<T> other = question.get();
+        one.whenComplete((v, e) -> settle(first, v, e, other));
+        other.whenComplete((v, e) -> settle(first, v, e, one));
+        return first;
+    }
+
+    private static <T> void settle(CompletableFuture<T> first, T value, Throwable error, CompletableFuture<T> other) {
+        if (error == null) {
+            first.complete(value);
+        } else if (other.isCompletedExceptionally()) {
+            first.completeExceptionally(error);
+        }
     }
 
     @Override
     public synchronized void close() {
         closed = true;
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
+        if (admin != null && owned) {
+            admin.close(Duration.ZERO); // its answers are of no use any more: a pending question is dropped
         }
     }
 
     private TargetBrokers.Answer answer(Collection<Node> nodes, Map<String, TopicDescription> descriptions,
-            Set<TopicPartition> partitions, Collection<String> ids) {
+            Set<TopicPartition> partitions, Map<TopicPartition, String> ids) {
         Map<Integer, String> brokers = new TreeMap<>();
         nodes.forEach(n -> brokers.put(n.id(), n.host() + ":" + n.port()));
-        Map<Integer, Set<String>> leads = new TreeMap<>();
+        Map<TopicPartition, Integer> leaders = new HashMap<>();
         for (TopicPartition p : partitions) {
-            leaderOf(descriptions.get(p.topic()), p.partition())
-                    .ifPresent(leader -> leads.computeIfAbsent(leader, l -> new TreeSet<>()).add(p.toString()));
+            leaderOf(descriptions.get(p.topic()), p.partition()).ifPresent(leader -> leaders.put(p, leader));
         }
-        Map<Integer, List<String>> roles = new TreeMap<>();
-        leads.forEach((leader, led) -> roles.computeIfAbsent(leader, l -> new ArrayList<>())
-                .add("leads " + led + ", which this process writes to"));
-        progressGroup.flatMap(g -> coordinator(descriptions.get(GROUPS_TOPIC), g))
-                .ifPresent(c -> roles.computeIfAbsent(c, l -> new ArrayList<>())
-                        .add("coordinates the progress group '" + progressGroup.get() + "', which every commit writes to"));
-        Map<Integer, Integer> transactions = new TreeMap<>();
-        for (String id : ids) {
-            coordinator(descriptions.get(TRANSACTIONS_TOPIC), id)
-                    .ifPresent(c -> transactions.merge(c, 1, Integer::sum));
-        }
-        transactions.forEach((c, n) -> roles.computeIfAbsent(c, l -> new ArrayList<>())
-                .add("coordinates " + n + " of this process's transactions"));
-        return new TargetBrokers.Answer(brokers, roles);
+        Optional<TargetBrokers.Coordinator> group = progressGroup.flatMap(g ->
+                coordinator(descriptions.get(GROUPS_TOPIC), g).map(c -> new TargetBrokers.Coordinator(g, c)));
+        Map<TopicPartition, Integer> transactions = new HashMap<>();
+        ids.forEach((p, id) -> coordinator(descriptions.get(TRANSACTIONS_TOPIC), id)
+                .ifPresent(c -> transactions.put(p, c)));
+        return new TargetBrokers.Answer(brokers, leaders, group, transactions);
     }
 
     /** The leader of the partition of an internal topic that Kafka places {@code id}'s coordinator on. */

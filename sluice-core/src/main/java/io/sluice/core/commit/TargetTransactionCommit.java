@@ -284,9 +284,26 @@ public final class TargetTransactionCommit implements CommitPoint {
                 .toList();
     }
 
-    /** The transactional ids of the partitions' producers now, for a {@link TargetRoles}; from any thread. */
-    public List<String> transactionalIds() {
-        return transactions.keySet().stream().map(this::transactionalId).toList();
+    /** The transactional id of each claimed partition's producer now, for a {@link TargetRoles}; from any thread. */
+    public Map<TopicPartition, String> transactionalIds() {
+        Map<TopicPartition, String> ids = new HashMap<>();
+        transactions.keySet().forEach(source -> ids.put(source, transactionalId(source)));
+        return ids;
+    }
+
+    /**
+     * The claimed partitions whose commit waits on the target now, with since when (nanos), for a
+     * {@link TargetBrokers}; from any thread.
+     */
+    public Map<TopicPartition, Long> commitsWaiting() {
+        Map<TopicPartition, Long> waiting = new HashMap<>();
+        transactions.forEach((source, tx) -> {
+            long since = tx.committingSince;
+            if (since != 0) {
+                waiting.put(source, since);
+            }
+        });
+        return waiting;
     }
 
     @Override
@@ -309,6 +326,8 @@ public final class TargetTransactionCommit implements CommitPoint {
 
         final KafkaProducer<byte[], byte[]> producer;
         private boolean open;
+        /** When the commit under way began (nanos), or 0: written by the lane, read by a watch on another thread. */
+        volatile long committingSince;
 
         PartitionTransaction(String transactionalId) {
             Map<String, Object> props = new HashMap<>(producerProperties);
@@ -326,6 +345,7 @@ public final class TargetTransactionCommit implements CommitPoint {
 
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
             committing.incrementAndGet();
+            committingSince = System.nanoTime();
             try {
                 begin(); // a commit with no record still moves the progress (markers, aborted records at the source)
                 producer.sendOffsetsToTransaction(offsets, group);
@@ -333,6 +353,7 @@ public final class TargetTransactionCommit implements CommitPoint {
                 producer.commitTransaction();
                 open = false;
             } finally {
+                committingSince = 0;
                 committing.decrementAndGet();
             }
         }

@@ -44,17 +44,7 @@ class BrokerWatchTest {
             for (int id : new int[] {1, 2, Integer.MAX_VALUE - 1, Integer.MAX_VALUE - 2}) {
                 responses.put(id, 0.0);
                 metrics.put(new MetricName("response-total", "consumer-node-metrics", "",
-                        Map.of("client-id", "c", "node-id", "node-" + id)), new Metric() {
-                            @Override
-                            public MetricName metricName() {
-                                return null;
-                            }
-
-                            @Override
-                            public Object metricValue() {
-                                return responses.get(id);
-                            }
-                        });
+                        Map.of("client-id", "c", "node-id", "node-" + id)), LiveMetric.of(() -> responses.get(id)));
             }
         }
 

@@ -42,17 +42,7 @@ class TargetReachTest {
         }
 
         private static Metric metric(DoubleSupplier value) {
-            return new Metric() {
-                @Override
-                public MetricName metricName() {
-                    return null;
-                }
-
-                @Override
-                public Object metricValue() {
-                    return value.getAsDouble();
-                }
-            };
+            return LiveMetric.of(value);
         }
 
         void holdRecords() {

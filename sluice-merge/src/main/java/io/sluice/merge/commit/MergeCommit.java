@@ -1,6 +1,7 @@
 package io.sluice.merge.commit;
 
 import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.core.commit.TargetWait;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -44,9 +45,18 @@ public interface MergeCommit extends AutoCloseable {
     /** The metrics of each producer writing to the target now (live views), for a {@code TargetReach}; any thread. */
     Collection<Map<MetricName, ? extends Metric>> producerMetrics();
 
-    /** The transactional ids of the producers writing now, for a {@code TargetRoles}; none at least once. */
-    default Collection<String> transactionalIds() {
-        return java.util.List.of();
+    /**
+     * What a {@link #commit} waits for in the target, for a {@code TargetBrokers}: a transaction's commit (the
+     * producers' coordinators), or null at least once, where the owners group's consumer commits (not a producer,
+     * whose counts would say nothing of it).
+     */
+    default TargetWait.Kind commitWait() {
+        return null;
+    }
+
+    /** The transactional id of each output partition's producer now, for a {@code TargetRoles}; none at least once. */
+    default Map<TopicPartition, String> transactionalIds() {
+        return Map.of();
     }
 
     /** The partitions are no longer this instance's: revoked after their last commit, or {@code lost}. */

@@ -1,6 +1,7 @@
 package io.sluice.merge.commit;
 
 import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.core.commit.TargetWait;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.owners.OwnersGroup;
 import java.time.Duration;
@@ -50,7 +51,12 @@ public final class TransactionalCommit implements MergeCommit {
     }
 
     @Override
-    public Collection<String> transactionalIds() {
+    public TargetWait.Kind commitWait() {
+        return TargetWait.Kind.COMMIT;
+    }
+
+    @Override
+    public Map<TopicPartition, String> transactionalIds() {
         return transactions.transactionalIds();
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.merge.run;
 
+import io.sluice.core.commit.TargetWait;
 import io.sluice.merge.merging.MergeClock;
 import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeConfig;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,6 +108,13 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     /** The output partitions this instance merges now. */
     public int ownedPartitions() {
         return owned.size();
+    }
+
+    /** What each output partition's merge thread waits for in the target now, and since when; from any thread. */
+    public Map<TopicPartition, TargetWait> waits() {
+        Map<TopicPartition, TargetWait> waits = new HashMap<>();
+        owned.forEach((output, out) -> out.waiting().ifPresent(w -> waits.put(output, w)));
+        return waits;
     }
 
     /** Which output partitions this instance merges now; from any thread. */

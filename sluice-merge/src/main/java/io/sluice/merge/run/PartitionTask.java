@@ -1,5 +1,6 @@
 package io.sluice.merge.run;
 
+import io.sluice.core.commit.TargetWait;
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.merge.commit.MergeCommit;
 import io.sluice.merge.merging.PartitionMerge;
@@ -101,11 +102,11 @@ final class PartitionTask {
 
     private void commit(long now) throws Exception {
         // at least once: every record sent is acknowledged before the positions move past it
-        out.awaitingTarget(() -> commit.flush(output));
+        out.awaitingTarget(TargetWait.Kind.RECORDS, () -> commit.flush(output));
         out.checkSends();
         MergeState state = merge.state();
         CrashPoints.reach(AFTER_SEND);
-        out.awaitingTarget(() -> commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)),
+        out.awaitingTarget(commit.commitWait(), () -> commit.commit(output, new OffsetAndMetadata(state.emitted(), codec.encode(state)),
                 COMMIT_TIMEOUT));
         CrashPoints.reach(AFTER_COMMIT);
         out.committed();

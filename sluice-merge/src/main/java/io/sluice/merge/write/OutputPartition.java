@@ -1,6 +1,7 @@
 package io.sluice.merge.write;
 
 import io.sluice.core.commit.TargetTransactionCommit;
+import io.sluice.core.commit.TargetWait;
 import io.sluice.merge.LatePolicy;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeInput;
@@ -8,6 +9,7 @@ import io.sluice.merge.merging.Arrival;
 import io.sluice.merge.merging.MergeOutput;
 import io.sluice.merge.order.MergeKey;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Callback;
@@ -47,9 +49,13 @@ public final class OutputPartition implements MergeOutput {
     /**
      * Whether the merge thread waits on the target: in a send (which waits for the target's metadata with nothing
      * buffered while the target does not answer), a flush or a commit (which wait with nothing buffered once every
-     * record was acknowledged). Written by the merge thread, read by a {@code TargetReach} on another thread.
+     * record was acknowledged); since when for a flush or a commit, and which ({@link #waitingFor}). Written by the
+     * merge thread, read by a {@code TargetReach} and a {@code TargetBrokers} on another thread.
      */
     private volatile boolean sending;
+    private volatile long waitingSince;
+    /** Published by the write of {@link #waitingSince} that follows it; null: a wait not laid on any broker. */
+    private TargetWait.Kind waitingFor;
     private final Callback onSent = (metadata, error) -> {
         if (error != null) {
             failed.compareAndSet(null, error);
@@ -175,14 +181,19 @@ public final class OutputPartition implements MergeOutput {
     }
 
     /**
-     * Runs {@code call} (a flush or a commit in the target) counted as waiting on the target, as a send is: a commit
-     * that waits on a target gone silent after every record was acknowledged was otherwise never said.
+     * Runs {@code call} (a flush or a commit in the target: {@code what}, or null for one made by a client other than
+     * the producers, which no broker is to be blamed for from their counts) counted as waiting on the target, as a
+     * send is: a commit that waits on a target gone silent after every record was acknowledged was otherwise never
+     * said.
      */
-    public void awaitingTarget(TargetCall call) throws Exception {
+    public void awaitingTarget(TargetWait.Kind what, TargetCall call) throws Exception {
         sending = true;
+        waitingFor = what;
+        waitingSince = System.nanoTime();
         try {
             call.run();
         } finally {
+            waitingSince = 0;
             sending = false;
         }
     }
@@ -190,6 +201,18 @@ public final class OutputPartition implements MergeOutput {
     /** Whether the merge thread waits on the target now (a send, a flush or a commit); any thread. */
     public boolean sending() {
         return sending;
+    }
+
+    /**
+     * What the merge thread's flush or commit waits for in the target now, and since when; empty when it waits for
+     * none, or for one no broker is to be blamed for.
+     */
+    public Optional<TargetWait> waiting() {
+        long since = waitingSince;
+        TargetWait.Kind what = waitingFor;
+        // read again: a new wait may have begun between the two reads, and its kind is not this one's
+        return since == 0 || what == null || waitingSince != since ? Optional.empty()
+                : Optional.of(new TargetWait(what, since));
     }
 
     /** A send that failed makes the transaction fail at its commit; stop before adding to it. */

@@ -2,6 +2,7 @@ package io.sluice.mirror.copy;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,13 @@ final class Cursors {
          * can wait up to {@code max.block.ms} for the target's metadata, with nothing in the producer's buffer yet).
          */
         volatile boolean sending;
+        /**
+         * Since when (nanos) the lane's checkpoint waits for this partition's copies to be acknowledged, or 0: written
+         * by the lane, read by a {@code TargetReach} and a {@code TargetBrokers} on another thread. A send's wait is
+         * not one (a full buffer, another broker's fault, can hold it): only a wait for the partition's own copies says
+         * which broker holds them.
+         */
+        volatile long waitingSince;
         /** Per checkpoint not answered yet: its offset, and the copies and bytes sent before it. */
         final ArrayDeque<long[]> awaitingCommit = new ArrayDeque<>();
 
@@ -88,16 +96,30 @@ final class Cursors {
         }
     }
 
-    /** Whether any partition's lane is in a send now; from any thread. */
+    /** Whether any partition's lane waits on the target now (a send, a checkpoint); from any thread. */
     boolean anySending() {
         for (Cursor[] cursors : byTopic.values()) {
             for (Cursor cursor : cursors) {
-                if (cursor != null && cursor.sending) {
+                if (cursor != null && (cursor.sending || cursor.waitingSince != 0)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** The partitions whose checkpoint waits for their copies' acknowledgements now, by target partition, since when. */
+    Map<TopicPartition, Long> waiting() {
+        Map<TopicPartition, Long> waiting = new HashMap<>();
+        for (Cursor[] cursors : byTopic.values()) {
+            for (Cursor cursor : cursors) {
+                long since = cursor == null ? 0 : cursor.waitingSince;
+                if (since != 0) {
+                    waiting.put(new TopicPartition(cursor.targetTopic, cursor.source.partition()), since);
+                }
+            }
+        }
+        return waiting;
     }
 
     /** How many topics have a partition open here. */

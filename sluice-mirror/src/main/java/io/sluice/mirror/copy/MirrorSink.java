@@ -2,8 +2,11 @@ package io.sluice.mirror.copy;
 
 import io.sluice.core.sink.Sink;
 import io.sluice.mirror.Mirror;
+import io.sluice.core.commit.TargetWait;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -95,13 +98,18 @@ public final class MirrorSink implements Sink {
 
     @Override
     public SinkCheckpoint checkpoint(TopicPartition partition, boolean last) throws Exception {
-        writes.flush(partition);
         Cursors.Cursor cursor = cursors.of(partition);
-        if (cursor.lastCopy != null) {
-            // at least once the flush waited for it; exactly once this waits for its batch, which the transaction's
-            // commit right after would wait for anyway
-            cursor.copiesBelow = CopiesBelow.encode(cursor.lastCopy.get().offset() + 1);
-            cursor.lastCopy = null;
+        cursor.waitingSince = System.nanoTime();
+        try {
+            writes.flush(partition);
+            if (cursor.lastCopy != null) {
+                // at least once the flush waited for it; exactly once this waits for its batch, which the
+                // transaction's commit right after would wait for anyway
+                cursor.copiesBelow = CopiesBelow.encode(cursor.lastCopy.get().offset() + 1);
+                cursor.lastCopy = null;
+            }
+        } finally {
+            cursor.waitingSince = 0;
         }
         if (cursor.sentRecords > 0) {
             cursor.awaitingCommit.add(new long[] {cursor.next, cursor.sentRecords, cursor.sentBytes});
@@ -148,9 +156,22 @@ public final class MirrorSink implements Sink {
         writes.close();
     }
 
-    /** Whether a lane is in a send now (which may wait for the target's metadata); from any thread. */
+    /**
+     * Whether a lane waits on the target now: in a send (which may wait for the target's metadata), or in a
+     * checkpoint's wait for acknowledgements; from any thread.
+     */
     public boolean sending() {
         return cursors.anySending();
+    }
+
+    /**
+     * The target partitions whose checkpoint waits for their copies' acknowledgements now, with since when; from any
+     * thread.
+     */
+    public Map<TopicPartition, TargetWait> waits() {
+        Map<TopicPartition, TargetWait> waits = new HashMap<>();
+        cursors.waiting().forEach((p, since) -> waits.put(p, new TargetWait(TargetWait.Kind.RECORDS, since)));
+        return waits;
     }
 
     /** What was copied and committed so far, what was sent, and what was not copied back to the cluster it came from. */
