@@ -8,7 +8,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,8 +78,9 @@ public final class TargetBrokers {
     private static final class Blame {
         final Set<TopicPartition> records = new TreeSet<>(TargetBrokers::compare);
         final Set<TopicPartition> commits = new TreeSet<>(TargetBrokers::compare);
-        final Set<String> recordRoles = new LinkedHashSet<>();
-        final Set<String> commitRoles = new LinkedHashSet<>();
+        /** What it does for the records and for the commits that wait, each with the partitions it does it for. */
+        final Map<String, Set<TopicPartition>> recordRoles = new LinkedHashMap<>();
+        final Map<String, Set<TopicPartition>> commitRoles = new LinkedHashMap<>();
         long since = Long.MAX_VALUE;
     }
 
@@ -233,20 +234,28 @@ public final class TargetBrokers {
                 Blame blame = blame(blamed, broker, wait.since());
                 boolean records = wait.kind() == TargetWait.Kind.RECORDS;
                 (records ? blame.records : blame.commits).add(partition);
-                Set<String> roles = records ? blame.recordRoles : blame.commitRoles;
+                Map<String, Set<TopicPartition>> roles = records ? blame.recordRoles : blame.commitRoles;
                 if (leader != null && leader == broker) {
-                    roles.add("it leads them");
+                    role(roles, "it leads", partition);
                 }
                 if (transaction != null && transaction == broker) {
-                    roles.add("it coordinates their transactions");
+                    role(roles, "it coordinates the transactions of", partition);
                 }
                 if (!records && group.isPresent() && group.get().broker() == broker) {
-                    roles.add("it coordinates the progress group '" + group.get().group() + "'");
+                    role(roles, "it coordinates the progress group '" + group.get().group() + "'", null);
                 }
             }
         });
         blamed.keySet().retainAll(answer.brokers().keySet());
         return blamed;
+    }
+
+    /** Adds {@code partition} (or none: a role for all) to what the broker does. */
+    private static void role(Map<String, Set<TopicPartition>> roles, String role, TopicPartition partition) {
+        Set<TopicPartition> partitions = roles.computeIfAbsent(role, r -> new TreeSet<>(TargetBrokers::compare));
+        if (partition != null) {
+            partitions.add(partition);
+        }
     }
 
     private static Blame blame(Map<Integer, Blame> blamed, int broker, long since) {
@@ -298,18 +307,23 @@ public final class TargetBrokers {
         });
     }
 
-    /** "the records of [t-0] wait for it (it leads them); the commits of [t-1] wait for it (it coordinates ...)". */
+    /** "the records of [t-0] wait for it (it leads [t-0]); the commits of [t-1] wait for it (it coordinates ...)". */
     private static String what(Blame blame) {
         List<String> parts = new ArrayList<>();
         if (!blame.records.isEmpty()) {
-            parts.add("the records of " + blame.records + " wait for it (" + String.join(", and ", blame.recordRoles)
-                    + ")");
+            parts.add("the records of " + blame.records + " wait for it (" + roles(blame.recordRoles) + ")");
         }
         if (!blame.commits.isEmpty()) {
-            parts.add("the commits of " + blame.commits + " wait for it (" + String.join(", and ", blame.commitRoles)
-                    + ")");
+            parts.add("the commits of " + blame.commits + " wait for it (" + roles(blame.commitRoles) + ")");
         }
         return String.join("; ", parts);
+    }
+
+    /** "it leads [t-0, t-1], and it coordinates the progress group 'g'". */
+    private static String roles(Map<String, Set<TopicPartition>> roles) {
+        List<String> each = new ArrayList<>();
+        roles.forEach((role, partitions) -> each.add(partitions.isEmpty() ? role : role + " " + partitions));
+        return String.join(", and ", each);
     }
 
     /** Asks the cluster, every {@link #QUESTION}, while a wait has lasted {@link #ASK_AFTER}. */

@@ -69,9 +69,9 @@ public final class TargetReach {
     /**
      * @param where     the cluster as the user named it (its bootstrap servers)
      * @param producers the metrics of each producer writing to it now ({@code Producer#metrics()}, live views)
-     * @param sending   whether a send call is under way now: a producer's first send to a topic, or one after its
-     *                  metadata was dropped, waits for the cluster's metadata ({@code max.block.ms}) with nothing in
-     *                  its buffer yet
+     * @param sending   whether a writer waits on the cluster now: in a send (a producer's first send to a topic, or
+     *                  one after its metadata was dropped, waits for the cluster's metadata, {@code max.block.ms},
+     *                  with nothing in its buffer yet), a flush or a commit
      */
     public TargetReach(String where, Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
             BooleanSupplier sending, Duration grace) {
