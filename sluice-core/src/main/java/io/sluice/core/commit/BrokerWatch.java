@@ -291,20 +291,14 @@ public final class BrokerWatch {
             connectionsScannedAt = now;
             for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
                 MetricName name = e.getKey();
-                String node = name.tags().get("node-id");
-                if (name.name().equals("response-total") && name.group().equals(NODE_METRICS) && node != null
-                        && node.startsWith("node-")) {
-                    try {
-                        connections.computeIfAbsent(Integer.parseInt(node.substring(5)),
-                                i -> new Connection(e.getValue()));
-                    } catch (NumberFormatException notANode) {
-                        // not a connection this watch can name
-                    }
+                Integer node = ClientMetrics.node(name, NODE_METRICS);
+                if (name.name().equals("response-total") && node != null) {
+                    connections.computeIfAbsent(node, i -> new Connection(e.getValue()));
                 }
             }
         }
         for (Connection c : connections.values()) {
-            double count = c.responses.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
+            double count = ClientMetrics.value(c.responses);
             if (!Double.isNaN(count) && !Double.isNaN(c.seen) && count > c.seen) {
                 c.heardAt = now;
                 c.heard = true;

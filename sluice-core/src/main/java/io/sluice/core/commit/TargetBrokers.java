@@ -156,7 +156,7 @@ public final class TargetBrokers {
                     return;
                 }
                 seen.add(metric);
-                double value = value(metric);
+                double value = ClientMetrics.value(metric);
                 Double before = counts.put(metric, value);
                 // a producer first seen now was made since the last look (a new claim, a replaced producer): what it
                 // counts happened since then too
@@ -295,9 +295,9 @@ public final class TargetBrokers {
             if (said.containsKey(broker)) {
                 return;
             }
-            // counted from when it was last heard, or when the first wait began if that is later: not the time it
-            // was idle before
-            long since = Math.max(blame.since, heardAt.getOrDefault(broker, Long.MIN_VALUE));
+            // counted from when the first wait it holds up began (it has not been heard since): not the time it was
+            // idle before
+            long since = blame.since;
             said.put(broker, since);
             LOG.warn("target broker {} ({}) has not answered for {} s while the cluster's other brokers do; {}. A"
                     + " network fault between this process and that broker, the broker hangs, or it waits for its"
@@ -347,22 +347,8 @@ public final class TargetBrokers {
 
     /** The broker a per-broker producer count is about, or -1 (another metric, a bootstrap connection). */
     private static int broker(MetricName name) {
-        if (!name.group().equals("producer-node-metrics")
-                || !(name.name().equals("request-total") || name.name().equals("response-total"))) {
-            return -1;
-        }
-        String node = name.tags().get("node-id");
-        if (node == null || !node.startsWith("node-")) {
-            return -1;
-        }
-        try {
-            return Integer.parseInt(node.substring("node-".length()));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static double value(Metric metric) {
-        return metric.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
+        Integer node = name.name().equals("request-total") || name.name().equals("response-total")
+                ? ClientMetrics.node(name, "producer-node-metrics") : null;
+        return node == null || node < 0 ? -1 : node;
     }
 }

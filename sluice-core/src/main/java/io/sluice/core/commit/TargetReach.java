@@ -117,10 +117,11 @@ public final class TargetReach {
                 continue;
             }
             seen.add(responseCount);
-            double count = value(responseCount);
+            double count = ClientMetrics.value(responseCount);
             Double before = responses.put(responseCount, count);
             answered |= before != null && before != count;
-            waiting |= value(metric(metrics, "buffer-available-bytes")) < value(metric(metrics, "buffer-total-bytes"));
+            waiting |= ClientMetrics.value(metric(metrics, "buffer-available-bytes"))
+                    < ClientMetrics.value(metric(metrics, "buffer-total-bytes"));
         }
         responses.keySet().retainAll(seen);
         if (brokers != null) {
@@ -144,10 +145,5 @@ public final class TargetReach {
             }
         }
         return null;
-    }
-
-    /** A metric's value, or NaN when there is none (NaN compares as neither less nor equal: no wait, no answer). */
-    private static double value(Metric metric) {
-        return metric != null && metric.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 }
