@@ -168,7 +168,7 @@ public final class Mirror implements AutoCloseable {
             TargetTransactionCommit transactions) {
         Supplier<List<TopicPartition>> written = () -> engine.partitions().stream()
                 .map(p -> target(config, p.partition())).toList();
-        return transactions == null
+        TargetRoles roles = transactions == null
                 ? new TargetRoles(targetAdmin, config.targetProperties(), written, Optional.empty(), Map::of)
                 : new TargetRoles(targetAdmin, config.targetProperties(), written, Optional.of(config.progressGroup()),
                         () -> {
@@ -176,6 +176,7 @@ public final class Mirror implements AutoCloseable {
                             transactions.transactionalIds().forEach((source, id) -> ids.put(target(config, source), id));
                             return ids;
                         });
+        return roles.prepare();
     }
 
     /** What the copies wait for in the target now, by target partition: their acknowledgements, or their commit. */

@@ -97,16 +97,20 @@ public final class TargetRoles implements TargetBrokers.Probe, AutoCloseable {
      * the first 15 s.
      */
     public synchronized TargetRoles prepare() {
-        if (admin == null && !closed) {
-            try {
+        if (closed) {
+            return this;
+        }
+        try {
+            if (admin == null) {
                 admin = Admin.create(connection);
-                Admin connecting = admin;
-                admin.describeCluster().nodes().toCompletionStage().thenAccept(nodes -> connecting.describeConfigs(
-                        nodes.stream().map(n -> new ConfigResource(ConfigResource.Type.BROKER, n.idString()))
-                                .toList()));
-            } catch (RuntimeException e) {
-                // an address that does not resolve yet: the first question makes it again
             }
+            // the admin client sends a question to a connected broker before it connects to another, even one that
+            // holds its requests: connected to every broker, a question held by one goes to another idle one next
+            Admin connecting = admin;
+            admin.describeCluster().nodes().toCompletionStage().thenAccept(nodes -> connecting.describeConfigs(
+                    nodes.stream().map(n -> new ConfigResource(ConfigResource.Type.BROKER, n.idString())).toList()));
+        } catch (RuntimeException e) {
+            // an address that does not resolve yet: the first question makes the client again
         }
         return this;
     }
