@@ -41,6 +41,8 @@ public final class BenchMain {
     /** The smoke form measures nothing: cheap JVMs (no C2 compiler, serial GC), as the test kit starts its children. */
     static final List<String> SMOKE_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     static final List<String> BROKER_JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
+    /** Set in a system's JVM by {@code --warm}. */
+    public static final String WARM_PROPERTY = "sluice.bench.warm";
 
     private BenchMain() {
     }
@@ -48,6 +50,7 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         boolean smoke = false;
         boolean profile = false;
+        boolean warm = false;
         int rounds = -1;
         String name = null;
         List<String> systems = null;
@@ -55,13 +58,15 @@ public final class BenchMain {
             switch (args[i]) {
                 case "--smoke" -> smoke = true;
                 case "--profile" -> profile = true;
+                case "--warm" -> warm = true;
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--systems" -> systems = List.of(args[++i].split(","));
                 default -> name = args[i];
             }
         }
         if (name == null) {
-            System.err.println("usage: bench/run [--smoke] [--rounds N] [--profile] [--systems a,b] <scenario>; scenarios: "
+            System.err.println("usage: bench/run [--smoke] [--rounds N] [--profile] [--warm] [--systems a,b] <scenario>; "
+                    + "scenarios: "
                     + Scenario.NAMES + ", testkit-startup");
             System.exit(2);
         }
@@ -76,7 +81,12 @@ public final class BenchMain {
         if (systems != null) {
             scenario = scenario.onlySystems(systems);
         }
-        String json = run(scenario, new Runs(rounds, smoke, profile));
+        if (warm && scenario.kind() != Scenario.Kind.MIRROR) {
+            System.err.println("--warm is for the mirror scenario: its copiers that run in Java copy the topic once "
+                    + "before the measured copy");
+            System.exit(2);
+        }
+        String json = run(scenario, new Runs(rounds, smoke, profile, warm));
         System.out.println(json);
         System.exit(0);
     }
@@ -86,12 +96,15 @@ public final class BenchMain {
      *
      * @param profile each system's JVM records a Java Flight Recording ({@code settings=profile}) next to its output,
      *                to see where a system spends its time; the figures then include the recorder's cost
+     * @param warm    (mirror) each copier copies the topic once in its own JVM before the copy that is measured, so
+     *                that the figures show it compiled rather than compiling: in a copy of ten seconds the JIT
+     *                compiler's threads run throughout, about a third of each copier's CPU
      */
-    record Runs(int rounds, boolean smoke, boolean profile) {
+    record Runs(int rounds, boolean smoke, boolean profile, boolean warm) {
 
         /** The smoke form, once. */
         static Runs smokeOnce() {
-            return new Runs(1, true, false);
+            return new Runs(1, true, false, false);
         }
 
         List<String> jvmOptions(String system, Path runDir) {
@@ -100,6 +113,9 @@ public final class BenchMain {
             String extra = System.getenv().getOrDefault("SLUICE_JAVA_OPTS", "").trim();
             if (!extra.isEmpty()) {
                 options.addAll(List.of(extra.split("\\s+")));
+            }
+            if (warm) {
+                options.add("-D" + WARM_PROPERTY + "=true");
             }
             if (profile) {
                 options.add("-XX:StartFlightRecording=settings=profile,filename=" + runDir.resolve(system + ".jfr"));

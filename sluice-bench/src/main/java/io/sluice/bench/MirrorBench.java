@@ -29,6 +29,7 @@ final class MirrorBench {
     }
 
     static String run(Scenario scenario, BenchMain.Runs runs) throws Exception {
+        refuseWhatCannotBeWarmed(scenario, runs);
         MirrorMaker2.Classpath mm2 = MirrorMaker2.classpath();
         Optional<String> missing = mm2.whyMissing();
         List<String> leftOut = scenario.systems().stream()
@@ -38,6 +39,10 @@ final class MirrorBench {
             BenchMain.log("MirrorMaker 2 is missing, so %s will not run: %s", leftOut, missing.get());
             runnable = scenario.onlySystems(scenario.systems().stream().filter(s -> !leftOut.contains(s)).toList());
         }
+        if (runs.warm()) {
+            BenchMain.log("warm: each copier copies the topic once in its own JVM before the measured copy; 'first' "
+                    + "then counts that copy too and says nothing of a start");
+        }
         String json;
         if (runs.smoke()) {
             try (Clusters clusters = Clusters.start(SOURCE, TARGET)) {
@@ -46,6 +51,7 @@ final class MirrorBench {
         } else {
             json = runOnFreshClusters(runnable, runs, mm2);
         }
+        json = markedWarm(json, runs);
         if (leftOut.isEmpty()) {
             return json;
         }
@@ -53,9 +59,25 @@ final class MirrorBench {
         return withLeftOut(json, leftOut, missing.get());
     }
 
+    /** MirrorMaker 2 and the command run in processes of their own, which only measure a cold start. */
+    private static void refuseWhatCannotBeWarmed(Scenario scenario, BenchMain.Runs runs) {
+        List<String> unwarmable = scenario.systems().stream().map(MirrorSystem::named)
+                .filter(s -> s.isMirrorMaker() || s.isCommand()).map(MirrorSystem::id).toList();
+        if (runs.warm() && !unwarmable.isEmpty()) {
+            throw new IllegalArgumentException("--warm warms the copiers that run in the benchmark's own child JVMs; "
+                    + unwarmable + " run in processes of their own: leave them out with --systems");
+        }
+    }
+
     /** The smoke form on two clusters that are up already (the smoke test shares the test kit's). */
     static String run(Scenario scenario, BenchMain.Runs runs, KafkaCluster source, KafkaCluster target) {
-        return run(scenario, runs, source, target, MirrorMaker2.classpath());
+        refuseWhatCannotBeWarmed(scenario, runs);
+        return markedWarm(run(scenario, runs, source, target, MirrorMaker2.classpath()), runs);
+    }
+
+    private static String markedWarm(String json, BenchMain.Runs runs) {
+        return runs.warm() ? withRootField(json, "warm", "each copier copied the topic once in its own JVM before the "
+                + "measured copy; first_record_seconds counts that copy too") : json;
     }
 
     private static String run(Scenario scenario, BenchMain.Runs runs, KafkaCluster source, KafkaCluster target,
@@ -95,6 +117,17 @@ final class MirrorBench {
         BenchData.produce(source.clientProperties(Listener.PLAINTEXT), topic, scenario);
         BenchMain.log("wrote %,d records in %.1f s", scenario.records(), (System.nanoTime() - start) / 1e9);
         return topic;
+    }
+
+    private static String withRootField(String json, String name, String value) {
+        try {
+            ObjectMapper mapper = new ObjectMapper();
+            ObjectNode root = (ObjectNode) mapper.readTree(json);
+            root.put(name, value);
+            return mapper.writeValueAsString(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static String withLeftOut(String json, List<String> leftOut, String why) {

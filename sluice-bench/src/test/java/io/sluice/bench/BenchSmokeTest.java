@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,6 +90,31 @@ class BenchSmokeTest {
     }
 
     /**
+     * {@code --warm}: each copier copies the topic once in its own JVM (into a topic of its own, deleted after), then
+     * the measured copy, which still finds every record once; the command and MirrorMaker 2, in processes of their
+     * own, are refused rather than measured cold under a warm heading.
+     */
+    @Test
+    void aWarmMirrorRunCopiesOnceBeforeTheMeasuredCopyAndRefusesWhatItCannotWarm() throws Exception {
+        BenchMain.Runs warm = new BenchMain.Runs(1, true, false, true);
+        Scenario scenario = Scenario.named("mirror", true).onlySystems(List.of("sluice"));
+        JsonNode json = checked(scenario, MirrorBench.run(scenario, warm, SharedKafka.cluster(), SharedKafka.second()));
+        assertTrue(json.get("warm").asText().contains("copied the topic once"), json.toString());
+        for (String system : List.of("plain-copier", "sluice")) {
+            JsonNode result = json.get("results").get(system);
+            assertEquals(scenario.records(), result.get("target_records").asInt(), system + ": " + result);
+            assertEquals(0, result.get("duplicates").asInt(), system + ": " + result);
+        }
+        assertEquals(0, json.get("results").get("sluice").get("failover_reread").asInt(), json.toString());
+        assertTrue(SharedKafka.second().admin().listTopics().names().get().stream().noneMatch(t -> t.startsWith("warm-")),
+                "the warm-up copies are deleted");
+        Scenario command = Scenario.named("mirror", true).onlySystems(List.of("sluice-command"));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> MirrorBench.run(command, warm));
+        assertTrue(refused.getMessage().contains("sluice-command"), refused.getMessage());
+    }
+
+    /**
      * The merge's smoke form, two rounds: two inputs on the test kit's two clusters, merged into a topic on the first
      * and mirrored there, every record of both inputs once in the target for both systems; each merge passes the
      * merge audit (MergeRun fails the run otherwise), and the second round's output is the first's (MergeBench fails
@@ -97,7 +123,7 @@ class BenchSmokeTest {
     @Test
     void theMergeSmokeFormMergesEveryRecordOnceAndTheSameInEveryRound() throws Exception {
         Scenario scenario = Scenario.named("merge", true);
-        JsonNode json = new ObjectMapper().readTree(MergeBench.run(scenario, new BenchMain.Runs(2, true, false),
+        JsonNode json = new ObjectMapper().readTree(MergeBench.run(scenario, new BenchMain.Runs(2, true, false, false),
                 SharedKafka.cluster(), SharedKafka.second(), SharedKafka.cluster()));
         assertEquals("merge", json.get("scenario").asText());
         for (String system : scenario.systems()) {

@@ -1,13 +1,19 @@
 package io.sluice.bench.systems;
 
+import io.sluice.bench.BenchMain;
 import io.sluice.core.Health;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.copy.TopicNaming;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * One copier of the mirror benchmark that runs in Java, in a JVM of its own: {@code MirrorCopierMain <system>
@@ -32,12 +38,37 @@ public final class MirrorCopierMain {
         String prefix = args[4];
         int partitions = Integer.parseInt(args[5]);
         String group = args[6];
-        MeasuredFromOutside.runThenWait("COPIED", "copied", () -> switch (system) {
+        if (Boolean.getBoolean(BenchMain.WARM_PROPERTY)) {
+            warmUp(system, source, topic, target, prefix, partitions);
+        }
+        MeasuredFromOutside.runThenWait("COPIED", "copied", () -> copy(system, source, topic, target, prefix,
+                partitions, group));
+    }
+
+    private static long copy(String system, String source, String topic, String target, String prefix,
+            int partitions, String group) throws Exception {
+        return switch (system) {
             case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
             case "sluice" -> sluice(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE);
             case "sluice-alo" -> sluice(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE);
             default -> throw new IllegalArgumentException("unknown mirror system " + system);
-        });
+        };
+    }
+
+    /**
+     * {@code bench/run --warm}: the same copy once, into a topic of its own (deleted after it), no group translated,
+     * so that the measured copy runs compiled code; the measurement starts at the measured topic's first record.
+     */
+    private static void warmUp(String system, String source, String topic, String target, String prefix,
+            int partitions) throws Exception {
+        String warmPrefix = "warm-" + prefix;
+        long start = System.nanoTime();
+        long copied = copy(system, source, topic, target, warmPrefix, partitions, null);
+        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, target))) {
+            admin.deleteTopics(List.of(warmPrefix + topic)).all().get(60, TimeUnit.SECONDS);
+        }
+        System.err.printf(Locale.ROOT, "[warm] %s copied %,d records in %.1f s before the measured copy%n", system,
+                copied, (System.nanoTime() - start) / 1e9);
     }
 
     /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
