@@ -34,8 +34,8 @@ public final class Lane {
     private final PartitionWork partition;
     private final Invoker invoker;
     private final WorkerPool pool;
-    /** Records and {@link LaneTask}s, in order. */
-    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    /** Runs of records and {@link LaneTask}s, in order. */
+    private final ConcurrentLinkedQueue<Queued> queue = new ConcurrentLinkedQueue<>();
     /** The partition's queue of unordered records, which every lane of the partition drains; null when ordered. */
     private final Queue<ConsumerRecord<byte[], byte[]>> shared;
     private final AtomicBoolean scheduled = new AtomicBoolean();
@@ -51,7 +51,9 @@ public final class Lane {
     private Throwable pendingError;
     private boolean halted;
     /** The records of a run taken from the queue and not yet taken one by one; null when none. */
-    private RecordRun run;
+    private Queued run;
+    /** A task {@link #nextQueued} met in the queue, to run before anything after it; null when none. */
+    private LaneTask taskTaken;
 
     /**
      * @param shared for unordered processing, the partition's queue that all its lanes take records from when their
@@ -67,8 +69,7 @@ public final class Lane {
 
     /** Queues a record and makes sure a worker will get to it. Consumer thread only. */
     public void add(ConsumerRecord<byte[], byte[]> record) {
-        queue.offer(record);
-        schedule();
+        addRun(new Object[] {record});
     }
 
     /**
@@ -86,14 +87,14 @@ public final class Lane {
      */
     public void addRun(Object[] records) {
         if (records.length > 0) {
-            queue.offer(records.length == 1 ? records[0] : new RecordRun(records));
+            queue.offer(new Queued(records, null));
             schedule();
         }
     }
 
     /** Queues a task to run after the records queued so far. */
     public void addTask(LaneTask task) {
-        queue.offer(task);
+        queue.offer(new Queued(null, task));
         schedule();
     }
 
@@ -142,29 +143,44 @@ public final class Lane {
                 || (accepting && shared != null && !shared.isEmpty());
     }
 
-    /** The next record or task in the order they were added. */
-    private Object nextQueued() {
+    /**
+     * The next record in the order they were added; null when nothing is queued, or when a task comes first: then it
+     * is in {@link #taskTaken}.
+     */
+    @SuppressWarnings("unchecked")
+    private ConsumerRecord<byte[], byte[]> nextQueued() {
         if (run == null) {
-            Object next = queue.poll();
-            if (!(next instanceof RecordRun taken)) {
-                return next;
+            Queued next = queue.poll();
+            if (next == null) {
+                return null;
             }
-            run = taken;
+            if (next.task != null) {
+                taskTaken = next.task;
+                return null;
+            }
+            run = next;
         }
         Object record = run.records[run.next++];
         if (run.next == run.records.length) {
             run = null;
         }
-        return record;
+        return (ConsumerRecord<byte[], byte[]>) record;
     }
 
-    /** Records added together by {@link #addAll}, taken one by one by the lane's owner. */
-    private static final class RecordRun {
+    /**
+     * What the consumer thread queues: records added together (taken one by one by the lane's owner), or a task. One
+     * class for both, told apart by a field: when the queue held records, runs and tasks, the compiled lane loop's
+     * type check expected what it had seen, and every new kind that came later threw the compiled loop away: {@link #turn}
+     * was compiled by C2 eight times in a mirror's ten-second copy, four since (-XX:+PrintCompilation).
+     */
+    private static final class Queued {
         final Object[] records;
+        final LaneTask task;
         int next;
 
-        RecordRun(Object[] records) {
+        Queued(Object[] records, LaneTask task) {
             this.records = records;
+            this.task = task;
         }
     }
 
@@ -187,22 +203,22 @@ public final class Lane {
                 current = null; // stays pending: revoked, draining, or the engine stops because of it
             }
             if (current == null) {
-                Object next = nextQueued();
-                if (next == null && shared != null && accepting) {
-                    next = shared.poll();
-                }
-                if (next == null) {
-                    break;
-                }
-                if (next instanceof LaneTask task) {
+                ConsumerRecord<byte[], byte[]> record = nextQueued();
+                if (taskTaken != null) {
+                    LaneTask task = taskTaken;
+                    taskTaken = null;
                     task.run();
                     continue;
+                }
+                if (record == null && shared != null && accepting) {
+                    record = shared.poll();
+                }
+                if (record == null) {
+                    break;
                 }
                 if (!accepting) {
                     continue; // dropped, not done: the next owner of the partition processes it
                 }
-                @SuppressWarnings("unchecked")
-                ConsumerRecord<byte[], byte[]> record = (ConsumerRecord<byte[], byte[]>) next;
                 current = record;
                 currentSince = System.nanoTime();
                 failures = 0;
