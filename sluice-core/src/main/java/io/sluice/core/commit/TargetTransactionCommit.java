@@ -253,10 +253,13 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
     }
 
-    /** Never: see the class comment (a fenced commit may have landed). The engine stops; the next claim knows. */
+    /**
+     * Only a commit refused after {@link #abandon}, which never reached the target; any other may have landed (see the
+     * class comment): the engine stops, and the next claim knows.
+     */
     @Override
     public boolean refusedForCertain(Exception error) {
-        return false;
+        return error instanceof Abandoned;
     }
 
     @Override
@@ -318,11 +321,10 @@ public final class TargetTransactionCommit implements CommitPoint {
     @Override
     public void abandon() {
         abandoned = true;
-        List<PartitionTransaction> open = List.copyOf(transactions.values());
-        Thread closer = new Thread(() -> open.forEach(tx -> tx.close(Duration.ZERO)),
-                "sluice-abandon-" + transactionalIdPrefix);
-        closer.setDaemon(true);
-        closer.start();
+        // taken here, before a release on this thread could close one with a graceful wait
+        List<KafkaProducer<byte[], byte[]>> closing = transactions.values().stream()
+                .filter(PartitionTransaction::takeClose).map(tx -> tx.producer).toList();
+        ProducerCloser.closeAtOnce(closing, "sluice-abandon-" + transactionalIdPrefix);
     }
 
     @Override
@@ -359,6 +361,9 @@ public final class TargetTransactionCommit implements CommitPoint {
 
         @Override
         public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+            if (abandoned) {
+                throw new Abandoned();
+            }
             begin();
             return producer.send(record, callback);
         }
@@ -366,7 +371,7 @@ public final class TargetTransactionCommit implements CommitPoint {
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
             if (abandoned) {
                 // its producer is closing: a commit would wait max.block.ms on it for nothing
-                throw new IllegalStateException("the engine failed: no transaction is committed any more");
+                throw new Abandoned();
             }
             committing.incrementAndGet();
             committingSince = System.nanoTime();
@@ -389,11 +394,24 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
         }
 
-        /** Once: a producer let go of by {@link #abandon} is closed on that thread, not again by a release. */
+        /** Once: a producer let go of by {@link #abandon} is closed there, not again by a release. */
         void close(Duration timeout) {
-            if (closing.compareAndSet(false, true)) {
+            if (takeClose()) {
                 producer.close(timeout);
             }
+        }
+
+        /** Whether this caller is the one to close the producer. */
+        boolean takeClose() {
+            return closing.compareAndSet(false, true);
+        }
+    }
+
+    /** A commit or send after {@link #abandon}: refused here, never sent. */
+    private static final class Abandoned extends IllegalStateException {
+        Abandoned() {
+            super("not committed: the engine stopped because of an earlier failure, and a restart goes on from the "
+                    + "last commit");
         }
     }
 
