@@ -111,7 +111,8 @@ final class LaneCalls {
                     + EngineLog.words(e.getCause()), e.getCause()));
         } catch (TimeoutException e) {
             fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
-                    + " within " + timeout + "; its last commit stands"));
+                    + " within " + timeout.toSeconds() + " s (the drain timeout); its last commit stands, and what it "
+                    + "did after it is done again after a restart"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
