@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -62,7 +63,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
  * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
- * consumer thread, {@link #abandon} on the thread that reported the engine's failure;
+ * consumer thread, {@link #abandon} on the thread that reported the engine's failure (each producer is closed by
+ * whichever of it and a release takes it first);
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} (on a claim thread of its own, which {@link #claim} waits for) before any task of its lane is queued,
  * and closed in {@link #release} after its lane's last task.
@@ -268,18 +270,14 @@ public final class TargetTransactionCommit implements CommitPoint {
 
     @Override
     public void release(Collection<TopicPartition> partitions, boolean lost) {
-        List<KafkaProducer<byte[], byte[]>> letGo = new ArrayList<>();
         for (TopicPartition tp : partitions) {
             PartitionTransaction tx = transactions.remove(tp);
-            if (tx != null && abandoned) {
-                letGo.add(tx.producer); // a close waits for the I/O thread, which a silent broker can hold
-            } else if (tx != null) {
+            if (tx != null) {
                 // after a revoke the last commit closed the transaction; after a loss an open one is aborted by the
                 // next owner's claim (or times out), so nothing is worth waiting for
                 tx.close(lost ? Duration.ZERO : Duration.ofSeconds(1));
             }
         }
-        ProducerCloser.closeAtOnce(letGo, "sluice-abandon-" + transactionalIdPrefix);
     }
 
     /** Whether a lane waits on the target in a commit now, for a {@link TargetReach}; from any thread. */
@@ -316,14 +314,18 @@ public final class TargetTransactionCommit implements CommitPoint {
     }
 
     /**
-     * No commit or send starts from now on, and {@link #release} closes the producers at once, in the background:
-     * their open transactions are aborted by the next owner's claim (or time out), as after a loss. Not closed here:
-     * a lane may be starting a commit right now, and a producer closed under a commit's feet leaves that commit
-     * waiting {@code max.block.ms} (seen: a mirror stopped for lost source records took 60 s to close).
+     * No commit starts from now on, and every producer is closed at once on a thread of its own, which aborts what it
+     * has in flight: its open transaction is aborted by the next owner's claim (or times out), as after a loss. The
+     * closes run in the background because a transactional producer's close waits for its I/O thread, which may sit
+     * in a blocking wait for a silent coordinator for up to {@code request.timeout.ms}.
      */
     @Override
     public void abandon() {
         abandoned = true;
+        // taken here, before a release on this thread could close one with a graceful wait
+        List<KafkaProducer<byte[], byte[]>> closing = transactions.values().stream()
+                .filter(PartitionTransaction::takeClose).map(tx -> tx.producer).toList();
+        ProducerCloser.closeAtOnce(closing, "sluice-abandon-" + transactionalIdPrefix);
     }
 
     @Override
@@ -345,6 +347,7 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final class PartitionTransaction implements Sender {
 
         final KafkaProducer<byte[], byte[]> producer;
+        private final AtomicBoolean closing = new AtomicBoolean();
         private boolean open;
         /** When the commit under way began (nanos), or 0: written by the lane, read by a watch on another thread. */
         volatile long committingSince;
@@ -392,8 +395,16 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
         }
 
+        /** Once: a producer let go of by {@link #abandon} is closed there, not again by a release. */
         void close(Duration timeout) {
-            producer.close(timeout);
+            if (takeClose()) {
+                producer.close(timeout);
+            }
+        }
+
+        /** Whether this caller is the one to close the producer. */
+        boolean takeClose() {
+            return closing.compareAndSet(false, true);
         }
     }
 

@@ -88,7 +88,7 @@ public final class AcknowledgedWrites implements TargetWrites {
 
     /**
      * How many producers this holds: one per source partition sent from, up to {@link #MAX_PRODUCERS}; none once
-     * abandoned and closed.
+     * abandoned.
      */
     synchronized int producers() {
         return producers.size();
@@ -129,24 +129,25 @@ public final class AcknowledgedWrites implements TargetWrites {
     }
 
     /**
-     * Wakes every checkpoint waiting for acknowledgements (each throws) and refuses further sends; {@link #close} then
-     * closes the producers at once, in the background (a close waits for the I/O thread, which a silent broker can
-     * hold for up to {@code request.timeout.ms}).
+     * Wakes every checkpoint waiting for acknowledgements (each throws), and closes the producers at once on a thread
+     * of its own, which fails what they have in flight: their close waits for their I/O threads, which a silent broker
+     * can hold for up to {@code request.timeout.ms}.
      */
     @Override
     public void abandon() {
         abandoned = true;
         pending.values().forEach(Pending::wake);
+        List<KafkaProducer<byte[], byte[]>> open;
+        synchronized (this) {
+            open = List.copyOf(producers);
+            producers.clear(); // closed there, not again by close()
+        }
+        ProducerCloser.closeAtOnce(open, "sluice-abandon-copies");
     }
 
     /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */
     @Override
     public synchronized void close() {
-        if (abandoned) {
-            ProducerCloser.closeAtOnce(List.copyOf(producers), "sluice-abandon-copies");
-            producers.clear();
-            return;
-        }
         long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException failure = null;
         for (KafkaProducer<byte[], byte[]> p : producers) {

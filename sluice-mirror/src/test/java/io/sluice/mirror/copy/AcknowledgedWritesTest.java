@@ -96,7 +96,6 @@ class AcknowledgedWritesTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class,
                     () -> writes.send(new TopicPartition("source", 1), copy(topic, 0, "after the failure")));
             assertTrue(refused.getMessage().contains("earlier failure"), refused.getMessage());
-            writes.close(); // at once, in the background: the held-back copy is not waited for
             assertEquals(0, writes.producers(), "every producer was let go of");
         }
     }
