@@ -62,9 +62,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * have landed (the coordinator checks the epoch before it looks at whether the commit completed), and a timeout
  * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
- * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
- * consumer thread, {@link #abandon} on the thread that reported the engine's failure (each producer is closed by
- * whichever of it and a release takes it first);
+ * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress}, {@link #abandon} and {@link #close} on
+ * the engine's consumer thread;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} (on a claim thread of its own, which {@link #claim} waits for) before any task of its lane is queued,
  * and closed in {@link #release} after its lane's last task.

@@ -30,7 +30,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Threading: {@link #send} and {@link #flush} of one source partition from its lane; the producer's callbacks
  * on its I/O thread, which only count down and record the first failure; the choice of a producer under this
- * object's monitor, once per source partition; {@link #abandon} from the thread that reported the engine's failure.
+ * object's monitor, once per source partition; {@link #abandon} from the engine's consumer thread.
  */
 public final class AcknowledgedWrites implements TargetWrites {
 
