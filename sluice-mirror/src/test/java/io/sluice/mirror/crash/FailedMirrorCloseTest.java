@@ -24,7 +24,6 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,22 +41,26 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FailedMirrorCloseTest {
 
     private static final Duration PROMPT_CLOSE = Duration.ofSeconds(15);
-    /** The engine's default, which the mirror keeps. */
-    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
     @ParameterizedTest
     @EnumSource(MirrorDelivery.class)
     void aMirrorThatFailedClosesWithoutWaitingForCopiesThatCanNoLongerCount(MirrorDelivery delivery) throws Exception {
-        try (Outage outage = Outage.prepare("mfclose")) {
-            MirrorConfig config = outage.mirror().delivery(delivery)
+        try (KafkaCluster target = KafkaCluster.builder().name("mirror-failed-close").proxied().start()) {
+            target.addBroker(null);
+            Clusters clusters = new Clusters(SharedKafka.cluster(), target);
+            SourceTopic topic = new SourceTopic(clusters.source(), "mfclose", 2);
+            target.createTopic(new NewTopic(topic.name(), Map.of(0, List.of(1), 1, List.of(2))));
+            topic.produce(200);
+            String name = nameCoordinatedByBroker2(target);
+            MirrorConfig config = clusters.mirror(name, topic.name()).delivery(delivery)
                     .targetProperty("max.block.ms", 5_000)
                     .build();
             try (Mirror mirror = Mirror.start(config)) {
                 TargetState.await("the first records copied", Duration.ofSeconds(60),
-                        () -> mirror.counts().copied() >= Outage.RECORDS);
-                try (SourceTopic.Feed feed = outage.topic.feed()) {
+                        () -> mirror.counts().copied() >= 200);
+                try (SourceTopic.Feed feed = topic.feed()) {
                     TimeUnit.SECONDS.sleep(1);
-                    outage.cutBroker2();
+                    target.node(2).proxy().blackhole();
                     long cut = System.nanoTime();
                     TargetState.await("the mirror failing", Duration.ofSeconds(90),
                             () -> mirror.engine().health() != Health.RUNNING);
@@ -74,9 +77,15 @@ class FailedMirrorCloseTest {
                     assertTrue(closing.compareTo(PROMPT_CLOSE) < 0, "closed within " + PROMPT_CLOSE + ": " + closing);
                 }
             }
-            MirrorConfig again = outage.healAndRestartToTheEnd(delivery);
+            target.node(2).proxy().restore();
+            MirrorConfig again = clusters.mirror(name, topic.name()).delivery(delivery).untilEnd(true).build();
+            try (Mirror mirror = Mirror.start(again)) {
+                assertTrue(mirror.awaitTermination(Duration.ofSeconds(120)), "the restarted mirror reaches the end");
+                assertEquals(Health.STOPPED, mirror.engine().health(), () -> "the restarted mirror: "
+                        + mirror.engine().failure());
+            }
             if (delivery == MirrorDelivery.EXACTLY_ONCE) {
-                TargetState.assertExactlyOnce(outage.clusters, again, outage.topic);
+                TargetState.assertExactlyOnce(clusters, again, topic);
             } else {
                 // at least once, the copies after the last commit before the failure are copied again
                 MirrorAuditReport audit = MirrorAudit.run(MirrorAuditConfig.builder(again).build());
@@ -92,105 +101,21 @@ class FailedMirrorCloseTest {
     }
 
     /**
-     * Stopped (as by SIGTERM) while broker 2 does not answer: the last call to the stuck partition's lane overruns the
-     * drain timeout, which fails the engine, and the rest is let go of at once; before, each of the remaining calls
-     * to that lane waited out the drain timeout again, and the close took 100 s. A commit already under way still
-     * ends only at its own {@code max.block.ms}.
+     * A mirror name whose progress group broker 2 coordinates: the leader of the offsets topic's partition the group
+     * hashes to, as the broker computes it (the topic now exists, spread over both brokers).
      */
-    @Test
-    void aMirrorStoppedWhileATargetBrokerDoesNotAnswerStopsWithinTheDrainTimeout() throws Exception {
-        try (Outage outage = Outage.prepare("mfstop")) {
-            // a commit under way waits on the silent coordinator for max.block.ms, which no close cuts short: shorter
-            // than the drain timeout here, so that the drain timeout is what this measures
-            MirrorConfig config = outage.mirror().targetProperty("max.block.ms", 20_000).build();
-            Mirror mirror = Mirror.start(config);
-            try {
-                TargetState.await("the first records copied", Duration.ofSeconds(60),
-                        () -> mirror.counts().copied() >= Outage.RECORDS);
-                try (SourceTopic.Feed feed = outage.topic.feed()) {
-                    TimeUnit.SECONDS.sleep(1);
-                    outage.cutBroker2();
-                    TimeUnit.SECONDS.sleep(3);
-                }
-            } finally {
-                long stopping = System.nanoTime();
-                mirror.close();
-                Duration stopped = Duration.ofNanos(System.nanoTime() - stopping);
-                System.out.printf("[failed-close] stopped during the outage in %.1f s: %s%n", stopped.toMillis() / 1e3,
-                        mirror.engine().failure().map(Throwable::getMessage).orElse("cleanly"));
-                assertTrue(stopped.compareTo(DRAIN_TIMEOUT.plus(PROMPT_CLOSE)) < 0, "stopped within the drain "
-                        + "timeout and " + PROMPT_CLOSE + ": " + stopped);
-            }
-            MirrorConfig again = outage.healAndRestartToTheEnd(MirrorDelivery.EXACTLY_ONCE);
-            TargetState.assertExactlyOnce(outage.clusters, again, outage.topic);
-        }
-    }
-
-    /**
-     * A two-broker target behind fault proxies, a source topic of two partitions whose target partition 0 broker 1
-     * leads and partition 1 broker 2, and a mirror name whose progress group broker 2 coordinates: cutting broker 2
-     * off holds up partition 1's copies and every commit.
-     */
-    private record Outage(KafkaCluster target, Clusters clusters, SourceTopic topic, String name)
-            implements AutoCloseable {
-
-        static final int RECORDS = 200;
-
-        static Outage prepare(String prefix) throws Exception {
-            KafkaCluster target = KafkaCluster.builder().name("mirror-" + prefix).proxied().start();
-            try {
-                target.addBroker(null);
-                Clusters clusters = new Clusters(SharedKafka.cluster(), target);
-                SourceTopic topic = new SourceTopic(clusters.source(), prefix, 2);
-                target.createTopic(new NewTopic(topic.name(), Map.of(0, List.of(1), 1, List.of(2))));
-                topic.produce(RECORDS);
-                return new Outage(target, clusters, topic, nameCoordinatedByBroker2(target, prefix));
-            } catch (Exception | AssertionError e) {
-                target.close();
-                throw e;
-            }
-        }
-
-        MirrorConfig.Builder mirror() {
-            return clusters.mirror(name, topic.name());
-        }
-
-        void cutBroker2() {
-            target.node(2).proxy().blackhole();
-        }
-
-        /** Broker 2 answers again; the mirror, restarted, copies to the source's end. */
-        MirrorConfig healAndRestartToTheEnd(MirrorDelivery delivery) {
-            target.node(2).proxy().restore();
-            MirrorConfig again = mirror().delivery(delivery).untilEnd(true).build();
-            try (Mirror mirror = Mirror.start(again)) {
-                assertTrue(mirror.awaitTermination(Duration.ofSeconds(120)), "the restarted mirror reaches the end");
-                assertEquals(Health.STOPPED, mirror.engine().health(), () -> "the restarted mirror: "
-                        + mirror.engine().failure());
-            }
-            return again;
-        }
-
-        @Override
-        public void close() {
-            target.close();
-        }
-
-        /** The leader of the offsets topic's partition the group hashes to, as the broker computes it. */
-        private static String nameCoordinatedByBroker2(KafkaCluster target, String prefix) throws Exception {
-            // the offsets topic now made, spread over both brokers
-            target.admin().listConsumerGroupOffsets("any").partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-            TopicDescription offsets = target.admin().describeTopics(List.of("__consumer_offsets")).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get("__consumer_offsets");
-            assertTrue(offsets.partitions().stream().anyMatch(p -> p.leader() != null && p.leader().id() == 2),
-                    "broker 2 leads some: " + offsets);
-            while (true) {
-                String name = Names.unique(prefix);
-                int partition = Utils.abs((MirrorConfig.GROUP_PREFIX + name).hashCode()) % offsets.partitions().size();
-                Node leader = offsets.partitions().get(partition).leader();
-                if (leader != null && leader.id() == 2) {
-                    return name;
-                }
+    private static String nameCoordinatedByBroker2(KafkaCluster target) throws Exception {
+        target.admin().listConsumerGroupOffsets("any").partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        TopicDescription offsets = target.admin().describeTopics(List.of("__consumer_offsets")).allTopicNames()
+                .get(30, TimeUnit.SECONDS).get("__consumer_offsets");
+        assertTrue(offsets.partitions().stream().anyMatch(p -> p.leader() != null && p.leader().id() == 2),
+                "broker 2 leads some: " + offsets);
+        while (true) {
+            String name = Names.unique("mfclose");
+            int partition = Utils.abs((MirrorConfig.GROUP_PREFIX + name).hashCode()) % offsets.partitions().size();
+            Node leader = offsets.partitions().get(partition).leader();
+            if (leader != null && leader.id() == 2) {
+                return name;
             }
         }
     }

@@ -111,8 +111,7 @@ final class LaneCalls {
                     + EngineLog.words(e.getCause()), e.getCause()));
         } catch (TimeoutException e) {
             fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
-                    + " within " + timeout.toSeconds() + " s (the drain timeout); its last commit stands, and what it "
-                    + "did after it is done again after a restart"));
+                    + " within " + timeout + "; its last commit stands"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
