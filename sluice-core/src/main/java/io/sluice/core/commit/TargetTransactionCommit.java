@@ -253,13 +253,10 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
     }
 
-    /**
-     * Only a commit refused after {@link #abandon}, which never reached the target; any other may have landed (see the
-     * class comment): the engine stops, and the next claim knows.
-     */
+    /** Never: see the class comment (a fenced commit may have landed). The engine stops; the next claim knows. */
     @Override
     public boolean refusedForCertain(Exception error) {
-        return error instanceof Abandoned;
+        return false;
     }
 
     @Override
@@ -321,10 +318,11 @@ public final class TargetTransactionCommit implements CommitPoint {
     @Override
     public void abandon() {
         abandoned = true;
-        // taken here, before a release on this thread could close one with a graceful wait
-        List<KafkaProducer<byte[], byte[]>> closing = transactions.values().stream()
-                .filter(PartitionTransaction::takeClose).map(tx -> tx.producer).toList();
-        ProducerCloser.closeAtOnce(closing, "sluice-abandon-" + transactionalIdPrefix);
+        List<PartitionTransaction> open = List.copyOf(transactions.values());
+        Thread closer = new Thread(() -> open.forEach(tx -> tx.close(Duration.ZERO)),
+                "sluice-abandon-" + transactionalIdPrefix);
+        closer.setDaemon(true);
+        closer.start();
     }
 
     @Override
@@ -361,9 +359,6 @@ public final class TargetTransactionCommit implements CommitPoint {
 
         @Override
         public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
-            if (abandoned) {
-                throw new Abandoned();
-            }
             begin();
             return producer.send(record, callback);
         }
@@ -371,7 +366,7 @@ public final class TargetTransactionCommit implements CommitPoint {
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
             if (abandoned) {
                 // its producer is closing: a commit would wait max.block.ms on it for nothing
-                throw new Abandoned();
+                throw new IllegalStateException("the engine failed: no transaction is committed any more");
             }
             committing.incrementAndGet();
             committingSince = System.nanoTime();
@@ -394,24 +389,11 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
         }
 
-        /** Once: a producer let go of by {@link #abandon} is closed there, not again by a release. */
+        /** Once: a producer let go of by {@link #abandon} is closed on that thread, not again by a release. */
         void close(Duration timeout) {
-            if (takeClose()) {
+            if (closing.compareAndSet(false, true)) {
                 producer.close(timeout);
             }
-        }
-
-        /** Whether this caller is the one to close the producer. */
-        boolean takeClose() {
-            return closing.compareAndSet(false, true);
-        }
-    }
-
-    /** A commit or send after {@link #abandon}: refused here, never sent. */
-    private static final class Abandoned extends IllegalStateException {
-        Abandoned() {
-            super("not committed: the engine stopped because of an earlier failure, and a restart goes on from the "
-                    + "last commit");
         }
     }
 

@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import io.sluice.core.commit.ProducerCloser;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -68,11 +67,6 @@ public final class AcknowledgedWrites implements TargetWrites {
      */
     @Override
     public Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
-        if (abandoned) {
-            // a new producer now would only be closed again, with a wait
-            throw new IllegalStateException("the mirror stopped because of an earlier failure; a restart copies "
-                    + source + " from its last commit");
-        }
         Pending p = pending.computeIfAbsent(source, s -> new Pending(producerOf(s)));
         p.throwIfFailed(source);
         p.sent();
@@ -86,10 +80,7 @@ public final class AcknowledgedWrites implements TargetWrites {
         return metrics;
     }
 
-    /**
-     * How many producers this holds: one per source partition sent from, up to {@link #MAX_PRODUCERS}; none once
-     * abandoned.
-     */
+    /** How many producers this has made: one per source partition sent from, up to {@link #MAX_PRODUCERS}. */
     synchronized int producers() {
         return producers.size();
     }
@@ -142,7 +133,9 @@ public final class AcknowledgedWrites implements TargetWrites {
             open = List.copyOf(producers);
             producers.clear(); // closed there, not again by close()
         }
-        ProducerCloser.closeAtOnce(open, "sluice-abandon-copies");
+        Thread closer = new Thread(() -> open.forEach(p -> p.close(Duration.ZERO)), "sluice-abandon-copies");
+        closer.setDaemon(true);
+        closer.start();
     }
 
     /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,10 +69,6 @@ class FailedMirrorCloseTest {
                     System.out.printf("[failed-close] %s: failed %.1f s after the cut, closed %.1f s later%n",
                             delivery, (failed - cut) / 1e9, closing.toMillis() / 1e3);
                     assertEquals(Health.FAILED, mirror.engine().health());
-                    // the failure reported is the first one, not what letting go of the rest caused after it
-                    String cause = mirror.engine().failure().map(Throwable::getMessage).orElse("");
-                    assertTrue(cause.contains(delivery == MirrorDelivery.EXACTLY_ONCE ? "max.block.ms"
-                            : "not acknowledged by the target cluster within"), cause);
                     assertTrue(closing.compareTo(PROMPT_CLOSE) < 0, "closed within " + PROMPT_CLOSE + ": " + closing);
                 }
             }
@@ -108,13 +103,11 @@ class FailedMirrorCloseTest {
         target.admin().listConsumerGroupOffsets("any").partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
         TopicDescription offsets = target.admin().describeTopics(List.of("__consumer_offsets")).allTopicNames()
                 .get(30, TimeUnit.SECONDS).get("__consumer_offsets");
-        assertTrue(offsets.partitions().stream().anyMatch(p -> p.leader() != null && p.leader().id() == 2),
-                "broker 2 leads some: " + offsets);
+        assertTrue(offsets.partitions().stream().anyMatch(p -> p.leader().id() == 2), "broker 2 leads some: " + offsets);
         while (true) {
             String name = Names.unique("mfclose");
             int partition = Utils.abs((MirrorConfig.GROUP_PREFIX + name).hashCode()) % offsets.partitions().size();
-            Node leader = offsets.partitions().get(partition).leader();
-            if (leader != null && leader.id() == 2) {
+            if (offsets.partitions().get(partition).leader().id() == 2) {
                 return name;
             }
         }

@@ -300,13 +300,9 @@ public final class ConsumerLoop implements Runnable {
             if (sink != null) {
                 sink.abandon();
             }
-        } catch (Throwable t) {
-            LOG.warn("the sink letting go of what was not committed: {}", t.toString());
-        }
-        try {
             commitPoint.abandon();
         } catch (Throwable t) {
-            LOG.warn("{} letting go of what was not committed: {}", commitPoint.describe(), t.toString());
+            LOG.warn("letting go of what was not committed: {}", t.toString());
         }
     }
 
