@@ -16,7 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -62,8 +61,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * have landed (the coordinator checks the epoch before it looks at whether the commit completed), and a timeout
  * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
- * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress}, {@link #abandon} and {@link #close} on
- * the engine's consumer thread;
+ * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
+ * consumer thread;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} (on a claim thread of its own, which {@link #claim} waits for) before any task of its lane is queued,
  * and closed in {@link #release} after its lane's last task.
@@ -85,8 +84,6 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final AtomicInteger committing = new AtomicInteger();
     /** Reads the progress of partitions others own, for a bounded run; guarded by this. */
     private Admin progressAdmin;
-    /** Set once by {@link #abandon}, read by the lanes' commits. */
-    private volatile boolean abandoned;
 
     private TargetTransactionCommit(Builder b) {
         this.producerProperties = Map.copyOf(b.producerProperties);
@@ -309,22 +306,6 @@ public final class TargetTransactionCommit implements CommitPoint {
         return waiting;
     }
 
-    /**
-     * No commit starts from now on, and every producer is closed at once on a thread of its own, which aborts what it
-     * has in flight: its open transaction is aborted by the next owner's claim (or times out), as after a loss. The
-     * closes run in the background because a transactional producer's close waits for its I/O thread, which may sit
-     * in a blocking wait for a silent coordinator for up to {@code request.timeout.ms}.
-     */
-    @Override
-    public void abandon() {
-        abandoned = true;
-        List<PartitionTransaction> open = List.copyOf(transactions.values());
-        Thread closer = new Thread(() -> open.forEach(tx -> tx.close(Duration.ZERO)),
-                "sluice-abandon-" + transactionalIdPrefix);
-        closer.setDaemon(true);
-        closer.start();
-    }
-
     @Override
     public void close() {
         release(Set.copyOf(transactions.keySet()), false);
@@ -344,7 +325,6 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final class PartitionTransaction implements Sender {
 
         final KafkaProducer<byte[], byte[]> producer;
-        private final AtomicBoolean closing = new AtomicBoolean();
         private boolean open;
         /** When the commit under way began (nanos), or 0: written by the lane, read by a watch on another thread. */
         volatile long committingSince;
@@ -364,10 +344,6 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
 
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
-            if (abandoned) {
-                // its producer is closing: a commit would wait max.block.ms on it for nothing
-                throw new IllegalStateException("the engine failed: no transaction is committed any more");
-            }
             committing.incrementAndGet();
             committingSince = System.nanoTime();
             try {
@@ -389,11 +365,8 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
         }
 
-        /** Once: a producer let go of by {@link #abandon} is closed on that thread, not again by a release. */
         void close(Duration timeout) {
-            if (closing.compareAndSet(false, true)) {
-                producer.close(timeout);
-            }
+            producer.close(timeout);
         }
     }
 

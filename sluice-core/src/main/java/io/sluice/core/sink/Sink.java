@@ -90,16 +90,6 @@ public interface Sink extends AutoCloseable {
     default void relieve(TopicPartition partition) throws Exception {
     }
 
-    /**
-     * The engine failed, and what is not committed yet never will be: a sink whose checkpoints wait on something
-     * outside (another cluster's acknowledgements) stops waiting, so that the engine's drain does not wait for output
-     * that can no longer count; its checkpoints may fail from now on. What was not committed is processed again after a
-     * restart. Called once, from the consumer thread, while lanes may still run, before the drain. The default does
-     * nothing, for sinks whose checkpoints wait on nothing but themselves (files, storage).
-     */
-    default void abandon() {
-    }
-
     /** The whole sink is done (after every partition was closed). */
     @Override
     default void close() throws Exception {

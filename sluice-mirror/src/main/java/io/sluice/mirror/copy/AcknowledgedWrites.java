@@ -29,7 +29,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Threading: {@link #send} and {@link #flush} of one source partition from its lane; the producer's callbacks
  * on its I/O thread, which only count down and record the first failure; the choice of a producer under this
- * object's monitor, once per source partition; {@link #abandon} from the engine's consumer thread.
+ * object's monitor, once per source partition.
  */
 public final class AcknowledgedWrites implements TargetWrites {
 
@@ -51,8 +51,6 @@ public final class AcknowledgedWrites implements TargetWrites {
     private final Map<TopicPartition, KafkaProducer<byte[], byte[]>> chosen = new HashMap<>();
     /** How many partitions were given a shared producer: the next takes the next one in turn. Guarded by this. */
     private long turns;
-    /** Set by {@link #abandon}: no checkpoint waits for acknowledgements any more. */
-    private volatile boolean abandoned;
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
@@ -119,25 +117,6 @@ public final class AcknowledgedWrites implements TargetWrites {
         }
     }
 
-    /**
-     * Wakes every checkpoint waiting for acknowledgements (each throws), and closes the producers at once on a thread
-     * of its own, which fails what they have in flight: their close waits for their I/O threads, which a silent broker
-     * can hold for up to {@code request.timeout.ms}.
-     */
-    @Override
-    public void abandon() {
-        abandoned = true;
-        pending.values().forEach(Pending::wake);
-        List<KafkaProducer<byte[], byte[]>> open;
-        synchronized (this) {
-            open = List.copyOf(producers);
-            producers.clear(); // closed there, not again by close()
-        }
-        Thread closer = new Thread(() -> open.forEach(p -> p.close(Duration.ZERO)), "sluice-abandon-copies");
-        closer.setDaemon(true);
-        closer.start();
-    }
-
     /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */
     @Override
     public synchronized void close() {
@@ -160,7 +139,7 @@ public final class AcknowledgedWrites implements TargetWrites {
      * monitor taken per copy by the lane and again by the producer's I/O thread showed in the mirror's profile); the
      * monitor only carries the wake-up of a waiting checkpoint.
      */
-    private final class Pending implements Callback {
+    private static final class Pending implements Callback {
         final KafkaProducer<byte[], byte[]> producer;
         private final AtomicLong outstanding = new AtomicLong();
         private volatile Exception failure;
@@ -189,10 +168,6 @@ public final class AcknowledgedWrites implements TargetWrites {
         synchronized void awaitAll(TopicPartition source, Duration timeout) throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (outstanding.get() > 0) {
-                if (abandoned) {
-                    throw new IllegalStateException(outstanding.get() + " copies of " + source + " not acknowledged "
-                            + "by the target when the mirror stopped; a restart copies them again");
-                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     String what = outstanding.get() + " copies of " + source + " not acknowledged by the target "
@@ -203,10 +178,6 @@ public final class AcknowledgedWrites implements TargetWrites {
                 wait(Math.max(1, left / 1_000_000));
             }
             throwIfFailed(source);
-        }
-
-        synchronized void wake() {
-            notifyAll();
         }
 
         /** For good: a later copy may have landed after the lost one. */

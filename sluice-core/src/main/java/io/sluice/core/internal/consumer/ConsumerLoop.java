@@ -67,8 +67,6 @@ public final class ConsumerLoop implements Runnable {
     private final WorkerPool pool;
     private final MemoryBudget budget;
     private final CommitPoint commitPoint;
-    /** The sink the records go to, or null when a handler takes them. */
-    private final io.sluice.core.sink.Sink sink;
     private final CommitPolicy commits;
     private final TopicIds topicIds;
     private final EngineFailure failure;
@@ -105,7 +103,6 @@ public final class ConsumerLoop implements Runnable {
         this.router = parts.router();
         this.failure = parts.failure();
         this.commitPoint = parts.commitPoint();
-        this.sink = sink;
         this.topicIds = new TopicIds(admin, settings.drainTimeout());
         this.commits = sink == null
                 ? new LedgerCommits(commitPoint, parts.commitSettings(), parts.metrics().commitLatency())
@@ -290,31 +287,12 @@ public final class ConsumerLoop implements Runnable {
         pauses.request(partition, paused);
     }
 
-    /**
-     * A failed engine commits nothing more: what waits on another cluster for a commit that will not come is let go,
-     * so that the drain below does not wait on a broker that does not answer (measured: a mirror whose target broker
-     * was cut off took 146 s to close after its failure, its lanes waiting for the producers' delivery timeout).
-     */
-    private void abandonUncommitted() {
-        try {
-            if (sink != null) {
-                sink.abandon();
-            }
-            commitPoint.abandon();
-        } catch (Throwable t) {
-            LOG.warn("letting go of what was not committed: {}", t.toString());
-        }
-    }
-
     private void drainAndClose() {
         health.set(Health.DRAINING);
         try {
             Collection<PartitionState> all = new ArrayList<>(partitions.all());
             all.forEach(PartitionState::close);
             pauses.pauseAll();
-            if (failure.get() != null) {
-                abandonUncommitted();
-            }
             List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos());
             if (!stuck.isEmpty()) {
                 LOG.warn("records still running after {} s in {}; they stay uncommitted and will be processed again",

@@ -320,11 +320,6 @@ public final class DeadLettersInCommit implements CommitPoint {
     }
 
     @Override
-    public void abandon() {
-        offsets.abandon();
-    }
-
-    @Override
     public void close() {
         if (inDoubt != null) {
             try {
