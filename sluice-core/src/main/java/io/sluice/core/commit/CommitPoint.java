@@ -109,6 +109,18 @@ public interface CommitPoint {
     default void release(Collection<TopicPartition> partitions, boolean lost) {
     }
 
+    /**
+     * The engine failed: it commits nothing more (a partition's last commit may still be tried, and fail), so a commit
+     * point whose commits wait on another cluster stops waiting and lets go of what is in flight there. Without this, a
+     * partition whose broker does not answer holds the engine's close, and the restart behind it, until the client
+     * gives up (a producer's delivery timeout: two minutes by default). What was not committed is processed again
+     * after a restart. Called once, when the engine fails before or during its drain, on the thread that reported the
+     * failure (the consumer thread or a lane's), while lanes may still run. The default does nothing: the source
+     * group's commit waits on nothing a drain would.
+     */
+    default void abandon() {
+    }
+
     /** The engine stops; called once, after the last commit. */
     default void close() {
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
@@ -62,7 +63,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * leaves it open; the engine stops either way, and the restart's claim reads what is true.
  *
  * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
- * consumer thread;
+ * consumer thread, {@link #abandon} on the thread that reported the engine's failure;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} (on a claim thread of its own, which {@link #claim} waits for) before any task of its lane is queued,
  * and closed in {@link #release} after its lane's last task.
@@ -84,6 +85,8 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final AtomicInteger committing = new AtomicInteger();
     /** Reads the progress of partitions others own, for a bounded run; guarded by this. */
     private Admin progressAdmin;
+    /** Set once by {@link #abandon}, read by the lanes' commits. */
+    private volatile boolean abandoned;
 
     private TargetTransactionCommit(Builder b) {
         this.producerProperties = Map.copyOf(b.producerProperties);
@@ -250,10 +253,13 @@ public final class TargetTransactionCommit implements CommitPoint {
         }
     }
 
-    /** Never: see the class comment (a fenced commit may have landed). The engine stops; the next claim knows. */
+    /**
+     * Only a commit refused after {@link #abandon}, which never reached the target; any other may have landed (see the
+     * class comment): the engine stops, and the next claim knows.
+     */
     @Override
     public boolean refusedForCertain(Exception error) {
-        return false;
+        return error instanceof Abandoned;
     }
 
     @Override
@@ -265,7 +271,9 @@ public final class TargetTransactionCommit implements CommitPoint {
     public void release(Collection<TopicPartition> partitions, boolean lost) {
         for (TopicPartition tp : partitions) {
             PartitionTransaction tx = transactions.remove(tp);
-            if (tx != null) {
+            if (tx != null && abandoned) {
+                tx.letGo(); // a close waits for the I/O thread, which a silent broker can hold
+            } else if (tx != null) {
                 // after a revoke the last commit closed the transaction; after a loss an open one is aborted by the
                 // next owner's claim (or times out), so nothing is worth waiting for
                 tx.close(lost ? Duration.ZERO : Duration.ofSeconds(1));
@@ -306,6 +314,19 @@ public final class TargetTransactionCommit implements CommitPoint {
         return waiting;
     }
 
+    /**
+     * No commit or send starts from now on, and each producer is closed at once, in the background: a send waiting
+     * for the target's metadata wakes, and open transactions are aborted by the next owner's claim (or time out), as
+     * after a loss. A producer whose lane is inside a commit is closed by that lane as the commit returns: a producer
+     * closed under a commit's feet can leave it waiting {@code max.block.ms} for an answer that never comes (seen in
+     * CI: a mirror stopped for lost source records took 60 s to end).
+     */
+    @Override
+    public void abandon() {
+        abandoned = true;
+        transactions.values().forEach(PartitionTransaction::letGo);
+    }
+
     @Override
     public void close() {
         release(Set.copyOf(transactions.keySet()), false);
@@ -321,13 +342,18 @@ public final class TargetTransactionCommit implements CommitPoint {
         return transactionalIdPrefix + "-" + source.topic() + "-" + source.partition();
     }
 
-    /** One source partition's producer and whether a transaction is open; used by the partition's lane only. */
+    /**
+     * One source partition's producer and whether a transaction is open; used by the partition's lane only, but for
+     * {@link #letGo}, which any thread may call, and which the lane completes when a commit is under way.
+     */
     private final class PartitionTransaction implements Sender {
 
         final KafkaProducer<byte[], byte[]> producer;
         private boolean open;
         /** When the commit under way began (nanos), or 0: written by the lane, read by a watch on another thread. */
         volatile long committingSince;
+        /** {@link Use}: whether the lane is in a commit, and whether the producer was let go of. */
+        private final AtomicReference<Use> use = new AtomicReference<>(Use.IDLE);
 
         PartitionTransaction(String transactionalId) {
             Map<String, Object> props = new HashMap<>(producerProperties);
@@ -339,11 +365,17 @@ public final class TargetTransactionCommit implements CommitPoint {
 
         @Override
         public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+            if (abandoned) {
+                throw new Abandoned();
+            }
             begin();
             return producer.send(record, callback);
         }
 
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
+            if (abandoned || !use.compareAndSet(Use.IDLE, Use.COMMITTING)) {
+                throw new Abandoned(); // its producer is closed or closing: nothing would answer
+            }
             committing.incrementAndGet();
             committingSince = System.nanoTime();
             try {
@@ -355,6 +387,31 @@ public final class TargetTransactionCommit implements CommitPoint {
             } finally {
                 committingSince = 0;
                 committing.decrementAndGet();
+                if (!use.compareAndSet(Use.COMMITTING, Use.IDLE)) {
+                    // let go of while this commit was under way: now nothing waits on the producer
+                    use.set(Use.LET_GO);
+                    ProducerCloser.closeAtOnce(List.of(producer), "sluice-abandon-" + transactionalIdPrefix);
+                }
+            }
+        }
+
+        /**
+         * Closes the producer at once in the background, or has the lane do it as its commit under way returns; once.
+         * Any thread.
+         */
+        void letGo() {
+            while (true) {
+                Use now = use.get();
+                if (now == Use.IDLE && use.compareAndSet(Use.IDLE, Use.LET_GO)) {
+                    ProducerCloser.closeAtOnce(List.of(producer), "sluice-abandon-" + transactionalIdPrefix);
+                    return;
+                }
+                if (now == Use.COMMITTING && use.compareAndSet(Use.COMMITTING, Use.LET_GO_AFTER_COMMIT)) {
+                    return;
+                }
+                if (now == Use.LET_GO || now == Use.LET_GO_AFTER_COMMIT) {
+                    return;
+                }
             }
         }
 
@@ -367,6 +424,19 @@ public final class TargetTransactionCommit implements CommitPoint {
 
         void close(Duration timeout) {
             producer.close(timeout);
+        }
+    }
+
+    /** A partition producer's use, between its lane's commits and {@link PartitionTransaction#letGo}. */
+    private enum Use {
+        IDLE, COMMITTING, LET_GO_AFTER_COMMIT, LET_GO
+    }
+
+    /** A commit or send after {@link #abandon}: refused here, never sent. */
+    private static final class Abandoned extends IllegalStateException {
+        Abandoned() {
+            super("not committed: the engine stopped because of an earlier failure, and a restart goes on from the "
+                    + "last commit");
         }
     }
 

@@ -66,6 +66,11 @@ public abstract class ForwardingSink implements Sink {
     }
 
     @Override
+    public void abandon() {
+        delegate.abandon();
+    }
+
+    @Override
     public void close() throws Exception {
         delegate.close();
     }

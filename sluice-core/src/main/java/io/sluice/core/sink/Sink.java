@@ -90,6 +90,17 @@ public interface Sink extends AutoCloseable {
     default void relieve(TopicPartition partition) throws Exception {
     }
 
+    /**
+     * The engine failed, and what is not committed yet never will be: a sink whose checkpoints wait on something
+     * outside (another cluster's acknowledgements) stops waiting, so that the engine's drain does not wait for output
+     * that can no longer count; its checkpoints may fail from now on. What was not committed is processed again after a
+     * restart. Called once, when the engine fails before or during its drain, on the thread that reported the failure
+     * (the consumer thread or a lane's), while lanes may still run. The default does nothing, for sinks whose
+     * checkpoints end by themselves (files; storage, within its own retries).
+     */
+    default void abandon() {
+    }
+
     /** The whole sink is done (after every partition was closed). */
     @Override
     default void close() throws Exception {

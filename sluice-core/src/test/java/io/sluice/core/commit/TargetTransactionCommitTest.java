@@ -17,6 +17,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -195,6 +198,67 @@ class TargetTransactionCommitTest {
             assertEquals(new OffsetAndMetadata(42, "events.txt"), resumed);
         }
         assertEquals(Map.of(0, List.of("line 0", "line 1", "line 2")), topics.valuesOf(topics.target()));
+    }
+
+    /**
+     * A failed engine abandons its commit point: a commit under way is left to finish, its producer closed only as it
+     * returns (a producer closed under a commit that was starting left that commit waiting {@code max.block.ms}: a
+     * mirror stopped for lost source records took 60 s to end), and every later commit and send is refused at once,
+     * for certain. The commit is held under way by the acknowledgement of its copy, whose callback holds the producer's
+     * I/O thread.
+     */
+    @Test
+    void anAbandonLetsACommitUnderWayFinishAndRefusesEveryLaterCommitForCertain() throws Exception {
+        CopiedTopics topics = topics("abandon", 0);
+        TopicPartition held = new TopicPartition(topics.source(), 0);
+        TopicPartition idle = new TopicPartition(topics.source(), 1);
+        String prefix = Names.unique("abandon-tx");
+        CountDownLatch acknowledgement = new CountDownLatch(1);
+        try (Closeable closeable = new Closeable(transactions(prefix, topics))) {
+            TargetTransactionCommit tx = closeable.tx;
+            assertEquals(Map.of(), tx.claim(Set.of(held, idle), Duration.ofSeconds(30)));
+            tx.sender(held).send(record(topics.target(), "committed as the engine failed"), (metadata, error) -> {
+                try {
+                    acknowledgement.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            CompletableFuture<Void> underWay = CompletableFuture.runAsync(
+                    () -> tx.commitNow(Map.of(held, new OffsetAndMetadata(1, "")), Duration.ofSeconds(30)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!tx.committing()) {
+                assertTrue(System.nanoTime() < deadline, "the commit starts");
+                Thread.sleep(10);
+            }
+            tx.abandon();
+            acknowledgement.countDown();
+            underWay.get(30, TimeUnit.SECONDS); // it lands: nothing closed its producer under it
+
+            for (TopicPartition later : List.of(held, idle)) {
+                long asked = System.nanoTime();
+                Exception refused = assertThrows(Exception.class,
+                        () -> tx.commitNow(Map.of(later, new OffsetAndMetadata(1, "")), Duration.ofSeconds(30)));
+                assertTrue(tx.refusedForCertain(refused), "never sent, so refused for certain: " + refused);
+                assertTrue(refused.getMessage().contains("earlier failure"), refused.getMessage());
+                assertTrue(System.nanoTime() - asked < TimeUnit.SECONDS.toNanos(1), "at once, not after a wait");
+                assertThrows(IllegalStateException.class, () -> tx.sender(later).send(record(topics.target(), "no")));
+            }
+            while (producerThreads(prefix) > 0) { // each let go of in the background, the held one after its commit
+                assertTrue(System.nanoTime() < deadline, "the producers are closed: " + producerThreads(prefix));
+                Thread.sleep(10);
+            }
+        }
+        assertEquals(Map.of(0, List.of("committed as the engine failed")), topics.valuesOf(topics.target()));
+        assertEquals(1, topics.progress().get(new TopicPartition(topics.target(), 0)).offset(),
+                "the commit under way moved the progress");
+    }
+
+    private static long producerThreads(String transactionalIdPrefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("kafka-producer-network-thread")
+                        && t.getName().contains(transactionalIdPrefix))
+                .count();
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import io.sluice.core.commit.ProducerCloser;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -29,7 +30,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Threading: {@link #send} and {@link #flush} of one source partition from its lane; the producer's callbacks
  * on its I/O thread, which only count down and record the first failure; the choice of a producer under this
- * object's monitor, once per source partition.
+ * object's monitor, once per source partition; {@link #abandon} from the thread that reported the engine's failure.
  */
 public final class AcknowledgedWrites implements TargetWrites {
 
@@ -51,6 +52,8 @@ public final class AcknowledgedWrites implements TargetWrites {
     private final Map<TopicPartition, KafkaProducer<byte[], byte[]>> chosen = new HashMap<>();
     /** How many partitions were given a shared producer: the next takes the next one in turn. Guarded by this. */
     private long turns;
+    /** Set by {@link #abandon}: no checkpoint waits for acknowledgements any more. */
+    private volatile boolean abandoned;
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
@@ -65,6 +68,9 @@ public final class AcknowledgedWrites implements TargetWrites {
      */
     @Override
     public Future<RecordMetadata> send(TopicPartition source, ProducerRecord<byte[], byte[]> copy) {
+        if (abandoned) {
+            throw stopped(source); // its producer is closed, or one made now would be
+        }
         Pending p = pending.computeIfAbsent(source, s -> new Pending(producerOf(s)));
         p.throwIfFailed(source);
         p.sent();
@@ -78,12 +84,18 @@ public final class AcknowledgedWrites implements TargetWrites {
         return metrics;
     }
 
-    /** How many producers this has made: one per source partition sent from, up to {@link #MAX_PRODUCERS}. */
+    /**
+     * How many producers this holds: one per source partition sent from, up to {@link #MAX_PRODUCERS}; none once
+     * abandoned and closed.
+     */
     synchronized int producers() {
         return producers.size();
     }
 
     private synchronized KafkaProducer<byte[], byte[]> producerOf(TopicPartition source) {
+        if (abandoned) {
+            throw stopped(source);
+        }
         return chosen.computeIfAbsent(source, s -> {
             if (producers.size() < MAX_PRODUCERS) {
                 producers.add(newProducer.get());
@@ -117,9 +129,36 @@ public final class AcknowledgedWrites implements TargetWrites {
         }
     }
 
+    /**
+     * Wakes every checkpoint waiting for acknowledgements (each throws), refuses further sends, and closes the
+     * producers at once, in the background (a close waits for the I/O thread, which a silent broker can hold for up to
+     * {@code request.timeout.ms}): a send waiting for the target's metadata wakes and throws. Unlike a transactional
+     * producer's, no wait of the lane's on a producer here outlives its close.
+     */
+    @Override
+    public void abandon() {
+        abandoned = true;
+        pending.values().forEach(Pending::wake);
+        letGoOfProducers();
+    }
+
+    private static IllegalStateException stopped(TopicPartition source) {
+        return new IllegalStateException("the mirror stopped because of an earlier failure; a restart copies " + source
+                + " from its last commit");
+    }
+
+    private synchronized void letGoOfProducers() {
+        ProducerCloser.closeAtOnce(List.copyOf(producers), "sluice-abandon-copies");
+        producers.clear();
+    }
+
     /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */
     @Override
     public synchronized void close() {
+        if (abandoned) {
+            letGoOfProducers(); // any made by a send that passed its check as abandon came
+            return;
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException failure = null;
         for (KafkaProducer<byte[], byte[]> p : producers) {
@@ -139,7 +178,7 @@ public final class AcknowledgedWrites implements TargetWrites {
      * monitor taken per copy by the lane and again by the producer's I/O thread showed in the mirror's profile); the
      * monitor only carries the wake-up of a waiting checkpoint.
      */
-    private static final class Pending implements Callback {
+    private final class Pending implements Callback {
         final KafkaProducer<byte[], byte[]> producer;
         private final AtomicLong outstanding = new AtomicLong();
         private volatile Exception failure;
@@ -168,6 +207,10 @@ public final class AcknowledgedWrites implements TargetWrites {
         synchronized void awaitAll(TopicPartition source, Duration timeout) throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (outstanding.get() > 0) {
+                if (abandoned) {
+                    throw new IllegalStateException(outstanding.get() + " copies of " + source + " not acknowledged "
+                            + "by the target when the mirror stopped; a restart copies them again");
+                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     String what = outstanding.get() + " copies of " + source + " not acknowledged by the target "
@@ -178,6 +221,10 @@ public final class AcknowledgedWrites implements TargetWrites {
                 wait(Math.max(1, left / 1_000_000));
             }
             throwIfFailed(source);
+        }
+
+        synchronized void wake() {
+            notifyAll();
         }
 
         /** For good: a later copy may have landed after the lost one. */

@@ -8,9 +8,13 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.header.Header;
@@ -31,6 +35,9 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class MirrorSink implements Sink {
 
+    /** How often a checkpoint waiting for its last copy looks whether the engine failed meanwhile. */
+    private static final long ABANDON_CHECK_MILLIS = 100;
+
     private final TargetWrites writes;
     /** Whether an uncommitted checkpoint's copies are gone (aborted with the transaction) rather than in the target. */
     private final boolean transactional;
@@ -44,6 +51,8 @@ public final class MirrorSink implements Sink {
     private final LongAdder copied = new LongAdder();
     private final LongAdder copiedBytes = new LongAdder();
     private final LongAdder cameFromTarget = new LongAdder();
+    /** Set by {@link #abandon}: a checkpoint no longer waits for its copies. */
+    private volatile boolean abandoned;
 
     /**
      * @param transactional whether the writes are in the commit point's transactions (exactly once), so that copies
@@ -105,7 +114,7 @@ public final class MirrorSink implements Sink {
             if (cursor.lastCopy != null) {
                 // at least once the flush waited for it; exactly once this waits for its batch, which the
                 // transaction's commit right after would wait for anyway
-                cursor.copiesBelow = CopiesBelow.encode(cursor.lastCopy.get().offset() + 1);
+                cursor.copiesBelow = CopiesBelow.encode(landed(partition, cursor.lastCopy).offset() + 1);
                 cursor.lastCopy = null;
             }
         } finally {
@@ -118,6 +127,24 @@ public final class MirrorSink implements Sink {
             cursor.sentBytes = 0;
         }
         return new SinkCheckpoint(cursor.next, cursor.copiesBelow);
+    }
+
+    /**
+     * Where the copy landed, once the target took it; throws when the engine failed meanwhile ({@link #abandon}): a
+     * copy whose broker does not answer is otherwise waited for until the producer's delivery timeout.
+     */
+    private RecordMetadata landed(TopicPartition partition, Future<RecordMetadata> copy) throws Exception {
+        while (true) {
+            if (abandoned) {
+                throw new IllegalStateException("the mirror stopped with copies of " + partition + " not yet taken by "
+                        + "the target; a restart copies them again");
+            }
+            try {
+                return copy.get(ABANDON_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // not yet: look at the abandon mark again
+            }
+        }
     }
 
     @Override
@@ -149,6 +176,12 @@ public final class MirrorSink implements Sink {
     @Override
     public long bufferedBytes(TopicPartition partition) {
         return 0; // the producer holds the copies, within its own buffer.memory
+    }
+
+    @Override
+    public void abandon() {
+        abandoned = true;
+        writes.abandon();
     }
 
     @Override

@@ -34,6 +34,13 @@ public interface TargetWrites extends AutoCloseable {
     /** The metrics of each producer writing to the target now (live views), for a {@code TargetReach}; any thread. */
     Collection<Map<MetricName, ? extends Metric>> producerMetrics();
 
+    /**
+     * The engine failed: no copy sent so far will be committed, so nothing waits for them any more. A {@link #flush}
+     * under way or to come throws, and the producers are let go of at once. Any thread.
+     */
+    default void abandon() {
+    }
+
     /** {@code source} is no longer this member's. */
     default void forget(TopicPartition source) {
     }

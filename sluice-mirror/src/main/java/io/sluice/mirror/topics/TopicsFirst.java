@@ -82,6 +82,11 @@ public final class TopicsFirst implements CommitPoint {
     }
 
     @Override
+    public void abandon() {
+        commitPoint.abandon();
+    }
+
+    @Override
     public void settleInFlight(Duration timeout) {
         commitPoint.settleInFlight(timeout);
     }

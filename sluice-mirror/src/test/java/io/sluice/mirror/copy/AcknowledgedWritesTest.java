@@ -1,6 +1,7 @@
 package io.sluice.mirror.copy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +16,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -52,6 +56,48 @@ class AcknowledgedWritesTest {
             // refused at once: a checkpoint could be far behind the sends, each waiting on a target that is away
             assertThrows(IllegalStateException.class, () -> writes.send(bad, copy(topic, 0, "a later copy")));
             assertEquals(1_000, writes.send(good, copy(topic, 0, "the good partition goes on")).get().offset());
+        }
+    }
+
+    /**
+     * A failed engine abandons what it did not commit: a flush waiting for a copy the producer holds back (a linger of
+     * two minutes stands in for a broker that does not answer) throws at once, naming the partition, instead of
+     * waiting as long.
+     */
+    @Test
+    void abandoningWakesAFlushThatWaitsForCopiesTheTargetDoesNotTake() throws Exception {
+        String topic = Names.unique("acked-stuck");
+        kafka.createTopic(topic, 1);
+        TopicPartition stuck = new TopicPartition("source", 0);
+        Supplier<KafkaProducer<byte[], byte[]>> lingering = () -> {
+            KafkaProducer<byte[], byte[]> producer = producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 120_000));
+            producer.partitionsFor(topic); // its metadata first: the send below waits for nothing but the linger
+            return producer;
+        };
+        try (AcknowledgedWrites writes = new AcknowledgedWrites(lingering, Duration.ofSeconds(60))) {
+            writes.send(stuck, copy(topic, 0, "held back for two minutes"));
+            CompletableFuture<Throwable> flush = CompletableFuture.supplyAsync(() -> {
+                try {
+                    writes.flush(stuck);
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            TimeUnit.MILLISECONDS.sleep(500);
+            assertFalse(flush.isDone(), () -> "the flush waits for the copy: " + flush.getNow(null));
+            long abandoned = System.nanoTime();
+            writes.abandon();
+            Throwable thrown = flush.get(10, TimeUnit.SECONDS);
+            assertTrue(thrown instanceof IllegalStateException && thrown.getMessage().contains(stuck.toString()),
+                    String.valueOf(thrown));
+            assertTrue(System.nanoTime() - abandoned < TimeUnit.SECONDS.toNanos(5), "at once, not after a timeout");
+            assertEquals(0, writes.producers(), "let go of at once (a send waiting on one wakes)");
+            // and nothing more is sent: a new producer now would only be closed again
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> writes.send(new TopicPartition("source", 1), copy(topic, 0, "after the failure")));
+            assertTrue(refused.getMessage().contains("earlier failure"), refused.getMessage());
+            writes.close(); // nothing left to close: the held-back copy is not waited for
         }
     }
 
@@ -100,7 +146,12 @@ class AcknowledgedWritesTest {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
+        return producer(Map.of());
+    }
+
+    private KafkaProducer<byte[], byte[]> producer(Map<String, Object> more) {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.putAll(more);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000); // the missing partition fails its send after a second

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
@@ -67,6 +68,10 @@ public final class ConsumerLoop implements Runnable {
     private final WorkerPool pool;
     private final MemoryBudget budget;
     private final CommitPoint commitPoint;
+    /** The sink the records go to, or null when a handler takes them. */
+    private final io.sluice.core.sink.Sink sink;
+    /** Whether what was not committed was let go of ({@link #abandonUncommitted}). */
+    private final AtomicBoolean abandoned = new AtomicBoolean();
     private final CommitPolicy commits;
     private final TopicIds topicIds;
     private final EngineFailure failure;
@@ -103,6 +108,7 @@ public final class ConsumerLoop implements Runnable {
         this.router = parts.router();
         this.failure = parts.failure();
         this.commitPoint = parts.commitPoint();
+        this.sink = sink;
         this.topicIds = new TopicIds(admin, settings.drainTimeout());
         this.commits = sink == null
                 ? new LedgerCommits(commitPoint, parts.commitSettings(), parts.metrics().commitLatency())
@@ -287,12 +293,39 @@ public final class ConsumerLoop implements Runnable {
         pauses.request(partition, paused);
     }
 
+    /**
+     * A failed engine commits nothing more: what waits on another cluster for a commit that will not come is let go,
+     * so that the drain does not wait on a broker that does not answer (measured: a mirror whose target broker was cut
+     * off took 146 s to close after its failure, its lanes waiting for the producers' delivery timeout; a clean close
+     * meanwhile took 100 s, each of its last calls to the stuck partition's lane waiting out the drain timeout). Once,
+     * on the consumer thread or the one that reported the failure.
+     */
+    private void abandonUncommitted() {
+        if (!abandoned.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (sink != null) {
+                sink.abandon();
+            }
+        } catch (Throwable t) {
+            LOG.warn("the sink letting go of what was not committed: {}", t.toString());
+        }
+        try {
+            commitPoint.abandon();
+        } catch (Throwable t) {
+            LOG.warn("{} letting go of what was not committed: {}", commitPoint.describe(), t.toString());
+        }
+    }
+
     private void drainAndClose() {
         health.set(Health.DRAINING);
         try {
             Collection<PartitionState> all = new ArrayList<>(partitions.all());
             all.forEach(PartitionState::close);
             pauses.pauseAll();
+            // a failure before or during the drain (a last commit that overran its timeout) lets go of the rest
+            failure.whenFailed(this::abandonUncommitted);
             List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos());
             if (!stuck.isEmpty()) {
                 LOG.warn("records still running after {} s in {}; they stay uncommitted and will be processed again",

@@ -17,6 +17,8 @@ public final class EngineFailure {
 
     private final AtomicReference<Throwable> first = new AtomicReference<>();
     private final Runnable wakeup;
+    /** Run once at the first failure; set by {@link #whenFailed}. */
+    private volatile Runnable onFailure;
 
     /** @param wakeup interrupts the consumer's poll ({@code consumer::wakeup}) */
     public EngineFailure(Runnable wakeup) {
@@ -30,13 +32,34 @@ public final class EngineFailure {
             // (what was lost without the advice, which is the engine's API's: a command gives its own)
             String why = error instanceof RecordsLostException lost ? lost.lost() : EngineLog.words(error);
             LOG.error("engine stopping: {}", why, error);
+            Runnable then = onFailure;
+            if (then != null) {
+                then.run();
+            }
         }
         wakeup.run();
     }
 
+    /**
+     * Runs {@code action} at the first failure, on the thread that reports it, or now when the engine failed already;
+     * one action, set once (the engine's drain). It may run twice when a failure comes while it is being set: it must
+     * be idempotent.
+     */
+    void whenFailed(Runnable action) {
+        onFailure = action;
+        if (first.get() != null) {
+            action.run();
+        }
+    }
+
     /** Records {@code error} as the reason when there is none yet, without waking anyone (the loop is ending). */
     void record(Throwable error) {
-        first.compareAndSet(null, error);
+        if (first.compareAndSet(null, error)) {
+            Runnable then = onFailure;
+            if (then != null) {
+                then.run();
+            }
+        }
     }
 
     /** The error that stops the engine, or null. */

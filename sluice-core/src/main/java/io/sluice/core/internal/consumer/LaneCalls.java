@@ -7,6 +7,7 @@ import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.core.wire.CommitMetadata;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -102,16 +103,32 @@ final class LaneCalls {
         });
     }
 
+    /** Stops the engine as soon as {@code f} fails, as {@link #await} would when it got to it. */
+    void failWhenFailed(PartitionState p, CompletableFuture<?> f) {
+        f.whenComplete((done, error) -> {
+            if (error != null) {
+                fail.accept(failed(p, error));
+            }
+        });
+    }
+
+    private static IllegalStateException failed(PartitionState p, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        return new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
+                + EngineLog.words(cause), cause);
+    }
+
     /** Waits for a lane call; on failure or timeout stops the engine and returns null. */
     <T> T await(PartitionState p, CompletableFuture<T> f) {
         try {
             return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            fail.accept(new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
-                    + EngineLog.words(e.getCause()), e.getCause()));
+            fail.accept(failed(p, e.getCause()));
         } catch (TimeoutException e) {
             fail.accept(new IllegalStateException("the sink did not finish" + (p == null ? "" : " " + p.partition)
-                    + " within " + timeout + "; its last commit stands"));
+                    + " within " + timeout.toSeconds() + " s (the drain timeout); its last commit stands, and what it "
+                    + "did after it is done again after a restart"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -144,6 +144,14 @@ final class LaneCommits implements CommitPolicy {
         for (PartitionState p : partitions) {
             Tracked t = tracked.get(p);
             if (t != null && t.pending != null) {
+                // reported when it fails, not when its turn to be waited for comes: the engine then lets go of what
+                // other partitions' lanes wait on (abandon), rather than each wait running out the drain timeout
+                calls.failWhenFailed(p, t.pending);
+            }
+        }
+        for (PartitionState p : partitions) {
+            Tracked t = tracked.get(p);
+            if (t != null && t.pending != null) {
                 // a commit the loop did not collect yet: the final one finds nothing new after it and commits
                 // nothing, so this is what the partition's last commit is (a clean stop said "not yet durable")
                 taken(p, calls.await(p, t.pending));

@@ -320,6 +320,11 @@ public final class DeadLettersInCommit implements CommitPoint {
     }
 
     @Override
+    public void abandon() {
+        offsets.abandon();
+    }
+
+    @Override
     public void close() {
         if (inDoubt != null) {
             try {
