@@ -128,13 +128,9 @@ public final class Mirror implements AutoCloseable {
             };
             writes = new TransactionalWrites(transactions);
         } else {
-            Map<String, Object> props = producerProperties(config);
-            props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            props.put(ProducerConfig.ACKS_CONFIG, "all");
             commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics, config.name(),
                     false);
-            writes = new AcknowledgedWrites(() -> new KafkaProducer<>(props, new ByteArraySerializer(),
-                    new ByteArraySerializer()), ADMIN_TIMEOUT);
+            writes = AcknowledgedWrites.of(producerProperties(config));
         }
         MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster);
         EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);

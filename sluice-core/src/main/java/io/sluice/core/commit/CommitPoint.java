@@ -114,8 +114,9 @@ public interface CommitPoint {
      * point whose commits wait on another cluster stops waiting and lets go of what is in flight there. Without this, a
      * partition whose broker does not answer holds the engine's close, and the restart behind it, until the client
      * gives up (a producer's delivery timeout: two minutes by default). What was not committed is processed again
-     * after a restart. Called once, when the engine fails before or during its drain, on the thread that reported the
-     * failure (the consumer thread or a lane's), while lanes may still run. The default does nothing: the source
+     * after a restart. Called once: when the drain starts, on the consumer thread, if the engine failed before it, or
+     * at a failure during the drain, on the thread that reports it (the consumer thread or a lane's); lanes may still
+     * run. The default does nothing: the source
      * group's commit waits on nothing a drain would.
      */
     default void abandon() {

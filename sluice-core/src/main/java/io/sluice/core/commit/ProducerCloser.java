@@ -8,9 +8,9 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * Lets go of producers at once, for a commit point or a sink that abandons what it had not committed: each producer
- * is closed forcefully (what it has in flight fails), on a daemon thread of its own, since a producer's close waits
- * for its I/O thread, which a broker that does not answer can hold for up to {@code request.timeout.ms}; one after the
- * other, the last would wait for all of them.
+ * is closed forcefully (what it has in flight fails), on a daemon thread of its own, since a producer's close joins
+ * its I/O thread without a bound, however short the timeout given; one after the other, the last would wait for all
+ * of them. One thread per producer, each for as long as its close takes.
  *
  * <p>Threading: any thread; returns at once.
  */

@@ -32,9 +32,10 @@ import org.apache.kafka.common.TopicPartition;
  * {@link #ASK_AFTER}, the cluster is asked ({@link Probe}, every {@link #QUESTION} while waits last, one question at a
  * time) who leads the partition and who coordinates its transaction and the progress group; an answer is also proof
  * that the cluster answers. A wait that has lasted the grace, with an answer since it began, is laid on the brokers
- * that serve it, that no producer of the run has heard from since it began, and that hold a request (one written
- * after their last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker
- * is laid on the partition's leader if it is silent (its requests went out before its last answer was seen). A wait
+ * that serve it, that no producer of the run has heard from for the grace within it (since it began, or since the
+ * look that saw their last answer when that came after it began), and that hold a request (one written after their
+ * last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker is laid on the
+ * partition's leader if it is silent (its requests went out before its last answer was seen). A wait
  * laid on no broker is said by no one here, and the cluster's answers are then no proof: the cluster-wide watch keeps
  * its say. Each broker blamed is said once, with what waits for it, and once more when it answers again or nothing
  * waits for it any more. Counts are read at looks: a change seen at a look happened after the look before, which is
@@ -89,9 +90,11 @@ public final class TargetBrokers {
     private final Supplier<? extends Map<TopicPartition, TargetWait>> waits;
     /** Each producer's last per-broker counts, by the metric (a producer keeps each; its views are new each call). */
     private final Map<Metric, Double> counts = new IdentityHashMap<>();
-    /** When any producer last heard from each broker, and last wrote a request to it. */
+    /** When any producer last heard from each broker, and last wrote a request to it: the look before it was seen. */
     private final Map<Integer, Long> heardAt = new HashMap<>();
     private final Map<Integer, Long> askedOfAt = new HashMap<>();
+    /** The look that saw each broker's last answer: the answer came no later. */
+    private final Map<Integer, Long> heardSeenAt = new HashMap<>();
     /** Brokers said to hold the run up, and since when. */
     private final Map<Integer, Long> said = new TreeMap<>();
     private long lookedAt;
@@ -120,7 +123,7 @@ public final class TargetBrokers {
      */
     public boolean look(long now, Collection<? extends Map<MetricName, ? extends Metric>> producers) {
         boolean stalled = lookedAt != 0 && now - lookedAt >= Silence.STALLED.toNanos();
-        count(lookedAt, producers);
+        count(lookedAt, now, producers);
         lookedAt = now;
         if (stalled) {
             // this process did not run: no broker is to blame for that time, so waits count from now at the earliest
@@ -147,7 +150,7 @@ public final class TargetBrokers {
     }
 
     /** Notes, per broker, whether some producer heard from it or wrote it a request since the last look. */
-    private void count(long since, Collection<? extends Map<MetricName, ? extends Metric>> producers) {
+    private void count(long since, long now, Collection<? extends Map<MetricName, ? extends Metric>> producers) {
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Map<MetricName, ? extends Metric> metrics : producers) {
             metrics.forEach((name, metric) -> {
@@ -163,7 +166,11 @@ public final class TargetBrokers {
                 if (before == null ? value > 0 : before != value) {
                     // it came after the last look, no earlier: an answer seen at this look may have come before a
                     // wait that began since the last one, so it does not prove the broker answered during that wait
-                    (name.name().equals("response-total") ? heardAt : askedOfAt).put(broker, since);
+                    boolean heard = name.name().equals("response-total");
+                    (heard ? heardAt : askedOfAt).put(broker, since);
+                    if (heard) {
+                        heardSeenAt.put(broker, now);
+                    }
                 }
             });
         }
@@ -191,8 +198,8 @@ public final class TargetBrokers {
 
     /**
      * Lays each wait of the grace or longer, begun before the last answer, on the live brokers that serve it, have not
-     * answered since it began and hold a request (a wait for records: else on its silent leader); the waits laid on
-     * none go to {@code unexplained}.
+     * answered for the grace within it and hold a request (a wait for records: else on its silent leader); the waits
+     * laid on none go to {@code unexplained}.
      */
     private Map<Integer, Blame> blame(long now, Map<TopicPartition, TargetWait> current,
             Set<TopicPartition> unexplained) {
@@ -219,9 +226,9 @@ public final class TargetBrokers {
                 group.ifPresent(c -> serving.add(c.broker()));
             }
             List<Integer> suspects = serving.stream().distinct()
-                    .filter(b -> silentSince(b, wait.since()) && holds(b)).toList();
+                    .filter(b -> silentFor(b, wait.since(), now) && holds(b)).toList();
             if (suspects.isEmpty() && wait.kind() == TargetWait.Kind.RECORDS && leader != null
-                    && silentSince(leader, wait.since())) {
+                    && silentFor(leader, wait.since(), now)) {
                 // the partition's own records are unacknowledged: its leader holds them, though its requests went
                 // out before its last answer was seen (five in flight, then silence)
                 suspects = List.of(leader);
@@ -231,7 +238,7 @@ public final class TargetBrokers {
                 return;
             }
             for (int broker : suspects) {
-                Blame blame = blame(blamed, broker, wait.since());
+                Blame blame = blame(blamed, broker, silentFrom(broker, wait.since()));
                 boolean records = wait.kind() == TargetWait.Kind.RECORDS;
                 (records ? blame.records : blame.commits).add(partition);
                 Map<String, Set<TopicPartition>> roles = records ? blame.recordRoles : blame.commitRoles;
@@ -267,6 +274,22 @@ public final class TargetBrokers {
     /** Whether no producer heard from {@code broker} since {@code since}. */
     private boolean silentSince(int broker, long since) {
         return heardAt.getOrDefault(broker, Long.MIN_VALUE) <= since;
+    }
+
+    /**
+     * When {@code broker}'s silence began, as a wait that began at {@code since} tells it: the wait's start when no
+     * producer heard from it since, else the look that saw its last answer. The second is for a wait that began before
+     * the broker fell silent (a checkpoint that waited for its copies while earlier ones were still acknowledged, as a
+     * run under load sees): counted from its start, the broker was never silent "since the wait began", and it was
+     * never named (seen in CI: the whole cluster was called silent instead).
+     */
+    private long silentFrom(int broker, long since) {
+        return silentSince(broker, since) ? since : heardSeenAt.get(broker);
+    }
+
+    /** Whether {@code broker} has been silent for the grace, within a wait that began at {@code since}. */
+    private boolean silentFor(int broker, long since, long now) {
+        return now - silentFrom(broker, since) >= grace.toNanos();
     }
 
     /** Whether {@code broker} holds requests: one was written to it after its last response. */

@@ -58,15 +58,17 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the engine commits in the lane ({@link #commitsInLane}), right after the sink's checkpoint, so nothing the lane
  * sends afterwards can slip into the commit.
  *
- * <p>What a failed commit means: never "refused for certain". A commit that failed with the producer fenced may still
- * have landed (the coordinator checks the epoch before it looks at whether the commit completed), and a timeout
- * leaves it open; the engine stops either way, and the restart's claim reads what is true.
+ * <p>What a failed commit means: never "refused for certain" once it was sent. A commit that failed with the producer
+ * fenced may still have landed (the coordinator checks the epoch before it looks at whether the commit completed), and
+ * a timeout leaves it open; the engine stops either way, and the restart's claim reads what is true. Only a commit
+ * refused after {@link #abandon}, before anything was sent, is refused for certain.
  *
  * <p>Threading: {@link #claim}, {@link #release}, {@link #committedProgress} and {@link #close} on the engine's
  * consumer thread, {@link #abandon} on the thread that reported the engine's failure;
  * {@link #sender}'s sends and {@link #commitNow} in the partition's lane. A partition's transaction is created in
  * {@link #claim} (on a claim thread of its own, which {@link #claim} waits for) before any task of its lane is queued,
- * and closed in {@link #release} after its lane's last task.
+ * and closed in {@link #release} after its lane's last task, or at {@link #abandon}. Whoever closes a producer, a
+ * commit under way on it is never cut short: its lane closes it as that commit returns ({@link Use}).
  */
 public final class TargetTransactionCommit implements CommitPoint {
 
@@ -376,17 +378,23 @@ public final class TargetTransactionCommit implements CommitPoint {
             if (abandoned || !use.compareAndSet(Use.IDLE, Use.COMMITTING)) {
                 throw new Abandoned(); // its producer is closed or closing: nothing would answer
             }
-            committing.incrementAndGet();
-            committingSince = System.nanoTime();
             try {
-                begin(); // a commit with no record still moves the progress (markers, aborted records at the source)
-                producer.sendOffsetsToTransaction(offsets, group);
-                CrashPoints.reach(CrashPoints.TRANSACTION_BEFORE_COMMIT);
-                producer.commitTransaction();
-                open = false;
+                if (abandoned) {
+                    throw new Abandoned(); // came as this commit was marked, before anything was sent
+                }
+                committing.incrementAndGet();
+                committingSince = System.nanoTime();
+                try {
+                    begin(); // a commit with no record still moves the progress (markers, aborted source records)
+                    producer.sendOffsetsToTransaction(offsets, group);
+                    CrashPoints.reach(CrashPoints.TRANSACTION_BEFORE_COMMIT);
+                    producer.commitTransaction();
+                    open = false;
+                } finally {
+                    committingSince = 0;
+                    committing.decrementAndGet();
+                }
             } finally {
-                committingSince = 0;
-                committing.decrementAndGet();
                 if (!use.compareAndSet(Use.COMMITTING, Use.IDLE)) {
                     // let go of while this commit was under way: now nothing waits on the producer
                     use.set(Use.LET_GO);
@@ -422,8 +430,17 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
         }
 
+        /**
+         * Closes the producer within {@code timeout}, or, when a commit is under way on it (a revoked partition's
+         * last commit that overran the drain), has the lane close it as that commit returns: closed under the commit,
+         * the commit would wait {@code max.block.ms} for nothing.
+         */
         void close(Duration timeout) {
-            producer.close(timeout);
+            if (use.compareAndSet(Use.IDLE, Use.LET_GO)) {
+                producer.close(timeout);
+            } else {
+                letGo();
+            }
         }
     }
 

@@ -94,8 +94,8 @@ public interface Sink extends AutoCloseable {
      * The engine failed, and what is not committed yet never will be: a sink whose checkpoints wait on something
      * outside (another cluster's acknowledgements) stops waiting, so that the engine's drain does not wait for output
      * that can no longer count; its checkpoints may fail from now on. What was not committed is processed again after a
-     * restart. Called once, when the engine fails before or during its drain, on the thread that reported the failure
-     * (the consumer thread or a lane's), while lanes may still run. The default does nothing, for sinks whose
+     * restart. Called once: when the drain starts, on the consumer thread, if the engine failed before it, or at a
+     * failure during the drain, on the thread that reports it (the consumer thread or a lane's); lanes may still run. The default does nothing, for sinks whose
      * checkpoints end by themselves (files; storage, within its own retries).
      */
     default void abandon() {

@@ -133,6 +133,30 @@ class TargetBrokersTest {
         assertEquals(Map.of(), silent(23), "it answers again");
     }
 
+    /**
+     * A checkpoint that began waiting while its leader still acknowledged earlier copies (a run under load: the copies
+     * flow on, and the last answers come after the wait began), then the leader falls silent: named once it has been
+     * silent for the grace, counted from the look that saw its last answer. It was never named, "heard since the wait
+     * began", and the whole cluster was called silent instead (seen in CI).
+     */
+    @Test
+    void aWaitBegunBeforeItsLeaderFellSilentNamesItOnceItWasSilentForTheGrace() {
+        waitFor(T1, TargetWait.Kind.RECORDS, 2);
+        looks(2, 5, () -> producer.answered(2)); // earlier copies acknowledged while the checkpoint waits
+        look(6, () -> {
+            producer.asks(2); // then broker 2 is cut off, a request of the checkpoint's copies held
+            producer.answered(1);
+        });
+        for (long s = 7; s <= 19; s++) {
+            look(s, () -> producer.answered(1));
+            assertEquals(Map.of(), silent(s), "not before it was silent for the grace, at " + s + " s");
+        }
+        look(20, () -> producer.answered(1));
+        assertEquals(Map.of(2, Duration.ofSeconds(15)), silent(20), "silent since the look that saw its last answer");
+        look(21, () -> producer.answered(2));
+        assertEquals(Map.of(), silent(21), "it answers again");
+    }
+
     @Test
     void aLeaderThatAnswersIsNotNamedHoweverLongTheWait() {
         // a slow follower holds t-1's acknowledgements (acks=all), but broker 2 answers its other requests

@@ -8,16 +8,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import io.sluice.core.commit.ProducerCloser;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * At least once: idempotent producers (acks=all), one for each source partition up to {@link #MAX_PRODUCERS}, then
@@ -43,7 +47,16 @@ public final class AcknowledgedWrites implements TargetWrites {
      */
     public static final int MAX_PRODUCERS = 8;
 
+    /** Past the producer's delivery timeout, by when it has failed every copy it could not deliver. */
+    private static final Duration ACKNOWLEDGEMENT_MARGIN = Duration.ofSeconds(5);
+    /**
+     * How long closing the producers may take in all: after a clean drain nothing is in flight, and after a failure
+     * they are let go of at once ({@link #abandon}), so this bounds only a close with copies left unacknowledged.
+     */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
     private final Supplier<KafkaProducer<byte[], byte[]>> newProducer;
+    /** How long a checkpoint waits for its copies' acknowledgements. */
     private final Duration timeout;
     private final Map<TopicPartition, Pending> pending = new ConcurrentHashMap<>();
     /** Guarded by this. */
@@ -59,6 +72,36 @@ public final class AcknowledgedWrites implements TargetWrites {
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
         this.newProducer = newProducer;
         this.timeout = timeout;
+    }
+
+    /**
+     * Writes through idempotent producers (acks=all) made of {@code producerProperties}, each with a client id of its
+     * own ({@code <client.id>-<n>}: a client registers its metrics in JMX under its id, and a second producer of the
+     * same id was left out there, with a warning). A checkpoint waits for its copies' acknowledgements as long as the
+     * producer's own delivery timeout, past which the producer fails each copy itself, and a little more: before, 30 s,
+     * and one target broker silent for longer failed an at-least-once mirror (whose restart then copied the last commit
+     * interval again) where exactly once rides such an outage out.
+     */
+    public static AcknowledgedWrites of(Map<String, Object> producerProperties) {
+        Map<String, Object> props = new HashMap<>(producerProperties);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        String clientId = String.valueOf(props.getOrDefault(ProducerConfig.CLIENT_ID_CONFIG, "sluice-mirror"));
+        AtomicInteger made = new AtomicInteger();
+        Supplier<KafkaProducer<byte[], byte[]>> newProducer = () -> {
+            Map<String, Object> own = new HashMap<>(props);
+            own.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-" + made.getAndIncrement());
+            return new KafkaProducer<>(own, new ByteArraySerializer(), new ByteArraySerializer());
+        };
+        return new AcknowledgedWrites(newProducer, deliveryTimeout(props).plus(ACKNOWLEDGEMENT_MARGIN));
+    }
+
+    /** The producers' {@code delivery.timeout.ms}, as set or by Kafka's default. */
+    static Duration deliveryTimeout(Map<String, Object> props) {
+        Object set = props.getOrDefault(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                ProducerConfig.configDef().defaultValues().get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+        return Duration.ofMillis((Integer) ConfigDef.parseType(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, set,
+                ConfigDef.Type.INT));
     }
 
     /**
@@ -113,6 +156,11 @@ public final class AcknowledgedWrites implements TargetWrites {
         }
     }
 
+    /** How long a checkpoint waits for its copies' acknowledgements. */
+    Duration acknowledgementWait() {
+        return timeout;
+    }
+
     /** How many source partitions have a producer chosen. */
     synchronized int partitionsWithAProducer() {
         return chosen.size();
@@ -152,14 +200,14 @@ public final class AcknowledgedWrites implements TargetWrites {
         producers.clear();
     }
 
-    /** Closes every producer within one {@code timeout} in all, not one each: a target that is down costs it once. */
+    /** Closes every producer within one {@link #CLOSE_WAIT} in all, not one each: a target that is down costs it once. */
     @Override
     public synchronized void close() {
         if (abandoned) {
-            letGoOfProducers(); // any made by a send that passed its check as abandon came
+            letGoOfProducers(); // none are left (abandon let go of them, and none is made after it): a guard
             return;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
         RuntimeException failure = null;
         for (KafkaProducer<byte[], byte[]> p : producers) {
             try {
@@ -214,7 +262,7 @@ public final class AcknowledgedWrites implements TargetWrites {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     String what = outstanding.get() + " copies of " + source + " not acknowledged by the target "
-                            + "cluster within " + timeout;
+                            + "cluster within " + timeout.toSeconds() + " s";
                     // a timeout, as the producer's own would be: the target did not answer (a restart may cure it)
                     throw new IllegalStateException(what, new org.apache.kafka.common.errors.TimeoutException(what));
                 }

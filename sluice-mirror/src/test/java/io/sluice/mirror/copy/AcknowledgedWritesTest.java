@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -142,6 +144,40 @@ class AcknowledgedWritesTest {
                 }
             }
             assertEquals(expected, values, "partition " + p);
+        }
+    }
+
+    /**
+     * Made of the mirror's producer settings: each producer has a client id of its own (a second of the same id was
+     * left out of JMX, with a warning), and a checkpoint waits for acknowledgements as long as the producers' delivery
+     * timeout and a little more (it was 30 s: one target broker silent for longer failed an at-least-once mirror that
+     * exactly once rode out, and its restart copied the last commit interval again).
+     */
+    @Test
+    void madeOfTheMirrorsSettingsEachProducerHasAClientIdOfItsOwnAndAFlushWaitsForTheDeliveryTimeout()
+            throws Exception {
+        assertEquals(Duration.ofMinutes(2), AcknowledgedWrites.deliveryTimeout(Map.of()), "Kafka's default");
+        assertEquals(Duration.ofSeconds(45), AcknowledgedWrites.deliveryTimeout(Map.of("delivery.timeout.ms", "45000")));
+        String topic = Names.unique("acked-ids");
+        kafka.createTopic(topic, 2);
+        Map<String, Object> props = new HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "mirror-ids");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 50_000);
+        try (AcknowledgedWrites writes = AcknowledgedWrites.of(props)) {
+            assertEquals(Duration.ofSeconds(55), writes.acknowledgementWait());
+            for (int p = 0; p < 2; p++) {
+                TopicPartition source = new TopicPartition("source", p);
+                writes.send(source, copy(topic, p, "copy " + p));
+                writes.flush(source);
+            }
+            Set<String> clientIds = new TreeSet<>();
+            writes.producerMetrics().forEach(metrics -> metrics.keySet().forEach(name -> {
+                String id = name.tags().get("client-id");
+                if (id != null) {
+                    clientIds.add(id);
+                }
+            }));
+            assertEquals(Set.of("mirror-ids-0", "mirror-ids-1"), clientIds);
         }
     }
 

@@ -35,9 +35,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A mirror that fails while one target broker does not answer closes at once, instead of waiting for copies that can
  * no longer count: broker 2 of a two-broker target leads one partition copied into and coordinates the progress
  * group, and is black-holed. Exactly once, the other partition's commit gives up ({@code max.block.ms}, 5 s here) while
- * the first partition's copies wait on broker 2; at least once, that partition's checkpoint gives up after 30 s. The
- * engine then abandons what it had not committed: before, closing took 146 s (exactly once: the producers' delivery
- * timeout) and 30 s (at least once: a checkpoint's wait), and the restart behind it waited as long. Once broker 2
+ * the first partition's copies wait on broker 2; at least once, that partition's copies expire (the producer's
+ * {@code delivery.timeout.ms}, 15 s here). The engine then abandons what it had not committed: before, closing took
+ * 146 s (exactly once: the producers' delivery timeout, two minutes by default) and 30 s (at least once: a checkpoint's
+ * wait), and the restart behind it waited as long. Once broker 2
  * answers again, a restarted mirror reaches the end and the audit finds every record copied, exactly once (at least
  * once: copied again only after the last commit): nothing was lost.
  */
@@ -70,6 +71,8 @@ class FailedMirrorCloseTest {
         try (Outage outage = Outage.prepare(target, "mfclose")) {
             MirrorConfig config = outage.mirror().delivery(delivery)
                     .targetProperty("max.block.ms", 5_000)
+                    .targetProperty("request.timeout.ms", 5_000)
+                    .targetProperty("delivery.timeout.ms", 15_000)
                     .build();
             try (Mirror mirror = Mirror.start(config)) {
                 TargetState.await("the first records copied", Duration.ofSeconds(60),

@@ -321,11 +321,12 @@ public final class ConsumerLoop implements Runnable {
     private void drainAndClose() {
         health.set(Health.DRAINING);
         try {
+            // a failure before or during the drain (a last commit that overran its timeout) lets go of the rest;
+            // armed first, so that a failure of the steps below is one too
+            failure.whenFailed(this::abandonUncommitted);
             Collection<PartitionState> all = new ArrayList<>(partitions.all());
             all.forEach(PartitionState::close);
             pauses.pauseAll();
-            // a failure before or during the drain (a last commit that overran its timeout) lets go of the rest
-            failure.whenFailed(this::abandonUncommitted);
             List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos());
             if (!stuck.isEmpty()) {
                 LOG.warn("records still running after {} s in {}; they stay uncommitted and will be processed again",

@@ -140,33 +140,42 @@ final class LaneCommits implements CommitPolicy {
 
     @Override
     public void commitFinal(Collection<PartitionState> partitions) {
+        // every partition's last calls queued before any is waited for, each reported when it fails rather than when
+        // its turn to be waited for comes: the engine then lets go of what the other lanes wait on (abandon), instead of
+        // each wait running out the drain timeout behind a partition whose broker does not answer
+        Map<PartitionState, CompletableFuture<Committed>> pending = new HashMap<>();
         Map<PartitionState, CompletableFuture<Committed>> last = new HashMap<>();
         for (PartitionState p : partitions) {
             Tracked t = tracked.get(p);
-            if (t != null && t.pending != null) {
-                // reported when it fails, not when its turn to be waited for comes: the engine then lets go of what
-                // other partitions' lanes wait on (abandon), rather than each wait running out the drain timeout
-                calls.failWhenFailed(p, t.pending);
+            if (t == null) {
+                continue;
             }
-        }
-        for (PartitionState p : partitions) {
-            Tracked t = tracked.get(p);
-            if (t != null && t.pending != null) {
-                // a commit the loop did not collect yet: the final one finds nothing new after it and commits
-                // nothing, so this is what the partition's last commit is (a clean stop said "not yet durable")
-                taken(p, calls.await(p, t.pending));
+            if (t.pending != null) {
+                pending.put(p, t.pending);
                 t.pending = null;
             }
-            if (t != null) {
-                SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
-                last.put(p, LaneCalls.inLane(p, "last checkpoint and commit",
-                        () -> checkpointAndCommit(p, t.lane, reach, true)));
+            SinkProgress.Reach reach = SinkProgress.Reach.of(p.ledger);
+            // behind the pending commit in the lane
+            last.put(p, LaneCalls.inLane(p, "last checkpoint and commit",
+                    () -> checkpointAndCommit(p, t.lane, reach, true)));
+        }
+        pending.forEach(calls::failWhenFailed);
+        last.forEach(calls::failWhenFailed);
+        for (PartitionState p : partitions) {
+            // a commit the loop did not collect yet: the final one finds nothing new after it and commits nothing,
+            // so this is what the partition's last commit is (a clean stop said "not yet durable")
+            if (pending.containsKey(p)) {
+                taken(p, calls.await(p, pending.get(p)));
+            }
+            if (last.containsKey(p)) {
+                taken(p, calls.await(p, last.get(p)));
             }
         }
-        last.forEach((p, f) -> taken(p, calls.await(p, f)));
         List<CompletableFuture<?>> closing = new ArrayList<>();
         for (PartitionState p : partitions) {
-            closing.add(LaneCalls.close(sink, p, false));
+            CompletableFuture<?> close = LaneCalls.close(sink, p, false);
+            calls.failWhenFailed(p, close);
+            closing.add(close);
             tracked.remove(p);
         }
         closing.forEach(f -> calls.await(null, f));
