@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.FailureOutcome;
 import io.sluice.core.Ordering;
-import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.failure.Backoff;
 import io.sluice.core.internal.failure.FailurePolicy;
@@ -15,14 +14,12 @@ import io.sluice.core.internal.lane.WorkerPool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -141,44 +138,10 @@ class FirstCommitTest {
     }
 
     /** A commit point that commits in the lane, and always succeeds. */
-    private final class InLaneCommits implements CommitPoint {
-        @Override
-        public String describe() {
-            return "the test's commits";
-        }
-
-        @Override
-        public boolean commitsInLane() {
-            return true;
-        }
-
-        @Override
-        public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> claimed, Duration timeout) {
-            return Map.of();
-        }
-
-        @Override
-        public void commit(Map<TopicPartition, OffsetAndMetadata> offsets, Outcome outcome) {
-            throw new UnsupportedOperationException("commits in the lane");
-        }
-
+    private final class InLaneCommits extends TestLaneCommitPoint {
         @Override
         public void commitNow(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
             commits.add(offsets);
-        }
-
-        @Override
-        public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> asked) {
-            return KafkaFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public boolean refusedForCertain(Exception error) {
-            return false;
-        }
-
-        @Override
-        public void settleInFlight(Duration timeout) {
         }
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.FailureOutcome;
 import io.sluice.core.Ordering;
-import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.failure.Backoff;
 import io.sluice.core.internal.failure.FailurePolicy;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -26,7 +24,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -130,7 +127,7 @@ class LastCommitsTest {
      * Commits in the lane; from {@link #hang} on, {@link #HUNG}'s commit waits until {@link #hung} opens (a silent
      * broker), and from {@link #fail} on {@link #FAILING}'s is refused.
      */
-    private static final class DrainCommits implements CommitPoint {
+    private static final class DrainCommits extends TestLaneCommitPoint {
         final CountDownLatch hung = new CountDownLatch(1);
         final List<Map<TopicPartition, OffsetAndMetadata>> commits = new CopyOnWriteArrayList<>();
         volatile boolean hang;
@@ -139,26 +136,6 @@ class LastCommitsTest {
         /** The offsets committed for {@code tp} after its first commit. */
         List<Long> lastOf(TopicPartition tp) {
             return commits.stream().filter(c -> c.containsKey(tp)).map(c -> c.get(tp).offset()).skip(1).toList();
-        }
-
-        @Override
-        public String describe() {
-            return "the test's commits";
-        }
-
-        @Override
-        public boolean commitsInLane() {
-            return true;
-        }
-
-        @Override
-        public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> claimed, Duration timeout) {
-            return Map.of();
-        }
-
-        @Override
-        public void commit(Map<TopicPartition, OffsetAndMetadata> offsets, Outcome outcome) {
-            throw new UnsupportedOperationException("commits in the lane");
         }
 
         @Override
@@ -175,20 +152,6 @@ class LastCommitsTest {
                 }
             }
             commits.add(offsets);
-        }
-
-        @Override
-        public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> asked) {
-            return KafkaFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public boolean refusedForCertain(Exception error) {
-            return false;
-        }
-
-        @Override
-        public void settleInFlight(Duration timeout) {
         }
     }
 }
