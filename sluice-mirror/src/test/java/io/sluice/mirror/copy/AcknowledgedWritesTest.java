@@ -110,14 +110,13 @@ class AcknowledgedWritesTest {
     @Test
     void eachSourcePartitionHasAProducerOfItsOwnUpToTheBoundAndIsForgottenWhenItLeaves() throws Exception {
         String topic = Names.unique("acked-pool");
-        int bound = 3;
-        int sources = bound + 3;
+        int sources = AcknowledgedWrites.MAX_PRODUCERS + 3;
         kafka.createTopic(topic, sources);
         AtomicInteger made = new AtomicInteger();
         try (AcknowledgedWrites writes = new AcknowledgedWrites(() -> {
             made.incrementAndGet();
             return producer();
-        }, Duration.ofSeconds(30), bound)) {
+        }, Duration.ofSeconds(30))) {
             for (int round = 0; round < 2; round++) {
                 for (int p = 0; p < sources; p++) {
                     TopicPartition source = new TopicPartition("source", p);
@@ -128,8 +127,8 @@ class AcknowledgedWritesTest {
                     writes.forget(source); // as a revoke does: the next round comes back to it
                 }
             }
-            assertEquals(bound, made.get());
-            assertEquals(bound, writes.producers());
+            assertEquals(AcknowledgedWrites.MAX_PRODUCERS, made.get());
+            assertEquals(AcknowledgedWrites.MAX_PRODUCERS, writes.producers());
             assertEquals(0, writes.partitionsWithAProducer(), "every partition left with its copies acknowledged");
         }
         List<ConsumerRecord<byte[], byte[]>> all = TestRecords.readAll(kafka.clientProperties(Listener.PLAINTEXT),
@@ -149,14 +148,13 @@ class AcknowledgedWritesTest {
     }
 
     /**
-     * Made of the mirror's producer settings: one producer for every source partition (the measured choice, see
-     * {@link AcknowledgedWrites#MAX_PRODUCERS}), with a client id of its own (when there were several, the second and
-     * later shared one and were left out of JMX, with a warning), and a checkpoint waits for acknowledgements as long
-     * as the producers' delivery timeout and a little more (it was 30 s: one target broker silent for longer failed an
-     * at-least-once mirror that exactly once rode out, and its restart copied the last commit interval again).
+     * Made of the mirror's producer settings: each producer has a client id of its own (a second of the same id was
+     * left out of JMX, with a warning), and a checkpoint waits for acknowledgements as long as the producers' delivery
+     * timeout and a little more (it was 30 s: one target broker silent for longer failed an at-least-once mirror that
+     * exactly once rode out, and its restart copied the last commit interval again).
      */
     @Test
-    void madeOfTheMirrorsSettingsOneProducerWithAClientIdOfItsOwnAndAFlushWaitsForTheDeliveryTimeout()
+    void madeOfTheMirrorsSettingsEachProducerHasAClientIdOfItsOwnAndAFlushWaitsForTheDeliveryTimeout()
             throws Exception {
         assertEquals(Duration.ofMinutes(2), AcknowledgedWrites.deliveryTimeout(Map.of()), "Kafka's default");
         assertEquals(Duration.ofSeconds(45), AcknowledgedWrites.deliveryTimeout(Map.of("delivery.timeout.ms", "45000")));
@@ -179,8 +177,7 @@ class AcknowledgedWritesTest {
                     clientIds.add(id);
                 }
             }));
-            assertEquals(Set.of("mirror-ids-0"), clientIds);
-            assertEquals(1, writes.producers(), "one producer for both source partitions");
+            assertEquals(Set.of("mirror-ids-0", "mirror-ids-1"), clientIds);
         }
     }
 
