@@ -274,7 +274,7 @@ public final class TargetTransactionCommit implements CommitPoint {
         for (TopicPartition tp : partitions) {
             PartitionTransaction tx = transactions.remove(tp);
             if (tx != null && abandoned) {
-                tx.letGo(); // a close waits for the I/O thread, which a silent broker can hold
+                tx.letGo(); // at once, in the background: a close joins the I/O thread, which may be stuck
             } else if (tx != null) {
                 // after a revoke the last commit closed the transaction; after a loss an open one is aborted by the
                 // next owner's claim (or times out), so nothing is worth waiting for

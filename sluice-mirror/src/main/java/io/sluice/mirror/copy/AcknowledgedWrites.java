@@ -179,15 +179,18 @@ public final class AcknowledgedWrites implements TargetWrites {
 
     /**
      * Wakes every checkpoint waiting for acknowledgements (each throws), refuses further sends, and closes the
-     * producers at once, in the background (a close waits for the I/O thread, which a silent broker can hold for up to
-     * {@code request.timeout.ms}): a send waiting for the target's metadata wakes and throws. Unlike a transactional
+     * producers at once, in the background ({@link ProducerCloser}): a send waiting for the target's metadata wakes and
+     * throws. Unlike a transactional
      * producer's, no wait of the lane's on a producer here outlives its close.
      */
     @Override
     public void abandon() {
         abandoned = true;
         pending.values().forEach(Pending::wake);
-        letGoOfProducers();
+        synchronized (this) { // a producer made by a send that took the monitor first is closed too
+            ProducerCloser.closeAtOnce(List.copyOf(producers), "sluice-abandon-copies");
+            producers.clear();
+        }
     }
 
     private static IllegalStateException stopped(TopicPartition source) {
@@ -195,17 +198,11 @@ public final class AcknowledgedWrites implements TargetWrites {
                 + " from its last commit");
     }
 
-    private synchronized void letGoOfProducers() {
-        ProducerCloser.closeAtOnce(List.copyOf(producers), "sluice-abandon-copies");
-        producers.clear();
-    }
-
     /** Closes every producer within one {@link #CLOSE_WAIT} in all, not one each: a target that is down costs it once. */
     @Override
     public synchronized void close() {
         if (abandoned) {
-            letGoOfProducers(); // none are left (abandon let go of them, and none is made after it): a guard
-            return;
+            return; // let go of at the abandon, and none is made after it
         }
         long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
         RuntimeException failure = null;
