@@ -45,6 +45,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class Mirror implements AutoCloseable {
 
+    /** How long the mirror's own requests wait for a cluster, unless its properties say ({@link #adminTimeout}). */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final MirrorConfig config;
@@ -91,8 +92,8 @@ public final class Mirror implements AutoCloseable {
             // closes them here (their client holds connections to the target)
             AtomicBoolean handedOver = new AtomicBoolean(transactions == null);
             try {
-                String sourceCluster = get(sourceId, "reach the source cluster");
-                String targetCluster = get(targetId, "reach the target cluster");
+                String sourceCluster = get(sourceId, sourceTimeout(config), "reach the source cluster");
+                String targetCluster = get(targetId, targetTimeout(config), "reach the target cluster");
                 refuseCopyIntoItself(config, sourceCluster, targetCluster);
                 return start(config, registry, sourceAdmin, targetAdmin, sourceCluster, targetCluster, transactions,
                         handedOver);
@@ -112,8 +113,8 @@ public final class Mirror implements AutoCloseable {
     private static Mirror start(MirrorConfig config, MeterRegistry registry, Admin sourceAdmin, Admin targetAdmin,
             String sourceCluster, String targetCluster, TargetTransactionCommit transactions,
             AtomicBoolean handedOver) {
-        ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, ADMIN_TIMEOUT);
-        ClusterTopics targetTopics = new ClusterTopics(targetAdmin, ADMIN_TIMEOUT);
+        ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, sourceTimeout(config));
+        ClusterTopics targetTopics = new ClusterTopics(targetAdmin, targetTimeout(config));
         TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(),
                 config.replicationFactor());
         if (config.topicPattern().isEmpty()) {
@@ -314,14 +315,41 @@ public final class Mirror implements AutoCloseable {
         return props;
     }
 
-    private static <T> T get(KafkaFuture<T> future, String what) {
+    /**
+     * How long the mirror's own requests to a cluster (its ID at the start, its topics) wait for an answer: what its
+     * clients are told to wait, when the file says ({@code default.api.timeout.ms} in the source's properties, the
+     * consumer's; {@code max.block.ms} in the target's, the producers'), else 30 s. A start while the target is away
+     * waits this long before it says so and tries again. At least a second, a round trip's worth (0 is a valid
+     * {@code max.block.ms}).
+     */
+    static Duration adminTimeout(Map<String, ?> clusterProperties, String key) {
+        Object value = clusterProperties.get(key);
+        if (value == null) {
+            return ADMIN_TIMEOUT;
+        }
         try {
-            return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return Duration.ofMillis(Math.max(1_000, Long.parseLong(value.toString().trim())));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a number of milliseconds, not '" + value + "'", e);
+        }
+    }
+
+    private static Duration sourceTimeout(MirrorConfig config) {
+        return adminTimeout(config.sourceProperties(), ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+    }
+
+    private static Duration targetTimeout(MirrorConfig config) {
+        return adminTimeout(config.targetProperties(), ProducerConfig.MAX_BLOCK_MS_CONFIG);
+    }
+
+    private static <T> T get(KafkaFuture<T> future, Duration timeout, String what) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot " + what + ": no answer within " + ADMIN_TIMEOUT.toSeconds()
-                    + " s", e);
+            throw new IllegalStateException("cannot " + what + ": no answer within "
+                    + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms"), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while trying to " + what, e);

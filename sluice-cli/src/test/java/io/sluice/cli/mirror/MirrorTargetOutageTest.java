@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * once the target was back (a new user's run: every outage over about 60 s). Now the mirror starts its engine again,
  * and again while the target stays down, and goes on from the committed progress when it answers: every record once
  * exactly once, and at least once (whose flush waited in vain).
- * The producer's waits are lowered here to a few seconds, so that a short outage outlasts them (the start's own wait
- * for the target, 30 s, is not a setting: the test waits it out once).
+ * The producer's waits are lowered here to a few seconds, so that a short outage outlasts them; a start's wait for
+ * the target follows {@code max.block.ms} (30 s unless set).
  */
 class MirrorTargetOutageTest {
 
