@@ -16,6 +16,7 @@ import io.sluice.mirror.copy.TargetWrites;
 import io.sluice.mirror.copy.TransactionalWrites;
 import io.sluice.mirror.groups.GroupOffsetSync;
 import io.sluice.mirror.topics.ClusterTopics;
+import io.sluice.mirror.topics.EarlierDelivery;
 import io.sluice.mirror.topics.TargetTopics;
 import io.sluice.mirror.topics.TopicSync;
 import io.sluice.mirror.topics.TopicsFirst;
@@ -125,12 +126,15 @@ public final class Mirror implements AutoCloseable {
         if (transactions != null) {
             commitPoint = group -> {
                 handedOver.set(true);
-                return new TopicsFirst(transactions, topics, config.name(), true);
+                return new TopicsFirst(transactions, topics,
+                        EarlierDelivery.atLeastOnce(sourceAdmin, config.sourceGroup(), config.name()), config.name(),
+                        true);
             };
             writes = new TransactionalWrites(transactions);
         } else {
-            commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics, config.name(),
-                    false);
+            commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics,
+                    EarlierDelivery.exactlyOnce(targetAdmin, config.progressGroup(), config.naming(), config.name()),
+                    config.name(), false);
             writes = AcknowledgedWrites.of(producerProperties(config));
         }
         MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster);
@@ -243,7 +247,8 @@ public final class Mirror implements AutoCloseable {
 
     /**
      * Stops: the topic sync first, then the engine commits what was copied and the target's producers close, then the
-     * group sync makes its last round over what was committed, and the admin clients (which the syncs use) close.
+     * group sync makes its last round over what was committed (none after a failure), and the admin clients (which the
+     * syncs use) close.
      */
     @Override
     public void close() {
@@ -258,7 +263,9 @@ public final class Mirror implements AutoCloseable {
             }
             targetRoles.close();
             try {
-                groupSync.ifPresent(GroupOffsetSync::finish);
+                // after a failure no last round: what the groups are synced to did not move, and a target that does not
+                // answer kept the stop waiting the round's 30 s after "stopped with an error" (a new user's run)
+                groupSync.ifPresent(engine.failure().isPresent() ? GroupOffsetSync::close : GroupOffsetSync::finish);
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));
                 targetAdmin.close(Duration.ofSeconds(5));

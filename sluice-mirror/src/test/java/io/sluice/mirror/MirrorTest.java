@@ -49,6 +49,26 @@ class MirrorTest {
         assertEquals(0, runToEnd(config).copied(), "the source group's commits say everything was copied");
     }
 
+    /**
+     * Each delivery keeps the progress in its own place (the source group, the target's transactions): a mirror whose
+     * delivery was changed started over from the source's beginning and copied every record again (a new user's run).
+     */
+    @Test
+    void aChangeOfDeliveryGoesOnFromWhereTheOtherDeliveryCommitted() throws Exception {
+        String topic = sourceTopic("switch", 2, 300);
+        String name = Names.unique("switch");
+        MirrorConfig atLeastOnce = clusters.mirror(name, topic).delivery(MirrorDelivery.AT_LEAST_ONCE).untilEnd(true)
+                .build();
+        MirrorConfig exactlyOnce = clusters.mirror(name, topic).untilEnd(true).build();
+        assertEquals(300, runToEnd(atLeastOnce).copied());
+        assertEquals(0, runToEnd(exactlyOnce).copied(), "exactly once goes on where at least once committed");
+        produce(topic, 2, 300, 100);
+        assertEquals(100, runToEnd(exactlyOnce).copied());
+        produce(topic, 2, 400, 100);
+        assertEquals(100, runToEnd(atLeastOnce).copied(), "at least once goes on where exactly once committed");
+        clusters.assertSameRecords(topic, topic);
+    }
+
     @Test
     void aMirrorBackToTheClusterARecordCameFromSkipsIt() throws Exception {
         String topic = sourceTopic("loop", 1, 50);
@@ -95,11 +115,17 @@ class MirrorTest {
     private String sourceTopic(String name, int partitions, int records) throws Exception {
         String topic = Names.unique(name);
         clusters.source().createTopic(topic, partitions);
+        produce(topic, partitions, 0, records);
+        return topic;
+    }
+
+    /** Records {@code from} to {@code from + count} of the kind {@link #sourceTopic} writes, into {@code topic}. */
+    private void produce(String topic, int partitions, int from, int count) throws Exception {
         Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
         props.put("enable.idempotence", true);
         long anHourAgo = System.currentTimeMillis() - 3_600_000;
         try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int i = 0; i < records; i++) {
+            for (int i = from; i < from + count; i++) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add("h", bytes("a" + i));
                 headers.add("h", bytes("b" + i));
@@ -110,7 +136,6 @@ class MirrorTest {
             }
             producer.flush();
         }
-        return topic;
     }
 
     private static Set<ObjectName> mbeans(String pattern) throws MalformedObjectNameException {

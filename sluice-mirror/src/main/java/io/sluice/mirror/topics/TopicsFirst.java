@@ -13,8 +13,9 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A mirror's commit point: the exactly-once or at-least-once one, with the target topics made ready before a claim
  * (the target's group coordinator refuses the progress of a topic it does not have, and the first copy needs its
- * partition), and a word after it when partitions without progress already hold records in the target
- * ({@link ForeignRecords}). Everything else is the wrapped commit point's.
+ * partition), each partition's progress taken from the mirror's other delivery when that went further (the delivery
+ * was changed: {@link EarlierDelivery}), and a word after it when partitions without progress already hold records in
+ * the target ({@link ForeignRecords}). Everything else is the wrapped commit point's.
  *
  * <p>Threading: the wrapped commit point's.
  */
@@ -25,11 +26,14 @@ public final class TopicsFirst implements CommitPoint {
     private static final Duration FOREIGN_WAIT = Duration.ofSeconds(2);
 
     private final TargetTopics topics;
+    private final EarlierDelivery earlier;
     private final ForeignRecords foreign;
 
-    public TopicsFirst(CommitPoint commitPoint, TargetTopics topics, String mirror, boolean exactlyOnce) {
+    public TopicsFirst(CommitPoint commitPoint, TargetTopics topics, EarlierDelivery earlier, String mirror,
+            boolean exactlyOnce) {
         this.commitPoint = commitPoint;
         this.topics = topics;
+        this.earlier = earlier;
         this.foreign = topics.foreignRecords(mirror, exactlyOnce);
     }
 
@@ -37,7 +41,9 @@ public final class TopicsFirst implements CommitPoint {
     public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout) {
         topics.ensure(partitions);
         ForeignRecords.Asked held = foreign.ask(partitions);
-        Map<TopicPartition, OffsetAndMetadata> claimed = commitPoint.claim(partitions, timeout);
+        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> earlierCommits = earlier.ask(partitions);
+        Map<TopicPartition, OffsetAndMetadata> claimed = earlier.later(partitions,
+                commitPoint.claim(partitions, timeout), earlierCommits, timeout);
         held.warnFor(partitions.stream().filter(tp -> claimed.get(tp) == null).toList(), FOREIGN_WAIT);
         return claimed;
     }
