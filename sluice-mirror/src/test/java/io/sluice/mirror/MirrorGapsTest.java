@@ -1,6 +1,7 @@
 package io.sluice.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import io.sluice.core.Health;
 import io.sluice.local.kafka.Listener;
 import io.sluice.mirror.audit.MirrorAudit;
 import io.sluice.mirror.audit.MirrorAuditConfig;
+import io.sluice.mirror.audit.MirrorAuditException;
 import io.sluice.mirror.audit.MirrorAuditReport;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
@@ -65,11 +67,16 @@ class MirrorGapsTest {
         clusters.source().admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         awaitGone(topic);
         clusters.source().createTopic(topic, 1);
-        TestRecords.produceNumbered(client, topic, 0, 80);
+        TestRecords.produceNumbered(client, topic, 0, 20);
         Ended second = run(config);
         assertEquals(Health.FAILED, second.health, "a new topic of the same name is not the one the progress is of");
         assertTrue(second.failure.contains("topic deleted and created again"), second.failure);
         assertEquals(50, Clusters.partitions(clusters.target(), topic).get(0).size(), "nothing of the new topic copied");
+        // the audit read the new topic toward the old progress, waited 30 s and asked whether the cluster was reachable
+        MirrorAuditException e = assertThrows(MirrorAuditException.class,
+                () -> MirrorAudit.run(MirrorAuditConfig.builder(config).build()));
+        assertTrue(e.getMessage().startsWith("the mirror's progress on " + topic + "-0 (offset 50) is past the source "
+                + "partition's end (20): the source topic was deleted and created again"), e.getMessage());
     }
 
     /** Until the source no longer lists the topic: a create before that finds the old one still there. */

@@ -64,11 +64,17 @@ final class RepeatedWarnings extends TurboFilter {
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
             Throwable t) {
-        if (format != null && level == Level.ERROR && format.startsWith(LISTENER_FAILED)) {
+        // contains, not startsWith: the consumer's LogContext puts "[Consumer clientId=..., groupId=...] " before it
+        if (format != null && level == Level.ERROR && format.contains(LISTENER_FAILED)) {
             return FilterReply.DENY; // the engine's listener threw: the engine says why itself, in words
         }
         // level checks (isDebugEnabled) come here too, without a format: those are not lines; errors always show
         if (format == null || level != Level.WARN || marker == COUNT || ownLogger(logger.getName())) {
+            return FilterReply.NEUTRAL;
+        }
+        // a logger set above WARN drops the line after this filter: counting it as shown, then its repeats as held
+        // back, made the last line count warnings of which none ever showed
+        if (!level.isGreaterOrEqual(logger.getEffectiveLevel())) {
             return FilterReply.NEUTRAL;
         }
         if (kinds.size() >= MAX_KINDS) {

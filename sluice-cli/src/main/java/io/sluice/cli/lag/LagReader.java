@@ -118,6 +118,7 @@ final class LagReader implements AutoCloseable {
             }
         }
         Map<TopicPartition, OffsetAndMetadata> committed = committed(partitions);
+        rereadEndsBehind(committed, known, ends, deadline);
         Map<TopicPartition, Long> sizes = logSizes(logDirs, known, deadline);
         Map<TopicPartition, Long> next = new HashMap<>();
         for (TopicPartition tp : known) {
@@ -193,6 +194,22 @@ final class LagReader implements AutoCloseable {
         all.sort((a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition())
                 : a.topic().compareTo(b.topic()));
         return all;
+    }
+
+    /**
+     * The ends were read before the commits, so a group that moved in between can have committed past the end read;
+     * those partitions' ends are read again, and a commit still past its end is one that does not belong to the
+     * partition as it is now (the topic deleted and created again, or records deleted), which the view reports
+     * ({@link LagView}) rather than count as no lag.
+     */
+    private void rereadEndsBehind(Map<TopicPartition, OffsetAndMetadata> committed, List<TopicPartition> known,
+            Map<TopicPartition, Long> ends, long deadline) {
+        List<TopicPartition> behind = known.stream()
+                .filter(tp -> committed.get(tp) != null && committed.get(tp).offset() > ends.get(tp)).toList();
+        if (!behind.isEmpty()) {
+            Map<TopicPartition, String> why = new HashMap<>();
+            ends.putAll(answered(ask(behind, OffsetSpec.latest()), behind, deadline, why));
+        }
     }
 
     /** Asks the offsets {@code spec} of {@code partitions}, read_committed (the end is the last stable offset). */

@@ -181,6 +181,11 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
                         + Units.count(r.committed() + r.lost() - 1) + " (" + Units.count(r.lost()) + " records) were "
                         + "deleted by retention before the group processed them");
             }
+            if (r.committed() > r.end()) {
+                w.add(r.partition() + ": the committed offset " + Units.count(r.committed()) + " is past the "
+                        + "partition's end (" + Units.count(r.end()) + "): the topic was deleted and created again, or "
+                        + "its records deleted, since the group committed; its lag is not known");
+            }
             if (r.lag() > 0 && r.processedRate() == 0 && anyMoved) {
                 w.add(r.partition() + ": " + Units.count(r.lag()) + " records of lag and no progress while others "
                         + "moved");
@@ -205,6 +210,11 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
         if (rows.isEmpty() && !unknown.isEmpty()) {
             return "Unknown: the offsets of none of the " + unknown.size() + " partitions could be read (see the "
                     + "warnings).";
+        }
+        long past = rows.stream().filter(r -> r.committed() > r.end()).count();
+        if (t.lag() == 0 && past > 0) {
+            return "Unknown: " + past + (past == 1 ? " partition has its" : " partitions have their") + " committed "
+                    + "offset past the end (see the warnings); the others have no lag.";
         }
         if (t.lag() == 0) {
             return unknown.isEmpty()

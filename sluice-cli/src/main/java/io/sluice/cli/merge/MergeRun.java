@@ -15,6 +15,7 @@ import io.sluice.cli.run.RestartPause;
 import io.sluice.cli.run.ShutdownSignals;
 import io.sluice.cli.run.TransientFailure;
 import io.sluice.cli.status.MetricsServer;
+import io.sluice.cli.status.RunHealth;
 import io.sluice.merge.Merge;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeDelivery;
@@ -92,6 +93,9 @@ final class MergeRun {
                         }
                         pause.started();
                         LOG.warn("the merge could not start again: {}", e.getMessage());
+                        if (server != null) {
+                            server.watch(RunHealth.restarting("the merge", e.getMessage()));
+                        }
                     }
                     long ranFrom = System.nanoTime();
                     if (merge != null && starts++ == 0) {
@@ -112,6 +116,9 @@ final class MergeRun {
                         LOG.warn("stopped with an error: {}{} {}; starting again from the committed positions.", why,
                                 why.endsWith(".") ? "" : ".", totals);
                         stopReason.set(null);
+                        if (server != null) {
+                            server.watch(RunHealth.restarting("the merge", why));
+                        }
                     }
                     pause.await(merge == null ? null : Duration.ofNanos(System.nanoTime() - ranFrom));
                 }

@@ -1,6 +1,7 @@
 package io.sluice.cli.mirror;
 
 import io.sluice.cli.RunFailure;
+import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.lag.LagInputs;
 import io.sluice.core.ClusterConnection;
 import io.sluice.mirror.MirrorConfig;
@@ -24,6 +25,8 @@ import org.apache.kafka.common.TopicPartition;
 public final class MirrorLag {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** How long the probe of the source waits for each address, as the lag command's own probe. */
+    private static final Duration PROBE_WAIT = Duration.ofSeconds(5);
 
     private MirrorLag() {
     }
@@ -55,7 +58,14 @@ public final class MirrorLag {
         if (config.topicPattern().isEmpty()) {
             return config.topics();
         }
-        try (Admin admin = Admin.create(ClusterConnection.of(config.sourceProperties()))) {
+        try {
+            // before the admin client, as for named topics: a wrong port was said after a minute in the client's words
+            new BootstrapProbe(PROBE_WAIT).verify(config.sourceProperties());
+        } catch (BootstrapProbe.BootstrapException e) {
+            throw new RunFailure((e.mismatch() ? "" : "no broker answers: ") + e.getMessage(), e);
+        }
+        Admin admin = Admin.create(ClusterConnection.of(config.sourceProperties()));
+        try {
             List<String> matching = admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
                     .filter(name -> config.topicPattern().get().matcher(name).matches()).sorted().toList();
             if (matching.isEmpty()) {
@@ -68,6 +78,8 @@ public final class MirrorLag {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunFailure("interrupted while listing the source's topics", e);
+        } finally {
+            admin.close(Duration.ZERO); // a close waits for the listing it gave up on otherwise: 30 s more
         }
     }
 }

@@ -12,6 +12,7 @@ import io.sluice.cli.run.EngineRun;
 import io.sluice.cli.run.RestartPause;
 import io.sluice.cli.run.TransientFailure;
 import io.sluice.cli.status.MetricsServer;
+import io.sluice.cli.status.RunHealth;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorDelivery;
@@ -58,6 +59,7 @@ final class MirrorRun {
             Mirror.Counts before = new Mirror.Counts(0, 0, 0, 0); // of the engines before this one: the stop line's
             while (true) {
                 EngineRun.Outcome outcome = null;
+                String why = null; // of a start again
                 try (Mirror mirror = start(registry)) {
                     if (server != null) {
                         server.watch(mirror.engine());
@@ -68,16 +70,21 @@ final class MirrorRun {
                     } finally {
                         before = story.counts();
                     }
+                    why = mirror.engine().failure().map(EngineRun::describe).orElse("a failure");
                 } catch (RunFailure e) {
                     if (!pause.restarting() || !TransientFailure.is(e.getCause())) {
                         throw e; // the first start's failure is the command's: the clusters were probed before it
                     }
                     LOG.warn("the mirror could not start again: {}", e.getMessage());
+                    why = e.getMessage();
                 } finally {
                     pause.started();
                 }
                 if (outcome != null && !outcome.startsAgain()) {
                     return outcome;
+                }
+                if (server != null) {
+                    server.watch(RunHealth.restarting("the mirror", why));
                 }
                 pause.await(outcome == null ? null : outcome.elapsed());
             }
@@ -152,8 +159,15 @@ final class MirrorRun {
 
         @Override
         public String lostRecordsAdvice() {
-            return "A mirror never skips records: its progress stays where it is. To go on anyway, run the mirror "
-                    + "under a new mirror.name, which copies from the source's beginning (docs/mirror.md, Loud gaps)";
+            boolean exactlyOnce = config.delivery() == MirrorDelivery.EXACTLY_ONCE;
+            // a new mirror.name, the advice before, copies every topic of the mirror again on top of the copies
+            return "A mirror never skips records: its progress stays where it is. To go on past the gap in that "
+                    + "partition alone, stop the mirror and move its progress with Kafka's tool: "
+                    + "kafka-consumer-groups.sh --bootstrap-server "
+                    + (exactlyOnce ? config.targetProperties() : config.sourceProperties()).get("bootstrap.servers")
+                    + " --group " + (exactlyOnce ? config.progressGroup() : config.sourceGroup())
+                    + " --reset-offsets --topic " + (exactlyOnce ? "<the target topic>" : "<topic>")
+                    + ":<partition> --to-offset <the first offset to copy> --execute (docs/mirror.md, Loud gaps)";
         }
 
         /** Not a bounded run: its end is the source's at its start, and a cron job that runs it runs it again. */

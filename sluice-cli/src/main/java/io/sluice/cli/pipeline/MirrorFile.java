@@ -21,9 +21,14 @@ import org.apache.kafka.clients.CommonClientConfigs;
  */
 public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics, Settings settings) {
 
-    /** Whether {@code file} is a mirror file rather than a pipeline: it has a top-level {@code target} section. */
+    /**
+     * Whether {@code file} is a mirror file rather than a pipeline: it has a top-level {@code target} or {@code mirror}
+     * section (a mirror file without its target was taken for a pipeline, and {@code validate} told the user to run it
+     * with {@code sluice mirror}, which then said the target was missing). A merge file has a target too: callers ask
+     * {@link MergeFile#isMerge} first.
+     */
     public static boolean isMirror(Path file) {
-        return ConfigFiles.hasTopLevelSection(file, "target");
+        return ConfigFiles.hasTopLevelSection(file, "target") || ConfigFiles.hasTopLevelSection(file, "mirror");
     }
 
     public static MirrorFile load(Path file, Variables variables) throws ConfigException {
@@ -56,9 +61,11 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
         } catch (IllegalArgumentException e) {
             problems.add(s.at(MirrorKeys.TOPIC_NAME), MirrorKeys.TOPIC_NAME.path() + ": " + e.getMessage());
         }
-        if (s.find(MirrorKeys.TOPICS).isEmpty() == s.find(MirrorKeys.PATTERN).isEmpty()) {
+        if (s.find(MirrorKeys.TOPICS).isEmpty() && s.find(MirrorKeys.PATTERN).isEmpty()) {
             problems.add(s.at(MirrorKeys.TOPICS), "source: give the topics to copy (topics: [a, b]) or a pattern "
-                    + "(pattern: 'clicks-.*'), not both");
+                    + "(pattern: 'clicks-.*')");
+        } else if (s.find(MirrorKeys.TOPICS).isPresent() && s.find(MirrorKeys.PATTERN).isPresent()) {
+            problems.add(s.at(MirrorKeys.PATTERN), "source: give either the topics to copy or a pattern, not both");
         }
         MirrorConfig config = null;
         if (!problems.any()) {

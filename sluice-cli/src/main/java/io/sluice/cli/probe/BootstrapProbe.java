@@ -58,6 +58,7 @@ public final class BootstrapProbe {
 
     /** What {@code host:port} speaks. */
     public Observation probe(String host, int port) {
+        boolean plainSilent = false; // connected, and no answer to a Kafka request in plain TCP
         try {
             Optional<List<String>> plain = talk(host, port, false);
             if (plain.isPresent()) {
@@ -73,6 +74,7 @@ public final class BootstrapProbe {
                 return new Observation(PortSpeaks.NO_ANSWER, List.of());
             }
             // connected, but no answer to a Kafka request in plain TCP: try TLS
+            plainSilent = true;
         } catch (IOException e) {
             // closed or garbled: what a TLS port does with a plain request
         }
@@ -84,7 +86,9 @@ public final class BootstrapProbe {
             }
             return new Observation(PortSpeaks.TLS_ONLY, List.of());
         } catch (TlsRefused e) {
-            return new Observation(PortSpeaks.NOT_KAFKA, List.of());
+            // silent both ways is no answer at all, not an answer in another protocol: exit 1 (try again), not 2
+            boolean tlsSilent = e.getCause() instanceof SocketTimeoutException;
+            return new Observation(plainSilent && tlsSilent ? PortSpeaks.SILENT : PortSpeaks.NOT_KAFKA, List.of());
         } catch (IOException e) {
             return new Observation(PortSpeaks.TLS_ONLY, List.of());
         }
@@ -144,6 +148,7 @@ public final class BootstrapProbe {
                 continue;
             }
             boolean silent = c.speaks() == PortSpeaks.NOTHING_LISTENS || c.speaks() == PortSpeaks.NO_ANSWER
+                    || c.speaks() == PortSpeaks.SILENT
                     || c.speaks() == PortSpeaks.UNKNOWN_HOST;
             (silent ? unreachable : mismatches).add(c.problem());
         }

@@ -18,6 +18,11 @@ public enum PortSpeaks {
     NOTHING_LISTENS,
     /** No answer within the timeout: a firewall, a wrong address or a stopped host. */
     NO_ANSWER,
+    /**
+     * The connection is accepted, but nothing answers within the timeout, in plain TCP or TLS: a broker that hangs (a
+     * frozen process, a full disk), or a proxy or firewall that accepts and drops. Not a mistake in the settings.
+     */
+    SILENT,
     /** The host name does not resolve. */
     UNKNOWN_HOST;
 

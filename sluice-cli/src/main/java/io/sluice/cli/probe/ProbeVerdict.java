@@ -27,6 +27,10 @@ final class ProbeVerdict {
             case NO_ANSWER:
                 return address + ": no answer within " + Units.duration(timeout) + "; a firewall, a wrong address or "
                         + "a host that is down";
+            case SILENT:
+                return address + ": a connection is accepted there, but nothing answers within "
+                        + Units.duration(timeout) + ", in plain TCP or TLS; a broker that hangs, or a proxy or "
+                        + "firewall that accepts and drops";
             case UNKNOWN_HOST:
                 return address + ": the host name does not resolve; check bootstrap.servers";
             case NOT_KAFKA:

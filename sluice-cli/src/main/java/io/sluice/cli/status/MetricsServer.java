@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoint of a running pipeline, on the JDK's own server: {@code /metrics} in Prometheus' text format (the
- * engine's and the sink's meters), {@code /health} for liveness (503 once the engine has failed), {@code /ready}
+ * engine's and the sink's meters), {@code /health} for liveness (503 once the engine has failed, 200 STARTING while
+ * a mirror or merge waits to start again by itself: {@link RunHealth#restarting}), {@code /ready}
  * (200 while the engine runs with partitions assigned), and {@code /} a status page for a person (per partition lag,
  * rates, times to catch up, live plots), fed by {@code /status.json}. Bound to 127.0.0.1 unless told otherwise, since
  * metrics name topics and groups.
@@ -162,14 +163,16 @@ public final class MetricsServer implements AutoCloseable {
             send(exchange, 503, "text/plain; charset=utf-8", "FAILED: "
                     + r.failure().map(Throwable::getMessage).orElse("no reason recorded") + "\n");
         } else {
-            send(exchange, 200, "text/plain; charset=utf-8", r.health() + "\n");
+            send(exchange, 200, "text/plain; charset=utf-8", r.health() + r.note().map(n -> ": " + n).orElse("")
+                    + "\n");
         }
     }
 
     private void ready(HttpExchange exchange) throws IOException {
         RunHealth r = run;
         String notReady = r == null ? "the run is starting"
-                : r.health() != Health.RUNNING ? r.what() + " is " + r.health()
+                : r.health() != Health.RUNNING
+                        ? r.what() + " is " + r.health() + r.note().map(n -> ", " + n).orElse("")
                 : r.partitions() == 0 ? "no partitions assigned (joining the group, or more instances than "
                         + "partitions)" : null;
         if (notReady != null) {

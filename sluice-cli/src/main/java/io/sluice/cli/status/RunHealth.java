@@ -23,6 +23,45 @@ public interface RunHealth {
     /** The partitions this instance reads (an engine) or merges (a merge) now. */
     int partitions();
 
+    /** More about the state, said after it (why a run is starting again); empty when there is nothing more to say. */
+    default Optional<String> note() {
+        return Optional.empty();
+    }
+
+    /**
+     * A run between a failure a restart cures and its next start (a mirror or merge riding out a target that is
+     * down): alive, since the command starts it again by itself, but not ready. Reported FAILED, a liveness probe
+     * restarted the process during the very outage the command rides out.
+     */
+    static RunHealth restarting(String what, String why) {
+        return new RunHealth() {
+            @Override
+            public String what() {
+                return what;
+            }
+
+            @Override
+            public Health health() {
+                return Health.STARTING;
+            }
+
+            @Override
+            public Optional<Throwable> failure() {
+                return Optional.empty();
+            }
+
+            @Override
+            public int partitions() {
+                return 0;
+            }
+
+            @Override
+            public Optional<String> note() {
+                return Optional.of("starting again after: " + why);
+            }
+        };
+    }
+
     static RunHealth of(Engine engine) {
         return new RunHealth() {
             @Override

@@ -65,8 +65,27 @@ class RepeatedWarningsTest {
                 "org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker");
         invoker.error("User provided listener {} failed on invocation of onPartitionsAssigned for partitions {}",
                 "an application's listener", "[orders-0]", new IllegalStateException("lost"));
+        // as the consumer logs it, through its LogContext: the client's name before the words
+        invoker.error("[Consumer clientId=sluice-a, groupId=sluice-mirror.m] User provided listener {} failed on "
+                + "invocation of onPartitionsAssigned for partitions {}", "io.sluice.x", "[orders-0]",
+                new IllegalStateException("lost"));
         invoker.error("any other error still shows");
         assertEquals(List.of("any other error still shows"), messages());
+    }
+
+    /**
+     * A logger quieted to errors drops its warnings after the filter: they are neither shown nor held back, so the
+     * last line does not count "warnings that repeated one shown earlier" of which none showed.
+     */
+    @Test
+    void warningsOfALoggerSetAboveWarnAreNotCountedAsHeldBack() {
+        Logger quiet = context.getLogger("org.apache.kafka.clients.consumer.internals.OffsetFetcherUtils");
+        quiet.setLevel(ch.qos.logback.classic.Level.ERROR);
+        for (int i = 0; i < 5; i++) {
+            quiet.warn("Not updating last stable offset for partition orders-0 as it is no longer assigned");
+        }
+        assertEquals(List.of(), messages());
+        assertEquals(java.util.Map.of(), filter.heldBack());
     }
 
     /** Warnings about different partitions or brokers say different things: each shows. */

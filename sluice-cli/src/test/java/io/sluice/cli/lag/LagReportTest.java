@@ -126,6 +126,31 @@ class LagReportTest {
         }
     }
 
+    /**
+     * A commit past the partition's end (a mirror's progress on a source topic deleted and created again) read as no
+     * lag: "No lag: the group has processed everything", while the new topic's records were never copied.
+     */
+    @Test
+    void aCommitPastThePartitionsEndIsNotNoLag() throws Exception {
+        String topic = Names.unique("lag-past");
+        String group = Names.unique("lag-past-group");
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        TopicPartition p1 = new TopicPartition(topic, 1);
+        kafka.createTopic(topic, 2);
+        long now = System.currentTimeMillis();
+        LagTestRecords.produce(kafka, p0, now, 10);
+        LagTestRecords.produce(kafka, p1, now, 10);
+        commit(group, Map.of(p0, 1_541L, p1, 10L));
+        try (LagReport report = new LagReport(inputs(group, topic, List.of()), Clock.systemUTC(), Duration.ofHours(1))) {
+            LagView view = report.sample();
+            assertEquals("Unknown: 1 partition has its committed offset past the end (see the warnings); the others "
+                    + "have no lag.", view.verdict());
+            assertTrue(view.warnings().contains(p0 + ": the committed offset 1,541 is past the partition's end (10): "
+                    + "the topic was deleted and created again, or its records deleted, since the group committed; "
+                    + "its lag is not known"), view.warnings().toString());
+        }
+    }
+
     private LagInputs inputs(String group, String topic, List<java.net.URI> metrics) {
         return new LagInputs(group, List.of(topic), kafka.clientProperties(Listener.PLAINTEXT), metrics);
     }

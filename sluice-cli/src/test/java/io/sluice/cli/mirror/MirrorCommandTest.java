@@ -116,6 +116,20 @@ class MirrorCommandTest {
         assertEquals(ExitStatus.FAILURE, verify.status(), verify.out());
         assertTrue(verify.out().contains("removed by retention before the mirror copied them, 50 offsets lost"),
                 verify.out());
+
+        // the way on it names, for that partition alone (a new mirror name, the advice before, copied every topic
+        // again): the progress, in the target exactly once, moved past the gap with Kafka's own means
+        String group = Files.readAllLines(file).stream().filter(l -> l.startsWith("  name: "))
+                .map(l -> "sluice-mirror." + l.substring("  name: ".length())).findFirst().orElseThrow();
+        assertTrue(run.err().contains("kafka-consumer-groups.sh --bootstrap-server " + target.bootstrapServers()
+                + " --group " + group + " --reset-offsets --topic <the target topic>:<partition> --to-offset"),
+                run.err());
+        target.admin().alterConsumerGroupOffsets(group, Map.of(new TopicPartition("dc1." + topic, 0),
+                new OffsetAndMetadata(150))).all().get(30, TimeUnit.SECONDS);
+        Cli.Result onward = Cli.run("mirror", file.toString(), "--until-end");
+        assertEquals(ExitStatus.OK, onward.status(), onward.err());
+        assertEquals(150, TestRecords.readAll(target.clientProperties(Listener.PLAINTEXT), "dc1." + topic,
+                Duration.ofSeconds(30)).size(), "the 100 copied before the gap, and the 50 after it");
     }
 
     /**
@@ -205,6 +219,16 @@ class MirrorCommandTest {
         Cli.Result valid = Cli.run("validate", file.toString(), "--connect");
         assertEquals(ExitStatus.FAILURE, valid.status(), valid.out() + valid.err());
         assertTrue(valid.out().contains("target: 127.0.0.1:1 FAILED: 127.0.0.1:1: nothing listens there"), valid.out());
+
+        // a mirror of a pattern lists the source's topics first: lag waited a minute, then printed the admin client's
+        // warning and "no answer within 30 s"
+        Path pattern = mirrorFile("t", "dc1.{topic}", "");
+        Files.writeString(pattern, Files.readString(pattern).replace(source.bootstrapServers(), "127.0.0.1:1")
+                .replace("topics: [t]", "pattern: \"t.*\""));
+        Cli.Result patternLag = Cli.run("lag", pattern.toString());
+        assertEquals(ExitStatus.FAILURE, patternLag.status(), patternLag.out() + patternLag.err());
+        assertTrue(patternLag.err().contains("no broker answers: 127.0.0.1:1: nothing listens there"),
+                patternLag.err());
     }
 
     /** A mirror that never ran (a typo in its name, say) is not called clean: nothing was compared. */

@@ -72,4 +72,27 @@ class FileKindTest {
         assertEquals(ExitStatus.USAGE, mirrored.status(), mirrored.err());
         assertTrue(mirrored.err().contains("this is a merge file"), mirrored.err());
     }
+
+    /**
+     * A mirror file without its target section was taken for a pipeline: {@code validate} said to run it with {@code
+     * sluice mirror}, which then said the target was missing. And one naming neither topics nor a pattern was told to
+     * give one of them "not both".
+     */
+    @Test
+    void aMirrorFileMissingASectionOrItsTopicsIsToldWhatIsMissing() throws Exception {
+        Path dir = TestDirs.newDir("file-kind-missing");
+        Path noTarget = Files.writeString(dir.resolve("no-target.yaml"),
+                MIRROR.replace("target:\n  bootstrap-servers: localhost:9093\n", ""));
+        Cli.Result validate = Cli.run("validate", noTarget.toString());
+        assertEquals(ExitStatus.USAGE, validate.status(), validate.err());
+        assertTrue(validate.err().contains("missing section 'target'"), validate.err());
+        assertTrue(!validate.err().contains("run it with"), validate.err());
+
+        Path noTopics = Files.writeString(dir.resolve("no-topics.yaml"), MIRROR.replace("  topics: [orders]\n", ""));
+        Cli.Result topics = Cli.run("validate", noTopics.toString());
+        assertEquals(ExitStatus.USAGE, topics.status(), topics.err());
+        assertTrue(topics.err().contains("source: give the topics to copy (topics: [a, b]) or a pattern "
+                + "(pattern: 'clicks-.*')"), topics.err());
+        assertTrue(!topics.err().contains("not both"), topics.err());
+    }
 }

@@ -1,6 +1,7 @@
 package io.sluice.cli.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -8,6 +9,8 @@ import io.sluice.cli.cluster.SecureKafka;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.local.net.Ports;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -69,6 +72,25 @@ class BootstrapProbeTest {
         var e = assertThrows(BootstrapProbe.BootstrapException.class, () -> probe.verify(wrong));
         assertEquals(address(Listener.SSL) + ": this port speaks TLS, but security.protocol is PLAINTEXT: set "
                 + "security.protocol=SSL", e.getMessage());
+    }
+
+    /**
+     * A port that accepts connections and never answers (a hung broker, a proxy that drops) was reported as speaking
+     * neither Kafka nor TLS, a settings mistake (exit 2), where nothing answered at all (exit 1: try again later).
+     */
+    @Test
+    void aPortThatAcceptsAndNeverAnswersIsSilentNotAnotherProtocol() throws Exception {
+        BootstrapProbe quick = new BootstrapProbe(Duration.ofSeconds(1));
+        // the kernel completes connections into the backlog; nothing ever reads or writes them
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String address = "127.0.0.1:" + silent.getLocalPort();
+            assertEquals(PortSpeaks.SILENT, quick.probe("127.0.0.1", silent.getLocalPort()).speaks());
+            var e = assertThrows(BootstrapProbe.BootstrapException.class,
+                    () -> quick.verify(Map.of("bootstrap.servers", address)));
+            assertFalse(e.mismatch(), "no broker answered: not a mistake in the settings");
+            assertEquals(address + ": a connection is accepted there, but nothing answers within 1 s, in plain TCP "
+                    + "or TLS; a broker that hangs, or a proxy or firewall that accepts and drops", e.getMessage());
+        }
     }
 
     private BootstrapProbe.Observation probe(Listener listener) {

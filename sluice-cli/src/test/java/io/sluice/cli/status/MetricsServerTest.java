@@ -128,6 +128,21 @@ class MetricsServerTest {
         }
     }
 
+    /**
+     * A mirror riding out a target that is down starts itself again, and between starts its /health read 503 FAILED: a
+     * liveness probe would restart the process during the very outage the command rides out (a new user's run).
+     */
+    @Test
+    void aRunThatStartsAgainByItselfIsAliveButNotReady() throws Exception {
+        try (MetricsServer server = MetricsServer.start(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 0)) {
+            server.watch(RunHealth.restarting("the mirror", "the target cluster did not answer"));
+            assertEquals("200 STARTING: starting again after: the target cluster did not answer",
+                    get(server, "/health"));
+            assertEquals("503 NOT READY: the mirror is STARTING, starting again after: the target cluster did not "
+                    + "answer", get(server, "/ready"));
+        }
+    }
+
     @Test
     void aPortInUseIsSaidAsTheUserWroteTheAddress() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

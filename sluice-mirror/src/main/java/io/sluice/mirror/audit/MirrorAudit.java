@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -59,6 +60,7 @@ public final class MirrorAudit {
             Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
             Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
             Map<TopicPartition, Long> progress = config.untilSourceEnd() ? sourceEnds : progress(config, partitions);
+            refuseProgressPastTheEnd(source, progress, sourceEnds);
             Map<String, CompactionPolicy> sourcePolicies = CompactionPolicy.of(sourceAdmin,
                     partitions.stream().map(TopicPartition::topic).distinct().toList(), "source", config);
             Map<String, CompactionPolicy> targetPolicies = CompactionPolicy.of(targetAdmin,
@@ -102,6 +104,29 @@ public final class MirrorAudit {
     }
 
     /** The mirror's source topics' partitions, by topic name and partition. */
+    /**
+     * A progress past the source partition's end, once that end is read again (a running mirror may have committed
+     * after the first read), names records the source no longer holds: the topic was deleted and created again, or its
+     * records deleted, after the copy. Said as that; the walk to the progress waited 30 s and blamed the network.
+     */
+    private static void refuseProgressPastTheEnd(CommittedLog source, Map<TopicPartition, Long> progress,
+            Map<TopicPartition, Long> sourceEnds) {
+        List<TopicPartition> past = progress.keySet().stream()
+                .filter(tp -> sourceEnds.containsKey(tp) && progress.get(tp) > sourceEnds.get(tp)).toList();
+        if (past.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> endsNow = source.lastStable(past);
+        for (TopicPartition tp : past) {
+            if (progress.get(tp) > endsNow.get(tp)) {
+                throw new MirrorAuditException(String.format(Locale.ROOT, "the mirror's progress on %s (offset %,d) "
+                        + "is past the source partition's end (%,d): the source topic was deleted and created "
+                        + "again, or its records deleted, after the mirror copied from it, so the copies in the target "
+                        + "cannot be compared with the source", tp, progress.get(tp), endsNow.get(tp)));
+            }
+        }
+    }
+
     private static List<TopicPartition> sourcePartitions(Admin admin, MirrorAuditConfig config) {
         List<String> topics = config.topics();
         if (config.topicPattern().isPresent()) {
