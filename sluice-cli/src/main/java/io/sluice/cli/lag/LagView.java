@@ -46,7 +46,21 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
     public record Totals(long lag, double lagBytes, Duration oldestAge, double processedRate, double producedRate,
             String rateSource, Estimate catchUp, double requiredRate, Estimate retentionLeft,
             TopicPartition soonestDeletion) {
+
+        /**
+         * Whether the group keeps up: it processes, and its lag is at most {@link #KEEPING_UP} of its processing. A
+         * group that commits every second or so, on a topic written all the time, has a lag that comes and goes with
+         * its commits: three runs of {@code lag} a few seconds apart on a mirror that kept up (its own line said so)
+         * read "Yes", then "No: the lag does not shrink (1.94K rec/s processed against 1.98K rec/s produced)" with a
+         * warning that retention would delete records first.
+         */
+        public boolean keepingUp() {
+            return processedRate > 0 && lag <= processedRate * KEEPING_UP.toSeconds();
+        }
     }
+
+    /** A lag of at most this much of the processing rate is kept up with, as the run's own line says it is. */
+    static final Duration KEEPING_UP = Duration.ofSeconds(10);
 
     static LagView of(List<LagSnapshot> history, Duration target, List<String> notes) {
         LagSnapshot last = history.get(history.size() - 1);
@@ -193,7 +207,8 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
         }
         Estimate deletion = totals.retentionLeft();
         Estimate catchUp = totals.catchUp();
-        if (deletion.known() && (!catchUp.known() || catchUp.value().compareTo(deletion.value()) > 0)) {
+        if (deletion.known() && !totals.keepingUp()
+                && (!catchUp.known() || catchUp.value().compareTo(deletion.value()) > 0)) {
             w.add("retention deletes unconsumed records of " + totals.soonestDeletion() + " "
                     + (deletion.value().isZero() ? "now" : "in about " + deletion) + ", before the lag is caught up"
                     + (catchUp.known() ? " (in about " + catchUp + ")" : ""));
@@ -226,6 +241,10 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
         String needs = Units.duration(target) + " needs " + Units.compact(t.requiredRate()) + " rec/s.";
         String rates = Units.compact(t.processedRate()) + " rec/s processed against " + Units.compact(t.producedRate())
                 + " rec/s produced";
+        if (t.keepingUp()) {
+            return question + "Yes: it keeps up; the lag is under " + Units.duration(KEEPING_UP) + " of processing at "
+                    + rates + ", and comes and goes with the group's commits.";
+        }
         return switch (t.catchUp().kind()) {
             case KNOWN -> t.catchUp().value().compareTo(target) <= 0
                     ? question + "Yes: in about " + t.catchUp() + ", at " + rates + "."

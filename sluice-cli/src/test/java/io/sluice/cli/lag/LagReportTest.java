@@ -127,6 +127,36 @@ class LagReportTest {
     }
 
     /**
+     * A group that commits every second or so on a topic written all the time: its lag comes and goes, and two samples
+     * can show it processing a little slower than the topic grows. Three runs of lag on such a mirror, a few seconds
+     * apart, read "Yes", then "No: the lag does not shrink" with a retention warning.
+     */
+    @Test
+    void aGroupWhoseLagIsSecondsOfItsProcessingKeepsUp() throws Exception {
+        String topic = Names.unique("lag-keeping-up");
+        String group = Names.unique("lag-keeping-up-group");
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        kafka.createTopic(new NewTopic(topic, 1, (short) 1).configs(Map.of("retention.ms", Long.toString(DAY))));
+        long now = System.currentTimeMillis();
+        LagTestRecords.produce(kafka, p0, now - DAY / 2, 1_000);
+        commit(group, Map.of(p0, 990L));
+        TestClock clock = new TestClock(Instant.ofEpochMilli(now));
+        try (LagReport report = new LagReport(inputs(group, topic, List.of()), clock, Duration.ofHours(1))) {
+            report.sample();
+            // ten seconds later: 200 more written, 195 more processed; the lag grew from 10 to 15
+            LagTestRecords.produce(kafka, p0, now, 200);
+            commit(group, Map.of(p0, 1_185L));
+            clock.advance(Duration.ofSeconds(10));
+            LagView view = report.sample();
+            assertEquals(15, view.totals().lag());
+            assertTrue(view.verdict().endsWith("Yes: it keeps up; the lag is under 10 s of processing at 19.5 rec/s "
+                    + "processed against 20.0 rec/s produced, and comes and goes with the group's commits."),
+                    view.verdict());
+            assertEquals(List.of(), view.warnings());
+        }
+    }
+
+    /**
      * A commit past the partition's end (a mirror's progress on a source topic deleted and created again) read as no
      * lag: "No lag: the group has processed everything", while the new topic's records were never copied.
      */
