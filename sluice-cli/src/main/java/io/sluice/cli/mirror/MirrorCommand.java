@@ -56,6 +56,10 @@ public final class MirrorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (groups && untilEnd) { // --groups shows and exits: an --until-end beside it was silently ignored
+            throw new CommandLine.ParameterException(spec.commandLine(), "--groups shows the groups' translation and "
+                    + "runs nothing, so --until-end does not go with it: give one or the other");
+        }
         // a signal before the run's own handlers (probes, claims) says what it stopped
         ShutdownSignals starting = ShutdownSignals.whileStarting("sluice mirror", context.console()::say);
         try {

@@ -58,8 +58,12 @@ final class StatusJson {
         root.put("stuckPartitions", stats.stuckPartitions());
         root.put("queuedBytes", stats.queuedBytes());
         root.put("budgetBytes", stats.budgetBytes());
-        root.put("filesPublished", (long) registry.find("sluice.sink.files.published").functionCounters().stream()
-                .mapToDouble(FunctionCounter::count).sum());
+        var published = registry.find("sluice.sink.files.published").functionCounters();
+        if (published.isEmpty()) {
+            root.putNull("filesPublished"); // a sink without files (a mirror's): the page leaves the tile out
+        } else {
+            root.put("filesPublished", (long) published.stream().mapToDouble(FunctionCounter::count).sum());
+        }
         ArrayNode partitions = root.putArray("partitions");
         List<PartitionStats> sorted = engine.partitions().stream()
                 .sorted(Comparator.comparing((PartitionStats p) -> p.partition().topic())

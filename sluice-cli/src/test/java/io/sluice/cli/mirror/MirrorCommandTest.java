@@ -86,8 +86,8 @@ class MirrorCommandTest {
 
         Cli.Result run = Cli.run("mirror", file.toString(), "--until-end");
         assertEquals(ExitStatus.OK, run.status(), run.out() + run.err());
-        assertTrue(run.err().contains("the target partitions dc1." + topic + "-0 (4 records), dc1." + topic
-                + "-1 (3 records) already hold records, but mirror '"), run.err());
+        assertTrue(run.err().contains("the target partitions dc1." + topic + "-0 (offsets 0 to 3), dc1." + topic
+                + "-1 (offsets 0 to 2) already hold records, but mirror '"), run.err());
         assertTrue(run.err().contains("aborted, which read_committed readers never see"), run.err());
 
         Cli.Result again = Cli.run("mirror", file.toString(), "--until-end");
@@ -229,6 +229,15 @@ class MirrorCommandTest {
         assertEquals(ExitStatus.FAILURE, patternLag.status(), patternLag.out() + patternLag.err());
         assertTrue(patternLag.err().contains("no broker answers: 127.0.0.1:1: nothing listens there"),
                 patternLag.err());
+    }
+
+    /** --groups shows and exits: an --until-end beside it was ignored without a word. */
+    @Test
+    void groupsWithUntilEndIsAUsageMistake() throws Exception {
+        Cli.Result run = Cli.run("mirror", mirrorFile("t", "dc1.{topic}", "").toString(), "--groups", "--until-end");
+        assertEquals(ExitStatus.USAGE, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("--groups shows the groups' translation and runs nothing, so --until-end does "
+                + "not go with it"), run.err());
     }
 
     /** A mirror that never ran (a typo in its name, say) is not called clean: nothing was compared. */

@@ -99,7 +99,11 @@ final class ForeignRecords {
                 exactlyOnce ? ", aborted, which read_committed readers never see" : ", copied again (at least once)");
     }
 
-    /** "orders-0 (1,234 records), orders-1 (56 records)", the partitions that hold records; empty when none does. */
+    /**
+     * "orders-0 (offsets 0 to 1,233), orders-1 (offsets 0 to 55)", the partitions that hold records; empty when none
+     * does. Offsets, not a count: transaction markers take offsets too, and a count of 1,543 "records" for 1,541 was
+     * wrong (a new user's run).
+     */
     static String held(Map<TopicPartition, ClusterTopics.OffsetRange> ranges) {
         List<Map.Entry<TopicPartition, ClusterTopics.OffsetRange>> holding = new ArrayList<>();
         ranges.entrySet().stream().filter(e -> e.getValue().count() > 0)
@@ -109,8 +113,9 @@ final class ForeignRecords {
         List<String> named = new ArrayList<>();
         for (Map.Entry<TopicPartition, ClusterTopics.OffsetRange> e : holding.subList(0, Math.min(NAMED,
                 holding.size()))) {
-            long n = e.getValue().count();
-            named.add(String.format(Locale.ROOT, "%s (%,d %s)", e.getKey(), n, n == 1 ? "record" : "records"));
+            ClusterTopics.OffsetRange range = e.getValue();
+            named.add(range.count() == 1 ? String.format(Locale.ROOT, "%s (offset %,d)", e.getKey(), range.start())
+                    : String.format(Locale.ROOT, "%s (offsets %,d to %,d)", e.getKey(), range.start(), range.end() - 1));
         }
         String more = holding.size() > NAMED ? " and " + (holding.size() - NAMED) + " more" : "";
         return String.join(", ", named) + more;
