@@ -73,6 +73,20 @@ class RepeatedWarningsTest {
         assertEquals(List.of("any other error still shows"), messages());
     }
 
+    /** The producer's retry warning for each partition of a broker that stopped: one kind, not one per partition. */
+    @Test
+    void aProducersRetryWarningForEveryPartitionIsOneKind() {
+        Logger sender = context.getLogger("org.apache.kafka.clients.producer.internals.Sender");
+        for (int p = 0; p < 36; p++) {
+            sender.warn("[Producer clientId=sluice-mirror-0] Received invalid metadata error in produce request on "
+                    + "partition dc1.orders.a-" + p + " due to org.apache.kafka.common.errors."
+                    + "NotLeaderOrFollowerException: For requests intended only for the leader. Going to request "
+                    + "metadata update now");
+        }
+        assertEquals(1, messages().size(), messages().toString());
+        assertEquals(java.util.Map.of("kafka", 35L), filter.heldBack());
+    }
+
     /**
      * A logger quieted to errors drops its warnings after the filter: they are neither shown nor held back, so the
      * last line does not count "warnings that repeated one shown earlier" of which none showed.
