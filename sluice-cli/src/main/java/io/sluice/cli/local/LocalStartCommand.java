@@ -50,8 +50,10 @@ public final class LocalStartCommand implements Callable<Integer> {
                     + "run ./sluice quickstart first, or name its folder with --dir");
         }
         if (QuickstartFolder.brokerRunning(folder)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "the quick start's broker of " + folder
-                    + " is running already (in another terminal?): its pipeline works as it is; Ctrl-C there stops it");
+            // what was asked is the case: no usage text and exit 2, as before, for a start that is not needed
+            context.console().result("the quick start's broker of " + folder + " is running already (in another "
+                    + "terminal?): its pipeline works as it is; Ctrl-C there stops it");
+            return ExitStatus.OK;
         }
         Console console = context.console();
         console.result("starting the quick start's Kafka broker (data in " + QuickstartFolder.kafka(folder) + ")");

@@ -133,6 +133,10 @@ class QuickstartTest {
             Cli.Result lag = Cli.run("lag", pipeline.toString());
             assertEquals(ExitStatus.OK, lag.status(), lag.out() + lag.err());
             assertTrue(lag.out().contains("Total lag 0 records"), lag.out());
+            // a second start of a broker that runs: said, and done (it printed the usage and exited 2)
+            Cli.Result again = Cli.run("local", "start", "--dir", folder.toString());
+            assertEquals(ExitStatus.OK, again.status(), again.out() + again.err());
+            assertTrue(again.out().contains("is running already"), again.out() + again.err());
             assertEquals(ExitStatus.OK, broker.stop(Duration.ofSeconds(60)), broker.tail());
             assertTrue(Files.readString(broker.logFile(), StandardCharsets.UTF_8)
                     .contains("stopped; start it again with ./sluice local start --dir " + folder), broker.tail());
