@@ -127,13 +127,14 @@ public final class Mirror implements AutoCloseable {
             commitPoint = group -> {
                 handedOver.set(true);
                 return new TopicsFirst(transactions, topics,
-                        EarlierDelivery.atLeastOnce(sourceAdmin, config.sourceGroup(), config.name()), config.name(),
-                        true);
+                        EarlierDelivery.atLeastOnce(sourceAdmin, config.sourceGroup(), config.naming(), config.name()),
+                        config.name(), true);
             };
             writes = new TransactionalWrites(transactions);
         } else {
             commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics,
-                    EarlierDelivery.exactlyOnce(targetAdmin, config.progressGroup(), config.naming(), config.name()),
+                    EarlierDelivery.exactlyOnce(targetAdmin, sourceAdmin, config.progressGroup(), config.naming(),
+                            config.name()),
                     config.name(), false);
             writes = AcknowledgedWrites.of(producerProperties(config));
         }
@@ -263,8 +264,8 @@ public final class Mirror implements AutoCloseable {
             }
             targetRoles.close();
             try {
-                // after a failure no last round: what the groups are synced to did not move, and a target that does not
-                // answer kept the stop waiting the round's 30 s after "stopped with an error" (a new user's run)
+                // after a failure no last round: a target that does not answer kept the stop waiting the round's 30 s
+                // after "stopped with an error" (a new user's run); the next start syncs the groups again
                 groupSync.ifPresent(engine.failure().isPresent() ? GroupOffsetSync::close : GroupOffsetSync::finish);
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));

@@ -79,6 +79,31 @@ class MirrorGapsTest {
                 + "partition's end (20): the source topic was deleted and created again"), e.getMessage());
     }
 
+    /**
+     * Exactly once, then at least once after the source topic was deleted and created again: the progress exactly once
+     * left in the target is of the earlier topic. Taken as the later commit, it stopped every claim as "created again",
+     * and no reset of the source group could get past it; it is left, and the new topic is copied from its start.
+     */
+    @Test
+    void theOtherDeliverysProgressOfAnEarlierTopicOfTheSameNameIsLeft() throws Exception {
+        String topic = Names.unique("recreated-switch");
+        clusters.source().createTopic(topic, 1);
+        Map<String, Object> client = clusters.source().clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, 50);
+        String name = Names.unique("recreated-switch");
+        assertEquals(Health.STOPPED, run(clusters.mirror(name, topic).untilEnd(true).build()).health);
+
+        clusters.source().admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        awaitGone(topic);
+        clusters.source().createTopic(topic, 1);
+        TestRecords.produceNumbered(client, topic, 100, 20);
+        Ended atLeastOnce = run(clusters.mirror(name, topic).delivery(MirrorDelivery.AT_LEAST_ONCE).untilEnd(true)
+                .build());
+        assertEquals(Health.STOPPED, atLeastOnce.health, atLeastOnce.failure);
+        assertEquals(70, Clusters.partitions(clusters.target(), topic).get(0).size(),
+                "the earlier topic's 50 copies, then the new topic's 20");
+    }
+
     /** Until the source no longer lists the topic: a create before that finds the old one still there. */
     private void awaitGone(String topic) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

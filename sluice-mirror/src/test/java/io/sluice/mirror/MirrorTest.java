@@ -69,6 +69,23 @@ class MirrorTest {
         clusters.assertSameRecords(topic, topic);
     }
 
+    /**
+     * The other delivery's progress outlives its target: the source group still says how far at least once copied
+     * after the target topic is another (created again, another cluster, another topic name). Taken there, exactly
+     * once would leave every record before it uncopied (a review found it before any user).
+     */
+    @Test
+    void theOtherDeliverysProgressIsNotTakenWhenTheTargetNoLongerHoldsItsCopies() throws Exception {
+        String topic = sourceTopic("switch-target", 2, 200);
+        String name = Names.unique("switch-target");
+        assertEquals(200, runToEnd(clusters.mirror(name, topic).delivery(MirrorDelivery.AT_LEAST_ONCE).untilEnd(true)
+                .build()).copied());
+        MirrorConfig elsewhere = clusters.mirror(name, topic).naming(TopicNaming.prefix("again.")).untilEnd(true)
+                .build();
+        assertEquals(200, runToEnd(elsewhere).copied(), "an empty target topic gets every record");
+        clusters.assertSameRecords(topic, "again." + topic);
+    }
+
     @Test
     void aMirrorBackToTheClusterARecordCameFromSkipsIt() throws Exception {
         String topic = sourceTopic("loop", 1, 50);

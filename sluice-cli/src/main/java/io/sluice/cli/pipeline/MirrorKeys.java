@@ -65,9 +65,9 @@ public final class MirrorKeys {
             "`exactly-once`: the copies and the source offsets they came from commit in one transaction in the "
                     + "target, so read_committed readers see every source record once, whatever crashes. "
                     + "`at-least-once`: copies are acknowledged, then the source group commits; faster, but a crash "
-                    + "copies the records since the last commit again. A mirror whose delivery is changed goes on "
-                    + "from where it committed (after a crash at least once, its copies since the last commit stay in "
-                    + "the target twice).");
+                    + "copies the records since the last commit again. A mirror whose delivery is changed (every "
+                    + "instance stopped first) goes on from where it committed, when the target still holds those "
+                    + "copies (docs/mirror.md, Changing the delivery).");
     public static final ConfigKey<String> TOPIC_NAME = ConfigKey.withDefault("mirror.topic-name", Types.STRING,
             "{topic}",
             "The name of each target topic, with `{topic}` for the source topic's name: `dc1.{topic}` adds a "

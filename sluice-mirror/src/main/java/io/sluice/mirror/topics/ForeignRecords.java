@@ -64,6 +64,11 @@ final class ForeignRecords {
             this.ranges = ranges;
         }
 
+        /** What the target partitions hold, as asked: also what a commit of the other delivery is checked against. */
+        CompletableFuture<Map<TopicPartition, ClusterTopics.OffsetRange>> ranges() {
+            return ranges;
+        }
+
         /**
          * Warns of those of {@code sources} (claimed, without progress) whose target partitions hold records; waits
          * for the answer at most {@code wait}, and says nothing when none came (the copy does not depend on it).

@@ -40,10 +40,11 @@ public final class TopicsFirst implements CommitPoint {
     @Override
     public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout) {
         topics.ensure(partitions);
+        long deadline = System.nanoTime() + timeout.toNanos(); // one wait for the claim and what it asks beside it
         ForeignRecords.Asked held = foreign.ask(partitions);
-        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> earlierCommits = earlier.ask(partitions);
+        EarlierDelivery.Asked earlierCommits = earlier.ask(partitions);
         Map<TopicPartition, OffsetAndMetadata> claimed = earlier.later(partitions,
-                commitPoint.claim(partitions, timeout), earlierCommits, timeout);
+                commitPoint.claim(partitions, timeout), earlierCommits, held.ranges(), deadline);
         held.warnFor(partitions.stream().filter(tp -> claimed.get(tp) == null).toList(), FOREIGN_WAIT);
         return claimed;
     }
