@@ -57,17 +57,11 @@ class MirrorGapsTest {
 
     @Test
     void aSourceTopicDeletedAndCreatedAgainStopsTheMirror() throws Exception {
-        String topic = Names.unique("recreated");
-        clusters.source().createTopic(topic, 1);
-        Map<String, Object> client = clusters.source().clientProperties(Listener.PLAINTEXT);
-        TestRecords.produceNumbered(client, topic, 0, 50);
+        String topic = topicOf50("recreated");
         MirrorConfig config = clusters.mirror(Names.unique("recreated"), topic).untilEnd(true).build();
         assertEquals(Health.STOPPED, run(config).health);
 
-        clusters.source().admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-        awaitGone(topic);
-        clusters.source().createTopic(topic, 1);
-        TestRecords.produceNumbered(client, topic, 0, 20);
+        createAgainWith20(topic);
         Ended second = run(config);
         assertEquals(Health.FAILED, second.health, "a new topic of the same name is not the one the progress is of");
         assertTrue(second.failure.contains("topic deleted and created again"), second.failure);
@@ -86,22 +80,32 @@ class MirrorGapsTest {
      */
     @Test
     void theOtherDeliverysProgressOfAnEarlierTopicOfTheSameNameIsLeft() throws Exception {
-        String topic = Names.unique("recreated-switch");
-        clusters.source().createTopic(topic, 1);
-        Map<String, Object> client = clusters.source().clientProperties(Listener.PLAINTEXT);
-        TestRecords.produceNumbered(client, topic, 0, 50);
+        String topic = topicOf50("recreated-switch");
         String name = Names.unique("recreated-switch");
         assertEquals(Health.STOPPED, run(clusters.mirror(name, topic).untilEnd(true).build()).health);
 
-        clusters.source().admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-        awaitGone(topic);
-        clusters.source().createTopic(topic, 1);
-        TestRecords.produceNumbered(client, topic, 100, 20);
+        createAgainWith20(topic);
         Ended atLeastOnce = run(clusters.mirror(name, topic).delivery(MirrorDelivery.AT_LEAST_ONCE).untilEnd(true)
                 .build());
         assertEquals(Health.STOPPED, atLeastOnce.health, atLeastOnce.failure);
         assertEquals(70, Clusters.partitions(clusters.target(), topic).get(0).size(),
                 "the earlier topic's 50 copies, then the new topic's 20");
+    }
+
+    /** A new source topic of one partition holding records 0 to 49. */
+    private String topicOf50(String name) {
+        String topic = Names.unique(name);
+        clusters.source().createTopic(topic, 1);
+        TestRecords.produceNumbered(clusters.source().clientProperties(Listener.PLAINTEXT), topic, 0, 50);
+        return topic;
+    }
+
+    /** Deletes {@code topic} and creates it again, holding 20 records. */
+    private void createAgainWith20(String topic) throws Exception {
+        clusters.source().admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        awaitGone(topic);
+        clusters.source().createTopic(topic, 1);
+        TestRecords.produceNumbered(clusters.source().clientProperties(Listener.PLAINTEXT), topic, 100, 20);
     }
 
     /** Until the source no longer lists the topic: a create before that finds the old one still there. */

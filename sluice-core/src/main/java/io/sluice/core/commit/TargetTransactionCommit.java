@@ -20,8 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -161,21 +159,7 @@ public final class TargetTransactionCommit implements CommitPoint {
      */
     @Override
     public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions) {
-        Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
-        partitions.forEach(tp -> sourceOf.put(progressPartition.apply(tp), tp));
-        return progressAdmin().listConsumerGroupOffsets(
-                        Map.of(progressGroup, new ListConsumerGroupOffsetsSpec().topicPartitions(sourceOf.keySet())),
-                        new ListConsumerGroupOffsetsOptions().requireStable(true))
-                .partitionsToOffsetAndMetadata(progressGroup)
-                .thenApply(found -> {
-                    Map<TopicPartition, OffsetAndMetadata> bySource = new HashMap<>();
-                    found.forEach((key, offset) -> {
-                        if (offset != null && sourceOf.containsKey(key)) {
-                            bySource.put(sourceOf.get(key), offset);
-                        }
-                    });
-                    return bySource;
-                });
+        return GroupProgress.read(progressAdmin(), progressGroup, progressPartition, partitions, true);
     }
 
     /** Made on first use: only a bounded run reads others' progress. */

@@ -1,5 +1,6 @@
 package io.sluice.mirror.topics;
 
+import io.sluice.core.commit.GroupProgress;
 import io.sluice.core.wire.CommitMetadata;
 import io.sluice.mirror.copy.CopiesBelow;
 import io.sluice.mirror.copy.TopicNaming;
@@ -16,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
@@ -101,21 +100,9 @@ public final class EarlierDelivery {
 
     /** Starts reading the other delivery's commits of {@code sources} and their topics' IDs. */
     Asked ask(Set<TopicPartition> sources) {
-        Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
-        sources.forEach(tp -> sourceOf.put(keyOf.apply(tp), tp));
-        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> commits = otherPlace.listConsumerGroupOffsets(
-                        Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(sourceOf.keySet())),
-                        new ListConsumerGroupOffsetsOptions().requireStable(false))
-                .partitionsToOffsetAndMetadata(group)
-                .thenApply(found -> {
-                    Map<TopicPartition, OffsetAndMetadata> bySource = new HashMap<>();
-                    found.forEach((key, offset) -> {
-                        if (offset != null && sourceOf.containsKey(key)) {
-                            bySource.put(sourceOf.get(key), offset);
-                        }
-                    });
-                    return bySource;
-                });
+        // committed now: an offset pending in a transaction reads as the commit before it (see exactlyOnce)
+        KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> commits = GroupProgress.read(otherPlace, group, keyOf,
+                sources, false);
         List<String> names = sources.stream().map(TopicPartition::topic).distinct().toList();
         return new Asked(commits, source.describeTopics(names).allTopicNames());
     }
