@@ -127,7 +127,7 @@ public final class EarlierDelivery {
             topics = answer(asked.topics, deadline, "cannot describe the source topics, to check the commits mirror '"
                     + mirror + "' made " + earlier());
         } catch (IllegalStateException e) {
-            return unchecked(partitions, claimed, e.getMessage());
+            return unchecked(partitions, claimed, e);
         }
         Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>(claimed);
         Optional<Map<TopicPartition, ClusterTopics.OffsetRange>> ranges = Optional.empty();
@@ -194,11 +194,12 @@ public final class EarlierDelivery {
      * exactly once, the claim fails and the restart after it tries again.
      */
     private Map<TopicPartition, OffsetAndMetadata> unchecked(Set<TopicPartition> partitions,
-            Map<TopicPartition, OffsetAndMetadata> claimed, String why) {
+            Map<TopicPartition, OffsetAndMetadata> claimed, IllegalStateException why) {
         if (exactlyOnceNow || !claimed.keySet().containsAll(partitions)) {
-            throw new IllegalStateException(why + "; a restart tries again");
+            // the client's failure as the cause: a timeout is one a new engine cures, and the command starts one
+            throw new IllegalStateException(why.getMessage() + "; a restart tries again", why.getCause());
         }
-        LOG.warn("{}; each partition goes on from its own last commit {}", why, now());
+        LOG.warn("{}; each partition goes on from its own last commit {}", why.getMessage(), now());
         return claimed;
     }
 
