@@ -340,6 +340,20 @@ public final class TargetTransactionCommit implements CommitPoint {
         volatile long committingSince;
         /** {@link Use}: whether the lane is in a commit, and whether the producer was let go of. */
         private final AtomicReference<Use> use = new AtomicReference<>(Use.IDLE);
+        /**
+         * The first copy that failed, or null: written on the producer's I/O thread (or in the send, when it fails
+         * at once), read by the lane's next send. Past it the transaction can only abort, so its commit fails and the
+         * engine stops; but each send before that commit first waited {@code max.block.ms} for a target that did not
+         * answer, and a checkpoint queued behind a fetch of such sends came minutes later (a CI run of
+         * MirrorTargetOutageTest: two copies every 3 s, and no failure within a minute).
+         */
+        private volatile Exception failedCopy;
+        /** Hears each copy's outcome when the caller has no callback of its own: one object, not one per copy. */
+        private final Callback failureWatch = (metadata, error) -> {
+            if (error != null && failedCopy == null) {
+                failedCopy = error;
+            }
+        };
 
         PartitionTransaction(String transactionalId) {
             Map<String, Object> props = new HashMap<>(producerProperties);
@@ -349,13 +363,22 @@ public final class TargetTransactionCommit implements CommitPoint {
             this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         }
 
+        /**
+         * Throws at once when an earlier copy of this transaction failed (as far as this object heard: a caller's own
+         * callback hears the outcomes instead, and the commit still fails on them).
+         */
         @Override
         public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
             if (abandoned) {
                 throw new Abandoned();
             }
+            Exception failed = failedCopy;
+            if (failed != null) {
+                throw new KafkaException("an earlier copy in this transaction failed (" + failed.getMessage()
+                        + "), so it can only abort; a restart copies again from the last commit", failed);
+            }
             begin();
-            return producer.send(record, callback);
+            return producer.send(record, callback == null ? failureWatch : callback);
         }
 
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {

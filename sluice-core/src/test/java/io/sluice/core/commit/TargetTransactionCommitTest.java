@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
@@ -259,6 +260,42 @@ class TargetTransactionCommitTest {
                 .filter(t -> t.getName().startsWith("kafka-producer-network-thread")
                         && t.getName().contains(transactionalIdPrefix))
                 .count();
+    }
+
+    /**
+     * A target that stopped: a copy to a target topic the producer holds no metadata for waits {@code max.block.ms} for
+     * it and fails, and each later send of the transaction waited as long again before it failed too, so a checkpoint
+     * queued behind a fetch of copies came minutes later (a CI run of MirrorTargetOutageTest: two copies every 3 s and
+     * no failure within a minute). Now a send after a failed copy throws at once: the transaction can only abort.
+     */
+    @Test
+    void aSendAfterAFailedCopyThrowsAtOnce() throws Exception {
+        try (KafkaCluster target = KafkaCluster.builder().name("tx-failed-copy").start()) {
+            String topic = Names.unique("failed-copy");
+            target.createTopic(topic, 1);
+            TopicPartition source = new TopicPartition("a-source", 0);
+            TargetTransactionCommit tx = TargetTransactionCommit.builder()
+                    .producerProperties(Map.of("bootstrap.servers", target.bootstrapServers(), "linger.ms", 0,
+                            "request.timeout.ms", 1_000, "max.block.ms", 3_000))
+                    .transactionalIdPrefix(Names.unique("failed-copy-tx"))
+                    .progressGroup(Names.unique("failed-copy-progress"))
+                    .progressPartition(s -> new TopicPartition(topic, s.partition()))
+                    .build();
+            try (Closeable closing = new Closeable(tx)) {
+                assertEquals(Map.of(), tx.claim(Set.of(source), Duration.ofSeconds(30)));
+                target.node(1).stop();
+                java.util.concurrent.Future<?> lost = tx.sender(source).send(record(topic, "not taken"));
+                assertThrows(java.util.concurrent.ExecutionException.class, () -> lost.get(30, TimeUnit.SECONDS),
+                        "no metadata within max.block.ms");
+                long start = System.nanoTime();
+                KafkaException refused = assertThrows(KafkaException.class,
+                        () -> tx.sender(source).send(record(topic, "after it")));
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(millis < 1_500, "refused at once, not after max.block.ms (3 s): " + millis + " ms");
+                assertTrue(refused.getMessage().startsWith("an earlier copy in this transaction failed ("),
+                        refused.getMessage());
+            }
+        }
     }
 
     @Test
