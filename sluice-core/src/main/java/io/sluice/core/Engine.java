@@ -200,6 +200,7 @@ public final class Engine implements AutoCloseable {
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats, () -> engine.health() != Health.STOPPED && engine.health() != Health.FAILED);
             metrics.bindSource(engine::sourceUnreachable);
+            metrics.bindGaps(engine::partitionsStoppedAtGap);
             engine.consumerThread.start();
             return engine;
         } catch (RuntimeException | Error e) {
@@ -274,6 +275,15 @@ public final class Engine implements AutoCloseable {
      */
     public Map<TopicPartition, Integer> partitionsOfUnansweredSourceBrokers() {
         return loop.partitionsOfUnansweredBrokers();
+    }
+
+    /**
+     * The assigned partitions this engine stopped reading because records they were to process are gone, with the loss
+     * in words ({@link OutOfRangePolicy#STOP_PARTITION}; said once in the log): the others go on, and the engine ends
+     * failed with these losses as the reason once it stops. Empty under the other policies.
+     */
+    public Map<TopicPartition, String> partitionsStoppedAtGap() {
+        return loop.partitionsStoppedAtGap();
     }
 
     /** Why the engine failed, when {@link #health()} is {@link Health#FAILED}. */

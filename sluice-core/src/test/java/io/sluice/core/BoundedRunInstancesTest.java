@@ -1,6 +1,7 @@
 package io.sluice.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.local.kafka.KafkaCluster;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -107,6 +109,62 @@ class BoundedRunInstancesTest {
         Map<TopicPartition, Long> committed = EngineTestSupport.committed(kafka, config.groupId()).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, e -> offset(e.getValue())));
         assertEquals(ends, committed, "the group's offsets at the end offsets");
+    }
+
+    /**
+     * Two instances of a bounded run whose partitions all lost records before they were processed, each stopping its
+     * own ({@link OutOfRangePolicy#STOP_PARTITION}): each waited for ever for the other's progress, which can never
+     * reach the end. Now an instance that stopped a partition ends once its own are done, failed, naming what it
+     * stopped (a partition stopped there that moves to another instance stops there too); no commit moves.
+     */
+    @Test
+    void twoInstancesThatStoppedPartitionsAtGapsBothEnd() throws Exception {
+        String topic = Names.unique("two-bounded-gaps");
+        kafka.createTopic(topic, PARTITIONS);
+        Map<String, Object> client = kafka.clientProperties(Listener.PLAINTEXT);
+        TestRecords.produceNumbered(client, topic, 0, RECORDS);
+        EngineConfig config = EngineTestSupport.config(kafka, topic).untilEnd(true)
+                .outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION).build();
+        Map<TopicPartition, OffsetAndMetadata> at10 = new java.util.HashMap<>();
+        Map<TopicPartition, org.apache.kafka.clients.admin.RecordsToDelete> before20 = new java.util.HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            at10.put(new TopicPartition(topic, p), new OffsetAndMetadata(10));
+            before20.put(new TopicPartition(topic, p), org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(20));
+        }
+        kafka.admin().alterConsumerGroupOffsets(config.groupId(), at10).all().get(30, TimeUnit.SECONDS);
+        kafka.admin().deleteRecords(before20).all().get(30, TimeUnit.SECONDS);
+        Set<TopicPartition> named = ConcurrentHashMap.newKeySet();
+        try (GroupHolder holder = new GroupHolder(client, config.groupId(), topic)) {
+            holder.pollUntil(() -> holder.held() == PARTITIONS, Duration.ofSeconds(60),
+                    "the holder owns every partition");
+            try (Engine first = start(config, new ConcurrentHashMap<>(), new AtomicInteger());
+                    Engine second = start(config, new ConcurrentHashMap<>(), new AtomicInteger())) {
+                holder.pollUntil(() -> !first.partitions().isEmpty() && !second.partitions().isEmpty()
+                        || first.health() == Health.FAILED || second.health() == Health.FAILED,
+                        Duration.ofSeconds(60), "both instances own partitions, or one ended");
+                holder.close();
+                for (Engine engine : java.util.List.of(first, second)) {
+                    assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "an instance ends: "
+                            + engine.partitionsStoppedAtGap());
+                    assertEquals(Health.FAILED, engine.health());
+                    RecordsLostException lost = (RecordsLostException) engine.failure().orElseThrow();
+                    int before = named.size();
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        if (lost.lost().contains(topic + "-" + p + ": offsets 10 to 19 were deleted")) {
+                            named.add(new TopicPartition(topic, p));
+                        }
+                    }
+                    assertTrue(named.size() > before || lost.lost().contains("offsets 10 to 19 were deleted"),
+                            "the instance names what it stopped: " + lost.lost());
+                }
+            }
+        }
+        assertFalse(named.isEmpty());
+        Map<TopicPartition, Long> committed = EngineTestSupport.committed(kafka, config.groupId()).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> offset(e.getValue())));
+        assertEquals(Map.of(new TopicPartition(topic, 0), 10L, new TopicPartition(topic, 1), 10L,
+                new TopicPartition(topic, 2), 10L, new TopicPartition(topic, 3), 10L), committed,
+                "no commit moved past a gap");
     }
 
     /** Holds every record written until {@link #relieve} or a last checkpoint, as open files wait for their roll. */

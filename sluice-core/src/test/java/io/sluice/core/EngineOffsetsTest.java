@@ -123,6 +123,131 @@ class EngineOffsetsTest {
         assertEquals(200, done.get(), "nothing processed after the loss");
     }
 
+    /**
+     * STOP_PARTITION: the partition whose records were deleted stops where the loss begins, the other goes on (records
+     * produced after the stop are processed too), and the engine, closed, ends failed naming the loss.
+     */
+    @Test
+    void recordsDeletedInOnePartitionStopItAloneAndTheClosedEngineFailsNamingTheLoss() throws Exception {
+        String topic = Names.unique("stop-partition");
+        kafka.createTopic(topic, 2);
+        for (int p = 0; p < 2; p++) {
+            EngineTestSupport.produceNumbers(kafka, topic, p, 0, 100);
+        }
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        EngineConfig config = EngineTestSupport.config(kafka, topic).outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
+                .meterRegistry(registry).build();
+        assertEquals(200, EngineTestSupport.processUntil(config, 200));
+        for (int p = 0; p < 2; p++) {
+            EngineTestSupport.produceNumbers(kafka, topic, p, 100, 100);
+        }
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        kafka.admin().deleteRecords(Map.of(p0, RecordsToDelete.beforeOffset(150))).all().get(30, TimeUnit.SECONDS);
+
+        Map<Integer, AtomicInteger> done = new ConcurrentHashMap<>(Map.of(0, new AtomicInteger(),
+                1, new AtomicInteger()));
+        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.get(record.partition()).incrementAndGet());
+        try {
+            await("partition 0 stopped at its gap", Duration.ofSeconds(30),
+                    () -> engine.partitionsStoppedAtGap().containsKey(p0), engine::partitionsStoppedAtGap);
+            assertTrue(engine.partitionsStoppedAtGap().get(p0).contains(topic + "-0: offsets 100 to 149 were deleted"),
+                    engine.partitionsStoppedAtGap().toString());
+            EngineTestSupport.produceNumbers(kafka, topic, 1, 200, 50);
+            await("partition 1 goes on, past what came after the stop", Duration.ofSeconds(30),
+                    () -> done.get(1).get() == 150, () -> done);
+            assertEquals(Health.RUNNING, engine.health(), "one partition's loss does not stop the others");
+            assertEquals(1.0, registry.get("sluice.partitions.stopped.at.gap").gauge().value(), "the gauge to alert on");
+        } finally {
+            engine.close();
+        }
+        assertEquals(Health.FAILED, engine.health(), "the loss is never a clean stop");
+        assertTrue(engine.failure().orElseThrow() instanceof RecordsLostException lost
+                && lost.lost().contains(topic + "-0: offsets 100 to 149 were deleted"), engine.failure().toString());
+        assertEquals(0, done.get(0).get(), "nothing of partition 0 past the gap");
+        Map<TopicPartition, OffsetAndMetadata> committed = EngineTestSupport.committed(kafka, config.groupId());
+        assertEquals(100, committed.get(p0).offset(), "its progress stays where the loss begins");
+        assertEquals(250, committed.get(new TopicPartition(topic, 1)).offset());
+    }
+
+    /**
+     * STOP_PARTITION, a run until the end: a partition whose commit was made for another topic of the same name stops,
+     * keeping that commit as it was (never rewritten as the new topic's), and the run ends once the other is done.
+     */
+    @Test
+    void aBoundedRunEndsWhenTheOtherPartitionsAreDoneAndKeepsTheStoppedOnesCommit() throws Exception {
+        String topic = Names.unique("stop-partition-bounded");
+        kafka.createTopic(topic, 2);
+        for (int p = 0; p < 2; p++) {
+            EngineTestSupport.produceNumbers(kafka, topic, p, 0, 100);
+        }
+        EngineConfig config = EngineTestSupport.config(kafka, topic).outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
+                .untilEnd(true).commitInterval(Duration.ofMillis(100)).build();
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        OffsetAndMetadata foreign = new OffsetAndMetadata(40, "sluice1:" + org.apache.kafka.common.Uuid.randomUuid()
+                + ":");
+        kafka.admin().alterConsumerGroupOffsets(config.groupId(), Map.of(p0, foreign)).all().get(30, TimeUnit.SECONDS);
+
+        Map<Integer, AtomicInteger> done = new ConcurrentHashMap<>(Map.of(0, new AtomicInteger(),
+                1, new AtomicInteger()));
+        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(),
+                record -> done.get(record.partition()).incrementAndGet());
+        try {
+            assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "the run ends by itself");
+        } finally {
+            engine.close();
+        }
+        assertEquals(Health.FAILED, engine.health());
+        String lost = ((RecordsLostException) engine.failure().orElseThrow()).lost();
+        assertTrue(lost.contains("deleted and created again") && lost.contains(topic + "-0"), lost);
+        assertEquals(Map.of(0, 0, 1, 100), Map.of(0, done.get(0).get(), 1, done.get(1).get()));
+        Map<TopicPartition, OffsetAndMetadata> committed = EngineTestSupport.committed(kafka, config.groupId());
+        assertEquals(foreign, committed.get(p0), "the stopped partition's commit is the one it was");
+        assertEquals(100, committed.get(new TopicPartition(topic, 1)).offset());
+    }
+
+    /**
+     * A bounded run whose partition stops at a gap still finishes what it read before the gap and commits up to it:
+     * it ended at once, the drain left the queued records unstarted, and those may be gone from the source already.
+     */
+    @Test
+    void aBoundedRunFinishesWhatItReadBeforeAGapAndCommitsUpToIt() throws Exception {
+        String topic = Names.unique("stop-partition-read");
+        kafka.createTopic(topic, 1);
+        EngineTestSupport.produceNumbers(kafka, topic, 0, 0, 1_000);
+        EngineConfig config = EngineTestSupport.config(kafka, topic).outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
+                .untilEnd(true).ordering(Ordering.PARTITION).window(64)
+                .consumerProperty(org.apache.kafka.clients.consumer.ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10).build();
+        CountDownLatch deleted = new CountDownLatch(1);
+        AtomicInteger done = new AtomicInteger();
+        Engine engine = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> {
+            if (record.offset() == 0) {
+                deleted.await(); // the records after those read are deleted meanwhile
+            }
+            Thread.sleep(20); // one at a time, slowly: what was read is still queued when the gap is found
+            done.incrementAndGet();
+        });
+        try {
+            await("records read ahead of the first", Duration.ofSeconds(30), () -> engine.partitions().stream()
+                    .anyMatch(p -> p.watermarkGap() > 1), engine::partitions);
+            TopicPartition p0 = new TopicPartition(topic, 0);
+            kafka.admin().deleteRecords(Map.of(p0, RecordsToDelete.beforeOffset(900))).all().get(30, TimeUnit.SECONDS);
+            deleted.countDown();
+            assertTrue(engine.awaitTermination(Duration.ofSeconds(60)), "the run ends by itself");
+        } finally {
+            deleted.countDown();
+            engine.close();
+        }
+        String lost = ((RecordsLostException) engine.failure().orElseThrow()).lost();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("offsets (\\d+) to 899 were deleted").matcher(lost);
+        assertTrue(m.find(), lost);
+        long gapStart = Long.parseLong(m.group(1));
+        assertTrue(gapStart > 1, "records were read before the gap: " + lost);
+        assertEquals(gapStart, done.get(), "every record read before the gap is done");
+        assertEquals(gapStart, EngineTestSupport.committed(kafka, config.groupId()).get(new TopicPartition(topic, 0))
+                .offset(), "and committed");
+    }
+
     @Test
     void aTopicDeletedAndCreatedAgainStartsFromItsBeginning() throws Exception {
         String topic = Names.unique("recreated");

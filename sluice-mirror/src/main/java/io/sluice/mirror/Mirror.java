@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.ClusterConnection;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
+import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.RecordsLostException;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.commit.TargetBrokers;
 import io.sluice.core.commit.TargetReach;
@@ -266,7 +268,9 @@ public final class Mirror implements AutoCloseable {
             try {
                 // after a failure no last round: a target that does not answer kept the stop waiting the round's 30 s
                 // after "stopped with an error" (a new user's run); the next start syncs the groups again
-                groupSync.ifPresent(engine.failure().isPresent() ? GroupOffsetSync::close : GroupOffsetSync::finish);
+                // (records lost at a gap fail the engine after its last commit: that round is as good as any)
+                boolean failed = engine.failure().filter(f -> !(f instanceof RecordsLostException)).isPresent();
+                groupSync.ifPresent(failed ? GroupOffsetSync::close : GroupOffsetSync::finish);
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));
                 targetAdmin.close(Duration.ofSeconds(5));
@@ -287,6 +291,8 @@ public final class Mirror implements AutoCloseable {
                 .consumerProperties(consumer)
                 .groupId(config.sourceGroup())
                 .commitInterval(config.commitInterval())
+                // a loss in one partition stops that one, loudly; the others go on copying
+                .outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
                 .untilEnd(config.untilEnd());
         return config.topicPattern().isPresent() ? engine.topicPattern(config.topicPattern().get())
                 : engine.topics(config.topics().toArray(String[]::new));

@@ -19,12 +19,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Loud gaps: records the source deleted before they were copied, or a source topic made anew, stop the mirror with an
- * error that names what was lost; the mirror never skips silently.
+ * Loud gaps: records the source deleted before they were copied, or a source topic made anew, stop that partition with
+ * an error that names what was lost, while the others go on; the mirror never skips silently.
  */
 class MirrorGapsTest {
 
@@ -53,6 +56,49 @@ class MirrorGapsTest {
         assertEquals(50, audit.partitions().get(0).lostBeforeCopy());
         assertTrue(audit.toText().contains("source offsets 100 up to 150: removed by retention before the mirror copied "
                 + "them, 50 offsets lost"), audit.toText());
+    }
+
+    /**
+     * A gap stops its partition alone: the other partition goes on copying, records produced after the stop too, the
+     * progress of the stopped one stays where its loss begins, and the mirror, stopped, says what was lost.
+     */
+    @Test
+    void aGapStopsThatPartitionAloneWhileTheOthersGoOnCopying() throws Exception {
+        String topic = Names.unique("gap-one-partition");
+        clusters.source().createTopic(topic, 2);
+        produce(topic, 0, 100);
+        produce(topic, 1, 100);
+        String name = Names.unique("gap-one-partition");
+        MirrorConfig bounded = clusters.mirror(name, topic).untilEnd(true).build();
+        assertEquals(Health.STOPPED, run(bounded).health);
+        produce(topic, 0, 100);
+        produce(topic, 1, 100);
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        clusters.source().admin().deleteRecords(Map.of(p0, RecordsToDelete.beforeOffset(150))).all()
+                .get(30, TimeUnit.SECONDS);
+
+        Mirror mirror = Mirror.start(clusters.mirror(name, topic).build());
+        try {
+            awaitTrue("partition 0 stopped at its gap", () -> mirror.engine().partitionsStoppedAtGap().containsKey(p0));
+            assertTrue(mirror.engine().partitionsStoppedAtGap().get(p0).contains("offsets 100 to 149 were deleted"),
+                    mirror.engine().partitionsStoppedAtGap().toString());
+            produce(topic, 1, 50);
+            awaitTrue("partition 1 copied on, past what came after the stop",
+                    () -> mirror.engine().partitions().stream().anyMatch(s -> s.partition().partition() == 1
+                            && s.committedOffset() == 250));
+            assertEquals(Health.RUNNING, mirror.engine().health(), "the other partition's copying goes on");
+        } finally {
+            mirror.close();
+        }
+        assertEquals(Health.FAILED, mirror.engine().health(), "a loss is never a clean stop");
+        assertTrue(mirror.engine().failure().orElseThrow().getMessage().contains(topic + "-0: offsets 100 to 149 "
+                + "were deleted"), mirror.engine().failure().toString());
+        var copies = Clusters.partitions(clusters.target(), topic);
+        assertEquals(100, copies.get(0).size(), "nothing of partition 0 copied past the gap");
+        assertEquals(250, copies.get(1).size(), "every record of partition 1, once");
+        var progress = clusters.target().admin().listConsumerGroupOffsets(bounded.progressGroup())
+                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        assertEquals(100, progress.get(p0).offset(), "the stopped partition's progress stays where its loss begins");
     }
 
     @Test
@@ -114,6 +160,25 @@ class MirrorGapsTest {
         while (clusters.source().admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
             assertTrue(System.nanoTime() < deadline, topic + " still listed 30 s after its deletion");
             Thread.sleep(50);
+        }
+    }
+
+    /** {@code count} records more at the end of one partition of the source topic. */
+    private void produce(String topic, int partition, int count) throws Exception {
+        try (var producer = new KafkaProducer<>(TestRecords.producerProperties(clusters.source()
+                .clientProperties(Listener.PLAINTEXT)), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, partition, "k" + i, "v" + i));
+            }
+            producer.flush();
+        }
+    }
+
+    private static void awaitTrue(String what, java.util.function.BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "60 s without " + what);
+            Thread.sleep(20);
         }
     }
 

@@ -59,8 +59,10 @@ public final class PipelineKeys {
             "source.on-offset-out-of-range", Types.choice(OutOfRangePolicy.class),
             Types.name(Defaults.ENGINE.outOfRangePolicy()),
             "What to do when the committed offset is no longer in the log, because retention deleted records before "
-                    + "they were archived: `fail` names the lost range and stops; `earliest` or `latest` log the lost "
-                    + "range loudly and go on from there.");
+                    + "they were archived, or the topic was created again since the commit: `fail` names the lost "
+                    + "range and stops; `stop-partition` names it and stops reading that partition alone (its "
+                    + "progress stays where the loss begins, the others go on, and the run ends failed naming the "
+                    + "loss); `earliest` or `latest` log the lost range loudly and go on from there.");
 
     public static final ConfigKey<Long> MAX_READ_RATE = ConfigKey.optional("source.max-read-rate", Types.rate(1024),
             "Read at most this many bytes a second from the brokers (keys, values and headers), e.g. `50MB/s`, so that "

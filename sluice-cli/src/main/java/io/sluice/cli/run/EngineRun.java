@@ -156,11 +156,14 @@ public final class EngineRun {
     }
 
     /**
-     * The partitions without a leader in the source cluster, and the source and target brokers that stopped answering
-     * while the others answer, for the end of the line: the lag of the partitions that need them stands still.
+     * The partitions stopped at a gap, those without a leader in the source cluster, and the source and target brokers
+     * that stopped answering while the others answer, for the end of the line: the lag of those partitions stands
+     * still.
      */
     private static String withoutLeader(Engine engine, Story story) {
         StringBuilder s = new StringBuilder();
+        engine.partitionsStoppedAtGap().keySet().forEach(tp -> s.append(s.length() == 0 ? "" : " · ").append(tp)
+                .append(" stopped: records lost (see the log)"));
         engine.partitionsWithoutLeader().forEach((tp, d) -> s.append(s.length() == 0 ? "" : " · ").append(tp)
                 .append(" has no leader for ").append(Units.duration(d)));
         engine.sourceBrokersUnanswered().forEach((broker, d) -> s.append(s.length() == 0 ? "" : " · ")

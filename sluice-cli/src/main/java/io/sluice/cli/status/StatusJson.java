@@ -72,6 +72,7 @@ final class StatusJson {
         Map<TopicPartition, Duration> noLeader = engine.partitionsWithoutLeader();
         Map<Integer, Duration> silentBrokers = engine.sourceBrokersUnanswered();
         Map<TopicPartition, Integer> ledBySilent = engine.partitionsOfUnansweredSourceBrokers();
+        Map<TopicPartition, String> stoppedAtGap = engine.partitionsStoppedAtGap();
         for (PartitionStats p : sorted) {
             ObjectNode n = partitions.addObject();
             n.put("topic", p.partition().topic());
@@ -82,6 +83,10 @@ final class StatusJson {
             n.put("durableLag", p.durableLag());
             n.put("paused", p.paused());
             n.put("stuckMillis", p.stuckMillis());
+            String lost = stoppedAtGap.get(p.partition());
+            if (lost != null) {
+                n.put("stoppedAtGap", lost); // records it was to read are gone: it reads no further
+            }
             Duration unled = noLeader.get(p.partition());
             if (unled != null) {
                 n.put("noLeaderSeconds", unled.toSeconds()); // its lag is as of its last answer

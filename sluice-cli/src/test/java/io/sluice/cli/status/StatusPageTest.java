@@ -129,7 +129,8 @@ class StatusPageTest {
     /**
      * A partition without a leader in the source cluster (it neither moves nor knows its lag) says so in its row,
      * before any other state: it stood at "reading", its lag as of its last answer, without a word. So does one whose
-     * leader stopped answering this process while the cluster still lists it.
+     * leader stopped answering this process while the cluster still lists it. A partition stopped at a gap (records it
+     * was to read are gone) says that first: it never moves again here.
      */
     @Test
     void aPartitionWithoutALeaderSaysSoInItsRow() throws Exception {
@@ -144,7 +145,9 @@ class StatusPageTest {
                 + "pausedPartitions: 1, stuckPartitions: 0, queuedBytes: 0, budgetBytes: 1000, filesPublished: 2, "
                 + "partitions: [" + String.format(partition, 0, "false", "") + ", "
                 + String.format(partition, 1, "true", ", noLeaderSeconds: 22") + ", "
-                + String.format(partition, 2, "false", ", silentBroker: 3, silentBrokerSeconds: 95") + "]}";
+                + String.format(partition, 2, "false", ", silentBroker: 3, silentBrokerSeconds: 95") + ", "
+                + String.format(partition, 3, "true", ", stoppedAtGap: 'orders-3: offsets 5 to 9 were deleted', "
+                        + "noLeaderSeconds: 30") + "]}";
         Path page = TestDirs.newDir("status-leaderless").resolve("leaderless.html");
         Files.writeString(page, html.replace("</body>", "<script>render(" + status + ");</script></body>"));
         String dom = HeadlessChromium.dumpDom(page.toUri(), Duration.ofSeconds(1));
@@ -153,6 +156,8 @@ class StatusPageTest {
         assertTrue(row(dom, "orders-2").contains("<td class=\"state stuck\">no answer from broker 3 for 1 min 35 s"
                 + "</td>"), row(dom, "orders-2"));
         assertTrue(row(dom, "orders-0").contains("<td class=\"state\">reading</td>"), row(dom, "orders-0"));
+        assertTrue(row(dom, "orders-3").contains("<td class=\"state stuck\">stopped: orders-3: offsets 5 to 9 were "
+                + "deleted</td>"), row(dom, "orders-3"));
     }
 
     /** The text of the element {@code <tag id="id" ...>text</tag>}. */

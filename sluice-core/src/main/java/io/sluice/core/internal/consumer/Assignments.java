@@ -10,7 +10,6 @@ import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.ledger.CompletionMap;
 import io.sluice.core.wire.CommitMetadata;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +21,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Partitions coming and going. Assigned: the commit point claims them (fencing earlier owners) and says where each
@@ -45,6 +45,7 @@ final class Assignments implements ConsumerRebalanceListener {
     private final FetchPauses pauses;
     private final MemoryBudget budget;
     private final RunEnd runEnd;
+    private final Gaps gaps;
     private final LongAdder revoked = new LongAdder();
     private final LongAdder lost = new LongAdder();
     /** Set by the consumer thread at the first assignment; read by the source's reach from any thread. */
@@ -52,7 +53,7 @@ final class Assignments implements ConsumerRebalanceListener {
 
     Assignments(Consumer<?, ?> consumer, StartSettings settings, CommitPoint commitPoint, CommitPolicy commits,
             TopicIds topicIds, AssignedPartitions partitions, PartitionFactory factory, Completions completions,
-            FetchPauses pauses, MemoryBudget budget, RunEnd runEnd) {
+            FetchPauses pauses, MemoryBudget budget, RunEnd runEnd, Gaps gaps) {
         this.consumer = consumer;
         this.settings = settings;
         this.commitPoint = commitPoint;
@@ -64,6 +65,7 @@ final class Assignments implements ConsumerRebalanceListener {
         this.pauses = pauses;
         this.budget = budget;
         this.runEnd = runEnd;
+        this.gaps = gaps;
     }
 
     /** Whether the group gave this member its first assignment (perhaps empty) yet. Any thread. */
@@ -74,6 +76,7 @@ final class Assignments implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> revokedPartitions) {
         revoked.add(revokedPartitions.size());
+        gaps.forget(revokedPartitions);
         List<PartitionState> leaving = stateOf(revokedPartitions);
         if (leaving.isEmpty()) {
             return;
@@ -92,6 +95,7 @@ final class Assignments implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsLost(Collection<TopicPartition> lostPartitions) {
         lost.add(lostPartitions.size());
+        gaps.forget(lostPartitions);
         // another member may own them already: never commit, just stop
         List<PartitionState> gone = stateOf(lostPartitions);
         gone.forEach(PartitionState::close);
@@ -112,8 +116,10 @@ final class Assignments implements ConsumerRebalanceListener {
         assigned.forEach(tp -> topics.add(tp.topic()));
         topicIds.retain(topics);
         topicIds.refresh(assigned);
-        forgetCommitsOfRecreatedTopics(committed);
-        Map<TopicPartition, Long> byTime = TimestampStarts.resolve(consumer, settings, assigned, committed);
+        Map<TopicPartition, Uuid> stopped = forgetCommitsOfRecreatedTopics(committed);
+        Map<TopicPartition, Long> byTime = new java.util.HashMap<>(TimestampStarts.resolve(consumer, settings, assigned,
+                committed));
+        byTime.keySet().removeAll(stopped.keySet()); // a start timestamp must not move the commit a stopped one keeps
         List<TopicPartition> fresh = assigned.stream()
                 .filter(tp -> committed.get(tp) == null && !byTime.containsKey(tp)).collect(Collectors.toList());
         if (!fresh.isEmpty()) {
@@ -132,6 +138,10 @@ final class Assignments implements ConsumerRebalanceListener {
             Long timeStart = byTime.get(tp);
             if (timeStart != null) {
                 consumer.seek(tp, timeStart);
+            } else if (stopped.containsKey(tp)) {
+                // never fetched; an offset without its leader epoch, which the consumer would check against the new
+                // topic's log and find truncated
+                consumer.seek(tp, oam.offset());
             } else if (oam != null) {
                 // position known now, so reading it never blocks the loop
                 consumer.seek(tp, oam);
@@ -145,9 +155,14 @@ final class Assignments implements ConsumerRebalanceListener {
             CompletionMap done = timeStart == null && oam != null
                     ? CompletionMap.fromCommit(oam.offset(), oam.metadata()) : CompletionMap.empty(start);
             PartitionState p = factory.create(tp, start, done);
-            p.topicId = topicIds.idOf(tp.topic());
+            // a stopped partition keeps the identity its commit speaks of, so that a commit of it (a recommit lest
+            // it expire) says the same as the one there, never that the new topic is copied up to there
+            p.topicId = stopped.getOrDefault(tp, topicIds.idOf(tp.topic()));
             partitions.add(p);
             commits.assigned(p, oam);
+            if (stopped.containsKey(tp)) {
+                pauses.pause(p, PauseReason.GAP);
+            }
             if (pauses.operatorPaused(tp)) {
                 pauses.pause(p, PauseReason.OPERATOR);
             }
@@ -182,34 +197,48 @@ final class Assignments implements ConsumerRebalanceListener {
 
     /**
      * A commit made for an earlier topic of the same name must not position the new one: by default that is a
-     * loud failure; with the out-of-range policy EARLIEST or LATEST, the commit is ignored and the partition
-     * starts there.
+     * loud failure; with STOP_PARTITION the partition stays where the commit is, stopped ({@link Gaps}), and is
+     * returned with the topic ID of its commit; with EARLIEST or LATEST, the commit is ignored and the partition starts
+     * there.
      */
-    private void forgetCommitsOfRecreatedTopics(Map<TopicPartition, OffsetAndMetadata> committed) {
-        List<String> recreated = new ArrayList<>();
-        committed.entrySet().removeIf(e -> {
-            if (e.getValue() == null) {
-                return false;
+    private Map<TopicPartition, Uuid> forgetCommitsOfRecreatedTopics(Map<TopicPartition, OffsetAndMetadata> committed) {
+        Map<TopicPartition, Uuid> was = new java.util.LinkedHashMap<>();
+        Map<TopicPartition, String> recreated = new java.util.LinkedHashMap<>();
+        committed.forEach((tp, oam) -> {
+            if (oam == null) {
+                return;
             }
-            var was = CommitMetadata.topicId(e.getValue().metadata());
-            var now = topicIds.idOf(e.getKey().topic());
-            if (was.isPresent() && !was.get().equals(now)) {
-                recreated.add(e.getKey() + " (committed at offset " + e.getValue().offset() + " for topic ID "
-                        + was.get() + "; the topic's ID is now " + now + ")");
-                return true;
+            var commitOf = CommitMetadata.topicId(oam.metadata());
+            var now = topicIds.idOf(tp.topic());
+            if (commitOf.isPresent() && !commitOf.get().equals(now)) {
+                was.put(tp, commitOf.get());
+                recreated.put(tp, tp + " (committed at offset " + oam.offset() + " for topic ID " + commitOf.get()
+                        + "; the topic's ID is now " + now + ")");
             }
-            return false;
         });
         if (recreated.isEmpty()) {
-            return;
+            return Map.of();
+        }
+        if (settings.outOfRange() == OutOfRangePolicy.STOP_PARTITION) {
+            recreated.forEach((tp, words) -> {
+                String lost = "topic deleted and created again since this group committed: " + words + "; its "
+                        + "records are not the ones the commit speaks of";
+                if (gaps.stop(tp, lost)) {
+                    LOG.error("{}. {} is read no further here, and its progress stays where it is; the other "
+                            + "partitions go on", lost, tp);
+                }
+            });
+            return was;
         }
         String message = "topic deleted and created again since this group committed: " + String.join(", ",
-                recreated);
+                recreated.values());
         if (settings.outOfRange() == OutOfRangePolicy.FAIL) {
             throw new RecordsLostException(message + "; its records are not the ones the commit speaks of", "Set "
                     + "the out-of-range policy to EARLIEST or LATEST to start the new topic there.");
         }
+        committed.keySet().removeAll(recreated.keySet());
         LOG.error("{}; starting from the {} offset", message, settings.outOfRange());
+        return Map.of();
     }
 
     private void forget(List<PartitionState> states, boolean wereLost) {

@@ -81,6 +81,8 @@ public final class ConsumerLoop implements Runnable {
     private final PartitionFactory factory;
     private final LaneRouter router;
     private final OutOfRange outOfRange;
+    /** The partitions stopped at a gap; read from any thread. */
+    private final Gaps gaps = new Gaps();
     private final Gauges gauges;
     private final SourceReach reach;
     /** The assigned partitions without a leader while the cluster answers: the source watch does not hear of them. */
@@ -121,7 +123,8 @@ public final class ConsumerLoop implements Runnable {
         this.completions = new Completions(partitions, budget, commits, pauses);
         this.factory = new PartitionFactory(router.lanesPerPartition(), start.window(), pool, parts.invoker(),
                 completions.queue(), parts.inFlight(), parts.metrics().processing(), budget.partitionFetchBytes());
-        this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure);
+        this.outOfRange = new OutOfRange(consumer, partitions, start.outOfRange(), settings.drainTimeout(), failure,
+                pauses, gaps);
         this.gauges = new Gauges(consumer, partitions, budget, commits, parts.metrics(), parts.stuckThreshold(),
                 new PausedEnds(admin, settings.isolation(), PausedEnds.EVERY));
         this.reach = new SourceReach(consumer.metrics(), settings.source(), SourceReach.GRACE,
@@ -179,7 +182,7 @@ public final class ConsumerLoop implements Runnable {
             Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
             dispatcher = dispatch;
             assignments = new Assignments(consumer, start, commitPoint, commits, topicIds, partitions, factory,
-                    completions, pauses, budget, runEnd);
+                    completions, pauses, budget, runEnd, gaps);
             settings.subscription().subscribe(consumer, assignments);
             health.set(Health.RUNNING);
             while (!closing && failure.get() == null) {
@@ -210,7 +213,13 @@ public final class ConsumerLoop implements Runnable {
                 leaders.look(now, partitions.asMap().keySet());
                 brokers.look(now, fetchingNow);
                 if (runEnd.reached(partitions.asMap(), System.nanoTime())) {
-                    LOG.info("every partition is done up to the end offsets seen at start; stopping");
+                    Map<TopicPartition, String> stopped = gaps.now();
+                    if (stopped.isEmpty()) {
+                        LOG.info("every partition is done up to the end offsets seen at start; stopping");
+                    } else {
+                        LOG.info("every partition here is done up to the end offsets seen at start, or stopped at a "
+                                + "gap ({}); stopping without waiting for other instances' partitions", stopped.keySet());
+                    }
                     closing = true;
                 } else {
                     // another instance's partitions are not done yet, and it waits for ours as we wait for its: what
@@ -277,6 +286,11 @@ public final class ConsumerLoop implements Runnable {
         return fetching;
     }
 
+    /** The partitions stopped at a gap here, with what was lost in words. */
+    public Map<TopicPartition, String> partitionsStoppedAtGap() {
+        return gaps.now();
+    }
+
     /** Each assigned partition as of the last second. */
     public List<PartitionStats> partitionStats() {
         return gauges.partitionStats();
@@ -340,6 +354,8 @@ public final class ConsumerLoop implements Runnable {
             // consumer.close() revokes the assignment through the listener: there must be nothing left to commit
             partitions.clear();
             commitPoint.release(all.stream().map(p -> p.partition).toList(), false);
+            // what came before the gaps and the other partitions' progress are committed: now the engine fails
+            gaps.loss().ifPresent(failure::recordCommitted);
         } catch (Throwable t) {
             failure.record(t);
             LOG.error("could not drain and commit cleanly; uncommitted records will be processed again", t);

@@ -62,6 +62,16 @@ public final class EngineFailure {
         }
     }
 
+    /**
+     * Records {@code lost} as the reason when there is none yet, once the engine committed what it could (records
+     * lost at a gap, {@link Gaps}): said in the log, and nothing is let go of, since nothing is left uncommitted.
+     */
+    void recordCommitted(RecordsLostException lost) {
+        if (first.compareAndSet(null, lost)) {
+            LOG.error("engine stopped: {}", lost.lost());
+        }
+    }
+
     /** The error that stops the engine, or null. */
     public Throwable get() {
         return first.get();

@@ -17,7 +17,8 @@ import org.apache.kafka.common.TopicPartition;
 final class FetchPauses {
 
     /** Pauses that no completion lifts; the loop need not poll faster for them. */
-    private static final EnumSet<PauseReason> LASTING = EnumSet.of(PauseReason.OPERATOR, PauseReason.END);
+    private static final EnumSet<PauseReason> LASTING = EnumSet.of(PauseReason.OPERATOR, PauseReason.END,
+            PauseReason.GAP);
 
     private final Consumer<?, ?> consumer;
     private final AssignedPartitions partitions;

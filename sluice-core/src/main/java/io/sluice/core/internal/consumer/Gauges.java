@@ -88,7 +88,8 @@ final class Gauges {
             Set<TopicPartition> pausedNow = new HashSet<>();
             for (PartitionState p : partitions.all()) {
                 // a bounded run's partition at its end is not behind: what came after is not the run's
-                if (!p.pauses.isEmpty() && !p.pauses.contains(PauseReason.END)) {
+                // (one stopped at a gap is: its topic may have grown, or been created again, since)
+                if (!p.pauses.isEmpty() && (!p.pauses.contains(PauseReason.END) || p.pauses.contains(PauseReason.GAP))) {
                     pausedNow.add(p.partition);
                 }
             }
@@ -118,11 +119,18 @@ final class Gauges {
         long durableFrom = p.lastCommitted != null ? p.lastCommitted.offset() : p.alreadyComplete.base();
         long durableLag = behindPosition.isPresent()
                 ? Math.max(0, behindPosition.getAsLong() + p.ledger.end() - durableFrom) : -1;
-        OptionalLong end = p.pauses.isEmpty() || p.pauses.contains(PauseReason.END) ? OptionalLong.empty()
+        boolean gap = p.pauses.contains(PauseReason.GAP);
+        OptionalLong end = p.pauses.isEmpty() || p.pauses.contains(PauseReason.END) && !gap ? OptionalLong.empty()
                 : pausedEnds.endOf(p.partition);
         if (end.isPresent()) { // paused: the consumer's lag stopped at the pause, the topic did not
             lag = Math.max(lag, end.getAsLong() - watermark);
             durableLag = Math.max(durableLag, end.getAsLong() - durableFrom);
+            if (gap) {
+                // a topic created again may end below the old topic's commit: nothing of it is read, not "unknown",
+                // which would hide the other partitions' lag in the run's total
+                lag = Math.max(0, lag);
+                durableLag = Math.max(0, durableLag);
+            }
         }
         long stuckMillis = p.ledger.pendingCount() > 0 && p.ledger.watermark() == p.watermarkSeen
                 ? (now - p.watermarkSinceNanos) / 1_000_000 : 0;

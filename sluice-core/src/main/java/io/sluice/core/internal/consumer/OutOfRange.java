@@ -5,7 +5,7 @@ import static io.sluice.core.internal.EngineLog.LOG;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -15,7 +15,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A position the log no longer has: records deleted (retention, compaction) before they were processed, or a log
  * that restarted below the position (the topic was recreated or truncated). By default a loud failure naming the
- * lost range; with the policy EARLIEST or LATEST, logged and continued from there.
+ * lost range; with STOP_PARTITION, that partition stops ({@link Gaps}) and the others go on; with EARLIEST or LATEST,
+ * logged and continued from there.
  *
  * <p>Threading: the consumer thread.
  */
@@ -26,34 +27,42 @@ final class OutOfRange {
     private final OutOfRangePolicy policy;
     private final Duration timeout;
     private final EngineFailure failure;
+    private final FetchPauses pauses;
+    private final Gaps gaps;
 
     OutOfRange(Consumer<?, ?> consumer, AssignedPartitions partitions, OutOfRangePolicy policy, Duration timeout,
-            EngineFailure failure) {
+            EngineFailure failure, FetchPauses pauses, Gaps gaps) {
         this.consumer = consumer;
         this.partitions = partitions;
         this.policy = policy;
         this.timeout = timeout;
         this.failure = failure;
+        this.pauses = pauses;
+        this.gaps = gaps;
     }
 
     void handle(OffsetOutOfRangeException e) {
         Map<TopicPartition, Long> fetchOffsets = e.offsetOutOfRangePartitions();
         Map<TopicPartition, Long> start = consumer.beginningOffsets(fetchOffsets.keySet(), timeout);
         Map<TopicPartition, Long> end = consumer.endOffsets(fetchOffsets.keySet(), timeout);
-        List<String> problems = new ArrayList<>();
+        Map<TopicPartition, String> problems = new LinkedHashMap<>();
         fetchOffsets.forEach((tp, offset) -> {
             long first = start.get(tp);
             long last = end.get(tp);
-            problems.add(offset < first
+            problems.put(tp, offset < first
                     ? tp + ": offsets " + offset + " to " + (first - 1) + " were deleted (retention or compaction) "
                             + "before they were processed; the log now starts at " + first
                     : tp + ": the position " + offset + " is beyond the end of the log (" + last + "): the topic was "
                             + "recreated or truncated");
         });
-        String message = String.join("; ", problems);
+        String message = String.join("; ", problems.values());
         if (policy == OutOfRangePolicy.FAIL) {
             failure.fail(new RecordsLostException("records lost or log reset: " + message, "Set the out-of-range "
                     + "policy to EARLIEST or LATEST to continue anyway."));
+            return;
+        }
+        if (policy == OutOfRangePolicy.STOP_PARTITION) {
+            problems.forEach((tp, lost) -> stop(tp, lost, fetchOffsets.get(tp)));
             return;
         }
         LOG.error("continuing from the {} offset after: {}", policy, message);
@@ -64,6 +73,26 @@ final class OutOfRange {
             if (p != null) {
                 p.ledger.positionAt(to);
             }
+        }
+    }
+
+    /**
+     * The partition is read no further: what came before the gap finishes and is committed, its progress stays where
+     * the loss begins, and the others go on.
+     */
+    private void stop(TopicPartition tp, String lost, long at) {
+        PartitionState p = partitions.get(tp);
+        if (p != null) {
+            pauses.pause(p, PauseReason.GAP);
+        } else {
+            consumer.pause(List.of(tp));
+        }
+        // the same offset without a leader epoch: a position the consumer would otherwise check again and again
+        // against a log that lost it (LogTruncationException), though the partition is never fetched
+        consumer.seek(tp, at);
+        if (gaps.stop(tp, lost)) {
+            LOG.error("{}. {} is read no further here: what was read before offset {} is finished, and its progress "
+                    + "goes no further; the other partitions go on", lost, tp, at);
         }
     }
 }

@@ -11,5 +11,7 @@ enum PauseReason {
     /** The run is ahead of the read-rate limit. */
     RATE,
     /** A bounded run reached the partition's end offset as seen at the start. */
-    END
+    END,
+    /** Records the partition was to read are gone ({@link io.sluice.core.OutOfRangePolicy#STOP_PARTITION}). */
+    GAP
 }

@@ -25,7 +25,10 @@ import org.apache.kafka.common.TopicPartition;
  * watermark, the others by their committed progress, since other instances of the group commit them: the run asks
  * the {@link CommitPoint} ({@link CommitPoint#committedProgress}), which reads wherever it keeps the progress (the
  * source group's offsets for an archive, the target cluster's progress group for a mirror). The
- * engine then drains and commits as on close, so everything up to the ends is committed when it stops.
+ * engine then drains and commits as on close, so everything up to the ends is committed when it stops. A partition
+ * stopped at a gap here ({@link Gaps}) is done once what was read before the gap is, and then the run ends without
+ * waiting for the other instances' partitions: it failed, and two instances that each stopped a partition would wait
+ * for ever for each other's.
  *
  * <p>Threading: the consumer thread. The progress is asked for asynchronously, so the loop never waits.
  */
@@ -103,11 +106,22 @@ final class RunEnd {
         if (ends == null) {
             return false;
         }
+        boolean anyStopped = false;
         for (PartitionState p : assigned.values()) {
-            if (p.ledger.watermark() < endOf(p.partition)) {
+            // a partition stopped at a gap goes no further once what was read before it is done (the drain does not
+            // start what is queued, and those records may be gone from the source already)
+            boolean stopped = p.pauses.contains(PauseReason.GAP) && p.ledger.watermark() >= p.ledger.end();
+            if (p.ledger.watermark() < endOf(p.partition) && !stopped) {
                 progressQuery = null;
                 return false;
             }
+            anyStopped |= stopped;
+        }
+        if (anyStopped) {
+            // the run lost records, and says so when it ends: it does not wait for the others' partitions, which may
+            // be stopped at gaps too, their owners waiting for this one's (they end when theirs are done, and
+            // a partition stopped here that moves to them stops there)
+            return true;
         }
         if (assigned.keySet().containsAll(ends.keySet())) {
             return true;

@@ -55,6 +55,8 @@ public final class EngineMetrics {
     private Supplier<EngineStats> stats;
     /** As {@link #stats}: a gauge on a supplier nobody else holds read NaN after the first full collection. */
     private Supplier<java.util.Optional<java.time.Duration>> unanswered;
+    /** As {@link #stats}. */
+    private Supplier<? extends Map<?, ?>> stoppedAtGap;
 
     public EngineMetrics(MeterRegistry registry, String group) {
         this.registry = registry;
@@ -121,6 +123,19 @@ public final class EngineMetrics {
         Gauge.builder(fresh("sluice.source.unanswered.seconds"), unanswered,
                         u -> u.get().map(d -> d.toMillis() / 1000.0).orElse(0.0))
                 .description("seconds since the source cluster last answered, once 15 s or more; 0 while it answers")
+                .tags(tags).register(registry);
+    }
+
+    /**
+     * Registers the gauge of the partitions stopped because records they were to read are gone
+     * ({@code stopped}: {@link io.sluice.core.OutOfRangePolicy#STOP_PARTITION}): records were lost, and the engine
+     * ends failed; alert on any.
+     */
+    public void bindGaps(Supplier<? extends Map<?, ?>> stopped) {
+        this.stoppedAtGap = stopped;
+        Gauge.builder(fresh("sluice.partitions.stopped.at.gap"), stopped, s -> s.get().size())
+                .description("partitions stopped because records they were to read are gone (retention, a topic "
+                        + "created again); records were lost")
                 .tags(tags).register(registry);
     }
 

@@ -45,11 +45,12 @@ class AssignmentsTest {
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final ConsumerThreadFixture loop = new ConsumerThreadFixture();
+    private final Gaps gaps = new Gaps();
     private final Assignments assignments = new Assignments(loop.consumer,
             new StartSettings(StartPosition.EARLIEST, OutOfRangePolicy.FAIL, null, TimestampStart.UNCOMMITTED, 64,
                     Duration.ofSeconds(10)),
             loop.commitPoint, loop.commits, null, loop.partitions, null, loop.completions, loop.pauses, loop.budget,
-            null);
+            null, gaps);
     private final PartitionState p0 = loop.assign(P0, 0);
     private final PartitionState p1 = loop.assign(P1, 0);
     private final WorkerPool oneWorker = new WorkerPool("revoke-test", 1, TimeUnit.MINUTES.toNanos(10));
@@ -85,6 +86,19 @@ class AssignmentsTest {
         assertSame(p1, loop.partitions.get(P1));
         assertEquals(0, loop.budget.used());
         assertEquals(1, assignments.revoked());
+    }
+
+    /** Its next owner finds the gap again and says so: a loss this member no longer owns is not its failure. */
+    @Test
+    void aPartitionStoppedAtAGapThatLeavesIsNoLongerNamedHere() {
+        gaps.stop(P0, "orders-0: offsets 5 to 9 were deleted");
+        gaps.stop(P1, "orders-1: offsets 7 to 8 were deleted");
+
+        assignments.onPartitionsRevoked(List.of(P0));
+        assignments.onPartitionsLost(List.of(P1));
+
+        assertEquals(java.util.Map.of(), gaps.now());
+        assertTrue(gaps.loss().isEmpty(), "nothing lost here to fail the engine with");
     }
 
     @Test
