@@ -129,11 +129,7 @@ class EngineOffsetsTest {
      */
     @Test
     void recordsDeletedInOnePartitionStopItAloneAndTheClosedEngineFailsNamingTheLoss() throws Exception {
-        String topic = Names.unique("stop-partition");
-        kafka.createTopic(topic, 2);
-        for (int p = 0; p < 2; p++) {
-            EngineTestSupport.produceNumbers(kafka, topic, p, 0, 100);
-        }
+        String topic = twoPartitionsOf100("stop-partition");
         var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         EngineConfig config = EngineTestSupport.config(kafka, topic).outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
                 .meterRegistry(registry).build();
@@ -176,11 +172,7 @@ class EngineOffsetsTest {
      */
     @Test
     void aBoundedRunEndsWhenTheOtherPartitionsAreDoneAndKeepsTheStoppedOnesCommit() throws Exception {
-        String topic = Names.unique("stop-partition-bounded");
-        kafka.createTopic(topic, 2);
-        for (int p = 0; p < 2; p++) {
-            EngineTestSupport.produceNumbers(kafka, topic, p, 0, 100);
-        }
+        String topic = twoPartitionsOf100("stop-partition-bounded");
         EngineConfig config = EngineTestSupport.config(kafka, topic).outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
                 .untilEnd(true).commitInterval(Duration.ofMillis(100)).build();
         TopicPartition p0 = new TopicPartition(topic, 0);
@@ -246,6 +238,16 @@ class EngineOffsetsTest {
         assertEquals(gapStart, done.get(), "every record read before the gap is done");
         assertEquals(gapStart, EngineTestSupport.committed(kafka, config.groupId()).get(new TopicPartition(topic, 0))
                 .offset(), "and committed");
+    }
+
+    /** A new topic of two partitions, each holding records 0 to 99. */
+    private String twoPartitionsOf100(String name) {
+        String topic = Names.unique(name);
+        kafka.createTopic(topic, 2);
+        for (int p = 0; p < 2; p++) {
+            EngineTestSupport.produceNumbers(kafka, topic, p, 0, 100);
+        }
+        return topic;
     }
 
     @Test
