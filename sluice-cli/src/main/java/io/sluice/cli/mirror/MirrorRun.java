@@ -13,6 +13,7 @@ import io.sluice.cli.run.RestartPause;
 import io.sluice.cli.run.TransientFailure;
 import io.sluice.cli.status.MetricsServer;
 import io.sluice.cli.status.RunHealth;
+import io.sluice.core.RecordsLostException;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorDelivery;
@@ -158,16 +159,9 @@ final class MirrorRun {
         }
 
         @Override
-        public String lostRecordsAdvice() {
-            boolean exactlyOnce = config.delivery() == MirrorDelivery.EXACTLY_ONCE;
+        public String lostRecordsAdvice(RecordsLostException lost) {
             // a new mirror.name, the advice before, copies every topic of the mirror again on top of the copies
-            return "A mirror never skips records: its progress stays where it is. To go on past the gap in that "
-                    + "partition alone, stop the mirror and move its progress with Kafka's tool: "
-                    + "kafka-consumer-groups.sh --bootstrap-server "
-                    + (exactlyOnce ? config.targetProperties() : config.sourceProperties()).get("bootstrap.servers")
-                    + " --group " + (exactlyOnce ? config.progressGroup() : config.sourceGroup())
-                    + " --reset-offsets --topic " + (exactlyOnce ? "<the target topic>" : "<topic>")
-                    + ":<partition> --to-offset <the first offset to copy> --execute (docs/mirror.md, Loud gaps)";
+            return new GapAdvice(config).of(lost);
         }
 
         /** Not a bounded run: its end is the source's at its start, and a cron job that runs it runs it again. */

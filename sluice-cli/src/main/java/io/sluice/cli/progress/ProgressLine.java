@@ -12,7 +12,9 @@ import java.util.List;
  * published files); with every record consumed but some still held (an archive's open files wait for their roll), the
  * line says how many and when the next commit is expected instead, since an operator reading "caught up" would think
  * the output current (issue 17). While the source cluster does not answer, the lag is as of the last time it did, so
- * the line says that instead of a lag that would read "caught up" through an outage.
+ * the line says that instead of a lag that would read "caught up" through an outage. A partition stopped at a gap
+ * is left out of the lags (it goes no further, and the run's line names it), so "caught up" becomes "the others caught
+ * up".
  *
  * <p>Threading: stateless.
  */
@@ -77,7 +79,8 @@ final class ProgressLine {
 
     private static String catchUp(ProgressSample from, ProgressSample to, double seconds) {
         if (to.lag() == 0) {
-            return to.durableLag() > 0 ? notYetDurable(to) : "caught up";
+            // the partitions stopped at a gap are not in the lag, and the line names them
+            return to.durableLag() > 0 ? notYetDurable(to) : to.stopped() > 0 ? "the others caught up" : "caught up";
         }
         if (seconds <= 0 || from.lag() < 0) {
             return "ETA unknown";

@@ -3,9 +3,11 @@ package io.sluice.cli.progress;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineStats;
 import io.sluice.core.PartitionStats;
+import org.apache.kafka.common.TopicPartition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -26,9 +28,17 @@ import java.util.function.ToLongFunction;
  *                    {@code lag} is as of the last time the brokers answered)
  * @param targetUnreachable how long records have waited for the cluster the run writes to with no answer from it, or
  *                    null while it answers (or where that is not watched)
+ * @param stopped     partitions stopped at a gap (records they were to read are gone), which the lags leave out: they
+ *                    go no further, and the line names them
  */
 public record ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
-        Duration untilCommit, Duration unreachable, Duration targetUnreachable) {
+        Duration untilCommit, Duration unreachable, Duration targetUnreachable, int stopped) {
+
+    /** A reading with no partition stopped at a gap. */
+    public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
+            Duration untilCommit, Duration unreachable, Duration targetUnreachable) {
+        this(nanos, records, bytes, lag, durableLag, files, untilCommit, unreachable, targetUnreachable, 0);
+    }
 
     /** A reading of a run whose target answers (or where that is not known). */
     public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
@@ -67,7 +77,9 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
     public static ProgressSample of(Engine engine, LongSupplier files, Supplier<Optional<Duration>> untilCommit,
             Supplier<Optional<Duration>> targetUnreachable) {
         EngineStats stats = engine.stats();
-        List<PartitionStats> partitions = engine.partitions();
+        Set<TopicPartition> stopped = engine.partitionsStoppedAtGap().keySet();
+        List<PartitionStats> partitions = engine.partitions().stream().filter(p -> !stopped.contains(p.partition()))
+                .toList();
         // the engine counts the bytes of records read, not done; records read but not done yet are a bounded few (the
         // memory budget), so the done ones' bytes are their count at the average size read
         long bytes = stats.consumed() == 0 ? 0
@@ -75,7 +87,7 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
         return new ProgressSample(System.nanoTime(), stats.completed(), bytes, total(partitions, PartitionStats::lag),
                 total(partitions, PartitionStats::durableLag), files == null ? -1 : files.getAsLong(),
                 untilCommit.get().orElse(null), engine.sourceUnreachable().orElse(null),
-                targetUnreachable.get().orElse(null));
+                targetUnreachable.get().orElse(null), stopped.size());
     }
 
     /** The sum over the partitions, or -1 when there is none or one is unknown. */

@@ -14,9 +14,12 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +95,7 @@ public final class EngineRun {
          * How to go on when records the run was to process are gone ({@link RecordsLostException}), in the words of
          * this command's settings; the engine's own advice names its API's.
          */
-        String lostRecordsAdvice();
+        String lostRecordsAdvice(RecordsLostException lost);
 
         /**
          * Whether the command starts a new engine after this failure instead of exiting: a failure a restart cures,
@@ -162,8 +165,11 @@ public final class EngineRun {
      */
     private static String withoutLeader(Engine engine, Story story) {
         StringBuilder s = new StringBuilder();
-        engine.partitionsStoppedAtGap().keySet().forEach(tp -> s.append(s.length() == 0 ? "" : " · ").append(tp)
-                .append(" stopped: records lost (see the log)"));
+        Set<TopicPartition> stopped = engine.partitionsStoppedAtGap().keySet();
+        if (!stopped.isEmpty()) {
+            s.append(stopped.stream().map(TopicPartition::toString).collect(Collectors.joining(", ")))
+                    .append(" stopped: records lost (see the log)");
+        }
         engine.partitionsWithoutLeader().forEach((tp, d) -> s.append(s.length() == 0 ? "" : " · ").append(tp)
                 .append(" has no leader for ").append(Units.duration(d)));
         engine.sourceBrokersUnanswered().forEach((broker, d) -> s.append(s.length() == 0 ? "" : " · ")
@@ -299,7 +305,7 @@ public final class EngineRun {
     private String describeFailure(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof RecordsLostException lost) {
-                return lost.lost() + ". " + story.lostRecordsAdvice();
+                return lost.lost() + ". " + story.lostRecordsAdvice(lost);
             }
         }
         return describe(failure);

@@ -16,6 +16,7 @@ import io.sluice.cli.status.MetricsServer;
 import io.sluice.cli.status.SinkMeters;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
+import io.sluice.core.RecordsLostException;
 import io.sluice.storage.sink.ArchiveSink;
 import java.time.Duration;
 import java.util.List;
@@ -133,7 +134,7 @@ public final class PipelineRun {
         }
 
         @Override
-        public String lostRecordsAdvice() {
+        public String lostRecordsAdvice(RecordsLostException lost) {
             return "To go on anyway, skipping what is lost, set source.on-offset-out-of-range: earliest (or latest) in "
                     + "the pipeline file";
         }

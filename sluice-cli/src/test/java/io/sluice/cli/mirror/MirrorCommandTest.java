@@ -117,12 +117,12 @@ class MirrorCommandTest {
         assertTrue(verify.out().contains("removed by retention before the mirror copied them, 50 offsets lost"),
                 verify.out());
 
-        // the way on it names, for that partition alone (a new mirror name, the advice before, copied every topic
-        // again): the progress, in the target exactly once, moved past the gap with Kafka's own means
+        // the way on it names, filled in, for that partition alone (a new mirror name, the advice before, copied every
+        // topic again): the progress, in the target exactly once, moved past the gap with Kafka's own means
         String group = Files.readAllLines(file).stream().filter(l -> l.startsWith("  name: "))
                 .map(l -> "sluice-mirror." + l.substring("  name: ".length())).findFirst().orElseThrow();
         assertTrue(run.err().contains("kafka-consumer-groups.sh --bootstrap-server " + target.bootstrapServers()
-                + " --group " + group + " --reset-offsets --topic <the target topic>:<partition> --to-offset"),
+                + " --group " + group + " --reset-offsets --topic dc1." + topic + ":0 --to-offset 150 --execute"),
                 run.err());
         target.admin().alterConsumerGroupOffsets(group, Map.of(new TopicPartition("dc1." + topic, 0),
                 new OffsetAndMetadata(150))).all().get(30, TimeUnit.SECONDS);

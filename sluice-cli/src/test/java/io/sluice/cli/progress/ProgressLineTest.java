@@ -76,6 +76,17 @@ class ProgressLineTest {
                         null, Duration.ofSeconds(65)), "committing"));
     }
 
+    /**
+     * Partitions stopped at a gap are left out of the lag (the engine's line names them): with their lag in, a mirror
+     * whose source topic was created again read "lag 0 · caught up" beside four stopped partitions.
+     */
+    @Test
+    void withPartitionsStoppedAtAGapTheOthersAreCaughtUp() {
+        ProgressSample from = new ProgressSample(0, 0, 0, 500, 500, -1, null, null, null, 1);
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · the others caught up",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null, null, null, 1)));
+    }
+
     @Test
     void caughtUpOnlyWhenEveryRecordIsDurable() {
         ProgressSample from = new ProgressSample(0, 0, 0, 500, 800, 3, null);

@@ -68,7 +68,9 @@ public final class EngineFailure {
      */
     void recordCommitted(RecordsLostException lost) {
         if (first.compareAndSet(null, lost)) {
-            LOG.error("engine stopped: {}", lost.lost());
+            // the losses were said in full when found; this says why a stop that committed everything still failed
+            LOG.info("engine stopped; it ends failed for the records lost in {}, as said when they were found",
+                    lost.losses().stream().map(l -> l.partition().toString()).toList());
         }
     }
 

@@ -2,9 +2,11 @@ package io.sluice.core.internal.consumer;
 
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
+import io.sluice.core.RecordsLostException.Loss;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,47 +15,59 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The partitions this member stopped reading because records they were to process are gone
  * ({@link OutOfRangePolicy#STOP_PARTITION}), each with the loss in words. A partition stays stopped while it is
- * assigned here: revoked or lost, it leaves this list, and its next owner finds the gap again from the same commit.
- * The engine that ends with stopped partitions ends failed, the losses being the reason, after it committed what came
- * before them and what the other partitions did.
+ * assigned here: revoked or lost, it leaves the stopped ones, and its next owner finds the gap again from the same
+ * commit; the loss found here stays this run's all the same (a person read it in this instance's log). The engine that
+ * ends with losses found ends failed, the losses being the reason, after it committed what came before them and what
+ * the other partitions did.
  *
  * <p>Threading: changed on the consumer thread; read from any thread.
  */
 final class Gaps {
 
-    private final Map<TopicPartition, String> stopped = new ConcurrentHashMap<>();
+    private static final Comparator<TopicPartition> ORDER = Comparator.comparing(TopicPartition::topic)
+            .thenComparingInt(TopicPartition::partition);
 
-    /** Stops the partition for {@code lost}; whether it was not stopped already (so the loss is said once). */
-    boolean stop(TopicPartition partition, String lost) {
-        return stopped.putIfAbsent(partition, lost) == null;
+    /** The partitions stopped here now, with the loss in words. */
+    private final Map<TopicPartition, String> stopped = new ConcurrentHashMap<>();
+    /** Every loss this run found, by partition, the latest of each: the run's failure. */
+    private final Map<TopicPartition, Found> found = new ConcurrentHashMap<>();
+
+    private record Found(Loss loss, String words) {
+    }
+
+    /** Stops the partition for {@code loss}; whether it was not stopped already (so the loss is said once). */
+    boolean stop(Loss loss, String words) {
+        found.put(loss.partition(), new Found(loss, words));
+        return stopped.putIfAbsent(loss.partition(), words) == null;
     }
 
     boolean isStopped(TopicPartition partition) {
         return stopped.containsKey(partition);
     }
 
-    /** The partitions left this member: their next owner says what they lost. */
+    /** The partitions left this member: they are no longer stopped here (their next owner stops them). */
     void forget(Collection<TopicPartition> partitions) {
         partitions.forEach(stopped::remove);
     }
 
-    /** The stopped partitions with their losses in words, by topic and partition. */
+    /** The partitions stopped here now, with their losses in words, by topic and partition. */
     Map<TopicPartition, String> now() {
         Map<TopicPartition, String> sorted = new LinkedHashMap<>();
-        stopped.entrySet().stream()
-                .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
-                        .thenComparingInt(TopicPartition::partition)))
+        stopped.entrySet().stream().sorted(Map.Entry.comparingByKey(ORDER))
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
     }
 
-    /** The engine's failure when it ends with stopped partitions, naming every loss; empty when none is stopped. */
+    /** The engine's failure when this run found losses, naming every one; empty when it found none. */
     Optional<RecordsLostException> loss() {
-        Map<TopicPartition, String> now = now();
-        if (now.isEmpty()) {
+        List<Found> all = found.entrySet().stream().sorted(Map.Entry.comparingByKey(ORDER)).map(Map.Entry::getValue)
+                .toList();
+        if (all.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RecordsLostException("records lost or log reset: " + String.join("; ", now.values()),
-                "The other partitions went on. Set the out-of-range policy to EARLIEST or LATEST to continue anyway."));
+        return Optional.of(new RecordsLostException("records lost or log reset: "
+                + String.join("; ", all.stream().map(Found::words).toList()),
+                "The other partitions went on. Set the out-of-range policy to EARLIEST or LATEST to continue anyway.",
+                all.stream().map(Found::loss).toList()));
     }
 }

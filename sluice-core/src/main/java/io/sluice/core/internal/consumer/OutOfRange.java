@@ -4,6 +4,8 @@ import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
+import io.sluice.core.RecordsLostException.Kind;
+import io.sluice.core.RecordsLostException.Loss;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,23 +48,26 @@ final class OutOfRange {
         Map<TopicPartition, Long> start = consumer.beginningOffsets(fetchOffsets.keySet(), timeout);
         Map<TopicPartition, Long> end = consumer.endOffsets(fetchOffsets.keySet(), timeout);
         Map<TopicPartition, String> problems = new LinkedHashMap<>();
+        Map<TopicPartition, Loss> losses = new LinkedHashMap<>();
         fetchOffsets.forEach((tp, offset) -> {
             long first = start.get(tp);
             long last = end.get(tp);
-            problems.put(tp, offset < first
-                    ? tp + ": offsets " + offset + " to " + (first - 1) + " were deleted (retention or compaction) "
-                            + "before they were processed; the log now starts at " + first
+            boolean deleted = offset < first;
+            problems.put(tp, deleted
+                    ? tp + ": offsets " + offset + " to " + (first - 1) + " were deleted (by retention, compaction or "
+                            + "a delete-records request) before they were processed; the log now starts at " + first
                     : tp + ": the position " + offset + " is beyond the end of the log (" + last + "): the topic was "
                             + "recreated or truncated");
+            losses.put(tp, new Loss(tp, deleted ? Kind.DELETED : Kind.PAST_END, offset, first));
         });
         String message = String.join("; ", problems.values());
         if (policy == OutOfRangePolicy.FAIL) {
             failure.fail(new RecordsLostException("records lost or log reset: " + message, "Set the out-of-range "
-                    + "policy to EARLIEST or LATEST to continue anyway."));
+                    + "policy to EARLIEST or LATEST to continue anyway.", List.copyOf(losses.values())));
             return;
         }
         if (policy == OutOfRangePolicy.STOP_PARTITION) {
-            problems.forEach((tp, lost) -> stop(tp, lost, fetchOffsets.get(tp)));
+            problems.forEach((tp, lost) -> stop(tp, lost, losses.get(tp)));
             return;
         }
         LOG.error("continuing from the {} offset after: {}", policy, message);
@@ -80,7 +85,8 @@ final class OutOfRange {
      * The partition is read no further: what came before the gap finishes and is committed, its progress stays where
      * the loss begins, and the others go on.
      */
-    private void stop(TopicPartition tp, String lost, long at) {
+    private void stop(TopicPartition tp, String lost, Loss loss) {
+        long at = loss.at();
         PartitionState p = partitions.get(tp);
         if (p != null) {
             pauses.pause(p, PauseReason.GAP);
@@ -90,7 +96,7 @@ final class OutOfRange {
         // the same offset without a leader epoch: a position the consumer would otherwise check again and again
         // against a log that lost it (LogTruncationException), though the partition is never fetched
         consumer.seek(tp, at);
-        if (gaps.stop(tp, lost)) {
+        if (gaps.stop(loss, lost)) {
             LOG.error("{}. {} is read no further here: what was read before offset {} is finished, and its progress "
                     + "goes no further; the other partitions go on", lost, tp, at);
         }

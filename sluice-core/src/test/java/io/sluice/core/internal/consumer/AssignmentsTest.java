@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.core.AsyncRecordHandler;
 import io.sluice.core.FailureOutcome;
 import io.sluice.core.OutOfRangePolicy;
+import io.sluice.core.RecordsLostException;
 import io.sluice.core.StartPosition;
 import io.sluice.core.TimestampStart;
 import io.sluice.core.internal.failure.Backoff;
@@ -88,17 +89,25 @@ class AssignmentsTest {
         assertEquals(1, assignments.revoked());
     }
 
-    /** Its next owner finds the gap again and says so: a loss this member no longer owns is not its failure. */
+    /**
+     * Its next owner stops it again from the same commit; the loss found here stays this run's failure all the same: an
+     * instance that logged a loss and then said "stopped cleanly" (exit 0) misled the person who read both.
+     */
     @Test
-    void aPartitionStoppedAtAGapThatLeavesIsNoLongerNamedHere() {
-        gaps.stop(P0, "orders-0: offsets 5 to 9 were deleted");
-        gaps.stop(P1, "orders-1: offsets 7 to 8 were deleted");
+    void aPartitionStoppedAtAGapThatLeavesIsNoLongerStoppedHereButItsLossIsStillTheRuns() {
+        gaps.stop(new RecordsLostException.Loss(P0, RecordsLostException.Kind.DELETED, 5, 10),
+                "orders-0: offsets 5 to 9 were deleted");
+        gaps.stop(new RecordsLostException.Loss(P1, RecordsLostException.Kind.DELETED, 7, 9),
+                "orders-1: offsets 7 to 8 were deleted");
 
         assignments.onPartitionsRevoked(List.of(P0));
         assignments.onPartitionsLost(List.of(P1));
 
-        assertEquals(java.util.Map.of(), gaps.now());
-        assertTrue(gaps.loss().isEmpty(), "nothing lost here to fail the engine with");
+        assertEquals(java.util.Map.of(), gaps.now(), "stopped here no more");
+        RecordsLostException lost = gaps.loss().orElseThrow();
+        assertEquals("records lost or log reset: orders-0: offsets 5 to 9 were deleted; orders-1: offsets 7 to 8 were "
+                + "deleted", lost.lost());
+        assertEquals(List.of(P0, P1), lost.losses().stream().map(RecordsLostException.Loss::partition).toList());
     }
 
     @Test
