@@ -193,7 +193,9 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
             if (r.lost() > 0) {
                 w.add(r.partition() + ": offsets " + Units.count(r.committed()) + " to "
                         + Units.count(r.committed() + r.lost() - 1) + " (" + Units.count(r.lost()) + " records) were "
-                        + "deleted by retention before the group processed them");
+                        + "deleted before the group processed them (retention, compaction or delete-records); a mirror "
+                        + "stops that partition there, and its lag stands still until its progress is moved past "
+                        + "(docs/mirror.md, Loud gaps)");
             }
             if (r.committed() > r.end()) {
                 w.add(r.partition() + ": the committed offset " + Units.count(r.committed()) + " is past the "
