@@ -48,8 +48,8 @@ final class SourceReach {
     private long answeredAt;
     /** When anyone last looked, or 0 before the first look after the first poll. */
     private long lookedAt;
-    /** Whether the cluster answered since the first poll: a silence while joining is then a held join. */
-    private boolean answeredSincePoll;
+    /** Whether the cluster answered since the consumer started: a silence while joining is then a held join. */
+    private boolean answered;
     private boolean reported;
     /** Whether the silence reported is a held join rather than a cluster that does not answer. */
     private boolean reportedJoin;
@@ -78,6 +78,10 @@ final class SourceReach {
         if (answeredAt == 0 && !closed) {
             answeredAt = now;
             responsesSeen = responses();
+            // the first poll's own answers (metadata, the coordinator's address) came before this look: a join held
+            // right after them is a held join (a restart after a second Ctrl-C logged "no answer from the source
+            // cluster" for the 45 s the coordinator held its join, the source up all along)
+            answered = responsesSeen > 0;
         }
     }
 
@@ -108,7 +112,7 @@ final class SourceReach {
                 LOG.info("the source cluster ({}) answers again, after {} s without an answer; reading goes on", where,
                         silent);
             }
-            answeredSincePoll |= !Double.isNaN(seen) && !Double.isNaN(responsesSeen);
+            answered |= !Double.isNaN(seen) && !Double.isNaN(responsesSeen);
             responsesSeen = seen;
             answeredAt = now;
             reported = false;
@@ -129,7 +133,7 @@ final class SourceReach {
 
     /** Whether a silence is a join the coordinator holds: the cluster answered, and the consumer waits to join. */
     private boolean heldJoin() {
-        return answeredSincePoll && joining.getAsBoolean();
+        return answered && joining.getAsBoolean();
     }
 
     /**

@@ -95,6 +95,20 @@ class SourceReachTest {
                 "a member that hears nothing is cut off, however it joined");
     }
 
+    /**
+     * The same when every answer before the held join came during the first poll (metadata and the coordinator's
+     * address within its 50 ms): a restart after a second Ctrl-C logged "no answer from the source cluster" for the
+     * 45 s the coordinator held its join, the source up all along (a helper's run).
+     */
+    @Test
+    void aJoinHeldRightAfterTheFirstPollsAnswersIsNoOutage() {
+        joining = true;
+        responses.total = 3; // answered within the first poll
+        reach.polled(10 * SECOND);
+        reach.observe(11 * SECOND);
+        assertEquals(Optional.empty(), reach.unreachableFor(50 * SECOND), "40 s of a held join");
+    }
+
     /** A cluster that never answered since the start is not a held join, whatever the consumer waits for. */
     @Test
     void aClusterThatNeverAnsweredIsAnOutageEvenBeforeTheFirstAssignment() {
