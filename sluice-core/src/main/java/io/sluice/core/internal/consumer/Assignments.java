@@ -223,11 +223,8 @@ final class Assignments implements ConsumerRebalanceListener {
             recreated.forEach((tp, words) -> {
                 String lost = "topic deleted and created again since this group committed: " + words + "; its "
                         + "records are not the ones the commit speaks of";
-                if (gaps.stop(new RecordsLostException.Loss(tp, RecordsLostException.Kind.RECREATED,
-                        committed.get(tp).offset(), -1), lost)) {
-                    LOG.error("{}. {} is read no further here, and its progress stays where it is; the other "
-                            + "partitions go on", lost, tp);
-                }
+                gaps.stop(new RecordsLostException.Loss(tp, RecordsLostException.Kind.RECREATED,
+                        committed.get(tp).offset(), -1), lost);
             });
             return was;
         }

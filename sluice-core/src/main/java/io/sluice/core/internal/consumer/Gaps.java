@@ -1,5 +1,7 @@
 package io.sluice.core.internal.consumer;
 
+import static io.sluice.core.internal.EngineLog.LOG;
+
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
 import io.sluice.core.RecordsLostException.Loss;
@@ -35,10 +37,13 @@ final class Gaps {
     private record Found(Loss loss, String words) {
     }
 
-    /** Stops the partition for {@code loss}; whether it was not stopped already (so the loss is said once). */
-    boolean stop(Loss loss, String words) {
+    /** Stops the partition for {@code loss}, saying so in the log once while it stays stopped here. */
+    void stop(Loss loss, String words) {
         found.put(loss.partition(), new Found(loss, words));
-        return stopped.putIfAbsent(loss.partition(), words) == null;
+        if (stopped.putIfAbsent(loss.partition(), words) == null) {
+            LOG.error("{}. {} is read no further here: its progress goes no further than offset {}; the other "
+                    + "partitions go on", words, loss.partition(), loss.at());
+        }
     }
 
     boolean isStopped(TopicPartition partition) {

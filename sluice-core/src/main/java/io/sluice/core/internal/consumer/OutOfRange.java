@@ -96,9 +96,6 @@ final class OutOfRange {
         // the same offset without a leader epoch: a position the consumer would otherwise check again and again
         // against a log that lost it (LogTruncationException), though the partition is never fetched
         consumer.seek(tp, at);
-        if (gaps.stop(loss, lost)) {
-            LOG.error("{}. {} is read no further here: what was read before offset {} is finished, and its progress "
-                    + "goes no further; the other partitions go on", lost, tp, at);
-        }
+        gaps.stop(loss, lost);
     }
 }
