@@ -171,23 +171,45 @@ public final class WorkerPool {
         }
     }
 
-    /** Stops the workers once their current record is done; waits up to {@code millis} for them. */
+    /**
+     * Stops the workers once their current record is done; waits up to {@code millis} for them, an interrupt of the
+     * caller included (it is kept for the caller): a shutdown that returned at the interrupt left workers running
+     * after the engine said it stopped. A worker started meanwhile (a submit that saw the pool still running) is
+     * waited for too.
+     */
     public void shutdown(long millis) {
         stopped = true;
         watchdog.interrupt();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (Worker w : workers) {
-            if (w.retiring) {
-                continue; // stuck in a handler that ignores interrupts: waiting for it would hang the shutdown
+        boolean interrupted = false;
+        for (Worker w = nextToAwait(); w != null && deadline - System.nanoTime() > 0; w = nextToAwait()) {
+            if (!w.thread.isAlive()) {
+                Thread.yield(); // added to the set but not started yet: it starts within moments and sees the stop
+                continue;
             }
             try {
                 w.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+                interrupted = true;
             }
         }
         workers.forEach(w -> w.thread.interrupt());
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A worker still alive that a shutdown waits for; not one stuck in a handler that ignores interrupts (waiting for
+     * it would hang the shutdown).
+     */
+    private Worker nextToAwait() {
+        for (Worker w : workers) {
+            if (!w.retiring && w.thread.getState() != Thread.State.TERMINATED) {
+                return w;
+            }
+        }
+        return null;
     }
 
     private final class Worker implements Runnable {

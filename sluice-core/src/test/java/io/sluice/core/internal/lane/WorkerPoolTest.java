@@ -146,6 +146,30 @@ class WorkerPoolTest {
         assertEquals(0, pool.threads());
     }
 
+    /**
+     * An interrupt of the thread that shuts the pool down (a stray one, left by other code on a shared thread) does
+     * not cut the wait short: the shutdown returned at once and left workers running (a flake of the test above).
+     */
+    @Test
+    void shutdownWaitsForTheWorkersThoughTheCallerIsInterruptedAndKeepsTheInterrupt() throws InterruptedException {
+        pool = new WorkerPool("shutdown-test", 2, TimeUnit.MINUTES.toNanos(10));
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        ScriptedInvoker meeting = ScriptedInvoker.of(record -> {
+            bothStarted.countDown();
+            bothStarted.await();
+            return null;
+        });
+        for (int i = 0; i < 2; i++) {
+            new Lane(partition, meeting, pool, null).add(TestRecords.at(i));
+        }
+        partition.awaitCompletions(2);
+        assertEquals(2, pool.threads());
+        Thread.currentThread().interrupt();
+        pool.shutdown(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        assertTrue(Thread.interrupted(), "the caller's interrupt is kept for it");
+        assertEquals(0, pool.threads());
+    }
+
     @Test
     void shutdownDoesNotWaitForAWorkerStuckInAHandler() throws InterruptedException {
         pool = new WorkerPool("shutdown-test", 1, TIMEOUT_NANOS);
