@@ -62,11 +62,14 @@ public record Clusters(KafkaCluster source, KafkaCluster target) {
         });
     }
 
-    /** Each partition's records, in offset order, as a read_committed reader sees them. */
+    /**
+     * Each partition's records, in offset order, as a read_committed reader sees them once every transaction written
+     * so far is decided (the markers of a mirror's last commit land just after the commit returned).
+     */
     public static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> partitions(KafkaCluster cluster, String topic) {
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> byPartition = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : TestRecords.readAll(cluster.clientProperties(Listener.PLAINTEXT), topic,
-                Duration.ofSeconds(30))) {
+        for (ConsumerRecord<byte[], byte[]> r : TestRecords.readAllDecided(
+                cluster.clientProperties(Listener.PLAINTEXT), topic, Duration.ofSeconds(30))) {
             byPartition.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r);
         }
         return byPartition;

@@ -54,7 +54,7 @@ final class ExactlyOnceCheck {
             long produced, String deadLetterTopic, long rejected, Path work) throws Exception {
         long archived = produced - rejected;
         // first, as it waits for the last commit's letters: the audit reads the dead-letter topic read_committed too
-        String letters = deadLetterCount(kafka, deadLetterTopic, rejected);
+        String letters = deadLetterCount(kafka, deadLetterTopic);
         try (StorageBackend backend = storage.open()) {
             AuditReport report = Audit.run(AuditConfig.builder()
                     .kafkaProperties(kafka)
@@ -83,23 +83,15 @@ final class ExactlyOnceCheck {
     }
 
     /**
-     * {@code letters|distinct source (partition, offset)} of the dead-letter topic, read_committed; waits up to 30 s
-     * for {@code expected} letters: the markers of the last commit's transaction land just after it returned, and a
-     * transaction a killed archiver left open hides every later letter until it is aborted.
+     * {@code letters|distinct source (partition, offset)} of the dead-letter topic, read_committed, once every
+     * transaction in it is decided (the markers of the last commit's transaction land just after it returned).
      */
-    private static String deadLetterCount(Map<String, Object> kafka, String topic, long expected)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            List<String> sources = TestRecords.readAll(kafka, topic, Duration.ofSeconds(10)).stream()
-                    .map(r -> header(r, DeadLetterHeaders.SOURCE_PARTITION) + "@"
-                            + header(r, DeadLetterHeaders.SOURCE_OFFSET))
-                    .toList();
-            if (sources.size() >= expected || System.nanoTime() > deadline) {
-                return sources.size() + "|" + new HashSet<>(sources).size();
-            }
-            Thread.sleep(200);
-        }
+    private static String deadLetterCount(Map<String, Object> kafka, String topic) {
+        List<String> sources = TestRecords.readAllDecided(kafka, topic, Duration.ofSeconds(30)).stream()
+                .map(r -> header(r, DeadLetterHeaders.SOURCE_PARTITION) + "@"
+                        + header(r, DeadLetterHeaders.SOURCE_OFFSET))
+                .toList();
+        return sources.size() + "|" + new HashSet<>(sources).size();
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

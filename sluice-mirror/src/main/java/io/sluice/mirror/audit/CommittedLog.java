@@ -2,9 +2,11 @@ package io.sluice.mirror.audit;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,6 +22,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>Threading: one thread; one walk at a time (each walk reassigns the consumer).
  */
 final class CommittedLog implements AutoCloseable {
+
+    /** How often {@link #decidedUpTo} looks again: markers land within milliseconds of a commit. */
+    private static final Duration DECISION_POLL = Duration.ofMillis(50);
+    private static final Comparator<TopicPartition> BY_NAME =
+            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Duration timeout;
@@ -63,6 +70,41 @@ final class CommittedLog implements AutoCloseable {
             return consumer.endOffsets(partitions, timeout);
         } catch (KafkaException e) {
             throw new MirrorAuditException("cannot read the end offsets of the " + side + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The last stable offset of each partition once it reached that partition's {@code logEnds} (its high watermark,
+     * read before): every transaction with records below them decided. A commit returns to the producer before its
+     * markers reach the partitions, so a last stable offset read alone can sit below records whose progress is
+     * already committed, and the audit would call them missing. Waits up to the timeout.
+     *
+     * @throws MirrorAuditException naming each partition a transaction still holds open after the timeout
+     */
+    Map<TopicPartition, Long> decidedUpTo(Map<TopicPartition, Long> logEnds) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Map<TopicPartition, Long> stable = lastStable(logEnds.keySet());
+            List<TopicPartition> open = logEnds.keySet().stream()
+                    .filter(tp -> stable.get(tp) < logEnds.get(tp)).sorted(BY_NAME).toList();
+            if (open.isEmpty()) {
+                return stable;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new MirrorAuditException("a transaction has stayed open for " + timeout.toSeconds()
+                        + " s in the " + side + " at " + open.stream()
+                                .map(tp -> tp + " (from offset " + stable.get(tp) + ")")
+                                .collect(Collectors.joining(", "))
+                        + ", and read_committed readers see nothing past it: a mirror instance frozen or cut off from "
+                        + "the " + side + " keeps it open until the cluster aborts it at its transaction timeout or "
+                        + "another instance takes the partition over; audit again then");
+            }
+            try {
+                Thread.sleep(DECISION_POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MirrorAuditException("interrupted while waiting for the " + side + "'s open transactions", e);
+            }
         }
     }
 

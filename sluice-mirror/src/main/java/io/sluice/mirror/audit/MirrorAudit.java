@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -18,9 +19,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
@@ -54,11 +59,11 @@ public final class MirrorAudit {
             Set<TopicPartition> targetPartitions = targetPartitions(targetAdmin, partitions, config);
             Map<TopicPartition, Long> logStarts = source.logStarts(partitions);
             Map<TopicPartition, Long> sourceEnds = source.lastStable(partitions);
-            // the target's ends before the progress: a copy below them was committed with its progress, so the
-            // progress read after covers it; read the other way round, a running mirror's commit in between left
-            // copies "beyond the progress" (a false difference a user met)
+            // the target's ends before the progress, once every transaction below them is decided: a copy below
+            // them was committed with its progress, so the progress read after covers it; read the other way round, a
+            // running mirror's commit in between left copies "beyond the progress" (a false difference a user met)
             Map<TopicPartition, Long> targetStarts = target.logStarts(targetPartitions);
-            Map<TopicPartition, Long> targetEnds = target.lastStable(targetPartitions);
+            Map<TopicPartition, Long> targetEnds = target.decidedUpTo(logEnds(targetAdmin, targetPartitions, config));
             Map<TopicPartition, Long> progress = config.untilSourceEnd() ? sourceEnds : progress(config, partitions);
             refuseProgressPastTheEnd(source, progress, sourceEnds);
             Map<String, CompactionPolicy> sourcePolicies = CompactionPolicy.of(sourceAdmin,
@@ -172,6 +177,19 @@ public final class MirrorAudit {
             Thread.currentThread().interrupt();
             throw new MirrorAuditException("interrupted while trying to " + what, e);
         }
+    }
+
+    /** The end of each partition's log, undecided transactions and markers included (its high watermark). */
+    private static Map<TopicPartition, Long> logEnds(Admin admin, Set<TopicPartition> partitions,
+            MirrorAuditConfig config) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = answer(admin.listOffsets(latest,
+                new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all(), "read the target's end offsets",
+                config);
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        ends.forEach((tp, info) -> offsets.put(tp, info.offset()));
+        return offsets;
     }
 
     /** How far the mirror copied, where its delivery keeps it; a partition never committed is left out. */

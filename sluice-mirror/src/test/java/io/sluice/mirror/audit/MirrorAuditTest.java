@@ -2,6 +2,7 @@ package io.sluice.mirror.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -120,6 +121,35 @@ class MirrorAuditTest {
         assertEquals(40, audit.copies());
         assertEquals(48, audit.progress(), "the source group's committed offset: the log's end, past the last marker");
         assertEquals(audit.sourceHash(), audit.targetHash());
+    }
+
+    /**
+     * A transaction open in the target hides what follows it from read_committed readers, and a commit's markers land
+     * just after the commit returned: the audit waits for every transaction below the target's log end to be decided,
+     * and names one that stays open instead of comparing what it hides (the audit said clean before).
+     */
+    @Test
+    void aTransactionLeftOpenInTheTargetIsNamedNotLookedPast() throws Exception {
+        String topic = Names.unique("open");
+        source.createTopic(topic, 1);
+        writeInTransactions(topic, 1);
+        MirrorConfig mirror = mirror(topic).build();
+        assertEquals(40, runToEnd(mirror));
+        Map<String, Object> props = new HashMap<>(target.clientProperties(Listener.PLAINTEXT));
+        props.put("transactional.id", Names.unique("stray"));
+        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, bytes("k"), bytes("undecided")));
+            producer.flush();
+            MirrorAuditException open = assertThrows(MirrorAuditException.class,
+                    () -> MirrorAudit.run(MirrorAuditConfig.builder(mirror).timeout(Duration.ofSeconds(2)).build()));
+            assertTrue(open.getMessage().startsWith("a transaction has stayed open for 2 s in the target at " + topic
+                    + "-0 (from offset "), open.getMessage());
+            producer.abortTransaction();
+        }
+        MirrorAuditReport decided = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(decided.clean(), decided::toText);
     }
 
     private MirrorConfig.Builder mirror(String... topics) {

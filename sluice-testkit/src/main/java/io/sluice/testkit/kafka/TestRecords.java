@@ -77,14 +77,31 @@ public final class TestRecords {
 
     /**
      * Reads every partition of {@code topic} from the beginning to the end offsets seen when reading starts
-     * ({@code read_committed}), without a consumer group.
+     * ({@code read_committed}: up to the last stable offset, so not past a transaction still open), without a
+     * consumer group.
      *
      * @throws IllegalStateException when the end is not reached within {@code timeout}
      */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(Map<String, Object> client, String topic,
             Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        readEach(client, topic, timeout, records::add);
+        read(client, topic, timeout, false, records::add);
+        return records;
+    }
+
+    /**
+     * As {@link #readAll}, but to the end of each partition's log as it is when reading starts, once every transaction
+     * written below it is decided: the check of what a transactional writer left once it stopped. Its last commit
+     * returns to the writer before the markers reach the partitions, so reading only up to the last stable offset
+     * right after it can miss that transaction's records (a flake of the mirror's crash test).
+     *
+     * @throws IllegalStateException when the end is not reached within {@code timeout}, naming each partition that a
+     *     transaction still holds open
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> readAllDecided(Map<String, Object> client, String topic,
+            Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        read(client, topic, timeout, true, records::add);
         return records;
     }
 
@@ -95,6 +112,12 @@ public final class TestRecords {
      * @return how many records were read
      */
     public static long readEach(Map<String, Object> client, String topic, Duration timeout,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        return read(client, topic, timeout, false, each);
+    }
+
+    /** Reads to the last stable offsets, or to the log ends once every transaction below them is decided. */
+    private static long read(Map<String, Object> client, String topic, Duration timeout, boolean decided,
             Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Map<String, Object> props = new HashMap<>(client);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -110,12 +133,18 @@ public final class TestRecords {
                     .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+            Map<TopicPartition, Long> end = decided ? logEnds(client, partitions, timeout)
+                    : consumer.endOffsets(partitions, timeout);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {
+                    Map<TopicPartition, Long> stable = consumer.endOffsets(partitions, timeout);
+                    String open = partitions.stream().filter(tp -> stable.get(tp) < end.get(tp))
+                            .map(tp -> tp.partition() + " (stable up to " + stable.get(tp) + " of " + end.get(tp) + ")")
+                            .collect(Collectors.joining(", "));
                     throw new IllegalStateException("did not reach the end of " + topic + " within " + timeout
-                            + ": read " + read + " records, end offsets " + end);
+                            + ": read " + read + " records, end offsets " + end
+                            + (open.isEmpty() ? "" : "; a transaction is still open in partitions " + open));
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     each.accept(r);
@@ -126,6 +155,17 @@ public final class TestRecords {
             consumer.close(CloseOptions.timeout(Duration.ZERO)); // no group to leave, nothing to commit
         }
         return read;
+    }
+
+    /** The end of each partition's log (its high watermark): markers and undecided transactions included. */
+    private static Map<TopicPartition, Long> logEnds(Map<String, Object> client, List<TopicPartition> partitions,
+            Duration timeout) {
+        Map<String, Object> props = new HashMap<>(client);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        try (var ends = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            return ends.endOffsets(partitions, timeout);
+        }
     }
 
     /** The values of {@code records} as strings. */
