@@ -151,11 +151,12 @@ public final class Mirror implements AutoCloseable {
             Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
                     sourceCluster, sourceAdmin, targetAdmin));
             TargetBrokers brokers = new TargetBrokers(TargetReach.GRACE, roles, () -> waits(config, sink, transactions));
+            TargetReach reach = TargetReach.of(config.targetProperties(), writes::producerMetrics,
+                    transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(), brokers);
+            sink.unableToFinishWhen(() -> reach.silenceInWords(System.nanoTime()));
             return new Mirror(config, sourceAdmin, targetAdmin, sink, engine, TopicSync.start(sourceTopics,
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
-                    TargetReach.of(config.targetProperties(), writes::producerMetrics,
-                            transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(),
-                            brokers), roles);
+                    reach, roles);
         } catch (RuntimeException e) {
             roles.close();
             engine.close();

@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "mirror", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a mirror file (docs/mirror-configuration.md): copies its topics from the source cluster "
                 + "to the target, partition p to partition p, exactly once by default. Ctrl-C or SIGTERM drains "
-                + "cleanly (the copies under way are committed) and exits 0 (1 when records were lost at the source "
-                + "before they were copied: a loud gap, docs/mirror.md); a second Ctrl-C stops at once.",
+                + "cleanly (the copies under way are committed; while the target does not answer, at once, and the "
+                + "next start copies them) and exits 0 (1 when records were lost at the source before they were "
+                + "copied: a loud gap, docs/mirror.md); a second Ctrl-C stops at once.",
             "Instances started with the same mirror.name share the partitions. `sluice validate`, `verify` and `lag` "
                     + "take a mirror file too."})
 public final class MirrorCommand implements Callable<Integer> {

@@ -5,6 +5,7 @@ import io.sluice.cli.console.Console;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.progress.ProgressReporter;
 import io.sluice.cli.progress.ProgressSample;
+import io.sluice.core.DrainAbandonedException;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineStats;
 import io.sluice.core.Health;
@@ -240,6 +241,12 @@ public final class EngineRun {
         String totals = story.totals(last, elapsed) + givenUp(engine.stats()) + lagLeft(last);
         if (health == Health.STOPPED) {
             LOG.info("stopped cleanly: {}", totals);
+            return ExitStatus.OK;
+        }
+        if (signalled && engine.failure().orElse(null) instanceof DrainAbandonedException left) {
+            // the stop asked for, and nothing lost: what was not committed is processed again at the next start
+            LOG.warn("stopped without the last commit ({}): {}. What was read since the last commit was let go of. "
+                    + "{}", left.why(), totals, story.uncommittedFate());
             return ExitStatus.OK;
         }
         String why = engine.failure().map(this::describeFailure).orElse("the engine did not stop within the drain "

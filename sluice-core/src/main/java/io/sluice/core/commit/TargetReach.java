@@ -98,6 +98,15 @@ public final class TargetReach {
     }
 
     /**
+     * As {@link #unreachableFor}, in words for a sink that cannot finish ({@link io.sluice.core.sink.Sink#unableToFinish}):
+     * "the target cluster (host:9092) has not answered for 40 s".
+     */
+    public synchronized Optional<String> silenceInWords(long now) {
+        return unreachableFor(now).map(d -> "the target cluster (" + where + ") has not answered for " + d.toSeconds()
+                + " s");
+    }
+
+    /**
      * The brokers of the cluster that owe this run an answer while the others answer, said once the grace has passed,
      * with how long as of {@code now} (nanos); empty when none, or when brokers are not watched. Reads the last look.
      */

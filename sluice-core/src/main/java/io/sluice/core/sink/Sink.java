@@ -101,6 +101,20 @@ public interface Sink extends AutoCloseable {
     default void abandon() {
     }
 
+    /**
+     * Why what the sink holds cannot be finished now, in words (its destination has not answered for a while: "the
+     * target cluster (host:9092) has not answered for 40 s"), or empty. A drain asks while it waits for the sink, a
+     * few times a second, and while this is said does not wait on: it ends without its last commit, lets go of what
+     * was not committed ({@link #abandon}), and the engine ends failed with a
+     * {@link io.sluice.core.DrainAbandonedException}; those records are processed again after a restart. A stop asked
+     * for during an outage of the destination took the drain timeout for each step of the drain (35–66 s) and then
+     * failed anyway. From the consumer thread, during the drain only. The default says nothing, for sinks whose
+     * checkpoints end by themselves.
+     */
+    default Optional<String> unableToFinish() {
+        return Optional.empty();
+    }
+
     /** The whole sink is done (after every partition was closed). */
     @Override
     default void close() throws Exception {

@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -53,6 +54,8 @@ public final class MirrorSink implements Sink {
     private final LongAdder cameFromTarget = new LongAdder();
     /** Set by {@link #abandon}: a checkpoint no longer waits for its copies. */
     private volatile boolean abandoned;
+    /** Why the copies cannot be written now (the target's silence), once the mirror watches it. */
+    private volatile Supplier<Optional<String>> cannotWrite = Optional::empty;
 
     /**
      * @param transactional whether the writes are in the commit point's transactions (exactly once), so that copies
@@ -176,6 +179,17 @@ public final class MirrorSink implements Sink {
     @Override
     public long bufferedBytes(TopicPartition partition) {
         return 0; // the producer holds the copies, within its own buffer.memory
+    }
+
+    /** Where {@link #unableToFinish} learns why the copies cannot be written now: the mirror's watch on the target. */
+    public void unableToFinishWhen(Supplier<Optional<String>> why) {
+        this.cannotWrite = why;
+    }
+
+    /** The target's silence, once it lasted the grace: a drain then stops without waiting for the copies. */
+    @Override
+    public Optional<String> unableToFinish() {
+        return cannotWrite.get();
     }
 
     @Override

@@ -50,5 +50,13 @@ interface CommitPolicy {
     default void relieve(PartitionState partition) {
     }
 
+    /**
+     * From now on each wait for a sink call in a lane runs {@code look} a few times a second: the drain's watch on a
+     * sink that cannot finish ({@link DrainWatch}), which ends the waits by failing the engine. Nothing to do without
+     * a sink.
+     */
+    default void watchWaits(Runnable look) {
+    }
+
     CommitCounts counts();
 }

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 
 /**
  * The workers' messages to the consumer thread: "this record of this partition is done". Taking them moves the
@@ -92,8 +93,15 @@ final class Completions {
      * @return the partitions with records still running
      */
     java.util.List<PartitionState> awaitIdle(Collection<PartitionState> states, long timeoutNanos) {
+        return awaitIdle(states, timeoutNanos, () -> false);
+    }
+
+    /** As {@link #awaitIdle(Collection, long)}, ending the wait early once {@code stopWaiting} says so. */
+    java.util.List<PartitionState> awaitIdle(Collection<PartitionState> states, long timeoutNanos,
+            BooleanSupplier stopWaiting) {
         long deadline = System.nanoTime() + timeoutNanos;
-        while (states.stream().anyMatch(p -> p.running.get() > 0) && System.nanoTime() < deadline) {
+        while (states.stream().anyMatch(p -> p.running.get() > 0) && System.nanoTime() < deadline
+                && !stopWaiting.getAsBoolean()) {
             take();
             try {
                 Thread.sleep(1);

@@ -338,11 +338,18 @@ public final class ConsumerLoop implements Runnable {
             // a failure before or during the drain (a last commit that overran its timeout) lets go of the rest;
             // armed first, so that a failure of the steps below is one too
             failure.whenFailed(this::abandonUncommitted);
+            // a sink that cannot finish (its destination does not answer) is not waited for, step after step
+            DrainWatch watch = new DrainWatch(sink, failure);
+            commits.watchWaits(watch::look);
+            watch.arm();
             Collection<PartitionState> all = new ArrayList<>(partitions.all());
             all.forEach(PartitionState::close);
             pauses.pauseAll();
-            List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos());
-            if (!stuck.isEmpty()) {
+            List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos(), () -> {
+                watch.look();
+                return watch.gaveUp();
+            });
+            if (!stuck.isEmpty() && !watch.gaveUp()) {
                 LOG.warn("records still running after {} s in {}; they stay uncommitted and will be processed again",
                         settings.drainTimeout().toSeconds(), stuck.stream().map(p -> p.partition.toString()).toList());
             }

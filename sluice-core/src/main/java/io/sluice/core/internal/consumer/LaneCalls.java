@@ -26,8 +26,13 @@ final class LaneCalls {
     /** Kafka's default {@code offset.metadata.max.bytes}. */
     private static final int METADATA_LIMIT = 4096;
 
+    /** How often a wait looks at {@link #whileWaiting}. */
+    private static final long LOOK_EVERY_MILLIS = 200;
+
     private final Duration timeout;
     private final Consumer<Throwable> fail;
+    /** Run during each wait, a few times a second; set by {@link #watchWaits}. */
+    private Runnable whileWaiting = () -> { };
 
     LaneCalls(Duration timeout, Consumer<Throwable> fail) {
         this.timeout = timeout;
@@ -122,7 +127,18 @@ final class LaneCalls {
     /** Waits for a lane call; on failure or timeout stops the engine and returns null. */
     <T> T await(PartitionState p, CompletableFuture<T> f) {
         try {
-            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                try {
+                    return f.get(Math.max(0, Math.min(left, LOOK_EVERY_MILLIS)), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (left <= LOOK_EVERY_MILLIS) {
+                        throw e;
+                    }
+                    whileWaiting.run();
+                }
+            }
         } catch (ExecutionException e) {
             fail.accept(failed(p, e.getCause()));
         } catch (TimeoutException e) {
@@ -144,6 +160,11 @@ final class LaneCalls {
                     + EngineLog.words(e.getCause()), e.getCause()));
             return null;
         }
+    }
+
+    /** From now on each {@link #await} runs {@code look} a few times a second while it waits. */
+    void watchWaits(Runnable look) {
+        this.whileWaiting = look;
     }
 
     Duration timeout() {

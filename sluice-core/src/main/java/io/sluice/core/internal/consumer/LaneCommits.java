@@ -78,6 +78,11 @@ final class LaneCommits implements CommitPolicy {
     }
 
     @Override
+    public void watchWaits(Runnable look) {
+        calls.watchWaits(look);
+    }
+
+    @Override
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
         Tracked t = new Tracked();

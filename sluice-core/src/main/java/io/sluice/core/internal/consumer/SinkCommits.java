@@ -68,6 +68,11 @@ final class SinkCommits implements CommitPolicy {
     }
 
     @Override
+    public void watchWaits(Runnable look) {
+        calls.watchWaits(look);
+    }
+
+    @Override
     public void assigned(PartitionState p, OffsetAndMetadata committed) {
         p.lastCommitted = committed;
         p.sinkProgress = new SinkProgress(p.partition, committed == null ? 0 : committed.offset());
