@@ -130,18 +130,7 @@ class WorkerPoolTest {
 
     @Test
     void shutdownEndsEveryIdleWorker() throws InterruptedException {
-        pool = new WorkerPool("shutdown-test", 3, TimeUnit.MINUTES.toNanos(10));
-        CountDownLatch allStarted = new CountDownLatch(3);
-        ScriptedInvoker meeting = ScriptedInvoker.of(record -> {
-            allStarted.countDown();
-            allStarted.await(); // each holds its worker until all three run: three workers
-            return null;
-        });
-        for (int i = 0; i < 3; i++) {
-            new Lane(partition, meeting, pool, null).add(TestRecords.at(i));
-        }
-        partition.awaitCompletions(3);
-        assertEquals(3, pool.threads());
+        startIdleWorkers(3);
         pool.shutdown(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         assertEquals(0, pool.threads());
     }
@@ -152,22 +141,27 @@ class WorkerPoolTest {
      */
     @Test
     void shutdownWaitsForTheWorkersThoughTheCallerIsInterruptedAndKeepsTheInterrupt() throws InterruptedException {
-        pool = new WorkerPool("shutdown-test", 2, TimeUnit.MINUTES.toNanos(10));
-        CountDownLatch bothStarted = new CountDownLatch(2);
-        ScriptedInvoker meeting = ScriptedInvoker.of(record -> {
-            bothStarted.countDown();
-            bothStarted.await();
-            return null;
-        });
-        for (int i = 0; i < 2; i++) {
-            new Lane(partition, meeting, pool, null).add(TestRecords.at(i));
-        }
-        partition.awaitCompletions(2);
-        assertEquals(2, pool.threads());
+        startIdleWorkers(2);
         Thread.currentThread().interrupt();
         pool.shutdown(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         assertTrue(Thread.interrupted(), "the caller's interrupt is kept for it");
         assertEquals(0, pool.threads());
+    }
+
+    /** A pool of {@code n} workers, all started (each held its record until all ran one) and idle now. */
+    private void startIdleWorkers(int n) throws InterruptedException {
+        pool = new WorkerPool("shutdown-test", n, TimeUnit.MINUTES.toNanos(10));
+        CountDownLatch allStarted = new CountDownLatch(n);
+        ScriptedInvoker meeting = ScriptedInvoker.of(record -> {
+            allStarted.countDown();
+            allStarted.await(); // each holds its worker until all run: n workers
+            return null;
+        });
+        for (int i = 0; i < n; i++) {
+            new Lane(partition, meeting, pool, null).add(TestRecords.at(i));
+        }
+        partition.awaitCompletions(n);
+        assertEquals(n, pool.threads());
     }
 
     @Test
