@@ -76,6 +76,7 @@ public final class Merge implements AutoCloseable {
                 commit::transactionalIds).prepare();
         this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending,
                 new TargetBrokers(TargetReach.GRACE, targetRoles, runner::waits));
+        runner.unableToFinishWhen(() -> targetReach.silenceInWords(System.nanoTime()));
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,
@@ -141,6 +142,14 @@ public final class Merge implements AutoCloseable {
      */
     public Optional<Duration> targetUnreachable() {
         return targetReach.unreachableFor(System.nanoTime());
+    }
+
+    /**
+     * Why the stop ({@link #close}) went without the last commits, in words ("the target cluster (host:9092) has not
+     * answered for 40 s"), or empty: what was merged since the last commits is merged again by the next start.
+     */
+    public Optional<String> stoppedWithoutLastCommits() {
+        return runner.leftUncommitted();
     }
 
     /**
@@ -234,11 +243,14 @@ public final class Merge implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            runner.stopping();
             owners.stop();
             joinAll(Duration.ofSeconds(60), threads.subList(threads.size() - 1, threads.size()));
             runner.close();
             readers.forEach(InputReader::stop);
-            joinAll(Duration.ofSeconds(30), threads);
+            // after a stop without the last commits, a worker may be inside a commit the target never answers: it
+            // ends at the commit's own timeout, and nothing waits for it
+            joinAll(runner.leftUncommitted().isPresent() ? Duration.ofSeconds(1) : Duration.ofSeconds(30), threads);
             commit.close();
         } finally {
             targetRoles.close();

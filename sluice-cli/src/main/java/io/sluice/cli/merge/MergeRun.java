@@ -57,6 +57,8 @@ final class MergeRun {
     private final AtomicReference<String> stopReason = new AtomicReference<>();
     /** Whether a signal asked for a stop, at any time: written by the signal's thread. */
     private volatile boolean signalled;
+    /** Why the last stop went without the merge's last commits (its output did not answer), or null. */
+    private volatile String leftUncommitted;
 
     MergeRun(MergeFile file, MergeConfig config, MetricsConfig metrics, Console console) {
         this.file = file;
@@ -258,6 +260,7 @@ final class MergeRun {
         }
         try {
             merge.close();
+            leftUncommitted = merge.stoppedWithoutLastCommits().orElse(null);
             return failure;
         } catch (Exception e) {
             LOG.debug("the merge did not close cleanly", e);
@@ -276,6 +279,14 @@ final class MergeRun {
 
     private int report(MergeCounts counts, Throwable failure, Duration elapsed) {
         String totals = totals(counts, elapsed);
+        if (failure == null && leftUncommitted != null) {
+            if (signalled) { // the stop asked for, and nothing lost: the next start merges it again
+                LOG.warn("stopped without the last commits ({}): {}. What was merged since the last commits was let "
+                        + "go of; the next start merges it again.", leftUncommitted, totals);
+                return ExitStatus.OK;
+            }
+            failure = new IllegalStateException("the merge ended without its last commits: " + leftUncommitted);
+        }
         if (failure == null) {
             LOG.info("stopped cleanly: {}", totals);
             return ExitStatus.OK;

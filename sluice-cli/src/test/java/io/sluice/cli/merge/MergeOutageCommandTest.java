@@ -114,6 +114,46 @@ class MergeOutageCommandTest {
         }
     }
 
+    /**
+     * A stop (SIGTERM) while the output cluster does not answer waited 51 s for the last commits, and then said it
+     * stopped cleanly. Now, once the output has not answered for 15 s, the stop lets the last commits go at once,
+     * says so, exits 0, and the next start merges what was left: every record once.
+     */
+    @Test
+    void aStopWhileTheOutputDoesNotAnswerIsAtOnceAndTheNextStartMergesWhatWasLeft() throws Exception {
+        KafkaCluster east = SharedKafka.second();
+        KafkaCluster west = SharedKafka.cluster();
+        try (KafkaCluster target = KafkaCluster.builder().name("merge-cli-stop-outage").start()) {
+            String westTopic = topicOf50(west, "cli-stop-west");
+            String eastTopic = topicOf50(east, "cli-stop-east");
+            // the stopped merge could not leave the owners group of a cluster that was down: the next start claims
+            // the partition once that member's session is over
+            Path file = mergeFile("merge-cli-stop", List.of("  session-timeout: 6s"), west, westTopic, east,
+                    eastTopic, target);
+            ChildProcess merge = start(file);
+            merge.awaitLogLine(l -> l.contains(" claimed, from "), Duration.ofSeconds(60));
+            awaitVerified(file, 100);
+            target.node(1).stop();
+            TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), eastTopic, 50, 50);
+            TestRecords.produceNumbered(west.clientProperties(Listener.PLAINTEXT), westTopic, 50, 50);
+            merge.awaitLogLine(l -> l.contains("no answer from the target cluster (" + target.bootstrapServers()
+                    + ") for 15 s while records wait to be written"), Duration.ofSeconds(60));
+            long asked = System.nanoTime();
+            int status = merge.stop(Duration.ofSeconds(120));
+            Duration took = Duration.ofNanos(System.nanoTime() - asked);
+            String log = Files.readString(merge.logFile(), StandardCharsets.UTF_8);
+            assertEquals(ExitStatus.OK, status, log);
+            assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "stopped at once, not after " + took + ": " + log);
+            assertTrue(log.contains("stopped without the last commits (the target cluster (" + target.bootstrapServers()
+                    + ") has not answered for "), log);
+
+            target.node(1).start();
+            ChildProcess next = start(file);
+            awaitVerified(file, 200);
+            assertEquals(ExitStatus.OK, next.stop(Duration.ofSeconds(60)));
+        }
+    }
+
     /** A new topic of one partition in {@code cluster}, with 50 numbered records. */
     private static String topicOf50(KafkaCluster cluster, String name) {
         String topic = Names.unique(name);

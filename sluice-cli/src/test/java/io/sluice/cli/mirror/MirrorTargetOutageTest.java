@@ -191,6 +191,44 @@ class MirrorTargetOutageTest {
         }
     }
 
+    /**
+     * The same stop while a commit is under way on the silent target (exactly once: held at the step before the
+     * commit, the target stops, then the commit is let go): the abandon does not cut a commit under way short, and the
+     * close waited for its lane until the commit's own timeout (max.block.ms, a minute). Now nothing waits for it.
+     */
+    @Test
+    void aStopWhileACommitWaitsOnTheSilentTargetIsAtOnce() throws Exception {
+        String topic = Names.unique("stop-commit");
+        source.createTopic(topic, 1);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        Path dir = TestDirs.newDir("mirror-stop-commit");
+        Path release = dir.resolve("release");
+        List<String> jvm = new ArrayList<>(CliChild.JVM);
+        jvm.addAll(List.of("-Dsluice.pause.at=" + CrashPoints.TRANSACTION_BEFORE_COMMIT,
+                "-Dsluice.pause.until=" + release));
+        try (KafkaCluster target = KafkaCluster.builder().name("mirror-stop-commit").start()) {
+            Path file = mirrorFile(dir, topic, target, "exactly-once");
+            try (CliChild mirror = CliChild.start(dir, jvm, "mirror", file.toString(), "--progress-every", "1s")) {
+                mirror.awaitOutput(CrashPoints.PAUSED + CrashPoints.TRANSACTION_BEFORE_COMMIT, Duration.ofSeconds(60));
+                target.node(1).stop();
+                Files.createFile(release);
+                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
+                        Duration.ofSeconds(45));
+                long asked = System.nanoTime();
+                mirror.terminate();
+                assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(90)), mirror.output());
+                Duration took = Duration.ofNanos(System.nanoTime() - asked);
+                assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "stopped at once, not " + took);
+                assertTrue(mirror.output().contains("stopped without the last commit (the target cluster ("
+                        + target.bootstrapServers() + ") has not answered for "), mirror.output());
+            }
+            target.node(1).start();
+            Cli.Result rest = Cli.run("mirror", file.toString(), "--until-end");
+            assertEquals(ExitStatus.OK, rest.status(), rest.out() + rest.err());
+            awaitCopies(target, topic, 100, true);
+        }
+    }
+
     /** A mirror file of {@code topic} into {@code target}, with {@code targetLines} in its target section. */
     private Path mirrorFile(Path dir, String topic, KafkaCluster target, String delivery, String... targetLines)
             throws IOException {

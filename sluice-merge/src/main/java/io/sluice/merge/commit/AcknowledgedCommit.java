@@ -1,12 +1,14 @@
 package io.sluice.merge.commit;
 
 import io.sluice.core.ClusterConnection;
+import io.sluice.core.commit.ProducerCloser;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.owners.OwnersGroup;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -114,6 +116,12 @@ public final class AcknowledgedCommit implements MergeCommit {
                     + "positions committed before, and what this instance wrote since is written again (at least "
                     + "once).", e);
         }
+    }
+
+    /** Closes the producers at once: a flush waiting for the target's answers returns, its sends failed. */
+    @Override
+    public void abandon() {
+        ProducerCloser.closeAtOnce(List.copyOf(producers.values()), "sluice-merge-abandon");
     }
 
     @Override

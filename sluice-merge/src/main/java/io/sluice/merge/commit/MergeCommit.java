@@ -59,6 +59,13 @@ public interface MergeCommit extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * The merge stops without its last commits (the target does not answer): a flush or a commit waiting on the target
+     * stops waiting and throws, and nothing more is committed. What was not committed is merged again by the next
+     * start. From the owners group's thread, once.
+     */
+    void abandon();
+
     /** The partitions are no longer this instance's: revoked after their last commit, or {@code lost}. */
     void release(Collection<TopicPartition> partitions, boolean lost);
 

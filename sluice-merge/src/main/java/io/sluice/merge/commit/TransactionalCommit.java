@@ -71,6 +71,11 @@ public final class TransactionalCommit implements MergeCommit {
     }
 
     @Override
+    public void abandon() {
+        transactions.abandon();
+    }
+
+    @Override
     public void release(Collection<TopicPartition> partitions, boolean lost) {
         transactions.release(partitions, lost);
     }

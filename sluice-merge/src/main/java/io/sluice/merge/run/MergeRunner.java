@@ -24,11 +24,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -50,6 +54,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private static final Logger LOG = LoggerFactory.getLogger("io.sluice.merge");
     private static final Duration CLAIM_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration HAND_OVER = Duration.ofSeconds(60);
+    /** How often a stop's wait for a partition's last commit asks whether the target answers. */
+    private static final Duration LOOK_EVERY = Duration.ofMillis(200);
     /** How often an idle partition's state is committed again: the progress group's offsets expire unrefreshed. */
     private static final Duration RECOMMIT = Duration.ofHours(1);
 
@@ -66,6 +72,12 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private final Map<TopicPartition, OutputPartition> owned = new ConcurrentHashMap<>();
     private List<InputReader> readers = List.of();
     private volatile boolean claimedOnce;
+    /** Why the output cannot be written now (the target's silence), once the merge watches it. */
+    private volatile Supplier<Optional<String>> unableToFinish = Optional::empty;
+    /** Set when the merge stops: a partition's last commit is then not waited for while the target is silent. */
+    private volatile boolean stopping;
+    /** Why the stop went without the last commits; null while it did not. */
+    private volatile String leftUncommitted;
 
     /**
      * @param compressed whether the output producers compress (then only the broker knows a batch's size)
@@ -195,16 +207,69 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         for (TopicPartition output : partitions) {
             readers.forEach(r -> r.remove(output.partition()));
             try {
-                // the worker's last commit may need this thread (at least once: the owners group commits it)
-                owners.await(workers.get(output.partition() % workers.size()).stop(output, commitFirst), HAND_OVER);
+                handOver(workers.get(output.partition() % workers.size()).stop(output, commitFirst));
             } catch (Exception e) {
                 // a handed-over partition whose last commit failed (fenced: the next owner claimed it already) is
                 // only that partition's loss; the next owner's claim reads what is committed
-                LOG.warn("{} handed over without its last commit: {}", output, e.getMessage());
+                if (leftUncommitted == null) {
+                    LOG.warn("{} handed over without its last commit: {}", output, e.getMessage());
+                }
             }
             owned.remove(output);
         }
         commit.release(partitions, !commitFirst);
+    }
+
+    /**
+     * Waits up to {@link #HAND_OVER} for a worker to let a partition go, serving the owners group meanwhile (the
+     * worker's last commit may need this thread: at least once, the group commits it); during a stop, while the target
+     * does not answer, lets go of the last commits instead of waiting on them (a stop during an output outage waited
+     * 46 s, and said it stopped cleanly).
+     */
+    private void handOver(CompletableFuture<Void> done) throws Exception {
+        long deadline = System.nanoTime() + HAND_OVER.toNanos();
+        while (true) {
+            giveUpIfUnableToFinish();
+            if (leftUncommitted != null) {
+                // not waited for: a commit already under way on the target is not cut short by the abandon, and holds
+                // its worker until its own timeout (max.block.ms); its transaction is aborted by the next claim
+                return;
+            }
+            try {
+                owners.await(done, LOOK_EVERY);
+                return;
+            } catch (TimeoutException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new TimeoutException("no answer within " + HAND_OVER.toSeconds() + " s");
+                }
+            }
+        }
+    }
+
+    private void giveUpIfUnableToFinish() {
+        if (!stopping || leftUncommitted != null) {
+            return;
+        }
+        unableToFinish.get().ifPresent(why -> {
+            leftUncommitted = why;
+            LOG.warn("stopping without the last commits: {}; what was not committed is let go of now", why);
+            commit.abandon();
+        });
+    }
+
+    /** Where a stop learns why the output cannot be written now: the merge's watch on the target. */
+    public void unableToFinishWhen(Supplier<Optional<String>> why) {
+        this.unableToFinish = why;
+    }
+
+    /** The merge stops: from now on a partition's last commit is let go of while the target does not answer. */
+    public void stopping() {
+        stopping = true;
+    }
+
+    /** Why the stop went without the last commits, or empty: what was not committed is merged again next time. */
+    public Optional<String> leftUncommitted() {
+        return Optional.ofNullable(leftUncommitted);
     }
 
     /** Stops the workers (after the owners group has let every partition go) and the admin clients. */

@@ -1,6 +1,7 @@
 package io.sluice.core.internal.consumer;
 
 import java.util.Collection;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
 /**
@@ -51,11 +52,11 @@ interface CommitPolicy {
     }
 
     /**
-     * From now on each wait for a sink call in a lane runs {@code look} a few times a second: the drain's watch on a
-     * sink that cannot finish ({@link DrainWatch}), which ends the waits by failing the engine. Nothing to do without
-     * a sink.
+     * From now on each wait for a sink call in a lane asks {@code stopWaiting} a few times a second, and ends when it
+     * says so: the drain's watch on a sink that cannot finish ({@link DrainWatch}), which fails the engine first.
+     * Nothing to do without a sink.
      */
-    default void watchWaits(Runnable look) {
+    default void watchWaits(BooleanSupplier stopWaiting) {
     }
 
     CommitCounts counts();

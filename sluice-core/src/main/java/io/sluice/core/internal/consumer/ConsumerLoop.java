@@ -48,6 +48,8 @@ public final class ConsumerLoop implements Runnable {
 
     private static final Duration IDLE_POLL = Duration.ofMillis(50);
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
+    /** How long a close waits for its workers once the drain gave up on the sink ({@link DrainWatch}). */
+    private static final Duration GIVEN_UP_WAIT = Duration.ofSeconds(1);
 
     /**
      * What the loop itself needs to know.
@@ -85,6 +87,8 @@ public final class ConsumerLoop implements Runnable {
     private final Gaps gaps = new Gaps();
     private final Gauges gauges;
     private final SourceReach reach;
+    /** The drain's watch on a sink that cannot finish. */
+    private final DrainWatch watch;
     /** The assigned partitions without a leader while the cluster answers: the source watch does not hear of them. */
     private final LeaderWatch leaders;
     /** The source brokers that stopped answering while others answer: their partitions keep a leader, unread. */
@@ -112,6 +116,7 @@ public final class ConsumerLoop implements Runnable {
         this.commitPoint = parts.commitPoint();
         this.sink = sink;
         this.topicIds = new TopicIds(admin, settings.drainTimeout());
+        this.watch = new DrainWatch(sink, failure);
         this.commits = sink == null
                 ? new LedgerCommits(commitPoint, parts.commitSettings(), parts.metrics().commitLatency())
                 : commitPoint.commitsInLane()
@@ -339,16 +344,13 @@ public final class ConsumerLoop implements Runnable {
             // armed first, so that a failure of the steps below is one too
             failure.whenFailed(this::abandonUncommitted);
             // a sink that cannot finish (its destination does not answer) is not waited for, step after step
-            DrainWatch watch = new DrainWatch(sink, failure);
-            commits.watchWaits(watch::look);
+            commits.watchWaits(watch::lookAndGiveUp);
             watch.arm();
             Collection<PartitionState> all = new ArrayList<>(partitions.all());
             all.forEach(PartitionState::close);
             pauses.pauseAll();
-            List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos(), () -> {
-                watch.look();
-                return watch.gaveUp();
-            });
+            List<PartitionState> stuck = completions.awaitIdle(all, settings.drainTimeout().toNanos(),
+                    watch::lookAndGiveUp);
             if (!stuck.isEmpty() && !watch.gaveUp()) {
                 LOG.warn("records still running after {} s in {}; they stay uncommitted and will be processed again",
                         settings.drainTimeout().toSeconds(), stuck.stream().map(p -> p.partition.toString()).toList());
@@ -380,7 +382,9 @@ public final class ConsumerLoop implements Runnable {
             } catch (Throwable t) {
                 LOG.warn("closing {}: {}", commitPoint.describe(), t.toString());
             }
-            pool.shutdown(settings.drainTimeout().toMillis());
+            // given up on the sink, a lane may be inside a commit the destination never answers (a commit under way
+            // is not cut short by the abandon): it ends at its own timeout, and the close does not wait for it
+            pool.shutdown(watch.gaveUp() ? GIVEN_UP_WAIT.toMillis() : settings.drainTimeout().toMillis());
             topicIds.close();
             health.set(failure.get() == null ? Health.STOPPED : Health.FAILED);
         }

@@ -64,4 +64,10 @@ final class DrainWatch {
     boolean gaveUp() {
         return gaveUp;
     }
+
+    /** Looks, and says whether the drain gave up: for the waits, which end then. */
+    boolean lookAndGiveUp() {
+        look();
+        return gaveUp;
+    }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
@@ -31,8 +32,8 @@ final class LaneCalls {
 
     private final Duration timeout;
     private final Consumer<Throwable> fail;
-    /** Run during each wait, a few times a second; set by {@link #watchWaits}. */
-    private Runnable whileWaiting = () -> { };
+    /** Asked during each wait, a few times a second, whether to stop waiting; set by {@link #watchWaits}. */
+    private BooleanSupplier stopWaiting = () -> false;
 
     LaneCalls(Duration timeout, Consumer<Throwable> fail) {
         this.timeout = timeout;
@@ -136,7 +137,9 @@ final class LaneCalls {
                     if (left <= LOOK_EVERY_MILLIS) {
                         throw e;
                     }
-                    whileWaiting.run();
+                    if (stopWaiting.getAsBoolean()) {
+                        return null; // the engine failed meanwhile: what this call does no longer counts
+                    }
                 }
             }
         } catch (ExecutionException e) {
@@ -162,9 +165,12 @@ final class LaneCalls {
         }
     }
 
-    /** From now on each {@link #await} runs {@code look} a few times a second while it waits. */
-    void watchWaits(Runnable look) {
-        this.whileWaiting = look;
+    /**
+     * From now on each {@link #await} asks {@code stopWaiting} a few times a second while it waits, and returns null
+     * (as for a failure, which the engine then has) once it says so.
+     */
+    void watchWaits(BooleanSupplier stopWaiting) {
+        this.stopWaiting = stopWaiting;
     }
 
     Duration timeout() {

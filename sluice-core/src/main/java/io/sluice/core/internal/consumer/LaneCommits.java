@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
@@ -78,8 +79,8 @@ final class LaneCommits implements CommitPolicy {
     }
 
     @Override
-    public void watchWaits(Runnable look) {
-        calls.watchWaits(look);
+    public void watchWaits(BooleanSupplier stopWaiting) {
+        calls.watchWaits(stopWaiting);
     }
 
     @Override

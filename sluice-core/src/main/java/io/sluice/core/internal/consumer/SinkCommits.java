@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -68,8 +69,8 @@ final class SinkCommits implements CommitPolicy {
     }
 
     @Override
-    public void watchWaits(Runnable look) {
-        calls.watchWaits(look);
+    public void watchWaits(BooleanSupplier stopWaiting) {
+        calls.watchWaits(stopWaiting);
     }
 
     @Override
