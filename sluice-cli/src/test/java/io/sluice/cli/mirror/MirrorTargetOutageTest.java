@@ -121,14 +121,10 @@ class MirrorTargetOutageTest {
      */
     @Test
     void aCommitWaitingOnATargetThatStoppedAfterEveryCopyWasAcknowledgedIsSaid() throws Exception {
-        String topic = Names.unique("silent-commit");
-        source.createTopic(topic, 1);
-        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        String topic = topicOf100("silent-commit");
         Path dir = TestDirs.newDir("mirror-silent-commit");
         Path release = dir.resolve("release");
-        List<String> jvm = new ArrayList<>(CliChild.JVM);
-        jvm.addAll(List.of("-Dsluice.pause.at=" + CrashPoints.TRANSACTION_BEFORE_COMMIT,
-                "-Dsluice.pause.until=" + release));
+        List<String> jvm = pausedBeforeCommitUntil(release);
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent-commit").start()) {
             // the commit waits for the target as long as the test keeps it down, not a minute (Kafka's default)
             Path file = mirrorFile(dir, topic, target, "exactly-once", "  properties:", "    max.block.ms: 180000");
@@ -170,15 +166,7 @@ class MirrorTargetOutageTest {
                 awaitCopies(target, topic, 100, false);
                 target.node(1).stop();
                 TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 100, 100);
-                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
-                        Duration.ofSeconds(45));
-                long asked = System.nanoTime();
-                mirror.terminate();
-                assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(60)), mirror.output());
-                Duration took = Duration.ofNanos(System.nanoTime() - asked);
-                assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "stopped at once, not " + took);
-                assertTrue(mirror.output().contains("stopped without the last commit (the target cluster ("
-                        + target.bootstrapServers() + ") has not answered for "), mirror.output());
+                assertStopsAtOnceOnceSaidSilent(mirror, target);
                 assertTrue(mirror.output().contains("What was read since the last commit was let go of. Some of "
                         + "their copies may be in the target already; a restart copies them again"), mirror.output());
             }
@@ -198,35 +186,55 @@ class MirrorTargetOutageTest {
      */
     @Test
     void aStopWhileACommitWaitsOnTheSilentTargetIsAtOnce() throws Exception {
-        String topic = Names.unique("stop-commit");
-        source.createTopic(topic, 1);
-        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        String topic = topicOf100("stop-commit");
         Path dir = TestDirs.newDir("mirror-stop-commit");
         Path release = dir.resolve("release");
-        List<String> jvm = new ArrayList<>(CliChild.JVM);
-        jvm.addAll(List.of("-Dsluice.pause.at=" + CrashPoints.TRANSACTION_BEFORE_COMMIT,
-                "-Dsluice.pause.until=" + release));
+        List<String> jvm = pausedBeforeCommitUntil(release);
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-stop-commit").start()) {
             Path file = mirrorFile(dir, topic, target, "exactly-once");
             try (CliChild mirror = CliChild.start(dir, jvm, "mirror", file.toString(), "--progress-every", "1s")) {
                 mirror.awaitOutput(CrashPoints.PAUSED + CrashPoints.TRANSACTION_BEFORE_COMMIT, Duration.ofSeconds(60));
                 target.node(1).stop();
                 Files.createFile(release);
-                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
-                        Duration.ofSeconds(45));
-                long asked = System.nanoTime();
-                mirror.terminate();
-                assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(90)), mirror.output());
-                Duration took = Duration.ofNanos(System.nanoTime() - asked);
-                assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "stopped at once, not " + took);
-                assertTrue(mirror.output().contains("stopped without the last commit (the target cluster ("
-                        + target.bootstrapServers() + ") has not answered for "), mirror.output());
+                assertStopsAtOnceOnceSaidSilent(mirror, target);
             }
             target.node(1).start();
             Cli.Result rest = Cli.run("mirror", file.toString(), "--until-end");
             assertEquals(ExitStatus.OK, rest.status(), rest.out() + rest.err());
             awaitCopies(target, topic, 100, true);
         }
+    }
+
+    /**
+     * Once the mirror said the target does not answer, a SIGTERM stops it within 10 s, with exit 0, saying that it
+     * stopped without the last commit and why.
+     */
+    private static void assertStopsAtOnceOnceSaidSilent(CliChild mirror, KafkaCluster target) throws Exception {
+        mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
+                Duration.ofSeconds(45));
+        long asked = System.nanoTime();
+        mirror.terminate();
+        assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(90)), mirror.output());
+        Duration took = Duration.ofNanos(System.nanoTime() - asked);
+        assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "stopped at once, not " + took);
+        assertTrue(mirror.output().contains("stopped without the last commit (the target cluster ("
+                + target.bootstrapServers() + ") has not answered for "), mirror.output());
+    }
+
+    /** A new source topic of one partition holding 100 numbered records. */
+    private String topicOf100(String name) {
+        String topic = Names.unique(name);
+        source.createTopic(topic, 1);
+        TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
+        return topic;
+    }
+
+    /** The command's JVM options, holding it at the step before each commit until {@code release} exists. */
+    private static List<String> pausedBeforeCommitUntil(Path release) {
+        List<String> jvm = new ArrayList<>(CliChild.JVM);
+        jvm.addAll(List.of("-Dsluice.pause.at=" + CrashPoints.TRANSACTION_BEFORE_COMMIT,
+                "-Dsluice.pause.until=" + release));
+        return jvm;
     }
 
     /** A mirror file of {@code topic} into {@code target}, with {@code targetLines} in its target section. */
