@@ -270,7 +270,9 @@ public final class Mirror implements AutoCloseable {
                 // after a failure no last round: a target that does not answer kept the stop waiting the round's 30 s
                 // after "stopped with an error" (a new user's run); the next start syncs the groups again
                 // (records lost at a gap fail the engine after its last commit: that round is as good as any)
-                boolean failed = engine.failure().filter(f -> !(f instanceof RecordsLostException)).isPresent();
+                // nor while the target is silent: the drain gave up on it (a loss at a gap may be the failure then)
+                boolean failed = engine.failure().filter(f -> !(f instanceof RecordsLostException)).isPresent()
+                        || targetReach.unreachableFor(System.nanoTime()).isPresent();
                 groupSync.ifPresent(failed ? GroupOffsetSync::close : GroupOffsetSync::finish);
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));

@@ -71,6 +71,11 @@ public abstract class ForwardingSink implements Sink {
     }
 
     @Override
+    public Optional<String> unableToFinish() {
+        return delegate.unableToFinish();
+    }
+
+    @Override
     public void close() throws Exception {
         delegate.close();
     }

@@ -229,11 +229,14 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private void handOver(CompletableFuture<Void> done) throws Exception {
         long deadline = System.nanoTime() + HAND_OVER.toNanos();
         while (true) {
-            giveUpIfUnableToFinish();
-            if (leftUncommitted != null) {
-                // not waited for: a commit already under way on the target is not cut short by the abandon, and holds
-                // its worker until its own timeout (max.block.ms); its transaction is aborted by the next claim
-                return;
+            if (!done.isDone()) {
+                giveUpIfUnableToFinish();
+                if (leftUncommitted != null) {
+                    // not waited for: a commit already under way on the target is not cut short by the abandon, and
+                    // holds its worker until its own timeout (max.block.ms); its transaction is aborted by the next
+                    // claim, or lands whole
+                    return;
+                }
             }
             try {
                 owners.await(done, LOOK_EVERY);

@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static io.sluice.core.internal.EngineLog.LOG;
 
+import io.sluice.core.DrainAbandonedException;
 import io.sluice.core.RecordsLostException;
 import io.sluice.core.internal.EngineLog;
 import java.util.concurrent.atomic.AtomicReference;
@@ -67,7 +68,11 @@ public final class EngineFailure {
      * lost at a gap, {@link Gaps}): said in the log, and nothing is let go of, since nothing is left uncommitted.
      */
     void recordCommitted(RecordsLostException lost) {
-        if (first.compareAndSet(null, lost)) {
+        // a drain that gave up on its sink (its destination silent) lost nothing: the records lost at a gap are still
+        // the run's failure, with the way on that they need (else a stop said "nothing lost" and exited 0)
+        Throwable before = first.get();
+        if (before instanceof DrainAbandonedException && first.compareAndSet(before, lost)
+                || first.compareAndSet(null, lost)) {
             // the losses were said in full when found; this says why a stop that committed everything still failed
             LOG.info("engine stopped; it ends failed for the records lost in {}, as said when they were found",
                     lost.losses().stream().map(l -> l.partition().toString()).toList());

@@ -130,15 +130,17 @@ final class LaneCalls {
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
+                if (!f.isDone() && stopWaiting.getAsBoolean()) {
+                    // the engine failed meanwhile: what this call does no longer counts; once given up, each call
+                    // still under way returns at once (a slice of waiting each, partition after partition, added up)
+                    return null;
+                }
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 try {
                     return f.get(Math.max(0, Math.min(left, LOOK_EVERY_MILLIS)), TimeUnit.MILLISECONDS);
                 } catch (TimeoutException e) {
                     if (left <= LOOK_EVERY_MILLIS) {
                         throw e;
-                    }
-                    if (stopWaiting.getAsBoolean()) {
-                        return null; // the engine failed meanwhile: what this call does no longer counts
                     }
                 }
             }
