@@ -229,13 +229,16 @@ final class Report {
             case MIRROR -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
                     new Column("first s", "first_record_seconds", 1, 2),
                     new Column("CPU µs/rec", "cpu_us_per_record", 1, 1),
+                    new Column("w/o JIT µs", "cpu_us_per_record_without_jit", 1, 1),
                     new Column("src broker µs", "source_broker_cpu_us_per_record", 1, 1),
                     new Column("tgt broker µs", "target_broker_cpu_us_per_record", 1, 1),
                     new Column("copies", "target_records", 1, 0),
                     new Column("dups", "duplicates", 1, 0), new Column("re-read", "failover_reread", 1, 0));
             case MERGE -> List.of(new Column("MB/s", "mb_per_sec", 1, 1),
                     new Column("first s", "first_record_seconds", 1, 2),
-                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1), new Column("copies", "target_records", 1, 0),
+                    new Column("CPU µs/rec", "cpu_us_per_record", 1, 1),
+                    new Column("w/o JIT µs", "cpu_us_per_record_without_jit", 1, 1),
+                    new Column("copies", "target_records", 1, 0),
                     new Column("dups", "duplicates", 1, 0), new Column("late", "late_records", 1, 0));
             case ACKS -> List.of(new Column("sent", "sent", 1, 0), new Column("acked", "acknowledged", 1, 0),
                     new Column("lost", "acknowledged_lost", 1, 0), new Column("failed", "unacknowledged", 1, 0),

@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.bench.systems.CompilerThreads;
 import io.sluice.local.process.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +19,9 @@ import java.util.Map;
  * and the reader reads to the end, so that a record copied again after the last one showed counts as a duplicate.
  * The brokers' CPU over the same span is measured beside it ({@link #alsoMeasure}): a copier that makes the brokers
  * work harder (more requests, transactions, larger records) slows every copier on the same cores, and its own CPU
- * time does not show that.
+ * time does not show that. So is the share of the copier's JIT compiler threads ({@link CompilerThreads}): in a copy
+ * of a few seconds they take a large part of the CPU, more for a copier with more code, which a copier that runs for
+ * days pays once.
  *
  * <p>Threading: one thread.
  */
@@ -37,6 +40,7 @@ final class WatchedCopier {
     private final long launched;
     private final ChildProcess copier;
     private long cpuNanos;
+    private long compilingNanos;
     /** Other processes measured over the same span (the brokers), by the name their figure gets. */
     private final Map<String, Long> neighbours = new LinkedHashMap<>();
     private final Map<String, Long> neighbourNanos = new LinkedHashMap<>();
@@ -63,12 +67,17 @@ final class WatchedCopier {
     void await(Duration timeout, String doneLine, WhileRunning whileRunning) throws Exception {
         long[] cpu = new long[2];
         Map<String, Long> neighboursAtFirst = new LinkedHashMap<>();
+        CompilerThreads[] jit = new CompilerThreads[1];
         try {
             watch.awaitAll(timeout, () -> {
                 cpu[0] = cpuNanos(copier.pid());
+                jit[0] = CompilerThreads.watch(copier.pid());
                 neighbours.forEach((name, pid) -> neighboursAtFirst.put(name, cpuNanos(pid)));
             }, () -> !copier.isAlive());
             cpu[1] = cpuNanos(copier.pid());
+            if (jit[0] != null) {
+                compilingNanos = jit[0].cpuNanos();
+            }
             neighbours.forEach((name, pid) -> neighbourNanos.put(name, cpuNanos(pid) - neighboursAtFirst.get(name)));
             if (doneLine != null) {
                 copier.awaitLogLine(line -> line.startsWith(doneLine), timeout);
@@ -78,6 +87,9 @@ final class WatchedCopier {
             throw new IllegalStateException(system + ": " + e.getMessage() + ". Last lines of "
                     + copier.logFile() + ":\n" + tail(copier.logFile()), e);
         } finally {
+            if (jit[0] != null) {
+                jit[0].close();
+            }
             copier.stop(STOP_GRACE);
         }
         watch.drain(timeout);
@@ -93,6 +105,8 @@ final class WatchedCopier {
         r.put("records_per_sec", records / seconds);
         r.put("mb_per_sec", watch.valueBytes() / seconds / 1e6);
         r.put("cpu_us_per_record", cpuNanos / 1e3 / records);
+        // an estimate: the compiler threads sampled every 100 ms (CompilerThreads)
+        r.put("cpu_us_per_record_without_jit", (cpuNanos - compilingNanos) / 1e3 / records);
         neighbourNanos.forEach((name, nanos) -> r.put(name + "_cpu_us_per_record", nanos / 1e3 / records));
         r.put("first_record_seconds", (watch.firstNanos() - launched) / 1e9);
         r.put("target_records", watch.copies());

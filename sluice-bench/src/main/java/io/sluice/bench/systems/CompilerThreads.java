@@ -16,27 +16,41 @@ import java.util.stream.Stream;
  * began later). A thread that ends between two samples loses its last interval. Where there is no {@code /proc}, 0:
  * an estimate, to be read as one.
  *
- * <p>Threading: {@link #watch} from any thread; the samples on a daemon thread of their own; {@link #cpuNanos} from
- * any thread.
+ * <p>The same for another JVM on this machine ({@link #watch(long)}: a copier in a process of its own), read from its
+ * {@code /proc/<pid>/task}.
+ *
+ * <p>Threading: {@link #watch} from any thread; the samples on a daemon thread of their own; {@link #cpuNanos} and
+ * {@link #close} from any thread.
  */
-final class CompilerThreads {
+public final class CompilerThreads implements AutoCloseable {
 
-    private static final Path TASKS = Path.of("/proc/self/task");
     /** Clock ticks per second of {@code /proc}'s times: 100 on Linux's common configurations. */
     private static final long TICKS_PER_SECOND = 100;
     static final long EVERY_MILLIS = 100;
 
+    private final Path tasks;
     private final Map<String, Long> atStart;
     private final Map<String, Long> latest = new HashMap<>();
+    private Thread sampler;
 
-    private CompilerThreads(Map<String, Long> atStart) {
-        this.atStart = atStart;
+    private CompilerThreads(Path tasks) {
+        this.tasks = tasks;
+        this.atStart = sample(tasks);
         latest.putAll(atStart);
     }
 
-    /** Begins watching now. */
+    /** Begins watching this JVM's compiler threads now. */
     static CompilerThreads watch() {
-        CompilerThreads watch = new CompilerThreads(sample());
+        return watching(Path.of("/proc/self/task"));
+    }
+
+    /** Begins watching the compiler threads of the JVM of process {@code pid} now. */
+    public static CompilerThreads watch(long pid) {
+        return watching(Path.of("/proc", Long.toString(pid), "task"));
+    }
+
+    private static CompilerThreads watching(Path tasks) {
+        CompilerThreads watch = new CompilerThreads(tasks);
         Thread sampler = new Thread(() -> {
             while (true) {
                 try {
@@ -44,12 +58,21 @@ final class CompilerThreads {
                 } catch (InterruptedException e) {
                     return;
                 }
-                watch.record(sample());
+                watch.record(sample(tasks));
             }
         }, "bench-jit-sampler");
         sampler.setDaemon(true);
+        synchronized (watch) {
+            watch.sampler = sampler;
+        }
         sampler.start();
         return watch;
+    }
+
+    /** Stops sampling; {@link #cpuNanos} goes on reading once more when asked. */
+    @Override
+    public synchronized void close() {
+        sampler.interrupt();
     }
 
     private synchronized void record(Map<String, Long> sample) {
@@ -57,8 +80,8 @@ final class CompilerThreads {
     }
 
     /** The compiler threads' CPU time since the watch began. */
-    synchronized long cpuNanos() {
-        record(sample());
+    public synchronized long cpuNanos() {
+        record(sample(tasks));
         long ticks = 0;
         for (Map.Entry<String, Long> e : latest.entrySet()) {
             ticks += e.getValue() - atStart.getOrDefault(e.getKey(), 0L);
@@ -67,13 +90,13 @@ final class CompilerThreads {
     }
 
     /** Each compiler thread's user and system ticks now, by thread id. */
-    private static Map<String, Long> sample() {
+    private static Map<String, Long> sample(Path tasks) {
         Map<String, Long> ticks = new HashMap<>();
-        if (!Files.isDirectory(TASKS)) {
+        if (!Files.isDirectory(tasks)) {
             return ticks;
         }
-        try (Stream<Path> tasks = Files.list(TASKS)) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
+        try (Stream<Path> each = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) each::iterator) {
                 long t = compilerTicks(task);
                 if (t >= 0) {
                     ticks.put(task.getFileName().toString(), t);

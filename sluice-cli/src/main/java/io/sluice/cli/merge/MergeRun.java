@@ -303,8 +303,9 @@ final class MergeRun {
         console.clearStatus();
         console.say(config.delivery() == MergeDelivery.EXACTLY_ONCE
                 ? "second signal: stopping at once, without draining. What each output partition merged since its "
-                        + "last commit is in open transactions, which the next start aborts: read_committed readers "
-                        + "never see it, and a restart merges it again from the committed positions."
+                        + "last commit is in transactions whose commit was not seen: each commits with its positions "
+                        + "(one under way may still land) or is aborted by the next start, so read_committed readers "
+                        + "see each record once, and a restart merges the rest from the committed positions."
                 : "second signal: stopping at once, without draining. What each output partition merged since its "
                         + "last commit is written but not committed: a restart writes it again from the committed "
                         + "positions (at-least-once).");

@@ -152,7 +152,8 @@ final class MirrorRun {
             long uncommitted = counts.sent() - counts.copied();
             String notCommitted = uncommitted <= 0 ? "" : String.format(Locale.ROOT, ", %,d more sent %s",
                     uncommitted, config.delivery() == MirrorDelivery.EXACTLY_ONCE
-                            ? "in transactions that did not commit (read_committed readers never see them)"
+                            ? "in transactions whose commit was not seen (each commits with its progress or is "
+                                    + "aborted: read_committed readers see each copy once)"
                             : "without a commit (a restart copies them again)");
             return String.format(Locale.ROOT, "%,d records copied and committed (%s)%s%s, in %.1f s", counts.copied(),
                     Units.bytes(counts.copiedBytes()), notCommitted, back, elapsed.toMillis() / 1000.0);
@@ -173,8 +174,11 @@ final class MirrorRun {
         @Override
         public String uncommittedFate() {
             return config.delivery() == MirrorDelivery.EXACTLY_ONCE
-                    ? "Their copies were in open transactions, which the next start aborts: read_committed readers "
-                            + "never see them, and a restart copies them again from the committed progress."
+                    // a commit under way when the stop let go of it may still land, with its progress: the words
+                    // hold either way
+                    ? "Their copies are in transactions whose commit was not seen: each commits with its progress "
+                            + "(one under way may still have landed) or is aborted by the next start, so read_committed "
+                            + "readers see each copy once, and a restart copies the rest from the committed progress."
                     : "Some of their copies may be in the target already; a restart copies them again "
                             + "(at-least-once).";
         }

@@ -248,8 +248,11 @@ final class TransactionalDelivery implements Delivery {
 
     @Override
     public String uncommittedFate() {
-        return "The records since the last commit are in an open transaction, which the next run aborts: "
-                + "read_committed readers never see them, and it goes on from " + describe(committed) + ".";
+        // a commit under way when the stop came may still land, with its input position: the words hold either way
+        return "The records since the last commit seen are in a transaction whose commit was not seen: it commits "
+                + "with its input position (one under way may still have landed) or the next run aborts it, so "
+                + "read_committed readers see each record once, and the next run goes on from the last committed "
+                + "position (" + describe(committed) + ", or later if that commit landed).";
     }
 
     private String describe(ImportPosition at) {
