@@ -74,10 +74,10 @@ final class WatchedCopier {
                 jit[0] = CompilerThreads.watch(copier.pid());
                 neighbours.forEach((name, pid) -> neighboursAtFirst.put(name, cpuNanos(pid)));
             }, () -> !copier.isAlive());
-            cpu[1] = cpuNanos(copier.pid());
             if (jit[0] != null) {
-                compilingNanos = jit[0].cpuNanos();
+                compilingNanos = jit[0].cpuNanos(); // first: the compiler threads' span lies within the copier's
             }
+            cpu[1] = cpuNanos(copier.pid());
             neighbours.forEach((name, pid) -> neighbourNanos.put(name, cpuNanos(pid) - neighboursAtFirst.get(name)));
             if (doneLine != null) {
                 copier.awaitLogLine(line -> line.startsWith(doneLine), timeout);
@@ -106,7 +106,7 @@ final class WatchedCopier {
         r.put("mb_per_sec", watch.valueBytes() / seconds / 1e6);
         r.put("cpu_us_per_record", cpuNanos / 1e3 / records);
         // an estimate: the compiler threads sampled every 100 ms (CompilerThreads)
-        r.put("cpu_us_per_record_without_jit", (cpuNanos - compilingNanos) / 1e3 / records);
+        r.put("cpu_us_per_record_without_jit", Math.max(0, cpuNanos - compilingNanos) / 1e3 / records);
         neighbourNanos.forEach((name, nanos) -> r.put(name + "_cpu_us_per_record", nanos / 1e3 / records));
         r.put("first_record_seconds", (watch.firstNanos() - launched) / 1e9);
         r.put("target_records", watch.copies());

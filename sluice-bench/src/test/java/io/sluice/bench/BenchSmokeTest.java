@@ -74,6 +74,9 @@ class BenchSmokeTest {
             assertTrue(result.get("first_record_seconds").asDouble() > 0, system + ": " + result);
             // measured, but the smoke form's 2,000 copies can take less CPU than the OS's CPU-time tick (10 ms)
             assertTrue(result.get("cpu_us_per_record").asDouble() >= 0, system + ": " + result);
+            double withoutJit = result.get("cpu_us_per_record_without_jit").asDouble(-1);
+            assertTrue(withoutJit >= 0 && withoutJit <= result.get("cpu_us_per_record").asDouble(),
+                    "the CPU without the JIT compiler's threads is part of the CPU: " + system + ": " + result);
             // the brokers' CPU over the same span, beside the copier's
             assertTrue(result.get("source_broker_cpu_us_per_record").asDouble() >= 0, system + ": " + result);
             assertTrue(result.get("target_broker_cpu_us_per_record").asDouble() >= 0, system + ": " + result);
