@@ -346,6 +346,12 @@ public final class ProduceCommand implements Callable<Integer> {
         }
         try {
             return DeliveryJournal.appendingTo(journal);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // its message is the path alone: "cannot open the journal /x/j: /x/j" said nothing
+            throw new RunFailure("cannot open the journal " + journal + ": its folder "
+                    + journal.toAbsolutePath().getParent() + " does not exist", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new RunFailure("cannot open the journal " + journal + ": this user may not write it", e);
         } catch (IOException e) {
             throw new RunFailure("cannot open the journal " + journal + ": " + e.getMessage(), e);
         }

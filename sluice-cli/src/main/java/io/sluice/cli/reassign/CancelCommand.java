@@ -7,6 +7,7 @@ import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.reassign.execute.Cancellation;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.plan.ReassignmentPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +57,9 @@ final class CancelCommand implements Callable<Integer> {
                     + "nothing to cancel");
             return ExitStatus.OK;
         }
+        ReassignmentPlan plan = JournaledRun.planOf(journalFile);
         return ClusterConnection.with(kafka, spec, admin -> {
+            JournaledRun.requireThisCluster(journalFile, plan, admin, "cancel");
             ProgressView view = new ProgressView(context.console(), Duration.ofSeconds(30));
             try (ClusterJournal topic = new ClusterJournal(admin, kafka.clientProperties(Map.of()), Set.of());
                     Journal journal = Journal.open(journalFile, topic.restoresOnly())) {

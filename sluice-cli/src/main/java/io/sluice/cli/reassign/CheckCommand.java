@@ -2,12 +2,14 @@ package io.sluice.cli.reassign;
 
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
+import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.reassign.check.Leftover;
 import io.sluice.reassign.check.LeftoverCheck;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.plan.PlanFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -65,6 +67,12 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        for (Path journal : journals == null ? List.<Path>of() : journals) {
+            if (!Files.exists(journal)) {
+                // read as empty, it said "clean" of a run it never saw
+                throw new RunFailure("no journal " + journal);
+            }
+        }
         return ClusterConnection.with(kafka, spec, admin -> {
             try (ClusterJournal topic = new ClusterJournal(admin, kafka.clientProperties(Map.of()), Set.of())) {
                 return check(new LeftoverCheck(admin, stallWindow, topic));

@@ -17,7 +17,11 @@ public final class DiskShareValue implements CommandLine.ITypeConverter<Double> 
             double share = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100
                     : Double.parseDouble(t);
             if (!(share > 0 && share <= 1)) {
-                throw new CommandLine.TypeConversionException("a disk share is above 0% and at most 100%, not " + t);
+                // a bare 80 was read as 8,000%: the words named the bounds but not the mistake
+                String meant = !t.endsWith("%") && share > 1 && share <= 100 ? " (for " + t + " percent, write " + t
+                        + "%)" : "";
+                throw new CommandLine.TypeConversionException("a disk share is above 0% and at most 100% (80% or "
+                        + "0.8), not " + t + meant);
             }
             return share;
         } catch (NumberFormatException e) {

@@ -68,12 +68,13 @@ final class ExecuteCommand implements Callable<Integer> {
 
     @Option(names = "--retention-guard", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Give topics pinned by future or missing timestamps, and topics moving to a log dir whose "
-                    + "peak is within 10%% of --max-disk-use, a temporary retention.bytes of (topic bytes / "
-                    + "partitions / replication factor) x allowance until the move ends (default: on).")
+                    + "peak is within 10%% of --max-disk-use, a temporary retention.bytes of the topic's largest "
+                    + "partition (one replica's bytes) x allowance until the move ends (default: on).")
     boolean retentionGuard;
 
     @Option(names = "--retention-allowance", paramLabel = "FACTOR", defaultValue = "1.10",
-            description = "The guard's allowance over a partition's average size (default ${DEFAULT-VALUE}).")
+            description = "The guard's factor over the largest partition's size, at least 1: 1.10 lets each "
+                    + "partition grow 10%% during the move (default ${DEFAULT-VALUE}).")
     double allowance;
 
     @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
@@ -118,8 +119,7 @@ final class ExecuteCommand implements Callable<Integer> {
                 : catchUpTime != null ? Throttles.forCatchUp(Batches.of(plan.moves(), run.batchSize),
                         Math.max(1, catchUpTime.toSeconds()))
                 : 0;
-        ExecuteOptions options = new ExecuteOptions(rate, run.batchSize, retentionGuard, allowance, maxDiskUse,
-                run.poll);
+        ExecuteOptions options = run.options(spec, rate, retentionGuard, allowance, maxDiskUse);
         return ClusterConnection.with(kafka, spec, admin -> {
             Optional<String> otherCluster = PlanFreshness.otherCluster(plan.cluster(), Reassignments.clusterId(admin));
             if (otherCluster.isPresent()) {
@@ -138,7 +138,8 @@ final class ExecuteCommand implements Callable<Integer> {
                 view.note("throttle: " + Units.bytes(rate) + "/s per broker");
             }
             try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
-                    Journal j = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {
+                    Journal j = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE);
+                    SignalStop stop = SignalStop.install(context.console(), journalFile)) {
                 new ReassignmentRun(admin, j, options, view).run(plan);
             } catch (ClusterException e) {
                 throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);

@@ -107,7 +107,12 @@ final class PlanCommand implements Callable<Integer> {
                         + (underWay.size() > 5 ? ", ..." : "") + "): wait for them, or `sluice reassign check`");
             }
             ClusterSnapshot read = new ClusterReader(admin).snapshot();
-            ClusterSnapshot snapshot = logDirCapacity == null ? read : read.withLogDirCapacity(logDirCapacity);
+            ClusterSnapshot snapshot;
+            try {
+                snapshot = logDirCapacity == null ? read : read.withLogDirCapacity(logDirCapacity);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--log-dir-capacity: " + e.getMessage());
+            }
             Goal target = goal.goal();
             List<PartitionMove> moves;
             try {

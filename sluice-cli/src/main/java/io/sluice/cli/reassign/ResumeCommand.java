@@ -6,16 +6,13 @@ import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.execute.ExecuteOptions;
-import io.sluice.reassign.execute.PlanFreshness;
 import io.sluice.reassign.execute.ReassignmentRun;
-import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
 import io.sluice.reassign.journal.JournalMirror;
 import io.sluice.reassign.plan.ReassignmentPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,20 +61,14 @@ final class ResumeCommand implements Callable<Integer> {
             return ExitStatus.OK;
         }
         // the configs come from the journal, as the killed run set them
-        ExecuteOptions options = new ExecuteOptions(0, run.batchSize, false, 1, 1, run.poll);
+        ExecuteOptions options = run.options(spec, 0, false, 1, 1);
+        ReassignmentPlan plan = JournaledRun.planOf(journalFile);
         return ClusterConnection.with(kafka, spec, admin -> {
+            JournaledRun.requireThisCluster(journalFile, plan, admin, "resume");
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
-            ReassignmentPlan plan;
-            try (Journal read = Journal.open(journalFile)) {
-                plan = read.plan().orElseThrow(() -> new RunFailure("the journal " + journalFile + " holds no plan"));
-            }
-            Optional<String> otherCluster = PlanFreshness.otherCluster(plan.cluster(), Reassignments.clusterId(admin));
-            if (otherCluster.isPresent()) {
-                throw new RunFailure("the journal " + journalFile + " is of a run on another cluster: "
-                        + otherCluster.get() + "; resume it with --bootstrap-server of the cluster it was started on");
-            }
             try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
-                    Journal journal = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE)) {
+                    Journal journal = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE);
+                    SignalStop stop = SignalStop.install(context.console(), journalFile)) {
                 new ReassignmentRun(admin, journal, options, view).run(journal.plan().get());
             } catch (ClusterException e) {
                 throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);

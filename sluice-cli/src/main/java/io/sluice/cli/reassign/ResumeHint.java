@@ -15,8 +15,18 @@ final class ResumeHint {
     }
 
     static String of(Path journal) {
-        return "The run stopped midway: the throttles and guards it set stay until `sluice reassign resume " + journal
-                + "` finishes it once the cluster answers (or `sluice reassign cancel " + journal + "` undoes it); "
-                + "`sluice reassign check` lists what is set meanwhile";
+        return "The run stopped midway: the throttles and guards it set stay until " + whatNext(journal,
+                " once the cluster answers");
+    }
+
+    /** After Ctrl-C or SIGTERM: the moves under way go on in the cluster without the command. */
+    static String afterSignal(Path journal) {
+        return "stopped by a signal: the moves under way go on in the cluster, and the throttles and guards this run "
+                + "set stay until " + whatNext(journal, "");
+    }
+
+    private static String whatNext(Path journal, String when) {
+        return "`sluice reassign resume " + journal + "` finishes the run" + when + " (or `sluice reassign cancel "
+                + journal + "` undoes it); `sluice reassign check` lists what is set meanwhile";
     }
 }

@@ -1,7 +1,9 @@
 package io.sluice.cli.reassign;
 
 import io.sluice.cli.config.OptionValues;
+import io.sluice.reassign.execute.ExecuteOptions;
 import java.time.Duration;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,4 +35,17 @@ final class RunFlags {
                     + "sluice-reassign-journal (created on first use), so that `check` finds it from any machine "
                     + "even when the journal file is gone (default: on).")
     boolean journalTopic;
+
+    /**
+     * The run's options with these flags; a value out of range is a usage error (exit 2, in words), found before
+     * anything is asked of the cluster.
+     */
+    ExecuteOptions options(CommandLine.Model.CommandSpec spec, long throttle, boolean retentionGuard, double allowance,
+            double maxDiskUse) {
+        try {
+            return new ExecuteOptions(throttle, batchSize, retentionGuard, allowance, maxDiskUse, poll);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
 }

@@ -85,6 +85,11 @@ public final class ShutdownSignals implements AutoCloseable {
         }
     }
 
+    /** 128 + the number of the last signal received (143 before any): the status a signal's stop exits with. */
+    public int status() {
+        return signalStatus;
+    }
+
     @Override
     public void close() {
         if (starting == this) {

@@ -192,6 +192,14 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.USAGE, noSchema.status(), noSchema.err());
         assertTrue(noSchema.err().contains("there is no schema file no-such.avsc"), noSchema.err());
 
+        // "cannot open the journal /x/j: /x/j" before: the reason was the path again
+        Path noFolder = input.getParent().resolve("no-such-folder").resolve("journal.tsv");
+        Cli.Result journalNowhere = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--journal",
+                noFolder.toString(), input.toString());
+        assertEquals(ExitStatus.FAILURE, journalNowhere.status(), journalNowhere.err());
+        assertTrue(journalNowhere.err().contains("cannot open the journal " + noFolder + ": its folder "
+                + noFolder.toAbsolutePath().getParent() + " does not exist"), journalNowhere.err());
+
         String nobody = "127.0.0.1:" + Ports.free();
         Cli.Result unreachable = Cli.run("produce", "-b", nobody, "-t", topic, input.toString());
         assertEquals(ExitStatus.FAILURE, unreachable.status(), unreachable.err());

@@ -169,8 +169,7 @@ class ReassignClusterTest {
     @Order(3)
     void aRunKilledMidMoveIsCancelledAndTheClusterIsAsBefore() throws Exception {
         String topic = topicOnFirstThree("reassign-cancel", 4, 3_000, 1_000);
-        Path planFile = TestDirs.newDir("reassign-cancel").resolve("plan.json");
-        planToAddBroker4(topic, planFile);
+        Path planFile = plannedToBroker4(topic);
         Map<TopicPartition, List<Integer>> before = replicas(topic);
 
         // a throttle lets a move it has not yet measured go ahead for about ten seconds' worth of its rate (Kafka's
@@ -557,15 +556,7 @@ class ReassignClusterTest {
         Path planFile = TestDirs.newDir("reassign-absent").resolve("plan.json");
         planToAddBroker4(topic, planFile);
         assertTrue(PlanFile.read(planFile).replicaMoves() > 0, "the plan moves replicas to broker 4");
-        ChildProcess run = ChildJvm.builder("reassign-absent")
-                .classpathOfThisJvm()
-                .jvmOptions(JVM)
-                .mainClass(Main.class.getName())
-                .args("reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle",
-                        "64KiB/s", "--poll", "200ms", "--progress-every", "1s")
-                .workDir(planFile.getParent())
-                .build()
-                .start();
+        ChildProcess run = executing("reassign-absent", planFile, "64KiB/s");
         run.awaitLogLine(l -> l.contains("moving " + topic), Duration.ofSeconds(60));
         kafka.node(4).stop();
         try {
@@ -592,6 +583,26 @@ class ReassignClusterTest {
                 .workDir(dir)
                 .build()
                 .start();
+    }
+
+    /** {@code execute} of {@code planFile} in a JVM of its own, under {@code throttle}, with a progress line a second. */
+    private static ChildProcess executing(String name, Path planFile, String throttle) {
+        return ChildJvm.builder(name)
+                .classpathOfThisJvm()
+                .jvmOptions(JVM)
+                .mainClass(Main.class.getName())
+                .args("reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle",
+                        throttle, "--poll", "200ms", "--progress-every", "1s")
+                .workDir(planFile.getParent())
+                .build()
+                .start();
+    }
+
+    /** A plan, in a folder of its own, that adds broker 4 to {@code topic}'s replicas. */
+    private static Path plannedToBroker4(String topic) {
+        Path planFile = TestDirs.newDir(topic).resolve("plan.json");
+        planToAddBroker4(topic, planFile);
+        return planFile;
     }
 
     private static Cli.Result planToAddBroker4(String topic, Path planFile) {
@@ -648,6 +659,83 @@ class ReassignClusterTest {
                 + here + ": plan again on this one"), said);
         assertEquals(made.moves().get(0).from(), replicas(topic).get(new TopicPartition(topic, 0)), "nothing changed");
         assertFalse(Files.exists(Path.of(planFile + ".journal")), "no run began");
+    }
+
+    /**
+     * Mistakes a new user made, each refused in words before anything changed: a journal of a run on another cluster
+     * given to {@code resume} or {@code cancel} ({@code cancel} removed this cluster's throttles), the plan file given
+     * for the journal ({@code cancel} said "cancelled" while the run's moves went on), a retention allowance below 1
+     * (0.5, meant as "half as much again", halved a topic), a batch of 0 (an "unexpected error" with a class name), a
+     * journal file that does not exist ({@code check} said "clean"), a log dir's capacity below what it holds (every
+     * figure of the plan from a wrong start).
+     */
+    @Test
+    @Order(14)
+    void mistakesAreRefusedInWordsBeforeAnythingChanges() throws Exception {
+        String topic = topicOnFirstThree("reassign-mistakes", 1, 100, 1_000);
+        Path planFile = plannedToBroker4(topic);
+        Path dir = planFile.getParent();
+        ReassignmentPlan made = PlanFile.read(planFile);
+
+        Cli.Result planGiven = reassign(ExitStatus.FAILURE, "cancel", planFile.toString());
+        assertTrue(planGiven.err().contains("the file " + planFile + " holds no run: give the run's journal"),
+                planGiven.err());
+
+        Cli.Result allowance = reassign(ExitStatus.USAGE, "execute", planFile.toString(), "--retention-allowance",
+                "0.5");
+        assertTrue(allowance.err().contains("the retention allowance is a factor of at least 1 over the largest "
+                + "partition's size"), allowance.err());
+        Cli.Result batch = reassign(ExitStatus.USAGE, "execute", planFile.toString(), "--batch-size", "0");
+        assertTrue(batch.err().contains("the batch size must be at least 1, not 0"), batch.err());
+        assertFalse((batch.out() + batch.err()).contains("Exception"), batch.err());
+        assertFalse(Files.exists(Path.of(planFile + ".journal")), "no run began");
+
+        Path elsewhere = dir.resolve("elsewhere.journal");
+        try (Journal journal = Journal.open(elsewhere)) {
+            journal.plan(new ReassignmentPlan("Staging-cluster-id0000", made.goal(), made.moves(), made.disks()));
+        }
+        for (String verb : List.of("cancel", "resume")) {
+            Cli.Result refused = reassign(ExitStatus.FAILURE, verb, elsewhere.toString());
+            assertTrue(refused.err().contains("the journal " + elsewhere + " is of a run on another cluster: the plan "
+                    + "was made on the cluster Staging-cluster-id0000"), verb + ": " + refused.err());
+        }
+        assertEquals(1, Journal.read(elsewhere).size(), "nothing was journaled for the refused commands");
+
+        Cli.Result missing = reassign(ExitStatus.FAILURE, "check", "--journal", dir.resolve("typo.journal").toString());
+        assertTrue(missing.err().contains("no journal " + dir.resolve("typo.journal")), missing.err());
+
+        Cli.Result capacity = reassign(ExitStatus.USAGE, "plan", "--add-brokers", "4", "-t", topic, "-o",
+                dir.resolve("small.json").toString(), "--log-dir-capacity", "1KB");
+        assertTrue(capacity.err().contains("--log-dir-capacity: a log dir's capacity of 1,000 bytes is less than "
+                + "broker "), capacity.err());
+        assertEquals(made.moves().get(0).from(), replicas(topic).get(new TopicPartition(topic, 0)), "nothing moved");
+    }
+
+    /**
+     * Ctrl-C or SIGTERM during {@code execute} exited at once without a word, leaving the run's throttles on the brokers
+     * and nothing to say so. Now it says that the moves go on and what stays set, and how to finish or undo the run; the
+     * status is 128 + the signal's number; {@code cancel} then undoes it.
+     */
+    @Test
+    @Order(15)
+    void aSignalStopsARunAtOnceSayingWhatItLeavesSetAndHowToFinishIt() throws Exception {
+        String topic = topicOnFirstThree("reassign-signal", 1, 1_500, 1_000);
+        Path planFile = plannedToBroker4(topic);
+        Path journal = Path.of(planFile + ".journal");
+        Map<TopicPartition, List<Integer>> before = replicas(topic);
+        ChildProcess run = executing("reassign-signal", planFile, "16KiB/s");
+        run.awaitLogLine(l -> l.contains("moving " + topic), Duration.ofSeconds(60));
+        assertEquals(143, run.stop(Duration.ofSeconds(30)), run.tail());
+        String said = run.tail();
+        assertTrue(said.contains("sluice reassign: stopped by a signal: the moves under way go on in the cluster, and "
+                + "the throttles and guards this run set stay until `sluice reassign resume " + journal
+                + "` finishes the run (or `sluice reassign cancel " + journal + "` undoes it)"), said);
+        assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER, "4")).containsKey(Throttles.FOLLOWER_RATE),
+                "the throttle stays, as said");
+
+        reassign(ExitStatus.OK, "cancel", journal.toString());
+        assertEquals(before, replicas(topic), "cancelled: the partition has its replicas back");
+        assertNoThrottleOrOverride(topic);
     }
 
     /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */

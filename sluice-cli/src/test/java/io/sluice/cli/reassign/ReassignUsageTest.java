@@ -34,6 +34,10 @@ class ReassignUsageTest {
         Cli.Result share = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "--max-disk-use", "120%");
         assertEquals(ExitStatus.USAGE, share.status());
         assertTrue(share.err().contains("at most 100%"), share.err());
+        // a bare 80 read as 8,000%: the words named the bounds, not the mistake
+        Cli.Result bare = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "--max-disk-use", "80");
+        assertEquals(ExitStatus.USAGE, bare.status());
+        assertTrue(bare.err().contains("not 80 (for 80 percent, write 80%)"), bare.err());
     }
 
     /**

@@ -22,5 +22,12 @@ public record ExecuteOptions(long throttleBytesPerSecond, int batchSize, boolean
         if (throttleBytesPerSecond < 0) {
             throw new IllegalArgumentException("the throttle must not be negative");
         }
+        if (!(allowance >= 1)) {
+            // below 1 the guard's limit is under the largest partition's size: the brokers delete its oldest records
+            // at once, records no retention had made due (a user's 0.5, meant as "50% more", halved a topic)
+            throw new IllegalArgumentException("the retention allowance is a factor of at least 1 over the largest "
+                    + "partition's size (1.10 lets each partition grow 10% during the move), not " + allowance
+                    + ": below 1 the guard would delete records that are not due");
+        }
     }
 }

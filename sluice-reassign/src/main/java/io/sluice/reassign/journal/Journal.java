@@ -114,6 +114,11 @@ public final class Journal implements AutoCloseable {
     }
 
     public Optional<ReassignmentPlan> plan() {
+        return plan(entries);
+    }
+
+    /** The plan of a journal's entries: none when the file is no run's journal (a plan file, another file). */
+    public static Optional<ReassignmentPlan> plan(List<JournalEntry> entries) {
         return entries.stream().filter(e -> JournalEntry.PLAN.equals(e.event())).map(JournalEntry::plan).findFirst();
     }
 
