@@ -738,6 +738,33 @@ class ReassignClusterTest {
         assertNoThrottleOrOverride(topic);
     }
 
+    /**
+     * A destination broker frozen (SIGSTOP) while moves copy to it: Kafka's admin client may send the run's question
+     * "which moves are under way" to that broker, which holds it; the run then stood still for a minute without a line
+     * and ended with "cannot list partition reassignments: no answer within 60 s" (a new user's run, 1 of 3). Each try
+     * now waits 10 s and the next goes to another broker: the run says the broker does not answer, waits, and
+     * completes once it is thawed.
+     */
+    @Test
+    @Order(16)
+    void aFrozenDestinationBrokerIsSaidAndWaitedForWithoutEndingTheRun() throws Exception {
+        String topic = topicOnFirstThree("reassign-frozen", 2, 1_500, 1_000);
+        Path planFile = plannedToBroker4(topic);
+        ChildProcess run = executing("reassign-frozen", planFile, "64KiB/s");
+        run.awaitLogLine(l -> l.contains("moving " + topic), Duration.ofSeconds(60));
+        kafka.node(4).freeze();
+        try {
+            run.awaitLogLine(l -> l.contains("broker 4 does not answer (stopped, or cut off from here)"),
+                    Duration.ofSeconds(40));
+            assertTrue(run.isAlive(), "the run waits: " + run.tail());
+        } finally {
+            kafka.node(4).thaw();
+        }
+        assertEquals(ExitStatus.OK, run.waitForExit(), run.tail());
+        assertTrue(replicas(topic).values().stream().anyMatch(r -> r.contains(4)), "the moves are done");
+        assertNoThrottleOrOverride(topic);
+    }
+
     /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
     private static Cli.Result reassign(int status, String... args) {
         List<String> line = new ArrayList<>(List.of("reassign"));

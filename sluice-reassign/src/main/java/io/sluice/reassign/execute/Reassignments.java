@@ -12,7 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeLogDirsOptions;
+import org.apache.kafka.clients.admin.ListPartitionReassignmentsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.PartitionReassignment;
@@ -41,10 +43,16 @@ public final class Reassignments {
         this.admin = admin;
     }
 
-    /** The reassignments under way among {@code partitions}, or on the whole cluster when empty. */
+    /**
+     * The reassignments under way among {@code partitions}, or on the whole cluster when empty; asked so that a broker
+     * that holds the question does not hold the run ({@link AdminCalls#getFromAnyBroker}).
+     */
     public Map<TopicPartition, PartitionReassignment> ongoing(Set<TopicPartition> partitions) {
-        return AdminCalls.get(partitions.isEmpty() ? admin.listPartitionReassignments().reassignments()
-                : admin.listPartitionReassignments(partitions).reassignments(), "list partition reassignments");
+        return AdminCalls.getFromAnyBroker(ms -> {
+            ListPartitionReassignmentsOptions options = new ListPartitionReassignmentsOptions().timeoutMs(ms);
+            return (partitions.isEmpty() ? admin.listPartitionReassignments(options)
+                    : admin.listPartitionReassignments(partitions, options)).reassignments();
+        }, "list partition reassignments");
     }
 
     /** Each partition's replicas now; a topic that does not exist has none (the caller names what is missing). */
@@ -73,8 +81,8 @@ public final class Reassignments {
 
     /** The brokers the cluster has now. */
     public static Set<Integer> brokers(Admin admin) {
-        return AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster").stream().map(Node::id)
-                .collect(Collectors.toSet());
+        return AdminCalls.getFromAnyBroker(ms -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms))
+                .nodes(), "describe the cluster").stream().map(Node::id).collect(Collectors.toSet());
     }
 
     public void start(List<PartitionMove> moves) {
