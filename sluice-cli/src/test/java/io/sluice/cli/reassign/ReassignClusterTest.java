@@ -181,10 +181,8 @@ class ReassignClusterTest {
         assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "the moves are under way");
 
-        Cli.Result cancel = reassign(ExitStatus.OK, "cancel", planFile + ".journal");
+        Cli.Result cancel = cancelledBackTo(before, topic, Path.of(planFile + ".journal"));
         assertTrue(cancel.err().contains("cancelled the moves of " + topic), cancel.err());
-        assertEquals(before, replicas(topic), "every partition has its replicas back, in their order");
-        assertNoThrottleOrOverride(topic);
     }
 
     @Test
@@ -598,6 +596,15 @@ class ReassignClusterTest {
                 .start();
     }
 
+    /** {@code cancel} of a run's journal, which must leave every partition with its replicas before, in their order. */
+    private static Cli.Result cancelledBackTo(Map<TopicPartition, List<Integer>> before, String topic, Path journal)
+            throws Exception {
+        Cli.Result cancel = reassign(ExitStatus.OK, "cancel", journal.toString());
+        assertEquals(before, replicas(topic), "every partition has its replicas back, in their order");
+        assertNoThrottleOrOverride(topic);
+        return cancel;
+    }
+
     /** A plan, in a folder of its own, that adds broker 4 to {@code topic}'s replicas. */
     private static Path plannedToBroker4(String topic) {
         Path planFile = TestDirs.newDir(topic).resolve("plan.json");
@@ -733,9 +740,7 @@ class ReassignClusterTest {
         assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER, "4")).containsKey(Throttles.FOLLOWER_RATE),
                 "the throttle stays, as said");
 
-        reassign(ExitStatus.OK, "cancel", journal.toString());
-        assertEquals(before, replicas(topic), "cancelled: the partition has its replicas back");
-        assertNoThrottleOrOverride(topic);
+        cancelledBackTo(before, topic, journal);
     }
 
     /**
