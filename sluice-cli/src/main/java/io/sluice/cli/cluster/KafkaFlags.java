@@ -56,6 +56,11 @@ public final class KafkaFlags {
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(command.commandLine(), String.join("\n", problems));
         }
+        if (bootstrapServers != null && properties != null && properties.containsKey("bootstrap.servers")) {
+            // one of the two would silently win: which cluster the command talks to must not be a guess
+            throw new CommandLine.ParameterException(command.commandLine(), "-X bootstrap.servers names the brokers "
+                    + "a second time: give them once, with -b");
+        }
         Map<String, Object> props = new HashMap<>(base);
         if (properties != null) {
             props.putAll(properties);

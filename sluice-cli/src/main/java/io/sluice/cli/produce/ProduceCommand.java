@@ -265,6 +265,11 @@ public final class ProduceCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", problems));
         }
+        if (properties != null && properties.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
+            // it silently won over -b, so the records went to a cluster the command line did not name
+            throw new IllegalArgumentException("-X " + ProducerConfig.BOOTSTRAP_SERVERS_CONFIG + " names the brokers "
+                    + "a second time: give them once, with -b");
+        }
         if (properties != null && properties.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
             // without --exactly-once nothing begins a transaction, so every send failed; with it, the import has its own
             throw new IllegalArgumentException("-X " + ProducerConfig.TRANSACTIONAL_ID_CONFIG + " is not for sluice "

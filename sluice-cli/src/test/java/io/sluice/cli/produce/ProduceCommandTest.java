@@ -192,6 +192,13 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.USAGE, noSchema.status(), noSchema.err());
         assertTrue(noSchema.err().contains("there is no schema file no-such.avsc"), noSchema.err());
 
+        // it won over -b without a word: the records went to a cluster the command line did not name
+        Cli.Result twice = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "-X",
+                "bootstrap.servers=127.0.0.1:1", input.toString());
+        assertEquals(ExitStatus.USAGE, twice.status(), twice.err());
+        assertTrue(twice.err().contains("-X bootstrap.servers names the brokers a second time: give them once, with -b"),
+                twice.err());
+
         // "cannot open the journal /x/j: /x/j" before: the reason was the path again
         Path noFolder = input.getParent().resolve("no-such-folder").resolve("journal.tsv");
         Cli.Result journalNowhere = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--journal",

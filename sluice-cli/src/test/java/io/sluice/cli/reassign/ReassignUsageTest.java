@@ -34,6 +34,11 @@ class ReassignUsageTest {
         Cli.Result share = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "--max-disk-use", "120%");
         assertEquals(ExitStatus.USAGE, share.status());
         assertTrue(share.err().contains("at most 100%"), share.err());
+        Cli.Result twice = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "-X",
+                "bootstrap.servers=127.0.0.1:2");
+        assertEquals(ExitStatus.USAGE, twice.status());
+        assertTrue(twice.err().contains("-X bootstrap.servers names the brokers a second time: give them once, with -b"),
+                twice.err());
         // a bare 80 read as 8,000%: the words named the bounds, not the mistake
         Cli.Result bare = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--balance", "--max-disk-use", "80");
         assertEquals(ExitStatus.USAGE, bare.status());
