@@ -76,6 +76,19 @@ public final class KafkaFlags {
         return group != null ? group : base;
     }
 
+    /**
+     * Refuses {@code --topic} and {@code --group} for a command that takes what it works on from elsewhere (a plan, a
+     * journal): accepted and ignored, they let a user believe the run was limited to them.
+     *
+     * @param takes what the command works on instead, e.g. "the moves its plan names"
+     */
+    public void refuseTopicsAndGroup(String takes) {
+        if (topics != null || group != null) {
+            throw new CommandLine.ParameterException(command.commandLine(), (topics != null ? "--topic" : "--group")
+                    + " is not for " + command.qualifiedName() + ": it works on " + takes);
+        }
+    }
+
     /** {@code --topic}, else {@code base}. */
     public List<String> topics(List<String> base) {
         return topics != null ? List.copyOf(topics) : base;

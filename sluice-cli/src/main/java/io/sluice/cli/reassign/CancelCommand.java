@@ -48,6 +48,7 @@ final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        kafka.refuseTopicsAndGroup("the moves of the run its journal holds");
         if (!Files.exists(journalFile)) {
             throw new RunFailure("no journal " + journalFile);
         }

@@ -67,6 +67,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        kafka.refuseTopicsAndGroup("every broker and topic of the cluster");
         for (Path journal : journals == null ? List.<Path>of() : journals) {
             if (!Files.exists(journal)) {
                 // read as empty, it said "clean" of a run it never saw

@@ -24,9 +24,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -96,6 +98,7 @@ final class ExecuteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        kafka.refuseTopicsAndGroup("the moves its plan names");
         if (throttle != null && catchUpTime != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --throttle or --catch-up-time, not both");
         }
@@ -125,13 +128,20 @@ final class ExecuteCommand implements Callable<Integer> {
             if (otherCluster.isPresent()) {
                 throw new RunFailure(otherCluster.get() + ": plan again on this one");
             }
-            List<String> stale = new ArrayList<>(PlanFreshness.stale(plan.moves(), new Reassignments(admin).replicas(
-                    plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet()))));
+            Map<TopicPartition, List<Integer>> now = new Reassignments(admin).replicas(
+                    plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet()));
+            List<String> stale = new ArrayList<>(PlanFreshness.stale(plan.moves(), now));
             stale.addAll(PlanFreshness.absentBrokers(plan.moves(), Reassignments.brokers(admin)));
             if (!stale.isEmpty()) {
                 stale.forEach(line -> context.console().say("stale plan: " + line));
                 throw new RunFailure("the cluster changed since the plan was made (or the plan is another "
                         + "cluster's); plan again");
+            }
+            if (plan.moves().stream().allMatch(m -> m.to().equals(now.get(m.topicPartition())))) {
+                // it set and removed throttles and said "done: 5 partitions moved" for a plan executed before
+                context.console().say("nothing to move: every partition of " + planFile + " already has the "
+                        + "replicas the plan gives it (executed before?); nothing was changed");
+                return ExitStatus.OK;
             }
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
             if (rate > 0) {

@@ -51,6 +51,7 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        kafka.refuseTopicsAndGroup("the moves of the run its journal holds");
         if (!Files.exists(journalFile)) {
             throw new RunFailure("no journal " + journalFile);
         }

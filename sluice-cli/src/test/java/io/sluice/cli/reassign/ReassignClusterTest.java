@@ -692,6 +692,10 @@ class ReassignClusterTest {
                 "0.5");
         assertTrue(allowance.err().contains("the retention allowance is a factor of at least 1 over the largest "
                 + "partition's size"), allowance.err());
+        // accepted and ignored: a user believed the run was limited to that topic
+        Cli.Result narrowed = reassign(ExitStatus.USAGE, "execute", planFile.toString(), "-t", "nosuchtopic");
+        assertTrue(narrowed.err().contains("--topic is not for sluice reassign execute: it works on the moves its plan "
+                + "names"), narrowed.err());
         Cli.Result batch = reassign(ExitStatus.USAGE, "execute", planFile.toString(), "--batch-size", "0");
         assertTrue(batch.err().contains("the batch size must be at least 1, not 0"), batch.err());
         assertFalse((batch.out() + batch.err()).contains("Exception"), batch.err());
@@ -768,6 +772,13 @@ class ReassignClusterTest {
         assertEquals(ExitStatus.OK, run.waitForExit(), run.tail());
         assertTrue(replicas(topic).values().stream().anyMatch(r -> r.contains(4)), "the moves are done");
         assertNoThrottleOrOverride(topic);
+
+        // the same plan again under a new journal: it set and removed throttles and said "done: 1 partitions moved"
+        Cli.Result again = reassign(ExitStatus.OK, "execute", planFile.toString(), "--journal",
+                planFile.resolveSibling("again.journal").toString(), "--throttle", "64KiB/s");
+        assertTrue(again.err().contains("nothing to move: every partition of " + planFile + " already has the replicas "
+                + "the plan gives it"), again.err());
+        assertFalse(again.err().contains("set "), "nothing was set: " + again.err());
     }
 
     /** {@code sluice reassign ARGS -b <the cluster>}, which must exit with {@code status}. */
