@@ -35,7 +35,9 @@ import org.apache.kafka.common.TopicPartition;
  * that serve it, that no producer of the run has heard from for the grace within it (since it began, or since the
  * look that saw their last answer when that came after it began), and that hold a request (one written after their
  * last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker is laid on the
- * partition's leader if it is silent (its requests went out before its last answer was seen). A wait
+ * partition's leader if it is silent (its requests went out before its last answer was seen), and a wait for a commit
+ * with no such broker on the silent brokers that serve it and were written a request, seen within the wait, no earlier
+ * than their last answer (a look that sees a request and an answer cannot tell which came first). A wait
  * laid on no broker is said by no one here, and the cluster's answers are then no proof: the cluster-wide watch keeps
  * its say. Each broker blamed is said once, with what waits for it, and once more when it answers again or nothing
  * waits for it any more. Counts are read at looks: a change seen at a look happened after the look before, which is
@@ -93,8 +95,9 @@ public final class TargetBrokers {
     /** When any producer last heard from each broker, and last wrote a request to it: the look before it was seen. */
     private final Map<Integer, Long> heardAt = new HashMap<>();
     private final Map<Integer, Long> askedOfAt = new HashMap<>();
-    /** The look that saw each broker's last answer: the answer came no later. */
+    /** The look that saw each broker's last answer, and its last request: each came no later. */
     private final Map<Integer, Long> heardSeenAt = new HashMap<>();
+    private final Map<Integer, Long> askedSeenAt = new HashMap<>();
     /** Brokers said to hold the run up, and since when. */
     private final Map<Integer, Long> said = new TreeMap<>();
     private long lookedAt;
@@ -168,9 +171,7 @@ public final class TargetBrokers {
                     // wait that began since the last one, so it does not prove the broker answered during that wait
                     boolean heard = name.name().equals("response-total");
                     (heard ? heardAt : askedOfAt).put(broker, since);
-                    if (heard) {
-                        heardSeenAt.put(broker, now);
-                    }
+                    (heard ? heardSeenAt : askedSeenAt).put(broker, now);
                 }
             });
         }
@@ -232,6 +233,14 @@ public final class TargetBrokers {
                 // the partition's own records are unacknowledged: its leader holds them, though its requests went
                 // out before its last answer was seen (five in flight, then silence)
                 suspects = List.of(leader);
+            }
+            if (suspects.isEmpty() && wait.kind() == TargetWait.Kind.COMMIT) {
+                // a commit's request goes out as the answer before it comes in (the records' acknowledgement, then
+                // the commit to the transaction coordinator on the same broker): a look sees both at once and cannot
+                // tell the order. A silent serving broker asked something within the wait is the one that holds it
+                // (seen in CI: the black-holed broker held a commit, was never named, and the wait was unexplained)
+                suspects = serving.stream().distinct()
+                        .filter(b -> silentFor(b, wait.since(), now) && mayHold(b, wait.since())).toList();
             }
             if (suspects.isEmpty()) {
                 unexplained.add(partition); // nothing known holds it: no broker is named, and no proof is claimed
@@ -295,6 +304,17 @@ public final class TargetBrokers {
     /** Whether {@code broker} holds requests: one was written to it after its last response. */
     private boolean holds(int broker) {
         return askedOfAt.getOrDefault(broker, Long.MIN_VALUE) > heardAt.getOrDefault(broker, Long.MIN_VALUE);
+    }
+
+    /**
+     * Whether {@code broker} may hold a request of a wait that began at {@code since}: one was written to it no earlier
+     * than its last answer (in the same interval between two looks, or after it), and the look that saw it came after
+     * the wait began, so that request may belong to the wait.
+     */
+    private boolean mayHold(int broker, long since) {
+        Long asked = askedOfAt.get(broker);
+        return asked != null && asked >= heardAt.getOrDefault(broker, Long.MIN_VALUE)
+                && askedSeenAt.get(broker) > since;
     }
 
     private void judge(long now, Map<Integer, Blame> blamed) {
