@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +37,9 @@ import org.apache.kafka.common.TopicPartition;
  * look that saw their last answer when that came after it began), and that hold a request (one written after their
  * last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker is laid on the
  * partition's leader if it is silent (its requests went out before its last answer was seen), and a wait for a commit
- * with no such broker on the silent brokers that serve it and were written a request, seen within the wait, no earlier
- * than their last answer (a look that sees a request and an answer cannot tell which came first). A wait
+ * with no such broker on the silent brokers that serve it, owe some producer an answer (its counts of requests and
+ * responses differ) and were written a request seen within the wait (a look that sees a request and an answer cannot
+ * tell which came first). A wait
  * laid on no broker is said by no one here, and the cluster's answers are then no proof: the cluster-wide watch keeps
  * its say. Each broker blamed is said once, with what waits for it, and once more when it answers again or nothing
  * waits for it any more. Counts are read at looks: a change seen at a look happened after the look before, which is
@@ -98,6 +100,11 @@ public final class TargetBrokers {
     /** The look that saw each broker's last answer, and its last request: each came no later. */
     private final Map<Integer, Long> heardSeenAt = new HashMap<>();
     private final Map<Integer, Long> askedSeenAt = new HashMap<>();
+    /**
+     * The brokers that some producer had written more requests than they had answered, at the last look: a request
+     * outstanding (or one lost with a dropped connection, which a count cannot tell apart).
+     */
+    private final Set<Integer> owing = new HashSet<>();
     /** Brokers said to hold the run up, and since when. */
     private final Map<Integer, Long> said = new TreeMap<>();
     private long lookedAt;
@@ -152,10 +159,15 @@ public final class TargetBrokers {
         return silent;
     }
 
-    /** Notes, per broker, whether some producer heard from it or wrote it a request since the last look. */
+    /**
+     * Notes, per broker, whether some producer heard from it or wrote it a request since the last look, and whether
+     * some producer is owed an answer by it now.
+     */
     private void count(long since, long now, Collection<? extends Map<MetricName, ? extends Metric>> producers) {
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        owing.clear();
         for (Map<MetricName, ? extends Metric> metrics : producers) {
+            Map<Integer, double[]> requestsAndResponses = new HashMap<>();
             metrics.forEach((name, metric) -> {
                 int broker = broker(name);
                 if (broker < 0) {
@@ -163,15 +175,21 @@ public final class TargetBrokers {
                 }
                 seen.add(metric);
                 double value = ClientMetrics.value(metric);
+                boolean heard = name.name().equals("response-total");
+                requestsAndResponses.computeIfAbsent(broker, b -> new double[2])[heard ? 1 : 0] = value;
                 Double before = counts.put(metric, value);
                 // a producer first seen now was made since the last look (a new claim, a replaced producer): what it
                 // counts happened since then too
                 if (before == null ? value > 0 : before != value) {
                     // it came after the last look, no earlier: an answer seen at this look may have come before a
                     // wait that began since the last one, so it does not prove the broker answered during that wait
-                    boolean heard = name.name().equals("response-total");
                     (heard ? heardAt : askedOfAt).put(broker, since);
                     (heard ? heardSeenAt : askedSeenAt).put(broker, now);
+                }
+            });
+            requestsAndResponses.forEach((broker, counted) -> {
+                if (counted[0] > counted[1]) {
+                    owing.add(broker);
                 }
             });
         }
@@ -237,10 +255,11 @@ public final class TargetBrokers {
             if (suspects.isEmpty() && wait.kind() == TargetWait.Kind.COMMIT) {
                 // a commit's request goes out as the answer before it comes in (the records' acknowledgement, then
                 // the commit to the transaction coordinator on the same broker): a look sees both at once and cannot
-                // tell the order. A silent serving broker asked something within the wait is the one that holds it
-                // (seen in CI: the black-holed broker held a commit, was never named, and the wait was unexplained)
+                // tell the order, and a healthy broker's request and answer are seen at one look as often. A silent
+                // serving broker that owes an answer to a request seen within the wait holds it (seen in CI: the
+                // black-holed broker held a commit, was never named, and the wait was unexplained)
                 suspects = serving.stream().distinct()
-                        .filter(b -> silentFor(b, wait.since(), now) && mayHold(b, wait.since())).toList();
+                        .filter(b -> silentFor(b, wait.since(), now) && mayHold(b, waiting.since())).toList();
             }
             if (suspects.isEmpty()) {
                 unexplained.add(partition); // nothing known holds it: no broker is named, and no proof is claimed
@@ -307,14 +326,12 @@ public final class TargetBrokers {
     }
 
     /**
-     * Whether {@code broker} may hold a request of a wait that began at {@code since}: one was written to it no earlier
-     * than its last answer (in the same interval between two looks, or after it), and the look that saw it came after
-     * the wait began, so that request may belong to the wait.
+     * Whether {@code broker} may hold a request of a wait that began at {@code since} (its true start, before a stall
+     * of this process): some producer is owed an answer by it, and the look that saw its last request came after the
+     * wait began, so that request may belong to the wait.
      */
     private boolean mayHold(int broker, long since) {
-        Long asked = askedOfAt.get(broker);
-        return asked != null && asked >= heardAt.getOrDefault(broker, Long.MIN_VALUE)
-                && askedSeenAt.get(broker) > since;
+        return owing.contains(broker) && askedSeenAt.getOrDefault(broker, Long.MIN_VALUE) > since;
     }
 
     private void judge(long now, Map<Integer, Blame> blamed) {

@@ -210,6 +210,43 @@ class TargetBrokersTest {
         assertEquals(Map.of(2, Duration.ofSeconds(15)), silent(17));
     }
 
+    /**
+     * Every commit waits on broker 2 (the progress group's coordinator), so no producer talks to broker 1 either: both
+     * are silent, and both last had a request and an answer seen at one look. Broker 1 owes no answer: only broker 2 is
+     * named (a skeptical review's case: laying such commits on every silent broker that serves them named broker 1).
+     */
+    @Test
+    void aCommitIsLaidOnTheSilentBrokerThatOwesAnAnswerNotOnOneThatAnsweredEverything() {
+        cluster.answer = new TargetBrokers.Answer(Map.of(1, "h:1", 2, "h:2"), Map.of(T0, 1, T1, 2),
+                Optional.of(new TargetBrokers.Coordinator("progress", 2)), Map.of(T0, 1, T1, 2));
+        look(1, () -> { });
+        waits.put(T0, new TargetWait(TargetWait.Kind.COMMIT, SECOND + SECOND / 2));
+        waits.put(T1, new TargetWait(TargetWait.Kind.COMMIT, SECOND + SECOND / 2));
+        look(2, () -> {
+            producer.answered(1);
+            producer.answered(2);
+            producer.asks(2);
+        });
+        looks(3, 17, () -> { });
+        assertEquals(Map.of(2, Duration.ofMillis(15_500)), silent(17));
+    }
+
+    /** A commit whose request was seen before this process stalled is laid on its broker 15 s after the stall. */
+    @Test
+    void aCommitBegunBeforeAStallIsLaidOnItsBrokerAfterIt() {
+        look(1, () -> { });
+        waitFor(T1, TargetWait.Kind.COMMIT, 2);
+        look(3, () -> {
+            producer.answered(2);
+            producer.asks(2);
+        });
+        looks(4, 10, () -> producer.answered(1));
+        looks(40, 54, () -> producer.answered(1)); // SIGSTOP for half a minute
+        assertEquals(Map.of(), silent(54));
+        look(55, () -> producer.answered(1));
+        assertEquals(Map.of(2, Duration.ofSeconds(15)), silent(55));
+    }
+
     @Test
     void aCommitIsNotLaidOnABrokerLastWrittenToBeforeItBegan() {
         // broker 2 answered its last request between the looks at 0 and 1 s; the commit began at 1.5 s and waits on

@@ -47,7 +47,10 @@ class TargetBrokerSilenceTest {
                 TargetState.await("the first records copied", Duration.ofSeconds(60),
                         () -> mirror.counts().copied() >= 200);
                 try (SourceTopic.Feed feed = topic.feed()) {
-                    TimeUnit.SECONDS.sleep(1);
+                    for (int i = 0; i < 3; i++) { // looked at from before the cut, as a run's progress line does
+                        assertEquals(Optional.empty(), mirror.targetUnreachable());
+                        TimeUnit.SECONDS.sleep(1);
+                    }
                     if (how == Cut.BLACK_HOLE) {
                         target.node(2).proxy().blackhole();
                     } else {
@@ -56,8 +59,11 @@ class TargetBrokerSilenceTest {
                     long cut = System.nanoTime();
                     Optional<Duration> clusterSilent = Optional.empty();
                     while (!mirror.targetBrokersUnanswered().containsKey(2)) {
-                        // each look is the progress line's: it watches the cluster and its brokers
-                        clusterSilent = clusterSilent.or(mirror::targetUnreachable);
+                        // each look is the progress line's: it watches the cluster and its brokers (every second: a
+                        // look only while the cluster was not yet called silent missed the broker named after it)
+                        clusterSilent = look(mirror, clusterSilent);
+                        assertEquals(Optional.empty(), clusterSilent, "broker 1 answers: the target cluster is not "
+                                + "silent, " + Duration.ofNanos(System.nanoTime() - cut).toSeconds() + " s after the cut");
                         assertTrue(System.nanoTime() - cut < Duration.ofSeconds(40).toNanos(),
                                 "broker 2 named within 40 s of the cut; unanswered: "
                                         + mirror.targetBrokersUnanswered());
@@ -67,7 +73,7 @@ class TargetBrokerSilenceTest {
                     System.out.println("[target-broker-cut] " + how + ": broker 2 named after " + named);
                     assertTrue(named.compareTo(Duration.ofSeconds(15)) >= 0, "not before the grace: " + named);
                     for (int i = 0; i < 5; i++) { // five more seconds of looks: still broker 2, not the cluster
-                        clusterSilent = clusterSilent.or(mirror::targetUnreachable);
+                        clusterSilent = look(mirror, clusterSilent);
                         TimeUnit.SECONDS.sleep(1);
                     }
                     assertEquals(Optional.empty(), clusterSilent, "broker 1 answers: the target cluster is not silent");
@@ -94,5 +100,11 @@ class TargetBrokerSilenceTest {
             }
             TargetState.assertExactlyOnce(clusters, config, topic);
         }
+    }
+
+    /** One look, as the progress line's; returns the first silence of the whole target said, if any. */
+    private static Optional<Duration> look(Mirror mirror, Optional<Duration> saidBefore) {
+        Optional<Duration> now = mirror.targetUnreachable();
+        return saidBefore.or(() -> now);
     }
 }
