@@ -123,6 +123,7 @@ public final class Types {
             Long read(Value.Scalar s) throws ValueType.InvalidValue {
                 String text = s.text().trim();
                 String amount = text.endsWith("/s") ? text.substring(0, text.length() - 2) : text;
+                refuseBits(s, amount);
                 try {
                     return size.parse(new Value.Scalar(amount, false, s.variables(), s.position()));
                 } catch (ValueType.InvalidValue e) {
@@ -131,6 +132,43 @@ public final class Types {
                 }
             }
         };
+    }
+
+    /**
+     * A rate's unit with a lowercase b ({@code 50mb/s}, {@code 50Mb/s}) is refused: in a rate it often means bits
+     * (network links are sold in Mb/s), and a replication throttle read as eight times what was meant floods the disks
+     * it is there to spare (a new user's run wrote {@code --throttle 50mb/s}). The size type reads units either way.
+     */
+    private static void refuseBits(Value.Scalar s, String amount) throws ValueType.InvalidValue {
+        Matcher m = SIZE.matcher(amount.trim());
+        if (!m.matches() || m.group(2) == null || !m.group(2).endsWith("b")) {
+            return;
+        }
+        long bits;
+        try {
+            bits = Math.multiplyExact(Long.parseLong(m.group(1)), SIZE_UNITS.get(m.group(2).toLowerCase(Locale.ROOT)));
+        } catch (ArithmeticException | NumberFormatException e) {
+            return; // too large either way: the size type says so
+        }
+        String unit = m.group(2).substring(0, m.group(2).length() - 1);
+        throw new ValueType.InvalidValue(s.quoted() + " is ambiguous: a lowercase b in a rate often means bits. Rates "
+                + "here are bytes per second: write " + m.group(1) + unit.toUpperCase(Locale.ROOT).replace("I", "i")
+                + "B/s for bytes" + (unit.isEmpty() ? "" : ", or " + decimal(bits / 8) + "/s for " + m.group(1)
+                + " " + BITS.get(unit.toLowerCase(Locale.ROOT)) + " a second"));
+    }
+
+    private static final Map<String, String> BITS = Map.of("k", "kilobits", "m", "megabits", "g", "gigabits",
+            "t", "terabits", "ki", "kibibits", "mi", "mebibits", "gi", "gibibits", "ti", "tebibits");
+
+    /** Bytes in the largest decimal unit that holds them whole: {@code 6250KB}, {@code 6MB}, {@code 125B}. */
+    private static String decimal(long bytes) {
+        String[] units = {"B", "KB", "MB", "GB", "TB"};
+        int i = 0;
+        while (i < units.length - 1 && bytes > 0 && bytes % 1000 == 0) {
+            bytes /= 1000;
+            i++;
+        }
+        return bytes + units[i];
     }
 
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");

@@ -128,14 +128,21 @@ final class ExecuteCommand implements Callable<Integer> {
             if (otherCluster.isPresent()) {
                 throw new RunFailure(otherCluster.get() + ": plan again on this one");
             }
-            Map<TopicPartition, List<Integer>> now = new Reassignments(admin).replicas(
+            Reassignments reassignments = new Reassignments(admin);
+            Map<TopicPartition, List<Integer>> now = reassignments.replicas(
                     plan.moves().stream().map(PartitionMove::topic).collect(Collectors.toSet()));
-            List<String> stale = new ArrayList<>(PlanFreshness.stale(plan.moves(), now));
+            List<String> stale = new ArrayList<>(PlanFreshness.stale(plan.moves(), now, reassignments.targets(
+                    plan.moves().stream().map(PartitionMove::topicPartition).collect(Collectors.toSet()))));
             stale.addAll(PlanFreshness.absentBrokers(plan.moves(), Reassignments.brokers(admin)));
             if (!stale.isEmpty()) {
                 stale.forEach(line -> context.console().say("stale plan: " + line));
                 throw new RunFailure("the cluster changed since the plan was made (or the plan is another "
                         + "cluster's); plan again");
+            }
+            if (plan.moves().isEmpty()) {
+                context.console().say("nothing to move: " + planFile + " moves no partition (its topics were balanced "
+                        + "when it was made); nothing was changed");
+                return ExitStatus.OK;
             }
             if (plan.moves().stream().allMatch(m -> m.to().equals(now.get(m.topicPartition())))) {
                 // it set and removed throttles and said "done: 5 partitions moved" for a plan executed before
@@ -154,7 +161,8 @@ final class ExecuteCommand implements Callable<Integer> {
             } catch (ClusterException e) {
                 throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);
             }
-            view.finish("done: " + plan.moves().size() + " partitions moved; every config it changed is restored "
+            view.finish("done: " + plan.moves().size() + (plan.moves().size() == 1 ? " partition" : " partitions")
+                    + " moved; every config it changed is restored "
                     + "(journal " + journalFile + ")");
             return ExitStatus.OK;
         });

@@ -29,6 +29,25 @@ class TypesTest {
         assertEquals("1000B", Sizes.format(1000));
     }
 
+    /** A lowercase b in a rate often means bits: refused with both readings, where a size takes it as bytes. */
+    @Test
+    void ratesRefuseALowercaseB() throws Exception {
+        ValueType<Long> rate = Types.rate(1024);
+        assertEquals(50_000_000L, parse(rate, "50MB/s"));
+        assertEquals(512L << 10, parse(rate, "512KiB/s"));
+        assertEquals(2_000_000L, parse(rate, "2000000"));
+        assertEquals("'50mb/s' is ambiguous: a lowercase b in a rate often means bits. Rates here are bytes per second:"
+                + " write 50MB/s for bytes, or 6250KB/s for 50 megabits a second",
+                assertThrows(ValueType.InvalidValue.class, () -> parse(rate, "50mb/s")).getMessage());
+        assertEquals("'8Mb/s' is ambiguous: a lowercase b in a rate often means bits. Rates here are bytes per second:"
+                + " write 8MB/s for bytes, or 1MB/s for 8 megabits a second",
+                assertThrows(ValueType.InvalidValue.class, () -> parse(rate, "8Mb/s")).getMessage());
+        assertEquals("'64kib/s' is ambiguous: a lowercase b in a rate often means bits. Rates here are bytes per second:"
+                + " write 64KiB/s for bytes, or 8192B/s for 64 kibibits a second",
+                assertThrows(ValueType.InvalidValue.class, () -> parse(rate, "64kib/s")).getMessage());
+        assertEquals(50_000_000L, parse(Types.size(1), "50mb"), "a size is bytes either way");
+    }
+
     @Test
     void durationsShortAndIso() throws Exception {
         ValueType<Duration> d = Types.duration(Duration.ZERO);

@@ -31,10 +31,18 @@ public final class AdminCalls {
      * @param ask the question, given the milliseconds a try may take
      */
     public static <T> T getFromAnyBroker(IntFunction<KafkaFuture<T>> ask, String doing) {
+        return fromAnyBroker(millis -> get(ask.apply(millis), doing), doing);
+    }
+
+    /**
+     * As {@link #getFromAnyBroker}, for a question of several answers (one per topic) that {@code attempt} gathers,
+     * throwing a {@link ClusterException} as {@link #get} does; a try that timed out is made again.
+     */
+    public static <T> T fromAnyBroker(IntFunction<T> attempt, String doing) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (true) {
             try {
-                return get(ask.apply(TRY_MILLIS), doing);
+                return attempt.apply(TRY_MILLIS);
             } catch (ClusterException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException)) {
                     throw e;

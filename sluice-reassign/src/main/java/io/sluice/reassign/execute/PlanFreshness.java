@@ -22,11 +22,23 @@ public final class PlanFreshness {
 
     /** One line per partition that no longer fits; empty when the plan applies. */
     public static List<String> stale(List<PartitionMove> moves, Map<TopicPartition, List<Integer>> now) {
+        return stale(moves, now, Map.of());
+    }
+
+    /**
+     * As {@link #stale(List, Map)}, knowing the targets of the moves under way: a partition moving to the replicas the
+     * plan gives it fits (this plan's own move, started by a run whose journal is gone), though its replicas now are
+     * both sets; it was called stale, as if someone else had moved it.
+     */
+    public static List<String> stale(List<PartitionMove> moves, Map<TopicPartition, List<Integer>> now,
+            Map<TopicPartition, List<Integer>> movingTo) {
         List<String> stale = new ArrayList<>();
         for (PartitionMove move : moves) {
             List<Integer> replicas = now.get(move.topicPartition());
             if (replicas == null) {
                 stale.add(move.topic() + "-" + move.partition() + " no longer exists");
+            } else if (move.to().equals(movingTo.get(move.topicPartition()))) {
+                continue;
             } else if (!replicas.equals(move.from()) && !replicas.equals(move.to())) {
                 stale.add(move.topic() + "-" + move.partition() + " has replicas " + replicas + ", the plan expected "
                         + move.from());

@@ -48,6 +48,8 @@ public final class ReassignmentRun {
     private Set<Integer> unanswered = Set.of();
     /** The brokers that did not answer the last poll, said or not. */
     private Set<Integer> missedOnce = Set.of();
+    /** The bytes copied at this run's first poll, or -1 before it: the time left counts only this run's rate. */
+    private long bytesAtStart = -1;
 
     public ReassignmentRun(Admin admin, Journal journal, ExecuteOptions options, RunListener listener) {
         this.admin = admin;
@@ -100,7 +102,7 @@ public final class ReassignmentRun {
         ledger.restoreAll(listener::note);
         journal.finished();
         listener.progress(new MoveProgress(done, plan.moves().size(), plan.bytesToCopy(), plan.bytesToCopy(),
-                Duration.ofNanos(System.nanoTime() - start)));
+                Math.max(0, bytesAtStart), Duration.ofNanos(System.nanoTime() - start), Set.of()));
     }
 
     /** The retention guard's configs: for topics pinned by their timestamps and topics moving to a tight log dir. */
@@ -178,8 +180,12 @@ public final class ReassignmentRun {
             shown = Math.max(shown, copiedBefore + copies.bytes() + batch.stream()
                     .filter(m -> !ongoing.contains(m.topicPartition())).mapToLong(m -> m.bytes() * m.replicaMoves())
                     .sum());
+            if (bytesAtStart < 0) {
+                bytesAtStart = shown;
+            }
             listener.progress(new MoveProgress(doneBefore + batch.size() - ongoing.size(), plan.moves().size(),
-                    shown, plan.bytesToCopy(), Duration.ofNanos(System.nanoTime() - start)));
+                    shown, plan.bytesToCopy(), bytesAtStart, Duration.ofNanos(System.nanoTime() - start),
+                    unanswered));
             Thread.sleep(options.poll().toMillis());
         }
     }

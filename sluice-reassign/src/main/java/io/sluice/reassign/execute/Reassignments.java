@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeLogDirsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.ListPartitionReassignmentsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
@@ -55,10 +57,30 @@ public final class Reassignments {
         }, "list partition reassignments");
     }
 
-    /** Each partition's replicas now; a topic that does not exist has none (the caller names what is missing). */
+    /**
+     * The replicas each move under way among {@code partitions} goes to, in their order (Kafka lists a moving
+     * partition's replicas as its target, then those it removes).
+     */
+    public Map<TopicPartition, List<Integer>> targets(Set<TopicPartition> partitions) {
+        Map<TopicPartition, List<Integer>> targets = new HashMap<>();
+        ongoing(partitions).forEach((partition, move) -> targets.put(partition, move.replicas().stream()
+                .filter(b -> !move.removingReplicas().contains(b)).toList()));
+        return targets;
+    }
+
+    /**
+     * Each partition's replicas now; a topic that does not exist has none (the caller names what is missing). Asked
+     * as the moves under way are ({@link AdminCalls#fromAnyBroker}): a frozen broker held a new batch's start a minute.
+     */
     public Map<TopicPartition, List<Integer>> replicas(Collection<String> topics) {
+        return AdminCalls.fromAnyBroker(millis -> replicas(topics, millis), "describe the topics");
+    }
+
+    private Map<TopicPartition, List<Integer>> replicas(Collection<String> topics, int millis) {
         Map<TopicPartition, List<Integer>> replicas = new HashMap<>();
-        admin.describeTopics(Set.copyOf(topics)).topicNameValues().forEach((name, future) -> {
+        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(Set.copyOf(topics),
+                new DescribeTopicsOptions().timeoutMs(millis)).topicNameValues();
+        described.forEach((name, future) -> {
             TopicDescription topic;
             try {
                 topic = AdminCalls.get(future, "describe topic " + name);

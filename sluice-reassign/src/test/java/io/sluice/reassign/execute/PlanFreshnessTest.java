@@ -33,4 +33,17 @@ class PlanFreshnessTest {
         assertEquals(List.of("broker 3 is not in the cluster (its brokers: [1, 2])"),
                 PlanFreshness.absentBrokers(moves, Set.of(1, 2)));
     }
+
+    /** This plan's own move under way (its journal deleted): the replicas now are both sets, and the plan fits. */
+    @Test
+    void aPartitionMovingToThePlansReplicasFits() {
+        List<PartitionMove> moves = List.of(new PartitionMove("t", 0, List.of(1, 2), List.of(3, 2), 10),
+                new PartitionMove("t", 1, List.of(1, 2), List.of(3, 2), 10));
+        Map<TopicPartition, List<Integer>> now = Map.of(new TopicPartition("t", 0), List.of(3, 2, 1),
+                new TopicPartition("t", 1), List.of(4, 2, 1));
+        Map<TopicPartition, List<Integer>> movingTo = Map.of(new TopicPartition("t", 0), List.of(3, 2),
+                new TopicPartition("t", 1), List.of(4, 2));
+        assertEquals(List.of("t-1 has replicas [4, 2, 1], the plan expected [1, 2]"),
+                PlanFreshness.stale(moves, now, movingTo), "t-1 moves elsewhere: someone else's move");
+    }
 }
