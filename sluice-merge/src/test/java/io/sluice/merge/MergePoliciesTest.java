@@ -21,10 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -188,6 +190,67 @@ class MergePoliciesTest {
                     + "state is in group '" + config.progressGroup() + "')"), e.getCause().getMessage());
         }
         assertEquals(8, read(config.outputTopic()).size(), "nothing written again");
+    }
+
+    /**
+     * A backfill of old records: the topics the merge creates keep what the inputs keep. Created with the broker's
+     * default (7 days), the output deleted 35-day-old records as soon as they were written, while the merge said
+     * "stopped cleanly" (a new user's run).
+     */
+    @Test
+    void theTopicsTheMergeCreatesKeepWhatTheInputsKeep() throws Exception {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("keep-west"), Names.unique("keep-east")));
+        west.createTopic(new NewTopic(inputs.topics().get(0), 1, (short) 1).configs(Map.of("retention.ms", "-1")));
+        east.createTopic(new NewTopic(inputs.topics().get(1), 1, (short) 1)
+                .configs(Map.of("retention.ms", Long.toString(Duration.ofDays(90).toMillis()))));
+        long old = System.currentTimeMillis() - Duration.ofDays(35).toMillis();
+        inputs.produce(0, 0, new long[] {old, old + 10});
+        inputs.produce(1, 0, new long[] {old + 5});
+        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique("keep-out"))
+                .late(LatePolicy.SIDE_TOPIC, Names.unique("keep-late")).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        for (String topic : List.of(config.outputTopic(), config.lateTopic().get())) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Config kept = west.admin().describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
+                    .get(resource);
+            assertEquals("-1", kept.get("retention.ms").value(), topic + ": as long as the longest input keeps");
+            assertEquals("-1", kept.get("retention.bytes").value(), topic);
+            assertEquals("CreateTime", kept.get("message.timestamp.type").value(), topic);
+        }
+        assertEquals(3, read(config.outputTopic()).size());
+    }
+
+    /**
+     * An input topic deleted and created again holds fewer records than the merge's position: said as such (it read
+     * "offsets 4 to -1 were deleted (retention?)", and advised a new merge name, which writes every record again into
+     * the same output).
+     */
+    @Test
+    void anInputTopicCreatedAgainIsSaidAsSuch() throws Exception {
+        MergeInputs inputs = inputs(1);
+        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique("input-again")).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        String eastTopic = inputs.topics().get(1);
+        east.admin().deleteTopics(List.of(eastTopic)).all().get(30, TimeUnit.SECONDS);
+        while (east.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(eastTopic)) {
+            Thread.sleep(100); // the deletion is under way
+        }
+        east.createTopic(eastTopic, 1);
+        inputs.produce(1, 0, new long[] {T + 50});
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> merge.awaitEnd(Duration.ofSeconds(60)));
+            String words = e.getCause().getMessage();
+            assertTrue(words.contains("input 'east' lost records before they were merged: " + eastTopic + "-0: the "
+                    + "merge's position, offset 4, is past the partition's end (1): the topic was deleted and created "
+                    + "again, or its log was cut"), words);
+            assertTrue(words.contains("merge into a new output topic under a new merge name"), words);
+        }
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.config.Variables;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.pipeline.MergeFile;
+import io.sluice.cli.probe.BootstrapProbe;
+import io.sluice.cli.probe.ClusterRoles;
 import io.sluice.cli.run.EngineRun;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeProgress;
@@ -13,7 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * {@code sluice lag MERGE.yaml}: per output partition and input, the position committed with the output, the input
@@ -36,14 +41,36 @@ public final class MergeLag {
             return Optional.empty();
         }
         MergeConfig config = MergeFile.load(file, variables).config();
+        probe(config);
         try (MergeProgress progress = MergeProgress.of(config, TIMEOUT)) {
             return Optional.of(render(config, progress.read()));
         } catch (IllegalStateException e) {
             throw new RunFailure(e.getMessage(), e);
+        } catch (TimeoutException e) {
+            // its message is null: the report said "is: null" after 35 s (a new user's run)
+            throw new RunFailure("cannot read how far merge " + config.name() + " is: its clusters (the inputs' and "
+                    + "the target) did not all answer within " + TIMEOUT.toSeconds() + " s", e);
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw new RunFailure("cannot read how far merge " + config.name() + " is: " + EngineRun.describe(cause),
                     e);
+        }
+    }
+
+    /**
+     * Each cluster of the merge, asked first whether it answers at all, so that one that is down is named at once
+     * rather than after the report's 30 s (as {@code verify} does).
+     */
+    private static void probe(MergeConfig config) throws RunFailure {
+        BootstrapProbe probe = new BootstrapProbe(Duration.ofSeconds(5));
+        for (Map.Entry<String, Map<String, ?>> cluster : ClusterRoles.of(config).entrySet()) {
+            try {
+                probe.verify(cluster.getValue());
+            } catch (BootstrapProbe.BootstrapException e) {
+                throw new RunFailure("cannot read how far merge " + config.name() + " is: " + cluster.getKey() + " ("
+                        + cluster.getValue().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + "): "
+                        + (e.mismatch() ? "" : "no broker answers: ") + e.getMessage(), e);
+            }
         }
     }
 

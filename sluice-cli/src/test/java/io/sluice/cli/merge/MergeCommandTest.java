@@ -96,6 +96,17 @@ class MergeCommandTest {
         assertEquals(ExitStatus.FAILURE, swapped.status(), swapped.out() + swapped.err());
         assertTrue(swapped.out().contains("was committed by this merge under other inputs or another order key"),
                 swapped.out());
+
+        // lag with an input down names it at once (it said "cannot read how far merge m is: null" after 35 s)
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Path eastDown = Files.writeString(file.resolveSibling("east-down.yaml"),
+                text.replace(east.bootstrapServers(), "127.0.0.1:" + closed));
+        Cli.Result down = Cli.run("lag", eastDown.toString());
+        assertEquals(ExitStatus.FAILURE, down.status(), down.out() + down.err());
+        assertTrue(down.err().contains("input 'east' (127.0.0.1:" + closed + "): no broker answers: "), down.err());
     }
 
     @Test

@@ -408,10 +408,25 @@ public final class InputReader implements Runnable {
 
     private String lostRange(OffsetOutOfRangeException e) {
         StringBuilder s = new StringBuilder("input '" + input.name() + "' lost records before they were merged: ");
-        Map<TopicPartition, Long> earliest = consumer.beginningOffsets(e.offsetOutOfRangePartitions().keySet());
-        e.offsetOutOfRangePartitions().forEach((tp, at) -> s.append(tp).append(" offsets ").append(at).append(" to ")
-                .append(earliest.getOrDefault(tp, -1L) - 1).append(" were deleted (retention?) "));
-        return s.append("— they are not in the output. To go on without them, merge under a new name or reset the "
-                + "merge's progress; nothing was skipped silently.").toString();
+        Set<TopicPartition> partitions = e.offsetOutOfRangePartitions().keySet();
+        Map<TopicPartition, Long> earliest = consumer.beginningOffsets(partitions);
+        Map<TopicPartition, Long> latest = consumer.endOffsets(partitions);
+        e.offsetOutOfRangePartitions().forEach((tp, at) -> {
+            long first = earliest.getOrDefault(tp, -1L);
+            long end = latest.getOrDefault(tp, -1L);
+            if (end >= 0 && at > end) {
+                // past the log's end: "offsets 68 to -1 were deleted (retention?)" told a new user nothing
+                s.append(tp).append(": the merge's position, offset ").append(at).append(", is past the partition's")
+                        .append(" end (").append(end).append("): the topic was deleted and created again, or its log")
+                        .append(" was cut; ");
+            } else {
+                s.append(tp).append(" offsets ").append(at).append(" to ").append(first - 1).append(" were deleted")
+                        .append(" (retention, or kafka-delete-records); ");
+            }
+        });
+        // a new name alone merges every input record again into the same output, beside the ones there
+        return s.append("they are not in the output. To go on without them, merge into a new output topic under a "
+                + "new merge name (a new name into this output would write its records a second time); nothing was "
+                + "skipped silently.").toString();
     }
 }

@@ -21,6 +21,8 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The topics a merge needs, checked before anything is read: every input with the same partition count (partition p
@@ -32,6 +34,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class MergeTopics {
 
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.merge");
     private static final long TIMEOUT_SECONDS = 30;
     /** The headers the merge adds to a record (provenance, a late flag, a reason), with room to spare. */
     private static final long HEADER_ROOM = 4096;
@@ -45,10 +48,10 @@ public final class MergeTopics {
     }
 
     /**
-     * The inputs' common partition count, the largest record batch any of their topics takes (0: unknown), and their
-     * topics' IDs with the input each belongs to.
+     * The inputs' common partition count, the largest record batch any of their topics takes (0: unknown), their
+     * topics' IDs with the input each belongs to, and how long and how much of them their topics keep.
      */
-    private record InputTopics(int partitions, long largestMessageBytes, Map<Uuid, String> ids) {
+    private record InputTopics(int partitions, long largestMessageBytes, Map<Uuid, String> ids, Retention retention) {
 
         /** A refusal when {@code topic} is one of the inputs' own topics (the same ID: the same topic, same cluster). */
         Optional<String> readBy(String role, String topic, Optional<TopicDescription> description) {
@@ -68,10 +71,15 @@ public final class MergeTopics {
         int partitions = inputs.partitions();
         Admin target = Admin.create(ClusterConnection.of(config.targetProperties()));
         try {
-            // what an input took, the output takes, with room for the headers the merge adds
-            Map<String, String> accept = inputs.largestMessageBytes() == 0 ? Map.of()
-                    : Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-                            Long.toString(inputs.largestMessageBytes() + HEADER_ROOM));
+            // what an input took, the output takes, with room for the headers the merge adds; and it keeps what the
+            // inputs keep: created with the broker's default (7 days), it deleted a merged backfill of 35-day-old
+            // records as soon as they were written, while the merge said "stopped cleanly" (a new user's run)
+            Map<String, String> accept = new HashMap<>(inputs.retention().topicConfig());
+            accept.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime");
+            if (inputs.largestMessageBytes() != 0) {
+                accept.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.toString(inputs.largestMessageBytes()
+                        + HEADER_ROOM));
+            }
             refuseInputs(inputs, target, config);
             int output = ensure(target, config.outputTopic(), partitions, config, accept);
             if (output != partitions) {
@@ -81,6 +89,8 @@ public final class MergeTopics {
             if (logAppendTime(outputConfig)) {
                 throw new IllegalArgumentException(logAppendTimeRefused(config.outputTopic()));
             }
+            inputs.retention().shorterIn(config.outputTopic(), longValue(outputConfig,
+                    TopicConfig.RETENTION_MS_CONFIG, -1)).ifPresent(warning -> LOG.warn("{}", warning));
             int late = config.lateTopic().isPresent()
                     ? ensure(target, config.lateTopic().get(), partitions, config, accept) : 0;
             int dead = config.deadLetterTopic().isPresent()
@@ -165,6 +175,7 @@ public final class MergeTopics {
         boolean differ = false;
         long largest = 0;
         Map<Uuid, String> ids = new HashMap<>();
+        Retention retention = Retention.NONE;
         for (MergeInput input : config.inputs()) {
             Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()));
             try {
@@ -179,8 +190,10 @@ public final class MergeTopics {
                 counts.add(input.name() + " " + n);
                 differ |= partitions >= 0 && n != partitions;
                 partitions = Math.max(partitions, n);
-                largest = Math.max(largest, longValue(configOf(admin, input.topic()),
-                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, 0));
+                Config topicConfig = configOf(admin, input.topic());
+                largest = Math.max(largest, longValue(topicConfig, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, 0));
+                retention = retention.and(input.name(), longValue(topicConfig, TopicConfig.RETENTION_MS_CONFIG, -1),
+                        longValue(topicConfig, TopicConfig.RETENTION_BYTES_CONFIG, -1));
             } finally {
                 closeNow(admin);
             }
@@ -190,7 +203,7 @@ public final class MergeTopics {
                     ", ", counts) + "): partition p of each input merges into partition p of the output, so they must "
                     + "be equal");
         }
-        return new InputTopics(partitions, largest, ids);
+        return new InputTopics(partitions, largest, ids, retention);
     }
 
     private static String countDiffers(MergeConfig config, int output, int partitions) {
