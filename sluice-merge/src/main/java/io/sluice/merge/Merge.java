@@ -10,6 +10,7 @@ import io.sluice.merge.commit.TransactionalCommit;
 import io.sluice.merge.owners.OwnersGroup;
 import io.sluice.merge.read.InputReader;
 import io.sluice.merge.run.MergeRunner;
+import io.sluice.merge.state.OtherMergesOutput;
 import io.sluice.merge.topics.MergeTopics;
 import io.sluice.merge.write.MergeCounts;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running merge: inputs read on their own threads ({@link InputReader}), output partitions owned through the
@@ -33,6 +36,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * any thread.
  */
 public final class Merge implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.sluice.merge");
 
     private final MergeConfig config;
     private final MergeCommit commit;
@@ -111,6 +116,14 @@ public final class Merge implements AutoCloseable {
                     + config.inputs().size());
         }
         MergeTopics.Layout layout = MergeTopics.prepare(config);
+        Optional<String> others = OtherMergesOutput.problem(config, Duration.ofSeconds(30));
+        if (others.isPresent()) {
+            if (OtherMergesOutput.refuses(config)) {
+                throw new IllegalArgumentException(others.get());
+            }
+            LOG.warn("{}; at least once it goes on (records this merge wrote before its first commit are its own, "
+                    + "and are written again)", others.get());
+        }
         Merge merge = new Merge(config, layout, ownersMember, counts);
         merge.run();
         return merge;

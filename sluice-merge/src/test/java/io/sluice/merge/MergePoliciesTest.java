@@ -9,6 +9,7 @@ import io.sluice.local.kafka.Listener;
 import io.sluice.merge.audit.MergeAudit;
 import io.sluice.merge.audit.MergeAuditReport;
 import io.sluice.merge.order.EventTime;
+import io.sluice.merge.state.CommittedStates;
 import io.sluice.merge.topics.MergeTopics;
 import io.sluice.merge.write.MergeHeaders;
 import io.sluice.testkit.Names;
@@ -250,6 +251,30 @@ class MergePoliciesTest {
                     + "merge's position, offset 4, is past the partition's end (1): the topic was deleted and created "
                     + "again, or its log was cut"), words);
             assertTrue(words.contains("merge into a new output topic under a new merge name"), words);
+        }
+    }
+
+    /**
+     * A new merge name into an output another merge wrote: exactly once it is refused, before anything is written (a
+     * new user's renamed merge wrote 600,000 records a second time, and validate --connect said the state fits).
+     */
+    @Test
+    void aNewMergeNameIntoAnOutputAnotherMergeWroteIsRefused() throws Exception {
+        MergeInputs inputs = inputs(1);
+        MergeConfig first = inputs.merge(Names.unique("m"), west, Names.unique("renamed")).build();
+        try (Merge merge = Merge.start(first, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        MergeConfig renamed = first.toBuilder().name(Names.unique("m")).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Merge.start(renamed, MergeInputs.quickMember()));
+        assertTrue(e.getMessage().startsWith("the output topic '" + first.outputTopic() + "' holds records that merge '"
+                + renamed.name() + "' did not commit (merge '" + first.name() + "' committed into it)"), e.getMessage());
+        assertTrue(CommittedStates.problems(renamed, Duration.ofSeconds(30)).contains(e.getMessage()),
+                "validate --connect says so beforehand");
+        assertEquals(8, read(first.outputTopic()).size(), "nothing written again");
+        try (Merge again = Merge.start(first, MergeInputs.quickMember())) { // the merge that wrote them goes on
+            assertTrue(again.awaitEnd(Duration.ofSeconds(60)));
         }
     }
 

@@ -77,7 +77,8 @@ public final class MergeKeys {
             "The merge's name, the same for all its instances and restarts (letters, digits, `.`, `_`, `-`): "
                     + "instances with the same name share the output partitions (the target's group "
                     + "`sluice-merge.<name>.owners`), and the target keeps the committed positions under it (the "
-                    + "group and transactional IDs `sluice-merge.<name>`). A new name starts from the beginning.");
+                    + "group and transactional IDs `sluice-merge.<name>`). A new name starts from the beginning, into an "
+                    + "output of its own: an output that holds another merge's records is refused (exactly once).");
     public static final ConfigKey<List<String>> INPUTS = ConfigKey.required("merge.inputs", Types.LIST,
             "The inputs' names, in tie-break order: of records with the same event time, the earlier input's go "
                     + "first. Each has its section `input.<name>` (lower-case letters, digits and `-`). At least "

@@ -40,6 +40,8 @@ public final class CommittedStates {
             String otherGroup = exactlyOnce ? config.ownersGroup() : config.progressGroup();
             DeliverySwitch.problem(statesIn(target, otherGroup, config, timeout).keySet(), config, otherGroup,
                     exactlyOnce ? "at-least-once" : "exactly-once").ifPresent(problems::add);
+            OtherMergesOutput.problem(config, timeout).filter(p -> OtherMergesOutput.refuses(config))
+                    .ifPresent(problems::add);
             StateCodec codec = outputTopicId(target, config, timeout).map(config.stateCodec()::forOutput)
                     .orElse(config.stateCodec());
             for (Map.Entry<TopicPartition, OffsetAndMetadata> state

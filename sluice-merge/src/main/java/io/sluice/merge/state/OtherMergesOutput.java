@@ -1,0 +1,116 @@
+package io.sluice.merge.state;
+
+import io.sluice.core.ClusterConnection;
+import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeDelivery;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * An output topic that holds committed records while this merge has committed nothing into it, under either delivery:
+ * records of another merge (a new merge name into the same output), or of this one whose committed state expired
+ * ({@code offsets.retention.minutes} after its last commit). A start from there merges every input record again, beside
+ * them: a new user's merge renamed into its old output wrote 600,000 records a second time, and {@code validate} had
+ * said the state fits. Exactly once, that is refused; at least once, where a merge killed before its first commit
+ * left records of its own, it is said and the merge goes on.
+ *
+ * <p>Threading: stateless; each call makes and closes its own clients.
+ */
+public final class OtherMergesOutput {
+
+    private OtherMergesOutput() {
+    }
+
+    /** The problem in words; empty when this merge committed into the output before, or the output holds nothing. */
+    public static Optional<String> problem(MergeConfig config, Duration timeout) throws Exception {
+        try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
+            if (!states(target, config.progressGroup(), config, timeout).isEmpty()
+                    || !states(target, config.ownersGroup(), config, timeout).isEmpty()) {
+                return Optional.empty();
+            }
+            if (!holdsCommittedRecords(config, timeout)) {
+                return Optional.empty();
+            }
+            TreeSet<String> others = new TreeSet<>();
+            for (GroupListing group : target.listGroups(ListGroupsOptions.forConsumerGroups()).all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                String name = group.groupId();
+                if (name.startsWith(MergeConfig.GROUP_PREFIX) && !states(target, name, config, timeout).isEmpty()) {
+                    String merge = name.substring(MergeConfig.GROUP_PREFIX.length());
+                    others.add("'" + (merge.endsWith(".owners") ? merge.substring(0, merge.length() - 7) : merge)
+                            + "'");
+                }
+            }
+            return Optional.of("the output topic '" + config.outputTopic() + "' holds records that merge '"
+                    + config.name() + "' did not commit" + (others.isEmpty() ? "" : " (merge " + String.join(", ",
+                    others) + " committed into it)") + ", and this merge has committed nothing there yet (or its "
+                    + "committed state expired, offsets.retention.minutes after its last commit): it would merge "
+                    + "every input record again beside them. Merge into a new output topic, or run the merge under "
+                    + "the name that wrote them");
+        }
+    }
+
+    /** Whether this merge's delivery refuses the start ({@link #problem} found): exactly once refuses. */
+    public static boolean refuses(MergeConfig config) {
+        return config.delivery() == MergeDelivery.EXACTLY_ONCE;
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> states(Admin target, String group, MergeConfig config,
+            Duration timeout) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> states = new HashMap<>();
+        target.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).forEach((tp, offset) -> {
+                    if (offset != null && tp.topic().equals(config.outputTopic())) {
+                        states.put(tp, offset);
+                    }
+                });
+        return states;
+    }
+
+    /**
+     * Whether a read_committed reader finds a record in the output: aborted transactions (a merge killed before its
+     * first commit, exactly once) and their markers take offsets but hold none.
+     */
+    private static boolean holdsCommittedRecords(MergeConfig config, Duration timeout) {
+        Map<String, Object> props = ClusterConnection.of(config.targetProperties());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // asking must not create the output
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(config.outputTopic(), timeout).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
+            Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions, timeout);
+            List<TopicPartition> written = partitions.stream().filter(p -> ends.get(p) > starts.get(p)).toList();
+            if (written.isEmpty()) {
+                return false;
+            }
+            consumer.assign(written);
+            consumer.seekToBeginning(written);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (!consumer.poll(Duration.ofMillis(200)).isEmpty()) {
+                    return true;
+                }
+                if (written.stream().allMatch(p -> consumer.position(p) >= ends.get(p))) {
+                    return false;
+                }
+            }
+            return true; // records not read through in time: taken as records, the safe side for a refusal
+        }
+    }
+}
