@@ -86,7 +86,10 @@ class MergePoliciesTest {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> merge.awaitEnd(Duration.ofSeconds(60)));
             assertTrue(e.getCause().getMessage().startsWith("input 'east' partition 0 offset 2 has event time "
-                    + (T + 5) + ", below " + (T + 35)), e.getCause().getMessage());
+                    + java.time.Instant.ofEpochMilli(T + 5) + " (" + (T + 5) + "), below "
+                    + java.time.Instant.ofEpochMilli(T + 35) + " (" + (T + 35) + ") already emitted to "),
+                    e.getCause().getMessage());
+            assertTrue(e.getCause().getMessage().contains("(late: stop), 0.03 s behind."), e.getCause().getMessage());
         }
     }
 

@@ -74,6 +74,10 @@ public final class MergeLag {
         }
     }
 
+    private static boolean pastEnd(MergeProgress.InputLag r) {
+        return r.known() && r.committed() > r.end();
+    }
+
     static String render(MergeConfig config, List<MergeProgress.InputLag> rows) {
         List<String[]> cells = new ArrayList<>();
         cells.add(HEADER);
@@ -82,7 +86,7 @@ public final class MergeLag {
                     .topic();
             cells.add(new String[] {Integer.toString(r.partition()), r.input(), topic,
                 r.committed() < 0 ? "-" : Units.count(r.committed()), r.known() ? Units.count(r.end()) : "?",
-                r.known() ? Units.count(r.lag()) : "?"});
+                !r.known() ? "?" : pastEnd(r) ? "past end!" : Units.count(r.lag())});
         }
         int[] widths = new int[HEADER.length];
         cells.forEach(row -> {
@@ -106,6 +110,12 @@ public final class MergeLag {
         if (rows.stream().anyMatch(r -> !r.known())) {
             out.append("Note: '?': the input's cluster did not give the partition's end within ").append(
                     Units.duration(TIMEOUT)).append(" (a partition without a leader?); the totals leave it out\n");
+        }
+        if (rows.stream().anyMatch(MergeLag::pastEnd)) {
+            // it read "LAG 0" and "Total lag 0" while the merge could not go on (a new user's run)
+            out.append("Note: 'past end!': the merge committed a position beyond the input partition's end: its topic "
+                    + "was deleted and created again, or its log was cut. The merge stops there; its way on is a new "
+                    + "output topic under a new merge name (docs/merge.md)\n");
         }
         if (rows.stream().anyMatch(r -> r.committed() < 0)) {
             out.append("Note: '-': the output partition has no commit yet; its lag counts from the input's "

@@ -47,6 +47,17 @@ class MergeLagTest {
         assertEquals(17, lags.lineTotal());
     }
 
+    /** A position past the input's end (its topic created again) is said, not read as "lag 0". */
+    @Test
+    void aPositionPastTheInputsEndIsSaid() {
+        String report = MergeLag.render(config, List.of(new MergeProgress.InputLag(0, "west", 50, 0, 50),
+                new MergeProgress.InputLag(0, "east", 100, 0, 10)));
+        assertTrue(report.lines().anyMatch(l -> l.matches("\\s*0\\s+east\\s+clicks-east\\s+100\\s+10\\s+past end!")),
+                report);
+        assertTrue(report.contains("Note: 'past end!': the merge committed a position beyond the input partition's "
+                + "end: its topic was deleted and created again"), report);
+    }
+
     /** Nothing known to lag, and a partition unknown: not "caught up" on the line. */
     @Test
     void noKnownLagBesideAnUnknownEndIsNotCaughtUp() {

@@ -208,6 +208,12 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             readers.forEach(r -> r.remove(output.partition()));
             try {
                 handOver(workers.get(output.partition() % workers.size()).stop(output, commitFirst));
+                if (!stopping) {
+                    // the taker said "claimed"; the giver said nothing, and a hand-over read as half of one
+                    LOG.info(commitFirst ? "{} handed over to another instance of the merge, after its last commit"
+                            : "{} lost to another instance of the merge (this one went unheard past its session): it "
+                            + "goes on from the last commit", output);
+                }
             } catch (Exception e) {
                 // a handed-over partition whose last commit failed (fenced: the next owner claimed it already) is
                 // only that partition's loss; the next owner's claim reads what is committed

@@ -8,6 +8,9 @@ import io.sluice.merge.MergeInput;
 import io.sluice.merge.merging.Arrival;
 import io.sluice.merge.merging.MergeOutput;
 import io.sluice.merge.order.MergeKey;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -129,8 +132,9 @@ public final class OutputPartition implements MergeOutput {
                 case FLAG -> MergeHeaders.add(headers, MergeHeaders.LATE, Long.toString(lateAfter.time()));
                 case SIDE_TOPIC -> to = lateTarget;
                 case STOP -> throw new MergeStoppedException("input '" + inputs.get(input).name() + "' partition "
-                        + r.partition() + " offset " + r.offset() + " has event time " + key.time() + ", below "
-                        + lateAfter.time() + " already emitted to " + output + " (late: stop). Choose late: flag or "
+                        + r.partition() + " offset " + r.offset() + " has event time " + eventTime(key.time())
+                        + ", below " + eventTime(lateAfter.time()) + " already emitted to " + output + " (late: stop), "
+                        + behind(lateAfter.time() - key.time()) + " behind. Choose late: flag or "
                         + "late: side-topic to keep going with late records, or raise max-wait if an input was slow.");
             }
             uncommitted.late[input]++;
@@ -221,5 +225,23 @@ public final class OutputPartition implements MergeOutput {
         if (error != null) {
             throw error;
         }
+    }
+
+    /** An event time as people read it, "2026-09-22T09:46:40Z (1790000000000)": the epoch number alone said nothing. */
+    private static String eventTime(long millis) {
+        return Instant.ofEpochMilli(millis) + " (" + millis + ")";
+    }
+
+    /** "1.5 s", "4 min 10 s", "3 h 20 min", "69 d 4 h": how far behind. */
+    static String behind(long millis) {
+        Duration d = Duration.ofMillis(millis);
+        if (millis < 60_000) {
+            return BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + " s";
+        } else if (d.toHours() == 0) {
+            return d.toMinutes() + " min " + d.toSecondsPart() + " s";
+        } else if (d.toDays() == 0) {
+            return d.toHours() + " h " + d.toMinutesPart() + " min";
+        }
+        return d.toDays() + " d " + d.toHoursPart() + " h";
     }
 }
