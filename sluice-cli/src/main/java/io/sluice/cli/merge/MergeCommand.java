@@ -2,14 +2,17 @@ package io.sluice.cli.merge;
 
 import io.sluice.cli.run.ShutdownSignals;
 import io.sluice.cli.CliContext;
+import io.sluice.cli.RunFailure;
 import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.probe.ClusterRoles;
 import io.sluice.cli.pipeline.MergeFile;
 import io.sluice.cli.progress.ProgressOptions;
 import io.sluice.cli.status.MetricsOptions;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.state.CommittedStates;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,6 +65,13 @@ public final class MergeCommand implements Callable<Integer> {
                 return probed;
             }
             MergeConfig config = merge.config().toBuilder().untilEnd(untilEnd).build();
+            // what the claims would refuse, refused before the merge starts: a reordered input list stopped a running
+            // merge with "each output partition commits what it merged ... a restart resumes" (a new user's run)
+            List<String> refused = CommittedStates.problems(config, Duration.ofSeconds(30));
+            if (!refused.isEmpty()) {
+                throw new RunFailure("merge " + config.name() + " cannot start: " + String.join("; ", refused)
+                        + ". Nothing was merged");
+            }
             return new MergeRun(merge, config, metrics.over(merge.metrics()), context.console()).run(progress.every());
         } finally {
             starting.close();

@@ -1,6 +1,7 @@
 package io.sluice.cli.merge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.Cli;
@@ -96,6 +97,13 @@ class MergeCommandTest {
         assertEquals(ExitStatus.FAILURE, swapped.status(), swapped.out() + swapped.err());
         assertTrue(swapped.out().contains("was committed by this merge under other inputs or another order key"),
                 swapped.out());
+        // the merge itself refuses it before starting (it stopped a running merge, advising a restart)
+        Cli.Result swappedRun = Cli.run("merge", reordered.toString(), "--until-end");
+        assertEquals(ExitStatus.FAILURE, swappedRun.status(), swappedRun.out() + swappedRun.err());
+        assertTrue(swappedRun.err().contains(" cannot start: ") && swappedRun.err().contains("was committed by this "
+                + "merge under other inputs or another order key") && swappedRun.err().contains("Nothing was merged"),
+                swappedRun.err());
+        assertFalse(swappedRun.err().contains("a restart resumes"), swappedRun.err());
 
         // lag with an input down names it at once (it said "cannot read how far merge m is: null" after 35 s)
         int closed;
