@@ -35,6 +35,7 @@ public final class MergeConfig {
     private final Optional<String> lateTopic;
     private final Optional<String> deadLetterTopic;
     private final Duration maxWait;
+    private final Duration holdBack;
     private final Duration commitInterval;
     private final long budgetBytes;
     private final int workers;
@@ -52,6 +53,7 @@ public final class MergeConfig {
         this.lateTopic = b.lateTopic;
         this.deadLetterTopic = b.deadLetterTopic;
         this.maxWait = b.maxWait;
+        this.holdBack = b.holdBack;
         this.commitInterval = b.commitInterval;
         this.budgetBytes = b.budgetBytes;
         this.workers = b.workers;
@@ -66,7 +68,7 @@ public final class MergeConfig {
 
     public Builder toBuilder() {
         Builder b = new Builder().name(name).targetProperties(target).outputTopic(outputTopic).orderBy(orderBy)
-                .late(late, lateTopic.orElse(null)).maxWait(maxWait).commitInterval(commitInterval)
+                .late(late, lateTopic.orElse(null)).maxWait(maxWait).holdBack(holdBack).commitInterval(commitInterval)
                 .budgetBytes(budgetBytes).workers(workers).untilEnd(untilEnd).delivery(delivery);
         inputs.forEach(b::input);
         b.deadLetterTopic = deadLetterTopic;
@@ -113,6 +115,15 @@ public final class MergeConfig {
     /** How long an input with nothing read, not at its end, may hold the merge before it goes on without it. */
     public Duration maxWait() {
         return maxWait;
+    }
+
+    /**
+     * How far behind an input's confirmed end the merge stays with records of the inputs that have them: a record is
+     * emitted past an input at its end only when its event time is that much older than the moment the end was
+     * confirmed, so that a record the input's producer sent just before (not yet in its log) is not late.
+     */
+    public Duration holdBack() {
+        return holdBack;
     }
 
     public Duration commitInterval() {
@@ -183,6 +194,7 @@ public final class MergeConfig {
         private Optional<String> lateTopic = Optional.empty();
         private Optional<String> deadLetterTopic = Optional.empty();
         private Duration maxWait = Duration.ofSeconds(30);
+        private Duration holdBack = Duration.ofMillis(200);
         private Duration commitInterval = Duration.ofSeconds(1);
         private long budgetBytes = 256L << 20;
         private int workers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
@@ -237,6 +249,11 @@ public final class MergeConfig {
             return this;
         }
 
+        public Builder holdBack(Duration hold) {
+            this.holdBack = Objects.requireNonNull(hold, "hold");
+            return this;
+        }
+
         public Builder commitInterval(Duration interval) {
             this.commitInterval = Objects.requireNonNull(interval, "interval");
             return this;
@@ -284,6 +301,7 @@ public final class MergeConfig {
                     "late-topic is set but late is " + late.name().toLowerCase().replace('_', '-')
                             + ": set late: side-topic, or remove late-topic");
             require(!maxWait.isNegative() && !maxWait.isZero(), "max-wait must be positive");
+            require(!holdBack.isNegative(), "hold-back must not be negative");
             require(!commitInterval.isNegative() && !commitInterval.isZero(), "commit-interval must be positive");
             require(budgetBytes >= 1 << 20, "the memory budget must be at least 1 MiB, it is " + budgetBytes);
             require(workers >= 1, "workers must be at least 1");

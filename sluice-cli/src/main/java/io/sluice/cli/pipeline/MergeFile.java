@@ -85,6 +85,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                 .targetProperties(MergeKeys.TARGET.clientProperties(s, base, problems))
                 .outputTopic(s.get(MergeKeys.OUTPUT_TOPIC))
                 .maxWait(s.get(MergeKeys.MAX_WAIT))
+                .holdBack(s.get(MergeKeys.HOLD_BACK))
                 .commitInterval(s.get(MergeKeys.COMMIT_INTERVAL))
                 .budgetBytes(s.get(MergeKeys.BUDGET))
                 .delivery(s.get(MergeKeys.DELIVERY));

@@ -124,6 +124,13 @@ public final class MergeKeys {
             "How long an input with nothing read and no confirmed end (its cluster unreachable, say) may hold the "
                     + "merge before it goes on without it; what that input sends later below the merged position is "
                     + "late.");
+    public static final ConfigKey<Duration> HOLD_BACK = ConfigKey.withDefault("merge.hold-back",
+            Types.duration(Duration.ZERO), Durations.format(DEFAULTS.holdBack()),
+            "How far behind the moment an input's end was confirmed a record of the other inputs must be to pass "
+                    + "that input: a live input's producer may have sent records just before that were not in its "
+                    + "log yet, and would be late. Live output waits about this long plus the half second between "
+                    + "confirmations; records older than that (a backfill) never wait. 0 still holds records newer "
+                    + "than the confirmation.");
     public static final ConfigKey<Duration> SESSION_TIMEOUT = ConfigKey.withDefault("merge.session-timeout",
             Types.duration(Duration.ofMillis(1)), "45s",
             "How long an instance may go unheard (crashed, frozen, cut off) before the other instances of this merge "
@@ -155,7 +162,7 @@ public final class MergeKeys {
             TARGET.sections("the cluster and topic the merged records go to"),
             List.of(new KeyCatalog.Section("metrics", "the HTTP endpoint of a running merge"))),
             KeyCatalog.concat(
-                    List.of(NAME, INPUTS, ORDER_BY, VALUE_FORMAT, VALUE_SCHEMA, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, DELIVERY, MAX_WAIT,
+                    List.of(NAME, INPUTS, ORDER_BY, VALUE_FORMAT, VALUE_SCHEMA, LATE, LATE_TOPIC, DEAD_LETTER_TOPIC, DELIVERY, MAX_WAIT, HOLD_BACK,
                             SESSION_TIMEOUT, COMMIT_INTERVAL,
                             BUDGET, WORKERS, REPLICATION_FACTOR),
                     List.of(INPUT.bootstrapServers(), INPUT_TOPIC), INPUT.connectionKeys(),

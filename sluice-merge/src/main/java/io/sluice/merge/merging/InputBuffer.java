@@ -123,6 +123,11 @@ public final class InputBuffer {
         return atEnd && now - confirmedBeforeHead <= STALE_MILLIS;
     }
 
+    /** Merge: when the cluster last confirmed the end (as of the last {@link #head}), on {@link MergeClock}'s time. */
+    public long endConfirmedAt() {
+        return confirmedBeforeHead;
+    }
+
     /** Merge: the last time the input was heard of (a batch taken, an end confirmed), for the silent input's wait. */
     public long lastHeard() {
         return Math.max(lastArrival, confirmedBeforeHead);

@@ -2,6 +2,7 @@ package io.sluice.merge.merging;
 
 import io.sluice.merge.order.MergeKey;
 import io.sluice.merge.state.MergeState;
+import java.util.function.LongSupplier;
 
 /**
  * The merge of one output partition: of the inputs' heads, the record with the smallest {@link MergeKey} goes next,
@@ -9,7 +10,9 @@ import io.sluice.merge.state.MergeState;
  * wait). That rule makes the output a function of the input records: a record is never emitted while an input that
  * may still hold a smaller one is merely slow. A record whose key is below the last one emitted (it came after its
  * input was at its end or given up, or its input is itself out of order) is emitted with {@code lateAfter} set, and
- * the output applies the late policy.
+ * the output applies the late policy. An input at its end is passed only by records older than the moment its end was
+ * confirmed, less the hold-back ({@link io.sluice.merge.MergeConfig#holdBack}): a live input's producer may have sent
+ * records just before that were not in its log yet.
  *
  * <p>Positions move only after the output took a record, so {@link #state} always describes exactly what was handed
  * to the output: the committed state of a partition is its {@code state()} at the commit.
@@ -28,8 +31,15 @@ public final class PartitionMerge {
         IDLE
     }
 
+    /** How often a held record looks again: the reader confirms an input's end every half second. */
+    static final long HOLD_LOOK_MILLIS = 50;
+
     private final InputBuffer[] inputs;
     private final long maxWaitMillis;
+    private final long holdBackMillis;
+    private final LongSupplier wallClock;
+    /** When a record held back looks again ({@link MergeClock} time), or {@code Long.MAX_VALUE}. */
+    private long holdingUntil = Long.MAX_VALUE;
     private final long[] positions;
     private MergeKey last;
     private long emitted;
@@ -40,11 +50,23 @@ public final class PartitionMerge {
     private final boolean[] givenUp;
 
     public PartitionMerge(InputBuffer[] inputs, MergeState start, long maxWaitMillis) {
+        this(inputs, start, maxWaitMillis, 0, System::currentTimeMillis);
+    }
+
+    /**
+     * @param holdBackMillis how far behind an input's confirmed end a record must be to pass it ({@link
+     *                       io.sluice.merge.MergeConfig#holdBack}); 0 still holds a record newer than the confirmation
+     * @param wallClock      the time event times are compared with (epoch milliseconds)
+     */
+    public PartitionMerge(InputBuffer[] inputs, MergeState start, long maxWaitMillis, long holdBackMillis,
+            LongSupplier wallClock) {
         if (inputs.length != start.inputs()) {
             throw new IllegalArgumentException(inputs.length + " inputs but a state of " + start.inputs());
         }
         this.inputs = inputs.clone();
         this.maxWaitMillis = maxWaitMillis;
+        this.holdBackMillis = holdBackMillis;
+        this.wallClock = wallClock;
         this.positions = start.positions();
         this.last = start.last();
         this.emitted = start.emitted();
@@ -54,9 +76,14 @@ public final class PartitionMerge {
     /** Settles up to {@code limit} records in merge order; says why it stopped. */
     public Halt advance(MergeOutput output, int limit, long now) throws Exception {
         long until = settled + limit;
+        holdingUntil = Long.MAX_VALUE;
+        long wallNow = wallClock.getAsLong();
         while (settled < until) {
             int best = -1;
             MergeKey bestKey = null;
+            // the newest event time that may pass the inputs at their end: their ends were confirmed a moment ago,
+            // and records their producers sent just before may not have been in their logs yet
+            long passable = Long.MAX_VALUE;
             for (int i = 0; i < inputs.length; i++) {
                 Arrival head = inputs[i].head(now);
                 while (head != null && head.record().offset() < positions[i]) {
@@ -72,7 +99,11 @@ public final class PartitionMerge {
                 }
                 if (head == null) {
                     passOffsetsWithoutRecords(i);
-                    if (inputs[i].atEnd(now) || silentTooLong(i, now)) {
+                    if (inputs[i].atEnd(now)) {
+                        passable = Math.min(passable, wallNow - (now - inputs[i].endConfirmedAt()) - holdBackMillis);
+                        continue;
+                    }
+                    if (silentTooLong(i, now)) {
                         continue;
                     }
                     waitingFor = i;
@@ -89,6 +120,10 @@ public final class PartitionMerge {
             if (best < 0) {
                 return Halt.IDLE;
             }
+            if (held(bestKey.time(), passable)) {
+                holdingUntil = now + HOLD_LOOK_MILLIS;
+                return Halt.WAITING;
+            }
             Arrival head = inputs[best].head(now);
             boolean late = bestKey.isBefore(last);
             output.emit(best, head, bestKey, late ? last : null);
@@ -99,6 +134,18 @@ public final class PartitionMerge {
             emitted++;
         }
         return Halt.LIMIT;
+    }
+
+    /**
+     * Whether a record of event time {@code time} waits for a fresher confirmation of the ends it would pass: a live
+     * merge emitted a record just newer than an input's last confirmed end (up to 3 s old), and that input's next
+     * records, sent meanwhile, were late (10% of a live stream, a new user's run). Only recent records wait: one
+     * newer than the confirmation by more than the hold-back (a producer's clock ahead) passes, or it could wait as
+     * long as the clocks differ.
+     */
+    private boolean held(long time, long passable) {
+        return passable != Long.MAX_VALUE && time > passable && time - passable <= 2 * holdBackMillis
+                + InputBuffer.STALE_MILLIS;
     }
 
     private void settle(int input) {
@@ -169,6 +216,6 @@ public final class PartitionMerge {
 
     /** When the merge should look again if nothing arrives: when the input it waits for would be given up. */
     public long wakeAt() {
-        return waitingFor < 0 ? Long.MAX_VALUE : inputs[waitingFor].lastHeard() + maxWaitMillis;
+        return Math.min(holdingUntil, waitingFor < 0 ? Long.MAX_VALUE : inputs[waitingFor].lastHeard() + maxWaitMillis);
     }
 }

@@ -176,7 +176,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             for (int i = 0; i < buffers.length; i++) {
                 buffers[i] = new InputBuffer(worker::wake, now);
             }
-            PartitionMerge merge = new PartitionMerge(buffers, state, config.maxWait().toMillis());
+            PartitionMerge merge = new PartitionMerge(buffers, state, config.maxWait().toMillis(),
+                    config.holdBack().toMillis(), System::currentTimeMillis);
             OutputPartition out = new OutputPartition(output, config, commit.sender(output), layout.latePartitions(),
                     layout.deadPartitions(), limits, counts);
             if (config.delivery() == MergeDelivery.AT_LEAST_ONCE) {

@@ -180,6 +180,42 @@ class PartitionMergeTest {
         assertEquals(List.of("1:0", "0:0", "0:1"), out.seen);
     }
 
+    /**
+     * A live input at its end holds back the other inputs' records newer than the moment its end was confirmed, less
+     * the hold-back; a later confirmation lets them pass, and a record its producer had sent meanwhile is merged in
+     * its place instead of late (a live merge flagged 10% of its records late, a new user's run).
+     */
+    @Test
+    void aLiveInputAtItsEndHoldsNewerRecordsBackUntilItsEndIsConfirmedLater() throws Exception {
+        long[] wall = {1_000_000};
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT, 200, () -> wall[0]);
+        Recorded out = new Recorded();
+        offer(inputs[1], List.of(), true, 100);
+        offer(inputs[0], List.of(at(0, 999_500), at(1, 999_900)), false, 100);
+        assertEquals(PartitionMerge.Halt.WAITING, merge.advance(out, 10, 100));
+        assertEquals(List.of("0:0"), out.seen, "300 ms behind the confirmation passes, 100 ms behind is held");
+        assertEquals(100 + PartitionMerge.HOLD_LOOK_MILLIS, merge.wakeAt());
+
+        wall[0] = 1_000_500; // input 1's producer had sent a record at 999,850: in its log by the next confirmation
+        offer(inputs[1], List.of(at(0, 999_850)), true, 600);
+        merge.advance(out, 10, 600);
+        assertEquals(List.of("0:0", "1:0", "0:1"), out.seen, "in its place, not late");
+    }
+
+    /** A record stamped far ahead of this clock (its producer's clock is) is not held for as long as they differ. */
+    @Test
+    void aRecordFarAheadOfTheClockIsNotHeld() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT, 200,
+                () -> 1_000_000L);
+        Recorded out = new Recorded();
+        offer(inputs[1], List.of(), true, 100);
+        offer(inputs[0], List.of(at(0, 1_000_000 + 600_000)), false, 100);
+        merge.advance(out, 10, 100);
+        assertEquals(List.of("0:0"), out.seen);
+    }
+
     @Test
     void recordsReadAgainBelowThePositionAreNeverMergedTwice() throws Exception {
         InputBuffer[] inputs = {buffer(), buffer()};
