@@ -163,14 +163,8 @@ class MergePoliciesTest {
     @Test
     void aDeletedAndRecreatedOutputTopicIsMergedAgainFromTheStart() throws Exception {
         MergeInputs inputs = inputs(1);
-        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique("recreated")).build();
-        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
-            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
-        }
-        west.admin().deleteTopics(List.of(config.outputTopic())).all().get(30, TimeUnit.SECONDS);
-        while (west.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(config.outputTopic())) {
-            Thread.sleep(100); // the deletion is under way
-        }
+        MergeConfig config = mergedToTheEnd(inputs, "recreated");
+        delete(west, config.outputTopic());
         try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
             assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
             assertEquals(8, merge.counts().merged());
@@ -235,15 +229,9 @@ class MergePoliciesTest {
     @Test
     void anInputTopicCreatedAgainIsSaidAsSuch() throws Exception {
         MergeInputs inputs = inputs(1);
-        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique("input-again")).build();
-        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
-            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
-        }
+        MergeConfig config = mergedToTheEnd(inputs, "input-again");
         String eastTopic = inputs.topics().get(1);
-        east.admin().deleteTopics(List.of(eastTopic)).all().get(30, TimeUnit.SECONDS);
-        while (east.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(eastTopic)) {
-            Thread.sleep(100); // the deletion is under way
-        }
+        delete(east, eastTopic);
         east.createTopic(eastTopic, 1);
         inputs.produce(1, 0, new long[] {T + 50});
         try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
@@ -264,10 +252,7 @@ class MergePoliciesTest {
     @Test
     void aNewMergeNameIntoAnOutputAnotherMergeWroteIsRefused() throws Exception {
         MergeInputs inputs = inputs(1);
-        MergeConfig first = inputs.merge(Names.unique("m"), west, Names.unique("renamed")).build();
-        try (Merge merge = Merge.start(first, MergeInputs.quickMember())) {
-            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
-        }
+        MergeConfig first = mergedToTheEnd(inputs, "renamed");
         MergeConfig renamed = first.toBuilder().name(Names.unique("m")).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Merge.start(renamed, MergeInputs.quickMember()));
@@ -320,6 +305,22 @@ class MergePoliciesTest {
     }
 
     /** Inputs west and east, each a new topic of {@code partitions} in its own cluster, nothing in them yet. */
+    /** A merge of {@code inputs} into a new output named after {@code prefix}, run to the inputs' end. */
+    private MergeConfig mergedToTheEnd(MergeInputs inputs, String prefix) throws Exception {
+        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique(prefix)).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        return config;
+    }
+
+    private static void delete(KafkaCluster cluster, String topic) throws Exception {
+        cluster.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        while (cluster.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
+            Thread.sleep(100); // the deletion is under way
+        }
+    }
+
     private MergeInputs empty(String prefix, int partitions) {
         MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
                 List.of(Names.unique(prefix + "-west"), Names.unique(prefix + "-east")));
