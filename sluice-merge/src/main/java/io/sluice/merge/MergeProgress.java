@@ -78,7 +78,8 @@ public final class MergeProgress implements AutoCloseable {
      * merge is.
      *
      * @throws IllegalStateException in words, when a committed state belongs to another configuration
-     * @throws Exception             when a cluster does not answer within the timeout
+     * @throws Exception             when the target, or every input's cluster, does not answer within the timeout (an
+     *                               input that does not answer has its ends unknown: {@link InputLag#known})
      */
     public List<InputLag> read() throws Exception {
         Map<Integer, MergeState> states = committed();
@@ -89,8 +90,7 @@ public final class MergeProgress implements AutoCloseable {
             String topic = config.inputs().get(i).topic();
             described.add(inputs.get(i).describeTopics(Set.of(topic)).topicNameValues().get(topic));
         }
-        int partitions = described.get(0).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
-                .partitions().size();
+        int partitions = partitions(described, deadline);
         // a partition without a leader (its brokers are down) is not asked at all
         List<ListOffsetsResult> startsAsked = new ArrayList<>();
         List<ListOffsetsResult> endsAsked = new ArrayList<>();
@@ -118,6 +118,24 @@ public final class MergeProgress implements AutoCloseable {
             }
         }
         return lags;
+    }
+
+    /**
+     * The partition count, from the first input whose cluster describes its topic: one input down left every input's
+     * lag unknown (the line and {@code sluice_merge_lag} of the inputs that answered went blank with it, a new user's
+     * run). Throws when none answers.
+     */
+    private static int partitions(List<KafkaFuture<TopicDescription>> described, long deadline) throws Exception {
+        Exception first = null;
+        for (KafkaFuture<TopicDescription> description : described) {
+            try {
+                return description.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).partitions()
+                        .size();
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                first = first == null ? e : first;
+            }
+        }
+        throw first;
     }
 
     /** The committed state of each output partition that has one. */
@@ -169,23 +187,19 @@ public final class MergeProgress implements AutoCloseable {
     /**
      * The offsets of the input's partitions that its cluster gave by {@code deadline}, partition by partition: one
      * partition without a leader answers nothing, and waiting for all at once lost every input's lag with it (the
-     * progress line dropped "behind" for as long as it lasted). Throws when the cluster gave none.
+     * progress line dropped "behind" for as long as it lasted). A cluster that gave none leaves all of them unknown.
      */
     private Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> answers(ListOffsetsResult result, int input,
-            Set<Integer> partitions, long deadline) throws Exception {
+            Set<Integer> partitions, long deadline) throws InterruptedException {
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = new HashMap<>();
-        Exception first = null;
         for (int p : partitions) {
             TopicPartition tp = new TopicPartition(config.inputs().get(input).topic(), p);
             try {
                 found.put(tp, result.partitionResult(tp).get(Math.max(0, deadline - System.nanoTime()),
                         TimeUnit.NANOSECONDS));
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                first = first == null ? e : first;
+                // its end unknown: the row says so, and the other partitions and inputs keep theirs
             }
-        }
-        if (found.isEmpty() && first != null) {
-            throw first;
         }
         return found;
     }

@@ -13,18 +13,21 @@ import java.util.stream.Collectors;
  * @param inputs the inputs' names, in the configured order
  * @param lags    each input's lag, in the same order, over the partitions whose end is known
  * @param unknown per input, how many partitions' ends its cluster did not give in time
+ * @param rows    per input, how many partitions were read
  */
-record InputLags(List<String> inputs, long[] lags, int[] unknown) {
+record InputLags(List<String> inputs, long[] lags, int[] unknown, int[] rows) {
 
     static InputLags of(MergeConfig config, List<MergeProgress.InputLag> rows) {
         List<String> names = config.inputs().stream().map(i -> i.name()).toList();
         long[] lags = new long[names.size()];
         int[] unknown = new int[names.size()];
+        int[] read = new int[names.size()];
         for (MergeProgress.InputLag row : rows) {
             lags[names.indexOf(row.input())] += row.lag();
             unknown[names.indexOf(row.input())] += row.known() ? 0 : 1;
+            read[names.indexOf(row.input())]++;
         }
-        return new InputLags(names, lags, unknown);
+        return new InputLags(names, lags, unknown, read);
     }
 
     long total() {
@@ -42,6 +45,11 @@ record InputLags(List<String> inputs, long[] lags, int[] unknown) {
 
     long of(int input) {
         return lags[input];
+    }
+
+    /** For the input's gauge: its known lag, or NaN when its cluster gave no partition's end (it does not answer). */
+    double gauge(int input) {
+        return rows[input] > 0 && unknown[input] == rows[input] ? Double.NaN : lags[input];
     }
 
     /**

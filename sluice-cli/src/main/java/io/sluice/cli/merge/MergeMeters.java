@@ -32,7 +32,7 @@ final class MergeMeters {
                     .description("times a partition of the input was paused, holding its share of the budget while "
                             + "the merge waited for the other inputs (alignment)")
                     .tags("merge", config.name(), "input", name).register(registry);
-            Gauge.builder("sluice.merge.lag", lag, l -> l.last() == null ? Double.NaN : l.last().of(input))
+            Gauge.builder("sluice.merge.lag", lag, l -> l.last() == null ? Double.NaN : l.last().gauge(input))
                     .description("records of the input not merged and committed yet, over every output partition")
                     .tags("merge", config.name(), "input", name).register(registry);
         }

@@ -47,6 +47,18 @@ class MergeLagTest {
         assertEquals(17, lags.lineTotal());
     }
 
+    /** An input whose cluster gives no end has no lag on its gauge; the other keeps its own (both were blank). */
+    @Test
+    void anInputThatDoesNotAnswerHasNoGaugeValueAndTheOtherKeepsIts() {
+        InputLags lags = InputLags.of(config, List.of(new MergeProgress.InputLag(0, "west", 40, 0, 50),
+                new MergeProgress.InputLag(0, "east", 30, 0, -1), new MergeProgress.InputLag(1, "west", 20, 0, 22),
+                new MergeProgress.InputLag(1, "east", 5, 0, -1)));
+        assertEquals(12.0, lags.gauge(0));
+        assertTrue(Double.isNaN(lags.gauge(1)));
+        assertEquals("west 12, east 0 and 2 partitions unknown", lags.perInput());
+        assertEquals(10.0, InputLags.of(config, rows).gauge(0), "west: one partition unknown, the other's lag known");
+    }
+
     /** A position past the input's end (its topic created again) is said, not read as "lag 0". */
     @Test
     void aPositionPastTheInputsEndIsSaid() {

@@ -47,6 +47,9 @@ class MergeOutageCommandTest {
             merge.awaitLogLine(l -> l.contains("no answer from input 'west' (" + west.bootstrapServers() + ") for ")
                     && l.contains("up to max-wait (5 s)"), Duration.ofSeconds(45));
             merge.awaitLogLine(l -> l.contains("no answer from input west for"), Duration.ofSeconds(10)); // its line
+            // the line keeps east's lag and says west's is unknown (every input's lag went blank with one input down)
+            merge.awaitLogLine(l -> l.contains("no answer from input west for") && l.contains("behind: west 0 and ")
+                    && l.contains(" unknown, east "), Duration.ofSeconds(30));
             west.node(1).start();
             merge.awaitLogLine(l -> l.contains("input 'west' (" + west.bootstrapServers() + ") answers again"),
                     Duration.ofSeconds(60));
