@@ -75,7 +75,7 @@ public final class CommittedStates {
     }
 
     /** The output partitions {@code group} holds a state for. */
-    private static Map<TopicPartition, OffsetAndMetadata> statesIn(Admin target, String group, MergeConfig config,
+    static Map<TopicPartition, OffsetAndMetadata> statesIn(Admin target, String group, MergeConfig config,
             Duration timeout) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> offsets = target.listConsumerGroupOffsets(group)
                 .partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -4,7 +4,6 @@ import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeDelivery;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +14,6 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -37,8 +35,8 @@ public final class OtherMergesOutput {
     /** The problem in words; empty when this merge committed into the output before, or the output holds nothing. */
     public static Optional<String> problem(MergeConfig config, Duration timeout) throws Exception {
         try (Admin target = Admin.create(ClusterConnection.of(config.targetProperties()))) {
-            if (!states(target, config.progressGroup(), config, timeout).isEmpty()
-                    || !states(target, config.ownersGroup(), config, timeout).isEmpty()) {
+            if (!CommittedStates.statesIn(target, config.progressGroup(), config, timeout).isEmpty()
+                    || !CommittedStates.statesIn(target, config.ownersGroup(), config, timeout).isEmpty()) {
                 return Optional.empty();
             }
             if (!holdsCommittedRecords(config, timeout)) {
@@ -48,7 +46,8 @@ public final class OtherMergesOutput {
             for (GroupListing group : target.listGroups(ListGroupsOptions.forConsumerGroups()).all()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 String name = group.groupId();
-                if (name.startsWith(MergeConfig.GROUP_PREFIX) && !states(target, name, config, timeout).isEmpty()) {
+                if (name.startsWith(MergeConfig.GROUP_PREFIX)
+                        && !CommittedStates.statesIn(target, name, config, timeout).isEmpty()) {
                     String merge = name.substring(MergeConfig.GROUP_PREFIX.length());
                     others.add("'" + (merge.endsWith(".owners") ? merge.substring(0, merge.length() - 7) : merge)
                             + "'");
@@ -68,17 +67,6 @@ public final class OtherMergesOutput {
         return config.delivery() == MergeDelivery.EXACTLY_ONCE;
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> states(Admin target, String group, MergeConfig config,
-            Duration timeout) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> states = new HashMap<>();
-        target.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).forEach((tp, offset) -> {
-                    if (offset != null && tp.topic().equals(config.outputTopic())) {
-                        states.put(tp, offset);
-                    }
-                });
-        return states;
-    }
 
     /**
      * Whether a read_committed reader finds a record in the output: aborted transactions (a merge killed before its
