@@ -22,6 +22,11 @@ public final class Problems {
         problems.addAll(other.problems);
     }
 
+    /** Leaves out the problems {@code drop} accepts. */
+    public void removeIf(java.util.function.Predicate<ConfigProblem> drop) {
+        problems.removeIf(drop);
+    }
+
     public boolean any() {
         return !problems.isEmpty();
     }

@@ -18,11 +18,21 @@ public final class Settings {
     private final String file;
     private final Map<String, Bound> values;
     private final Map<String, Position> sections;
+    private final Map<String, Position> unreadable;
 
     Settings(String file, Map<String, Bound> values, Map<String, Position> sections) {
+        this(file, values, sections, Map.of());
+    }
+
+    /**
+     * @param unreadable the keys written with a value that is not of their type (already reported), and where: they
+     *                   read as not set, so that the checks across keys still run in the same pass
+     */
+    Settings(String file, Map<String, Bound> values, Map<String, Position> sections, Map<String, Position> unreadable) {
         this.file = file;
         this.values = Map.copyOf(values);
         this.sections = Map.copyOf(sections);
+        this.unreadable = Map.copyOf(unreadable);
     }
 
     public String file() {
@@ -61,7 +71,40 @@ public final class Settings {
      */
     public Position at(ConfigKey<?> key) {
         Bound bound = values.get(key.path());
-        return bound != null ? bound.valuePosition() : sectionAt(key.section());
+        return bound != null ? bound.valuePosition() : unreadable.getOrDefault(key.path(), sectionAt(key.section()));
+    }
+
+    /**
+     * Whether a problem found by a check across keys may come of a key whose value could not be read (and so read as
+     * not set): it points at that value, or names the key. Such a problem is the check's guess at a value the user
+     * did not write, so it is left out; the value's own problem says what to fix, and a second pass says the rest.
+     */
+    public boolean followsFromUnreadable(ConfigProblem problem) {
+        for (Map.Entry<String, Position> key : unreadable.entrySet()) {
+            if (problem.position().equals(key.getValue()) || names(problem.message(), key.getKey())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code message} names the key {@code path} itself, not a longer one ({@code merge.late-topic}). */
+    private static boolean names(String message, String path) {
+        for (int at = message.indexOf(path); at >= 0; at = message.indexOf(path, at + 1)) {
+            int after = at + path.length();
+            boolean whole = after == message.length() || !isKeyChar(message.charAt(after))
+                    || message.charAt(after) == '.' && (after + 1 == message.length()
+                            || !isKeyChar(message.charAt(after + 1)));
+            boolean start = at == 0 || !isKeyChar(message.charAt(at - 1)) && message.charAt(at - 1) != '.';
+            if (whole && start) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isKeyChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.';
     }
 
     /** The position of a section's name in the file, or of the closest enclosing one, or the file's start. */

@@ -36,10 +36,11 @@ public final class SettingsReader {
     }
 
     /**
-     * Reads so that the checks that need the values can run in the same pass: unknown keys are added to
-     * {@code problems} for the caller to throw with its own, since the keys known are bound all the same; a problem
-     * the caller's checks would trip on (a value of the wrong type, a required key missing, a file that is not YAML)
-     * is thrown at once, with the unknown keys.
+     * Reads so that the checks that need the values can run in the same pass: unknown keys, and values of the wrong
+     * type for keys that may be left out, are added to {@code problems} for the caller to throw with its own (the
+     * keys known are bound all the same, the badly written ones as not set: the caller leaves out what its checks then
+     * find about them, {@link Settings#followsFromUnreadable}); a problem the caller's checks would trip on (a required
+     * key missing or unreadable, a file that is not YAML) is thrown at once, with the others.
      *
      * @param file how to name the file in messages (the path as the user gave it)
      * @throws ConfigException when a key known is missing or cannot be read
@@ -50,10 +51,11 @@ public final class SettingsReader {
         Value.Mapping root = new YamlReader(file, variables, blocking).read(text);
         Map<String, Settings.Bound> values = new LinkedHashMap<>();
         Map<String, Position> sections = new HashMap<>();
+        Map<String, Position> unreadable = new HashMap<>();
         Set<String> written = new HashSet<>();
         Set<String> standIns = new HashSet<>();
         if (root != null) {
-            bindSection("", root, values, sections, written, blocking, unknown, standIns);
+            bindSection("", root, new Binding(values, unreadable, blocking, unknown), sections, written, standIns);
             Settings bound = new Settings(file, values, sections);
             reportMissing(bound, sections.keySet(), written, blocking);
             // a misspelt required key is said as "did you mean", not also as missing; but it is missing all the same,
@@ -71,44 +73,68 @@ public final class SettingsReader {
             blocking.throwIfAny();
         }
         problems.addAll(unknown);
-        return new Settings(file, values, sections);
+        return new Settings(file, values, sections, unreadable);
     }
 
-    private void bindSection(String section, Value.Mapping mapping, Map<String, Settings.Bound> values,
-            Map<String, Position> sections, Set<String> written, Problems problems, Problems unknown,
-            Set<String> standIns) {
+    /**
+     * Where binding puts what it finds: the values read, the keys whose value is not of their type, the problems that
+     * stop the caller's checks ({@code blocking}) and those that do not ({@code unknown}: unknown keys, and unreadable
+     * values of keys that may be left out).
+     */
+    private record Binding(Map<String, Settings.Bound> values, Map<String, Position> unreadable, Problems blocking,
+            Problems unknown) {
+    }
+
+    private void bindSection(String section, Value.Mapping mapping, Binding binding, Map<String, Position> sections,
+            Set<String> written, Set<String> standIns) {
         for (Value.Entry entry : mapping.entries()) {
             String path = section.isEmpty() ? entry.key() : section + "." + entry.key();
             Optional<ConfigKey<?>> key = catalog.key(path);
             if (key.isPresent()) {
                 written.add(path);
-                bindKey(path, key.get(), entry, values, problems);
+                bindKey(path, key.get(), entry, binding);
             } else if (catalog.isSection(path)) {
                 sections.put(path, entry.keyPosition());
                 if (entry.value() instanceof Value.Mapping nested) {
-                    bindSection(path, nested, values, sections, written, problems, unknown, standIns);
+                    bindSection(path, nested, binding, sections, written, standIns);
                 } else if (!(entry.value() instanceof Value.Scalar s && s.nul())) {
                     written.add(path); // reported as it is; its keys are not also missing
-                    problems.add(entry.value().position(), path + ": expected a section (keys indented under it: "
-                            + String.join(", ", catalog.names(path)) + "), got " + entry.value().kind());
+                    binding.blocking().add(entry.value().position(), path + ": expected a section (keys indented "
+                            + "under it: " + String.join(", ", catalog.names(path)) + "), got "
+                            + entry.value().kind());
                 }
             } else {
-                unknown.add(entry.keyPosition(), unknown(section, entry.key(), written, standIns));
+                binding.unknown().add(entry.keyPosition(), unknown(section, entry.key(), written, standIns));
             }
         }
     }
 
-    /** Binds under the file's {@code path}: for a key of a named section ({@code input.west.topic}) it is not the key's. */
-    private static void bindKey(String path, ConfigKey<?> key, Value.Entry entry, Map<String, Settings.Bound> values,
-            Problems problems) {
+    /**
+     * Binds under the file's {@code path}: for a key of a named section ({@code input.west.topic}) it is not the key's.
+     * A value not of the key's type of a key with a default (a size, a duration, a count) reads as not set, so that
+     * the checks say what else is wrong in the same pass (a user fixed a size, then learnt of a missing schema, then of
+     * a template's missing '/', one run at a time: issue 17). Any other stops the caller's checks: a required key
+     * (they would read null), one that may be left out (they would say it is missing: a bad {@code pattern} as "give
+     * the topics or a pattern"), or a choice (they would judge the other keys by its default: {@code format: parkay}
+     * read as jsonl and called the schema superfluous).
+     */
+    private static void bindKey(String path, ConfigKey<?> key, Value.Entry entry, Binding binding) {
         Value value = entry.value();
         if (value instanceof Value.Broken) {
             return;
         }
         try {
-            values.put(path, new Settings.Bound(key.type().parse(value), entry.keyPosition(), value.position()));
+            binding.values().put(path, new Settings.Bound(key.type().parse(value), entry.keyPosition(),
+                    value.position()));
         } catch (ValueType.InvalidValue e) {
-            problems.add(value.position(), path + ": " + e.getMessage());
+            boolean hasDefault = key.presence() == ConfigKey.Presence.DEFAULT
+                    || key.presence() == ConfigKey.Presence.COMPUTED;
+            if (!hasDefault || key.type().isChoice()) {
+                binding.blocking().add(value.position(), path + ": " + e.getMessage());
+            } else {
+                binding.unreadable().put(path, value.position());
+                binding.unknown().add(value.position(), path + ": " + e.getMessage());
+            }
         }
     }
 

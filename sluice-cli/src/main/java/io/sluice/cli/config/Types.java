@@ -53,6 +53,11 @@ public final class Types {
             }
             throw new ValueType.InvalidValue(s.quoted() + " is not true or false");
         }
+
+        @Override
+        public boolean isChoice() {
+            return true;
+        }
     };
 
     /** A time zone id such as {@code UTC} or {@code Europe/Berlin}. */
@@ -254,6 +259,11 @@ public final class Types {
                 throw new ValueType.InvalidValue(s.quoted() + " is not one of " + String.join(", ", copy)
                         + Suggestions.didYouMean(t, copy));
             }
+
+            @Override
+            public boolean isChoice() {
+                return true;
+            }
         };
     }
 
@@ -376,6 +386,11 @@ public final class Types {
             @Override
             public B parse(Value value) throws ValueType.InvalidValue {
                 return convert.apply(base.parse(value));
+            }
+
+            @Override
+            public boolean isChoice() {
+                return base.isChoice();
             }
         };
     }

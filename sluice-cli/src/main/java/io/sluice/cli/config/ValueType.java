@@ -18,6 +18,14 @@ public interface ValueType<T> {
      */
     T parse(Value value) throws InvalidValue;
 
+    /**
+     * Whether a value is one of a few names (a format, a delivery...): such a choice decides which other keys and
+     * checks apply, so when it cannot be read the checks across keys cannot run either.
+     */
+    default boolean isChoice() {
+        return false;
+    }
+
     /** A value that does not fit its type. */
     final class InvalidValue extends Exception {
         private static final long serialVersionUID = 1L;

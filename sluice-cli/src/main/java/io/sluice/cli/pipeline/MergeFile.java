@@ -112,6 +112,7 @@ public record MergeFile(String file, MergeConfig config, MetricsConfig metrics, 
                 problems.add(s.sectionAt("merge"), e.getMessage());
             }
         }
+        problems.removeIf(s::followsFromUnreadable);
         problems.addAll(unknownKeys);
         problems.throwIfAny();
         return new MergeFile(name, config, MetricsConfig.from(s), s);

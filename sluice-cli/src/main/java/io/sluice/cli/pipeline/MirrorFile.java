@@ -75,6 +75,7 @@ public record MirrorFile(String file, MirrorConfig config, MetricsConfig metrics
                 problems.add(s.at(MirrorKeys.NAME), e.getMessage());
             }
         }
+        problems.removeIf(s::followsFromUnreadable);
         problems.addAll(unknownKeys);
         problems.throwIfAny();
         return new MirrorFile(name, config, new MetricsConfig(s.get(PipelineKeys.METRICS_PORT),

@@ -68,6 +68,7 @@ public final class Pipelines {
         Pipeline pipeline = source == null || processing == null || sink == null ? null
                 : InvalidSetting.collect(settings, problems,
                         () -> new Pipeline(name, source, processing, metrics, sink, settings));
+        problems.removeIf(settings::followsFromUnreadable);
         problems.addAll(unknownKeys);
         problems.throwIfAny();
         return pipeline;

@@ -209,6 +209,43 @@ class MergeFileTest {
     }
 
     @Test
+    void valuesOfTheWrongTypeAreReportedWithTheMistakesAcrossKeys() {
+        // a user fixed the durations, then learnt of the missing section and late topic, one validate at a time
+        assertEquals(List.of(
+                "merge.yaml:3:11: merge.inputs: input 'north' has no section input.north (its bootstrap-servers and "
+                        + "topic); the file has input.east, input.west",
+                "merge.yaml:4:9: merge.late: side-topic needs merge.late-topic, the topic late records go to",
+                "merge.yaml:5:20: merge.commit-interval: '5 parsecs' is not a duration; write it like 500ms, 10s, 5m, "
+                        + "1h or 1h30m",
+                "merge.yaml:6:13: merge.max-wait: '-3s' is not a duration; write it like 500ms, 10s, 5m, 1h or 1h30m"),
+                problems("""
+                        merge:
+                          name: m
+                          inputs: [west, east, north]
+                          late: side-topic
+                          commit-interval: 5 parsecs
+                          max-wait: -3s
+                        input:
+                          west: {bootstrap-servers: "a:1", topic: t}
+                          east: {bootstrap-servers: "b:1", topic: t}
+                        target: {bootstrap-servers: "c:1", topic: out}
+                        """));
+        // a choice decides what the other keys may be: its typo is said alone, not with guesses from its default
+        assertEquals(List.of("merge.yaml:4:9: merge.late: 'side-topik' is not one of flag, side-topic, stop; "
+                + "did you mean 'side-topic'?"), problems("""
+                        merge:
+                          name: m
+                          inputs: [west, east]
+                          late: side-topik
+                          late-topic: late
+                        input:
+                          west: {bootstrap-servers: "a:1", topic: t}
+                          east: {bootstrap-servers: "b:1", topic: t}
+                        target: {bootstrap-servers: "c:1", topic: out}
+                        """));
+    }
+
+    @Test
     void anAvroTimeFieldIsCheckedAgainstItsSchemaBeforeTheMergeStarts() throws Exception {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("merge-avro");
         java.nio.file.Files.writeString(dir.resolve("click.avsc"), """
