@@ -82,13 +82,23 @@ public final class MergeProgress implements AutoCloseable {
      *                               input that does not answer has its ends unknown: {@link InputLag#known})
      */
     public List<InputLag> read() throws Exception {
+        return read(Set.of());
+    }
+
+    /**
+     * As {@link #read()}, without asking the inputs named in {@code silent} (known not to answer: their ends are
+     * unknown at once rather than after the timeout).
+     */
+    public List<InputLag> read(Set<String> silent) throws Exception {
         Map<Integer, MergeState> states = committed();
         // one deadline for the descriptions and the offsets: a cluster that answers nothing costs one timeout
         long deadline = System.nanoTime() + timeout.toNanos();
         List<KafkaFuture<TopicDescription>> described = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             String topic = config.inputs().get(i).topic();
-            described.add(inputs.get(i).describeTopics(Set.of(topic)).topicNameValues().get(topic));
+            described.add(silent.contains(config.inputs().get(i).name())
+                    ? KafkaFuture.completedFuture(null)
+                    : inputs.get(i).describeTopics(Set.of(topic)).topicNameValues().get(topic));
         }
         int partitions = partitions(described, deadline);
         // a partition without a leader (its brokers are down) is not asked at all
@@ -96,7 +106,8 @@ public final class MergeProgress implements AutoCloseable {
         List<ListOffsetsResult> endsAsked = new ArrayList<>();
         List<Set<Integer>> asked = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
-            Set<Integer> led = led(described.get(i), partitions, deadline);
+            Set<Integer> led = silent.contains(config.inputs().get(i).name()) ? Set.of()
+                    : led(described.get(i), partitions, deadline);
             asked.add(led);
             startsAsked.add(ask(i, led, OffsetSpec.earliest()));
             endsAsked.add(ask(i, led, OffsetSpec.latest()));
@@ -129,13 +140,16 @@ public final class MergeProgress implements AutoCloseable {
         Exception first = null;
         for (KafkaFuture<TopicDescription> description : described) {
             try {
-                return description.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).partitions()
-                        .size();
+                TopicDescription answer = description.get(Math.max(0, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS);
+                if (answer != null) { // null: an input not asked
+                    return answer.partitions().size();
+                }
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
                 first = first == null ? e : first;
             }
         }
-        throw first;
+        throw first != null ? first : new java.util.concurrent.TimeoutException("no input was asked");
     }
 
     /** The committed state of each output partition that has one. */
@@ -176,6 +190,9 @@ public final class MergeProgress implements AutoCloseable {
     }
 
     private ListOffsetsResult ask(int input, Set<Integer> partitions, OffsetSpec spec) {
+        if (partitions.isEmpty()) {
+            return null; // nothing to ask: answers() asks it for no partition
+        }
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         for (int p : partitions) {
             request.put(new TopicPartition(config.inputs().get(input).topic(), p), spec);

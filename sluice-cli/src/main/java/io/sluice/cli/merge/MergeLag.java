@@ -9,13 +9,15 @@ import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.probe.ClusterRoles;
 import io.sluice.cli.run.EngineRun;
 import io.sluice.merge.MergeConfig;
+import io.sluice.merge.MergeInput;
 import io.sluice.merge.MergeProgress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -41,9 +43,9 @@ public final class MergeLag {
             return Optional.empty();
         }
         MergeConfig config = MergeFile.load(file, variables).config();
-        probe(config);
+        Map<String, String> silent = probe(config);
         try (MergeProgress progress = MergeProgress.of(config, TIMEOUT)) {
-            return Optional.of(render(config, progress.read()));
+            return Optional.of(render(config, progress.read(silent.keySet()), silent));
         } catch (IllegalStateException e) {
             throw new RunFailure(e.getMessage(), e);
         } catch (TimeoutException e) {
@@ -59,19 +61,36 @@ public final class MergeLag {
 
     /**
      * Each cluster of the merge, asked first whether it answers at all, so that one that is down is named at once
-     * rather than after the report's 30 s (as {@code verify} does).
+     * rather than after the report's 30 s (as {@code verify} does). The target holds the committed positions, so
+     * without it there is no report; an input that does not answer has its rows shown as unknown (the report named it
+     * and showed nothing of the others, a new user's run), unless none answers.
+     *
+     * @return the inputs that do not answer, each with what was found, in words
      */
-    private static void probe(MergeConfig config) throws RunFailure {
+    private static Map<String, String> probe(MergeConfig config) throws RunFailure {
         BootstrapProbe probe = new BootstrapProbe(Duration.ofSeconds(5));
+        Map<String, String> silent = new LinkedHashMap<>();
+        List<String> said = new ArrayList<>();
         for (Map.Entry<String, Map<String, ?>> cluster : ClusterRoles.of(config).entrySet()) {
             try {
                 probe.verify(cluster.getValue());
             } catch (BootstrapProbe.BootstrapException e) {
-                throw new RunFailure("cannot read how far merge " + config.name() + " is: " + cluster.getKey() + " ("
-                        + cluster.getValue().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + "): "
-                        + (e.mismatch() ? "" : "no broker answers: ") + e.getMessage(), e);
+                String words = cluster.getKey() + " (" + cluster.getValue().get(
+                        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + "): " + (e.mismatch() ? ""
+                                : "no broker answers: ") + e.getMessage();
+                Optional<String> input = config.inputs().stream().map(MergeInput::name)
+                        .filter(name -> ClusterRoles.inputRole(name).equals(cluster.getKey())).findFirst();
+                if (input.isEmpty()) {
+                    throw new RunFailure("cannot read how far merge " + config.name() + " is: " + words, e);
+                }
+                silent.put(input.get(), words);
+                said.add(words);
             }
         }
+        if (silent.size() == config.inputs().size()) {
+            throw new RunFailure("cannot read how far merge " + config.name() + " is: " + String.join("; ", said));
+        }
+        return silent;
     }
 
     private static boolean pastEnd(MergeProgress.InputLag r) {
@@ -79,6 +98,11 @@ public final class MergeLag {
     }
 
     static String render(MergeConfig config, List<MergeProgress.InputLag> rows) {
+        return render(config, rows, Map.of());
+    }
+
+    /** @param silent the inputs whose cluster does not answer, each with what was found */
+    static String render(MergeConfig config, List<MergeProgress.InputLag> rows, Map<String, String> silent) {
         List<String[]> cells = new ArrayList<>();
         cells.add(HEADER);
         for (MergeProgress.InputLag r : rows) {
@@ -107,7 +131,9 @@ public final class MergeLag {
         InputLags lags = InputLags.of(config, rows);
         out.append("\nTotal lag ").append(Units.count(lags.total())).append(" records (").append(lags.perInput())
                 .append(")\n");
-        if (rows.stream().anyMatch(r -> !r.known())) {
+        silent.forEach((input, words) -> out.append("Note: ").append(words).append(": its rows show '?', and the "
+                + "totals leave it out\n"));
+        if (rows.stream().anyMatch(r -> !r.known() && !silent.containsKey(r.input()))) {
             out.append("Note: '?': the input's cluster did not give the partition's end within ").append(
                     Units.duration(TIMEOUT)).append(" (a partition without a leader?); the totals leave it out\n");
         }

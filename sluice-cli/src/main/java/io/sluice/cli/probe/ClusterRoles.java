@@ -25,10 +25,15 @@ public final class ClusterRoles {
         return roles;
     }
 
+    /** How a merge's input is named among its clusters. */
+    public static String inputRole(String input) {
+        return "input '" + input + "'";
+    }
+
     public static Map<String, Map<String, ?>> of(MergeConfig merge) {
         Map<String, Map<String, ?>> roles = new LinkedHashMap<>();
         for (MergeInput input : merge.inputs()) {
-            roles.put("input '" + input.name() + "'", input.clientProperties());
+            roles.put(inputRole(input.name()), input.clientProperties());
         }
         roles.put("the target cluster", merge.targetProperties());
         return roles;

@@ -80,4 +80,18 @@ class MergeLagTest {
         assertEquals(-1, lags.lineTotal());
         assertEquals("west 0 and 1 partition unknown, east 0", lags.perInput());
     }
+
+    /** An input whose cluster does not answer: its rows unknown, said once why, the other input's rows as they are. */
+    @Test
+    void anInputThatDoesNotAnswerIsNamedOnceAndTheOtherKeepsItsRows() {
+        String report = MergeLag.render(config, List.of(new MergeProgress.InputLag(0, "west", 40, 0, 50),
+                new MergeProgress.InputLag(0, "east", 30, 0, -1), new MergeProgress.InputLag(1, "west", 20, 0, 22),
+                new MergeProgress.InputLag(1, "east", 5, 0, -1)),
+                Map.of("east", "input 'east' (east:9092): no broker answers: nothing listens there"));
+        assertTrue(report.contains("Note: input 'east' (east:9092): no broker answers: nothing listens there: its "
+                + "rows show '?', and the totals leave it out"), report);
+        assertTrue(report.lines().anyMatch(l -> l.matches("\\s*1\\s+west\\s+clicks-west\\s+20\\s+22\\s+2")), report);
+        assertTrue(report.contains("Total lag 12 records (west 12, east 0 and 2 partitions unknown)"), report);
+        assertTrue(!report.contains("a partition without a leader"), "one reason, not two: " + report);
+    }
 }
