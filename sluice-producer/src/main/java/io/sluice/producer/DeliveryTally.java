@@ -139,10 +139,23 @@ public final class DeliveryTally {
                 Duration.ofNanos(latency.percentile(0.99)), Duration.ofNanos(latency.max()));
     }
 
+    /**
+     * Keeps the first failures, but a failure with a reason of its own before those that only shared its batch: a
+     * batch of hundreds failed for one record filled the list with its innocent neighbours, and the one at fault was
+     * not shown (a new user's run).
+     */
     private void keep(DeliveryFailure failure) {
         synchronized (firstFailures) {
             if (firstFailures.size() < keptFailures) {
                 firstFailures.add(failure);
+            } else if (!failure.batchMate()) {
+                for (int i = firstFailures.size() - 1; i >= 0; i--) {
+                    if (firstFailures.get(i).batchMate()) {
+                        firstFailures.remove(i);
+                        firstFailures.add(failure);
+                        return;
+                    }
+                }
             }
         }
     }

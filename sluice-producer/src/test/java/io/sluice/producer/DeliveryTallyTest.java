@@ -12,7 +12,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +48,34 @@ class DeliveryTallyTest {
         assertEquals("events.jsonl:2", tally.firstFailure().orElseThrow().origin());
         assertTrue(s.ackP50().compareTo(Duration.ZERO) > 0 && s.ackP99().compareTo(s.ackP50()) >= 0);
         assertTrue(s.ackMax().compareTo(s.ackP99()) >= 0);
+    }
+
+    /**
+     * A batch refused for one record fails its neighbours too, as Kafka's producer reports them (KIP-467): the record
+     * at fault is listed with the broker's reason even when its innocent neighbours came first and filled the list.
+     */
+    @Test
+    void theRecordAtFaultIsListedBeforeTheBatchMatesThatFailedWithIt() {
+        DeliveryTally tally = new DeliveryTally(3);
+        List<Callback> callbacks = new ArrayList<>();
+        for (int line = 1; line <= 6; line++) {
+            callbacks.add(tally.sent("in.jsonl:" + line, 10));
+        }
+        KafkaException mate = new KafkaException("Failed to append record because it was part of a batch which had "
+                + "one more more invalid records");
+        for (int i = 0; i < 5; i++) {
+            callbacks.get(i).onCompletion(null, mate);
+        }
+        callbacks.get(5).onCompletion(null, new InvalidTimestampException("Timestamp 99 of message with offset 5 is "
+                + "out of range"));
+
+        DeliverySnapshot s = tally.snapshot();
+        assertEquals(6, s.failed());
+        assertEquals(3, s.firstFailures().size());
+        assertTrue(s.firstFailures().stream().anyMatch(f -> f.toString().equals("in.jsonl:6: invalid timestamp: "
+                + "Timestamp 99 of message with offset 5 is out of range")), s.firstFailures().toString());
+        assertEquals("in.jsonl:1: refused with its batch, in which the broker refused another record (listed with its "
+                + "own reason); this record was not at fault", s.firstFailures().get(0).toString());
     }
 
     @Test

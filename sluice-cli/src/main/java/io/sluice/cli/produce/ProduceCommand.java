@@ -168,7 +168,6 @@ public final class ProduceCommand implements Callable<Integer> {
             return probed;
         }
         TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
-        int partitions = facts.partitions();
         if (facts.maxMessageBytes() < KAFKA_MAX_REQUEST_BYTES) {
             // a batch larger than the topic takes is split by the producer into batches of batch.size; when those are
             // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies (with a
@@ -190,7 +189,7 @@ public final class ProduceCommand implements Callable<Integer> {
         ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
                 : "acknowledged");
         RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
-        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, partitions, drainTimeout,
+        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, facts.rules(), drainTimeout,
                 context.console(), summary).run();
     }
 

@@ -13,6 +13,7 @@ import io.sluice.producer.input.InputRecord;
 import io.sluice.producer.input.Origin;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -39,7 +40,7 @@ final class ProduceRun {
     private final InputReading reading;
     private final Delivery delivery;
     private final DeliveryTally tally;
-    private final int partitions;
+    private final TopicRules rules;
     private final Duration drainTimeout;
     private final Console console;
     private final ProduceSummary summary;
@@ -50,12 +51,12 @@ final class ProduceRun {
     private volatile boolean readToEnd;
     private volatile Exception readFailure;
 
-    ProduceRun(InputReading reading, Delivery delivery, DeliveryTally tally, int partitions, Duration drainTimeout,
+    ProduceRun(InputReading reading, Delivery delivery, DeliveryTally tally, TopicRules rules, Duration drainTimeout,
             Console console, ProduceSummary summary) {
         this.reading = reading;
         this.delivery = delivery;
         this.tally = tally;
-        this.partitions = partitions;
+        this.rules = rules;
         this.drainTimeout = drainTimeout;
         this.console = console;
         this.summary = summary;
@@ -149,7 +150,7 @@ final class ProduceRun {
         }
     }
 
-    /** The delivery's calls, one at a time and none after {@link #closed}; partitions checked against the topic. */
+    /** The delivery's calls, one at a time and none after {@link #closed}; records checked against the topic's rules. */
     private final class Guarded implements InputReading.Handler {
 
         @Override
@@ -168,10 +169,9 @@ final class ProduceRun {
             lock.lock();
             try {
                 ensureOpen();
-                Integer p = record.partition();
-                if (p != null && p >= partitions) {
-                    delivery.badLine(record.origin(), new BadInputException("field \"partition\": the topic has "
-                            + partitions + " partition(s), 0 to " + (partitions - 1) + ", not " + p));
+                Optional<BadInputException> refusal = rules.refusal(record);
+                if (refusal.isPresent()) {
+                    delivery.badLine(record.origin(), refusal.get());
                 } else {
                     delivery.record(record);
                 }

@@ -56,8 +56,9 @@ record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
 
     /** A bad line says what was expected; a producer error says its kind in words ({@link DeliveryFailure#reason}). */
     private static String reason(DeliveryFailure f) {
-        if (f.error() instanceof BadInputException) {
-            return "malformed line: " + f.error().getMessage();
+        if (f.error() instanceof BadInputException bad) {
+            return (bad.malformed() ? "malformed line: " : "not sent, the topic would refuse it: ")
+                    + f.error().getMessage();
         }
         return f.reason();
     }

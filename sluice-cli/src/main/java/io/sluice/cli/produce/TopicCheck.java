@@ -37,8 +37,28 @@ final class TopicCheck {
      * What the command needs to know of the topic.
      *
      * @param maxMessageBytes the largest batch the topic takes ({@code max.message.bytes})
+     * @param rules           what it takes of each record
      */
-    record Facts(int partitions, int maxMessageBytes) {
+    record Facts(int partitions, int maxMessageBytes, TopicRules rules) {
+    }
+
+    /** The topic's rules for records, from its configuration; a setting it does not give sets no limit. */
+    static TopicRules rules(String topic, int partitions, Config config) {
+        ConfigEntry type = config.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+        ConfigEntry policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        return new TopicRules(topic, partitions, type == null || "CreateTime".equals(type.value()),
+                millis(config.get(TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG)),
+                millis(config.get(TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG)),
+                policy != null && policy.value() != null && policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT));
+    }
+
+    private static Duration millis(ConfigEntry entry) {
+        try {
+            return Duration.ofMillis(entry == null || entry.value() == null ? Long.MAX_VALUE
+                    : Long.parseLong(entry.value().trim()));
+        } catch (NumberFormatException e) {
+            return Duration.ofMillis(Long.MAX_VALUE);
+        }
     }
 
     static Facts of(Map<String, ?> clientProperties, String topic) throws RunFailure {
@@ -53,8 +73,9 @@ final class TopicCheck {
             Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT.toSeconds() + 5,
                     TimeUnit.SECONDS).get(resource);
             ConfigEntry maxMessageBytes = config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-            return new Facts(description.partitions().size(), maxMessageBytes == null ? Integer.MAX_VALUE
-                    : Integer.parseInt(maxMessageBytes.value()));
+            int partitions = description.partitions().size();
+            return new Facts(partitions, maxMessageBytes == null ? Integer.MAX_VALUE
+                    : Integer.parseInt(maxMessageBytes.value()), rules(topic, partitions, config));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof UnknownTopicOrPartitionException) {
