@@ -386,6 +386,35 @@ class ProduceCommandTest {
     }
 
     /**
+     * The last file of a complete import grew, then a file was added: going on with the new file would leave the grown
+     * lines out, so it is refused, also after a rerun that found the import complete and sent nothing (that rerun
+     * committed the position again without the last file's identity, and the next one left a line out without a
+     * word: a new user's run).
+     */
+    @Test
+    void anExactlyOnceImportWhoseLastFileGrewIsRefusedAlsoAfterARerunThatSentNothing() throws Exception {
+        String topic = Names.unique("produce-eo-grew");
+        kafka.createTopic(topic, 1);
+        Path dir = Files.createDirectory(TestDirs.newDir("produce-eo-grew").resolve("in"));
+        List<String> lines = ProducedRecords.writeLines(dir.resolve("a.txt"), "a", 2);
+        String[] command = {"produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+            dir.toString()};
+        assertEquals(ExitStatus.OK, Cli.run(command).status());
+        Cli.Result nothing = Cli.run(command);
+        assertEquals(ExitStatus.OK, nothing.status(), nothing.err());
+        assertEquals(new ProducedRecords.Counts(0, 0, 0, 0), ProducedRecords.counts(nothing.err()));
+
+        Files.writeString(dir.resolve("a.txt"), "a-grown\n", StandardOpenOption.APPEND);
+        ProducedRecords.writeLines(dir.resolve("b.txt"), "b", 1);
+        Cli.Result grown = Cli.run(command);
+        assertEquals(ExitStatus.FAILURE, grown.status(), grown.err());
+        assertTrue(grown.err().contains("a.txt changed since import ") && grown.err().contains("going on with those "
+                + "would leave what it gained out"), grown.err());
+        assertEquals(lines, TestRecords.values(TestRecords.readAllDecided(kafka.clientProperties(Listener.PLAINTEXT),
+                topic, java.time.Duration.ofSeconds(30))), "nothing sent");
+    }
+
+    /**
      * An unquoted pattern reaches the command as the files the shell found: once the folder holds one more, the same
      * command line has one more argument. It is the same import, and goes on with the new file only (before: a new
      * import, every line of the first files sent again).

@@ -110,7 +110,11 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
             }
         }
         if (file >= inputs.size()) {
-            return complete(inputs.size());
+            // the last file's identity goes on with it: a rerun that finds nothing to send commits this position
+            // again, and without it a later rerun with files added no longer saw that the last file had grown (its
+            // new lines were left out without a word: a new user's run)
+            return complete(inputs.size(), parts[4].isEmpty() ? null
+                    : new FileIdentity(Long.parseLong(parts[4]), parts[5]));
         }
         if (parts[6].isEmpty()) {
             // it was complete, and files were added after its last: they are the import's next, once the last done

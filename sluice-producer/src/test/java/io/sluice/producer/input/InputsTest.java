@@ -133,6 +133,13 @@ class InputsTest {
         IllegalStateException grew = assertThrows(IllegalStateException.class,
                 () -> ImportPosition.resume(0, completeWithLast.metadata(before), grown, "n"));
         assertTrue(grew.getMessage().startsWith(c + " changed since import n read it to its end"), grew.getMessage());
+        // also after a rerun that found the import complete and sent nothing: it commits the position it resumed
+        ImportPosition rerun = ImportPosition.resume(0, completeWithLast.metadata(before), before, "n");
+        assertTrue(rerun.isComplete(before));
+        IllegalStateException grewThenRerun = assertThrows(IllegalStateException.class,
+                () -> ImportPosition.resume(0, rerun.metadata(before), grown, "n"));
+        assertTrue(grewThenRerun.getMessage().startsWith(c + " changed since import n read it to its end"),
+                grewThenRerun.getMessage());
         Files.writeString(c, "3\n");
 
         Path a = Files.writeString(dir.resolve("a.txt"), "0\n");
