@@ -158,6 +158,11 @@ public final class Audit {
             notes.add(deadLetters.withoutSource + " records of the dead-letter topic carry no Sluice source headers "
                     + "(sluice.source.topic, .partition, .offset): they were not matched to offsets");
         }
+        if (deadLetters.otherGroups > 0) {
+            notes.add(deadLetters.otherGroups + " records of the dead-letter topic were dead-lettered by other "
+                    + "archives (their sluice.source.group is not " + config.groupId().orElse("") + "): they were not "
+                    + "taken out of this archive's expected offsets");
+        }
         if (!manifests.hasManifests(config.topic()) && contents.visibleFiles > contents.skippedFiles) {
             notes.add("the archive holds no manifests of " + config.topic() + " (archived at least once): whether the "
                     + "archiver published each file cannot be told, so files were checked by their names and rows only");

@@ -14,7 +14,10 @@ import org.apache.kafka.common.header.Headers;
 /**
  * The records of the audited ranges that the engine dead-lettered, found through the headers it adds
  * ({@link DeadLetterHeaders}): source topic, partition and offset, and the error. A dead-letter topic shared by
- * several topics is fine: other sources are skipped. A record dead-lettered twice (a retry after a crash) counts once.
+ * several topics is fine: other sources are skipped; so is one shared by several archives of one topic: a letter that
+ * names another consumer group than the audited archive's is that archive's (counting it hid a record missing from
+ * this archive's files: a new user's run). A letter without a group (written before letters named it) counts. A record
+ * dead-lettered twice (a retry after a crash) counts once.
  *
  * <p>Threading: {@link #run} on one thread; its result is handed over when it returns.
  */
@@ -29,6 +32,8 @@ final class DeadLetterScan {
     final Map<Integer, PartitionDeadLetters> partitions = new HashMap<>();
     /** Dead letters without readable source headers: not written by Sluice's engine. */
     long withoutSource;
+    /** Dead letters of another archive: they name another consumer group. */
+    long otherGroups;
 
     private DeadLetterScan() {
     }
@@ -46,7 +51,7 @@ final class DeadLetterScan {
         new CommittedReader(config.kafkaProperties(), config.timeout()).read(ranges, new CommittedReader.Visitor() {
             @Override
             public void record(ConsumerRecord<Void, Void> record) {
-                scan.add(record, config.topic(), plan, config.listLimit());
+                scan.add(record, config.topic(), config.groupId().orElse(null), plan, config.listLimit());
             }
 
             @Override
@@ -57,9 +62,14 @@ final class DeadLetterScan {
         return scan;
     }
 
-    private void add(ConsumerRecord<Void, Void> record, String topic, SortedMap<Integer, KafkaPartition> plan,
-            int limit) {
+    private void add(ConsumerRecord<Void, Void> record, String topic, String group,
+            SortedMap<Integer, KafkaPartition> plan, int limit) {
         Headers headers = record.headers();
+        String letterGroup = text(headers, DeadLetterHeaders.SOURCE_GROUP);
+        if (group != null && letterGroup != null && !letterGroup.equals(group)) {
+            otherGroups++;
+            return;
+        }
         String sourceTopic = text(headers, DeadLetterHeaders.SOURCE_TOPIC);
         long partition;
         long offset;

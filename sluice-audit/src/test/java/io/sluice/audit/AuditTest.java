@@ -370,6 +370,21 @@ class AuditTest {
         assertTrue(report.text().contains("no group given, so committed manifests were not checked"), report.text());
     }
 
+    /**
+     * Two archives of one topic may share a dead-letter topic: the letters of the other one name its group and do not
+     * take offsets out of this one's expected set (they hid a record missing from this archive's files).
+     */
+    @Test
+    void deadLettersOfAnotherArchiveOfTheTopicDoNotCountForThisOne() throws Exception {
+        AuditReport report = audit(archive, b -> b.groupId(GROUP + "-other"));
+
+        assertEquals(1, report.exitStatus(), report.text());
+        assertEquals(List.of(new OffsetRanges.Span(100, 100)), report.partitions().get(1).missing().listed());
+        assertEquals(List.of(new OffsetRanges.Span(200, 200)), report.partitions().get(2).missing().listed());
+        assertTrue(report.text().contains("2 records of the dead-letter topic were dead-lettered by other archives "
+                + "(their sluice.source.group is not " + GROUP + "-other)"), report.text());
+    }
+
     private static AuditReport audit(Path root, Consumer<AuditConfig.Builder> more) throws AuditException {
         AuditConfig.Builder config = AuditConfig.builder()
                 .kafkaProperties(KAFKA.clientProperties(Listener.PLAINTEXT))

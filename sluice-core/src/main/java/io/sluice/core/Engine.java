@@ -163,7 +163,7 @@ public final class Engine implements AutoCloseable {
             DeadLetters deadLetters = null;
             if (config.failureOutcome() == FailureOutcome.DEAD_LETTER) {
                 if (deadLettersWithCommits(config, props, commitPoint, sink)) {
-                    PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic());
+                    PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic(), config.groupId());
                     commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
                             props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
                                     : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
@@ -172,8 +172,8 @@ public final class Engine implements AutoCloseable {
                     made.push(commitPoint::close); // it closes the commit point it wraps
                     deadLetters = pending;
                 } else {
-                    publisher = new DeadLetterPublisher(config.deadLetterTopic(), producerProperties(config),
-                            config.deadLetterRetryFor());
+                    publisher = new DeadLetterPublisher(config.deadLetterTopic(), config.groupId(),
+                            producerProperties(config), config.deadLetterRetryFor());
                     made.push(publisher);
                     deadLetters = publisher;
                 }

@@ -14,6 +14,12 @@ public final class DeadLetterHeaders {
     public static final String SOURCE_TOPIC = "sluice.source.topic";
     public static final String SOURCE_PARTITION = "sluice.source.partition";
     public static final String SOURCE_OFFSET = "sluice.source.offset";
+    /**
+     * The consumer group of the engine that dead-lettered it: a dead-letter topic shared by two archives of one topic
+     * holds letters of the same source records from each, and an audit counts only its own archive's (counting the
+     * other's hid a record missing from the files).
+     */
+    public static final String SOURCE_GROUP = "sluice.source.group";
     /** How many attempts were made (decimal text). */
     public static final String ATTEMPTS = "sluice.attempts";
 

@@ -28,17 +28,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class DeadLetterPublisher implements DeadLetters, AutoCloseable {
 
     private final String topic;
+    private final String group;
     private final KafkaProducer<byte[], byte[]> producer;
     private final DeliveryTally deliveries = new DeliveryTally();
 
     /**
+     * @param group    the engine's consumer group, which each letter names ({@link DeadLetterRecord})
      * @param retryFor how long one dead letter may wait for the brokers: for the topic's metadata, then for the
      *                 acknowledgement; at least 15 s, as the request timeout (10 s) must fit in it. Producer
      *                 properties that set {@code max.block.ms} or {@code delivery.timeout.ms} win
      * @throws io.sluice.producer.UnsafeProducerSettingsException if the properties disable retries
      */
-    public DeadLetterPublisher(String topic, Map<String, Object> clientProperties, Duration retryFor) {
+    public DeadLetterPublisher(String topic, String group, Map<String, Object> clientProperties, Duration retryFor) {
         this.topic = topic;
+        this.group = group;
         int window = (int) Math.min(Integer.MAX_VALUE, retryFor.toMillis());
         Map<String, Object> props = ProducerSettings.on(clientProperties)
                 .setIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, window)
@@ -55,7 +58,7 @@ public final class DeadLetterPublisher implements DeadLetters, AutoCloseable {
         Callback delivery = deliveries.sent(record.topic() + "-" + record.partition() + "@" + record.offset(),
                 size(record.key()) + size(record.value()));
         try {
-            producer.send(DeadLetterRecord.of(topic, record, error, attempts), delivery).get();
+            producer.send(DeadLetterRecord.of(topic, group, record, error, attempts), delivery).get();
         } catch (RuntimeException e) {
             delivery.onCompletion(null, e); // send itself threw: the callback never will
             throw e;

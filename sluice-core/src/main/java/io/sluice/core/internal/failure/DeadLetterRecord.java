@@ -9,21 +9,23 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * The dead letter of a failed record: the original key, value, timestamp and headers, plus headers that say why
  * ({@code sluice.error.class}, {@code sluice.error.message}) and where from ({@code sluice.source.topic},
- * {@code .partition}, {@code .offset}, {@code sluice.attempts}), which the audit reads back.
+ * {@code .partition}, {@code .offset}, {@code .group}, {@code sluice.attempts}), which the audit reads back.
  */
 final class DeadLetterRecord {
 
     private DeadLetterRecord() {
     }
 
-    static ProducerRecord<byte[], byte[]> of(String topic, ConsumerRecord<byte[], byte[]> record, Throwable error,
-            int attempts) {
+    /** @param group the dead-lettering engine's consumer group */
+    static ProducerRecord<byte[], byte[]> of(String topic, String group, ConsumerRecord<byte[], byte[]> record,
+            Throwable error, int attempts) {
         RecordHeaders headers = new RecordHeaders(record.headers().toArray());
         headers.add(DeadLetterHeaders.ERROR_CLASS, utf8(error.getClass().getName()));
         headers.add(DeadLetterHeaders.ERROR_MESSAGE, utf8(String.valueOf(error.getMessage())));
         headers.add(DeadLetterHeaders.SOURCE_TOPIC, utf8(record.topic()));
         headers.add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(record.partition())));
         headers.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(record.offset())));
+        headers.add(DeadLetterHeaders.SOURCE_GROUP, utf8(group));
         headers.add(DeadLetterHeaders.ATTEMPTS, utf8(Integer.toString(attempts)));
         // a record of the old message format has no timestamp (-1); the producer then stamps the letter itself
         Long timestamp = record.timestamp() < 0 ? null : record.timestamp();

@@ -24,17 +24,20 @@ import org.apache.kafka.common.TopicPartition;
 public final class PendingDeadLetters implements DeadLetters {
 
     private final String topic;
+    private final String group;
     /** Guarded by this. */
     private final Map<TopicPartition, TreeMap<Long, ProducerRecord<byte[], byte[]>>> pending = new HashMap<>();
 
-    public PendingDeadLetters(String topic) {
+    /** @param group the engine's consumer group, which each letter names ({@link DeadLetterRecord}) */
+    public PendingDeadLetters(String topic, String group) {
         this.topic = topic;
+        this.group = group;
     }
 
     /** Holds the letter; it is sent with the first commit whose offset for the partition is beyond the record. */
     @Override
     public void deadLetter(ConsumerRecord<byte[], byte[]> record, Throwable error, int attempts) {
-        ProducerRecord<byte[], byte[]> letter = DeadLetterRecord.of(topic, record, error, attempts);
+        ProducerRecord<byte[], byte[]> letter = DeadLetterRecord.of(topic, group, record, error, attempts);
         synchronized (this) {
             pending.computeIfAbsent(new TopicPartition(record.topic(), record.partition()), tp -> new TreeMap<>())
                     .put(record.offset(), letter);
