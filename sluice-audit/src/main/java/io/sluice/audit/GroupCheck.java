@@ -76,8 +76,14 @@ final class GroupCheck {
         }
         String name = CommitMetadata.sinkData(metadata).orElse("");
         if (name.isEmpty()) {
-            return new AuditReport.GroupCommit(offset, null, CommitStatus.NO_MANIFEST, "the commit names no manifest "
-                    + "(at-least-once mode, or no file was sealed before it)", List.of());
+            // an exactly-once archive commits without a manifest when nothing was sealed since its last commit (a rerun
+            // with nothing new to archive, say): "at-least-once mode" first misled a new user about such an archive
+            return new AuditReport.GroupCommit(offset, null, CommitStatus.NO_MANIFEST, manifests.any()
+                    ? "the commit names no manifest: no file was sealed between it and the commit before it (a run "
+                            + "that found nothing new to archive, or records that went into no file); the files of "
+                            + "earlier commits are checked row by row with the others"
+                    : "the commit names no manifest, and the archive holds none: it was archived at least once",
+                    List.of());
         }
         var entry = manifests.byName(partition, name);
         if (entry.isEmpty()) {

@@ -146,8 +146,8 @@ public final class HdfsBackend implements StorageBackend {
             }
         }
         if (!fs.exists(target)) {
-            throw new NoSuchFileException(staged.toString(), null, "neither the staged file nor " + target
-                    + " exists: the file a committed manifest names is gone");
+            throw new CommittedFileGoneException("neither the staged file " + staged + " nor " + target
+                    + " exists: the file a committed manifest names is gone", null);
         }
         return false;
     }

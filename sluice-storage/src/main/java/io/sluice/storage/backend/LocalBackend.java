@@ -7,7 +7,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -78,8 +77,8 @@ public final class LocalBackend implements StorageBackend {
             if (Files.exists(target)) {
                 return false; // published before a crash: nothing left to do
             }
-            throw new NoSuchFileException(staged.toString(), null, "neither the staged file nor " + target
-                    + " exists: the file a committed manifest names is gone");
+            throw new CommittedFileGoneException("neither the staged file " + staged + " nor " + target
+                    + " exists: the file a committed manifest names is gone", null);
         }
         Files.createDirectories(target.getParent());
         try {

@@ -171,8 +171,8 @@ public final class S3Backend implements StorageBackend {
                     .multipartUpload(m -> m.parts(parts))));
         } catch (NoSuchUploadException e) {
             if (!exists(key)) {
-                throw new IOException("neither the upload " + uploadId + " nor the object s3://" + bucket + "/" + key
-                        + " exists: the file a committed manifest names is gone", e);
+                throw new CommittedFileGoneException("neither the upload " + uploadId + " nor the object s3://"
+                        + bucket + "/" + key + " exists: the file a committed manifest names is gone", e);
             }
             published = false; // completed before a crash: nothing left to do
         }
@@ -188,8 +188,9 @@ public final class S3Backend implements StorageBackend {
                     .destinationBucket(bucket).destinationKey(key)));
         } catch (S3Exception e) { // only "not found" comes through call() unwrapped: the staged object is gone
             if (!exists(key)) {
-                throw new IOException("neither the staged object " + ref.staging() + " nor the object s3://" + bucket
-                        + "/" + key + " exists: the file a committed manifest names is gone", e);
+                throw new CommittedFileGoneException("neither the staged object " + ref.staging() + " nor the "
+                        + "object s3://" + bucket + "/" + key + " exists: the file a committed manifest names is gone",
+                        e);
             }
             return false; // published before a crash: nothing left to do
         }

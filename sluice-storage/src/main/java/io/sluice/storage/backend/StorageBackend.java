@@ -23,6 +23,7 @@ public interface StorageBackend extends AutoCloseable {
      *
      * @return true when this call made the file visible, false when it was published before (a recovery publishing
      *     what an earlier run did, or a later manifest listing a file again), so that each file is counted once
+     * @throws CommittedFileGoneException when the file is neither staged nor published (removed by something else)
      */
     boolean publish(PendingRef ref) throws IOException;
 

@@ -2,6 +2,7 @@ package io.sluice.storage.sink;
 
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.core.sink.SinkCheckpoint;
+import io.sluice.storage.backend.CommittedFileGoneException;
 import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.IOException;
@@ -65,6 +66,11 @@ final class SealedFiles {
     /**
      * Finishes what the last commit promised (publishes the files of its manifest, idempotently) and removes every
      * other staged file of this partition: those were never committed.
+     *
+     * <p>A file of the manifest that is neither staged nor published was removed by something else after the commit
+     * (no crash of the archiver leaves one so): it is said, with the offsets it held, and the partition goes on. Its
+     * records are gone from the archive whatever the archiver does; stopping on it stopped every restart on it, with
+     * no way on (a new user's run), and an archive whose old files a lifecycle rule removes would stop the same way.
      */
     void recover(Optional<String> manifestName) throws IOException {
         if (manifestName.isPresent()) {
@@ -72,7 +78,15 @@ final class SealedFiles {
             byte[] json = backend.read(path).orElseThrow(() -> new IOException("the committed manifest " + path
                     + " is missing from " + backend.describe() + "; its files cannot be published"));
             for (ManifestFile f : Manifest.fromJson(json, path).files()) {
-                publish(f);
+                try {
+                    publish(f);
+                } catch (CommittedFileGoneException e) {
+                    LOG.warn("{} of {}, which the last commit's manifest names, is gone: it was removed after its "
+                            + "commit (by a lifecycle rule or a person?), and its records, offsets {} to {}, are no "
+                            + "longer in the archive. The archive goes on without them; sluice verify lists them as "
+                            + "missing. Restore the file if there is a copy of it.", f.path(), backend.describe(),
+                            f.firstOffset(), f.lastOffset());
+                }
             }
         }
         backend.discardAll(backend.listStaged(paths.staging()));

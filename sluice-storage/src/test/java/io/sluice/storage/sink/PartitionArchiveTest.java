@@ -251,6 +251,34 @@ class PartitionArchiveTest {
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
+    /**
+     * A file the committed manifest names that something removed after its commit (a lifecycle rule, a person) is
+     * gone from both its places: the recovery publishes the others and goes on, where it failed every restart with
+     * "a restart resumes" (a new user's run). Its records are missing from the archive, which verify says.
+     */
+    @Test
+    void aCommittedFileRemovedByHandDoesNotStopTheRecovery() throws Exception {
+        PartitionArchive archive = opened(3);
+        write(archive, 0, 10);
+        SinkCheckpoint committed = archive.checkpoint(true);
+        archive.committed(committed);
+        archive.close(false);
+        List<Path> published;
+        try (var walk = Files.walk(root.resolve("t"))) {
+            published = walk.filter(Files::isRegularFile).sorted().toList();
+        }
+        assertEquals(4, published.size(), published.toString());
+        Files.delete(published.get(0));
+
+        PartitionArchive next = archive(3);
+        next.recover(committed.offset(), Optional.of(committed.data())); // it threw before
+        write(next, 10, 13);
+        next.committed(next.checkpoint(true));
+        try (var walk = Files.walk(root.resolve("t"))) {
+            assertEquals(4, walk.filter(Files::isRegularFile).count(), "the rest published, and the next file");
+        }
+    }
+
     /** A manifest the store refuses says what could not be written, and of which partition, in words. */
     @Test
     void aManifestTheStoreRefusesIsSaidInWords() throws Exception {
