@@ -128,10 +128,11 @@ final class AvroValues implements RecordParser {
                 }
                 throw mismatch(path, "a float (at most " + Float.MAX_VALUE + " either way)", json);
             case DOUBLE:
-                if (json.isNumber()) {
+                // as for a float: 1e400 became Infinity (a new user's run)
+                if (json.isNumber() && Double.isFinite(json.doubleValue())) {
                     return json.doubleValue();
                 }
-                throw mismatch(path, "a double", json);
+                throw mismatch(path, "a double (at most " + Double.MAX_VALUE + " either way)", json);
             case STRING:
                 if (json.isTextual()) {
                     return json.textValue();
@@ -241,7 +242,9 @@ final class AvroValues implements RecordParser {
     private static BadInputException mismatch(String path, String expected, JsonNode found) {
         String kind = switch (found.getNodeType()) {
             case STRING -> "a string";
-            case NUMBER -> "the number " + found;
+            // Jackson reads a number beyond a double's range as Infinity, which the line never said
+            case NUMBER -> found.isDouble() && !Double.isFinite(found.doubleValue()) ? "a number beyond a double's "
+                    + "range" : "the number " + found;
             case BOOLEAN -> "a boolean";
             case ARRAY -> "an array";
             case OBJECT -> "an object";
