@@ -246,16 +246,25 @@ final class JsonToAvro {
                     return longValue(this, p, t);
                 }
             };
+            // a number beyond the type's range would be written as Infinity: another value, without a word
             case FLOAT -> new Scalar("float", 4, JsonToken.VALUE_NUMBER_INT, JsonToken.VALUE_NUMBER_FLOAT) {
                 @Override
-                Object convert(JsonParser p, JsonToken t) throws IOException {
-                    return p.getFloatValue();
+                Object convert(JsonParser p, JsonToken t) throws IOException, Mismatch {
+                    float value = p.getFloatValue();
+                    if (!Float.isFinite(value)) {
+                        throw new Mismatch(expected(), found(p, t) + " (beyond a float's range)");
+                    }
+                    return value;
                 }
             };
             case DOUBLE -> new Scalar("double", 3, JsonToken.VALUE_NUMBER_INT, JsonToken.VALUE_NUMBER_FLOAT) {
                 @Override
-                Object convert(JsonParser p, JsonToken t) throws IOException {
-                    return p.getDoubleValue();
+                Object convert(JsonParser p, JsonToken t) throws IOException, Mismatch {
+                    double value = p.getDoubleValue();
+                    if (!Double.isFinite(value)) {
+                        throw new Mismatch(expected(), found(p, t) + " (beyond a double's range)");
+                    }
+                    return value;
                 }
             };
             case STRING -> new Scalar("string", 9, JsonToken.VALUE_STRING) {

@@ -99,6 +99,7 @@ class JsonToAvroTest {
         "{\"id\": 1, \"tags\": [\"a\", 2]}   | field 'tags[1]': expected string, found number 2",
         "{\"id\": 1, \"tags\": \"a\"}        | field 'tags': expected an array of string, found string \"a\"",
         "{\"id\": 1, \"amount\": \"1\"}      | field 'amount': expected null or double, found string \"1\"",
+        "{\"id\": 1, \"amount\": -1e400}    | field 'amount': expected double, found number -1e400 (beyond a double's range)",
         "{\"id\": 1, \"category\": \"buy\", \"user\": {\"name\": \"a\", \"age\": \"old\"}} | field 'user.age': expected null or int, found string \"old\"",
         "{\"id\": 1, \"category\": \"buy\", \"user\": {\"name\": \"a\", \"age\": 3000000000}} | field 'user.age': expected int, found number 3000000000 (out of int range)",
         "{\"id\": 1, \"category\": \"buy\", \"user\": {\"age\": 3}} | field 'user.name' is missing; expected string (the field is not nullable and has no default)",
