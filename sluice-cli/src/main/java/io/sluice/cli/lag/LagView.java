@@ -251,8 +251,12 @@ public record LagView(Instant at, Duration target, List<Row> rows, Map<TopicPart
             case KNOWN -> t.catchUp().value().compareTo(target) <= 0
                     ? question + "Yes: in about " + t.catchUp() + ", at " + rates + "."
                     : question + "No: it takes about " + t.catchUp() + " at " + rates + "; " + needs;
+            // the rate is the committed offsets': an exactly-once archive commits when its files roll, minutes
+            // apart, so "nothing was processed" called a busy archiver idle (a new user's run)
             case NEVER -> t.processedRate() == 0
-                    ? question + "No: nothing was processed between the samples; " + needs
+                    ? question + "Not at this rate: the group committed nothing between the samples (it is stopped, or "
+                            + "commits less often than --interval, as an archive does when its files roll: a longer "
+                            + "--interval, or --metrics-url of a running instance, measures its rate); " + needs
                     : question + "No: the lag does not shrink (" + rates + "); " + needs;
             default -> question + "Unknown yet: measuring the processing rate takes two samples; " + needs;
         };

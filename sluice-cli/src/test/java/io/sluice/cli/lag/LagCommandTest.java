@@ -49,7 +49,9 @@ class LagCommandTest {
                 && r.subList(0, 5).equals(List.of(topic, "0", "100", "40", "60"))
                 && r.get(6).matches("59 min( \\d+ s)?|1 h") && r.subList(7, 10).equals(List.of("0.00", "never", "23 h"))),
                 run.out());
-        assertEquals(2, count(run.out(), "be caught up within 1 h? No: nothing was processed between the samples; "
+        assertEquals(2, count(run.out(), "be caught up within 1 h? Not at this rate: the group committed nothing "
+                + "between the samples (it is stopped, or commits less often than --interval, as an archive does when "
+                + "its files roll: a longer --interval, or --metrics-url of a running instance, measures its rate); "
                 + "1 h needs 0.02 rec/s."), run.out());
         assertEquals(2, count(run.out(), "Warning: retention deletes unconsumed records of " + p0 + " in about 23 h"),
                 run.out());
