@@ -48,6 +48,15 @@ public final class BoundedRunOptions {
     /** Sets the bounds on {@code builder}, over what the pipeline set; nothing when no flag was given. */
     public EngineConfig.Builder applyTo(EngineConfig.Builder builder) {
         if (from != null) {
+            Instant now = Instant.now();
+            if (from.isAfter(now)) {
+                // refused here in the command's words: the engine's own refusal came out as a Java exception, with
+                // exit status 1 and an API name for its advice (a new user's run)
+                throw new CommandLine.ParameterException(command.commandLine(), "--from " + from + " is in the future "
+                        + "(it is " + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " now): no record is "
+                        + "that recent. Give a time in the past, or leave --from out: partitions the group has not "
+                        + "committed then start where source.start says (earliest or latest)");
+            }
             builder.startFrom(from, scope == null ? TimestampStart.UNCOMMITTED : scope);
         } else if (scope != null) {
             throw new CommandLine.ParameterException(command.commandLine(), "--from-scope " + scope + " needs --from "

@@ -66,5 +66,12 @@ class BoundedRunOptionsTest {
         assertEquals("--from-scope ALWAYS needs --from TIME: it says which partitions --from moves, and without it no "
                 + "partition moves", scopeAlone.getMessage());
         assertEquals(TimestampStart.UNCOMMITTED, config(parse("--from", "2026-01-20")).timestampStart());
+        // a usage mistake in words (exit 2), not the engine's exception with an API name for advice
+        var future = assertThrows(CommandLine.ParameterException.class, () -> config(parse("--from", "2999-01-01")));
+        assertTrue(future.getMessage().startsWith("--from 2999-01-01T00:00:00Z is in the future (it is "), future
+                .getMessage());
+        assertTrue(future.getMessage().endsWith("): no record is that recent. Give a time in the past, or leave --from "
+                + "out: partitions the group has not committed then start where source.start says (earliest or "
+                + "latest)"), future.getMessage());
     }
 }
