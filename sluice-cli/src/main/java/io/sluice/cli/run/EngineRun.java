@@ -333,7 +333,11 @@ public final class EngineRun {
         }
         StringBuilder b = new StringBuilder(withoutClassNames(String.valueOf(failure.getMessage())));
         for (Throwable cause = failure.getCause(); cause != null && cause != failure; cause = cause.getCause()) {
-            String message = cause.getMessage() == null ? null : withoutClassNames(cause.getMessage());
+            // a JSON parser's message without its location, which names a redacted source ("[Source: REDACTED
+            // (`StreamReadFeature...` disabled); line: 1, column: 1]"): the words above say where already
+            String text = cause instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                    ? json.getOriginalMessage() : cause.getMessage();
+            String message = text == null ? null : withoutClassNames(text);
             if (message != null && !b.toString().contains(message)) {
                 b.append(": ").append(message);
             }

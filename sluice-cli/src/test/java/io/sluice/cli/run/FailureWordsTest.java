@@ -34,6 +34,21 @@ class FailureWordsTest {
                 "dotted words that are not class names stay");
     }
 
+    /**
+     * A record that is not JSON: the reason already says what and where, and the parser's own message, with its
+     * redacted source and another column, was said after it again (a new user's run).
+     */
+    @Test
+    void aJsonParsersLocationIsNotSaidTwice() throws Exception {
+        com.fasterxml.jackson.core.JsonParser parser = new com.fasterxml.jackson.databind.ObjectMapper()
+                .createParser("this is not json");
+        com.fasterxml.jackson.core.JsonParseException json = org.junit.jupiter.api.Assertions.assertThrows(
+                com.fasterxml.jackson.core.JsonParseException.class, parser::nextToken);
+        RuntimeException failure = new RuntimeException("clicks-0@7: the value is not JSON: "
+                + json.getOriginalMessage() + " at line 1, column 17", json);
+        assertEquals(failure.getMessage(), EngineRun.describe(failure));
+    }
+
     /** A target cluster that was down read as a missing topic: the producer's words fit both (found by a chaos run). */
     @Test
     void aTopicNotInMetadataIsSaidToBeAClusterThatDidNotAnswerOrAMissingTopic() {
