@@ -75,6 +75,47 @@ class EngineRebalanceTest {
                 "visitors got partitions: " + partitionsByMember);
     }
 
+    /**
+     * A member whose join the coordinator holds (an earlier member holds every partition and has not rejoined, as one
+     * killed with kill -9 until its session ends) stops at once: it holds nothing to commit, and its consumer's close
+     * waited for the held join for the whole drain timeout (a new user's run: 30 s for "0 records done").
+     */
+    @Test
+    void aMemberHoldingNoPartitionStopsWithoutWaitingForItsHeldJoin() throws Exception {
+        String topic = Names.unique("held-join");
+        kafka.createTopic(topic, 2);
+        EngineConfig config = EngineTestSupport.config(kafka, topic).drainTimeout(Duration.ofSeconds(20)).build();
+        Map<String, Object> props = new java.util.HashMap<>(kafka.clientProperties(Listener.PLAINTEXT));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 60_000); // how long a rebalance waits for its rejoin
+        try (var holder = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+                new StringDeserializer(), new StringDeserializer())) {
+            holder.subscribe(List.of(topic));
+            await("the holder is assigned both partitions", Duration.ofSeconds(30), () -> {
+                holder.poll(Duration.ofMillis(100));
+                return holder.assignment().size() == 2;
+            });
+            // the holder polls no more: its heartbeats keep it a member, and the rebalance a join starts waits for it
+            Engine late = Engine.start(config, new StringDeserializer(), new StringDeserializer(), record -> { });
+            await("the late member's join is held", Duration.ofSeconds(30), () -> groupState(config.groupId())
+                    == org.apache.kafka.common.GroupState.PREPARING_REBALANCE);
+            long asked = System.nanoTime();
+            late.close();
+            long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - asked);
+            assertTrue(late.partitions().isEmpty());
+            assertTrue(seconds < 10, "closed after " + seconds + " s, with nothing to commit (drain timeout 20 s)");
+        }
+    }
+
+    private org.apache.kafka.common.GroupState groupState(String group) {
+        try {
+            return kafka.admin().describeConsumerGroups(List.of(group)).all().get(10,
+                    java.util.concurrent.TimeUnit.SECONDS).get(group).groupState();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void theKip848ConsumerGroupProtocolSharesTheWorkToo() throws Exception {
         String topic = Names.unique("kip848");

@@ -50,6 +50,13 @@ public final class ConsumerLoop implements Runnable {
     private static final Duration BUSY_POLL = Duration.ofMillis(5);
     /** How long a close waits for its workers once the drain gave up on the sink ({@link DrainWatch}). */
     private static final Duration GIVEN_UP_WAIT = Duration.ofSeconds(1);
+    /**
+     * How long the consumer's close may take when this member holds no partition: nothing is left to commit, and the
+     * close waits for the requests in flight, among them a join the coordinator holds until the group's earlier
+     * members rejoin or time out (after a kill -9, up to their session timeout): a stop asked for then took the whole
+     * drain timeout, 30 s, with nothing to drain (a new user's run).
+     */
+    private static final Duration NOTHING_HELD_CLOSE = Duration.ofSeconds(1);
 
     /**
      * What the loop itself needs to know.
@@ -339,6 +346,7 @@ public final class ConsumerLoop implements Runnable {
 
     private void drainAndClose() {
         health.set(Health.DRAINING);
+        boolean holdsNothing = partitions.all().isEmpty();
         try {
             // a failure before or during the drain (a last commit that overran its timeout) lets go of the rest;
             // armed first, so that a failure of the steps below is one too
@@ -373,7 +381,7 @@ public final class ConsumerLoop implements Runnable {
             leaders.closing();
             brokers.closing();
             try {
-                consumer.close(CloseOptions.timeout(settings.drainTimeout()));
+                consumer.close(CloseOptions.timeout(holdsNothing ? NOTHING_HELD_CLOSE : settings.drainTimeout()));
             } catch (Throwable t) {
                 LOG.warn("closing the consumer: {}", t.toString());
             }
