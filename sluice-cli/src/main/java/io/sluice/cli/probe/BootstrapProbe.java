@@ -65,6 +65,8 @@ public final class BootstrapProbe {
                 return plain.get().isEmpty() ? new Observation(PortSpeaks.PLAINTEXT, List.of())
                         : new Observation(PortSpeaks.SASL_PLAINTEXT, plain.get());
             }
+        } catch (ControllerListener e) {
+            return new Observation(PortSpeaks.CONTROLLER, List.of());
         } catch (UnknownHostException e) {
             return new Observation(PortSpeaks.UNKNOWN_HOST, List.of());
         } catch (ConnectException e) {
@@ -85,6 +87,8 @@ public final class BootstrapProbe {
                         : new Observation(PortSpeaks.SASL_SSL, inTls.get());
             }
             return new Observation(PortSpeaks.TLS_ONLY, List.of());
+        } catch (ControllerListener e) {
+            return new Observation(PortSpeaks.CONTROLLER, List.of());
         } catch (TlsRefused e) {
             // silent both ways is no answer at all, not an answer in another protocol: exit 1 (try again), not 2
             boolean tlsSilent = e.getCause() instanceof SocketTimeoutException;
@@ -224,6 +228,11 @@ public final class BootstrapProbe {
     }
 
     /** The TLS handshake failed: the port does not speak TLS. */
+    /** A KRaft controller's listener answered: Kafka, but not for clients. */
+    private static final class ControllerListener extends IOException {
+        private static final long serialVersionUID = 1L;
+    }
+
     private static final class TlsRefused extends IOException {
         private static final long serialVersionUID = 1L;
 
@@ -257,8 +266,12 @@ public final class BootstrapProbe {
                 socket = secure;
             }
             KafkaHello hello = new KafkaHello(socket.getInputStream(), socket.getOutputStream());
-            if (!hello.apiVersions()) {
+            KafkaHello.Node node = hello.apiVersions();
+            if (node == KafkaHello.Node.NOT_KAFKA) {
                 return Optional.empty();
+            }
+            if (node == KafkaHello.Node.CONTROLLER) {
+                throw new ControllerListener();
             }
             try {
                 return Optional.of(hello.saslMechanisms().orElse(List.of()));

@@ -22,6 +22,7 @@ import java.util.Optional;
 final class KafkaHello {
 
     private static final short API_VERSIONS = 18;
+    private static final short METADATA = 3;
     private static final short SASL_HANDSHAKE = 17;
     private static final short UNSUPPORTED_SASL_MECHANISM = 33;
     /** Larger answers are not what the probe asked for. */
@@ -36,10 +37,38 @@ final class KafkaHello {
         this.out = new DataOutputStream(out);
     }
 
-    /** Sends ApiVersions v0; true when the answer is a Kafka response to it. */
-    boolean apiVersions() throws IOException {
+    /** What a Kafka node said to ApiVersions. */
+    enum Node { NOT_KAFKA, SERVES_CLIENTS, CONTROLLER }
+
+    /**
+     * Sends ApiVersions v0 and reads what the node is: a broker lists Metadata among its requests; a KRaft controller's
+     * listener does not (a client there failed with "The node does not support METADATA" after its retries).
+     */
+    Node apiVersions() throws IOException {
         int id = send(API_VERSIONS, (short) 0, new byte[0]);
-        return answer(id).isPresent();
+        Optional<DataInputStream> answer = answer(id);
+        if (answer.isEmpty()) {
+            return Node.NOT_KAFKA;
+        }
+        DataInputStream a = answer.get();
+        try {
+            short error = a.readShort();
+            int count = a.readInt();
+            if (error != 0 || count < 0 || count > 10_000) {
+                return Node.SERVES_CLIENTS; // an answer the probe does not read further: the client will tell
+            }
+            for (int i = 0; i < count; i++) {
+                short key = a.readShort();
+                a.readShort();
+                a.readShort();
+                if (key == METADATA) {
+                    return Node.SERVES_CLIENTS;
+                }
+            }
+            return Node.CONTROLLER;
+        } catch (EOFException e) {
+            return Node.SERVES_CLIENTS;
+        }
     }
 
     /**

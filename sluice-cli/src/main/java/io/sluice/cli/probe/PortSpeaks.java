@@ -14,6 +14,8 @@ public enum PortSpeaks {
     TLS_ONLY,
     /** Something that answers neither as Kafka nor with TLS. */
     NOT_KAFKA,
+    /** A KRaft controller's listener: Kafka, but it serves no client's requests (no Metadata). */
+    CONTROLLER,
     /** The connection was refused: no process listens on the port. */
     NOTHING_LISTENS,
     /** No answer within the timeout: a firewall, a wrong address or a stopped host. */

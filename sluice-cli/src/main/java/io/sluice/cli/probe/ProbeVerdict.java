@@ -36,6 +36,9 @@ final class ProbeVerdict {
             case NOT_KAFKA:
                 return address + ": something answers there, but neither as Kafka nor with TLS; is this the broker's "
                         + "port?";
+            case CONTROLLER:
+                return address + ": a KRaft controller listens there, not a broker: controllers serve no clients. "
+                        + "Give a broker's listener (the broker's listeners setting, not controller.quorum.voters)";
             case TLS_ONLY:
                 return address + ": this port speaks TLS but closed the connection before answering as Kafka; it may "
                         + "require a client certificate (ssl.keystore.location)" + (protocol.endsWith("SSL") ? ""

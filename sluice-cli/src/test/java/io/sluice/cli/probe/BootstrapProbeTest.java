@@ -1,6 +1,7 @@
 package io.sluice.cli.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,6 +32,17 @@ class BootstrapProbeTest {
         assertEquals(PortSpeaks.SASL_SSL, sasl.speaks());
         assertEquals(List.of("SCRAM-SHA-256"), sasl.saslMechanisms());
         assertEquals(PortSpeaks.NOTHING_LISTENS, probe.probe("127.0.0.1", Ports.free()).speaks());
+        // a KRaft controller answers as Kafka but serves no clients: a client there failed after its retries with
+        // "The node does not support METADATA" (a new user's run)
+        int controller = kafka.nodes().get(0).ports().controller();
+        assertEquals(PortSpeaks.CONTROLLER, probe.probe("127.0.0.1", controller).speaks());
+        BootstrapProbe.BootstrapException e = org.junit.jupiter.api.Assertions.assertThrows(
+                BootstrapProbe.BootstrapException.class, () -> probe.verify(Map.of("bootstrap.servers",
+                        "127.0.0.1:" + controller)));
+        assertTrue(e.mismatch(), "a mistake in the settings: exit status 2");
+        assertEquals("127.0.0.1:" + controller + ": a KRaft controller listens there, not a broker: controllers "
+                + "serve no clients. Give a broker's listener (the broker's listeners setting, not "
+                + "controller.quorum.voters)", e.getMessage());
     }
 
     @Test
