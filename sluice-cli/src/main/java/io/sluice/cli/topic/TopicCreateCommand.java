@@ -60,8 +60,9 @@ public final class TopicCreateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<String> topics = kafka.topics(List.of());
-        if (topics.size() != 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "name one topic: -t NAME");
+        if (topics.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "name a topic: -t NAME (repeat -t, or "
+                    + "separate names with commas, for more with the same settings)");
         }
         if (partitions != null && partitions < 1 || replicationFactor != null && replicationFactor < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--partitions and --replication-factor are "
@@ -78,27 +79,37 @@ public final class TopicCreateCommand implements Callable<Integer> {
         if (probed != 0) {
             return probed;
         }
-        String topic = topics.get(0);
-        NewTopic wanted = new NewTopic(topic, Optional.ofNullable(partitions), Optional.ofNullable(replicationFactor))
-                .configs(configs == null ? Map.of() : new HashMap<>(configs));
+        // several topics with the same settings, as -t takes them everywhere (a new user's -t clicks,clicks-dlq was
+        // refused with "name one topic")
+        List<NewTopic> wanted = topics.stream().map(topic -> new NewTopic(topic, Optional.ofNullable(partitions),
+                Optional.ofNullable(replicationFactor)).configs(configs == null ? Map.of() : new HashMap<>(configs)))
+                .toList();
+        List<String> failures = new java.util.ArrayList<>();
         try (Admin admin = Admin.create(props)) {
-            admin.createTopics(List.of(wanted)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            int made = admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(),
-                    TimeUnit.MILLISECONDS).get(topic).partitions().size();
-            out.println("created topic " + topic + " with " + made + (made == 1 ? " partition" : " partitions"));
-            out.flush();
-            return ExitStatus.OK;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof TopicExistsException) {
-                if (ifNotExists) {
-                    out.println("topic " + topic + " exists already; left as it is");
-                    out.flush();
-                    return ExitStatus.OK;
+            Map<String, org.apache.kafka.common.KafkaFuture<Void>> created = admin.createTopics(wanted).values();
+            for (String topic : topics) {
+                try {
+                    created.get(topic).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    int made = admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(),
+                            TimeUnit.MILLISECONDS).get(topic).partitions().size();
+                    out.println("created topic " + topic + " with " + made + (made == 1 ? " partition"
+                            : " partitions"));
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof TopicExistsException && ifNotExists) {
+                        out.println("topic " + topic + " exists already; left as it is");
+                    } else if (e.getCause() instanceof TopicExistsException) {
+                        failures.add("topic " + topic + " exists already; nothing changed (--if-not-exists accepts "
+                                + "that)");
+                    } else {
+                        failures.add("cannot create topic " + topic + ": " + e.getCause().getMessage());
+                    }
                 }
-                throw new RunFailure("topic " + topic + " exists already; nothing changed (--if-not-exists accepts "
-                        + "that)");
             }
-            throw new RunFailure("cannot create topic " + topic + ": " + e.getCause().getMessage());
         }
+        out.flush();
+        if (!failures.isEmpty()) {
+            throw new RunFailure(String.join("; ", failures));
+        }
+        return ExitStatus.OK;
     }
 }

@@ -41,6 +41,15 @@ class TopicCreateCommandTest {
 
         Cli.Result none = Cli.run("topic", "create", "-b", kafka.bootstrapServers());
         assertEquals(ExitStatus.USAGE, none.status(), none.err());
-        assertTrue(none.err().contains("name one topic: -t NAME"), none.err());
+        assertTrue(none.err().contains("name a topic: -t NAME (repeat -t, or separate names with commas, for more "
+                + "with the same settings)"), none.err());
+
+        // several at once, as -t takes them everywhere (it said "name one topic")
+        String dlq = Names.unique("created-dlq");
+        Cli.Result two = Cli.run("topic", "create", "-b", kafka.bootstrapServers(), "-t", topic + "," + dlq,
+                "--partitions", "2", "--if-not-exists");
+        assertEquals(ExitStatus.OK, two.status(), two.err());
+        assertEquals(List.of("topic " + topic + " exists already; left as it is", "created topic " + dlq + " with 2 "
+                + "partitions"), two.out().strip().lines().toList());
     }
 }
