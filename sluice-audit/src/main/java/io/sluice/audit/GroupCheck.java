@@ -128,8 +128,9 @@ final class GroupCheck {
                     + files.size() + " files the committed manifest names are still staged: the archiver stopped "
                     + "before publishing them" + endNote, awaiting.stream().limit(limit).toList());
         }
-        return new AuditReport.GroupCommit(offset, name, CommitStatus.COMPLETE, "all " + files.size() + " files the "
-                + "committed manifest names are visible" + endNote, List.of());
+        return new AuditReport.GroupCommit(offset, name, CommitStatus.COMPLETE, (files.size() == 1
+                ? "the 1 file the committed manifest names is visible"
+                : "all " + files.size() + " files the committed manifest names are visible") + endNote, List.of());
     }
 
     private static String abbreviate(String text) {

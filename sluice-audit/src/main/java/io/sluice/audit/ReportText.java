@@ -161,7 +161,8 @@ final class ReportText {
         if (p.deadLettered() > 0) {
             out.append(", ").append(n(p.deadLettered())).append(" dead-lettered");
         }
-        out.append("; ").append(plural(p.files(), "file")).append(" hold ").append(n(p.rows())).append(" rows\n");
+        out.append("; ").append(plural(p.files(), "file")).append(p.files() == 1 ? " holds " : " hold ")
+                .append(plural(p.rows(), "row")).append("\n");
 
         if (!p.missing().isEmpty()) {
             out.append("  missing: ").append(ranges(p.missing())).append('\n');

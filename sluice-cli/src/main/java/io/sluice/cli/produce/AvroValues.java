@@ -132,7 +132,8 @@ final class AvroValues implements RecordParser {
                 if (json.isNumber() && Double.isFinite(json.doubleValue())) {
                     return json.doubleValue();
                 }
-                throw mismatch(path, "a double (at most " + Double.MAX_VALUE + " either way)", json);
+                throw mismatch(path, json.isNumber() ? "a double (at most " + Double.MAX_VALUE + " either way)"
+                        : "a double", json);
             case STRING:
                 if (json.isTextual()) {
                     return json.textValue();

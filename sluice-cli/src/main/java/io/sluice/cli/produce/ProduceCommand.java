@@ -242,7 +242,10 @@ public final class ProduceCommand implements Callable<Integer> {
      */
     private void checkRate() {
         if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
-            throw new IllegalArgumentException("--rate is records per second, a number more than 0, not " + rate
+            // the number as typed where it is whole: "not 0.0" read as if 0.0 had been typed
+            String typed = rate == Math.rint(rate) && Double.isFinite(rate) ? Long.toString(rate.longValue())
+                    : rate.toString();
+            throw new IllegalArgumentException("--rate is records per second, a number more than 0, not " + typed
                     + " (leave --rate out for no limit)");
         }
     }

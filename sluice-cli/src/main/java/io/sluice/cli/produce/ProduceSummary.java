@@ -28,10 +28,12 @@ record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "produced to %s: %,d %s read, %,d %s, %,d failed, %,d without an "
                 + "answer", topic, s.sent(), records(s.sent()), s.acknowledged(), accepted, s.failed(), s.pending()));
-        b.append(String.format(Locale.ROOT, "%n  %s sent in %.1f s (%s records/s, %s/s); %s latency p50 %s, p99 %s, "
-                + "max %s", Units.bytes(s.bytesSent()), seconds, Units.compact(s.sent() / seconds),
-                Units.bytes(s.bytesSent() / seconds), accepted.equals("committed") ? "commit" : "acknowledgement",
-                millis(s.ackP50()), millis(s.ackP99()), millis(s.ackMax())));
+        String latency = accepted.equals("committed") ? "commit" : "acknowledgement";
+        b.append(String.format(Locale.ROOT, "%n  %s sent in %.1f s (%s records/s, %s/s); %s", Units.bytes(
+                s.bytesSent()), seconds, Units.compact(s.sent() / seconds), Units.bytes(s.bytesSent() / seconds),
+                s.acknowledged() == 0 ? "no " + latency + ", so no latency to show" // it read "p50 0.0 ms"
+                        : String.format(Locale.ROOT, "%s latency p50 %s, p99 %s, max %s", latency,
+                                millis(s.ackP50()), millis(s.ackP99()), millis(s.ackMax()))));
         if (!s.firstFailures().isEmpty()) {
             b.append(String.format(Locale.ROOT, "%n  first failures:"));
             for (DeliveryFailure f : s.firstFailures()) {

@@ -123,8 +123,9 @@ public final class PipelineRun {
 
         @Override
         public String totals(ProgressSample last, Duration elapsed) {
-            return String.format(Locale.ROOT, "%,d records done, %,d files published, in %.1f s", last.records(),
-                    last.files(), elapsed.toMillis() / 1000.0);
+            return String.format(Locale.ROOT, "%,d %s done, %,d %s published, in %.1f s", last.records(),
+                    last.records() == 1 ? "record" : "records", last.files(), last.files() == 1 ? "file" : "files",
+                    elapsed.toMillis() / 1000.0);
         }
 
         @Override

@@ -64,7 +64,8 @@ class ProduceRateTest {
             Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--rate", bad,
                     input.toString());
             assertEquals(ExitStatus.USAGE, run.status(), bad + ": " + run.err());
-            assertTrue(run.err().contains("--rate is records per second, a number more than 0, not "), run.err());
+            assertTrue(run.err().contains("--rate is records per second, a number more than 0, not " + bad + " "),
+                    run.err()); // as typed: "not 0.0" for 0
         }
         Cli.Result words = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--rate", "fast",
                 input.toString());

@@ -24,7 +24,8 @@ final class JsonText {
         try (JsonParser parser = MAPPER.createParser(line)) {
             JsonNode node = MAPPER.readTree(parser);
             if (node == null || node.isMissingNode()) {
-                throw new BadInputException("expected JSON, found an empty line");
+                throw new BadInputException(line.length == 0 ? "expected JSON, found an empty line"
+                        : "expected JSON, found a line of blanks only");
             }
             // nothing but spaces may follow: a JSON line is sent byte for byte, so {"a":1} junk would reach the
             // topic as a value no JSON reader reads, and the rest of an envelope's line would be dropped unread

@@ -44,6 +44,7 @@ class InputFormatTest {
         assertProblem(envelope, "{\"value\":1,\"headers\":{\"h\":3}}", "field \"headers.h\": expected a string or "
                 + "null, found a number");
         assertProblem(envelope, "", "expected JSON, found an empty line");
+        assertProblem(envelope, "   ", "expected JSON, found a line of blanks only");
         // what follows the envelope is not dropped unread
         assertProblem(envelope, "{\"value\":\"x\"} {\"value\":\"y\"}", "expected one JSON value, found more after "
                 + "it at column 14");
