@@ -189,7 +189,10 @@ public final class ProduceCommand implements Callable<Integer> {
         ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
                 : "acknowledged");
         RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
-        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, facts.rules(), drainTimeout,
+        Object maxRequest = settings.properties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        TopicRules rules = facts.rules().limitedTo(maxRequest == null ? KAFKA_MAX_REQUEST_BYTES
+                : Long.parseLong(maxRequest.toString()));
+        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, rules, drainTimeout,
                 context.console(), summary).run();
     }
 

@@ -49,7 +49,8 @@ final class TopicCheck {
         return new TopicRules(topic, partitions, type == null || "CreateTime".equals(type.value()),
                 millis(config.get(TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG)),
                 millis(config.get(TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG)),
-                policy != null && policy.value() != null && policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT));
+                policy != null && policy.value() != null && policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT),
+                Long.MAX_VALUE);
     }
 
     private static Duration millis(ConfigEntry entry) {

@@ -25,11 +25,39 @@ import java.util.Optional;
  * @param maxAhead   how far ahead of the broker's clock a timestamp may be
  * @param maxBehind  how far behind it
  * @param compacted  whether its {@code cleanup.policy} compacts, which needs a key
+ * @param maxRecordBytes the largest record the producer sends ({@code max.request.size}, with the batch's framing): a
+ *                   larger one it refuses itself, which in a transaction puts the producer in an error state, so that
+ *                   an exactly-once import stopped on it, every rerun too (a new user's run)
  *
  * <p>Immutable.
  */
 record TopicRules(String topic, int partitions, boolean createTime, Duration maxAhead, Duration maxBehind,
-        boolean compacted) {
+        boolean compacted, long maxRecordBytes) {
+
+    /** Kafka's framing of one record in a batch of its own, at most: the batch header and the record's varints. */
+    private static final int FRAMING = 61 + 21;
+    /** At most, the two length varints of a header. */
+    private static final int HEADER_FRAMING = 10;
+
+    /** These rules, with the producer's limit on one record ({@code max.request.size}). */
+    TopicRules limitedTo(long maxRequestBytes) {
+        return new TopicRules(topic, partitions, createTime, maxAhead, maxBehind, compacted, maxRequestBytes);
+    }
+
+    /**
+     * The record's size as the producer checks it against {@code max.request.size}, or a few bytes more: its key,
+     * value and headers uncompressed, and the framing at its largest. A few bytes more refuse a record at the very
+     * limit that the producer would send; a few less would let one through that it refuses, breaking a transaction.
+     */
+    static long framedSize(InputRecord record) {
+        long size = FRAMING + (record.key() == null ? 0 : record.key().length)
+                + (record.value() == null ? 0 : record.value().length);
+        for (org.apache.kafka.common.header.Header h : record.headers()) {
+            size += HEADER_FRAMING + h.key().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + (h.value() == null ? 0 : h.value().length);
+        }
+        return size;
+    }
 
     Optional<BadInputException> refusal(InputRecord record) {
         return refusal(record, System.currentTimeMillis());
@@ -41,6 +69,13 @@ record TopicRules(String topic, int partitions, boolean createTime, Duration max
         if (p != null && p >= partitions) {
             return refused("field \"partition\": the topic has " + partitions + " partition(s), 0 to "
                     + (partitions - 1) + ", not " + p);
+        }
+        long size = framedSize(record);
+        if (size > maxRecordBytes) {
+            return refused("the record is " + String.format(java.util.Locale.ROOT, "%,d", size) + " bytes with "
+                    + "Kafka's framing, more than the " + String.format(java.util.Locale.ROOT, "%,d", maxRecordBytes)
+                    + " one request may carry (max.request.size: the topic's max.message.bytes when that is less "
+                    + "than 1 MiB; -X max.request.size for a larger one, up to what the topic takes)");
         }
         if (compacted && record.key() == null) {
             return refused("topic " + topic + " is compacted (cleanup.policy compact) and takes only records with a "

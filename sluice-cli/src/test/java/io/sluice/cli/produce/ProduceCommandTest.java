@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,10 +35,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -142,8 +142,21 @@ class ProduceCommandTest {
         Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, input.toString());
         assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
         assertEquals(new ProducedRecords.Counts(3, 2, 1, 0), ProducedRecords.counts(run.err()));
-        assertTrue(run.err().contains(input + ":2: record too large: "), run.err());
+        assertTrue(run.err().contains(input + ":2: not sent, the topic would refuse it: the record is 5,082 bytes with "
+                + "Kafka's framing, more than the 2,000 one request may carry"), run.err());
         assertEquals(List.of("small", "also small"), ProducedRecords.values(kafka, topic));
+
+        // exactly once too: the producer's refusal put its transaction in an error state, so the import stopped
+        // there, and every rerun on the same line (a new user's run)
+        String eos = Names.unique("produce-big-eos");
+        kafka.createTopic(new NewTopic(eos, 1, (short) 1).configs(Map.of("max.message.bytes", "2000")));
+        Cli.Result once = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", eos, "--exactly-once",
+                input.toString());
+        assertEquals(ExitStatus.SOME_RECORDS_FAILED, once.status(), once.err());
+        assertEquals(new ProducedRecords.Counts(3, 2, 1, 0), ProducedRecords.counts(once.err()));
+        assertTrue(once.err().contains(input + ":2: not sent, the topic would refuse it: the record is "), once.err());
+        assertEquals(List.of("small", "also small"), TestRecords.values(TestRecords.readAllDecided(
+                kafka.clientProperties(Listener.PLAINTEXT), eos, java.time.Duration.ofSeconds(30))));
     }
 
     /**
@@ -543,42 +556,46 @@ class ProduceCommandTest {
     }
 
     /**
-     * An import stopped inside a file (here by a record too large for the topic, which breaks its transaction) goes on
-     * from its committed byte offset only in the same file: the file edited in its committed part, or cut short,
-     * is refused in words with exit status 1 and nothing is sent; restored, and with the topic fixed, it goes on.
+     * An import stopped inside a file (here by a signal) goes on from its committed byte offset only in the same file:
+     * the file edited in its committed part, or cut short, is refused in words with exit status 1 and nothing is
+     * sent; restored, it goes on. (A record too large for the topic stopped it here before: such a record now fails
+     * alone, before it is sent.)
      */
     @Test
     void anExactlyOnceImportStoppedInAFileRefusesToGoOnWhenThatFileChangedAndSendsNothing() throws Exception {
         String topic = Names.unique("produce-eo-changed");
-        kafka.createTopic(new NewTopic(topic, 1, (short) 1).configs(Map.of("max.message.bytes", "2000")));
+        kafka.createTopic(topic, 1);
         Path dir = TestDirs.newDir("produce-eo-changed");
         Path file = dir.resolve("in.txt");
-        List<String> lines = new ArrayList<>(ProducedRecords.writeLines(file, "c", 300));
-        lines.set(149, "x".repeat(5_000));
-        Files.write(file, lines, StandardCharsets.UTF_8);
+        List<String> lines = ProducedRecords.writeLines(file, "c", 300);
         byte[] original = Files.readAllBytes(file);
-        // at 1,000 lines/s line 51 is read at least 51 ms after the start: a commit (every 50 ms) surely comes before
-        // the big line 150, and a commit per line (a transaction each) would make the test slow
         String[] command = {"produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
-            "--commit-interval", "50ms", "--rate", "1000", file.toString()};
+            "--commit-interval", "50ms", file.toString()};
 
-        long start = System.nanoTime();
-        Cli.Result stopped = Cli.run(command);
-        assertEquals(ExitStatus.SOME_RECORDS_FAILED, stopped.status(), stopped.err());
-        // refused by the producer at once (max.request.size is the topic's limit), not after max.block.ms (60 s) of
-        // Kafka 4.3's producer splitting its batch again and again, and listed first as what broke the transaction
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), stopped.err());
-        assertTrue(stopped.err().contains("first failures:" + System.lineSeparator() + "    " + file
-                + ":150: record too large: The message is "), stopped.err());
+        // at 100 lines a second the file takes 3 s: stopped once 50 lines are committed, it is inside the file
+        List<String> paced = new ArrayList<>(List.of(command));
+        paced.addAll(List.of("--rate", "100"));
+        String stopped;
+        try (io.sluice.cli.CliChild child = io.sluice.cli.CliChild.start(dir, paced.toArray(String[]::new))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (committedEnd(topic) < 50) {
+                assertTrue(System.nanoTime() < deadline, "50 lines committed within 60 s: " + child.output());
+                Thread.sleep(20);
+            }
+            child.terminate();
+            assertEquals(ExitStatus.OK, child.exitStatus(Duration.ofSeconds(60)), child.output());
+            stopped = child.output();
+        }
         Matcher at = Pattern.compile("is committed up to " + Pattern.quote(file.toString())
                 + ":(\\d+) \\(byte (\\d+)\\), the next line to send; a rerun of the same command goes on from there")
-                .matcher(stopped.err());
-        assertTrue(at.find(), stopped.err());
+                .matcher(stopped);
+        assertTrue(at.find(), stopped);
         int line = Integer.parseInt(at.group(1));
         long offset = Long.parseLong(at.group(2));
-        assertTrue(line >= 2 && line <= 150, stopped.err());
+        assertTrue(line > 1 && line < 300, "inside the file: " + stopped);
         List<String> committed = lines.subList(0, line - 1);
-        assertEquals(committed, ProducedRecords.values(kafka, topic), "the summary says what was committed");
+        assertEquals(committed, TestRecords.values(TestRecords.readAllDecided(kafka.clientProperties(
+                Listener.PLAINTEXT), topic, Duration.ofSeconds(30))), "the summary says what was committed");
 
         String edited = new String(original, StandardCharsets.UTF_8).replaceFirst("c-0", "C-0"); // same size
         Files.writeString(file, edited, StandardCharsets.UTF_8);
@@ -587,10 +604,6 @@ class ProduceCommandTest {
         assertRefused(command, file, line, offset, topic, committed);
 
         Files.write(file, original);
-        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(
-                new AlterConfigOp(new ConfigEntry("max.message.bytes", "10000"), AlterConfigOp.OpType.SET))))
-                .all().get(30, TimeUnit.SECONDS);
-        awaitTopicConfig(topic, "max.message.bytes", "10000");
         Cli.Result resumed = Cli.run(command);
         assertEquals(ExitStatus.OK, resumed.status(), resumed.err());
         assertEquals(new ProducedRecords.Counts(300 - (line - 1), 300 - (line - 1), 0, 0),
@@ -609,15 +622,12 @@ class ProduceCommandTest {
         assertEquals(committed, ProducedRecords.values(kafka, topic), "nothing sent");
     }
 
-    /** Until the broker answers with the new value: the run that follows reads it to size its batches. */
-    private void awaitTopicConfig(String topic, String name, String value) throws Exception {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!value.equals(kafka.admin().describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
-                .get(resource).get(name).value())) {
-            assertTrue(System.nanoTime() < deadline, name + " is not " + value + " yet");
-            Thread.sleep(50);
-        }
+    /** The last stable offset of the topic's partition 0: what a read_committed reader sees of it. */
+    private long committedEnd(String topic) throws Exception {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        return kafka.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()),
+                new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel
+                        .READ_COMMITTED)).partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
     }
 
     private static final Compressor GZIP = GZIPOutputStream::new;

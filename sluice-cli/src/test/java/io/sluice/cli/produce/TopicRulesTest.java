@@ -23,7 +23,8 @@ class TopicRulesTest {
                 "v".getBytes(StandardCharsets.UTF_8), List.of(), null, timestamp);
     }
 
-    private final TopicRules hourAhead = new TopicRules("t", 2, true, Duration.ofHours(1), Duration.ofDays(7), false);
+    private final TopicRules hourAhead = new TopicRules("t", 2, true, Duration.ofHours(1), Duration.ofDays(7), false,
+            1_000);
 
     @Test
     void aTimeWithinTheTopicsLimitsOrNoneAtAllPasses() {
@@ -48,10 +49,26 @@ class TopicRulesTest {
 
     @Test
     void aLogAppendTimeTopicTakesAnyTimeAndACompactedOneNeedsAKey() {
-        TopicRules appendTime = new TopicRules("t", 2, false, Duration.ofHours(1), Duration.ofHours(1), true);
+        TopicRules appendTime = new TopicRules("t", 2, false, Duration.ofHours(1), Duration.ofHours(1), true,
+                Long.MAX_VALUE);
         assertEquals(Optional.empty(), appendTime.refusal(stamped(NOW + Duration.ofDays(900).toMillis(), "k"), NOW));
         assertEquals("topic t is compacted (cleanup.policy compact) and takes only records with a key; this one has "
                 + "none", appendTime.refusal(stamped(null, null), NOW).orElseThrow().getMessage());
+    }
+
+    /** As the producer counts it (a record of 1,000 bytes in all fits 1,000), never less. */
+    @Test
+    void aRecordLargerThanOneRequestMayCarryIsRefused() {
+        InputRecord fits = new InputRecord(ORIGIN, null, new byte[1_000 - 82], List.of(), null, null);
+        assertEquals(1_000, TopicRules.framedSize(fits));
+        assertEquals(Optional.empty(), hourAhead.refusal(fits, NOW));
+        InputRecord over = new InputRecord(ORIGIN, "k".getBytes(StandardCharsets.UTF_8), new byte[1_000 - 82],
+                List.of(new org.apache.kafka.common.header.internals.RecordHeader("h", new byte[3])), null, null);
+        assertEquals(1_000 + 1 + 10 + 1 + 3, TopicRules.framedSize(over));
+        assertEquals("the record is 1,015 bytes with Kafka's framing, more than the 1,000 one request may carry "
+                + "(max.request.size: the topic's max.message.bytes when that is less than 1 MiB; -X max.request.size "
+                + "for a larger one, up to what the topic takes)", hourAhead.refusal(over, NOW).orElseThrow()
+                        .getMessage());
     }
 
     @Test
