@@ -43,6 +43,9 @@ public record DeliveryFailure(String origin, Exception error) {
             message += " (sluice produce sets max.request.size to the topic's max.message.bytes when that is below "
                     + "1 MiB, unless -X max.request.size is given)";
         }
+        if (error instanceof io.sluice.producer.input.BadInputException bad && !bad.malformed()) {
+            return "not sent, the topic would refuse it: " + message;
+        }
         String name = error.getClass().getSimpleName();
         if (GENERIC.contains(name) || !name.endsWith("Exception")) {
             return message;

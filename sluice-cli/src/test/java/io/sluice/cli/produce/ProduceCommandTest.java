@@ -131,6 +131,8 @@ class ProduceCommandTest {
         assertTrue(outcomes.get(input + ":1").startsWith("ok "), outcomes.toString());
         assertTrue(outcomes.get(input + ":4").startsWith("failed bad input: unexpected field"),
                 outcomes.toString());
+        assertTrue(outcomes.get(input + ":3").startsWith("failed not sent, the topic would refuse it: field "
+                + "\"partition\""), outcomes.toString());
     }
 
     @Test
