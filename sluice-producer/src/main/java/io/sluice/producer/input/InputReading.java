@@ -49,8 +49,14 @@ public final class InputReading {
             Input input = inputs.get(i);
             handler.inputStarted(i, input);
             boolean resume = i == from.file() && from.offset() > 0;
-            try (LineReader reader = resume ? LineReader.resumeAt(input.open(), input.name(), from.offset(), from.line())
-                    : LineReader.of(input.open(), input.name())) {
+            LineReader reader;
+            try {
+                reader = resume ? LineReader.resumeAt(input.open(), input.name(), from.offset(), from.line())
+                        : LineReader.of(input.open(), input.name());
+            } catch (IOException e) {
+                throw new IOException("cannot read " + input.name() + ": " + e.getMessage(), e);
+            }
+            try (reader) {
                 for (InputLine line = reader.next(); line != null; line = reader.next()) {
                     pacer.acquire();
                     if (stop.getAsBoolean()) {
@@ -59,11 +65,24 @@ public final class InputReading {
                     handle(line, handler);
                 }
             } catch (IOException e) {
-                throw new IOException("cannot read " + input.name() + ": " + e.getMessage(), e);
+                // where: a truncated .gz said only "Unexpected end of ZLIB input stream" (a new user's run)
+                throw new IOException("cannot read " + input.name() + " at line " + reader.nextLineNumber() + ": "
+                        + words(e), e);
             }
             handler.inputEnded(i);
         }
         return true;
+    }
+
+    /** A read error in words: a compressed input that ends early is said to be cut short. */
+    private static String words(IOException e) {
+        String message = String.valueOf(e.getMessage());
+        if (e instanceof java.io.EOFException || message.contains("Unexpected end of ZLIB input stream")
+                || message.contains("end of stream") || message.contains("Truncated")) {
+            return "the compressed data ends early: the file was cut short, or is still being written (" + message
+                    + ")";
+        }
+        return message;
     }
 
     private void handle(InputLine line, Handler handler) {

@@ -60,6 +60,11 @@ public final class LineReader implements AutoCloseable {
         return new LineReader(in, name, offset, line);
     }
 
+    /** The number of the line the next call reads, for messages about where reading stopped. */
+    public long nextLineNumber() {
+        return nextLine;
+    }
+
     /** The next line, or null at the end of the input. */
     public InputLine next() throws IOException {
         if (start == limit && !fill()) {
