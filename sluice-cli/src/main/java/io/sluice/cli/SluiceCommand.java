@@ -117,8 +117,16 @@ public final class SluiceCommand implements Callable<Integer> {
     private static int misused(CommandLine.ParameterException e) {
         CommandLine command = e.getCommandLine();
         PrintWriter err = command.getErr();
-        // picocli 4.7's words for a KEY=VALUE option's value without '=' say "option" twice
-        err.println(String.valueOf(e.getMessage()).replace("for option option '", "for option '"));
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !command.getSubcommands().isEmpty()
+                && !unmatched.getUnmatched().isEmpty() && !unmatched.getUnmatched().get(0).startsWith("-")) {
+            // "Unmatched argument at index 1: 'stop'" for sluice local stop (a new user's run)
+            err.println(command.getCommandSpec().qualifiedName() + " has no command '"
+                    + unmatched.getUnmatched().get(0) + "'; its commands: "
+                    + String.join(", ", command.getSubcommands().keySet()));
+        } else {
+            // picocli 4.7's words for a KEY=VALUE option's value without '=' say "option" twice
+            err.println(String.valueOf(e.getMessage()).replace("for option option '", "for option '"));
+        }
         if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
             CommandLine.Help help = command.getHelp();
             err.print(help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()));

@@ -48,5 +48,9 @@ class UsageMistakeTest {
         assertEquals(ExitStatus.USAGE, command.status());
         assertTrue(command.err().contains("Did you mean: sluice verify"), command.err());
         assertFalse(command.err().contains("Usage:"), command.err());
+        // a command a group lacks is said as such, with the ones it has ("Unmatched argument at index 1: 'stop'")
+        Cli.Result sub = Cli.run("local", "stop");
+        assertEquals(ExitStatus.USAGE, sub.status());
+        assertTrue(sub.err().startsWith("sluice local has no command 'stop'; its commands: start"), sub.err());
     }
 }
