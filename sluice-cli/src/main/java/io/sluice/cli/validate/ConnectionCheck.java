@@ -124,6 +124,19 @@ final class ConnectionCheck {
             return "no answer within " + TIMEOUT_SECONDS + " s (wrong address or port, a firewall, or TLS/SASL "
                     + "settings that do not match the listener)";
         }
+        if (t instanceof java.nio.file.FileSystemException fs) {
+            // its message is the path alone ("FAILED: /proc/nope", a new user's run): say what happened to it
+            return fileProblem(fs);
+        }
         return t.getMessage() != null ? t.getMessage() : t.toString();
+    }
+
+    private static String fileProblem(java.nio.file.FileSystemException e) {
+        String what = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : e instanceof java.nio.file.NoSuchFileException ? "no such file or folder"
+                : e instanceof java.nio.file.FileAlreadyExistsException ? "a file is already there"
+                : e instanceof java.nio.file.NotDirectoryException ? "not a folder"
+                : e.getReason() != null ? e.getReason() : "the file system refused";
+        return e.getFile() + ": " + what + (e.getOtherFile() == null ? "" : " (" + e.getOtherFile() + ")");
     }
 }

@@ -54,4 +54,15 @@ class StorageProbeTest {
                   format: jsonl
                 """.formatted(kafka.bootstrapServers(), topic, location));
     }
+
+    /** A file system's refusal says what happened to which file: its message is the path alone. */
+    @Test
+    void aFileSystemRefusalIsSaidInWords() {
+        assertEquals("/proc/nope: no such file or folder", ConnectionCheck.reason(
+                new java.nio.file.NoSuchFileException("/proc/nope")));
+        assertEquals("/data/archive: permission denied", ConnectionCheck.reason(
+                new java.nio.file.AccessDeniedException("/data/archive")));
+        assertEquals("/data/x: Read-only file system", ConnectionCheck.reason(
+                new java.nio.file.FileSystemException("/data/x", null, "Read-only file system")));
+    }
 }
