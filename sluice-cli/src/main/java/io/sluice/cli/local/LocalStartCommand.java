@@ -1,5 +1,6 @@
 package io.sluice.cli.local;
 
+import io.sluice.cli.console.Launcher;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.console.Console;
@@ -47,7 +48,7 @@ public final class LocalStartCommand implements Callable<Integer> {
         Path folder = dir.toAbsolutePath().normalize();
         if (!QuickstartFolder.isQuickstart(folder)) {
             throw new CommandLine.ParameterException(spec.commandLine(), folder + " is not a quick start's folder; "
-                    + "run ./sluice quickstart first, or name its folder with --dir");
+                    + "run " + Launcher.command() + " quickstart first, or name its folder with --dir");
         }
         if (QuickstartFolder.brokerRunning(folder)) {
             // what was asked is the case: no usage text and exit 2, as before, for a start that is not needed
@@ -68,8 +69,8 @@ public final class LocalStartCommand implements Callable<Integer> {
                 Path pipeline = folder.resolve("pipeline.yaml");
                 console.result("ready at " + kafka.bootstrapServers() + "; the quick start's pipeline works again, "
                         + "e.g. in another terminal:");
-                console.result("  ./sluice verify " + pipeline);
-                console.result("  ./sluice lag " + pipeline);
+                console.result("  " + Launcher.command() + " verify " + pipeline);
+                console.result("  " + Launcher.command() + " lag " + pipeline);
                 console.result("Ctrl-C stops the broker; its data stays.");
                 while (!stop.await(1, TimeUnit.SECONDS)) {
                     if (!node.isRunning()) {
@@ -83,7 +84,7 @@ public final class LocalStartCommand implements Callable<Integer> {
                 signals.close();
             }
         }
-        console.result("stopped; start it again with ./sluice local start --dir " + folder);
+        console.result("stopped; start it again with " + Launcher.command() + " local start --dir " + folder);
         return ExitStatus.OK;
     }
 }

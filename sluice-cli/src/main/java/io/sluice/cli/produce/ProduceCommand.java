@@ -190,8 +190,10 @@ public final class ProduceCommand implements Callable<Integer> {
                 : "acknowledged");
         RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
         Object maxRequest = settings.properties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-        TopicRules rules = facts.rules().limitedTo(maxRequest == null ? KAFKA_MAX_REQUEST_BYTES
-                : Long.parseLong(maxRequest.toString()));
+        Object bufferMemory = settings.properties().get(ProducerConfig.BUFFER_MEMORY_CONFIG);
+        TopicRules rules = facts.rules().limitedTo(Math.min(maxRequest == null ? KAFKA_MAX_REQUEST_BYTES
+                : Long.parseLong(maxRequest.toString()), bufferMemory == null ? Long.MAX_VALUE
+                : Long.parseLong(bufferMemory.toString())));
         return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, rules, drainTimeout,
                 context.console(), summary).run();
     }

@@ -1,5 +1,6 @@
 package io.sluice.cli.quickstart;
 
+import io.sluice.cli.console.Launcher;
 import io.sluice.audit.Audit;
 import io.sluice.audit.AuditReport;
 import io.sluice.cli.CliContext;
@@ -175,10 +176,10 @@ public final class QuickstartCommand implements Callable<Integer> {
         console.result("");
         console.result("The broker stopped with the quick start; its data and the pipeline file stay in " + folder
                 + ". To use them again, start the broker on the same data and port (Ctrl-C stops it):");
-        console.result("  ./sluice local start --dir " + folder);
+        console.result("  " + Launcher.command() + " local start --dir " + folder);
         console.result("and, in another terminal:");
-        console.result("  ./sluice verify " + pipelineFile);
-        console.result("  ./sluice lag " + pipelineFile);
+        console.result("  " + Launcher.command() + " verify " + pipelineFile);
+        console.result("  " + Launcher.command() + " lag " + pipelineFile);
     }
 
     private static double seconds(long since) {

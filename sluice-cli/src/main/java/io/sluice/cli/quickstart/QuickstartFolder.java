@@ -1,5 +1,6 @@
 package io.sluice.cli.quickstart;
 
+import io.sluice.cli.console.Launcher;
 import io.sluice.cli.RunFailure;
 import io.sluice.local.LocalDirs;
 import io.sluice.local.kafka.KafkaCluster;
@@ -46,7 +47,7 @@ public final class QuickstartFolder {
         }
         if (brokerRunning(folder)) {
             // replacing kafka/ under a running broker deletes every topic it holds, and then the broker dies
-            return Optional.of("a Kafka broker is running on " + kafka(folder) + " (a `./sluice local start --dir "
+            return Optional.of("a Kafka broker is running on " + kafka(folder) + " (a `" + Launcher.command() + " local start --dir "
                     + folder + "`?), and a quick start would replace its data: stop it first (Ctrl-C where it runs), "
                     + "or choose another folder with --dir");
         }

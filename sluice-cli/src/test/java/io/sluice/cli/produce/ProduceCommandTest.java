@@ -144,7 +144,7 @@ class ProduceCommandTest {
         Cli.Result run = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, input.toString());
         assertEquals(ExitStatus.SOME_RECORDS_FAILED, run.status(), run.err());
         assertEquals(new ProducedRecords.Counts(3, 2, 1, 0), ProducedRecords.counts(run.err()));
-        assertTrue(run.err().contains(input + ":2: not sent, the topic would refuse it: the record is 5,082 bytes with "
+        assertTrue(run.err().contains(input + ":2: not sent, the topic would refuse it: the record is 5,097 bytes with "
                 + "Kafka's framing, more than the 2,000 one request may carry"), run.err());
         assertEquals(List.of("small", "also small"), ProducedRecords.values(kafka, topic));
 

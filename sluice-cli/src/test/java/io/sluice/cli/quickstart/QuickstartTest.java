@@ -122,6 +122,8 @@ class QuickstartTest {
                 .jvmOptions(List.of("-Xmx128m", "-XX:+UseSerialGC"))
                 .mainClass(Main.class.getName())
                 .args("local", "start", "--dir", folder.toString())
+                // started as /opt/sluice/sluice, it says so in the commands it suggests (not ./sluice)
+                .environment("SLUICE_LAUNCHER", "/opt/sluice/sluice")
                 .workDir(dir)
                 .build()
                 .start();
@@ -139,7 +141,8 @@ class QuickstartTest {
             assertTrue(again.out().contains("is running already"), again.out() + again.err());
             assertEquals(ExitStatus.OK, broker.stop(Duration.ofSeconds(60)), broker.tail());
             assertTrue(Files.readString(broker.logFile(), StandardCharsets.UTF_8)
-                    .contains("stopped; start it again with ./sluice local start --dir " + folder), broker.tail());
+                    .contains("stopped; start it again with /opt/sluice/sluice local start --dir " + folder),
+                    broker.tail());
         } finally {
             if (broker.isAlive()) {
                 broker.kill();

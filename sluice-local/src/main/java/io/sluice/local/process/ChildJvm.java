@@ -30,6 +30,7 @@ public final class ChildJvm {
     private final List<String> args;
     private final List<String> jvmOptions;
     private final Map<String, String> systemProperties;
+    private final Map<String, String> environment;
     private final Path workDir;
     private final Path logFile;
     private final long fileSizeLimitKib;
@@ -42,6 +43,7 @@ public final class ChildJvm {
         this.args = List.copyOf(b.args);
         this.jvmOptions = List.copyOf(b.jvmOptions);
         this.systemProperties = Map.copyOf(b.systemProperties);
+        this.environment = Map.copyOf(b.environment);
         this.workDir = Objects.requireNonNull(b.workDir, "workDir");
         this.logFile = b.logFile != null ? b.logFile : workDir.resolve(name + ".log");
         this.fileSizeLimitKib = b.fileSizeLimitKib;
@@ -87,7 +89,7 @@ public final class ChildJvm {
             command.add(ChildMain.class.getName());
             command.add(mainClass);
             command.addAll(args);
-            ChildProcess child = ChildProcess.launch(name, command, workDir, logFile, Map.of());
+            ChildProcess child = ChildProcess.launch(name, command, workDir, logFile, environment);
             launch.started(child.handle());
             return child;
         } catch (IOException e) {
@@ -113,6 +115,7 @@ public final class ChildJvm {
         private final List<String> args = new ArrayList<>();
         private final List<String> jvmOptions = new ArrayList<>();
         private final Map<String, String> systemProperties = new LinkedHashMap<>();
+        private final Map<String, String> environment = new LinkedHashMap<>();
         private Path workDir;
         private Path logFile;
         private long fileSizeLimitKib;
@@ -157,6 +160,12 @@ public final class ChildJvm {
 
         public Builder systemProperty(String key, String value) {
             systemProperties.put(key, value);
+            return this;
+        }
+
+        /** An environment variable of the child, beside those it inherits. */
+        public Builder environment(String key, String value) {
+            environment.put(key, value);
             return this;
         }
 
