@@ -60,6 +60,11 @@ public final class S3Backend implements StorageBackend {
 
     /** S3's smallest part, except the last. */
     public static final int MIN_PART_SIZE = S3Config.MIN_PART_SIZE;
+    /**
+     * How long after its marker an upload with no recorded ID may have begun: the two requests follow each other, so
+     * seconds; a later owner's file of the same name comes after a rebalance, a recovery and a part's worth of records.
+     */
+    static final java.time.Duration UNRECORDED_UPLOAD_WINDOW = java.time.Duration.ofSeconds(10);
     /** Separates a whole staged object's id from its final path; never in a URL-encoded upload ID. */
     private static final char WHOLE = '~';
 
@@ -135,6 +140,12 @@ public final class S3Backend implements StorageBackend {
                 () -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path)));
         String uploadId = call("start an upload of " + path,
                 () -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId());
+        // then the upload's ID in the marker: a recovery that finds the marker aborts that upload only. Known by its
+        // key alone, it aborted every upload of the key, among them a later owner's file of the same name, which
+        // that owner's commit then named (a review: its records gone from the archive)
+        call("write the staging marker of " + path,
+                () -> s3.putObject(b -> b.bucket(bucket).key(prefix + marker), RequestBody.fromString(path + "\n"
+                        + uploadId)));
         return new Started(key, uploadId, new PendingRef(path, marker + "/" + URLEncoder.encode(uploadId,
                 StandardCharsets.UTF_8)));
     }
@@ -213,9 +224,7 @@ public final class S3Backend implements StorageBackend {
         }
         String key = prefix + ref.path();
         String known = uploadId(ref);
-        List<String> uploadIds = !known.isEmpty() ? List.of(known) : call("list the uploads of " + ref.path(),
-                () -> s3.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(key)).uploads().stream()
-                        .filter(u -> u.key().equals(key)).map(MultipartUpload::uploadId).toList());
+        List<String> uploadIds = !known.isEmpty() ? List.of(known) : startedWith(ref, key);
         for (String uploadId : uploadIds) {
             try {
                 call("abort the upload of " + ref.path(),
@@ -226,6 +235,27 @@ public final class S3Backend implements StorageBackend {
         }
         call("remove the staging marker of " + ref.path(),
                 () -> s3.deleteObject(b -> b.bucket(bucket).key(prefix + marker(ref))));
+    }
+
+    /**
+     * The uploads a marker without an upload ID leads to: a crash came between the marker and the upload's start, or
+     * between the start and the marker's rewrite with the ID. The upload began right after the marker was written, so
+     * only uploads of the key begun within {@link #UNRECORDED_UPLOAD_WINDOW} of the marker's time are its (both times
+     * the store's own); a later writer's upload of the same key is not.
+     */
+    private List<String> startedWith(PendingRef ref, String key) throws IOException {
+        java.time.Instant written;
+        try {
+            written = call("read the staging marker of " + ref.path(), () -> s3.headObject(b -> b.bucket(bucket)
+                    .key(prefix + marker(ref))).lastModified());
+        } catch (S3Exception e) { // not found: another recovery removed it, and aborted its upload
+            return List.of();
+        }
+        return call("list the uploads of " + ref.path(), () -> s3.listMultipartUploadsPaginator(b -> b.bucket(bucket)
+                .prefix(key)).uploads().stream().filter(u -> u.key().equals(key))
+                .filter(u -> u.initiated() == null || !u.initiated().isBefore(written.minus(UNRECORDED_UPLOAD_WINDOW))
+                        && !u.initiated().isAfter(written.plus(UNRECORDED_UPLOAD_WINDOW)))
+                .map(MultipartUpload::uploadId).toList());
     }
 
     @Override
@@ -240,8 +270,11 @@ public final class S3Backend implements StorageBackend {
                         StandardCharsets.UTF_8), marker));
                 continue;
             }
-            String path = call("read the staging marker " + marker, () -> s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.key())).asUtf8String());
-            refs.add(new PendingRef(path, marker + "/")); // the upload is not known from the marker
+            String[] content = call("read the staging marker " + marker, () -> s3.getObjectAsBytes(b -> b.bucket(
+                    bucket).key(o.key())).asUtf8String()).split("\n", 2);
+            // the upload's ID once the upload began; without it (a crash came first) it is found by its time
+            refs.add(new PendingRef(content[0], marker + "/" + (content.length < 2 ? ""
+                    : URLEncoder.encode(content[1], StandardCharsets.UTF_8))));
         }
         return refs;
     }
