@@ -40,8 +40,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       it is the publication. Parts are {@code partSize} bytes (at least 5 MiB, as S3 demands of every part but the
  *       last). Before the upload is created, a marker object, {@code <staging prefix><uuid>}, is written holding its
  *       final path, so that recovery finds a partition's uploads without listing the whole bucket, even one whose
- *       creation a crash interrupted. The file's staging reference is {@code <marker>/<upload id>}; recovery, which
- *       sees only markers, aborts every upload of the marker's key.
+ *       creation a crash interrupted; once the upload began, the marker is written again with its ID. The file's
+ *       staging reference is {@code <marker>/<upload id>}; recovery, which sees only markers, aborts the upload a
+ *       marker records, or for one that records none, the uploads of its key begun within seconds of it.
  *   <li>A smaller file, the common case when many files are open, is put whole under
  *       {@code <staging prefix><uuid>~<final path, URL-encoded>}; publishing copies it to its final key (an atomic,
  *       server-side copy) and deletes it. Three requests instead of six.
