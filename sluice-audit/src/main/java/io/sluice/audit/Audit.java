@@ -106,6 +106,7 @@ public final class Audit {
         int limit = config.listLimit();
         ClaimCheck claims = new ClaimCheck();
         List<PartitionReport> partitions = new ArrayList<>();
+        long missingLetteredByOthers = 0;
         for (KafkaPartition k : plan.values()) {
             int p = k.partition;
             DeadLetterScan.PartitionDeadLetters letters = deadLetters.partitions.getOrDefault(p,
@@ -122,6 +123,16 @@ public final class Audit {
                     limit);
             AuditReport.GroupCommit groupCommit = snapshot.commits == null ? null
                     : group.commit() != null ? group.commit() : GroupCheck.nothingCommitted();
+            OffsetSet others = deadLetters.otherGroupOffsets.get(p);
+            if (others != null) {
+                long[] covered = new long[1];
+                sets.missing.forEachRun((first, last) -> {
+                    for (long o = first; o <= last; o++) {
+                        covered[0] += others.contains(o) ? 1 : 0;
+                    }
+                });
+                missingLetteredByOthers += covered[0];
+            }
             long notYetCommitted = groupCommit != null && groupCommit.committedOffset() >= 0
                     ? sets.missing.between(groupCommit.committedOffset(), Long.MAX_VALUE).size() : 0;
 
@@ -162,6 +173,12 @@ public final class Audit {
             notes.add(deadLetters.otherGroups + " records of the dead-letter topic were dead-lettered by other "
                     + "archives (their sluice.source.group is not " + config.groupId().orElse("") + "): they were not "
                     + "taken out of this archive's expected offsets");
+        }
+        if (missingLetteredByOthers > 0) {
+            // a renamed group: its earlier letters name the old group, and their offsets read as missing
+            notes.add(missingLetteredByOthers + " of the offsets reported missing were dead-lettered by "
+                    + String.join(", ", deadLetters.otherGroupNames) + ": if that was this archive under an earlier "
+                    + "group name, they went to the dead-letter topic and are not lost");
         }
         if (!manifests.hasManifests(config.topic()) && contents.visibleFiles > contents.skippedFiles) {
             notes.add("the archive holds no manifests of " + config.topic() + " (archived at least once): whether the "

@@ -34,6 +34,12 @@ final class DeadLetterScan {
     long withoutSource;
     /** Dead letters of another archive: they name another consumer group. */
     long otherGroups;
+    /**
+     * The audited ranges' offsets that other groups dead-lettered, per partition, and those groups: an archive whose
+     * group was renamed wrote its earlier letters under the old name, and its report says so beside what is missing.
+     */
+    final Map<Integer, OffsetSet> otherGroupOffsets = new HashMap<>();
+    final java.util.SortedSet<String> otherGroupNames = new java.util.TreeSet<>();
 
     private DeadLetterScan() {
     }
@@ -66,9 +72,9 @@ final class DeadLetterScan {
             SortedMap<Integer, KafkaPartition> plan, int limit) {
         Headers headers = record.headers();
         String letterGroup = text(headers, DeadLetterHeaders.SOURCE_GROUP);
-        if (group != null && letterGroup != null && !letterGroup.equals(group)) {
+        boolean another = group != null && letterGroup != null && !letterGroup.equals(group);
+        if (another) {
             otherGroups++;
-            return;
         }
         String sourceTopic = text(headers, DeadLetterHeaders.SOURCE_TOPIC);
         long partition;
@@ -86,6 +92,11 @@ final class DeadLetterScan {
         }
         KafkaPartition range = sourceTopic.equals(topic) ? plan.get((int) partition) : null;
         if (range == null || offset < range.from || offset >= range.until) {
+            return;
+        }
+        if (another) {
+            otherGroupOffsets.computeIfAbsent((int) partition, p -> new OffsetSet()).add(offset);
+            otherGroupNames.add(letterGroup);
             return;
         }
         PartitionDeadLetters letters = partitions.computeIfAbsent((int) partition, p -> new PartitionDeadLetters());
