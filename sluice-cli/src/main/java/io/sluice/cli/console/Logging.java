@@ -108,7 +108,8 @@ public final class Logging {
         PatternLayout layout = new PatternLayout();
         layout.setContext(context);
         layout.getInstanceConverterMap().put("source", LogSource::new);
-        layout.setPattern("%d{HH:mm:ss.SSS} %-5level " + (verbose ? "%logger{0}" : "%source") + ": %msg%n"
+        layout.getInstanceConverterMap().put("words", LogWords::new);
+        layout.setPattern("%d{HH:mm:ss.SSS} %-5level " + (verbose ? "%logger{0}: %msg%n" : "%source: %words%n")
                 + (verbose ? "%ex{8}" : "%nopex"));
         layout.start();
         LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
