@@ -387,6 +387,12 @@ public final class S3Backend implements StorageBackend {
                     + retryFor.toSeconds() + " s); it is down or unreachable (raise the retry time to ride out longer "
                     + "outages)", e);
         } catch (SdkException e) {
+            if (String.valueOf(e.getMessage()).startsWith("Unable to load credentials")) {
+                // the SDK's words list every provider of its chain by class name (a new user's run)
+                throw new IOException(describe() + ": cannot " + what + ": no AWS credentials were found: set "
+                        + "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or sink.s3.access-key and "
+                        + "secret-key in the pipeline, or run where an instance role gives them", e);
+            }
             throw new IOException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         }
     }
