@@ -22,6 +22,12 @@ public final class EngineLog {
      * the stack stay for {@code --verbose}, where the exception itself is logged.
      */
     public static String words(Throwable error) {
+        if (error instanceof org.apache.kafka.clients.consumer.CommitFailedException) {
+            // its own words advise the client's API ("You can try completing the rebalance by calling poll()"): a
+            // new user's run
+            return "the group rebalanced while the commit was under way, so the coordinator refused it (a partition "
+                    + "may have moved to another member, which goes on from the last commit)";
+        }
         String message = error.getMessage();
         String words = message == null ? "" : CLASS_NAME.matcher(message).replaceAll("").strip();
         return words.isEmpty() ? error.getClass().getSimpleName() : words;

@@ -21,5 +21,9 @@ class EngineLogTest {
                 "Expiring 3 record(s) for com.acme.PaymentError-0")), "a topic's name is not a class's");
         assertEquals("KafkaException", EngineLog.words(new KafkaException(new org.apache.kafka.common.errors
                 .WakeupException())), "a message of nothing but a class name: the class's simple name");
+        assertEquals("the group rebalanced while the commit was under way, so the coordinator refused it (a partition "
+                + "may have moved to another member, which goes on from the last commit)", EngineLog.words(
+                        new org.apache.kafka.clients.consumer.CommitFailedException()),
+                "not the client's advice to call poll()");
     }
 }
