@@ -183,6 +183,19 @@ public final class Layout {
         return b.toString();
     }
 
+    /**
+     * The time the layout files the record under (its time field, or its timestamp), or null when the template has no
+     * time placeholder or the record goes to the default bucket.
+     */
+    public Instant timeOf(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
+        for (Part part : parts) {
+            if (part instanceof Time) {
+                return time(record, fields);
+            }
+        }
+        return null;
+    }
+
     /** The record's time, or null when it goes to the default bucket. */
     private Instant time(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
         if (timeFieldIndex < 0) {

@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
 final class OpenFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenFiles.class);
+    /** How far ahead of the clock a record's time is said to be suspicious (a day: clocks and time zones differ). */
+    private static final java.time.Duration FAR_AHEAD = java.time.Duration.ofDays(1);
 
     /** A record is in an open file, or held for its directory: taken in, below no barrier. */
     static final String AFTER_WRITE = "archive.after-write";
@@ -93,6 +95,7 @@ final class OpenFiles {
     private long parkedBytes;
     private long next;
     private long barrier;
+    private boolean warnedFarAhead;
     /**
      * When the first file since the last roll was opened or the first record held (parked files included: the age
      * limit bounds how long records wait behind the barrier), valid while {@link #anyOpen}; both read by any thread
@@ -150,11 +153,33 @@ final class OpenFiles {
         return barrier;
     }
 
+    /**
+     * Once per partition, a folder whose record's time is more than a day ahead of this machine's clock is said: a time
+     * field in microseconds read as milliseconds files records in the year 50000, and a year-3000 date went into
+     * {@code dt=3000-01-01/} without a word (a new user's run). Checked for a new folder only: rare, and where it shows.
+     */
+    private void warnIfFarAhead(ConsumerRecord<byte[], byte[]> record, ValueFields value, String directory)
+            throws RecordRejectedException {
+        if (warnedFarAhead) {
+            return;
+        }
+        java.time.Instant time = layout.timeOf(record, value);
+        long ahead = time == null ? 0 : time.toEpochMilli() - System.currentTimeMillis();
+        if (ahead > FAR_AHEAD.toMillis()) {
+            warnedFarAhead = true;
+            LOG.warn("{}@{} is filed under {}, its time ({}) {} days ahead of this machine's clock: a time field in "
+                    + "another unit (microseconds, seconds) or a wrong value? Its records go there all the same; this "
+                    + "is said once per partition", paths.partition(), record.offset(), directory, time,
+                    String.format(java.util.Locale.ROOT, "%,d", ahead / 86_400_000L));
+        }
+    }
+
     void write(ConsumerRecord<byte[], byte[]> record) throws RecordRejectedException, StorageFailure {
         ValueFields value = decode && record.value() != null ? values.read(record.value()) : null;
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
+            warnIfFarAhead(record, value, directory);
             int size = PackedRecords.rawSize(record);
             long heldThen = held.rawBytesFor(directory) + size;
             switch (rolls.forNewDirectory(open.size(), heldThen, format.heapPerOpenFile(), pressure)) {

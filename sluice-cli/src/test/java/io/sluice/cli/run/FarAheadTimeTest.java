@@ -1,0 +1,65 @@
+package io.sluice.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.ExitStatus;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A time field far ahead of the clock (microseconds read as milliseconds, a year-3000 date) is filed where it says, as
+ * before, but said once per partition: a new user found {@code dt=3000-01-01/} made without a word.
+ */
+class FarAheadTimeTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void aRecordFiledFarAheadOfTheClockIsSaidOncePerPartition() throws Exception {
+        String topic = Names.unique("far-ahead");
+        kafka.createTopic(topic, 1);
+        long now = System.currentTimeMillis();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(TestRecords.producerProperties(
+                kafka.clientProperties(Listener.PLAINTEXT)), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (long at : new long[] {now, 32_503_680_000_000L, now, 32_503_680_000_000L + 86_400_000L}) {
+                producer.send(new ProducerRecord<>(topic, ("{\"at\":" + at + "}").getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        Path dir = TestDirs.newDir("far-ahead");
+        Path pipeline = Files.writeString(dir.resolve("p.yaml"), """
+                source:
+                  bootstrap-servers: %s
+                  topics: [%s]
+                  group: %s
+                sink:
+                  location: archive/
+                  template: "{topic}/dt={ts:yyyy-MM-dd}/"
+                  time-field: at
+                  format: jsonl
+                """.formatted(kafka.bootstrapServers(), topic, topic));
+
+        Cli.Result run = Cli.run("run", pipeline.toString(), "--until-end");
+
+        assertEquals(ExitStatus.OK, run.status(), run.err());
+        assertTrue(run.err().contains(topic + "-0@1 is filed under " + topic + "/dt=3000-01-01/, its time "
+                + "(3000-01-01T00:00:00Z) "), run.err());
+        assertTrue(run.err().contains(" days ahead of this machine's clock: a time field in another unit (microseconds, "
+                + "seconds) or a wrong value?"), run.err());
+        assertEquals(1, run.err().split("days ahead of this machine's clock", -1).length - 1, "once: " + run.err());
+        assertTrue(Files.isDirectory(dir.resolve("archive/" + topic + "/dt=3000-01-02")), "filed all the same");
+    }
+}
