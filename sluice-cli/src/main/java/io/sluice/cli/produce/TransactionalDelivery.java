@@ -119,6 +119,10 @@ final class TransactionalDelivery implements Delivery {
     public ImportPosition start() {
         if (position.isComplete(inputs)) {
             LOG.info("import {} is complete already: nothing to send", name);
+            lastFileGrown().ifPresent(words -> LOG.warn("{} changed since import {} read it to its end ({}): what it "
+                    + "gained is not sent, since a complete import is done (a file added to the folder or pattern is "
+                    + "sent, and a new --name sends every file again)", inputs.get(inputs.size() - 1).name(), name,
+                    words));
         } else if (position.offset() > 0 || position.file() > 0) {
             LOG.info("import {}: going on from {}:{} (byte {}), as last committed", name,
                     inputs.get(position.file()).name(), position.line(), position.offset());
@@ -126,6 +130,24 @@ final class TransactionalDelivery implements Delivery {
             LOG.info("import {}: {} file(s) into {}, exactly once", name, inputs.size(), topic);
         }
         return position;
+    }
+
+    /**
+     * How the last file differs from when the import read it to its end, if it does: a rerun of a complete import sent
+     * nothing without a word, though lines had been appended to it.
+     */
+    private Optional<String> lastFileGrown() {
+        FileIdentity then = position.identity();
+        if (then == null || inputs.isEmpty() || inputs.get(inputs.size() - 1).isStdin()) {
+            return Optional.empty();
+        }
+        try {
+            FileIdentity now = FileIdentity.of(inputs.get(inputs.size() - 1).path());
+            return now.equals(then) ? Optional.empty() : Optional.of(String.format(java.util.Locale.ROOT,
+                    "%,d bytes then, %,d now", then.size(), now.size()));
+        } catch (IOException e) {
+            return Optional.empty(); // unreadable now: the rerun sends nothing either way
+        }
     }
 
     @Override

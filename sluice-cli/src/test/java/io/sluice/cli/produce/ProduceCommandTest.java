@@ -362,6 +362,9 @@ class ProduceCommandTest {
         Cli.Result changed = Cli.run(command);
         assertEquals(ExitStatus.OK, changed.status(), changed.err());
         assertEquals(new ProducedRecords.Counts(0, 0, 0, 0), ProducedRecords.counts(changed.err()));
+        // but not without a word (a new user's run: appended lines were left out silently)
+        assertTrue(changed.err().contains(dir.resolve("b.txt") + " changed since import ") && changed.err().contains(
+                "what it gained is not sent, since a complete import is done"), changed.err());
 
         Map<String, Integer> counted = new HashMap<>();
         ProducedRecords.values(kafka, topic).forEach(v -> counted.merge(v, 1, Integer::sum));
