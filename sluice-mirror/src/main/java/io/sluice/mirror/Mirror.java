@@ -98,6 +98,13 @@ public final class Mirror implements AutoCloseable {
                 String sourceCluster = get(sourceId, sourceTimeout(config), "reach the source cluster");
                 String targetCluster = get(targetId, targetTimeout(config), "reach the target cluster");
                 refuseCopyIntoItself(config, sourceCluster, targetCluster);
+                if (sourceCluster.equals(targetCluster)) {
+                    Optional<String> loop = config.copiesItsCopies(get(sourceAdmin.listTopics().names(),
+                            sourceTimeout(config), "list the source cluster's topics"));
+                    if (loop.isPresent()) {
+                        throw new IllegalArgumentException(loop.get());
+                    }
+                }
                 return start(config, registry, sourceAdmin, targetAdmin, sourceCluster, targetCluster, transactions,
                         handedOver);
             } catch (RuntimeException e) {

@@ -100,6 +100,32 @@ public final class MirrorConfig {
     }
 
     /** The source consumer groups whose offsets are translated to the target; empty for none. */
+    /** Whether {@code topic} is one of the topics this mirror copies (by name or pattern). */
+    public boolean selects(String topic) {
+        return topicPattern().map(p -> p.matcher(topic).matches()).orElseGet(() -> topics().contains(topic));
+    }
+
+    /**
+     * Within one cluster, a copy whose name this mirror selects as a source: it would copy its own copies, making a
+     * topic of each generation without end (a new user's {@code {topic}-copy} under {@code orders-.*} made
+     * {@code orders-a-copy-copy-copy} in 75 s). In words, or empty.
+     *
+     * @param sourceTopics the topics the cluster has now (a pattern's future matches are not known)
+     */
+    public Optional<String> copiesItsCopies(java.util.Collection<String> sourceTopics) {
+        java.util.Collection<String> candidates = topicPattern().isPresent() ? sourceTopics : topics();
+        for (String topic : candidates) {
+            String copy = naming().target(topic);
+            if (selects(topic) && !copy.equals(topic) && selects(copy)) {
+                return Optional.of("the source and the target are the same cluster, and the copy of " + topic + " ("
+                        + copy + ") is itself a topic this mirror copies (" + topicPattern().map(p -> "'" + p + "'")
+                        .orElse("the topic list") + "): it would copy its own copies, a new topic each time, without "
+                        + "end. Name the copies so that the topics to copy do not match them");
+            }
+        }
+        return Optional.empty();
+    }
+
     public Optional<Pattern> groups() {
         return Optional.ofNullable(groups);
     }

@@ -23,6 +23,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 final class MirrorConnectionCheck {
 
     private final Console console;
+    /** The source cluster's topics, once listed. */
+    private java.util.Set<String> sourceTopics = java.util.Set.of();
 
     MirrorConnectionCheck(Console console) {
         this.console = console;
@@ -38,6 +40,13 @@ final class MirrorConnectionCheck {
                     + "and the topics keep their names: the mirror would copy each topic into itself; name the target "
                     + "topics with a prefix or a template");
             return false;
+        }
+        if (source.isPresent() && source.equals(target)) {
+            Optional<String> loop = config.copiesItsCopies(sourceTopics);
+            if (loop.isPresent()) {
+                console.result("clusters FAILED: " + loop.get());
+                return false;
+            }
         }
         return source.isPresent() && target.isPresent();
     }
@@ -64,12 +73,13 @@ final class MirrorConnectionCheck {
             var cluster = client.describeCluster();
             String id = cluster.clusterId().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
             int nodes = cluster.nodes().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS).size();
-            console.result(role + ": " + servers + " answer (cluster " + id + ", " + nodes
+            console.result(role + ": " + servers + " answers (cluster " + id + ", " + nodes
                     + (nodes == 1 ? " broker)" : " brokers)"));
             if (topicsOf == null) {
                 return Optional.of(id);
             }
             var names = client.listTopics().names().get(ConnectionCheck.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            sourceTopics = names;
             List<String> wanted = topicsOf.topicPattern().map(p -> names.stream()
                     .filter(n -> p.matcher(n).matches()).sorted().toList()).orElse(topicsOf.topics());
             boolean ok = !wanted.isEmpty();
