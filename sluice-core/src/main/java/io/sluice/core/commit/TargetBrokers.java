@@ -351,6 +351,9 @@ public final class TargetBrokers {
                         + " waited for it were given up, or its partitions moved)", broker, seconds);
             }
         }
+        // "while the cluster's other brokers do" only when some live broker is not blamed: a one-broker cluster coming
+        // back was told so of its only broker (a new user's run)
+        boolean othersAnswer = answer != null && !blamed.keySet().containsAll(answer.brokers().keySet());
         blamed.forEach((broker, blame) -> {
             if (said.containsKey(broker)) {
                 return;
@@ -359,11 +362,11 @@ public final class TargetBrokers {
             // idle before
             long since = blame.since;
             said.put(broker, since);
-            LOG.warn("target broker {} ({}) has not answered for {} s while the cluster's other brokers do; {}. A"
-                    + " network fault between this process and that broker, the broker hangs, or it waits for its"
-                    + " followers (acks=all): what waits for it is retried, nothing is lost, and it goes on when the"
-                    + " broker answers", broker, answer.brokers().get(broker),
-                    Duration.ofNanos(now - since).toSeconds(), what(blame));
+            LOG.warn("target broker {} ({}) has not answered for {} s{}; {}. A network fault between this process and"
+                    + " that broker, the broker hangs, or it waits for its followers (acks=all): what waits for it is"
+                    + " retried, nothing is lost, and it goes on when the broker answers", broker,
+                    answer.brokers().get(broker), Duration.ofNanos(now - since).toSeconds(),
+                    othersAnswer ? " while the cluster's other brokers do" : "", what(blame));
         });
     }
 
