@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes sure each target topic exists with at least as many partitions as its source topic, before any of its
@@ -28,6 +30,8 @@ import org.apache.kafka.common.TopicPartition;
  * same topic ready at once leave it as one did (a creation that finds the topic made by another is not an error).
  */
 public final class TargetTopics {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TargetTopics.class);
 
     /**
      * The mirror keeps each record's timestamp; a target topic on LogAppendTime (a target broker's default may be)
@@ -123,7 +127,15 @@ public final class TargetTopics {
         }
         if (has < partitions) {
             target.grow(name, partitions);
+            // said, as a running mirror says a source topic's growth (a topic made by hand was grown without a word)
+            LOG.info("the target topic {} had {} partitions, the source topic {} has {}: grown to {} (source "
+                    + "partition p goes to target partition p)", name, has, sourceTopic, partitions, partitions);
             has = partitions;
+        } else if (has > partitions) {
+            LOG.warn("the target topic {} has {} partitions, the source topic {} only {}: partitions {} to {} of the "
+                    + "target get no copies (source partition p goes to target partition p), and consumers moved to "
+                    + "the target find nothing there. Was the target topic made by hand?", name, has, sourceTopic,
+                    partitions, partitions, has - 1);
         }
         grew(sourceTopic, has);
     }

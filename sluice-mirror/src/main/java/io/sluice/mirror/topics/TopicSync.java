@@ -130,8 +130,11 @@ public final class TopicSync implements AutoCloseable {
         List<String> delete = to.configs().keySet().stream().filter(k -> !wanted.containsKey(k)).toList();
         if (!set.isEmpty() || !delete.isEmpty()) {
             target.alter(name, set, delete);
-            LOG.info("the configs of the source topic {} changed: the target topic {} now has {}{}", topic, name,
-                    set, delete.isEmpty() ? "" : " and the default " + delete);
+            // "now has {} and the default [retention.ms]" for a removed config alone (a new user's run)
+            String now = set.isEmpty() ? "" : set.toString();
+            String defaults = delete.isEmpty() ? "" : "the default of " + String.join(", ", delete);
+            LOG.info("the configs of the source topic {} changed: the target topic {} now has {}", topic, name,
+                    now.isEmpty() ? defaults : defaults.isEmpty() ? now : now + " and " + defaults);
         }
     }
 
