@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class TargetTopics {
 
     private static final Logger LOG = LoggerFactory.getLogger(TargetTopics.class);
+    /** The target topics said to have more partitions than their source: each is said once. */
+    private final Set<String> warnedOfExtraPartitions = ConcurrentHashMap.newKeySet();
 
     /**
      * The mirror keeps each record's timestamp; a target topic on LogAppendTime (a target broker's default may be)
@@ -132,10 +134,7 @@ public final class TargetTopics {
                     + "partition p goes to target partition p)", name, has, sourceTopic, partitions, partitions);
             has = partitions;
         } else if (has > partitions) {
-            LOG.warn("the target topic {} has {} partitions, the source topic {} only {}: partitions {} to {} of the "
-                    + "target get no copies (source partition p goes to target partition p), and consumers moved to "
-                    + "the target find nothing there. Was the target topic made by hand?", name, has, sourceTopic,
-                    partitions, partitions, has - 1);
+            warnOfExtraPartitions(name, has, sourceTopic, partitions);
         }
         grew(sourceTopic, has);
     }
@@ -166,6 +165,19 @@ public final class TargetTopics {
     }
 
     /** Notes that the target topic of {@code sourceTopic} has at least {@code partitions} partitions. */
+    /**
+     * Says once per target topic that it has more partitions than its source: at a claim, and from the topic sync,
+     * whichever sees it first (the claim's word came 30 s sooner, and always in a bounded run).
+     */
+    void warnOfExtraPartitions(String name, int has, String sourceTopic, int partitions) {
+        if (warnedOfExtraPartitions.add(name)) {
+            LOG.warn("the target topic {} has {} partitions, the source topic {} only {}: partitions {} to {} of the "
+                    + "target get no copies (source partition p goes to target partition p), and consumers moved to "
+                    + "the target find nothing there. Was the target topic made by hand, or the source topic made "
+                    + "again with fewer partitions?", name, has, sourceTopic, partitions, partitions, has - 1);
+        }
+    }
+
     void grew(String sourceTopic, int partitions) {
         known.merge(sourceTopic, partitions, Math::max);
     }

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * copy; either way no copy waits for a partition that does not exist.
  *
  * <p>Threading: {@link #start} and {@link #close} from any thread; the rounds run on the sync's own thread, which
- * alone touches {@code warned} and {@code missingOnce}.
+ * alone touches {@code missingOnce}.
  */
 public final class TopicSync implements AutoCloseable {
 
@@ -39,7 +39,6 @@ public final class TopicSync implements AutoCloseable {
     private final TopicNaming naming;
     private final Duration interval;
     /** Target topics already reported for having more partitions than their source. */
-    private final Set<String> warned = new HashSet<>();
     /** Target topics found missing by the last round. */
     private final Set<String> missingOnce = new HashSet<>();
     private final ScheduledExecutorService thread;
@@ -117,12 +116,8 @@ public final class TopicSync implements AutoCloseable {
             topics.grew(topic, from.partitions());
             LOG.info("the source topic {} grew to {} partitions: so did the target topic {}", topic,
                     from.partitions(), name);
-        } else if (from.partitions() < to.partitions() && warned.add(name)) {
-            LOG.warn("the target topic {} has {} partitions, the source topic {} only {}: partitions {} to {} of the "
-                    + "target get no copies (source partition p goes to target partition p), and consumers moved to "
-                    + "the target find nothing there. Was the target topic made by hand, or the source topic made "
-                    + "again with fewer partitions?", name, to.partitions(), topic, from.partitions(),
-                    from.partitions(), to.partitions() - 1);
+        } else if (from.partitions() < to.partitions()) {
+            topics.warnOfExtraPartitions(name, to.partitions(), topic, from.partitions());
         }
         Map<String, String> wanted = TopicConfigRule.forTarget(from.configs());
         Map<String, String> set = new TreeMap<>(wanted);
