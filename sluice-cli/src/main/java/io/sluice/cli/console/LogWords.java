@@ -17,12 +17,15 @@ public final class LogWords extends ClassicConverter {
 
     /** A qualified exception or error class name: lower-case package words, then the class. */
     private static final Pattern CLASS_NAME = Pattern.compile(
-            "\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][A-Za-z0-9_$]*?)(Exception|Error)\\b");
+            "\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][A-Za-z0-9_$]*?)(Exception|Error)(?![-\\w])");
     private static final Pattern WORD_START = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])");
 
     @Override
     public String convert(ILoggingEvent event) {
-        return inWords(event.getFormattedMessage());
+        // Sluice's own lines name topics, never classes: a topic such as com.acme.PaymentError stays as it is
+        String logger = event.getLoggerName();
+        return logger.startsWith("io.sluice.") || logger.startsWith("sluice.") ? event.getFormattedMessage()
+                : inWords(event.getFormattedMessage());
     }
 
     static String inWords(String message) {

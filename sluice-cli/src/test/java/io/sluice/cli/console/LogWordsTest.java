@@ -18,5 +18,8 @@ class LogWordsTest {
                 + "space"));
         assertEquals("offsets t-0=12 and clicks.v2 stay", LogWords.inWords("offsets t-0=12 and clicks.v2 stay"),
                 "dotted words that are not class names stay");
+        assertEquals("on partition com.acme.PaymentError-0 due to not leader or follower", LogWords.inWords("on "
+                + "partition com.acme.PaymentError-0 due to org.apache.kafka.common.errors.NotLeaderOrFollowerException"),
+                "a topic's name is not a class's");
     }
 }
