@@ -90,12 +90,20 @@ class TargetBrokersTest {
     private final Cluster cluster = new Cluster();
     /** What the run's writers wait for now, with the second it began. */
     private final Map<TopicPartition, TargetWait> waits = new HashMap<>();
-    private final TargetBrokers brokers = new TargetBrokers(GRACE, cluster, () -> Map.copyOf(waits));
+    /** When a look reads the producers' counts: at the look's own time unless a test says later. */
+    private long readAt;
+    private final TargetBrokers brokers = new TargetBrokers(GRACE, cluster, () -> Map.copyOf(waits), () -> readAt);
 
     /** Looks at second {@code s}, after {@code before} ran; returns whether the cluster answered a question. */
     private boolean look(long s, Runnable before) {
+        return look(s, 0, before);
+    }
+
+    /** The same, reading the counts {@code readLate} nanos after the look's time. */
+    private boolean look(long s, long readLate, Runnable before) {
         before.run();
         cluster.now = s;
+        readAt = s * SECOND + readLate;
         return brokers.look(s * SECOND, List.of(producer.view()));
     }
 
@@ -196,6 +204,39 @@ class TargetBrokersTest {
         }
         look(17, () -> producer.answered(1));
         assertEquals(Map.of(2, Duration.ofMillis(15_500)), silent(17), "counted from when the commit began");
+    }
+
+    /**
+     * The same, with the commit begun between the look's time and its reading of the counts, which saw the request: the
+     * request was taken for one written before the commit, and the black-holed broker was never named (seen in CI).
+     */
+    @Test
+    void aCommitBegunWhileTheLookReadTheCountsIsLaidOnTheBrokerItsRequestWentTo() {
+        looks(1, 9, () -> producer.answered(2));
+        waits.put(T1, new TargetWait(TargetWait.Kind.COMMIT, 10 * SECOND + 1_000_000L));
+        look(10, 2_000_000L, () -> {
+            producer.answered(2); // t-1's records acknowledged
+            producer.asks(2); // then its commit's request, to t-1's transaction coordinator: broker 2 is cut off
+        });
+        for (long s = 11; s <= 25; s++) {
+            look(s, () -> producer.answered(1));
+            assertEquals(Map.of(), silent(s), "not before the grace, at " + s + " s");
+        }
+        look(26, () -> producer.answered(1));
+        assertEquals(Map.of(2, Duration.ofMillis(15_999)), silent(26), "counted from when the commit began");
+    }
+
+    /** A commit begun after the look read the counts is not laid on a broker whose request those counts showed. */
+    @Test
+    void aCommitBegunAfterTheLookReadTheCountsIsNotLaidOnTheBrokerOfTheRequestItSaw() {
+        looks(1, 9, () -> producer.answered(2));
+        look(10, 2_000_000L, () -> {
+            producer.answered(2);
+            producer.asks(2); // a request lost with a dropped connection
+        });
+        waits.put(T1, new TargetWait(TargetWait.Kind.COMMIT, 10 * SECOND + 3_000_000L));
+        looks(11, 40, () -> producer.answered(1));
+        assertEquals(Map.of(), silent(40));
     }
 
     /** The same, seen by a first look after the cut (an API user who looks only once something seems wrong). */
@@ -365,7 +406,7 @@ class TargetBrokersTest {
         cluster.answer = new TargetBrokers.Answer(Map.of(1, "h:1", 2, "h:2"), Map.of(T0, 1, T1, 1),
                 Optional.of(new TargetBrokers.Coordinator("progress", 2)), Map.of());
         TargetReach watched = new TargetReach("t:9092", () -> List.of(producer.view()), () -> true, GRACE,
-                new TargetBrokers(GRACE, cluster, () -> Map.copyOf(waits)));
+                new TargetBrokers(GRACE, cluster, () -> Map.copyOf(waits), () -> readAt));
         TargetReach unwatched = new TargetReach("t:9092", () -> List.of(producer.view()), () -> true, GRACE);
         for (long s = 1; s <= 60; s++) {
             if (s == 2) {
