@@ -1,5 +1,6 @@
 package io.sluice.cli.run;
 
+import io.sluice.core.ErrorWords;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.console.Console;
 import io.sluice.cli.console.Units;
@@ -326,18 +327,18 @@ public final class EngineRun {
     public static String describe(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof OutOfMemoryError) {
-                return "the JVM ran out of memory (" + withoutClassNames(String.valueOf(cause.getMessage())) + "); "
+                return "the JVM ran out of memory (" + ErrorWords.withoutClassNames(String.valueOf(cause.getMessage())) + "); "
                         + "give it more heap (SLUICE_JAVA_OPTS=-Xmx2g for ./sluice), or lower processing.memory-budget "
                         + "or sink.rolling.max-open-files (docs/rolling.md, Memory)";
             }
         }
-        StringBuilder b = new StringBuilder(withoutClassNames(String.valueOf(failure.getMessage())));
+        StringBuilder b = new StringBuilder(ErrorWords.withoutClassNames(String.valueOf(failure.getMessage())));
         for (Throwable cause = failure.getCause(); cause != null && cause != failure; cause = cause.getCause()) {
             // a JSON parser's message without its location, which names a redacted source ("[Source: REDACTED
             // (`StreamReadFeature...` disabled); line: 1, column: 1]"): the words above say where already
             String text = cause instanceof com.fasterxml.jackson.core.JsonProcessingException json
                     ? json.getOriginalMessage() : cause.getMessage();
-            String message = text == null ? null : withoutClassNames(text);
+            String message = text == null ? null : ErrorWords.withoutClassNames(text);
             if (message != null && !b.toString().contains(message)) {
                 b.append(": ").append(message);
             }
@@ -352,14 +353,6 @@ public final class EngineRun {
 
     /** Kafka producer's "Topic t not present in metadata after 60000 ms." */
     private static final Pattern NO_METADATA = Pattern.compile("not present in metadata after \\d+ ms");
-
-    /** A qualified class name followed by a colon, as {@code Throwable.toString()} puts it in wrapping messages. */
-    private static final Pattern CLASS_NAME = Pattern.compile(
-            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?:: |$)");
-
-    static String withoutClassNames(String message) {
-        return CLASS_NAME.matcher(message).replaceAll("");
-    }
 
     /** The second signal: report what a stop now leaves uncommitted, then halt without draining. */
     private void stopNow() {

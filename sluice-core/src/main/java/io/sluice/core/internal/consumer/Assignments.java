@@ -1,8 +1,8 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
-import io.sluice.core.internal.EngineLog;
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
 import io.sluice.core.StartPosition;
@@ -87,7 +87,7 @@ final class Assignments implements ConsumerRebalanceListener {
             commits.commitFinal(leaving);
         } catch (RuntimeException e) {
             LOG.warn("commit on revoke of {} failed; the new owner replays from the last commit: {}",
-                    revokedPartitions, EngineLog.words(e));
+                    revokedPartitions, ErrorWords.of(e));
         }
         forget(leaving, false);
     }

@@ -1,8 +1,8 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
-import io.sluice.core.internal.EngineLog;
 import java.time.Duration;
 
 /**
@@ -39,13 +39,13 @@ final class CommitFailures {
         if (streakSince == 0) {
             streakSince = now;
             saidAt = now;
-            LOG.warn("commit of {} failed: {}; the next interval commits the newer state", what, EngineLog.words(error));
+            LOG.warn("commit of {} failed: {}; the next interval commits the newer state", what, ErrorWords.of(error));
             return;
         }
         unsaid++;
         if (now - saidAt >= everyNanos) {
             LOG.warn("commits have failed {} times in {} s (the last: {}); each interval tries again", failures,
-                    (now - streakSince) / 1_000_000_000L, EngineLog.words(error));
+                    (now - streakSince) / 1_000_000_000L, ErrorWords.of(error));
             saidAt = now;
             unsaid = 0;
         }

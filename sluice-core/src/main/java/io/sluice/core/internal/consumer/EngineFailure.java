@@ -1,10 +1,10 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.DrainAbandonedException;
 import io.sluice.core.RecordsLostException;
-import io.sluice.core.internal.EngineLog;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -31,7 +31,7 @@ public final class EngineFailure {
         if (first.compareAndSet(null, error)) {
             // the reason in words; the exception itself (its class, its stack) for --verbose readers of the log
             // (what was lost without the advice, which is the engine's API's: a command gives its own)
-            String why = error instanceof RecordsLostException lost ? lost.lost() : EngineLog.words(error);
+            String why = error instanceof RecordsLostException lost ? lost.lost() : ErrorWords.of(error);
             LOG.error("engine stopping: {}", why, error);
             Runnable then = onFailure;
             if (then != null) {

@@ -1,6 +1,6 @@
 package io.sluice.core.internal.consumer;
 
-import io.sluice.core.internal.EngineLog;
+import io.sluice.core.ErrorWords;
 import io.sluice.core.internal.ledger.CompletionMap;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
@@ -122,7 +122,7 @@ final class LaneCalls {
         Throwable cause = error instanceof CompletionException && error.getCause() != null
                 ? error.getCause() : error;
         return new IllegalStateException("the sink failed" + (p == null ? "" : " on " + p.partition) + ": "
-                + EngineLog.words(cause), cause);
+                + ErrorWords.of(cause), cause);
     }
 
     /** Waits for a lane call; on failure or timeout stops the engine and returns null. */
@@ -162,7 +162,7 @@ final class LaneCalls {
             return done.getNow(null);
         } catch (RuntimeException e) {
             fail.accept(new IllegalStateException("the sink failed to " + what + " " + p.partition + ": "
-                    + EngineLog.words(e.getCause()), e.getCause()));
+                    + ErrorWords.of(e.getCause()), e.getCause()));
             return null;
         }
     }

@@ -1,11 +1,11 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
-import io.sluice.core.internal.EngineLog;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.ArrayList;
@@ -261,7 +261,7 @@ final class LaneCommits implements CommitPolicy {
             counts.failed();
             boolean certain = commitPoint.refusedForCertain(e);
             LOG.warn("commit of {} at offset {} {}: {}", p.partition, offset,
-                    certain ? "refused" : "did not certainly succeed", EngineLog.words(e));
+                    certain ? "refused" : "did not certainly succeed", ErrorWords.of(e));
             sink.notCommitted(p.partition, c, certain);
             throw e;
         }

@@ -1,11 +1,11 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.micrometer.core.instrument.Timer;
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.crash.CrashPoints;
-import io.sluice.core.internal.EngineLog;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.ArrayList;
@@ -168,7 +168,7 @@ final class SinkCommits implements CommitPolicy {
             } catch (RuntimeException e) {
                 counts.failed();
                 error = e;
-                LOG.warn("final commit of {} failed: {}", offsets.keySet(), EngineLog.words(e));
+                LOG.warn("final commit of {} failed: {}", offsets.keySet(), ErrorWords.of(e));
             }
         }
         List<CompletableFuture<?>> closing = new ArrayList<>();

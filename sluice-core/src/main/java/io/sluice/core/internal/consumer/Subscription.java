@@ -1,5 +1,6 @@
 package io.sluice.core.internal.consumer;
 
+import io.sluice.core.ErrorWords;
 import io.sluice.core.internal.EngineLog;
 import java.time.Duration;
 import java.util.List;
@@ -55,7 +56,7 @@ public record Subscription(List<String> topics, Pattern pattern) {
             return admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).stream()
                     .filter(name -> pattern.matcher(name).matches()).sorted().toList();
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot list the topics to match '" + pattern + "': " + EngineLog.words(e), e);
+            throw new IllegalStateException("cannot list the topics to match '" + pattern + "': " + ErrorWords.of(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -1,6 +1,6 @@
 package io.sluice.core.internal.consumer;
 
-import io.sluice.core.internal.EngineLog;
+import io.sluice.core.ErrorWords;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -40,7 +40,7 @@ final class TopicIds implements AutoCloseable {
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             found.forEach((name, description) -> ids.put(name, description.topicId()));
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot look up the IDs of topics " + topics + ": " + EngineLog.words(e), e);
+            throw new IllegalStateException("cannot look up the IDs of topics " + topics + ": " + ErrorWords.of(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

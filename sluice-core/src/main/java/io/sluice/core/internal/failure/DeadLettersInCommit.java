@@ -1,11 +1,11 @@
 package io.sluice.core.internal.failure;
 
+import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.commit.SourceGroup;
 import io.sluice.core.crash.CrashPoints;
-import io.sluice.core.internal.EngineLog;
 import io.sluice.producer.ProducerSettings;
 import java.time.Duration;
 import java.util.Collection;
@@ -117,7 +117,7 @@ public final class DeadLettersInCommit implements CommitPoint {
                 producer(); // initializing the ID aborts what this member's earlier incarnation left open
             } catch (RuntimeException e) {
                 LOG.warn("cannot initialize the dead letters' transactional ID yet ({}); an open transaction of an "
-                        + "earlier incarnation ends by its timeout instead", EngineLog.words(e));
+                        + "earlier incarnation ends by its timeout instead", ErrorWords.of(e));
             }
         }
         long deadline = System.nanoTime() + OPEN_TRANSACTION_WAIT.toNanos();
@@ -129,7 +129,7 @@ public final class DeadLettersInCommit implements CommitPoint {
                     throw e;
                 }
                 LOG.info("reading the committed offsets of {} waits for an earlier owner's open transaction to end "
-                        + "(at most {} after it began): {}", partitions, TRANSACTION_TIMEOUT, EngineLog.words(e));
+                        + "(at most {} after it began): {}", partitions, TRANSACTION_TIMEOUT, ErrorWords.of(e));
             }
         }
     }
@@ -331,7 +331,7 @@ public final class DeadLettersInCommit implements CommitPoint {
                 resolveInDoubt();
             } catch (RuntimeException e) {
                 LOG.warn("closing with a dead letters' transaction in doubt: its letters are visible exactly when "
-                        + "its offsets are committed ({})", EngineLog.words(e));
+                        + "its offsets are committed ({})", ErrorWords.of(e));
             }
         }
         closeProducer(Duration.ofSeconds(5));

@@ -1,0 +1,54 @@
+package io.sluice.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+/** Errors and the libraries' log lines without Java class names (without --verbose). */
+class ErrorWordsTest {
+
+    /** Kafka's producer wraps a failed transaction's cause with its toString(): the class name is not words. */
+    @Test
+    void anErrorIsSaidInItsWordsWithoutTheClassNamesWrappingPutInIt() {
+        KafkaException wrapped = new KafkaException(new TimeoutException("Expiring 53 record(s) for orders-0: 3000 ms "
+                + "has passed since batch creation"));
+        assertEquals("Expiring 53 record(s) for orders-0: 3000 ms has passed since batch creation",
+                ErrorWords.of(wrapped));
+        assertEquals("IllegalStateException", ErrorWords.of(new IllegalStateException()));
+        assertEquals("the path a.b.Thing stays", ErrorWords.of(new IllegalStateException("the path a.b.Thing stays")));
+        assertEquals("Expiring 3 record(s) for com.acme.PaymentError-0", ErrorWords.of(new KafkaException(
+                "Expiring 3 record(s) for com.acme.PaymentError-0")), "a topic's name is not a class's");
+        assertEquals("KafkaException", ErrorWords.of(new KafkaException(new org.apache.kafka.common.errors
+                .WakeupException())), "a message of nothing but a class name: the class's simple name");
+        assertEquals("the group rebalanced while the commit was under way, so the coordinator refused it (a partition "
+                + "may have moved to another member, which goes on from the last commit)", ErrorWords.of(
+                        new org.apache.kafka.clients.consumer.CommitFailedException()),
+                "not the client's advice to call poll()");
+    }
+
+    @Test
+    void classNamesThatWrappingPutInMessagesAreLeftOut() {
+        assertEquals("footer is too large", ErrorWords.withoutClassNames("java.lang.RuntimeException: footer is too "
+                + "large"));
+        assertEquals("at offset 3.5 in file.parquet", ErrorWords.withoutClassNames("at offset 3.5 in file.parquet"),
+                "dotted words that are not class names stay");
+    }
+
+    @Test
+    void aQualifiedExceptionNameIsSaidInWords() {
+        assertEquals("[Producer clientId=p] Received invalid metadata error in produce request on partition t-0 due to "
+                + "not leader or follower. Going to request metadata update now", ErrorWords.classNamesInWords(
+                        "[Producer clientId=p] Received invalid metadata error in produce request on partition t-0 due "
+                        + "to org.apache.kafka.common.errors.NotLeaderOrFollowerException. Going to request metadata "
+                        + "update now"));
+        assertEquals("out of memory: Java heap space", ErrorWords.classNamesInWords("java.lang.OutOfMemoryError: Java "
+                + "heap space"));
+        assertEquals("offsets t-0=12 and clicks.v2 stay", ErrorWords.classNamesInWords("offsets t-0=12 and clicks.v2 "
+                + "stay"), "dotted words that are not class names stay");
+        assertEquals("on partition com.acme.PaymentError-0 due to not leader or follower", ErrorWords.classNamesInWords(
+                "on partition com.acme.PaymentError-0 due to org.apache.kafka.common.errors"
+                + ".NotLeaderOrFollowerException"), "a topic's name is not a class's");
+    }
+}
