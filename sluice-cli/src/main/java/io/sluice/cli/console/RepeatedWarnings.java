@@ -51,6 +51,13 @@ final class RepeatedWarnings extends TurboFilter {
      */
     private static final Pattern PARTITION = Pattern.compile("[A-Za-z0-9._-]+-[0-9]+(?![0-9])");
     private static final String PRODUCER_IO = "org.apache.kafka.clients.producer.internals.Sender";
+    /**
+     * The client a Kafka client's line names first ({@code [Producer clientId=sluice-mirror.m-3, transactionalId=...]
+     * }): a mirror writes through a producer for each partition, so a target outage said "Connection to node 2 could
+     * not be established" once for each (31 lines in 20 s without {@code --verbose}, a new user's run). The words
+     * after it say what happened; which client saw it too is for {@code --verbose}.
+     */
+    private static final Pattern CLIENT = Pattern.compile("^\\[[^\\]]*clientId=[^\\]]*\\] ");
     /** Marks the line that counts what was not shown: it is never held back itself. */
     private static final Marker COUNT = MarkerFactory.getMarker("SLUICE_REPEATS");
 
@@ -88,7 +95,8 @@ final class RepeatedWarnings extends TurboFilter {
         if (kinds.size() >= MAX_KINDS) {
             forget(); // messages that vary in words, not numbers: forget rather than grow
         }
-        String shape = logger.getName().equals(PRODUCER_IO) ? PARTITION.matcher(format).replaceAll("#") : format;
+        String words = CLIENT.matcher(format).replaceFirst("");
+        String shape = logger.getName().equals(PRODUCER_IO) ? PARTITION.matcher(words).replaceAll("#") : words;
         Kind kind = kinds.computeIfAbsent(logger.getName() + ' ' + level + ' ' + NUMBERS.matcher(shape).replaceAll("#"),
                 k -> new Kind(logger.getName()));
         long hidden;

@@ -87,6 +87,20 @@ class RepeatedWarningsTest {
         assertEquals(java.util.Map.of("kafka", 35L), filter.heldBack());
     }
 
+    /** The same warning of a producer for each partition (a mirror's, its target down) is one kind, not one each. */
+    @Test
+    void theSameWarningOfEachOfAMirrorsProducersIsOneKind() {
+        Logger network = context.getLogger("org.apache.kafka.clients.NetworkClient");
+        for (int p = 0; p < 12; p++) {
+            network.warn("[Producer clientId=sluice-mirror.m-" + p + ", transactionalId=sluice-mirror.m-orders-" + p
+                    + "] Connection to node 2 (/127.0.0.1:9093) could not be established. Node may not be available.");
+        }
+        network.warn("[Producer clientId=sluice-mirror.m-0] Connection to node 3 (/127.0.0.1:9094) could not be "
+                + "established. Node may not be available.");
+        assertEquals(2, messages().size(), "one for each broker: " + messages());
+        assertEquals(java.util.Map.of("kafka", 11L), filter.heldBack());
+    }
+
     /**
      * A logger quieted to errors drops its warnings after the filter: they are neither shown nor held back, so the
      * last line does not count "warnings that repeated one shown earlier" of which none showed.
