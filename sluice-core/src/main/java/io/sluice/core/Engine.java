@@ -30,6 +30,7 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -239,6 +240,17 @@ public final class Engine implements AutoCloseable {
     /** Each assigned partition: committed offset, watermark, gap, lag, stuck time; refreshed every second. */
     public List<PartitionStats> partitions() {
         return loop.partitionStats();
+    }
+
+    /**
+     * How many partitions the topics this engine's group reads have, as the cluster's metadata last said (refreshed
+     * every second), or empty when not known (partitions assigned rather than subscribed to, or before the first
+     * assignment). Those beyond {@link #partitions()} are held by the group's other members, or by one that stopped,
+     * until its session times out: "caught up" of this engine's partitions says nothing of theirs.
+     */
+    public OptionalInt subscribedPartitions() {
+        int count = loop.subscribedPartitions();
+        return count < 0 ? OptionalInt.empty() : OptionalInt.of(count);
     }
 
     /**

@@ -53,6 +53,11 @@ class EngineRebalanceTest {
                 })) {
                     await(member + " takes over partitions", Duration.ofSeconds(30),
                             () -> !visitor.partitions().isEmpty());
+                    // each knows how many the topic has beside the ones it holds (a progress line says "3 of 6")
+                    await("both members know the topic's partitions", Duration.ofSeconds(10),
+                            () -> steady.subscribedPartitions().equals(java.util.OptionalInt.of(6))
+                                    && visitor.subscribedPartitions().equals(java.util.OptionalInt.of(6)),
+                            () -> steady.subscribedPartitions() + " / " + visitor.subscribedPartitions());
                     // produced while both members share the partitions: the visitor has records of its own to
                     // process, however fast the steady member got through the earlier ones
                     TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic,
@@ -139,6 +144,10 @@ class EngineRebalanceTest {
                     () -> !first.partitions().isEmpty() && !second.partitions().isEmpty()
                             && first.partitions().size() + second.partitions().size() == 4,
                     () -> first.partitions() + " / " + second.partitions());
+            await("each member knows the topic's partitions", Duration.ofSeconds(10),
+                    () -> first.subscribedPartitions().equals(java.util.OptionalInt.of(4))
+                            && second.subscribedPartitions().equals(java.util.OptionalInt.of(4)),
+                    () -> first.subscribedPartitions() + " / " + second.subscribedPartitions());
             TestRecords.produceNumbered(kafka.clientProperties(Listener.PLAINTEXT), topic, 0, count);
             await("every record", Duration.ofSeconds(60), () -> seen.size() == count,
                     () -> "(" + seen.size() + " of " + count + ")");

@@ -14,7 +14,9 @@ import java.util.List;
  * the output current (issue 17). While the source cluster does not answer, the lag is as of the last time it did, so
  * the line says that instead of a lag that would read "caught up" through an outage. A partition stopped at a gap
  * is left out of the lags (it goes no further, and the run's line names it), so "caught up" becomes "the others caught
- * up".
+ * up". The lags are of the partitions this run holds: when its group's other members hold some of the topics' (or a
+ * member that stopped holds them until its session times out), the line says how many it holds, since "caught up"
+ * says nothing of the others (a new user's run: a mirror read "caught up" while a killed instance held half).
  *
  * <p>Threading: stateless.
  */
@@ -43,6 +45,9 @@ final class ProgressLine {
                 parts.add(Units.count(to.durableLag()) + " not yet durable");
             }
             parts.add(catchUp(from, to, seconds));
+        }
+        if (to.held() >= 0 && to.held() < to.subscribed()) {
+            parts.add(to.held() + " of " + to.subscribed() + " partitions held here");
         }
         if (to.targetUnreachable() != null) {
             parts.add(targetUnreachable(to) + " (retrying)");

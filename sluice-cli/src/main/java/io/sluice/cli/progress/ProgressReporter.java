@@ -99,6 +99,8 @@ public final class ProgressReporter {
                 .addKeyValue("lag", now.lag())
                 .addKeyValue("durable_lag", now.durableLag())
                 .addKeyValue("files_committed", now.files())
+                .addKeyValue("partitions_held", now.held())
+                .addKeyValue("partitions", now.subscribed())
                 .addKeyValue("source_unanswered_seconds", now.unreachable() == null ? 0
                         : now.unreachable().toSeconds())
                 .log();

@@ -30,9 +30,20 @@ import java.util.function.ToLongFunction;
  *                    null while it answers (or where that is not watched)
  * @param stopped     partitions stopped at a gap (records they were to read are gone), which the lags leave out: they
  *                    go no further, and the line names them
+ * @param held        partitions this run holds (its group may share the topics' among several members), or -1
+ * @param subscribed  partitions of the topics the run reads, or -1 when unknown: beyond {@code held}, the lags say
+ *                    nothing of them
  */
 public record ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
-        Duration untilCommit, Duration unreachable, Duration targetUnreachable, int stopped) {
+        Duration untilCommit, Duration unreachable, Duration targetUnreachable, int stopped, int held,
+        int subscribed) {
+
+    /** A reading that does not say how many of the topics' partitions the run holds. */
+    public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
+            Duration untilCommit, Duration unreachable, Duration targetUnreachable, int stopped) {
+        this(nanos, records, bytes, lag, durableLag, files, untilCommit, unreachable, targetUnreachable, stopped, -1,
+                -1);
+    }
 
     /** A reading with no partition stopped at a gap. */
     public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
@@ -87,7 +98,8 @@ public record ProgressSample(long nanos, long records, long bytes, long lag, lon
         return new ProgressSample(System.nanoTime(), stats.completed(), bytes, total(partitions, PartitionStats::lag),
                 total(partitions, PartitionStats::durableLag), files == null ? -1 : files.getAsLong(),
                 untilCommit.get().orElse(null), engine.sourceUnreachable().orElse(null),
-                targetUnreachable.get().orElse(null), stopped.size());
+                targetUnreachable.get().orElse(null), stopped.size(), engine.partitions().size(),
+                engine.subscribedPartitions().orElse(-1));
     }
 
     /** The sum over the partitions, or -1 when there is none or one is unknown. */

@@ -87,6 +87,24 @@ class ProgressLineTest {
                 ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null, null, null, 1)));
     }
 
+    /**
+     * Caught up on the partitions held here while a killed member of the group holds the others until its session
+     * times out (a new user's run of two mirror instances): the line says how many of the topics' partitions are held.
+     */
+    @Test
+    void theLineSaysHowManyOfTheTopicsPartitionsItHoldsWhenNotAll() {
+        ProgressSample from = new ProgressSample(0, 0, 0, 500, 500, -1, null, null, null, 0, 2, 4);
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up · 2 of 4 partitions held here",
+                ProgressLine.render(from, new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null, null, null, 0, 2,
+                        4)));
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up", ProgressLine.render(from,
+                new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null, null, null, 0, 4, 4)), "all held: nothing said");
+        assertEquals("900 records · 900 rec/s · 90.0 kB/s · lag 0 · caught up", ProgressLine.render(from,
+                new ProgressSample(SECOND, 900, 90_000, 0, 0, -1, null, null, null, 0, 2, -1)), "unknown: nothing said");
+        assertEquals("0 records · 0.00 rec/s · 0 B/s · 0 of 4 partitions held here", ProgressLine.render(from,
+                new ProgressSample(SECOND, 0, 0, -1, -1, -1, null, null, null, 0, 0, 4)), "waiting for partitions");
+    }
+
     @Test
     void caughtUpOnlyWhenEveryRecordIsDurable() {
         ProgressSample from = new ProgressSample(0, 0, 0, 500, 800, 3, null);

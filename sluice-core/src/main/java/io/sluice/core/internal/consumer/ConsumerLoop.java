@@ -308,6 +308,10 @@ public final class ConsumerLoop implements Runnable {
         return gauges.partitionStats();
     }
 
+    public int subscribedPartitions() {
+        return gauges.subscribedPartitions();
+    }
+
     /** Begins a clean shutdown: stop fetching, finish what is in flight, commit, close. */
     public void requestClose() {
         closing = true;

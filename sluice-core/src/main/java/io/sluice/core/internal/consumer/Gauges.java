@@ -11,6 +11,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -37,6 +39,7 @@ final class Gauges {
     private volatile int stuckPartitions;
     private volatile long inFlightRecords;
     private volatile List<PartitionStats> partitionStats = List.of();
+    private volatile int subscribedPartitions = -1;
     private long nextPartitionStats;
 
     Gauges(Consumer<?, ?> consumer, AssignedPartitions partitions, MemoryBudget budget, CommitPolicy commits,
@@ -100,7 +103,34 @@ final class Gauges {
             }
             partitionStats = List.copyOf(stats);
             metrics.partitions(partitionStats);
+            subscribedPartitions = countSubscribed();
         }
+    }
+
+    /**
+     * The partitions of the subscribed topics as the consumer's metadata has them (no request: a subscribed topic's
+     * are there once the group assigned it), or -1 when that is not known: partitions assigned rather than subscribed
+     * to, a topic not in the metadata yet.
+     */
+    private int countSubscribed() {
+        Set<String> topics = consumer.subscription();
+        if (topics.isEmpty()) {
+            return -1;
+        }
+        int count = 0;
+        for (String topic : topics) {
+            List<PartitionInfo> topicPartitions;
+            try {
+                topicPartitions = consumer.partitionsFor(topic, Duration.ZERO);
+            } catch (KafkaException e) {
+                return -1; // not in the metadata, and no time to ask: unknown until the next second
+            }
+            if (topicPartitions == null || topicPartitions.isEmpty()) {
+                return -1;
+            }
+            count += topicPartitions.size();
+        }
+        return count;
     }
 
     /**
@@ -160,5 +190,9 @@ final class Gauges {
 
     List<PartitionStats> partitionStats() {
         return partitionStats;
+    }
+
+    int subscribedPartitions() {
+        return subscribedPartitions;
     }
 }
