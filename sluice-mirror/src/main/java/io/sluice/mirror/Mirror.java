@@ -125,8 +125,11 @@ public final class Mirror implements AutoCloseable {
             AtomicBoolean handedOver) {
         ClusterTopics sourceTopics = new ClusterTopics(sourceAdmin, sourceTimeout(config));
         ClusterTopics targetTopics = new ClusterTopics(targetAdmin, targetTimeout(config));
-        TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(),
-                config.replicationFactor());
+        // within one cluster, a topic created after the start whose copy this mirror would copy again is refused when
+        // it is claimed (the check at the start saw only the topics there then)
+        TargetTopics topics = new TargetTopics(sourceTopics, targetTopics, config.naming(), config.replicationFactor(),
+                sourceCluster.equals(targetCluster) ? topic -> config.copiesItsCopies(List.of(topic))
+                        : topic -> Optional.empty());
         if (config.topicPattern().isEmpty()) {
             topics.prepareAhead(config.topics());
         }

@@ -3,6 +3,7 @@ package io.sluice.mirror;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
@@ -71,6 +72,31 @@ class MirrorTopicsTest {
             await("the copies of every partition committed in the same partition of the target",
                     () -> contents(clusters.target(), topic).equals(source));
             assertFalse(mirror.engine().failure().isPresent(), () -> "failed: " + mirror.engine().failure());
+        }
+    }
+
+    /**
+     * Within one cluster, a topic created after the start whose copy the mirror's pattern matches is refused when it is
+     * claimed, before its copy is made: the check at the start saw only the topics there then, and the copies of such a
+     * topic would each be copied again, a new topic every claim (a new user's run).
+     */
+    @Test
+    void aTopicCreatedLaterWhoseCopyTheMirrorWouldCopyAgainIsRefusedBeforeItsCopyIsMade() throws Exception {
+        KafkaCluster cluster = SharedKafka.cluster();
+        String prefix = Names.unique("loop");
+        Clusters one = new Clusters(cluster, cluster);
+        MirrorConfig config = one.mirror(Names.unique("loop")).topicPattern(java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote(prefix) + "-.*")).naming(io.sluice.mirror.copy.TopicNaming.template(
+                        "{topic}-copy")).sourceProperty("metadata.max.age.ms", 500).build();
+        try (Mirror mirror = Mirror.start(config)) {
+            String topic = prefix + "-a";
+            cluster.createTopic(topic, 1);
+            await("the mirror stops on the topic it would loop on", () -> mirror.engine().failure().isPresent());
+            String why = String.valueOf(mirror.engine().failure().get().getMessage());
+            assertTrue(why.contains("the copy of " + topic + " (" + topic + "-copy) is itself a topic this mirror "
+                    + "copies"), why);
+            assertFalse(cluster.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic + "-copy"),
+                    "no copy made");
         }
     }
 

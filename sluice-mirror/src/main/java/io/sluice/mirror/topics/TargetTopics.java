@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -45,6 +46,8 @@ public final class TargetTopics {
     private final ClusterTopics target;
     private final TopicNaming naming;
     private final Optional<Short> replicationFactor;
+    /** Why a source topic must not be copied, or empty: a copy within one cluster that this mirror would copy again. */
+    private final Function<String, Optional<String>> refusal;
     /** Source topics whose target topic is known to have at least this many partitions. */
     private final Map<String, Integer> known = new ConcurrentHashMap<>();
     /** The preparation ahead of the first claim; done when there is none. */
@@ -52,10 +55,21 @@ public final class TargetTopics {
 
     public TargetTopics(ClusterTopics source, ClusterTopics target, TopicNaming naming,
             Optional<Short> replicationFactor) {
+        this(source, target, naming, replicationFactor, topic -> Optional.empty());
+    }
+
+    /**
+     * @param refusal why a source topic must not be copied, or empty: checked before its target topic is made, since a
+     *                topic created after the start is checked by nothing else (a mirror within one cluster, by a
+     *                pattern that matches the copies, would make a generation of topics every claim)
+     */
+    public TargetTopics(ClusterTopics source, ClusterTopics target, TopicNaming naming,
+            Optional<Short> replicationFactor, Function<String, Optional<String>> refusal) {
         this.source = source;
         this.target = target;
         this.naming = naming;
         this.replicationFactor = replicationFactor;
+        this.refusal = refusal;
     }
 
     /**
@@ -99,6 +113,12 @@ public final class TargetTopics {
         needed.entrySet().removeIf(e -> known.getOrDefault(e.getKey(), 0) >= e.getValue());
         if (needed.isEmpty()) {
             return;
+        }
+        for (String topic : needed.keySet()) {
+            Optional<String> refused = refusal.apply(topic);
+            if (refused.isPresent()) {
+                throw new IllegalStateException(refused.get());
+            }
         }
         try {
             Map<String, ClusterTopics.State> sources = source.describe(needed.keySet());
