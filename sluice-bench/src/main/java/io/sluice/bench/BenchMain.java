@@ -61,14 +61,15 @@ public final class BenchMain {
                 case "--warm" -> warm = true;
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--systems" -> systems = List.of(args[++i].split(","));
+                case "--help", "-h" -> usage(0);
                 default -> name = args[i];
             }
         }
-        if (name == null) {
-            System.err.println("usage: bench/run [--smoke] [--rounds N] [--profile] [--warm] [--systems a,b] <scenario>; "
-                    + "scenarios: "
-                    + Scenario.NAMES + ", testkit-startup");
-            System.exit(2);
+        if (name == null || !"testkit-startup".equals(name) && !List.of(Scenario.NAMES.split(", ")).contains(name)) {
+            if (name != null) {
+                System.err.println("no scenario named '" + name + "'");
+            }
+            usage(2);
         }
         if ("testkit-startup".equals(name)) {
             TestKitStartup.main(args);
@@ -89,6 +90,12 @@ public final class BenchMain {
         String json = run(scenario, new Runs(rounds, smoke, profile, warm));
         System.out.println(json);
         System.exit(0);
+    }
+
+    private static void usage(int exit) {
+        (exit == 0 ? System.out : System.err).println("usage: bench/run [--smoke] [--rounds N] [--profile] [--warm] "
+                + "[--systems a,b] <scenario>; scenarios: " + Scenario.NAMES + ", testkit-startup");
+        System.exit(exit);
     }
 
     /**
