@@ -167,6 +167,29 @@ public final class SluiceCommand implements Callable<Integer> {
             context.console().say("sluice: " + failure.getMessage());
             return ExitStatus.FAILURE;
         }
+        if (e instanceof org.apache.kafka.common.KafkaException || e instanceof IllegalStateException
+                || e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException
+                || e instanceof java.io.IOException) {
+            // a client that could not be made (a store its password does not open), a journal in use: said in words,
+            // with what the causes add ("unexpected error: kafka: Failed to construct kafka consumer" said nothing of
+            // the truststore, a new user's run); the stack is for --verbose
+            String words = io.sluice.cli.run.EngineRun.describe(e);
+            String wrongPassword = "keystore password was incorrect";
+            int said = words.indexOf(wrongPassword);
+            if (said >= 0) {
+                // what follows is the cipher's ("failed to decrypt safe contents entry: Given final block not properly
+                // padded..."), which says the same to a person
+                words = words.substring(0, said + wrongPassword.length()) + " (a truststore or keystore password "
+                        + "does not open its file: check the -X ssl.*.password or the file's tls passwords; `sluice "
+                        + "validate` names which)";
+            }
+            if (verbose) {
+                LoggerFactory.getLogger("sluice").error("{}", words, e);
+            } else {
+                context.console().say("sluice: " + words);
+            }
+            return ExitStatus.FAILURE;
+        }
         LoggerFactory.getLogger("sluice").error("unexpected error: {}", e.toString(), verbose ? e : null);
         return ExitStatus.FAILURE;
     }

@@ -62,9 +62,59 @@ final class KafkaSecurity {
             InvalidSetting.check(Files.isReadable(file), store, file + " does not exist or cannot be read");
             p.put(prefix + "location", file.toString());
             p.put(prefix + "type", storeType(file));
+            opens(file, storeType(file), s.find(password).orElse(null), store, password, prefix.contains("trust"));
         });
         s.find(password).ifPresent(pw -> p.put(prefix + "password", password(pw)));
         InvalidSetting.check(s.isSet(store) || !s.isSet(password), password, "is set but " + store + " is not");
+    }
+
+    /**
+     * Opens the store as the Kafka client will, so that a wrong password or a file that is no store is said with its
+     * key before any connection: the client's own words came as "unexpected error: Failed to construct kafka consumer",
+     * and a PKCS12 truststore read without its password holds no certificate, which the run met as 350 lines of failed
+     * handshakes and a timeout (a new user's run). PEM files are the client's to read.
+     */
+    private static void opens(Path file, String type, Secret password, ConfigKey<String> store,
+            ConfigKey<Secret> passwordKey, boolean trust) {
+        if (type.equals("PEM")) {
+            return;
+        }
+        java.security.KeyStore keys;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            keys = java.security.KeyStore.getInstance(type);
+            keys.load(in, password == null ? null : password.reveal().toCharArray());
+        } catch (java.io.IOException e) {
+            boolean wrongPassword = e.getCause() instanceof java.security.UnrecoverableKeyException
+                    || String.valueOf(e.getMessage()).contains("password");
+            if (wrongPassword && password != null) {
+                throw new InvalidSetting(passwordKey, "does not open " + file + " (" + e.getMessage() + ")");
+            }
+            throw new InvalidSetting(store, file + " cannot be read as a " + type + " store"
+                    + (wrongPassword ? " without a password: set " + passwordKey.path() : " (" + e.getMessage()
+                    + "); a truststore or keystore is a .p12 (PKCS12), .jks or .pem file"));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new InvalidSetting(store, file + " cannot be read as a " + type + " store (" + e.getMessage() + ")");
+        }
+        if (trust && certificates(keys) == 0) {
+            throw new InvalidSetting(store, file + " holds no certificate that can be read"
+                    + (password == null ? " without its password: set " + passwordKey.path()
+                    + " (a PKCS12 file's certificates are read with it)" : ": a truststore holds the certificate of the "
+                    + "authority that signed the brokers' certificates"));
+        }
+    }
+
+    private static int certificates(java.security.KeyStore keys) {
+        try {
+            int count = 0;
+            for (var aliases = keys.aliases(); aliases.hasMoreElements();) {
+                if (keys.getCertificate(aliases.nextElement()) != null) {
+                    count++;
+                }
+            }
+            return count;
+        } catch (java.security.KeyStoreException e) {
+            return 0;
+        }
     }
 
     private static void sasl(Settings s, Map<String, Object> p, ClusterKeys keys) {

@@ -93,9 +93,14 @@ final class CheckCommand implements Callable<Integer> {
                 context.console().result(leftover.describe());
             }
         }
+        LeftoverCheck.UnderWay underWay = check.underWay();
         if (found.isEmpty()) {
-            context.console().say("clean: no throttle, temporary config or stalled move left behind");
+            context.console().say("clean: no throttle, temporary config or stalled move left behind"
+                    + (underWay.moving().isEmpty() ? "" : "; " + underWay(underWay)));
             return ExitStatus.OK;
+        }
+        if (!underWay.moving().isEmpty()) {
+            context.console().say(underWay(underWay));
         }
         if (!fix) {
             context.console().say(found.size() + " leftover(s); `--fix` removes them");
@@ -104,5 +109,16 @@ final class CheckCommand implements Callable<Integer> {
         check.fix(found, context.console()::say);
         context.console().say("fixed " + found.size() + " leftover(s)");
         return ExitStatus.OK;
+    }
+
+    /** The moves under way and what is set for them, in a line: set, though not left over. */
+    private static String underWay(LeftoverCheck.UnderWay underWay) {
+        List<String> moving = underWay.moving().stream().map(Object::toString).sorted().toList();
+        String partitions = moving.size() <= 10 ? String.join(", ", moving)
+                : String.join(", ", moving.subList(0, 10)) + " and " + (moving.size() - 10) + " more";
+        return moving.size() + (moving.size() == 1 ? " partition moves" : " partitions move") + " now (" + partitions
+                + ")" + (underWay.kept().isEmpty() ? "" : ", with what is set for the moves: "
+                + String.join(", ", underWay.kept())) + ". Not left over while they move: once they end, what a run "
+                + "set is restored by its `sluice reassign resume <journal>`, or listed here";
     }
 }

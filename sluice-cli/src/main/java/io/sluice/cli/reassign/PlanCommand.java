@@ -3,11 +3,13 @@ package io.sluice.cli.reassign;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
+import io.sluice.cli.console.Units;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.reassign.cluster.ClusterReader;
 import io.sluice.reassign.execute.Reassignments;
 import io.sluice.reassign.plan.ClusterSnapshot;
+import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.plan.DiskHeadroom;
 import io.sluice.reassign.plan.DiskProjection;
 import io.sluice.reassign.plan.DiskUse;
@@ -138,6 +140,15 @@ final class PlanCommand implements Callable<Integer> {
                         + " on " + over.size() + " log dir(s); move fewer topics at a time (--topic, with --add-brokers "
                         + "or --balance), add disk, or raise --max-disk-use");
                 return ExitStatus.FAILURE;
+            }
+            for (DiskUse use : headroom.tight(disks, ExecuteOptions.TIGHT_MARGIN)) {
+                // the guard deletes records of the topics moving there if they outgrow the room: said before execute
+                context.console().say("broker " + use.broker() + " " + use.logDir() + " is at " + PlanReport.percent(
+                        use.peakShare()) + " of its disk at the peak, within 10 points of --max-disk-use "
+                        + PlanReport.percent(maxDiskUse) + ": execute guards the topics moving there with a temporary "
+                        + "retention.bytes, so that they grow by at most their share of what is left ("
+                        + Units.bytes(Math.max(0, headroom.limitBytes(use) - use.peak())) + ") and delete their oldest "
+                        + "records beyond it; --no-retention-guard moves without the guard");
             }
             PlanFile.write(output, plan);
             context.console().say("plan written to " + output + ": " + moves.size() + " partitions, "

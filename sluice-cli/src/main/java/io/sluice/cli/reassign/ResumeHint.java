@@ -27,6 +27,6 @@ final class ResumeHint {
 
     private static String whatNext(Path journal, String when) {
         return "`sluice reassign resume " + journal + "` finishes the run" + when + " (or `sluice reassign cancel "
-                + journal + "` undoes it); `sluice reassign check` lists what is set meanwhile";
+                + journal + "` undoes it); `sluice reassign check` shows the moves under way and what is set for them";
     }
 }

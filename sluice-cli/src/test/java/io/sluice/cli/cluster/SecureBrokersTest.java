@@ -89,6 +89,23 @@ class SecureBrokersTest {
                 + "source.tls or source.sasl section)"), wrongWay.err().lines().toList());
     }
 
+    /**
+     * A truststore password that does not open the file, given as a Kafka setting: said in words with the file and
+     * what to check (a new user's run read "unexpected error: kafka: Failed to create new KafkaAdminClient", the
+     * cause only with --verbose, in a stack trace).
+     */
+    @Test
+    void aTruststorePasswordThatDoesNotOpenItsFileIsSaidInWords() {
+        Cli.Result check = Cli.run("reassign", "check", "-b", kafka.bootstrapServers(Listener.SSL),
+                "-X", "security.protocol=SSL", "-X", "ssl.truststore.location=" + kafka.tls().trustStore(),
+                "-X", "ssl.truststore.password=not-it");
+        assertEquals(ExitStatus.FAILURE, check.status(), check.err());
+        assertTrue(check.err().contains("sluice: ") && check.err().contains(kafka.tls().trustStore().toString())
+                && check.err().contains("keystore password was incorrect (a truststore or keystore password does not "
+                + "open its file"), check.err());
+        assertFalse(check.err().contains("unexpected error") || check.err().contains("Exception"), check.err());
+    }
+
     private static Path pipeline(String servers, String topic, String group, String security) throws Exception {
         Path file = TestDirs.newDir("secure").resolve("pipeline.yaml");
         Files.writeString(file, """

@@ -439,10 +439,15 @@ class ReassignClusterTest {
                 && Integer.parseInt(m.group(1)) < Integer.parseInt(m.group(2))),
                 "the progress shows the time left while partitions move: " + result.err());
         assertTrue(took > TimeUnit.SECONDS.toNanos(1), "throttled: " + took / 1_000_000 + " ms");
-        long limit = (long) (4_000_000L / 4 * 1.10); // (bytes x 3 replicas / 4 partitions / 3) x allowance
         assertEquals(1, guardsWhileMoving.size(), "the guard held one value while the replicas moved");
         long guard = Long.parseLong(guardsWhileMoving.iterator().next());
-        assertTrue(guard > limit * 0.9 && guard < limit * 1.3, "about (4 MB / 4) x 1.10, not " + guard);
+        // the largest partition (about 4 MB / 4) plus its share of what broker 4 has left under the limit at the peak
+        DiskHeadroom limit = new DiskHeadroom(maxDiskUse);
+        long left = written.disks().stream().filter(d -> d.broker() == 4)
+                .mapToLong(d -> Math.max(0, limit.limitBytes(d) - d.peak())).min().orElseThrow();
+        assertTrue(guard > 900_000 && guard < 1_300_000 + left, "the largest partition plus at most " + left
+                + " bytes, not " + guard);
+        assertTrue(result.err().contains("guarding topic " + topic + " while it moves: broker 4's "), result.err());
         assertTrue(result.err().contains("restored topic " + topic + " retention.bytes (removed)"), result.err());
         assertNoThrottleOrOverride(topic);
 
@@ -743,6 +748,11 @@ class ReassignClusterTest {
                 + "` finishes the run (or `sluice reassign cancel " + journal + "` undoes it)"), said);
         assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER, "4")).containsKey(Throttles.FOLLOWER_RATE),
                 "the throttle stays, as said");
+        // as said, check shows the moves going on without the run and what is set for them (it said only "clean")
+        Cli.Result check = reassign(ExitStatus.OK, "check", "--stall-window", "5s");
+        String checked = check.out() + check.err();
+        assertTrue(checked.contains("1 partition moves now (" + topic + "-0), with what is set for the moves: ")
+                && checked.contains("broker 4 " + Throttles.FOLLOWER_RATE + "=16384"), checked);
 
         cancelledBackTo(before, topic, journal);
     }

@@ -44,6 +44,15 @@ public final class LeftoverCheck {
     private final Admin admin;
     private final Duration stallWindow;
     private final ClusterJournal journalTopic;
+    private UnderWay underWay = new UnderWay(Set.of(), List.of());
+
+    /**
+     * The moves under way as of the last {@link #find}, and the throttles and temporary configs set for them: not left
+     * over while they move, but set (after a stopped run they go on without it, and a check that said only "clean"
+     * read as if nothing were set: a new user's run).
+     */
+    public record UnderWay(Set<TopicPartition> moving, List<String> kept) {
+    }
 
     public LeftoverCheck(Admin admin, Duration stallWindow, ClusterJournal journalTopic) {
         this.admin = admin;
@@ -61,6 +70,7 @@ public final class LeftoverCheck {
         stalled.forEach(s -> progressing.remove(s.partition()));
         Set<String> movingTopics = progressing.stream().map(TopicPartition::topic).collect(Collectors.toSet());
 
+        List<String> kept = new ArrayList<>();
         Set<String> journaled = new HashSet<>();
         for (Path journal : journals) {
             List<JournalEntry> entries = Journal.read(journal);
@@ -84,6 +94,8 @@ public final class LeftoverCheck {
                 journaled.add(change.id());
                 if (!needed) {
                     found.add(new Leftover.InJournalTopic(record));
+                } else {
+                    kept.add(change + "=" + change.value());
                 }
             }
         }
@@ -96,9 +108,22 @@ public final class LeftoverCheck {
             String id = resource.type() + "/" + resource.name() + "/" + key;
             if ((brokerThrottle || topicThrottle) && !value.isEmpty() && !journaled.contains(id)) {
                 found.add(new Leftover.Throttle(resource, key, value));
+            } else if (Throttles.BROKER_KEYS.contains(key) && resource.type() == ConfigResource.Type.BROKER
+                    || Throttles.TOPIC_KEYS.contains(key) && resource.type() == ConfigResource.Type.TOPIC) {
+                if (!value.isEmpty() && !journaled.contains(id)) {
+                    kept.add((resource.type() == ConfigResource.Type.TOPIC ? "topic " + resource.name()
+                            : resource.name().isEmpty() ? "the cluster default" : "broker " + resource.name()) + " "
+                            + key + "=" + value);
+                }
             }
         }));
+        underWay = new UnderWay(Set.copyOf(progressing), List.copyOf(kept));
         return found;
+    }
+
+    /** The moves under way at the last {@link #find}, and what is set for them. */
+    public UnderWay underWay() {
+        return underWay;
     }
 
     /** Every broker, the cluster default and every topic. */

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -73,7 +74,12 @@ public final class ReassignmentRun {
                 temporary.addAll(Throttles.of(plan.moves(), options.throttleBytesPerSecond()));
             }
             if (options.retentionGuard()) {
-                temporary.addAll(guards(plan));
+                for (RetentionGuard.Guard guard : guards(plan)) {
+                    temporary.add(guard.config());
+                    listener.note("guarding topic " + guard.config().name() + " while it moves: " + guard.why()
+                            + ". Its retention.bytes is " + guard.config().value() + " until the run ends; records "
+                            + "beyond it are deleted, oldest first (--no-retention-guard moves without the guard)");
+                }
             }
         } else {
             plan = journal.plan().orElseThrow(() -> new IllegalStateException("the journal " + journal.file()
@@ -106,17 +112,16 @@ public final class ReassignmentRun {
     }
 
     /** The retention guard's configs: for topics pinned by their timestamps and topics moving to a tight log dir. */
-    private List<TemporaryConfig> guards(ReassignmentPlan plan) {
+    private List<RetentionGuard.Guard> guards(ReassignmentPlan plan) {
         Set<String> moving = plan.moves().stream().filter(m -> m.replicaMoves() > 0).map(PartitionMove::topic)
                 .collect(Collectors.toCollection(TreeSet::new));
         if (moving.isEmpty()) {
             return List.of();
         }
-        Set<String> guarded = new TreeSet<>(new PinnedSegments(admin).among(moving));
-        Set<Integer> tight = new DiskHeadroom(options.maxDiskUse()).tight(plan.disks(), ExecuteOptions.TIGHT_MARGIN)
-                .stream().map(DiskUse::broker).collect(Collectors.toSet());
-        plan.moves().stream().filter(m -> m.adding().stream().anyMatch(tight::contains))
-                .forEach(m -> guarded.add(m.topic()));
+        Set<String> pinned = new TreeSet<>(new PinnedSegments(admin).among(moving));
+        Map<String, RetentionGuard.Room> tight = tightRooms(plan);
+        Set<String> guarded = new TreeSet<>(pinned);
+        guarded.addAll(tight.keySet());
         // never the cluster's own topics, the journal, or a compacted topic: deleting a compacted topic's old
         // segments loses the latest value of keys (the group offsets, a state store's changelog), not old records
         guarded.removeIf(topic -> topic.startsWith("__") || topic.equals(ClusterJournal.TOPIC));
@@ -138,7 +143,40 @@ public final class ReassignmentRun {
                     }
                 });
         guarded.removeAll(compacted);
-        return RetentionGuard.of(snapshot, guarded, options.allowance(), own);
+        pinned.retainAll(guarded);
+        tight.keySet().retainAll(guarded);
+        return RetentionGuard.of(snapshot, pinned, tight, options.allowance(), own);
+    }
+
+    /**
+     * For each topic moving to a tight log dir, the room of the tightest it moves to: the bytes that dir has left under
+     * the limit at the move's peak, shared by the replicas moving there.
+     */
+    private Map<String, RetentionGuard.Room> tightRooms(ReassignmentPlan plan) {
+        DiskHeadroom headroom = new DiskHeadroom(options.maxDiskUse());
+        Map<Integer, DiskUse> tightest = new HashMap<>();
+        for (DiskUse use : headroom.tight(plan.disks(), ExecuteOptions.TIGHT_MARGIN)) {
+            tightest.merge(use.broker(), use, (a, b) -> left(headroom, a) <= left(headroom, b) ? a : b);
+        }
+        Map<Integer, Integer> arriving = new HashMap<>();
+        plan.moves().forEach(m -> m.adding().stream().filter(tightest::containsKey)
+                .forEach(b -> arriving.merge(b, 1, Integer::sum)));
+        Map<String, RetentionGuard.Room> rooms = new TreeMap<>();
+        for (PartitionMove move : plan.moves()) {
+            for (int broker : move.adding()) {
+                DiskUse use = tightest.get(broker);
+                if (use != null) {
+                    RetentionGuard.Room room = new RetentionGuard.Room(broker, use.logDir(),
+                            left(headroom, use) / arriving.get(broker), use.peakShare(), headroom.maxShare());
+                    rooms.merge(move.topic(), room, (a, b) -> a.perReplica() <= b.perReplica() ? a : b);
+                }
+            }
+        }
+        return rooms;
+    }
+
+    private static long left(DiskHeadroom headroom, DiskUse use) {
+        return Math.max(0, headroom.limitBytes(use) - use.peak());
     }
 
     private void startUnstarted(List<PartitionMove> batch) {
@@ -171,6 +209,7 @@ public final class ReassignmentRun {
                         + "(done, or cancelled elsewhere)"));
                 unanswered = Set.of();
                 missedOnce = Set.of();
+                refuseUndone(batch);
                 return copiedBefore + batchBytes;
             }
             List<PartitionMove> moving = batch.stream().filter(m -> ongoing.contains(m.topicPartition())).toList();
@@ -187,6 +226,28 @@ public final class ReassignmentRun {
                     shown, plan.bytesToCopy(), bytesAtStart, Duration.ofNanos(System.nanoTime() - start),
                     unanswered));
             Thread.sleep(options.poll().toMillis());
+        }
+    }
+
+    /**
+     * Stops the run when a move of the batch ended with its replicas elsewhere than the plan puts them: cancelled by
+     * another run or by hand, and this run said "done: moved" of moves that never happened (a new user's run).
+     */
+    private void refuseUndone(List<PartitionMove> batch) {
+        Map<TopicPartition, List<Integer>> now = reassignments.replicas(batch.stream().map(PartitionMove::topic)
+                .collect(Collectors.toSet()));
+        // a cancelled move goes back to the replicas before it; a finished one may still show its old replicas beside
+        // the new for a moment (the metadata the admin client reads trails the reassignment's end)
+        List<String> undone = batch.stream()
+                .filter(m -> !now.getOrDefault(m.topicPartition(), List.of()).containsAll(m.to()))
+                .map(m -> m.topicPartition() + " is on brokers " + now.getOrDefault(m.topicPartition(), List.of())
+                        + ", not " + m.to())
+                .toList();
+        if (!undone.isEmpty()) {
+            throw new IllegalStateException("moves ended without their replicas where the plan puts them, cancelled "
+                    + "by another run or by hand: " + String.join("; ", undone) + ". `sluice reassign resume "
+                    + journal.file() + "` moves them again and restores what this run set once done, `sluice reassign "
+                    + "cancel " + journal.file() + "` gives them up and restores it now");
         }
     }
 

@@ -5,17 +5,21 @@ import io.sluice.reassign.plan.ClusterSnapshot;
 import io.sluice.reassign.plan.PartitionState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Seed 002's guard against a move flooding disks: a temporary {@code retention.bytes} per topic of its largest
- * partition's size x allowance, so no partition grows much during the move while time retention cannot expire it,
- * and none loses a record by the guard's setting alone. Kafka's time retention follows the largest record timestamp of a segment,
- * not the file's time (docs/reassign.md has the measurement), so it is set only where that still fails to bound
- * the size: topics whose segments are pinned by future or missing timestamps, and topics moving to a log dir whose
- * peak is tight. A topic whose own {@code retention.bytes} is already lower keeps it.
+ * Seed 002's guard against a move flooding disks: a temporary {@code retention.bytes} per topic, so that no partition
+ * grows past what the disk can take during the move, and none loses a record by the guard's setting alone (the limit
+ * starts at its largest partition's size). Kafka's time retention follows the largest record timestamp of a segment,
+ * not the file's time (docs/reassign.md has the measurement), so it is set only where that still fails to bound the
+ * size: topics whose segments are pinned by future or missing timestamps (their partitions may grow by the allowance),
+ * and topics moving to a log dir whose peak is tight (their partitions may grow by their share of what the dir has left
+ * under {@code --max-disk-use}: a 10% allowance there deleted 12,477 records of a topic written to during a move that
+ * added nothing to a disk already at 72% of 80%, a new user's run). A topic whose own {@code retention.bytes} is
+ * already lower keeps it.
  *
  * <p>Pure. Threading: stateless.
  */
@@ -29,20 +33,51 @@ public final class RetentionGuard {
     }
 
     /**
-     * The temporary configs for {@code topics} (the guarded ones); {@code current} holds each topic's own
-     * retention.bytes if it has one.
+     * What the tightest log dir a topic's replicas move to has left: how much each replica moving there may grow.
+     *
+     * @param perReplica the bytes left under the limit at the move's peak, shared by the guarded replicas moving there
      */
-    public static List<TemporaryConfig> of(ClusterSnapshot snapshot, Set<String> topics, double allowance,
-            Map<String, Long> current) {
-        List<TemporaryConfig> configs = new ArrayList<>();
-        for (String topic : new TreeSet<>(topics)) {
-            long limit = limit(snapshot, topic, allowance);
+    public record Room(int broker, String logDir, long perReplica, double peakShare, double maxShare) {
+    }
+
+    /** A topic's temporary retention.bytes for the move, with why, in words. */
+    public record Guard(TemporaryConfig config, String why) {
+    }
+
+    /**
+     * The guards of the {@code pinned} topics and of the topics moving to a {@code tight} log dir; {@code current}
+     * holds each topic's own retention.bytes if it has one.
+     */
+    public static List<Guard> of(ClusterSnapshot snapshot, Set<String> pinned, Map<String, Room> tight,
+            double allowance, Map<String, Long> current) {
+        Set<String> topics = new TreeSet<>(pinned);
+        topics.addAll(tight.keySet());
+        List<Guard> guards = new ArrayList<>();
+        for (String topic : topics) {
+            long largest = largest(snapshot, topic);
+            long limit = Long.MAX_VALUE;
+            List<String> why = new ArrayList<>();
+            if (pinned.contains(topic)) {
+                limit = limit(snapshot, topic, allowance);
+                why.add(String.format(Locale.ROOT, "records dated ahead, or without a timestamp, keep its segments past "
+                        + "its retention.ms, so its partitions may grow by %.0f%% (--retention-allowance)",
+                        (allowance - 1) * 100));
+            }
+            Room room = tight.get(topic);
+            if (room != null) {
+                limit = Math.min(limit, largest + room.perReplica());
+                why.add(String.format(Locale.ROOT, "broker %d's %s would be at %.1f%% of its disk at the move's peak, "
+                        + "within 10 points of --max-disk-use %.0f%%, so its partitions may grow by their share of "
+                        + "what is left, %s each", room.broker(), room.logDir(), room.peakShare() * 100,
+                        room.maxShare() * 100, megabytes(room.perReplica())));
+            }
             Long own = current.get(topic);
-            if (limit > 0 && (own == null || own < 0 || own > limit)) {
-                configs.add(TemporaryConfig.topic(topic, RETENTION_BYTES, Long.toString(limit)));
+            if (largest > 0 && (own == null || own < 0 || own > limit)) {
+                guards.add(new Guard(TemporaryConfig.topic(topic, RETENTION_BYTES, Long.toString(limit)),
+                        String.join("; and ", why)));
             }
         }
-        return configs;
+        return guards;
     }
 
     /**
@@ -53,8 +88,15 @@ public final class RetentionGuard {
      * partition grows past the allowance during the move, which is the guard's point.
      */
     public static long limit(ClusterSnapshot snapshot, String topic, double allowance) {
-        long largest = snapshot.partitions().stream().filter(p -> p.topic().equals(topic))
+        return (long) (largest(snapshot, topic) * allowance);
+    }
+
+    private static long largest(ClusterSnapshot snapshot, String topic) {
+        return snapshot.partitions().stream().filter(p -> p.topic().equals(topic))
                 .mapToLong(PartitionState::bytes).max().orElse(0);
-        return (long) (largest * allowance);
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%,.1f MB", bytes / 1e6);
     }
 }

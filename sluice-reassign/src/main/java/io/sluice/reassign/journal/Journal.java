@@ -65,11 +65,38 @@ public final class Journal implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the journal " + file, e);
         }
+        lock(file, channel);
         Journal journal = new Journal(file, new ArrayList<>(entries), channel, mirror);
         if (!journal.isOver()) {
             journal.pending().forEach(c -> mirror.changing(journal.run(), file, c));
         }
         return journal;
+    }
+
+    /**
+     * Holds the journal for this run alone until it closes (the lock goes with the process, even at kill -9): a
+     * {@code cancel} run beside a live {@code resume} undid its moves, and the resume then said "done: complete" of
+     * moves that never happened (a new user's run).
+     */
+    private static void lock(Path file, FileChannel channel) {
+        boolean held;
+        try {
+            held = channel.tryLock() != null;
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            held = false; // this process holds it already
+        } catch (IOException e) {
+            held = true; // a file system without locks: as before them
+        }
+        if (!held) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing was written through it
+            }
+            throw new JournalInUseException("the journal " + file + " is in use by another sluice reassign run on "
+                    + "this machine (execute, resume, cancel or check --fix): let it end, or stop it (Ctrl-C), then "
+                    + "run this again");
+        }
     }
 
     /** The entries of a journal file, for a reader that changes nothing ({@code check}). */

@@ -95,4 +95,19 @@ class JournalTest {
         assertEquals(List.of("changing " + run + " " + rate.id(), "changing " + run + " " + retention.id(),
                 "restored " + run + " " + rate.id(), "changing " + run + " " + retention.id()), heard);
     }
+
+    /** A journal is one run's at a time: a second open is refused until the first closes. */
+    @Test
+    void aJournalOpenInOneRunIsRefusedToAnother() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempDirectory("journal-lock").resolve("plan.json.journal");
+        try (Journal first = Journal.open(file)) {
+            JournalInUseException refused = org.junit.jupiter.api.Assertions.assertThrows(JournalInUseException.class,
+                    () -> Journal.open(file));
+            assertTrue(refused.getMessage().contains("is in use by another sluice reassign run"), refused.getMessage());
+            first.finished();
+        }
+        try (Journal again = Journal.open(file)) {
+            assertTrue(again.isOver(), "opened again once the first closed");
+        }
+    }
 }
