@@ -132,8 +132,12 @@ public final class Types {
                 try {
                     return size.parse(new Value.Scalar(amount, false, s.variables(), s.position()));
                 } catch (ValueType.InvalidValue e) {
-                    throw new ValueType.InvalidValue(s.quoted() + " is not a rate; write it like 50MB/s or 512KiB/s, at "
-                            + "least " + Sizes.format(min) + "/s");
+                    // a rate under the least was called "not a rate" (a new user's 1B/s)
+                    boolean small = String.valueOf(e.getMessage()).contains(" is too small");
+                    throw new ValueType.InvalidValue(s.quoted() + (small ? " is below the least rate, "
+                            + Sizes.format(min) + "/s" : String.valueOf(e.getMessage()).contains(" is too large")
+                            ? " is too large" : " is not a rate; write it like 50MB/s or 512KiB/s, at least "
+                            + Sizes.format(min) + "/s"));
                 }
             }
         };

@@ -122,6 +122,11 @@ final class PlanCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new RunFailure("no plan: " + e.getMessage());
             }
+            if (moves.isEmpty()) {
+                // a plan of nothing was written without a word (a new user's --add-brokers of a broker in use)
+                context.console().say("nothing to move: the cluster already meets the goal (" + target + ")"
+                        + (goal.add != null ? "; the brokers to add already hold their share" : ""));
+            }
             List<DiskUse> disks = DiskProjection.of(snapshot, moves);
             ReassignmentPlan plan = new ReassignmentPlan(Reassignments.clusterId(admin), target.toString(), moves,
                     disks);

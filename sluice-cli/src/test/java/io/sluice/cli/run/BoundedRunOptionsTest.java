@@ -59,7 +59,7 @@ class BoundedRunOptionsTest {
         assertTrue(rate.getMessage().contains("'fast' is not a rate; write it like 50MB/s or 512KiB/s, at least "
                 + "1KiB/s"), rate.getMessage());
         var slow = assertThrows(CommandLine.ParameterException.class, () -> parse("--max-read-rate", "100B/s"));
-        assertTrue(slow.getMessage().contains("'100B/s' is not a rate"), slow.getMessage());
+        assertTrue(slow.getMessage().contains("'100B/s' is below the least rate, 1KiB/s"), slow.getMessage());
         assertEquals(512 * 1024, config(parse("--max-read-rate", "512KiB/s")).maxReadBytesPerSecond());
         var scopeAlone = assertThrows(CommandLine.ParameterException.class,
                 () -> config(parse("--from-scope", "ALWAYS")));

@@ -18,7 +18,7 @@ import org.apache.kafka.common.config.ConfigResource;
  *
  * <p>Threading: stateless apart from the caller's admin client, which is thread-safe.
  */
-public final class DynamicConfigs {
+public final class DynamicConfigs implements ConfigStore {
 
     private final Admin admin;
 
@@ -27,6 +27,7 @@ public final class DynamicConfigs {
     }
 
     /** The value of {@code key} set on {@code resource} itself, if any. */
+    @Override
     public Optional<String> dynamicValue(ConfigResource resource, String key) {
         return Optional.ofNullable(dynamicValues(List.of(resource)).get(resource).get(key));
     }
@@ -51,7 +52,7 @@ public final class DynamicConfigs {
         return values;
     }
 
-    /** Sets {@code key} to {@code value}, or deletes it when {@code value} is null. */
+    @Override
     public void set(ConfigResource resource, String key, String value) {
         AlterConfigOp op = value == null
                 ? new AlterConfigOp(new ConfigEntry(key, ""), AlterConfigOp.OpType.DELETE)

@@ -1,9 +1,13 @@
 package io.sluice.reassign.execute;
 
-import io.sluice.reassign.cluster.DynamicConfigs;
+import io.sluice.reassign.cluster.ClusterException;
+import io.sluice.reassign.cluster.ConfigStore;
 import io.sluice.reassign.journal.ConfigChange;
 import io.sluice.reassign.journal.Journal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.config.ConfigResource;
 import java.util.function.Consumer;
 
@@ -16,10 +20,10 @@ import java.util.function.Consumer;
  */
 public final class ConfigLedger {
 
-    private final DynamicConfigs configs;
+    private final ConfigStore configs;
     private final Journal journal;
 
-    public ConfigLedger(DynamicConfigs configs, Journal journal) {
+    public ConfigLedger(ConfigStore configs, Journal journal) {
         this.configs = configs;
         this.journal = journal;
     }
@@ -38,17 +42,44 @@ public final class ConfigLedger {
         }
     }
 
-    /** Puts back every config the journal says was changed and not restored yet; {@code said} hears each. */
+    /**
+     * Puts back every config the journal says was changed and not restored yet; {@code said} hears each. A broker or
+     * topic that does not answer keeps its configs in the journal, and the others are restored all the same: the
+     * first one that failed stopped the rest (a cancel with one broker down left every other broker's throttle, and
+     * said only the error, a new user's run).
+     *
+     * @throws ClusterException naming what is left, once every other config is restored
+     */
     public void restoreAll(Consumer<String> said) {
+        Map<ConfigResource, String> unanswered = new LinkedHashMap<>();
+        List<ConfigChange> left = new ArrayList<>();
         for (ConfigChange change : journal.pending()) {
-            restore(configs, change);
+            if (unanswered.containsKey(change.resource())) {
+                left.add(change); // not asked again: another wait as long for the same broker or topic
+                continue;
+            }
+            try {
+                restore(configs, change);
+            } catch (ClusterException e) {
+                unanswered.put(change.resource(), e.getMessage());
+                left.add(change);
+                continue;
+            }
             journal.restored(change);
             said.accept("restored " + change + (change.previous() == null ? " (removed)" : " to " + change.previous()));
+        }
+        if (!left.isEmpty()) {
+            throw new ClusterException("could not restore " + left.size() + (left.size() == 1 ? " config" : " configs")
+                    + " (" + String.join(", ", left.stream().map(ConfigChange::toString).toList()) + "): "
+                    + String.join("; ", unanswered.values()) + ". Every other config is restored; the journal "
+                    + journal.file() + " keeps these: run the same command again once "
+                    + (unanswered.size() == 1 ? "it answers" : "they answer") + ", or `sluice reassign check --fix` "
+                    + "then", null);
         }
     }
 
     /** Sets the value before the change again, or deletes the key when it was not set. */
-    public static void restore(DynamicConfigs configs, ConfigChange change) {
+    public static void restore(ConfigStore configs, ConfigChange change) {
         configs.set(change.resource(), change.key(), change.previous());
     }
 }

@@ -86,7 +86,8 @@ public final class Planner {
                                 .thenComparingInt(layout::count)
                                 .thenComparingInt(b -> b))
                         .orElseThrow(() -> new IllegalArgumentException(p.name() + " has " + replicas.size()
-                                + " replicas but only " + active.size() + " brokers would be left"));
+                                + " replicas but only " + active.size() + (active.size() == 1 ? " broker" : " brokers")
+                                + " would be left"));
                 layout.move(p, from, to);
             }
         }
