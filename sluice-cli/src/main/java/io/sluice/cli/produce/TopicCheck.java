@@ -86,6 +86,13 @@ final class TopicCheck {
                         + " -t " + topic + " --partitions 4 (sluice produce never creates topics: a typo in the name "
                         + "would make one)", cause);
             }
+            if (cause instanceof org.apache.kafka.common.errors.SslAuthenticationException) {
+                // this client refused the brokers' certificate as often as they refused it: not "refused the login"
+                String words = io.sluice.cli.run.EngineRun.describe(cause);
+                throw new RunFailure("the TLS handshake with the brokers at " + where + " failed: " + words
+                        + (words.contains("PKIX path") ? " (the truststore does not hold "
+                        + "the certificate of the authority that signed the brokers' certificates)" : ""), cause);
+            }
             if (cause instanceof AuthenticationException) {
                 throw new RunFailure("the brokers at " + where + " refused the login: " + cause.getMessage(), cause);
             }

@@ -106,6 +106,23 @@ class SecureBrokersTest {
         assertFalse(check.err().contains("unexpected error") || check.err().contains("Exception"), check.err());
     }
 
+    /** A truststore of another authority: the TLS handshake failed here, not a login the brokers refused. */
+    @Test
+    void aTruststoreThatDoesNotTrustTheBrokersIsSaidSo() throws Exception {
+        io.sluice.local.tls.TlsMaterial other = io.sluice.local.tls.TlsMaterial.generate(TestDirs.newDir("other-ca"));
+        Path lines = TestDirs.newDir("untrusted").resolve("lines.txt");
+        Files.writeString(lines, "one\n");
+        Cli.Result produce = Cli.run("produce", "-b", kafka.bootstrapServers(Listener.SSL), "-t", "orders",
+                "-X", "security.protocol=SSL", "-X", "ssl.truststore.location=" + other.trustStore(),
+                "-X", "ssl.truststore.password=" + other.password(), "-X", "ssl.endpoint.identification.algorithm=",
+                lines.toString());
+        assertEquals(ExitStatus.FAILURE, produce.status(), produce.err());
+        assertTrue(produce.err().contains("the TLS handshake with the brokers at " + kafka.bootstrapServers(
+                Listener.SSL) + " failed: ") && produce.err().contains("(the truststore does not hold the certificate "
+                + "of the authority that signed the brokers' certificates)"), produce.err());
+        assertFalse(produce.err().contains("refused the login"), produce.err());
+    }
+
     private static Path pipeline(String servers, String topic, String group, String security) throws Exception {
         Path file = TestDirs.newDir("secure").resolve("pipeline.yaml");
         Files.writeString(file, """
