@@ -59,6 +59,10 @@ public final class BrokerCheck {
 
     /** "... set security.protocol=SSL" gains "(in a pipeline file: a source.tls section)". */
     static String inFileTerms(String problem) {
+        if (problem.contains("set sasl.mechanism=")) {
+            // the client's key, where a file has its own (a new user's run)
+            return problem + " (in a pipeline file: source.sasl.mechanism)";
+        }
         Matcher m = FIX.matcher(problem);
         if (!m.find() || !SECTIONS.containsKey(m.group(1))) {
             return problem;

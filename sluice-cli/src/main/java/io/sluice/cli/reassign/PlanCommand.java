@@ -141,9 +141,12 @@ final class PlanCommand implements Callable<Integer> {
                 for (DiskUse use : over) {
                     context.console().say("refused: " + PlanReport.overLine(use, headroom));
                 }
+                // a log dir already past the limit takes no replica however few move: moving fewer cannot help
+                boolean alreadyOver = over.stream().allMatch(use -> use.now() > headroom.limitBytes(use));
                 context.console().say("no plan written: the peak passes --max-disk-use " + PlanReport.percent(maxDiskUse)
-                        + " on " + over.size() + " log dir(s); move fewer topics at a time (--topic, with --add-brokers "
-                        + "or --balance), add disk, or raise --max-disk-use");
+                        + " on " + over.size() + " log dir(s); " + (alreadyOver ? "they are past it already, before "
+                        + "any move: free space on them, or raise --max-disk-use" : "move fewer topics at a time "
+                        + "(--topic, with --add-brokers or --balance), add disk, or raise --max-disk-use"));
                 return ExitStatus.FAILURE;
             }
             for (DiskUse use : headroom.tight(disks, ExecuteOptions.TIGHT_MARGIN)) {
