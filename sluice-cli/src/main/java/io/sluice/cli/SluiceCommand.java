@@ -167,19 +167,21 @@ public final class SluiceCommand implements Callable<Integer> {
             context.console().say("sluice: " + failure.getMessage());
             return ExitStatus.FAILURE;
         }
-        if (e instanceof org.apache.kafka.common.KafkaException || e instanceof IllegalStateException
-                || e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException
-                || e instanceof java.io.IOException) {
+        boolean inWords = e instanceof org.apache.kafka.common.KafkaException || e instanceof IllegalStateException
+                || e instanceof IllegalArgumentException && !(e instanceof NumberFormatException)
+                || e instanceof java.io.UncheckedIOException || e instanceof java.io.IOException;
+        String words = inWords ? io.sluice.cli.run.EngineRun.describe(e) : "";
+        if (!words.isBlank() && !words.startsWith("null")) {
             // a client that could not be made (a store its password does not open), a journal in use: said in words,
             // with what the causes add ("unexpected error: kafka: Failed to construct kafka consumer" said nothing of
-            // the truststore, a new user's run); the stack is for --verbose
-            String words = io.sluice.cli.run.EngineRun.describe(e);
+            // the truststore, a new user's run); the stack is for --verbose. One without a message of its own is not
+            // an error a person can act on: it stays unexpected
             String wrongPassword = "keystore password was incorrect";
-            int said = words.indexOf(wrongPassword);
-            if (said >= 0) {
+            int at = words.indexOf(wrongPassword);
+            if (at >= 0) {
                 // what follows is the cipher's ("failed to decrypt safe contents entry: Given final block not properly
                 // padded..."), which says the same to a person
-                words = words.substring(0, said + wrongPassword.length()) + " (a truststore or keystore password "
+                words = words.substring(0, at + wrongPassword.length()) + " (a truststore or keystore password "
                         + "does not open its file: check the -X ssl.*.password or the file's tls passwords; `sluice "
                         + "validate` names which)";
             }

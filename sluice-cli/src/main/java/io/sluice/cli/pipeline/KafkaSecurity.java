@@ -3,6 +3,7 @@ package io.sluice.cli.pipeline;
 import io.sluice.cli.config.ConfigKey;
 import io.sluice.cli.config.Secret;
 import io.sluice.cli.config.Settings;
+import io.sluice.cli.config.Types;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -47,22 +48,30 @@ final class KafkaSecurity {
     }
 
     private static void tls(Settings s, Path base, Map<String, Object> p, ClusterKeys keys) {
-        store(s, base, p, keys.truststore(), keys.truststorePassword(), "ssl.truststore.");
-        store(s, base, p, keys.keystore(), keys.keystorePassword(), "ssl.keystore.");
+        store(s, base, p, keys, keys.truststore(), keys.truststorePassword(), "ssl.truststore.");
+        store(s, base, p, keys, keys.keystore(), keys.keystorePassword(), "ssl.keystore.");
         s.find(keys.keyPassword()).ifPresent(pw -> p.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, password(pw)));
         p.put(SslConfigs.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
                 s.get(keys.verifyHostname()) ? "https" : "");
     }
 
     /** A trust or key store: {@code <prefix>location}, {@code type} (by its extension) and {@code password}. */
-    private static void store(Settings s, Path base, Map<String, Object> p, ConfigKey<String> store,
-            ConfigKey<Secret> password, String prefix) {
+    private static void store(Settings s, Path base, Map<String, Object> p, ClusterKeys keys,
+            ConfigKey<String> store, ConfigKey<Secret> password, String prefix) {
         s.find(store).ifPresent(name -> {
             Path file = base.resolve(name).toAbsolutePath().normalize();
             InvalidSetting.check(Files.isReadable(file), store, file + " does not exist or cannot be read");
             p.put(prefix + "location", file.toString());
             p.put(prefix + "type", storeType(file));
-            opens(file, storeType(file), s.find(password).orElse(null), store, password, prefix.contains("trust"));
+            // the password may come as a client setting in the section's properties, which the client then uses
+            java.util.Optional<Types.Property> asProperty = s.find(keys.properties()).orElse(List.of()).stream()
+                    .filter(property -> property.name().equals(prefix + "password")).findFirst();
+            if (asProperty.isPresent() && !s.isSet(password)) {
+                opens(file, storeType(file), new Secret(asProperty.get().text()), store, keys.properties(),
+                        prefix.contains("trust"));
+            } else {
+                opens(file, storeType(file), s.find(password).orElse(null), store, password, prefix.contains("trust"));
+            }
         });
         s.find(password).ifPresent(pw -> p.put(prefix + "password", password(pw)));
         InvalidSetting.check(s.isSet(store) || !s.isSet(password), password, "is set but " + store + " is not");
@@ -75,7 +84,7 @@ final class KafkaSecurity {
      * handshakes and a timeout (a new user's run). PEM files are the client's to read.
      */
     private static void opens(Path file, String type, Secret password, ConfigKey<String> store,
-            ConfigKey<Secret> passwordKey, boolean trust) {
+            ConfigKey<?> passwordKey, boolean trust) {
         if (type.equals("PEM")) {
             return;
         }
@@ -87,7 +96,8 @@ final class KafkaSecurity {
             boolean wrongPassword = e.getCause() instanceof java.security.UnrecoverableKeyException
                     || String.valueOf(e.getMessage()).contains("password");
             if (wrongPassword && password != null) {
-                throw new InvalidSetting(passwordKey, "does not open " + file + " (" + e.getMessage() + ")");
+                throw new InvalidSetting(passwordKey, (passwordKey.path().endsWith("properties") ? "its password "
+                        : "") + "does not open " + file + " (" + e.getMessage() + ")");
             }
             throw new InvalidSetting(store, file + " cannot be read as a " + type + " store"
                     + (wrongPassword ? " without a password: set " + passwordKey.path() : " (" + e.getMessage()

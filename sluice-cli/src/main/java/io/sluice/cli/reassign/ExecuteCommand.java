@@ -7,6 +7,7 @@ import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.console.Units;
 import io.sluice.reassign.cluster.ClusterException;
+import io.sluice.reassign.execute.RestoreIncompleteException;
 import io.sluice.reassign.execute.Batches;
 import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.execute.PlanFreshness;
@@ -158,6 +159,8 @@ final class ExecuteCommand implements Callable<Integer> {
                     Journal j = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE);
                     SignalStop stop = SignalStop.install(context.console(), journalFile)) {
                 new ReassignmentRun(admin, j, options, view).run(plan);
+            } catch (RestoreIncompleteException e) {
+                throw new RunFailure(e.getMessage(), e); // the moves are done: "stopped midway" would mislead
             } catch (ClusterException e) {
                 throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);
             }

@@ -5,6 +5,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.reassign.cluster.ClusterException;
+import io.sluice.reassign.execute.RestoreIncompleteException;
 import io.sluice.reassign.execute.ExecuteOptions;
 import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.journal.ClusterJournal;
@@ -71,6 +72,8 @@ final class ResumeCommand implements Callable<Integer> {
                     Journal journal = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE);
                     SignalStop stop = SignalStop.install(context.console(), journalFile)) {
                 new ReassignmentRun(admin, journal, options, view).run(journal.plan().get());
+            } catch (RestoreIncompleteException e) {
+                throw new RunFailure(e.getMessage(), e); // the moves are done: "stopped midway" would mislead
             } catch (ClusterException e) {
                 throw new RunFailure(e.getMessage() + ". " + ResumeHint.of(journalFile), e);
             }

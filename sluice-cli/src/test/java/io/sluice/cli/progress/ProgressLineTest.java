@@ -193,7 +193,8 @@ class ProgressLineTest {
                 log.stream().map(ILoggingEvent::getFormattedMessage).toList());
         // over the five seconds since the line before: (18,000 - 5,000) / 5 s
         assertEquals(List.of("records=18000", "records_per_second=2600", "bytes_per_second=260000", "lag=-1",
-                "durable_lag=-1", "files_committed=-1", "source_unanswered_seconds=0"),
+                "durable_lag=-1", "files_committed=-1", "partitions_held=-1", "partitions=-1",
+                "source_unanswered_seconds=0"),
                 log.get(1).getKeyValuePairs().stream().map(kv -> kv.key + "=" + kv.value).toList());
     }
 

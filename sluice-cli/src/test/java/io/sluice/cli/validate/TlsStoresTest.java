@@ -50,6 +50,26 @@ class TlsStoresTest {
         assertEquals(ExitStatus.OK, result.status(), result.out() + result.err());
     }
 
+    /** The password given as the client's own setting in the section's properties opens it too (a review's case). */
+    @Test
+    void thePasswordGivenAsAClientPropertyOpensTheTruststore() throws Exception {
+        Path file = TestDirs.newDir("tls-stores").resolve("pipeline.yaml");
+        Files.writeString(file, """
+                source:
+                  bootstrap-servers: localhost:9093
+                  topics: [orders]
+                  group: archive
+                  tls:
+                    truststore: %s
+                  properties:
+                    ssl.truststore.password: %s
+                sink:
+                  location: archive
+                """.formatted(tls.trustStore(), tls.password()));
+        Cli.Result result = Cli.run("validate", file.toString());
+        assertEquals(ExitStatus.OK, result.status(), result.out() + result.err());
+    }
+
     @Test
     void aWrongPasswordIsSaidWithItsKey() throws Exception {
         Cli.Result result = Cli.run("validate", pipeline("""

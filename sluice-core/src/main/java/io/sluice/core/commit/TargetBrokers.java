@@ -136,7 +136,8 @@ public final class TargetBrokers {
     }
 
     /**
-     * One look at {@code now} (nanos), with the producers' metrics; returns whether the cluster answered a question
+     * One look at {@code now} ({@link System#nanoTime()}'s nanos, the clock of the waits' starts), with the producers'
+     * metrics; returns whether the cluster answered a question
      * since the last look while some live broker of it holds nothing up: proof that the cluster answers, beside the
      * producers' own responses.
      */

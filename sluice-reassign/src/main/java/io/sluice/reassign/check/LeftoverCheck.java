@@ -160,7 +160,8 @@ public final class LeftoverCheck {
         }
         for (Path path : journals) {
             try (Journal journal = Journal.open(path, journalTopic.restoresOnly())) {
-                new ConfigLedger(configs, journal).restoreAll(said);
+                new ConfigLedger(configs, journal).restoreAll(said, "sluice reassign check --fix --journal "
+                        + path);
             }
         }
     }

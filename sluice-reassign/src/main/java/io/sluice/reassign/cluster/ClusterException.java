@@ -1,7 +1,7 @@
 package io.sluice.reassign.cluster;
 
 /** The cluster refused or did not answer an admin call; the message says which and why. */
-public final class ClusterException extends RuntimeException {
+public class ClusterException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

@@ -51,7 +51,8 @@ public final class Cancellation {
                 restoreOrder(reassignments, plan, ongoing, poll);
             }
         }
-        new ConfigLedger(new DynamicConfigs(admin), journal).restoreAll(listener::note);
+        new ConfigLedger(new DynamicConfigs(admin), journal).restoreAll(listener::note,
+                "sluice reassign cancel " + journal.file());
         journal.cancelled();
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import java.util.function.Consumer;
 
 /**
@@ -46,11 +47,12 @@ public final class ConfigLedger {
      * Puts back every config the journal says was changed and not restored yet; {@code said} hears each. A broker or
      * topic that does not answer keeps its configs in the journal, and the others are restored all the same: the
      * first one that failed stopped the rest (a cancel with one broker down left every other broker's throttle, and
-     * said only the error, a new user's run).
+     * said only the error, a new user's run). A topic deleted since has nothing to restore.
      *
-     * @throws ClusterException naming what is left, once every other config is restored
+     * @param again the command that restores what is left, for the words when something is
+     * @throws RestoreIncompleteException naming what is left, once every other config is restored
      */
-    public void restoreAll(Consumer<String> said) {
+    public void restoreAll(Consumer<String> said, String again) {
         Map<ConfigResource, String> unanswered = new LinkedHashMap<>();
         List<ConfigChange> left = new ArrayList<>();
         for (ConfigChange change : journal.pending()) {
@@ -61,6 +63,12 @@ public final class ConfigLedger {
             try {
                 restore(configs, change);
             } catch (ClusterException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    // a deleted topic's config went with it: restoring it would fail for ever, and the journal with it
+                    journal.restored(change);
+                    said.accept("topic " + change.name() + " is gone: nothing to restore of its " + change.key());
+                    continue;
+                }
                 unanswered.put(change.resource(), e.getMessage());
                 left.add(change);
                 continue;
@@ -69,12 +77,12 @@ public final class ConfigLedger {
             said.accept("restored " + change + (change.previous() == null ? " (removed)" : " to " + change.previous()));
         }
         if (!left.isEmpty()) {
-            throw new ClusterException("could not restore " + left.size() + (left.size() == 1 ? " config" : " configs")
-                    + " (" + String.join(", ", left.stream().map(ConfigChange::toString).toList()) + "): "
-                    + String.join("; ", unanswered.values()) + ". Every other config is restored; the journal "
-                    + journal.file() + " keeps these: run the same command again once "
-                    + (unanswered.size() == 1 ? "it answers" : "they answer") + ", or `sluice reassign check --fix` "
-                    + "then", null);
+            throw new RestoreIncompleteException("could not restore " + left.size()
+                    + (left.size() == 1 ? " config" : " configs") + " (" + String.join(", ",
+                    left.stream().map(ConfigChange::toString).toList()) + "): " + String.join("; ",
+                    unanswered.values()) + ". Every other config is restored; the journal " + journal.file()
+                    + " keeps these: `" + again + "` restores them once " + (unanswered.size() == 1 ? "it answers"
+                    : "they answer") + " (or `sluice reassign check --fix`)");
         }
     }
 

@@ -105,7 +105,7 @@ public final class ReassignmentRun {
         }
         reassignments.electPreferredLeaders(plan.moves().stream().map(PartitionMove::topicPartition)
                 .collect(Collectors.toSet()));
-        ledger.restoreAll(listener::note);
+        ledger.restoreAll(listener::note, "sluice reassign resume " + journal.file());
         journal.finished();
         listener.progress(new MoveProgress(done, plan.moves().size(), plan.bytesToCopy(), plan.bytesToCopy(),
                 Math.max(0, bytesAtStart), Duration.ofNanos(System.nanoTime() - start), Set.of()));
@@ -231,24 +231,39 @@ public final class ReassignmentRun {
 
     /**
      * Stops the run when a move of the batch ended with its replicas elsewhere than the plan puts them: cancelled by
-     * another run or by hand, and this run said "done: moved" of moves that never happened (a new user's run).
+     * another run or by hand, and this run said "done: moved" of moves that never happened (a new user's run). Asked
+     * twice, a poll apart: the broker that answers may not know yet of a move that just ended. A partition whose topic
+     * is gone is nothing to move.
      */
-    private void refuseUndone(List<PartitionMove> batch) {
-        Map<TopicPartition, List<Integer>> now = reassignments.replicas(batch.stream().map(PartitionMove::topic)
-                .collect(Collectors.toSet()));
+    private void refuseUndone(List<PartitionMove> batch) throws InterruptedException {
+        List<PartitionMove> undone = undone(batch);
+        if (!undone.isEmpty()) {
+            Thread.sleep(options.poll().toMillis());
+            undone = undone(undone);
+        }
+        if (!undone.isEmpty()) {
+            Map<TopicPartition, List<Integer>> now = replicasOf(undone);
+            throw new IllegalStateException("moves ended without their replicas where the plan puts them, cancelled "
+                    + "by another run or by hand: " + String.join("; ", undone.stream().map(m -> m.topicPartition()
+                    + " is on brokers " + now.get(m.topicPartition()) + ", not " + m.to()).toList())
+                    + ". `sluice reassign resume " + journal.file() + "` moves them again and restores what this run "
+                    + "set once done, `sluice reassign cancel " + journal.file() + "` gives them up and restores it "
+                    + "now");
+        }
+    }
+
+    /** The moves whose partition exists without every replica the plan gives it. */
+    private List<PartitionMove> undone(List<PartitionMove> moves) {
+        Map<TopicPartition, List<Integer>> now = replicasOf(moves);
         // a cancelled move goes back to the replicas before it; a finished one may still show its old replicas beside
         // the new for a moment (the metadata the admin client reads trails the reassignment's end)
-        List<String> undone = batch.stream()
-                .filter(m -> !now.getOrDefault(m.topicPartition(), List.of()).containsAll(m.to()))
-                .map(m -> m.topicPartition() + " is on brokers " + now.getOrDefault(m.topicPartition(), List.of())
-                        + ", not " + m.to())
+        return moves.stream().filter(m -> now.containsKey(m.topicPartition())
+                && !now.get(m.topicPartition()).isEmpty() && !now.get(m.topicPartition()).containsAll(m.to()))
                 .toList();
-        if (!undone.isEmpty()) {
-            throw new IllegalStateException("moves ended without their replicas where the plan puts them, cancelled "
-                    + "by another run or by hand: " + String.join("; ", undone) + ". `sluice reassign resume "
-                    + journal.file() + "` moves them again and restores what this run set once done, `sluice reassign "
-                    + "cancel " + journal.file() + "` gives them up and restores it now");
-        }
+    }
+
+    private Map<TopicPartition, List<Integer>> replicasOf(List<PartitionMove> moves) {
+        return reassignments.replicas(moves.stream().map(PartitionMove::topic).collect(Collectors.toSet()));
     }
 
     /**

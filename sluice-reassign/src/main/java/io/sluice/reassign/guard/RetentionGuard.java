@@ -66,10 +66,13 @@ public final class RetentionGuard {
             Room room = tight.get(topic);
             if (room != null) {
                 limit = Math.min(limit, largest + room.perReplica());
+                // the limit is per partition and the same for all: a partition smaller than the largest may grow
+                // by more than the share, so the words say what the limit is, not how much each grows
                 why.add(String.format(Locale.ROOT, "broker %d's %s would be at %.1f%% of its disk at the move's peak, "
-                        + "within 10 points of --max-disk-use %.0f%%, so its partitions may grow by their share of "
-                        + "what is left, %s each", room.broker(), room.logDir(), room.peakShare() * 100,
-                        room.maxShare() * 100, megabytes(room.perReplica())));
+                        + "within 10 points of --max-disk-use %.0f%%, so a partition of it may hold its largest "
+                        + "partition's bytes and the topic's share of what is left there, %s", room.broker(),
+                        room.logDir(), room.peakShare() * 100, room.maxShare() * 100,
+                        megabytes(room.perReplica())));
             }
             Long own = current.get(topic);
             if (largest > 0 && (own == null || own < 0 || own > limit)) {

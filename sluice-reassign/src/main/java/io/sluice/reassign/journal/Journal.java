@@ -55,17 +55,37 @@ public final class Journal implements AutoCloseable {
 
     /** Opens (or creates) the journal in {@code file}, reads what it holds and mirrors its pending configs again. */
     public static Journal open(Path file, JournalMirror mirror) {
-        List<JournalEntry> entries = read(file);
         FileChannel channel;
         try {
             Path parent = file.toAbsolutePath().getParent();
             Files.createDirectories(parent);
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the journal " + file, e);
         }
         lock(file, channel);
+        // read once held, through the same channel: what another run wrote until it let go counts (read before the
+        // lock, a cancel could act on a run that finished meanwhile), and on Linux closing any other descriptor of
+        // the file would drop this process's lock
+        List<JournalEntry> entries;
+        try {
+            byte[] held = readAll(channel);
+            entries = parse(new String(held, StandardCharsets.UTF_8).lines().toList());
+            channel.position(channel.size());
+            if (held.length > 0 && held[held.length - 1] != '\n') {
+                // a line a crash cut short: the next entry starts on a line of its own, not glued to it (the reader
+                // stops at the first line it cannot read, and would have lost every entry after)
+                channel.write(ByteBuffer.wrap(new byte[] {'\n'}));
+            }
+        } catch (IOException e) {
+            try {
+                channel.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw new UncheckedIOException("cannot read the journal " + file, e);
+        }
         Journal journal = new Journal(file, new ArrayList<>(entries), channel, mirror);
         if (!journal.isOver()) {
             journal.pending().forEach(c -> mirror.changing(journal.run(), file, c));
@@ -93,9 +113,8 @@ public final class Journal implements AutoCloseable {
             } catch (IOException e) {
                 // nothing was written through it
             }
-            throw new JournalInUseException("the journal " + file + " is in use by another sluice reassign run on "
-                    + "this machine (execute, resume, cancel or check --fix): let it end, or stop it (Ctrl-C), then "
-                    + "run this again");
+            throw new JournalInUseException("the journal " + file + " is in use by another sluice reassign run "
+                    + "(execute, resume, cancel or check --fix): let it end, or stop it (Ctrl-C), then run this again");
         }
     }
 
@@ -104,22 +123,35 @@ public final class Journal implements AutoCloseable {
         if (!Files.exists(file)) {
             return List.of();
         }
-        List<JournalEntry> entries = new ArrayList<>();
         try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    entries.add(PlanFile.json().readValue(line, JournalEntry.class));
-                } catch (JsonProcessingException e) {
-                    break; // the line a crash cut short: its change was never made
-                }
-            }
+            return parse(Files.readAllLines(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the journal " + file, e);
         }
+    }
+
+    private static List<JournalEntry> parse(List<String> lines) {
+        List<JournalEntry> entries = new ArrayList<>();
+        for (String line : lines) {
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                entries.add(PlanFile.json().readValue(line, JournalEntry.class));
+            } catch (JsonProcessingException e) {
+                // the line a crash cut short: its change was never made. The run that went on wrote its entries on
+                // the lines after it (an open ends such a line first), so reading goes on
+            }
+        }
         return entries;
+    }
+
+    private static byte[] readAll(FileChannel channel) throws IOException {
+        ByteBuffer all = ByteBuffer.allocate(Math.toIntExact(channel.size()));
+        while (all.hasRemaining() && channel.read(all, all.position()) >= 0) {
+            // positional reads: the channel's own position is set for appending afterwards
+        }
+        return all.array();
     }
 
     public Path file() {

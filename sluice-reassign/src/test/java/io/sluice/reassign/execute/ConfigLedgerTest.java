@@ -28,6 +28,7 @@ class ConfigLedgerTest {
     static final class Configs implements ConfigStore {
         final Map<String, String> values = new HashMap<>();
         final List<String> silent = new ArrayList<>();
+        final List<String> deleted = new ArrayList<>();
         final List<String> asked = new ArrayList<>();
 
         @Override
@@ -38,6 +39,11 @@ class ConfigLedgerTest {
         @Override
         public void set(ConfigResource resource, String key, String value) {
             asked.add(resource.name() + "/" + key);
+            if (deleted.contains(resource.name())) {
+                throw new ClusterException("cannot delete " + key + " on topic " + resource.name() + ": This server "
+                        + "does not host this topic-partition.", new org.apache.kafka.common.errors
+                        .UnknownTopicOrPartitionException("This server does not host this topic-partition."));
+            }
             if (silent.contains(resource.name())) {
                 throw new ClusterException("cannot delete " + key + " on broker " + resource.name() + ": no answer "
                         + "within 60 s", null);
@@ -71,11 +77,13 @@ class ConfigLedgerTest {
             configs.silent.add("4");
             configs.asked.clear();
             List<String> said = new ArrayList<>();
-            ClusterException left = assertThrows(ClusterException.class, () -> ledger.restoreAll(said::add));
+            ClusterException left = assertThrows(RestoreIncompleteException.class, () -> ledger.restoreAll(said::add,
+                    "sluice reassign cancel " + file));
             assertEquals("could not restore 2 configs (broker 4 leader.replication.throttled.rate, broker 4 "
                     + "follower.replication.throttled.rate): cannot delete leader.replication.throttled.rate on broker "
                     + "4: no answer within 60 s. Every other config is restored; the journal " + file + " keeps "
-                    + "these: run the same command again once it answers, or `sluice reassign check --fix` then",
+                    + "these: `sluice reassign cancel " + file + "` restores them once it answers (or `sluice reassign "
+                    + "check --fix`)",
                     left.getMessage());
             assertEquals(List.of("4/leader.replication.throttled.rate", "1/leader.replication.throttled.rate",
                     "orders/retention.bytes"), configs.asked, "broker 4 asked once");
@@ -86,8 +94,24 @@ class ConfigLedgerTest {
         }
         configs.silent.clear();
         try (Journal journal = Journal.open(file)) {
-            new ConfigLedger(configs, journal).restoreAll(line -> { });
+            new ConfigLedger(configs, journal).restoreAll(line -> { }, "again");
             assertEquals(Map.of("orders/retention.bytes", "9000"), configs.values, "restored once it answers");
+        }
+    }
+
+    /** A topic deleted since the run set its config has nothing to restore: the journal can be over (a review's case). */
+    @Test
+    void aTopicDeletedSinceHasNothingToRestore() {
+        Configs configs = new Configs();
+        Path file = dir.resolve("gone.json.journal");
+        try (Journal journal = Journal.open(file)) {
+            ConfigLedger ledger = new ConfigLedger(configs, journal);
+            ledger.apply(List.of(TemporaryConfig.topic("gone", "retention.bytes", "5000")));
+            configs.deleted.add("gone");
+            List<String> said = new ArrayList<>();
+            ledger.restoreAll(said::add, "again");
+            assertEquals(List.of("topic gone is gone: nothing to restore of its retention.bytes"), said);
+            assertEquals(List.of(), journal.pending());
         }
     }
 }

@@ -72,11 +72,13 @@ class RetentionGuardTest {
                 TemporaryConfig.topic("pinned", "retention.bytes", "1100000")),
                 guards.stream().map(RetentionGuard.Guard::config).toList());
         assertEquals("broker 2's /data/kafka would be at 71.7% of its disk at the move's peak, within 10 points of "
-                + "--max-disk-use 80%, so its partitions may grow by their share of what is left, 2,000.0 MB each",
+                + "--max-disk-use 80%, so a partition of it may hold its largest partition's bytes and the topic's "
+                + "share of what is left there, 2,000.0 MB",
                 guards.get(0).why());
         assertEquals("records dated ahead, or without a timestamp, keep its segments past its retention.ms, so its "
                 + "partitions may grow by 10% (--retention-allowance); and broker 2's /data/kafka would be at 71.7% of "
-                + "its disk at the move's peak, within 10 points of --max-disk-use 80%, so its partitions may grow by "
-                + "their share of what is left, 2,000.0 MB each", guards.get(1).why());
+                + "its disk at the move's peak, within 10 points of --max-disk-use 80%, so a partition of it may hold "
+                + "its largest partition's bytes and the topic's share of what is left there, 2,000.0 MB",
+                guards.get(1).why());
     }
 }

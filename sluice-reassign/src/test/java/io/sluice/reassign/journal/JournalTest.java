@@ -59,6 +59,11 @@ class JournalTest {
         Files.writeString(file, "{\"event\":\"changed\",\"time\":1,\"con", StandardCharsets.UTF_8,
                 StandardOpenOption.APPEND);
         assertEquals(List.of(rate), Journal.pending(Journal.read(file)));
+        // the run that goes on writes its next entry on a line of its own, where a reader finds it
+        try (Journal journal = Journal.open(file)) {
+            journal.restored(rate);
+        }
+        assertEquals(List.of(), Journal.pending(Journal.read(file)));
     }
 
     @Test
