@@ -50,7 +50,7 @@ final class CheckCommand implements Callable<Integer> {
             converter = OptionValues.DurationValue.class,
             description = "A move whose new replicas do not grow in this time, and have not caught up, is stalled "
                     + "(default ${DEFAULT-VALUE}; a throttled move can fetch nothing for about Kafka's quota window, "
-                    + "11 s, after its first burst: give more under a tight throttle).")
+                    + "11 s, after its first burst, so throttled moves are watched for 15 s at least).")
     Duration stallWindow;
 
     @Option(names = "--json", description = "The leftovers as one JSON object per line.")

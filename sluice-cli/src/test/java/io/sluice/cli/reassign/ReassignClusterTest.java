@@ -748,18 +748,13 @@ class ReassignClusterTest {
                 + "` finishes the run (or `sluice reassign cancel " + journal + "` undoes it)"), said);
         assertTrue(dynamic(new ConfigResource(ConfigResource.Type.BROKER, "4")).containsKey(Throttles.FOLLOWER_RATE),
                 "the throttle stays, as said");
-        // as said, check shows the move going on without the run (it said only "clean" of such a move): under way,
-        // with what is set for it, or, while the throttle holds back its first burst's bytes (a pause of up to a
-        // minute at 16 KiB/s), as a move whose replicas did not grow in the window, with the same configs listed
-        Cli.Result check = Cli.run("reassign", "check", "--stall-window", "2s", "-b", kafka.bootstrapServers());
+        // as said, check shows the move going on without the run and what is set for it (it said only "clean"); a
+        // window of 2 s under the throttle is 15 s (past the quota's pause once a burst is spent: 2 s and 5 s windows
+        // called this healthy move stalled, and --fix would have cancelled it)
+        Cli.Result check = reassign(ExitStatus.OK, "check", "--stall-window", "2s");
         String checked = check.out() + check.err();
-        boolean underWay = check.status() == ExitStatus.OK && checked.contains("1 partition moves now (" + topic
-                + "-0), with what is set for the moves: ") && checked.contains("broker 4 " + Throttles.FOLLOWER_RATE
-                + "=16384");
-        boolean stalled = check.status() == ExitStatus.FAILURE && checked.contains("stalled move of " + topic + "-0")
-                && checked.contains(Throttles.FOLLOWER_RATE + "=16384 on broker 4");
-        assertTrue(underWay || stalled, checked);
-        assertFalse(checked.contains("clean:") && !checked.contains(topic + "-0"), checked);
+        assertTrue(checked.contains("1 partition moves now (" + topic + "-0), with what is set for the moves: ")
+                && checked.contains("broker 4 " + Throttles.FOLLOWER_RATE + "=16384"), checked);
 
         cancelledBackTo(before, topic, journal);
     }

@@ -64,7 +64,12 @@ public final class LeftoverCheck {
         List<Leftover> found = new ArrayList<>();
         Reassignments reassignments = new Reassignments(admin);
         Map<TopicPartition, PartitionReassignment> ongoing = reassignments.ongoing(Set.of());
-        List<Leftover.StalledMove> stalled = stalled(reassignments, ongoing);
+        Map<ConfigResource, Map<String, String>> values = new DynamicConfigs(admin).dynamicValues(resources());
+        Set<String> throttledTopics = values.entrySet().stream()
+                .filter(e -> e.getKey().type() == ConfigResource.Type.TOPIC
+                        && Throttles.TOPIC_KEYS.stream().anyMatch(k -> !e.getValue().getOrDefault(k, "").isEmpty()))
+                .map(e -> e.getKey().name()).collect(Collectors.toSet());
+        List<Leftover.StalledMove> stalled = stalled(reassignments, ongoing, throttledTopics);
         found.addAll(stalled);
         Set<TopicPartition> progressing = new HashSet<>(ongoing.keySet());
         stalled.forEach(s -> progressing.remove(s.partition()));
@@ -83,7 +88,6 @@ public final class LeftoverCheck {
             }
         }
 
-        Map<ConfigResource, Map<String, String>> values = new DynamicConfigs(admin).dynamicValues(resources());
         for (ClusterJournalRecord record : journalTopic.records()) {
             ConfigChange change = record.change();
             boolean inPlace = change.value().equals(values.getOrDefault(change.resource(), Map.of()).get(change.key()));
@@ -166,8 +170,16 @@ public final class LeftoverCheck {
         }
     }
 
+    /**
+     * Kafka's replication quota may hold a throttled copy back for up to its window (11 one-second samples) once a
+     * burst is spent: a shorter look at a throttled move cannot tell that pause from a stall, and {@code --fix} cancelled
+     * healthy moves under a tight throttle (a 16 KiB/s move was "stalled" in a 2 s and a 5 s window).
+     */
+    static final Duration THROTTLE_PAUSE = Duration.ofSeconds(15);
+
     private List<Leftover.StalledMove> stalled(Reassignments reassignments,
-            Map<TopicPartition, PartitionReassignment> ongoing) throws InterruptedException {
+            Map<TopicPartition, PartitionReassignment> ongoing, Set<String> throttledTopics)
+            throws InterruptedException {
         if (ongoing.isEmpty()) {
             return List.of();
         }
@@ -186,14 +198,16 @@ public final class LeftoverCheck {
         });
         if (!watched.isEmpty()) {
             Map<TopicPartition, Long> before = copiedEach(reassignments, watched);
-            Thread.sleep(stallWindow.toMillis());
+            boolean throttled = watched.keySet().stream().anyMatch(tp -> throttledTopics.contains(tp.topic()));
+            Duration window = throttled && stallWindow.compareTo(THROTTLE_PAUSE) < 0 ? THROTTLE_PAUSE : stallWindow;
+            Thread.sleep(window.toMillis());
             Set<TopicPartition> still = reassignments.ongoing(watched.keySet()).keySet();
             Map<TopicPartition, Long> after = copiedEach(reassignments, watched);
             for (TopicPartition tp : still) {
                 // a copy that caught up does not grow while the leader takes it into sync: not stalled
                 if (after.get(tp) <= before.get(tp) && !reassignments.caughtUp(watched.get(tp))) {
                     stalled.add(new Leftover.StalledMove(tp, watched.get(tp).adding(), "its new replicas did not "
-                            + "grow in " + stallWindow.toSeconds() + " s"));
+                            + "grow in " + window.toSeconds() + " s"));
                 }
             }
         }
