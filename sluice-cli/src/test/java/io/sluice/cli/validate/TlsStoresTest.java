@@ -28,6 +28,11 @@ class TlsStoresTest {
     }
 
     private static Path pipeline(String tlsSection) throws Exception {
+        return pipeline(tlsSection, "");
+    }
+
+    /** A pipeline whose source has {@code tlsSection} and, after it, {@code more} (indented as its keys). */
+    private static Path pipeline(String tlsSection, String more) throws Exception {
         Path file = TestDirs.newDir("tls-stores").resolve("pipeline.yaml");
         Files.writeString(file, """
                 source:
@@ -35,9 +40,9 @@ class TlsStoresTest {
                   topics: [orders]
                   group: archive
                   tls:
-                %ssink:
+                %s%ssink:
                   location: archive
-                """.formatted(tlsSection));
+                """.formatted(tlsSection, more));
         return file;
     }
 
@@ -53,19 +58,8 @@ class TlsStoresTest {
     /** The password given as the client's own setting in the section's properties opens it too (a review's case). */
     @Test
     void thePasswordGivenAsAClientPropertyOpensTheTruststore() throws Exception {
-        Path file = TestDirs.newDir("tls-stores").resolve("pipeline.yaml");
-        Files.writeString(file, """
-                source:
-                  bootstrap-servers: localhost:9093
-                  topics: [orders]
-                  group: archive
-                  tls:
-                    truststore: %s
-                  properties:
-                    ssl.truststore.password: %s
-                sink:
-                  location: archive
-                """.formatted(tls.trustStore(), tls.password()));
+        Path file = pipeline("    truststore: %s\n".formatted(tls.trustStore()),
+                "  properties:\n    ssl.truststore.password: %s\n".formatted(tls.password()));
         Cli.Result result = Cli.run("validate", file.toString());
         assertEquals(ExitStatus.OK, result.status(), result.out() + result.err());
     }
