@@ -59,7 +59,8 @@ public sealed interface Leftover {
         }
     }
 
-    private static String where(ConfigResource resource) {
+    /** A config's place in words: a broker, the cluster default or a topic. */
+    static String where(ConfigResource resource) {
         if (resource.type() == ConfigResource.Type.BROKER) {
             return resource.name().isEmpty() ? "every broker (the cluster default)" : "broker " + resource.name();
         }

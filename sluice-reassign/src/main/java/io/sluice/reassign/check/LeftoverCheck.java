@@ -105,20 +105,18 @@ public final class LeftoverCheck {
         }
 
         values.forEach((resource, byKey) -> byKey.forEach((key, value) -> {
-            boolean brokerThrottle = resource.type() == ConfigResource.Type.BROKER && Throttles.BROKER_KEYS.contains(key)
-                    && progressing.isEmpty();
-            boolean topicThrottle = resource.type() == ConfigResource.Type.TOPIC && Throttles.TOPIC_KEYS.contains(key)
-                    && !movingTopics.contains(resource.name());
+            boolean broker = resource.type() == ConfigResource.Type.BROKER;
+            boolean throttle = broker ? Throttles.BROKER_KEYS.contains(key)
+                    : resource.type() == ConfigResource.Type.TOPIC && Throttles.TOPIC_KEYS.contains(key);
             String id = resource.type() + "/" + resource.name() + "/" + key;
-            if ((brokerThrottle || topicThrottle) && !value.isEmpty() && !journaled.contains(id)) {
+            if (!throttle || value.isEmpty() || journaled.contains(id)) {
+                return;
+            }
+            boolean needed = broker ? !progressing.isEmpty() : movingTopics.contains(resource.name());
+            if (needed) {
+                kept.add(Leftover.where(resource) + " " + key + "=" + value);
+            } else {
                 found.add(new Leftover.Throttle(resource, key, value));
-            } else if (Throttles.BROKER_KEYS.contains(key) && resource.type() == ConfigResource.Type.BROKER
-                    || Throttles.TOPIC_KEYS.contains(key) && resource.type() == ConfigResource.Type.TOPIC) {
-                if (!value.isEmpty() && !journaled.contains(id)) {
-                    kept.add((resource.type() == ConfigResource.Type.TOPIC ? "topic " + resource.name()
-                            : resource.name().isEmpty() ? "the cluster default" : "broker " + resource.name()) + " "
-                            + key + "=" + value);
-                }
             }
         }));
         underWay = new UnderWay(Set.copyOf(progressing), List.copyOf(kept));
