@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A command line the parser cannot take: the mistake first and a few lines, not the whole help. */
@@ -52,5 +53,32 @@ class UsageMistakeTest {
         Cli.Result sub = Cli.run("local", "stop");
         assertEquals(ExitStatus.USAGE, sub.status());
         assertTrue(sub.err().startsWith("sluice local has no command 'stop'; its commands: start"), sub.err());
+    }
+
+    /**
+     * The commands that work on a plan or a journal do not list {@code --topic} and {@code --group} in their help, and
+     * refuse them saying what they work on: every reassign command listed both, and {@code plan} took {@code --group}
+     * and ignored it. (Picocli's own "Unknown options: '-t'" suggested {@code --throttle}.)
+     */
+    @Test
+    void onlyTheCommandsThatWorkOnTopicsOrAGroupListAndTakeThem() {
+        for (String command : List.of("execute", "resume", "cancel", "check")) {
+            Cli.Result help = Cli.run("reassign", command, "--help");
+            assertEquals(ExitStatus.OK, help.status(), help.err());
+            assertFalse(help.out().contains("--topic") || help.out().contains("--group"), command + ": " + help.out());
+            assertTrue(help.out().contains("--bootstrap-servers"), command + ": " + help.out());
+        }
+        Cli.Result narrowed = Cli.run("reassign", "execute", "plan.json", "-t", "events");
+        assertEquals(ExitStatus.USAGE, narrowed.status());
+        assertTrue(narrowed.err().startsWith("--topic is not for sluice reassign execute: it works on the moves its "
+                + "plan names"), narrowed.err());
+        Cli.Result grouped = Cli.run("reassign", "plan", "-b", "127.0.0.1:1", "--add-brokers", "4", "-g", "readers");
+        assertEquals(ExitStatus.USAGE, grouped.status());
+        assertTrue(grouped.err().startsWith("--group is not for sluice reassign plan: it works on the topics of "
+                + "--topic, or every topic"), grouped.err());
+        Cli.Result planHelp = Cli.run("reassign", "plan", "--help");
+        assertTrue(planHelp.out().contains("--topic") && !planHelp.out().contains("--group"), planHelp.out());
+        Cli.Result lag = Cli.run("lag", "--help");
+        assertTrue(lag.out().contains("--topic") && lag.out().contains("--group"), lag.out());
     }
 }

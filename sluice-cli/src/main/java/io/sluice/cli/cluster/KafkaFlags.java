@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The flags that name a Kafka cluster, a group and topics, for commands that take them from a pipeline file or from
- * the command line, flags winning: a picocli mixin ({@code lag}, {@code verify}).
+ * The flags that name a Kafka cluster and its client settings, for commands that take them from a pipeline file or
+ * from the command line, flags winning: a picocli mixin. Commands that also work on chosen topics or a group add
+ * {@link TopicFlags} and {@link GroupFlags}; the others do not list those flags, nor take them.
  *
  * <p>Threading: filled by picocli, then read by the command's thread.
  */
@@ -23,14 +24,6 @@ public final class KafkaFlags {
     @Option(names = {"-b", "--bootstrap-servers"}, paramLabel = "HOST:PORT[,...]",
             description = "The brokers (bootstrap.servers); over a pipeline file's, where the command takes one.")
     String bootstrapServers;
-
-    @Option(names = {"-g", "--group"}, paramLabel = "GROUP",
-            description = "The consumer group; over a pipeline file's source.group, where the command takes one.")
-    String group;
-
-    @Option(names = {"-t", "--topic"}, paramLabel = "TOPIC", split = ",",
-            description = "A topic; repeat or separate with commas. Over a pipeline file's, where the command takes one.")
-    List<String> topics;
 
     @Option(names = {"-X", "--property"}, paramLabel = "KEY=VALUE", description = "A Kafka client setting, e.g. "
             + "security.protocol=SSL, over a pipeline file's; repeatable; checked as a pipeline's properties are. Values "
@@ -69,28 +62,5 @@ public final class KafkaFlags {
             props.put("bootstrap.servers", bootstrapServers);
         }
         return props;
-    }
-
-    /** {@code --group}, else {@code base} (null when neither). */
-    public String group(String base) {
-        return group != null ? group : base;
-    }
-
-    /**
-     * Refuses {@code --topic} and {@code --group} for a command that takes what it works on from elsewhere (a plan, a
-     * journal): accepted and ignored, they let a user believe the run was limited to them.
-     *
-     * @param takes what the command works on instead, e.g. "the moves its plan names"
-     */
-    public void refuseTopicsAndGroup(String takes) {
-        if (topics != null || group != null) {
-            throw new CommandLine.ParameterException(command.commandLine(), (topics != null ? "--topic" : "--group")
-                    + " is not for " + command.qualifiedName() + ": it works on " + takes);
-        }
-    }
-
-    /** {@code --topic}, else {@code base}. */
-    public List<String> topics(List<String> base) {
-        return topics != null ? List.copyOf(topics) : base;
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.cli.lag;
 
+import io.sluice.cli.cluster.GroupFlags;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.TopicFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.probe.BootstrapProbe;
 import java.io.PrintWriter;
@@ -40,6 +42,12 @@ public final class LagCommand implements Callable<Integer> {
 
     @Mixin
     KafkaFlags kafka;
+
+    @Mixin
+    TopicFlags topicFlags;
+
+    @Mixin
+    GroupFlags groupFlags;
 
     @Option(names = "--metrics-url", paramLabel = "URL", description = "A running instance's /metrics endpoint; "
             + "the processing rate then comes from its completed-records counter. Repeat for every instance.")
@@ -157,8 +165,8 @@ public final class LagCommand implements Callable<Integer> {
             base = pipelines.read(pipeline);
         }
         Map<String, Object> props = kafka.clientProperties(base == null ? Map.of() : base.clientProperties());
-        String g = kafka.group(base == null ? null : base.group());
-        List<String> t = kafka.topics(base == null ? List.of() : base.topics());
+        String g = groupFlags.group(base == null ? null : base.group());
+        List<String> t = topicFlags.topics(base == null ? List.of() : base.topics());
         List<URI> urls = metricsUrls != null ? metricsUrls : base == null ? List.of() : base.metricsUrls();
         if (g == null) {
             throw usage("--group is required: the consumer group whose lag to show");

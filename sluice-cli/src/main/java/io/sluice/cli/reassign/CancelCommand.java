@@ -4,6 +4,7 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
 import io.sluice.reassign.execute.Cancellation;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
@@ -37,6 +38,12 @@ final class CancelCommand implements Callable<Integer> {
     @Mixin
     KafkaFlags kafka;
 
+    @Mixin
+    RefusedFlags.Topic refusedTopic;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -48,7 +55,8 @@ final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        kafka.refuseTopicsAndGroup("the moves of the run its journal holds");
+        refusedTopic.refuse("the moves of the run its journal holds");
+        refusedGroup.refuse("the moves of the run its journal holds");
         if (!Files.exists(journalFile)) {
             throw new RunFailure("no journal " + journalFile);
         }

@@ -4,6 +4,7 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.reassign.check.Leftover;
 import io.sluice.reassign.check.LeftoverCheck;
@@ -39,6 +40,12 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     KafkaFlags kafka;
 
+    @Mixin
+    RefusedFlags.Topic refusedTopic;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
     @Option(names = "--journal", paramLabel = "FILE", description = "A run's journal file: its configs not restored "
             + "are leftovers too (runs with --no-journal-topic); repeatable.")
     List<Path> journals;
@@ -67,7 +74,8 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        kafka.refuseTopicsAndGroup("every broker and topic of the cluster");
+        refusedTopic.refuse("every broker and topic of the cluster");
+        refusedGroup.refuse("every broker and topic of the cluster");
         for (Path journal : journals == null ? List.<Path>of() : journals) {
             if (!Files.exists(journal)) {
                 // read as empty, it said "clean" of a run it never saw
@@ -102,13 +110,18 @@ final class CheckCommand implements Callable<Integer> {
         if (!underWay.moving().isEmpty()) {
             context.console().say(underWay(underWay));
         }
+        long silent = found.stream().filter(l -> l instanceof Leftover.SilentBroker).count();
+        String unchecked = silent == 0 ? "" : silent + " broker(s) not checked: check again once they answer";
         if (!fix) {
-            context.console().say(found.size() + " leftover(s); `--fix` removes them");
+            context.console().say(silent == found.size() ? unchecked
+                    : (found.size() - silent) + " leftover(s); `--fix` removes them" + (silent == 0 ? "" : "; "
+                    + unchecked));
             return ExitStatus.FAILURE;
         }
         check.fix(found, context.console()::say);
-        context.console().say("fixed " + found.size() + " leftover(s)");
-        return ExitStatus.OK;
+        context.console().say("fixed " + (found.size() - silent) + " leftover(s)" + (silent == 0 ? "" : "; "
+                + unchecked));
+        return silent == 0 ? ExitStatus.OK : ExitStatus.FAILURE;
     }
 
     /** The moves under way and what is set for them, in a line: set, though not left over. */

@@ -4,6 +4,7 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.console.Units;
 import io.sluice.reassign.cluster.ClusterException;
@@ -56,6 +57,12 @@ final class ExecuteCommand implements Callable<Integer> {
     @Mixin
     KafkaFlags kafka;
 
+    @Mixin
+    RefusedFlags.Topic refusedTopic;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
     @Option(names = "--journal", paramLabel = "FILE", description = "The journal (default: the plan file's name + "
             + ".journal).")
     Path journal;
@@ -99,7 +106,8 @@ final class ExecuteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        kafka.refuseTopicsAndGroup("the moves its plan names");
+        refusedTopic.refuse("the moves its plan names");
+        refusedGroup.refuse("the moves its plan names");
         if (throttle != null && catchUpTime != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --throttle or --catch-up-time, not both");
         }

@@ -5,6 +5,8 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
+import io.sluice.cli.cluster.TopicFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.reassign.cluster.ClusterReader;
 import io.sluice.reassign.execute.Reassignments;
@@ -71,6 +73,12 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     KafkaFlags kafka;
 
+    @Mixin
+    TopicFlags topicFlags;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
     @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
             description = "Refuse a plan whose peak passes this share of a log dir's capacity (default "
                     + "${DEFAULT-VALUE}).")
@@ -100,6 +108,7 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        refusedGroup.refuse("the topics of --topic, or every topic");
         return ClusterConnection.with(kafka, spec, admin -> {
             Set<TopicPartition> underWay = new Reassignments(admin).ongoing(Set.of()).keySet();
             if (!underWay.isEmpty()) {
@@ -118,7 +127,7 @@ final class PlanCommand implements Callable<Integer> {
             Goal target = goal.goal();
             List<PartitionMove> moves;
             try {
-                moves = new Planner(snapshot).plan(target, Set.copyOf(kafka.topics(List.of())));
+                moves = new Planner(snapshot).plan(target, Set.copyOf(topicFlags.topics(List.of())));
             } catch (IllegalArgumentException e) {
                 throw new RunFailure("no plan: " + e.getMessage());
             }

@@ -4,6 +4,7 @@ import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
 import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.execute.RestoreIncompleteException;
 import io.sluice.reassign.execute.ExecuteOptions;
@@ -39,6 +40,12 @@ final class ResumeCommand implements Callable<Integer> {
     KafkaFlags kafka;
 
     @Mixin
+    RefusedFlags.Topic refusedTopic;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
+    @Mixin
     RunFlags run;
 
     @Spec
@@ -52,7 +59,8 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        kafka.refuseTopicsAndGroup("the moves of the run its journal holds");
+        refusedTopic.refuse("the moves of the run its journal holds");
+        refusedGroup.refuse("the moves of the run its journal holds");
         if (!Files.exists(journalFile)) {
             throw new RunFailure("no journal " + journalFile);
         }

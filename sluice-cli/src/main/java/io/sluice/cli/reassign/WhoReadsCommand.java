@@ -3,6 +3,8 @@ package io.sluice.cli.reassign;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
+import io.sluice.cli.cluster.TopicFlags;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.produce.ProduceCommand;
@@ -32,6 +34,12 @@ final class WhoReadsCommand implements Callable<Integer> {
     @Mixin
     KafkaFlags kafka;
 
+    @Mixin
+    TopicFlags topicFlags;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
     @Option(names = "--json", description = "One JSON object per topic and group, one per line.")
     boolean json;
 
@@ -46,8 +54,9 @@ final class WhoReadsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        refusedGroup.refuse("every group reading the topics of --topic, or every topic");
         return ClusterConnection.with(kafka, spec, admin -> {
-            Set<String> topics = Set.copyOf(kafka.topics(List.of()));
+            Set<String> topics = Set.copyOf(topicFlags.topics(List.of()));
             List<TopicReader> all;
             try {
                 all = new WhoReads(admin).of(topics);

@@ -3,6 +3,8 @@ package io.sluice.cli.topic;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.KafkaFlags;
+import io.sluice.cli.cluster.RefusedFlags;
+import io.sluice.cli.cluster.TopicFlags;
 import io.sluice.cli.probe.BootstrapProbe;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -38,6 +40,12 @@ public final class TopicCreateCommand implements Callable<Integer> {
     @Mixin
     KafkaFlags kafka;
 
+    @Mixin
+    TopicFlags topicFlags;
+
+    @Mixin
+    RefusedFlags.Group refusedGroup;
+
     @Option(names = "--partitions", paramLabel = "N", description = "Partitions (default: the brokers' "
             + "num.partitions).")
     Integer partitions;
@@ -59,7 +67,8 @@ public final class TopicCreateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<String> topics = kafka.topics(List.of());
+        refusedGroup.refuse("the topics of --topic");
+        List<String> topics = topicFlags.topics(List.of());
         if (topics.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "name a topic: -t NAME (repeat -t, or "
                     + "separate names with commas, for more with the same settings)");

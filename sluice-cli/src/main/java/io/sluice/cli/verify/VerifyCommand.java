@@ -7,8 +7,10 @@ import io.sluice.audit.AuditReport;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
+import io.sluice.cli.cluster.GroupFlags;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.cluster.SourceTopics;
+import io.sluice.cli.cluster.TopicFlags;
 import io.sluice.cli.pipeline.MergeFile;
 import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.pipeline.Pipeline;
@@ -57,6 +59,12 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Mixin
     KafkaFlags kafka;
+
+    @Mixin
+    TopicFlags topicFlags;
+
+    @Mixin
+    GroupFlags groupFlags;
 
     @Option(names = "--storage", paramLabel = "URI", description = "The archive's root, as the archiver was given it: "
             + "a folder, s3://bucket/prefix/ (AWS credentials and region from the AWS default chain; other S3 "
@@ -124,7 +132,7 @@ public final class VerifyCommand implements Callable<Integer> {
         if (probed != 0) {
             return probed;
         }
-        List<String> topics = kafka.topics(null);
+        List<String> topics = topicFlags.topics(null);
         if (topics == null) {
             topics = pipeline != null ? SourceTopics.resolve(pipeline.source()) : List.of();
         }
@@ -151,8 +159,8 @@ public final class VerifyCommand implements Callable<Integer> {
         AuditConfig.Builder audit = pipeline != null ? PipelineParts.audit(pipeline, topic, backend)
                 : AuditConfig.builder().topic(topic).storage(backend);
         audit.kafkaProperties(client);
-        if (kafka.group(null) != null) {
-            audit.groupId(kafka.group(null));
+        if (groupFlags.group(null) != null) {
+            audit.groupId(groupFlags.group(null));
         }
         if (deadLetterTopic != null) {
             audit.deadLetterTopic(deadLetterTopic);

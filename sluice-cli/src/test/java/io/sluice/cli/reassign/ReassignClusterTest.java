@@ -206,9 +206,10 @@ class ReassignClusterTest {
         planToAddBroker4(future + "," + untimed, planFile);
 
         // killed with the moves under way (throttled), so the guards are seen while the replicas are copied: 2 MB at
-        // 64 KiB/s, well past the ~640 KiB a fresh throttle lets through first (see the cancel case)
+        // 128 KiB/s, past the ~1.3 MB a fresh throttle of that rate lets through first (see the cancel case), and
+        // short enough that the moves end within check's window below, so the resume does not wait for them too
         ChildProcess killed = child(planFile.getParent(), "reassign-guarded", ReassignmentRun.AFTER_START,
-                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "64KiB/s");
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "128KiB/s");
         assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
         String futureGuard = dynamic(new ConfigResource(ConfigResource.Type.TOPIC, future)).get("retention.bytes");
         String untimedGuard = dynamic(untimedResource).get("retention.bytes");
@@ -220,9 +221,10 @@ class ReassignClusterTest {
         }
         // the moves grow at the throttle's pace: check names no move as stalled (it read every move in progress as
         // one from its full replica list to itself, so nothing was seen to grow). A window past Kafka's quota window
-        // (11 s): once a fresh throttle's first burst is spent, a follower may fetch nothing for about that long. What
-        // else check says depends on whether the moves end within the window (the run's configs are then leftovers)
-        Cli.Result moving = Cli.run("reassign", "check", "--stall-window", "30s", "-b", kafka.bootstrapServers());
+        // (11 s): once a fresh throttle's first burst is spent, a follower may fetch nothing for about that long; check
+        // watches a throttled topic's moves for 15 s at least. What else check says depends on whether the moves end
+        // within the window (the run's configs are then leftovers)
+        Cli.Result moving = Cli.run("reassign", "check", "--stall-window", "15s", "-b", kafka.bootstrapServers());
         assertFalse(moving.out().contains("stalled move"), moving.out() + moving.err());
 
         Cli.Result resume = reassign(ExitStatus.OK, "resume", planFile + ".journal", "--poll", "200ms");
@@ -274,7 +276,9 @@ class ReassignClusterTest {
         List<Integer> before = replicas(topic).get(partition);
         ConfigResource broker2 = new ConfigResource(ConfigResource.Type.BROKER, "2");
         ConfigResource topicResource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        ConfigResource broker4 = new ConfigResource(ConfigResource.Type.BROKER, "4");
         set(broker2, Throttles.LEADER_RATE, "1000");
+        set(broker4, Throttles.FOLLOWER_RATE, "2000"); // read only while broker 4 answers
         set(topicResource, Throttles.FOLLOWER_REPLICAS, "0:4");
         // a run killed after setting its retention guard
         Path journalFile = TestDirs.newDir("reassign-leftovers").resolve("killed.journal");
@@ -299,9 +303,15 @@ class ReassignClusterTest {
                     found.out());
             assertTrue(found.out().contains("stalled move of " + partition + " to brokers [4]: brokers [4] are not in "
                     + "the cluster"), found.out());
+            // a check that left the down broker out said "clean" of the throttle on it
+            assertTrue(found.out().contains("broker 4 does not answer (down, or fenced): a throttle left on it cannot "
+                    + "be read; check again once it is back"), found.out());
+            assertTrue(found.err().contains("4 leftover(s); `--fix` removes them; 1 broker(s) not checked"),
+                    found.err());
 
-            reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window",
-                    "1s", "--fix");
+            Cli.Result fixed = reassign(ExitStatus.FAILURE, "check", "--journal", journalFile.toString(),
+                    "--stall-window", "1s", "--fix");
+            assertTrue(fixed.err().contains("fixed 4 leftover(s); 1 broker(s) not checked"), fixed.err());
             awaitTrue(() -> admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                     "the stalled move is cancelled");
             // Kafka gives a cancelled move's replicas back in the order of the move's list
@@ -309,13 +319,20 @@ class ReassignClusterTest {
                     "the partition keeps its replicas");
             assertNoThrottleOrOverride(topic);
             assertFalse(dynamic(broker2).containsKey(Throttles.LEADER_RATE));
-            Cli.Result clean = reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window",
-                    "1s");
-            assertTrue(clean.err().contains("clean"), clean.err());
+            Cli.Result unchecked = reassign(ExitStatus.FAILURE, "check", "--journal", journalFile.toString(),
+                    "--stall-window", "1s");
+            assertTrue(unchecked.err().contains("\n1 broker(s) not checked: check again once they answer"),
+                    unchecked.err());
         } finally {
             kafka.node(4).start();
             awaitTrue(() -> brokers().contains(4), "broker 4 is back");
         }
+        Cli.Result back = reassign(ExitStatus.FAILURE, "check", "--stall-window", "1s");
+        assertTrue(back.out().contains("throttle " + Throttles.FOLLOWER_RATE + "=2000 on broker 4"), back.out());
+        reassign(ExitStatus.OK, "check", "--stall-window", "1s", "--fix");
+        assertFalse(dynamic(broker4).containsKey(Throttles.FOLLOWER_RATE));
+        Cli.Result clean = reassign(ExitStatus.OK, "check", "--journal", journalFile.toString(), "--stall-window", "1s");
+        assertTrue(clean.err().contains("clean"), clean.err());
     }
 
     @Test

@@ -10,7 +10,8 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * Something a reassignment left on the cluster: a throttle no move uses, a temporary config a journal (a file, or
- * the cluster's journal topic) says was never restored, or a move that does not progress.
+ * the cluster's journal topic) says was never restored, or a move that does not progress; or a broker whose configs
+ * cannot be read, so that what it holds is not known.
  *
  * <p>Immutable.
  */
@@ -56,6 +57,19 @@ public sealed interface Leftover {
         @Override
         public String describe() {
             return "stalled move of " + partition + " to brokers " + adding + ": " + why;
+        }
+    }
+
+    /**
+     * A broker registered with the cluster that does not answer (down, or fenced): what is set on it cannot be read,
+     * nor removed, until it is back. {@code journaled} holds the run's temporary configs the journal topic names on it.
+     */
+    record SilentBroker(String broker, List<String> journaled) implements Leftover {
+        @Override
+        public String describe() {
+            return "broker " + broker + " does not answer (down, or fenced): a throttle left on it cannot be read"
+                    + (journaled.isEmpty() ? "" : " (the journal topic " + ClusterJournal.TOPIC + " names "
+                    + String.join(", ", journaled) + " on it)") + "; check again once it is back";
         }
     }
 

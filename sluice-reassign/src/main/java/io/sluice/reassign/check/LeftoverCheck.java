@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.common.Node;
@@ -64,7 +65,8 @@ public final class LeftoverCheck {
         List<Leftover> found = new ArrayList<>();
         Reassignments reassignments = new Reassignments(admin);
         Map<TopicPartition, PartitionReassignment> ongoing = reassignments.ongoing(Set.of());
-        Map<ConfigResource, Map<String, String>> values = new DynamicConfigs(admin).dynamicValues(resources());
+        Set<String> silent = new HashSet<>();
+        Map<ConfigResource, Map<String, String>> values = new DynamicConfigs(admin).dynamicValues(resources(silent));
         Set<String> throttledTopics = values.entrySet().stream()
                 .filter(e -> e.getKey().type() == ConfigResource.Type.TOPIC
                         && Throttles.TOPIC_KEYS.stream().anyMatch(k -> !e.getValue().getOrDefault(k, "").isEmpty()))
@@ -88,8 +90,15 @@ public final class LeftoverCheck {
             }
         }
 
+        Map<String, List<String>> journaledOnSilent = new HashMap<>();
+        silent.forEach(b -> journaledOnSilent.put(b, new ArrayList<>()));
         for (ClusterJournalRecord record : journalTopic.records()) {
             ConfigChange change = record.change();
+            if (change.type() == ConfigResource.Type.BROKER && silent.contains(change.name())) {
+                // its value cannot be read: neither restored nor changed since, as far as anyone here can tell
+                journaledOnSilent.get(change.name()).add(change.key() + "=" + change.value());
+                continue;
+            }
             boolean inPlace = change.value().equals(values.getOrDefault(change.resource(), Map.of()).get(change.key()));
             boolean needed = change.type() == ConfigResource.Type.BROKER ? !progressing.isEmpty()
                     : movingTopics.contains(change.name());
@@ -119,6 +128,7 @@ public final class LeftoverCheck {
                 found.add(new Leftover.Throttle(resource, key, value));
             }
         }));
+        journaledOnSilent.forEach((broker, named) -> found.add(new Leftover.SilentBroker(broker, named)));
         underWay = new UnderWay(Set.copyOf(progressing), List.copyOf(kept));
         return found;
     }
@@ -128,12 +138,23 @@ public final class LeftoverCheck {
         return underWay;
     }
 
-    /** Every broker, the cluster default and every topic. */
-    private List<ConfigResource> resources() {
+    /**
+     * Every broker that answers, the cluster default and every topic; the brokers registered with the cluster but
+     * fenced (down, or cut off from the controller) go to {@code silent}: their configs are read from themselves, and
+     * a check that left them out said "clean" of a throttle on a broker that was down.
+     */
+    private List<ConfigResource> resources(Set<String> silent) {
         List<ConfigResource> resources = new ArrayList<>();
-        Collection<Node> nodes = AdminCalls.get(admin.describeCluster().nodes(), "describe the cluster");
+        Collection<Node> nodes = AdminCalls.get(admin.describeCluster(new DescribeClusterOptions()
+                .includeFencedBrokers(true)).nodes(), "describe the cluster");
         resources.add(new ConfigResource(ConfigResource.Type.BROKER, ""));
-        nodes.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.BROKER, n.idString())));
+        for (Node n : nodes) {
+            if (n.isFenced()) {
+                silent.add(n.idString());
+            } else {
+                resources.add(new ConfigResource(ConfigResource.Type.BROKER, n.idString()));
+            }
+        }
         AdminCalls.get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics")
                 .forEach(t -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, t)));
         return resources;
@@ -158,6 +179,8 @@ public final class LeftoverCheck {
             } else if (leftover instanceof Leftover.StalledMove s) {
                 new Reassignments(admin).cancel(Set.of(s.partition()));
                 said.accept("cancelled the " + s.describe());
+            } else if (leftover instanceof Leftover.SilentBroker b) {
+                said.accept("not fixed: " + b.describe());
             }
         }
         for (Path path : journals) {
