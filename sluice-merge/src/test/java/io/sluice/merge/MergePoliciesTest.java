@@ -156,6 +156,36 @@ class MergePoliciesTest {
     }
 
     /**
+     * A compacted output takes only records with a key: one without stopped the merge at its first batch in Kafka's
+     * words ("One or more records have been rejected due to 20 record errors in total"), and every start after it the
+     * same. Now it is a dead letter with the reason, and the others are merged.
+     */
+    @Test
+    void aRecordWithoutAKeyForACompactedOutputIsADeadLetterAndTheMergeGoesOn() throws Exception {
+        MergeInputs inputs = empty("keyless", 1);
+        inputs.produce(0, 0, new long[] {T + 1, T + 3});
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(east.clientProperties(Listener.PLAINTEXT),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(inputs.topics().get(1), 0, T + 2, null,
+                    "{\"at\":1}".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        String output = Names.unique("compacted-out");
+        west.createTopic(new NewTopic(output, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")));
+        String dead = Names.unique("keyless-dead");
+        MergeConfig config = inputs.merge(Names.unique("m"), west, output).deadLetterTopic(dead).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        assertEquals(List.of("west:0:0", "west:0:1"), read(output).stream().map(r -> header(r, MergeHeaders.SOURCE))
+                .toList());
+        List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
+        assertEquals(List.of("east:0:0"), letters.stream().map(r -> header(r, MergeHeaders.SOURCE)).toList());
+        assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("it has no key, and the output topic is "
+                + "compacted"), header(letters.get(0), MergeHeaders.REASON));
+        assertTrue(MergeAudit.run(config).ok());
+    }
+
+    /**
      * The progress of a deleted output topic stays in the group under the topic's name, but Kafka 4 reads committed
      * offsets by topic ID: the merge's claim finds none for the new topic and merges everything again, which is what
      * the new, empty topic needs. (Were it read by name, the state's {@code out=} topic ID refuses it: StateCodecTest.)

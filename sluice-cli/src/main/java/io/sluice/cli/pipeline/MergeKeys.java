@@ -107,8 +107,10 @@ public final class MergeKeys {
                     + "target when missing.");
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.optional("merge.dead-letter-topic",
             Types.STRING,
-            "Where records without a usable event time go, with the reason in the header `sluice.merge.reason`; "
-                    + "created in the target when missing. Without it, such a record stops the merge.");
+            "Where records without a usable event time go, and those the output topic would refuse (without their "
+                    + "value: a timestamp outside what it takes, no key for a compacted output, too large), with the "
+                    + "reason in the header `sluice.merge.reason`; created in the target when missing. Without it, "
+                    + "such a record stops the merge.");
     public static final ConfigKey<MergeDelivery> DELIVERY = ConfigKey.withDefault("merge.delivery",
             Types.choice(MergeDelivery.class), Types.name(DEFAULTS.delivery()),
             "`exactly-once`: each output partition's records and the positions they came from commit in one "

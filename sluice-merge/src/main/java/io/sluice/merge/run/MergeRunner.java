@@ -92,7 +92,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         this.codec = layout.outputTopicId() == null ? config.stateCodec()
                 : config.stateCodec().forOutput(layout.outputTopicId());
         this.counts = counts;
-        this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), compressed);
+        this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), layout.maxPastMillis(),
+                layout.compacted(), compressed);
         for (int w = 0; w < Math.min(config.workers(), layout.partitions()); w++) {
             workers.add(new MergeWorker(onFailure));
         }

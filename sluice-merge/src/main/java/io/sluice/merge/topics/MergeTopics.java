@@ -41,10 +41,11 @@ public final class MergeTopics {
 
     /**
      * The partitions of the output, and of the side topics (0 when not configured), and what the output topic accepts:
-     * the largest record batch, and how far in the future a timestamp may be; the output topic's ID.
+     * the largest record batch, how far in the future and in the past a timestamp may be, and whether it is compacted
+     * (records without a key refused); the output topic's ID.
      */
     public record Layout(int partitions, int latePartitions, int deadPartitions, long maxMessageBytes,
-            long maxFutureMillis, String outputTopicId) {
+            long maxFutureMillis, long maxPastMillis, boolean compacted, String outputTopicId) {
     }
 
     /**
@@ -98,6 +99,8 @@ public final class MergeTopics {
             return new Layout(partitions, late, dead,
                     longValue(outputConfig, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE),
                     longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
+                    longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Long.MAX_VALUE),
+                    compacted(outputConfig),
                     describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null));
         } finally {
             closeNow(target);
@@ -260,6 +263,11 @@ public final class MergeTopics {
                 Thread.sleep(100);
             }
         }
+    }
+
+    private static boolean compacted(Config config) {
+        var entry = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        return entry != null && entry.value() != null && entry.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT);
     }
 
     private static long longValue(Config config, String key, long otherwise) {

@@ -6,22 +6,34 @@ import org.apache.kafka.common.header.Header;
 /**
  * What the output topic refuses, checked before a record joins a transaction: a record the broker refuses fails the
  * whole transaction, and the restart would meet the same record again and again. So a record whose timestamp is
- * further in the future than the topic accepts ({@code message.timestamp.after.max.ms}, an hour by default in Kafka
- * 4), or that is larger than {@code max.message.bytes} even before compression can shrink it (only known when the
- * output is written uncompressed), is set aside as a dead letter (without its value) or stops the merge, in words.
+ * further in the future or the past than the topic accepts ({@code message.timestamp.after.max.ms}, an hour by default
+ * in Kafka 4, and {@code before.max.ms}), a record without a key for a compacted topic, or one larger than
+ * {@code max.message.bytes} even before compression can shrink it (only known when the output is written
+ * uncompressed), is set aside as a dead letter (without its value) or stops the merge, in words. (A compacted output
+ * took the merge down on its first record without a key, in Kafka's words: "One or more records have been rejected
+ * due to 20 record errors in total", and every restart the same.)
  *
  * <p>Threading: immutable; the current time is the caller's.
  */
-public record OutputLimits(long maxMessageBytes, long maxFutureMillis, boolean compressed) {
+public record OutputLimits(long maxMessageBytes, long maxFutureMillis, long maxPastMillis, boolean compacted,
+        boolean compressed) {
 
     /** A record batch's and a record's own framing, beyond the bytes of key, value and headers. */
     private static final int FRAMING = 128;
 
     /** Why the output would refuse {@code record} (with {@code extraHeaderBytes} more), or null. */
     public String refusal(ConsumerRecord<byte[], byte[]> record, int extraHeaderBytes, long now) {
+        if (compacted && record.key() == null) {
+            return "it has no key, and the output topic is compacted (cleanup.policy compact), which takes only "
+                    + "records with one";
+        }
         if (maxFutureMillis < Long.MAX_VALUE && record.timestamp() > now + maxFutureMillis) {
             return "its timestamp " + record.timestamp() + " is " + (record.timestamp() - now) + " ms in the future, "
                     + "more than the output topic accepts (message.timestamp.after.max.ms " + maxFutureMillis + ")";
+        }
+        if (maxPastMillis < Long.MAX_VALUE && record.timestamp() < now - maxPastMillis) {
+            return "its timestamp " + record.timestamp() + " is " + (now - record.timestamp()) + " ms in the past, "
+                    + "more than the output topic accepts (message.timestamp.before.max.ms " + maxPastMillis + ")";
         }
         if (!compressed) {
             long size = FRAMING + extraHeaderBytes + Math.max(0, record.serializedKeySize())
