@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -141,6 +142,9 @@ public final class TargetTopics {
         int has;
         if (existing != null) {
             has = existing.partitions();
+            // a topic made by hand with cleanup.policy compact took no copy of a source record without a key, and the
+            // mirror stopped on it at every start, before the first topic sync's round would have followed the source
+            followConfigs(sourceTopic, name, configs, existing.configs(), "differ");
         } else {
             Map<String, String> withConfigs = new HashMap<>(TopicConfigRule.forTarget(configs));
             withConfigs.putAll(KEEP_TIMESTAMPS);
@@ -157,6 +161,26 @@ public final class TargetTopics {
             warnOfExtraPartitions(name, has, sourceTopic, partitions);
         }
         grew(sourceTopic, has);
+    }
+
+    /**
+     * Makes the copied configs of target topic {@code name} ({@code to}) those of its source {@code topic}
+     * ({@code from}): the ones that differ set, the ones the source does not set deleted (so that the target's default
+     * applies again), and says so in the log, the source's configs having {@code how} ("changed", "differ").
+     */
+    void followConfigs(String topic, String name, Map<String, String> from, Map<String, String> to, String how) {
+        Map<String, String> wanted = TopicConfigRule.forTarget(from);
+        Map<String, String> set = new TreeMap<>(wanted);
+        set.entrySet().removeIf(e -> e.getValue().equals(to.get(e.getKey())));
+        List<String> delete = to.keySet().stream().filter(k -> !wanted.containsKey(k)).sorted().toList();
+        if (!set.isEmpty() || !delete.isEmpty()) {
+            target.alter(name, set, delete);
+            // "now has {} and the default [retention.ms]" for a removed config alone (a new user's run)
+            String now = set.isEmpty() ? "" : set.toString();
+            String defaults = delete.isEmpty() ? "" : "the default of " + String.join(", ", delete);
+            LOG.info("the configs of the source topic {} {}: the target topic {} now has {}", topic, how, name,
+                    now.isEmpty() ? defaults : defaults.isEmpty() ? now : now + " and " + defaults);
+        }
     }
 
     /** What says when target partitions hold records that mirror {@code mirror} did not copy. */

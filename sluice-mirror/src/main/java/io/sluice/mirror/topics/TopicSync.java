@@ -3,10 +3,8 @@ package io.sluice.mirror.topics;
 import io.sluice.mirror.copy.TopicNaming;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -119,18 +117,7 @@ public final class TopicSync implements AutoCloseable {
         } else if (from.partitions() < to.partitions()) {
             topics.warnOfExtraPartitions(name, to.partitions(), topic, from.partitions());
         }
-        Map<String, String> wanted = TopicConfigRule.forTarget(from.configs());
-        Map<String, String> set = new TreeMap<>(wanted);
-        set.entrySet().removeIf(e -> e.getValue().equals(to.configs().get(e.getKey())));
-        List<String> delete = to.configs().keySet().stream().filter(k -> !wanted.containsKey(k)).toList();
-        if (!set.isEmpty() || !delete.isEmpty()) {
-            target.alter(name, set, delete);
-            // "now has {} and the default [retention.ms]" for a removed config alone (a new user's run)
-            String now = set.isEmpty() ? "" : set.toString();
-            String defaults = delete.isEmpty() ? "" : "the default of " + String.join(", ", delete);
-            LOG.info("the configs of the source topic {} changed: the target topic {} now has {}", topic, name,
-                    now.isEmpty() ? defaults : defaults.isEmpty() ? now : now + " and " + defaults);
-        }
+        topics.followConfigs(topic, name, from.configs(), to.configs(), "changed");
     }
 
     private void failed(String what, RuntimeException e) {
