@@ -56,10 +56,18 @@ public final class SourceGroupCommit implements CommitPoint {
 
     @Override
     public void commitNow(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
-        group.commitSync(offsets, timeout);
+        try {
+            group.commitSync(offsets, timeout);
+        } catch (RuntimeException e) {
+            // the consumer may have tried more than once within this call, the first try's outcome unknown
+            throw refusedForCertain(e) ? new RefusedAfterUnknownTry(e) : e;
+        }
     }
 
-    /** These say the coordinator refused the commit: this member is not of the current generation, or not yet. */
+    /**
+     * These say the coordinator refused the commit: this member is not of the current generation, or not yet. Certain
+     * of an asynchronous commit, which is sent once; a synchronous one's refusal is not ({@link RefusedAfterUnknownTry}).
+     */
     @Override
     public boolean refusedForCertain(Exception error) {
         return error instanceof CommitFailedException || error instanceof RebalanceInProgressException

@@ -1,6 +1,9 @@
 package io.sluice.core.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.internal.consumer.SourceGroupView;
 import java.time.Duration;
@@ -96,5 +99,24 @@ class SourceGroupCommitTest {
         assertEquals(List.of(1L, 2L), heard);
         assertEquals(2, group.sent().size(), "the settling commit is empty");
         assertEquals(new OffsetAndMetadata(2), group.committedNow().get(P0));
+    }
+
+    /**
+     * Kafka's {@code commitSync} sends a commit again after a lost answer: the coordinator's refusal of the later try
+     * says nothing of the first, which may have landed. Read as certain, an archive gave up the files of a commit the
+     * group may hold (a review), and the next owner's recovery found them gone.
+     */
+    @Test
+    void aSynchronousCommitsRefusalIsNeverCertain() {
+        InMemorySourceGroup group = new InMemorySourceGroup("g");
+        CommitPoint commits = new SourceGroupCommit(group);
+        group.failSyncCommitsWith(new CommitFailedException());
+        RuntimeException refused = assertThrows(RuntimeException.class,
+                () -> commits.commitNow(Map.of(P0, new OffsetAndMetadata(3)), TIMEOUT));
+        assertFalse(commits.refusedForCertain(refused), refused.toString());
+        assertTrue(refused.getMessage().startsWith("the group rebalanced while the commit was under way"),
+                refused.getMessage());
+        group.failSyncCommitsWith(new TimeoutException("no answer"));
+        assertThrows(TimeoutException.class, () -> commits.commitNow(Map.of(P0, new OffsetAndMetadata(3)), TIMEOUT));
     }
 }

@@ -4,6 +4,7 @@ import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.commit.CommitPoint;
+import io.sluice.core.commit.RefusedAfterUnknownTry;
 import io.sluice.core.commit.SourceGroup;
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.producer.ProducerSettings;
@@ -157,6 +158,7 @@ public final class DeadLettersInCommit implements CommitPoint {
     @Override
     public void commitNow(Map<TopicPartition, OffsetAndMetadata> commit, Duration timeout) {
         long deadline = System.nanoTime() + retryFor.toNanos();
+        boolean unknown = false; // whether a try of this commit may have landed: a later refusal is then not certain
         while (true) {
             try {
                 if (!transact(commit, timeout)) {
@@ -165,8 +167,9 @@ public final class DeadLettersInCommit implements CommitPoint {
                 return;
             } catch (RuntimeException e) {
                 if (!brokersAway(e) || System.nanoTime() - deadline > 0 || pending.size() == 0 && inDoubt == null) {
-                    throw e;
+                    throw unknown && refusedForCertain(e) ? new RefusedAfterUnknownTry(e) : e;
                 }
+                unknown = true;
                 LOG.info("the commit of {} with its dead letters waits for the brokers ({}); it tries again for up to"
                         + " {} s in all", commit.keySet(), e.getMessage() == null ? "no detail given" : e.getMessage(),
                         retryFor.toSeconds());
