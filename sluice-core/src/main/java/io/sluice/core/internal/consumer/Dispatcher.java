@@ -3,12 +3,15 @@ package io.sluice.core.internal.consumer;
 import io.sluice.core.internal.budget.MemoryBudget;
 import io.sluice.core.internal.lane.LaneRouter;
 import io.sluice.core.internal.lane.RecordSize;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Hands a poll's records to their lanes, charging each to the ledger and the budget; each lane gets its records of a
@@ -110,13 +113,24 @@ final class Dispatcher {
         }
     }
 
-    /** The consumer's position covers markers and aborted records the application never sees. */
+    /**
+     * The consumer's position covers markers and aborted records the application never sees. Asked without waiting: a
+     * position being validated after a leader change is not known until the new leader answers, and asked with the
+     * default wait the loop stood still up to a minute (every other partition with it), then failed the engine, or
+     * took a stop's wakeup for a failure (a review). Such a partition's position is taken at a later turn.
+     */
     void advancePositions() {
         for (PartitionState p : partitions.all()) {
             // a partition stopped at a gap has no position worth asking: the consumer would check the old one against a
             // log that no longer has it (a topic created again), and block, then throw
             if (p.isOpen() && !p.pauses.contains(PauseReason.GAP)) {
-                p.ledger.positionAt(consumer.position(p.partition));
+                try {
+                    p.ledger.positionAt(consumer.position(p.partition, Duration.ZERO));
+                } catch (TimeoutException unknownNow) {
+                    // being validated or reset: nothing to go by at this turn
+                } catch (WakeupException woken) {
+                    return; // the loop's poll would have taken it: the loop looks at why it was woken
+                }
             }
         }
     }
