@@ -67,7 +67,8 @@ public final class PipelineParts {
         SinkConfig sink = pipeline.sink();
         return new ArchiveSink(backend(pipeline), sink.layout(), sink.files().config().fileFormat(), sink.rolling(),
                 sink.delivery() == Delivery.EXACTLY_ONCE, openFilesHeap(pipeline.processing()),
-                pipeline.processing().compressingThreads());
+                pipeline.processing().compressingThreads(), ArchiveSink.DEFAULT_FOLD_MANIFESTS_AFTER,
+                pipeline.source().group());
     }
 
     /** What {@code sluice lag} looks at for the pipeline: its group on its topics, with its client settings. */

@@ -54,6 +54,7 @@ public final class ArchiveSink implements Sink {
     private final StorageCalls storageCalls = new StorageCalls(StorageCalls.DEFAULT_THREADS);
     private final Compressors compressors;
     private final int foldManifestsAfter;
+    private final ArchiveOwner owner;
     /** Rolls by cause, files sealed and published. */
     private final ArchiveCounters counters = new ArchiveCounters();
 
@@ -107,6 +108,19 @@ public final class ArchiveSink implements Sink {
      */
     public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
             boolean exactlyOnce, long maxBufferedBytes, int compressingThreads, int foldManifestsAfter) {
+        this(backend, layout, format, rolling, exactlyOnce, maxBufferedBytes, compressingThreads, foldManifestsAfter,
+                null);
+    }
+
+    /**
+     * @param maxBufferedBytes   as above
+     * @param compressingThreads as above
+     * @param foldManifestsAfter as above
+     * @param group              the consumer group whose archive this is: a topic another group archives into the same
+     *                           location is refused at its first partition ({@link ArchiveOwner}); null claims nothing
+     */
+    public ArchiveSink(StorageBackend backend, Layout layout, FileFormat format, RollingPolicy rolling,
+            boolean exactlyOnce, long maxBufferedBytes, int compressingThreads, int foldManifestsAfter, String group) {
         if (compressingThreads < 0) {
             throw new IllegalArgumentException("compressing threads must be 0 (compress on the lanes) or more, not "
                     + compressingThreads);
@@ -124,6 +138,7 @@ public final class ArchiveSink implements Sink {
                     + foldManifestsAfter);
         }
         this.foldManifestsAfter = foldManifestsAfter;
+        this.owner = new ArchiveOwner(backend, group);
         this.compressors = compressingThreads == 0 ? Compressors.INLINE : Compressors.offloaded(compressingThreads);
     }
 
@@ -143,6 +158,7 @@ public final class ArchiveSink implements Sink {
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
+        owner.claim(partition.topic(), topicId.toString()); // before its recovery removes any staged file
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolls,
                 exactlyOnce, counters, pressure, storageCalls, compressors, foldManifestsAfter);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
