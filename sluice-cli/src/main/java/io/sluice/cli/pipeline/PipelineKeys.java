@@ -158,7 +158,10 @@ public final class PipelineKeys {
                     + "`{partition}`, `{ts:<pattern>}` (the record's time in `time-zone`, as a java.time pattern), "
                     + "`{value.<field>}` (a field of the value: a string, enum, number or boolean; dots reach into "
                     + "nested objects or records). With Avro values, each field is checked against `schema` when the "
-                    + "pipeline is validated.");
+                    + "pipeline is validated. A value becomes a folder name percent-encoded (all but letters, digits, "
+                    + "`.`, `_` and `-`; `..` and `_sluice`, the archive's own folder, too); a folder name longer than "
+                    + "a file system takes (255 bytes, locally and on HDFS) fails its record, and `on-failure` "
+                    + "applies.");
     public static final ConfigKey<String> TIME_FIELD = ConfigKey.optional("sink.time-field", Types.STRING,
             "A field of the value that holds the record's time, used by `{ts:...}` instead of the Kafka timestamp: "
                     + "epoch milliseconds or ISO-8601 text with an offset; with Avro values also a `long` with the "

@@ -254,6 +254,12 @@ public final class HdfsBackend implements StorageBackend {
         return paths;
     }
 
+    /** A file system's: 255 bytes a name (HDFS: {@code dfs.namenode.fs-limits.max-component-length}'s default). */
+    @Override
+    public int maxNameBytes() {
+        return StagedName.MAX_NAME_BYTES;
+    }
+
     @Override
     public String describe() {
         String where = root.toString();

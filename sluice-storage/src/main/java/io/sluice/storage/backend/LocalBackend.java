@@ -153,6 +153,12 @@ public final class LocalBackend implements StorageBackend {
         }
     }
 
+    /** A file system's: 255 bytes a name (HDFS: {@code dfs.namenode.fs-limits.max-component-length}'s default). */
+    @Override
+    public int maxNameBytes() {
+        return StagedName.MAX_NAME_BYTES;
+    }
+
     @Override
     public String describe() {
         return root.toUri().toString();

@@ -57,6 +57,14 @@ public interface StorageBackend extends AutoCloseable {
     /** Visible files under {@code prefix}, recursively, as relative paths. */
     List<String> list(String prefix) throws IOException;
 
+    /**
+     * The longest name one folder or file may have here, in UTF-8 bytes: file systems take 255 (a longer one failed a
+     * run with "File name too long" at every start); an object store limits only a key as a whole.
+     */
+    default int maxNameBytes() {
+        return Integer.MAX_VALUE;
+    }
+
     /** A description for messages, e.g. {@code file:/data/archive}. */
     String describe();
 

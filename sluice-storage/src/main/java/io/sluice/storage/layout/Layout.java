@@ -64,6 +64,10 @@ public final class Layout {
                     + "directory, and file names are Sluice's");
         }
         checkFolders(template);
+        if (template.startsWith(OWN_FOLDER + "/")) {
+            throw new IllegalArgumentException("the path template '" + template + "' begins with " + OWN_FOLDER
+                    + "/, the archive's own folder (its staged files and manifests): begin it with another name");
+        }
         this.defaultBucket = defaultBucket == null ? null : encode(defaultBucket);
         this.timeFieldName = timeField;
         List<Part> parsed = new ArrayList<>();
@@ -224,10 +228,20 @@ public final class Layout {
         return defaultBucket;
     }
 
-    /** Percent-encodes everything but {@code [A-Za-z0-9._-]}; "." and ".." are encoded too. */
+    /** The archive's own folder at the location's root: a value never names a folder so. */
+    private static final String OWN_FOLDER = "_sluice";
+
+    /**
+     * Percent-encodes everything but {@code [A-Za-z0-9._-]}; "." and ".." are encoded too, and so is
+     * {@value #OWN_FOLDER} (a record whose value was {@code _sluice} under the template {@code {value.country}/} was
+     * filed among the archive's manifests, which verify then called unsound: a new user's run).
+     */
     static String encode(String value) {
         if (value.equals(".") || value.equals("..")) {
             return value.replace(".", "%2E");
+        }
+        if (value.equals(OWN_FOLDER)) {
+            return "%5F" + OWN_FOLDER.substring(1);
         }
         if (safe(value)) {
             return value; // the usual case, and a layout renders this for every record

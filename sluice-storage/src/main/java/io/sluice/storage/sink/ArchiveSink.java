@@ -158,11 +158,28 @@ public final class ArchiveSink implements Sink {
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
+        refuseLongNames(partition);
         owner.claim(partition.topic(), topicId.toString()); // before its recovery removes any staged file
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolls,
                 exactlyOnce, counters, pressure, storageCalls, compressors, foldManifestsAfter);
         archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         partitions.put(partition, archive);
+    }
+
+    /**
+     * A topic whose file names the store cannot take ({@code <topic>+<partition>+<offset><extension>}, up to 19 digits
+     * of offset): said before anything is written, where the run failed at its first roll with "File name too long",
+     * and every start the same (a new user's run: a topic of 95 characters was still fine; Kafka takes 249).
+     */
+    private void refuseLongNames(TopicPartition partition) {
+        String longest = partition.topic() + "+" + partition.partition() + "+" + Long.MAX_VALUE + format.extension();
+        int bytes = longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > backend.maxNameBytes()) {
+            throw new IllegalStateException("the files of topic " + partition.topic() + " (a name of "
+                    + partition.topic().length() + " characters) would have names of up to " + bytes + " bytes, and "
+                    + backend.describe() + " takes at most " + backend.maxNameBytes() + " in one name: archive it to "
+                    + "an object store (s3://), or mirror it to a topic of a shorter name and archive that");
+        }
     }
 
     @Override

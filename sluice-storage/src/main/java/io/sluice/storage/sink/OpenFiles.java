@@ -174,11 +174,31 @@ final class OpenFiles {
         }
     }
 
+    /**
+     * A folder name the store cannot take (a value of 300 characters in the template): the record's, refused as such,
+     * where the run failed at its next checkpoint with "File name too long", every start the same, whatever
+     * {@code on-failure} said (a new user's run).
+     */
+    private void refuseLongFolderNames(String directory) throws RecordRejectedException {
+        if (directory.length() <= backend.maxNameBytes()) {
+            return; // values are encoded to ASCII: only the template's own text could make a name longer in bytes
+        }
+        for (String name : directory.split("/")) {
+            int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > backend.maxNameBytes()) {
+                throw new RecordRejectedException("the folder name the path template makes of this record ('"
+                        + name.substring(0, 40) + "…') is " + bytes + " bytes, and " + backend.describe() + " takes at "
+                        + "most " + backend.maxNameBytes() + " in one name");
+            }
+        }
+    }
+
     void write(ConsumerRecord<byte[], byte[]> record) throws RecordRejectedException, StorageFailure {
         ValueFields value = decode && record.value() != null ? values.read(record.value()) : null;
         String directory = layout.directory(record, value);
         OpenFile file = open.get(directory);
         if (file == null) {
+            refuseLongFolderNames(directory);
             warnIfFarAhead(record, value, directory);
             int size = PackedRecords.rawSize(record);
             long heldThen = held.rawBytesFor(directory) + size;

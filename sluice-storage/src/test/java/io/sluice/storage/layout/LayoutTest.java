@@ -61,6 +61,9 @@ class LayoutTest {
         assertEquals("..%2F..%2Fetc/", directory(layout, 0, "{\"category\":\"../../etc\"}"));
         assertEquals("%2E%2E/", directory(layout, 0, "{\"category\":\"..\"}"));
         assertEquals("caf%C3%A9%20bar/", directory(layout, 0, "{\"category\":\"café bar\"}"));
+        // the archive's own folder: a record filed there sat among the manifests, and verify called them unsound
+        assertEquals("%5Fsluice/", directory(layout, 0, "{\"category\":\"_sluice\"}"));
+        assertEquals("_sluice2/", directory(layout, 0, "{\"category\":\"_sluice2\"}"));
     }
 
     @Test
@@ -71,6 +74,8 @@ class LayoutTest {
                 .getMessage().contains("unknown placeholder {topc}"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("{ts:qqqqqq}/", null, ZoneOffset.UTC,
                 null)).getMessage().contains("bad time pattern"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("_sluice/{topic}/", null,
+                ZoneOffset.UTC, null)).getMessage().contains("begins with _sluice/, the archive's own folder"));
     }
 
     private static String directory(Layout layout, long timestamp, String value) throws Exception {

@@ -318,6 +318,40 @@ class PartitionArchiveTest {
     }
 
     /** Records at {@code from} on, one per category, each with {@code padding} bytes of text beside it. */
+    /**
+     * A folder name longer than a file system takes (a value of 300 characters): the record's own rejection, where the
+     * partition's next checkpoint failed with "File name too long", every start the same, whatever on-failure said.
+     */
+    @Test
+    void aFolderNameTooLongForTheFileSystemRejectsItsRecordAlone() throws Exception {
+        PartitionArchive archive = opened(10);
+        writeCategories(archive, 0, 0, "click");
+        RecordRejectedException rejected = assertThrows(RecordRejectedException.class,
+                () -> writeCategories(archive, 1, 0, "c".repeat(300)));
+        assertTrue(rejected.getMessage().startsWith("the folder name the path template makes of this record ('category="
+                + "c".repeat(31) + "…') is 309 bytes, and " + backend.describe() + " takes at most 255 in one name"),
+                rejected.getMessage());
+        writeCategories(archive, 2, 0, "view");
+        archive.committed(archive.checkpoint(true));
+        assertEquals(2, LocalArchiveFiles.files(root).size(), "click and view: " + LocalArchiveFiles.files(root));
+    }
+
+    /**
+     * A path whose folders each fit in a name, but not all of them with the staged file's UUID in one: staged under
+     * its hash, where the whole path in the staged name failed the run with "File name too long" (a new user's run).
+     */
+    @Test
+    void aPathTooLongForOneStagedNameIsStagedUnderItsHashAndPublishedWhereItBelongs() throws Exception {
+        PartitionArchive archive = opened(3);
+        String category = "c".repeat(220);
+        writeCategories(archive, 0, 0, category, category, category);
+        SinkCheckpoint checkpoint = archive.checkpoint(true);
+        archive.committed(checkpoint);
+        archive.close(false);
+        assertEquals(List.of(root.resolve("t/category=" + category + "/t+0+0.jsonl.zst")), LocalArchiveFiles.files(root));
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 3L));
+    }
+
     private static void writeCategories(PartitionArchive archive, long from, int padding, String... categories)
             throws Exception {
         String pad = "x".repeat(padding);
