@@ -14,6 +14,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -48,11 +50,28 @@ public final class JsonLinesFormat implements FileFormat {
     private final Codec codec;
     private final boolean keys;
     private final boolean headers;
+    /**
+     * JSON values whose own members are not named as the coordinates: a line would hold such a name twice (a value
+     * replayed from a JSON Lines archive has them all), which jq reads as the value's and DuckDB refuses to read, while
+     * verify took the first (a new user's run).
+     */
+    private final ValueEncoding values;
 
     public JsonLinesFormat(Codec codec, boolean keys, boolean headers) {
         this.codec = codec;
         this.keys = keys;
         this.headers = headers;
+        Set<String> coordinates = new HashSet<>(Set.of("kafka_topic", "kafka_partition", "kafka_offset",
+                "kafka_timestamp"));
+        if (keys) {
+            coordinates.add("kafka_key");
+        }
+        if (headers) {
+            coordinates.add("kafka_headers");
+        }
+        this.values = JsonEncoding.reserving(coordinates, "a name each line of a JSON Lines file gives the record's "
+                + "own coordinate: the line would hold it twice (DuckDB refuses such a file, jq reads the value's). "
+                + "Rename it in the values, or archive them as parquet or raw");
     }
 
     /** The codec the files are compressed with. */
@@ -67,7 +86,7 @@ public final class JsonLinesFormat implements FileFormat {
 
     @Override
     public ValueEncoding valueEncoding() {
-        return JsonEncoding.INSTANCE;
+        return values;
     }
 
     @Override

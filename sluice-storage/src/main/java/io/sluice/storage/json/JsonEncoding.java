@@ -5,6 +5,7 @@ import io.sluice.storage.value.FieldPath;
 import io.sluice.storage.value.ValueEncoding;
 import io.sluice.storage.value.ValueReader;
 import java.util.List;
+import java.util.Set;
 
 /**
  * JSON values: each is scanned once ({@link JsonScan}), which checks that it is JSON and picks out the layout's
@@ -14,9 +15,24 @@ import java.util.List;
  */
 public final class JsonEncoding implements ValueEncoding {
 
-    public static final JsonEncoding INSTANCE = new JsonEncoding();
+    public static final JsonEncoding INSTANCE = new JsonEncoding(null, null);
 
-    private JsonEncoding() {
+    /** Names a value's own members must not have, or null. */
+    private final Set<String> reserved;
+    /** What those names are for, in words: the end of the rejection's sentence. */
+    private final String reservedFor;
+
+    private JsonEncoding(Set<String> reserved, String reservedFor) {
+        this.reserved = reserved;
+        this.reservedFor = reservedFor;
+    }
+
+    /**
+     * JSON values whose own members must not have any of {@code names}: a value that has one is rejected, its reason
+     * ending with {@code usedFor} (what the names are for, and what to do).
+     */
+    public static JsonEncoding reserving(Set<String> names, String usedFor) {
+        return new JsonEncoding(Set.copyOf(names), usedFor);
     }
 
     @Override
@@ -29,11 +45,17 @@ public final class JsonEncoding implements ValueEncoding {
     public ValueReader reader(List<FieldPath> paths, boolean whole) {
         List<String[]> names = names(paths);
         return value -> {
+            JsonScan scan;
             try {
-                return JsonScan.scan(value, names);
+                scan = reserved == null ? JsonScan.scan(value, names) : JsonScan.scan(value, names, reserved);
             } catch (MalformedJsonException e) {
                 throw notJson(e);
             }
+            if (scan.reservedName() != null) {
+                throw new RecordRejectedException("the value has a member named '" + scan.reservedName() + "', "
+                        + reservedFor);
+            }
+            return scan;
         };
     }
 

@@ -10,6 +10,7 @@ import io.sluice.storage.value.ValueTimes;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One pass over a record's JSON value: checks that it is well-formed JSON and picks out the fields the layout needs
@@ -27,11 +28,14 @@ public final class JsonScan implements ValueFields {
     private final boolean object;
     private final boolean multiline;
     private final String[] fields;
+    /** The first of the object's own names that the caller reserved, or null. */
+    private final String reservedName;
 
-    private JsonScan(boolean object, boolean multiline, String[] fields) {
+    private JsonScan(boolean object, boolean multiline, String[] fields, String reservedName) {
         this.object = object;
         this.multiline = multiline;
         this.fields = fields;
+        this.reservedName = reservedName;
     }
 
     /**
@@ -40,7 +44,16 @@ public final class JsonScan implements ValueFields {
      * @throws MalformedJsonException saying where the value stops being JSON
      */
     public static JsonScan scan(byte[] value, List<String[]> paths) throws MalformedJsonException {
-        return scan(value, paths, false);
+        return scan(value, paths, false, null);
+    }
+
+    /**
+     * As {@link #scan(byte[], List)}, and notes the first name of the object's own members (not of objects within) that
+     * is one of {@code reserved} ({@link #reservedName}).
+     */
+    public static JsonScan scan(byte[] value, List<String[]> paths, Set<String> reserved)
+            throws MalformedJsonException {
+        return scan(value, paths, false, reserved);
     }
 
     /**
@@ -51,10 +64,10 @@ public final class JsonScan implements ValueFields {
      * @throws MalformedJsonException saying where the value stops being JSON, when it does before the fields end
      */
     public static JsonScan fields(byte[] value, List<String[]> paths) throws MalformedJsonException {
-        return scan(value, paths, true);
+        return scan(value, paths, true, null);
     }
 
-    private static JsonScan scan(byte[] value, List<String[]> paths, boolean untilFound)
+    private static JsonScan scan(byte[] value, List<String[]> paths, boolean untilFound, Set<String> reserved)
             throws MalformedJsonException {
         if (paths.size() > MAX_PATHS) {
             throw new IllegalArgumentException("at most " + MAX_PATHS + " paths, not " + paths.size());
@@ -67,14 +80,15 @@ public final class JsonScan implements ValueFields {
             }
             boolean object = first == JsonToken.START_OBJECT;
             int[] left = untilFound ? new int[] {paths.size()} : null;
+            String[] clash = reserved == null ? null : new String[1];
             if (object && (left == null || left[0] > 0)) {
                 long all = paths.size() == MAX_PATHS ? -1L : (1L << paths.size()) - 1;
-                scanObject(parser, 0, all, paths, found, left);
+                scanObject(parser, 0, all, paths, found, left, reserved, clash);
             } else if (first.isStructStart() && !untilFound) {
                 parser.skipChildren();
             }
             if (untilFound) {
-                return new JsonScan(object, false, found);
+                return new JsonScan(object, false, found, null);
             }
             // the parser counts line breaks outside strings (inside, JSON forbids them): no second pass over the bytes
             boolean multiline = parser.currentLocation().getLineNr() > 1;
@@ -82,12 +96,17 @@ public final class JsonScan implements ValueFields {
                 throw new MalformedJsonException("unexpected content after the JSON document at "
                         + JsonErrors.location(parser));
             }
-            return new JsonScan(object, multiline, found);
+            return new JsonScan(object, multiline, found, clash == null ? null : clash[0]);
         } catch (JsonParseException e) {
             throw new MalformedJsonException(JsonErrors.describe(e), e);
         } catch (IOException e) {
             throw new MalformedJsonException(e.getMessage(), e);
         }
+    }
+
+    /** The first of the object's own names that the caller reserved, or null (always null unless asked). */
+    public String reservedName() {
+        return reservedName;
     }
 
     /**
@@ -101,12 +120,15 @@ public final class JsonScan implements ValueFields {
      * @return the paths found (with a value other than JSON null) in this object or below
      */
     private static long scanObject(JsonParser parser, int depth, long candidates, List<String[]> paths,
-            String[] found, int[] left) throws IOException {
+            String[] found, int[] left, Set<String> reserved, String[] clash) throws IOException {
         long foundHere = 0;
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_OBJECT) {
             if (token == null) {
                 throw new JsonParseException(parser, "unexpected end of input inside an object");
+            }
+            if (reserved != null && clash[0] == null && reserved.contains(parser.currentName())) {
+                clash[0] = parser.currentName();
             }
             JsonToken value = parser.nextToken();
             long here = candidates == 0 ? 0 : matching(parser.currentName(), depth, candidates, paths);
@@ -114,7 +136,7 @@ public final class JsonScan implements ValueFields {
                 if (here == 0) {
                     parser.skipChildren();
                 } else {
-                    long below = scanObject(parser, depth + 1, here, paths, found, left);
+                    long below = scanObject(parser, depth + 1, here, paths, found, left, null, null);
                     foundHere |= below;
                     candidates &= ~below;
                     if (left != null && left[0] == 0) {

@@ -1,9 +1,12 @@
 package io.sluice.storage.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.json.JsonScan;
+import io.sluice.storage.value.ValueReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -35,6 +38,26 @@ class JsonLinesFormatTest {
                 "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":3,\"kafka_timestamp\":1003,\"kafka_key\":\"k3\",\"kafka_headers\":[]}",
                 "{\"kafka_topic\":\"t\\\"q\",\"kafka_partition\":3,\"kafka_offset\":4,\"kafka_timestamp\":1004,\"kafka_key\":\"k\\\"4\",\"kafka_headers\":[],\"value\":null}",
                 ""), text);
+    }
+
+    /**
+     * A value with its own member named as a coordinate (a value replayed from a JSON Lines archive has them all): the
+     * line would hold the name twice, which jq reads as the value's, DuckDB refuses, and verify read as the record's
+     * (a new user's run). Rejected with the name; names within nested objects, and coordinates not written, are free.
+     */
+    @Test
+    void aValueWithAMemberNamedAsACoordinateIsRejectedWithTheName() throws Exception {
+        ValueReader withKeys = new JsonLinesFormat(Codec.ZSTD, true, false).valueEncoding().reader(List.of(), true);
+        RecordRejectedException rejected = assertThrows(RecordRejectedException.class, () -> withKeys.read(
+                "{\"n\":1,\"kafka_offset\":7,\"kafka_topic\":\"orders\"}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("the value has a member named 'kafka_offset', a name each line of a JSON Lines file gives the "
+                + "record's own coordinate: the line would hold it twice (DuckDB refuses such a file, jq reads the "
+                + "value's). Rename it in the values, or archive them as parquet or raw", rejected.getMessage());
+        assertThrows(RecordRejectedException.class, () -> withKeys.read("{\"kafka_key\":\"k\"}"
+                .getBytes(StandardCharsets.UTF_8)));
+        withKeys.read("{\"kafka_headers\":[],\"inner\":{\"kafka_offset\":1}}".getBytes(StandardCharsets.UTF_8));
+        new JsonLinesFormat(Codec.ZSTD, false, false).valueEncoding().reader(List.of(), true)
+                .read("{\"kafka_key\":\"k\"}".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
