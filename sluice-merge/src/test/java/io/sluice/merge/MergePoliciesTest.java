@@ -136,15 +136,10 @@ class MergePoliciesTest {
             producer.send(new ProducerRecord<>(inputs.topics().get(1), 0, T + 3, null, new byte[10])).get();
         }
         String dead = Names.unique("refused-dead");
-        MergeConfig config = inputs.merge(Names.unique("m"), west, output).deadLetterTopic(dead).build();
-        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
-            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
-        }
-        assertEquals(List.of("west:0:0", "east:0:1"), read(output).stream().map(r -> header(r, MergeHeaders.SOURCE))
-                .toList());
+        MergeConfig config = mergedToTheEnd(inputs, output, dead);
+        assertEquals(List.of("west:0:0", "east:0:1"), sources(read(output)));
         List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
-        assertEquals(List.of("east:0:0", "west:0:1"), letters.stream().map(r -> header(r, MergeHeaders.SOURCE))
-                .toList());
+        assertEquals(List.of("east:0:0", "west:0:1"), sources(letters));
         assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("more than the output topic's "
                 + "max.message.bytes"), header(letters.get(0), MergeHeaders.REASON));
         assertTrue(header(letters.get(1), MergeHeaders.REASON).contains("in the future"), header(letters.get(1),
@@ -172,14 +167,10 @@ class MergePoliciesTest {
         String output = Names.unique("compacted-out");
         west.createTopic(new NewTopic(output, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")));
         String dead = Names.unique("keyless-dead");
-        MergeConfig config = inputs.merge(Names.unique("m"), west, output).deadLetterTopic(dead).build();
-        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
-            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
-        }
-        assertEquals(List.of("west:0:0", "west:0:1"), read(output).stream().map(r -> header(r, MergeHeaders.SOURCE))
-                .toList());
+        MergeConfig config = mergedToTheEnd(inputs, output, dead);
+        assertEquals(List.of("west:0:0", "west:0:1"), sources(read(output)));
         List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
-        assertEquals(List.of("east:0:0"), letters.stream().map(r -> header(r, MergeHeaders.SOURCE)).toList());
+        assertEquals(List.of("east:0:0"), sources(letters));
         assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("it has no key, and the output topic is "
                 + "compacted"), header(letters.get(0), MergeHeaders.REASON));
         assertTrue(MergeAudit.run(config).ok());
@@ -349,6 +340,20 @@ class MergePoliciesTest {
         while (cluster.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
             Thread.sleep(100); // the deletion is under way
         }
+    }
+
+    /** A merge of {@code inputs} into {@code output} with the dead-letter topic {@code dead}, run to the end. */
+    private MergeConfig mergedToTheEnd(MergeInputs inputs, String output, String dead) throws Exception {
+        MergeConfig config = inputs.merge(Names.unique("m"), west, output).deadLetterTopic(dead).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        return config;
+    }
+
+    /** Where each record came from ({@link MergeHeaders#SOURCE}), in order. */
+    private static List<String> sources(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> header(r, MergeHeaders.SOURCE)).toList();
     }
 
     private MergeInputs empty(String prefix, int partitions) {

@@ -12,7 +12,7 @@ import org.apache.kafka.common.TopicPartition;
  * A commit point that commits in the partition's lane, as a target's transaction does, for the engine's unit tests:
  * it claims nothing, knows no progress and calls no failure certain; each test says what a commit does.
  */
-abstract class TestLaneCommitPoint implements CommitPoint {
+public abstract class TestLaneCommitPoint implements CommitPoint {
 
     @Override
     public String describe() {

@@ -6,16 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sluice.core.commit.CommitPoint;
 import io.sluice.core.commit.InMemorySourceGroup;
+import io.sluice.core.internal.consumer.TestLaneCommitPoint;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -48,21 +47,12 @@ class DeadLettersRetryTest {
         assertFalse(commits.refusedForCertain(e), "the first try may have landed: " + e);
     }
 
-    /** Plain commits that fail with the given errors, one a try. */
-    private record PlainCommits(Deque<RuntimeException> tries) implements CommitPoint {
-        @Override
-        public String describe() {
-            return "plain";
-        }
+    /** Synchronous commits that fail with the given errors, one a try; a CommitFailedException is certain. */
+    private static final class PlainCommits extends TestLaneCommitPoint {
+        private final Deque<RuntimeException> tries;
 
-        @Override
-        public Map<TopicPartition, OffsetAndMetadata> claim(Set<TopicPartition> partitions, Duration timeout) {
-            return Map.of();
-        }
-
-        @Override
-        public void commit(Map<TopicPartition, OffsetAndMetadata> offsets, Outcome outcome) {
-            throw new UnsupportedOperationException("only synchronous commits here");
+        PlainCommits(Deque<RuntimeException> tries) {
+            this.tries = tries;
         }
 
         @Override
@@ -71,17 +61,8 @@ class DeadLettersRetryTest {
         }
 
         @Override
-        public KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> committedProgress(Set<TopicPartition> partitions) {
-            return KafkaFuture.completedFuture(Map.of());
-        }
-
-        @Override
         public boolean refusedForCertain(Exception error) {
             return error instanceof CommitFailedException;
-        }
-
-        @Override
-        public void settleInFlight(Duration timeout) {
         }
     }
 }
