@@ -3,10 +3,12 @@ package io.sluice.core.internal.consumer;
 import static io.sluice.core.internal.consumer.TestPartitions.progress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.commit.InMemorySourceGroup;
+import io.sluice.core.commit.RefusedAfterUnknownTry;
 import io.sluice.core.commit.SourceGroupCommit;
 import io.sluice.core.internal.ledger.CompletionMap;
 import io.sluice.core.wire.CommitMetadata;
@@ -161,7 +163,9 @@ class LedgerCommitsTest {
         progress(p0, 0, 1, 0);
         group.failSyncCommitsWith(new CommitFailedException());
 
-        assertThrows(CommitFailedException.class, () -> commits.commitFinal(both));
+        // refused, though an earlier try within commitSync may have landed: never reported as certain
+        RefusedAfterUnknownTry refused = assertThrows(RefusedAfterUnknownTry.class, () -> commits.commitFinal(both));
+        assertInstanceOf(CommitFailedException.class, refused.getCause());
         assertEquals(0, commits.counts().commits());
         assertEquals(Map.of(), group.committedNow());
     }
