@@ -308,6 +308,15 @@ class EngineOffsetsTest {
         String message = EngineTestSupport.failureMessage(config, done);
         assertTrue(message.contains("the position 1000 is beyond the end of the log (300)"), message);
         assertEquals(0, done.get());
+
+        // the policy that continues from the log's start cannot go back on a position: it failed inside the engine
+        // ("offset 0 dispatched after 1000", a review); now in words, with the way on
+        EngineConfig earliest = EngineTestSupport.config(kafka, topic).groupId(config.groupId())
+                .outOfRangePolicy(OutOfRangePolicy.EARLIEST).build();
+        String back = EngineTestSupport.failureMessage(earliest, done);
+        assertTrue(back.contains("the EARLIEST policy continues only forward, and " + topic + "-0 would go back from "
+                + "1000 to 0. Reset the group's offsets of these partitions"), back);
+        assertEquals(0, done.get());
     }
 
     @Test

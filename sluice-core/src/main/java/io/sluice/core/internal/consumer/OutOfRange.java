@@ -7,6 +7,7 @@ import io.sluice.core.RecordsLostException;
 import io.sluice.core.RecordsLostException.Kind;
 import io.sluice.core.RecordsLostException.Loss;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,15 +71,34 @@ final class OutOfRange {
             problems.forEach((tp, lost) -> stop(tp, lost, losses.get(tp)));
             return;
         }
-        LOG.error("continuing from the {} offset after: {}", policy, message);
+        Map<TopicPartition, Long> to = new LinkedHashMap<>();
+        List<String> back = new ArrayList<>();
         for (TopicPartition tp : fetchOffsets.keySet()) {
-            long to = policy == OutOfRangePolicy.EARLIEST ? start.get(tp) : end.get(tp);
-            consumer.seek(tp, to);
+            long offset = policy == OutOfRangePolicy.EARLIEST ? start.get(tp) : end.get(tp);
+            to.put(tp, offset);
             PartitionState p = partitions.get(tp);
-            if (p != null) {
-                p.ledger.positionAt(to);
+            if (p != null && offset < p.ledger.end()) {
+                back.add(tp + " would go back from " + p.ledger.end() + " to " + offset);
             }
         }
+        if (!back.isEmpty()) {
+            // a partition's records are handed out in offset order, each once: going back would hand out offsets
+            // already handed out, which the ledger refuses ("offset 0 dispatched after 120", a review); the new log's
+            // records are another story, read from the start once the group's offsets say so
+            failure.fail(new RecordsLostException("records lost or log reset: " + message + "; the " + policy
+                    + " policy continues only forward, and " + String.join(", ", back), "Reset the group's offsets of "
+                    + "these partitions to where the log should be read from (kafka-consumer-groups --reset-offsets "
+                    + "--to-earliest, or --to-latest) and start again.", List.copyOf(losses.values())));
+            return;
+        }
+        LOG.error("continuing from the {} offset after: {}", policy, message);
+        to.forEach((tp, offset) -> {
+            consumer.seek(tp, offset);
+            PartitionState p = partitions.get(tp);
+            if (p != null) {
+                p.ledger.positionAt(offset);
+            }
+        });
     }
 
     /**
