@@ -246,8 +246,7 @@ public final class Lane {
                     error = t;
                 }
                 if (stage != null && !isDone(stage)) {
-                    suspend(s, stage);
-                    return TurnEnd.SUSPENDED;
+                    return suspend(s, stage) ? TurnEnd.SUSPENDED : TurnEnd.TAKEN_OVER;
                 }
                 if (!stamp.compareAndSet(s, s + 1)) {
                     return TurnEnd.TAKEN_OVER; // overran its timeout; the watchdog owns the lane now
@@ -300,10 +299,22 @@ public final class Lane {
         partition.attemptSettled();
     }
 
-    /** The attempt goes on after this thread leaves; its completion brings the lane back to the pool. */
-    private void suspend(long s, CompletionStage<?> stage) {
+    /**
+     * The attempt goes on after this thread leaves; its completion brings the lane back to the pool. False when the
+     * watchdog took the lane over while the attempt's synchronous part ran: this thread no longer owns the lane, and
+     * marked it suspended for good (a review), so the lane's later attempts were expired as suspended ones, their
+     * stuck workers never replaced.
+     */
+    private boolean suspend(long s, CompletionStage<?> stage) {
+        if (stamp.get() != s) {
+            return false;
+        }
         asyncAttempt = true;
         pool.suspended(this);
+        if (stamp.get() != s) {
+            pool.resumed(this); // taken over between the two looks: the watchdog's own removal may have come first
+            return false;
+        }
         stage.whenComplete((value, error) -> {
             if (stamp.compareAndSet(s, s + 1)) {
                 pool.resumed(this);
@@ -312,6 +323,7 @@ public final class Lane {
             }
             // else: the watchdog timed it out already; a late completion is ignored
         });
+        return true;
     }
 
     private void resume(Throwable error) {

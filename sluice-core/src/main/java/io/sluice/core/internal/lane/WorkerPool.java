@@ -98,6 +98,11 @@ public final class WorkerPool {
         return handOffs.sum();
     }
 
+    /** The lanes whose asynchronous attempt runs on without a worker: for the tests. */
+    int suspendedLanes() {
+        return suspended.size();
+    }
+
     void suspended(Lane lane) {
         suspended.add(lane);
     }

@@ -74,6 +74,35 @@ class WorkerPoolTest {
         assertEquals(1, pool.timeouts());
     }
 
+    /**
+     * An attempt whose synchronous part overran the timeout, then returned a stage not done yet: the watchdog had
+     * taken the lane over, and the stuck thread still marked it suspended, for good (a review).
+     */
+    @Test
+    void aTakenOverAttemptThatReturnsAnUnfinishedStageLeavesTheLaneToItsNewOwner() throws InterruptedException {
+        pool = new WorkerPool("watchdog-test", 1, TIMEOUT_NANOS);
+        ScriptedInvoker invoker = new ScriptedInvoker(record -> {
+            if (record.offset() == 0 && attemptsAtZero.getAndIncrement() == 0) {
+                stuckThread.set(Thread.currentThread());
+                awaitIgnoringInterrupts(unstick);
+                return new CompletableFuture<Void>(); // its synchronous part returns, its stage never completes
+            }
+            return null;
+        }, 2, false);
+        Lane lane = new Lane(partition, invoker, pool, null);
+        lane.add(TestRecords.at(0));
+        lane.add(TestRecords.at(1));
+        assertEquals(List.of(0L, 1L), partition.awaitCompletions(2), "retried by the replacement");
+
+        unstick.countDown();
+        Thread stuck = stuckThread.get();
+        stuck.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        assertFalse(stuck.isAlive(), "the stuck worker retires when its handler returns");
+        assertEquals(0, pool.suspendedLanes(), "no lane is left suspended by a thread that no longer owned it");
+        lane.add(TestRecords.at(2));
+        assertEquals(List.of(0L, 1L, 2L), partition.awaitCompletions(1), "the lane still works");
+    }
+
     @Test
     void aLateCompletionOfATimedOutAsynchronousAttemptIsIgnored() throws InterruptedException {
         pool = new WorkerPool("watchdog-test", 1, TIMEOUT_NANOS);
