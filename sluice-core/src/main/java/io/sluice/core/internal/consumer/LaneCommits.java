@@ -248,7 +248,8 @@ final class LaneCommits implements CommitPolicy {
             counts.failed(); // no commit without its checkpoint (a mirror's copies the target did not take): counted
             throw e;
         }
-        long offset = lane.progress.offsetOf(c, reach);
+        // past the records given up after the last the sink took, as the consumer thread's commits reach
+        long offset = lane.progress.offsetOf(c, p.sinkReach(c.offset()), reach);
         if (c.equals(lane.lastCheckpoint) && offset == lane.progress.committed() && !recommitDue(lane)) {
             return null;
         }

@@ -116,9 +116,29 @@ class FirstCommitTest {
         engineFailures.clear(); // expected here
     }
 
+    /**
+     * Records the sink rejects and the policy gives up, after the last it took: the lane's commit reaches past them, as
+     * the consumer thread's does. It stopped at the last record taken, so they were never committed, and (dead
+     * letters) went out again after every restart (a review).
+     */
+    @Test
+    void theLastCommitReachesPastTheRecordsGivenUpAfterTheLastTaken() throws Exception {
+        sink.rejectFrom(1);
+        PartitionState p = assign(0, FailureOutcome.SKIP);
+        fetch(0, 3);
+        assertEquals(List.of("open 0 -", "write 0", "checkpoint 1", "committed 1 files-1", "write 1", "write 2"),
+                sink.next(P0, 6));
+        laneCommits.commitFinal(List.of(p));
+        assertEquals(3, commits.get(commits.size() - 1).get(P0).offset(), "past 1 and 2, given up: " + commits);
+    }
+
     private PartitionState assign(long start) {
+        return assign(start, FailureOutcome.STOP);
+    }
+
+    private PartitionState assign(long start, FailureOutcome outcome) {
         PartitionState p = TestPartitions.state(P0, start, pool, RecordProcessor.sink(sink,
-                new FailurePolicy(1, new Backoff(Duration.ZERO, Duration.ZERO), FailureOutcome.STOP, null,
+                new FailurePolicy(1, new Backoff(Duration.ZERO, Duration.ZERO), outcome, null,
                         engineFailures::add)));
         consumer.assign(List.of(P0));
         consumer.seek(P0, start);

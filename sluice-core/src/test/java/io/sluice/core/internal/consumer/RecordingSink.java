@@ -2,6 +2,7 @@ package io.sluice.core.internal.consumer;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import io.sluice.core.sink.RecordRejectedException;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import java.util.List;
@@ -50,6 +51,13 @@ final class RecordingSink implements Sink {
         checkpointFailure = failure;
     }
 
+    private volatile long rejectFrom = Long.MAX_VALUE;
+
+    /** Makes the writes of records from {@code offset} on fail as records the sink can never take. */
+    void rejectFrom(long offset) {
+        rejectFrom = offset;
+    }
+
     /** Makes every checkpoint claim {@code offset}, whatever was written. */
     void checkpointAt(long offset) {
         checkpointOffset = offset;
@@ -83,10 +91,13 @@ final class RecordingSink implements Sink {
     }
 
     @Override
-    public void write(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+    public void write(ConsumerRecord<byte[], byte[]> record) throws InterruptedException, RecordRejectedException {
         TopicPartition partition = new TopicPartition(record.topic(), record.partition());
         event(partition, "write " + record.offset());
         writeGate.await();
+        if (record.offset() >= rejectFrom) {
+            throw new RecordRejectedException("the test's sink takes no record from offset " + rejectFrom);
+        }
         writtenUpTo.put(partition, record.offset() + 1);
     }
 
