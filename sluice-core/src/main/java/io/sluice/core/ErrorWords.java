@@ -4,6 +4,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 
 /**
  * Errors in words, for the lines a person reads: the Java class names that libraries and wrapping put in messages say
@@ -41,6 +43,19 @@ public final class ErrorWords {
             // new user's run
             return "the group rebalanced while the commit was under way, so the coordinator refused it (a partition "
                     + "may have moved to another member, which goes on from the last commit)";
+        }
+        if (error instanceof RebalanceInProgressException) {
+            // "... You can try completing the rebalance by calling poll() and then retry the operation." (a new
+            // user's run with two instances)
+            return "the group was rebalancing, so the coordinator refused the commit (the partitions' next commit, "
+                    + "here or at their next owner, goes on from the last one)";
+        }
+        if (error instanceof RetriableCommitFailedException) {
+            // "Offset commit failed with a retriable exception. You should retry committing the latest consumed
+            // offsets." (a new user's run through a broker restart): its cause says what happened
+            return "the commit did not reach the group's coordinator" + (error.getCause() == null ? ""
+                    + " (it may be moving, or its broker restarting)" : " (" + of(error.getCause()) + ")")
+                    + "; the next commit carries these offsets again";
         }
         String message = error.getMessage();
         String words = message == null ? "" : withoutClassNames(message).strip();

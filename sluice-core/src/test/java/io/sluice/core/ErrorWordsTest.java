@@ -28,6 +28,22 @@ class ErrorWordsTest {
                 "not the client's advice to call poll()");
     }
 
+    /** The client's words for commit failures advise its API ("by calling poll() and then retry"): a new user's run. */
+    @Test
+    void commitFailuresAreSaidInWordsNotAsAdviceToTheClientsCaller() {
+        assertEquals("the group was rebalancing, so the coordinator refused the commit (the partitions' next commit, "
+                + "here or at their next owner, goes on from the last one)", ErrorWords.of(
+                        new org.apache.kafka.common.errors.RebalanceInProgressException("Offset commit cannot be "
+                                + "completed since the consumer is undergoing a rebalance for auto partition "
+                                + "assignment. You can try completing the rebalance by calling poll() and then retry "
+                                + "the operation.")));
+        assertEquals("the commit did not reach the group's coordinator (The coordinator is not available.); the next "
+                + "commit carries these offsets again", ErrorWords.of(
+                        new org.apache.kafka.clients.consumer.RetriableCommitFailedException(
+                                new org.apache.kafka.common.errors.CoordinatorNotAvailableException(
+                                        "The coordinator is not available."))));
+    }
+
     @Test
     void classNamesThatWrappingPutInMessagesAreLeftOut() {
         assertEquals("footer is too large", ErrorWords.withoutClassNames("java.lang.RuntimeException: footer is too "
