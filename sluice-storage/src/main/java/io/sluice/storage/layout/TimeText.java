@@ -44,9 +44,16 @@ final class TimeText {
     private record Last(long bucket, int offsetSeconds, String text) {
     }
 
-    /** @throws IllegalArgumentException for a pattern {@link DateTimeFormatter} refuses */
+    /**
+     * @throws IllegalArgumentException for a pattern {@link DateTimeFormatter} refuses, or one of the letters that read
+     *                                  like another's and file records in wrong folders ({@link #mistake})
+     */
     TimeText(String pattern, ZoneId zone) {
         this.format = DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
+        String mistake = mistake(pattern);
+        if (mistake != null) {
+            throw new IllegalArgumentException(mistake);
+        }
         this.zone = zone;
         this.rules = zone.getRules();
         this.bucketSeconds = bucketSeconds(pattern);
@@ -66,6 +73,45 @@ final class TimeText {
         String text = format.format(time.atZone(zone));
         remembered[slot] = new Last(bucket, offset, text);
         return text;
+    }
+
+    /**
+     * Why a valid pattern would still file records in wrong folders, or null: letters that read like the ones meant
+     * ({@code YYYY-MM-dd} put 2024-12-30 in {@code 2025-12-30}; {@code hh} put 03:00 and 15:00 in one folder: a new user's
+     * run, which validate called valid). Each is fine where its companion shows it is meant.
+     */
+    static String mistake(String pattern) {
+        String letters = unquotedLetters(pattern);
+        if (letters.indexOf('Y') >= 0 && letters.indexOf('w') < 0) {
+            return "Y is the week-based year, which differs from the calendar year around New Year (2024-12-30 falls "
+                    + "in week-based year 2025): write yyyy for the year, or add ww for folders by week";
+        }
+        if ((letters.indexOf('h') >= 0 || letters.indexOf('K') >= 0) && letters.indexOf('a') < 0) {
+            return (letters.indexOf('h') >= 0 ? "h" : "K") + " is the hour of a 12-hour clock, the same for 03:00 and "
+                    + "15:00 without a (AM/PM): write HH for the hour of the day, or add a";
+        }
+        if (letters.indexOf('D') >= 0 && letters.indexOf('M') >= 0) {
+            return "D is the day of the year (1 to 366), and M the month beside it: write dd for the day of the month";
+        }
+        if (letters.indexOf('m') >= 0 && letters.indexOf('d') >= 0 && letters.indexOf('M') < 0
+                && letters.indexOf('H') < 0 && letters.indexOf('h') < 0 && letters.indexOf('k') < 0) {
+            return "m is the minute of the hour, here beside the day but with no hour: write MM for the month";
+        }
+        return null;
+    }
+
+    private static String unquotedLetters(String pattern) {
+        StringBuilder letters = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\'') {
+                quoted = !quoted;
+            } else if (!quoted && Character.isLetter(c)) {
+                letters.append(c);
+            }
+        }
+        return letters.toString();
     }
 
     /**

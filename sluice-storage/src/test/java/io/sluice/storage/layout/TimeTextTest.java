@@ -2,6 +2,8 @@ package io.sluice.storage.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -10,6 +12,7 @@ import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TimeTextTest {
 
@@ -19,6 +22,26 @@ class TimeTextTest {
             "''HH'', 3600", "w, 86400", "B, 60"})
     void theBucketIsThePatternsFinestField(String pattern, long seconds) {
         assertEquals(seconds, TimeText.bucketSeconds(pattern));
+    }
+
+    /**
+     * Letters that read like the ones meant file records in wrong folders while validate called the pattern valid (a
+     * new user's run: {@code YYYY-MM-dd} put 2024-12-30 in 2025-12-30, {@code hh} put 03:00 and 15:00 together).
+     */
+    @ParameterizedTest
+    @CsvSource({"YYYY-MM-dd, Y is the week-based year", "hh, h is the hour of a 12-hour clock",
+            "yyyy-MM-DD, D is the day of the year", "yyyy-mm-dd, m is the minute of the hour"})
+    void lettersThatReadLikeOthersAreRefusedWithTheFix(String pattern, String start) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> new TimeText(pattern, ZoneId.of("UTC")));
+        assertTrue(refused.getMessage().startsWith(start), refused.getMessage());
+    }
+
+    /** The same letters where their companions show they are meant, or quoted. */
+    @ParameterizedTest
+    @ValueSource(strings = {"YYYY-'W'ww", "hh a", "yyyy-DDD", "yyyy-MM-dd'T'HH:mm", "'hh' HH", "mm:ss"})
+    void theSameLettersWhereTheyAreMeantAreTaken(String pattern) {
+        new TimeText(pattern, ZoneId.of("UTC"));
     }
 
     /**
