@@ -49,8 +49,9 @@ public final class LagCommand implements Callable<Integer> {
     @Mixin
     GroupFlags groupFlags;
 
-    @Option(names = "--metrics-url", paramLabel = "URL", description = "A running instance's /metrics endpoint; "
-            + "the processing rate then comes from its completed-records counter. Repeat for every instance.")
+    @Option(names = "--metrics-url", paramLabel = "URL", description = "A running instance's /metrics endpoint, or its "
+            + "address (http://host:port/, its status page); the processing rate then comes from its completed-records "
+            + "counter. Repeat for every instance.")
     List<URI> metricsUrls;
 
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "5s", converter = OptionValues.DurationValue.class,

@@ -375,7 +375,8 @@ final class LagReader implements AutoCloseable {
             return OptionalDouble.empty();
         }
         double sum = 0;
-        for (URI url : inputs.metricsUrls()) {
+        for (URI given : inputs.metricsUrls()) {
+            URI url = metricsAt(given);
             String text;
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).build(),
@@ -398,6 +399,15 @@ final class LagReader implements AutoCloseable {
             sum += count.getAsDouble();
         }
         return OptionalDouble.of(sum);
+    }
+
+    /**
+     * The metrics endpoint of an instance given by its address alone: a run says "status page at http://…/, metrics at
+     * /metrics", and the status page given as such was read as metrics without the counter (a new user's run).
+     */
+    static URI metricsAt(URI url) {
+        String path = url.getRawPath();
+        return path == null || path.isEmpty() || path.equals("/") ? url.resolve("/metrics") : url;
     }
 
     private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what) {

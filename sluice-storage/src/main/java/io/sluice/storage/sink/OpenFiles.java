@@ -156,7 +156,9 @@ final class OpenFiles {
     /**
      * Once per partition, a folder whose record's time is more than a day ahead of this machine's clock is said: a time
      * field in microseconds read as milliseconds files records in the year 50000, and a year-3000 date went into
-     * {@code dt=3000-01-01/} without a word (a new user's run). Checked for a new folder only: rare, and where it shows.
+     * {@code dt=3000-01-01/} without a word (a new user's run). So is one in the first three years after 1970, where
+     * epoch seconds read as milliseconds land (1764460800 went into {@code dt=1970-01-21/} without a word: a new
+     * user's run). Checked for a new folder only: rare, and where it shows.
      */
     private void warnIfFarAhead(ConsumerRecord<byte[], byte[]> record, ValueFields value, String directory)
             throws RecordRejectedException {
@@ -164,15 +166,24 @@ final class OpenFiles {
             return;
         }
         java.time.Instant time = layout.timeOf(record, value);
-        long ahead = time == null ? 0 : time.toEpochMilli() - System.currentTimeMillis();
+        long millis = time == null ? 0 : time.toEpochMilli();
+        long ahead = time == null ? 0 : millis - System.currentTimeMillis();
         if (ahead > FAR_AHEAD.toMillis()) {
             warnedFarAhead = true;
             LOG.warn("{}@{} is filed under {}, its time ({}) {} days ahead of this machine's clock: a time field in "
                     + "another unit (microseconds, seconds) or a wrong value? Its records go there all the same; this "
                     + "is said once per partition", paths.partition(), record.offset(), directory, time,
                     String.format(java.util.Locale.ROOT, "%,d", ahead / 86_400_000L));
+        } else if (millis > 0 && millis < SECONDS_READ_AS_MILLIS) {
+            warnedFarAhead = true;
+            LOG.warn("{}@{} is filed under {}, its time ({}) within three years of 1970, where a time in epoch seconds "
+                    + "read as milliseconds lands: is the time field in seconds? Its records go there all the same; "
+                    + "this is said once per partition", paths.partition(), record.offset(), directory, time);
         }
     }
+
+    /** 1973-03-03: epoch seconds of any date from 1970 to 5138, read as milliseconds, fall below it. */
+    private static final long SECONDS_READ_AS_MILLIS = 100_000_000_000L;
 
     /**
      * A folder name the store cannot take (a value of 300 characters in the template): the record's, refused as such,
