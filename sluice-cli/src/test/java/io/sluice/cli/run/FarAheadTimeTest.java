@@ -5,19 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.Cli;
 import io.sluice.cli.ExitStatus;
+import io.sluice.cli.TopicPipelines;
 import io.sluice.local.kafka.KafkaCluster;
-import io.sluice.local.kafka.Listener;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
-import io.sluice.testkit.kafka.TestRecords;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,24 +54,9 @@ class FarAheadTimeTest {
 
     /** {@code --until-end} of a topic whose records' {@code at} fields are {@code ats}, filed by day of {@code at}. */
     private Cli.Result archived(String topic, Path dir, long... ats) throws Exception {
-        kafka.createTopic(topic, 1);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(TestRecords.producerProperties(
-                kafka.clientProperties(Listener.PLAINTEXT)), new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (long at : ats) {
-                producer.send(new ProducerRecord<>(topic, ("{\"at\":" + at + "}").getBytes(StandardCharsets.UTF_8)));
-            }
-        }
-        Path pipeline = Files.writeString(dir.resolve("p.yaml"), """
-                source:
-                  bootstrap-servers: %s
-                  topics: [%s]
-                  group: %s
-                sink:
-                  location: archive/
-                  template: "{topic}/dt={ts:yyyy-MM-dd}/"
-                  time-field: at
-                  format: jsonl
-                """.formatted(kafka.bootstrapServers(), topic, topic));
+        String[] values = java.util.Arrays.stream(ats).mapToObj(at -> "{\"at\":" + at + "}").toArray(String[]::new);
+        Path pipeline = TopicPipelines.archiving(kafka, topic, dir, "{topic}/dt={ts:yyyy-MM-dd}/", "  time-field: at\n",
+                values);
         return Cli.run("run", pipeline.toString(), "--until-end");
     }
 }
