@@ -62,7 +62,9 @@ public final class PipelineKeys {
                     + "they were archived, or the topic was created again since the commit: `fail` names the lost "
                     + "range and stops; `stop-partition` names it and stops reading that partition alone (its "
                     + "progress stays where the loss begins, the others go on, and the run ends failed naming the "
-                    + "loss); `earliest` or `latest` log the lost range loudly and go on from there.");
+                    + "loss); `earliest` or `latest` log the lost range loudly and go on from there, but never back: "
+                    + "a log that now ends below the position (reset, or truncated) stops the run, for a reset of "
+                    + "the group's offsets.");
 
     public static final ConfigKey<Long> MAX_READ_RATE = ConfigKey.optional("source.max-read-rate", Types.rate(1024),
             "Read at most this many bytes a second from the brokers (keys, values and headers), e.g. `50MB/s`, so that "
@@ -159,7 +161,7 @@ public final class PipelineKeys {
                     + "`{value.<field>}` (a field of the value: a string, enum, number or boolean; dots reach into "
                     + "nested objects or records). With Avro values, each field is checked against `schema` when the "
                     + "pipeline is validated. A value becomes a folder name percent-encoded (all but letters, digits, "
-                    + "`.`, `_` and `-`; `..` and `_sluice`, the archive's own folder, too); a folder name longer than "
+                    + "`.`, `_` and `-`; `..` too, and a first folder `_sluice`, the archive's own); a folder name longer than "
                     + "a file system takes (255 bytes, locally and on HDFS) fails its record, and `on-failure` "
                     + "applies.");
     public static final ConfigKey<String> TIME_FIELD = ConfigKey.optional("sink.time-field", Types.STRING,

@@ -34,8 +34,11 @@ public final class Pipelines {
      * budget, which only a run needs.
      */
     public static Pipeline loadToRead(Path file, Variables variables) throws ConfigException {
-        return load(file, variables, Long.MAX_VALUE);
+        return load(file, variables, TO_READ);
     }
+
+    /** The heap of no run: a file loaded to read what it names, whose memory budget and time patterns are not run. */
+    private static final long TO_READ = Long.MAX_VALUE;
 
     private static Pipeline load(Path file, Variables variables, long heapForRun) throws ConfigException {
         String text = ConfigFiles.read(file);
@@ -65,6 +68,13 @@ public final class Pipelines {
                 () -> ProcessingConfig.from(settings, heapForRun));
         MetricsConfig metrics = MetricsConfig.from(settings);
         SinkConfig sink = SinkConfig.from(settings, base, problems);
+        if (sink != null && heapForRun != TO_READ && sink.layout().timeMistake() != null) {
+            // refused where the pipeline is run or validated; a command reading an archive made so takes it as it is
+            InvalidSetting.collect(settings, problems, () -> {
+                throw new InvalidSetting(PipelineKeys.TEMPLATE, "the time patterns of the path template '"
+                        + sink.template() + "': " + sink.layout().timeMistake());
+            });
+        }
         Pipeline pipeline = source == null || processing == null || sink == null ? null
                 : InvalidSetting.collect(settings, problems,
                         () -> new Pipeline(name, source, processing, metrics, sink, settings));

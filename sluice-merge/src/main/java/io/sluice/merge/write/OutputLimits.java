@@ -18,6 +18,13 @@ import org.apache.kafka.common.header.Header;
 public record OutputLimits(long maxMessageBytes, long maxFutureMillis, long maxPastMillis, boolean compacted,
         boolean compressed) {
 
+    /**
+     * How much sooner than the output's {@code message.timestamp.before.max.ms} a record counts as too old: the broker
+     * judges it when the record arrives, a moment after this check, and a record it then refuses fails the whole
+     * transaction (a review).
+     */
+    static final long PAST_MARGIN_MILLIS = 10_000;
+
     /** A record batch's and a record's own framing, beyond the bytes of key, value and headers. */
     private static final int FRAMING = 128;
 
@@ -31,7 +38,7 @@ public record OutputLimits(long maxMessageBytes, long maxFutureMillis, long maxP
             return "its timestamp " + record.timestamp() + " is " + (record.timestamp() - now) + " ms in the future, "
                     + "more than the output topic accepts (message.timestamp.after.max.ms " + maxFutureMillis + ")";
         }
-        if (maxPastMillis < Long.MAX_VALUE && record.timestamp() < now - maxPastMillis) {
+        if (maxPastMillis < Long.MAX_VALUE && record.timestamp() < now - maxPastMillis + PAST_MARGIN_MILLIS) {
             return "its timestamp " + record.timestamp() + " is " + (now - record.timestamp()) + " ms in the past, "
                     + "more than the output topic accepts (message.timestamp.before.max.ms " + maxPastMillis + ")";
         }

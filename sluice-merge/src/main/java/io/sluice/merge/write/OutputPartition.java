@@ -120,11 +120,6 @@ public final class OutputPartition implements MergeOutput {
     public void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception {
         checkSends();
         ConsumerRecord<byte[], byte[]> r = arrival.record();
-        String refused = limits.refusal(r, 64, System.currentTimeMillis());
-        if (refused != null) {
-            deadLetter(input, r, REFUSED + refused, false);
-            return;
-        }
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
         TopicPartition to = output;
         if (lateAfter != null) {
@@ -137,6 +132,15 @@ public final class OutputPartition implements MergeOutput {
                         + behind(lateAfter.time() - key.time()) + " behind. Choose late: flag or "
                         + "late: side-topic to keep going with late records, or raise max-wait if an input was slow.");
             }
+        }
+        // the output's limits, for the records that go there: a late record bound for the late topic, which the merge
+        // made to take what the inputs took, was refused as the output's (a review)
+        String refused = to == output ? limits.refusal(r, 64, System.currentTimeMillis()) : null;
+        if (refused != null) {
+            deadLetter(input, r, REFUSED + refused, false);
+            return;
+        }
+        if (lateAfter != null) {
             uncommitted.late[input]++;
         }
         if (resumed != null && to == output) {

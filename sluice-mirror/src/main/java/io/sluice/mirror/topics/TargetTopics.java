@@ -1,5 +1,6 @@
 package io.sluice.mirror.topics;
 
+import io.sluice.core.ErrorWords;
 import io.sluice.mirror.copy.TopicNaming;
 import java.util.Collection;
 import java.util.HashMap;
@@ -144,7 +145,15 @@ public final class TargetTopics {
             has = existing.partitions();
             // a topic made by hand with cleanup.policy compact took no copy of a source record without a key, and the
             // mirror stopped on it at every start, before the first topic sync's round would have followed the source
-            followConfigs(sourceTopic, name, configs, existing.configs(), "differ");
+            try {
+                followConfigs(sourceTopic, name, configs, existing.configs(), "differ");
+            } catch (KafkaException e) {
+                // refused (no AlterConfigs here, a managed cluster's policy): the topic sync's rounds say so and try
+                // again, and the mirror copies on as it did before the claim tried (a review)
+                LOG.warn("cannot make the configs of the target topic {} those of the source topic {} ({}); the mirror "
+                        + "copies on, and tries again every topic sync round", name, sourceTopic,
+                        ErrorWords.of(e));
+            }
         } else {
             Map<String, String> withConfigs = new HashMap<>(TopicConfigRule.forTarget(configs));
             withConfigs.putAll(KEEP_TIMESTAMPS);

@@ -6,10 +6,14 @@ import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -147,10 +151,28 @@ public final class LocalBackend implements StorageBackend {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).map(f -> root.relativize(f).toString().replace('\\', '/'))
-                    .sorted().toList();
-        }
+        List<String> files = new ArrayList<>();
+        // a file renamed or removed while the folder is walked (an atomic write's temporary file, a file published
+        // meanwhile) is not there: Files.walk threw for it, failing a start that listed beside another writer
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                if (attributes.isRegularFile()) {
+                    files.add(root.relativize(file).toString().replace('\\', '/'));
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
+        files.sort(null);
+        return files;
     }
 
     /** A file system's: 255 bytes a name (HDFS: {@code dfs.namenode.fs-limits.max-component-length}'s default). */

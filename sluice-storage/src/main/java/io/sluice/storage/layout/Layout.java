@@ -33,6 +33,7 @@ public final class Layout {
     private final int timeFieldIndex;
     private final String timeFieldName;
     private final String defaultBucket;
+    private final String timeMistake;
 
     private sealed interface Part permits Literal, Topic, PartitionNumber, Time, Field {
     }
@@ -64,9 +65,9 @@ public final class Layout {
                     + "directory, and file names are Sluice's");
         }
         checkFolders(template);
-        if (template.startsWith(OWN_FOLDER + "/")) {
+        if (template.regionMatches(true, 0, OWN_FOLDER, 0, OWN_FOLDER.length())) {
             throw new IllegalArgumentException("the path template '" + template + "' begins with " + OWN_FOLDER
-                    + "/, the archive's own folder (its staged files and manifests): begin it with another name");
+                    + ", the archive's own folder (its staged files and manifests): begin it with another name");
         }
         this.defaultBucket = defaultBucket == null ? null : encode(defaultBucket);
         this.timeFieldName = timeField;
@@ -98,6 +99,20 @@ public final class Layout {
         }
         this.parts = List.copyOf(parsed);
         this.fieldPaths = List.copyOf(paths);
+        StringBuilder letters = new StringBuilder();
+        for (int at = template.indexOf("{ts:"); at >= 0; at = template.indexOf("{ts:", at + 1)) {
+            letters.append(TimeText.unquotedLetters(template.substring(at + 4, template.indexOf('}', at))));
+        }
+        this.timeMistake = TimeText.mistake(letters.toString());
+    }
+
+    /**
+     * Why the template's time patterns, valid as they are, would file records in wrong folders, or null: letters that
+     * read like the ones meant ({@code YYYY} for {@code yyyy}, {@code hh} without {@code a}, ...; a new user's run).
+     * Said by the commands that run or validate a pipeline; one that reads an archive made so takes it as it is.
+     */
+    public String timeMistake() {
+        return timeMistake;
     }
 
     /**
@@ -184,6 +199,13 @@ public final class Layout {
                 }
             }
         }
+        if (b.length() >= OWN_FOLDER.length() && b.charAt(0) == '_'
+                && b.toString().regionMatches(true, 0, OWN_FOLDER, 0, OWN_FOLDER.length())) {
+            // a record whose folder came out as the archive's own (a value _sluice under {value.country}/) was filed
+            // among the manifests, and verify called them unsound (a new user's run); any case, for file systems that
+            // ignore it
+            b.replace(0, 1, "%5F");
+        }
         return b.toString();
     }
 
@@ -228,20 +250,13 @@ public final class Layout {
         return defaultBucket;
     }
 
-    /** The archive's own folder at the location's root: a value never names a folder so. */
-    private static final String OWN_FOLDER = "_sluice";
+    /** The archive's own folder at the location's root, its staged files and manifests; records never go there. */
+    private static final String OWN_FOLDER = "_sluice/";
 
-    /**
-     * Percent-encodes everything but {@code [A-Za-z0-9._-]}; "." and ".." are encoded too, and so is
-     * {@value #OWN_FOLDER} (a record whose value was {@code _sluice} under the template {@code {value.country}/} was
-     * filed among the archive's manifests, which verify then called unsound: a new user's run).
-     */
+    /** Percent-encodes everything but {@code [A-Za-z0-9._-]}; "." and ".." are encoded too. */
     static String encode(String value) {
         if (value.equals(".") || value.equals("..")) {
             return value.replace(".", "%2E");
-        }
-        if (value.equals(OWN_FOLDER)) {
-            return "%5F" + OWN_FOLDER.substring(1);
         }
         if (safe(value)) {
             return value; // the usual case, and a layout renders this for every record

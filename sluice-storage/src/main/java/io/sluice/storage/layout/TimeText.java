@@ -44,16 +44,9 @@ final class TimeText {
     private record Last(long bucket, int offsetSeconds, String text) {
     }
 
-    /**
-     * @throws IllegalArgumentException for a pattern {@link DateTimeFormatter} refuses, or one of the letters that read
-     *                                  like another's and file records in wrong folders ({@link #mistake})
-     */
+    /** @throws IllegalArgumentException for a pattern {@link DateTimeFormatter} refuses */
     TimeText(String pattern, ZoneId zone) {
         this.format = DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
-        String mistake = mistake(pattern);
-        if (mistake != null) {
-            throw new IllegalArgumentException(mistake);
-        }
         this.zone = zone;
         this.rules = zone.getRules();
         this.bucketSeconds = bucketSeconds(pattern);
@@ -76,12 +69,14 @@ final class TimeText {
     }
 
     /**
-     * Why a valid pattern would still file records in wrong folders, or null: letters that read like the ones meant
+     * Why valid patterns would still file records in wrong folders, or null: letters that read like the ones meant
      * ({@code YYYY-MM-dd} put 2024-12-30 in {@code 2025-12-30}; {@code hh} put 03:00 and 15:00 in one folder: a new user's
      * run, which validate called valid). Each is fine where its companion shows it is meant.
+     *
+     * @param letters the unquoted letters of every time pattern of a template together ({@link #unquotedLetters}):
+     *                {@code year={ts:YYYY}/week={ts:ww}/} is a week-based layout
      */
-    static String mistake(String pattern) {
-        String letters = unquotedLetters(pattern);
+    static String mistake(String letters) {
         if (letters.indexOf('Y') >= 0 && letters.indexOf('w') < 0) {
             return "Y is the week-based year, which differs from the calendar year around New Year (2024-12-30 falls "
                     + "in week-based year 2025): write yyyy for the year, or add ww for folders by week";
@@ -90,17 +85,18 @@ final class TimeText {
             return (letters.indexOf('h') >= 0 ? "h" : "K") + " is the hour of a 12-hour clock, the same for 03:00 and "
                     + "15:00 without a (AM/PM): write HH for the hour of the day, or add a";
         }
-        if (letters.indexOf('D') >= 0 && letters.indexOf('M') >= 0) {
-            return "D is the day of the year (1 to 366), and M the month beside it: write dd for the day of the month";
+        boolean month = letters.indexOf('M') >= 0 || letters.indexOf('L') >= 0;
+        if (letters.indexOf('D') >= 0 && month) {
+            return "D is the day of the year (1 to 366), and a month beside it: write dd for the day of the month";
         }
-        if (letters.indexOf('m') >= 0 && letters.indexOf('d') >= 0 && letters.indexOf('M') < 0
-                && letters.indexOf('H') < 0 && letters.indexOf('h') < 0 && letters.indexOf('k') < 0) {
+        if (letters.indexOf('m') >= 0 && letters.indexOf('d') >= 0 && !month && letters.indexOf('H') < 0
+                && letters.indexOf('h') < 0 && letters.indexOf('k') < 0 && letters.indexOf('K') < 0) {
             return "m is the minute of the hour, here beside the day but with no hour: write MM for the month";
         }
         return null;
     }
 
-    private static String unquotedLetters(String pattern) {
+    static String unquotedLetters(String pattern) {
         StringBuilder letters = new StringBuilder();
         boolean quoted = false;
         for (int i = 0; i < pattern.length(); i++) {

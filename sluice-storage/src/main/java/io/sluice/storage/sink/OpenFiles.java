@@ -96,6 +96,7 @@ final class OpenFiles {
     private long next;
     private long barrier;
     private boolean warnedFarAhead;
+    private boolean warnedNear1970;
     /**
      * When the first file since the last roll was opened or the first record held (parked files included: the age
      * limit bounds how long records wait behind the barrier), valid while {@link #anyOpen}; both read by any thread
@@ -174,8 +175,8 @@ final class OpenFiles {
                     + "another unit (microseconds, seconds) or a wrong value? Its records go there all the same; this "
                     + "is said once per partition", paths.partition(), record.offset(), directory, time,
                     String.format(java.util.Locale.ROOT, "%,d", ahead / 86_400_000L));
-        } else if (millis > 0 && millis < SECONDS_READ_AS_MILLIS) {
-            warnedFarAhead = true;
+        } else if (millis > 0 && millis < SECONDS_READ_AS_MILLIS && !warnedNear1970) {
+            warnedNear1970 = true;
             LOG.warn("{}@{} is filed under {}, its time ({}) within three years of 1970, where a time in epoch seconds "
                     + "read as milliseconds lands: is the time field in seconds? Its records go there all the same; "
                     + "this is said once per partition", paths.partition(), record.offset(), directory, time);
@@ -191,14 +192,16 @@ final class OpenFiles {
      * {@code on-failure} said (a new user's run).
      */
     private void refuseLongFolderNames(String directory) throws RecordRejectedException {
-        if (directory.length() <= backend.maxNameBytes()) {
-            return; // values are encoded to ASCII: only the template's own text could make a name longer in bytes
+        if ((long) directory.length() * 3 <= backend.maxNameBytes()) {
+            return; // a UTF-16 unit is at most 3 bytes of UTF-8: no name in it can be longer (a template's own text
+                    // may hold wider characters than the encoded values)
         }
         for (String name : directory.split("/")) {
             int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
             if (bytes > backend.maxNameBytes()) {
                 throw new RecordRejectedException("the folder name the path template makes of this record ('"
-                        + name.substring(0, 40) + "…') is " + bytes + " bytes, and " + backend.describe() + " takes at "
+                        + name.substring(0, name.offsetByCodePoints(0, Math.min(40, name.codePointCount(0,
+                        name.length())))) + "…') is " + bytes + " bytes, and " + backend.describe() + " takes at "
                         + "most " + backend.maxNameBytes() + " in one name");
             }
         }

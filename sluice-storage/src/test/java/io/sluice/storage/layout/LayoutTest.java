@@ -63,7 +63,12 @@ class LayoutTest {
         assertEquals("caf%C3%A9%20bar/", directory(layout, 0, "{\"category\":\"café bar\"}"));
         // the archive's own folder: a record filed there sat among the manifests, and verify called them unsound
         assertEquals("%5Fsluice/", directory(layout, 0, "{\"category\":\"_sluice\"}"));
+        assertEquals("%5FSluice/", directory(layout, 0, "{\"category\":\"_Sluice\"}"), "a file system may ignore case");
         assertEquals("_sluice2/", directory(layout, 0, "{\"category\":\"_sluice2\"}"));
+        assertEquals("%5Fsluice/x/", directory(new Layout("_{value.category}/x/", null, ZoneOffset.UTC, null), 0,
+                "{\"category\":\"sluice\"}"), "made of a literal and a value");
+        assertEquals("clicks/_sluice/", directory(new Layout("{topic}/{value.category}/", null, ZoneOffset.UTC, null),
+                0, "{\"category\":\"_sluice\"}"), "below the root, no folder of the archive's: as before");
     }
 
     @Test
@@ -74,7 +79,7 @@ class LayoutTest {
                 .getMessage().contains("unknown placeholder {topc}"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("{ts:qqqqqq}/", null, ZoneOffset.UTC,
                 null)).getMessage().contains("bad time pattern"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("_sluice/{topic}/", null,
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Layout("_Sluice/{topic}/", null,
                 ZoneOffset.UTC, null)).getMessage().contains("begins with _sluice/, the archive's own folder"));
     }
 

@@ -2,7 +2,7 @@ package io.sluice.storage.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
@@ -29,19 +29,21 @@ class TimeTextTest {
      * new user's run: {@code YYYY-MM-dd} put 2024-12-30 in 2025-12-30, {@code hh} put 03:00 and 15:00 together).
      */
     @ParameterizedTest
-    @CsvSource({"YYYY-MM-dd, Y is the week-based year", "hh, h is the hour of a 12-hour clock",
-            "yyyy-MM-DD, D is the day of the year", "yyyy-mm-dd, m is the minute of the hour"})
-    void lettersThatReadLikeOthersAreRefusedWithTheFix(String pattern, String start) {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> new TimeText(pattern, ZoneId.of("UTC")));
-        assertTrue(refused.getMessage().startsWith(start), refused.getMessage());
+    @CsvSource({"{ts:YYYY-MM-dd}/, Y is the week-based year", "h={ts:hh}/, h is the hour of a 12-hour clock",
+            "{ts:yyyy-MM-DD}/, D is the day of the year", "{ts:yyyy-mm-dd}/, m is the minute of the hour",
+            "{ts:yyyy}/{ts:KK}/, K is the hour of a 12-hour clock"})
+    void lettersThatReadLikeOthersAreSaidWithTheFix(String template, String start) {
+        String mistake = new Layout(template, null, ZoneId.of("UTC"), null).timeMistake();
+        assertTrue(mistake != null && mistake.startsWith(start), mistake);
     }
 
-    /** The same letters where their companions show they are meant, or quoted. */
+    /** The same letters where their companions show they are meant, in the same placeholder or another, or quoted. */
     @ParameterizedTest
-    @ValueSource(strings = {"YYYY-'W'ww", "hh a", "yyyy-DDD", "yyyy-MM-dd'T'HH:mm", "'hh' HH", "mm:ss"})
-    void theSameLettersWhereTheyAreMeantAreTaken(String pattern) {
-        new TimeText(pattern, ZoneId.of("UTC"));
+    @ValueSource(strings = {"{ts:YYYY-'W'ww}/", "year={ts:YYYY}/week={ts:ww}/", "h={ts:hh}/{ts:a}/",
+            "{ts:yyyy-DDD}/", "{ts:yyyy-LL-dd}/{ts:KK-mm a}/", "{ts:yyyy-MM-dd'T'HH:mm}/", "{ts:'hh' HH}/",
+            "{ts:mm:ss}/"})
+    void theSameLettersWhereTheyAreMeantAreTaken(String template) {
+        assertNull(new Layout(template, null, ZoneId.of("UTC"), null).timeMistake());
     }
 
     /**

@@ -4,6 +4,7 @@ import static io.sluice.core.internal.EngineLog.LOG;
 
 import io.sluice.core.OutOfRangePolicy;
 import io.sluice.core.RecordsLostException;
+import io.sluice.core.RecordsLostException.Kind;
 import io.sluice.core.RecordsLostException.Loss;
 import java.util.Collection;
 import java.util.Comparator;
@@ -72,7 +73,10 @@ final class Gaps {
         }
         return Optional.of(new RecordsLostException("records lost or log reset: "
                 + String.join("; ", all.stream().map(Found::words).toList()),
-                "The other partitions went on. Set the out-of-range policy to EARLIEST or LATEST to continue anyway.",
+                "The other partitions went on. " + (all.stream().anyMatch(f -> f.loss().kind() == Kind.PAST_END)
+                        ? "Reset the group's offsets of the partitions whose log was reset to where it should be read "
+                                + "from (kafka-consumer-groups --reset-offsets) and start again."
+                        : "Set the out-of-range policy to EARLIEST or LATEST to continue anyway."),
                 all.stream().map(Found::loss).toList()));
     }
 }

@@ -63,8 +63,13 @@ final class OutOfRange {
         });
         String message = String.join("; ", problems.values());
         if (policy == OutOfRangePolicy.FAIL) {
-            failure.fail(new RecordsLostException("records lost or log reset: " + message, "Set the out-of-range "
-                    + "policy to EARLIEST or LATEST to continue anyway.", List.copyOf(losses.values())));
+            // EARLIEST and LATEST go on only forward: past the end of a reset log, they would go back (see below)
+            boolean pastEnd = losses.values().stream().anyMatch(l -> l.kind() == Kind.PAST_END);
+            failure.fail(new RecordsLostException("records lost or log reset: " + message, pastEnd
+                    ? "Reset the group's offsets of these partitions to where the log should be read from "
+                            + "(kafka-consumer-groups --reset-offsets --to-earliest, or --to-latest) and start again."
+                    : "Set the out-of-range policy to EARLIEST or LATEST to continue anyway.",
+                    List.copyOf(losses.values())));
             return;
         }
         if (policy == OutOfRangePolicy.STOP_PARTITION) {
