@@ -1,9 +1,6 @@
 package io.sluice.storage.backend;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -38,7 +35,7 @@ final class StagedName {
         if (name.getBytes(StandardCharsets.UTF_8).length <= MAX_NAME_BYTES) {
             return name;
         }
-        return UUID.randomUUID() + HASHED + hash(path);
+        return UUID.randomUUID() + HASHED + NameHash.of(path);
     }
 
     /**
@@ -53,14 +50,5 @@ final class StagedName {
         String rest = name.substring(separator);
         return Optional.of(rest.startsWith(HASHED) ? "(a path too long for a staged name, SHA-256 "
                 + rest.substring(HASHED.length()) + ")" : rest.substring(1).replace(SEPARATOR, '/'));
-    }
-
-    private static String hash(String path) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(path.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
     }
 }

@@ -1,18 +1,16 @@
 package io.sluice.storage.sink;
 
+import io.sluice.storage.backend.NameHash;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one consumer group whose archive of a topic a location holds. A partition's staging and manifests are the
@@ -44,7 +42,7 @@ final class ArchiveOwner {
     ArchiveOwner(StorageBackend backend, String group) {
         this.backend = backend;
         this.group = group;
-        this.groupKey = group == null ? null : sha256(group).substring(0, 32);
+        this.groupKey = group == null ? null : NameHash.of(group).substring(0, 32);
     }
 
     /**
@@ -126,15 +124,6 @@ final class ArchiveOwner {
     private static String keyOf(String marker, String dir) {
         String rest = marker.substring(dir.length());
         return rest.substring(0, rest.indexOf('/'));
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
     }
 
     /** Another consumer group archives the topic into this location. */
