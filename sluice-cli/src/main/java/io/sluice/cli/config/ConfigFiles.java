@@ -5,13 +5,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads a configuration file's text, with the problem said the way every other problem of the file is.
  *
- * <p>Stateless.
+ * <p>Threading: any thread. The text of a file that is not a regular one (a pipe: {@code /dev/stdin}, {@code <(...)})
+ * is kept for the process once read: it can be read only once, and a command reads its file twice (its kind, then
+ * its settings), so the second reading found it empty ("the file is empty" for {@code cat p.yaml | sluice validate
+ * /dev/stdin}: a new user's run).
  */
 public final class ConfigFiles {
+
+    private static final Map<Path, String> PIPES = new ConcurrentHashMap<>();
 
     private ConfigFiles() {
     }
@@ -19,7 +26,7 @@ public final class ConfigFiles {
     /** The file's text (UTF-8). */
     public static String read(Path file) throws ConfigException {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return text(file);
         } catch (NoSuchFileException e) {
             throw new ConfigException(Position.builtIn(file.toString()), "no such file");
         } catch (IOException e) {
@@ -33,9 +40,22 @@ public final class ConfigFiles {
      */
     public static boolean hasTopLevelSection(Path file, String name) {
         try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith(name + ":"));
+            return text(file).lines().anyMatch(l -> l.startsWith(name + ":"));
         } catch (IOException e) {
             return false;
         }
+    }
+
+    private static String text(Path file) throws IOException {
+        if (Files.isRegularFile(file) || !Files.exists(file)) {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        }
+        Path key = file.toAbsolutePath().normalize();
+        String kept = PIPES.get(key);
+        if (kept == null) {
+            kept = Files.readString(file, StandardCharsets.UTF_8);
+            PIPES.putIfAbsent(key, kept);
+        }
+        return kept;
     }
 }
