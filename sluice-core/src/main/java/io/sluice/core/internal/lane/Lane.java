@@ -24,7 +24,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * {@code stamp}: it is odd while an attempt runs, and whoever moves it on from that odd value (the worker when the
  * attempt returns, the completing thread of an asynchronous attempt, or the watchdog when the attempt overran its
  * timeout) owns the lane next. A worker that loses that race to the watchdog is stuck in user code; it must leave
- * the lane untouched and retire.
+ * the lane untouched and retire. One lock, the lane's own monitor, is held only for a moment, in two places: a worker
+ * turning its attempt asynchronous (its look at the stamp, the flag and the pool's suspended set) and the watchdog's
+ * take-over (its look at the flag and its move of the stamp), so that neither comes between the other's look and act
+ * (a worker taken over after its look still marked the lane suspended: a review).
  */
 public final class Lane {
 
@@ -306,14 +309,12 @@ public final class Lane {
      * stuck workers never replaced.
      */
     private boolean suspend(long s, CompletionStage<?> stage) {
-        if (stamp.get() != s) {
-            return false;
-        }
-        asyncAttempt = true;
-        pool.suspended(this);
-        if (stamp.get() != s) {
-            pool.resumed(this); // taken over between the two looks: the watchdog's own removal may have come first
-            return false;
+        synchronized (this) { // against the watchdog's take-over (see the class comment)
+            if (stamp.get() != s) {
+                return false;
+            }
+            asyncAttempt = true;
+            pool.suspended(this);
         }
         stage.whenComplete((value, error) -> {
             if (stamp.compareAndSet(s, s + 1)) {
@@ -342,11 +343,16 @@ public final class Lane {
     boolean expireIfOverdue(long now, Thread worker) {
         // read the stamp before the deadline: a deadline is written before its stamp, so it is never older
         long s = stamp.get();
-        if ((s & 1) == 0 || now - deadline < 0 || (worker != null && asyncAttempt)) {
+        if ((s & 1) == 0 || now - deadline < 0) {
             return false;
         }
-        if (!stamp.compareAndSet(s, s + 1)) {
-            return false; // it just ended by itself
+        synchronized (this) { // against a worker turning its attempt asynchronous (see the class comment)
+            if (worker != null && asyncAttempt) {
+                return false; // the worker left it to its asynchronous part: the suspended lanes' look expires it
+            }
+            if (!stamp.compareAndSet(s, s + 1)) {
+                return false; // it just ended by itself
+            }
         }
         pool.resumed(this);
         partition.attemptEnded();
