@@ -15,10 +15,21 @@ public record Pipeline(String file, SourceConfig source, ProcessingConfig proces
         SinkConfig sink, Settings settings) {
 
     public Pipeline {
+        checkDeadLetters(source, processing);
+    }
+
+    /**
+     * The rule between the source and processing sections, which the loader checks also when the sink has mistakes.
+     *
+     * @return true
+     * @throws InvalidSetting when the dead-letter topic is a source topic
+     */
+    static Boolean checkDeadLetters(SourceConfig source, ProcessingConfig processing) {
         InvalidSetting.check(processing.deadLetterTopic() == null
                 || !source.topics().contains(processing.deadLetterTopic()), PipelineKeys.DEAD_LETTER_TOPIC,
                 "'" + processing.deadLetterTopic() + "' is one of the source topics; dead letters need a topic of "
                         + "their own");
+        return true;
     }
 
     /** What this build cannot run yet (a pending storage backend), where the file names it. */

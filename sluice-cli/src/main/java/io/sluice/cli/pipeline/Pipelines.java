@@ -64,18 +64,13 @@ public final class Pipelines {
         Problems problems = new Problems();
         SourceConfig source = InvalidSetting.collect(settings, problems,
                 () -> SourceConfig.from(settings, base, problems));
-        ProcessingConfig processing = InvalidSetting.collect(settings, problems,
-                () -> ProcessingConfig.from(settings, heapForRun));
+        ProcessingConfig processing = ProcessingConfig.from(settings, heapForRun, problems);
         MetricsConfig metrics = MetricsConfig.from(settings);
-        SinkConfig sink = SinkConfig.from(settings, base, problems);
-        if (sink != null && heapForRun != TO_READ && sink.layout().timeMistake() != null) {
-            // refused where the pipeline is run or validated; a command reading an archive made so takes it as it is
-            InvalidSetting.collect(settings, problems, () -> {
-                throw new InvalidSetting(PipelineKeys.TEMPLATE, "the time patterns of the path template '"
-                        + sink.template() + "': " + sink.layout().timeMistake());
-            });
-        }
-        Pipeline pipeline = source == null || processing == null || sink == null ? null
+        SinkConfig sink = SinkConfig.from(settings, base, problems, heapForRun != TO_READ);
+        // checked whatever the sink's mistakes
+        boolean deadLettersApart = source != null && processing != null && InvalidSetting.collect(settings, problems,
+                () -> Pipeline.checkDeadLetters(source, processing)) != null;
+        Pipeline pipeline = !deadLettersApart || sink == null ? null
                 : InvalidSetting.collect(settings, problems,
                         () -> new Pipeline(name, source, processing, metrics, sink, settings));
         problems.removeIf(settings::followsFromUnreadable);

@@ -24,11 +24,22 @@ public record SinkConfig(StorageTarget storage, String template, String timeFiel
      * The sink section of {@code s}, or null when it has mistakes: then every one of them is in {@code problems}
      * (the storage, the files, the template and its fields against the schema are each checked, whatever the others
      * found).
+     *
+     * @param toRun whether the pipeline is to be run (or validated): then a template whose time patterns make
+     *     misleading folders ({@link Layout#timeMistake()}) is refused; a command reading an archive made so takes it
+     *     as it is
      */
-    static SinkConfig from(Settings s, Path base, Problems problems) {
+    static SinkConfig from(Settings s, Path base, Problems problems, boolean toRun) {
         StorageTarget storage = InvalidSetting.collect(s, problems, () -> StorageTarget.from(s, base));
         FileSettings files = FileSettings.from(s, base, problems);
         Layout layout = InvalidSetting.collect(s, problems, () -> layout(s));
+        if (toRun && layout != null && layout.timeMistake() != null) {
+            // said with the other mistakes, whatever they are, not only once the rest of the sink is right
+            InvalidSetting.collect(s, problems, () -> {
+                throw new InvalidSetting(PipelineKeys.TEMPLATE, "the time patterns of the path template '"
+                        + s.get(PipelineKeys.TEMPLATE) + "': " + layout.timeMistake());
+            });
+        }
         boolean fieldsFound = files != null && layout != null
                 && InvalidSetting.collect(s, problems, () -> checkFields(layout, files)) != null;
         RollingPolicy rolling = new RollingPolicy(s.get(PipelineKeys.MAX_BYTES), s.get(PipelineKeys.MAX_RECORDS),
