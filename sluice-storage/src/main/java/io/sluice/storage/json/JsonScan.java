@@ -25,14 +25,15 @@ public final class JsonScan implements ValueFields {
     /** The paths one scan follows: a bit each in a long. */
     public static final int MAX_PATHS = 64;
 
-    private final boolean object;
+    /** The value's first token: what kind of JSON it is. */
+    private final JsonToken first;
     private final boolean multiline;
     private final String[] fields;
     /** The first of the object's own names that the caller reserved, or null. */
     private final String reservedName;
 
-    private JsonScan(boolean object, boolean multiline, String[] fields, String reservedName) {
-        this.object = object;
+    private JsonScan(JsonToken first, boolean multiline, String[] fields, String reservedName) {
+        this.first = first;
         this.multiline = multiline;
         this.fields = fields;
         this.reservedName = reservedName;
@@ -88,7 +89,7 @@ public final class JsonScan implements ValueFields {
                 parser.skipChildren();
             }
             if (untilFound) {
-                return new JsonScan(object, false, found, null);
+                return new JsonScan(first, false, found, null);
             }
             // the parser counts line breaks outside strings (inside, JSON forbids them): no second pass over the bytes
             boolean multiline = parser.currentLocation().getLineNr() > 1;
@@ -96,7 +97,7 @@ public final class JsonScan implements ValueFields {
                 throw new MalformedJsonException("unexpected content after the JSON document at "
                         + JsonErrors.location(parser));
             }
-            return new JsonScan(object, multiline, found, clash == null ? null : clash[0]);
+            return new JsonScan(first, multiline, found, clash == null ? null : clash[0]);
         } catch (JsonParseException e) {
             throw new MalformedJsonException(JsonErrors.describe(e), e);
         } catch (IOException e) {
@@ -182,7 +183,20 @@ public final class JsonScan implements ValueFields {
 
     /** Whether the value is a JSON object (rather than an array or a scalar). */
     public boolean isObject() {
-        return object;
+        return first == JsonToken.START_OBJECT;
+    }
+
+    @Override
+    public String whyNoFields() {
+        String kind = switch (first) {
+            case START_OBJECT -> null;
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            default -> "null";
+        };
+        return kind == null ? null : "the value is " + kind + " in JSON, not an object";
     }
 
     /** Whether the value's text spans several lines (pretty-printed): it must be compacted for JSON Lines. */

@@ -191,7 +191,8 @@ public final class Layout {
             } else if (part instanceof Field f) {
                 String value = fields == null ? null : fields.text(f.index());
                 if (value == null) {
-                    b.append(missing("value." + f.name(), NOT_A_NAME));
+                    String why = fields == null ? null : fields.whyNoFields();
+                    b.append(missing("value." + f.name(), why == null ? NOT_A_NAME : "is missing: " + why));
                 } else if (value.isEmpty()) {
                     b.append(missing("value." + f.name(), "is an empty text: a folder needs a name"));
                 } else {
@@ -230,7 +231,8 @@ public final class Layout {
         try {
             Instant time = fields == null ? null : fields.time(timeFieldIndex);
             if (time == null) {
-                missing("value." + timeFieldName, "is missing");
+                String why = fields == null ? null : fields.whyNoFields();
+                missing("value." + timeFieldName, why == null ? "is missing" : "is missing: " + why);
             }
             return time;
         } catch (UnreadableFieldException e) {

@@ -19,4 +19,13 @@ public interface ValueFields {
      * @throws UnreadableFieldException when the field holds something that is not a time, saying what it holds
      */
     Instant time(int i) throws UnreadableFieldException;
+
+    /**
+     * Why the value has none of the fields whatever the paths, in words for a person ({@code "the value is a JSON
+     * array, not an object"}), or null when fields may be in it: said beside "missing", which alone reads as a
+     * misspelt field.
+     */
+    default String whyNoFields() {
+        return null;
+    }
 }

@@ -56,6 +56,19 @@ class LayoutTest {
     }
 
     @Test
+    void aValueThatIsNotAnObjectIsSaidSoNotOnlyThatTheFieldIsMissing() {
+        // "missing" alone read as a misspelt field to a new user whose values were JSON arrays
+        RecordRejectedException list = assertThrows(RecordRejectedException.class,
+                () -> directory(new Layout(TEMPLATE, null, ZoneOffset.UTC, null), 0, "[1,2,3]"));
+        assertEquals("the path template needs value.category, which is missing: the value is an array in JSON, not "
+                + "an object", list.getMessage());
+        RecordRejectedException text = assertThrows(RecordRejectedException.class,
+                () -> directory(new Layout(TEMPLATE, "ts", ZoneOffset.UTC, null), 0, "\"hello\""));
+        assertEquals("the path template needs value.ts, which is missing: the value is a string in JSON, not an "
+                + "object", text.getMessage());
+    }
+
+    @Test
     void fieldValuesCannotLeaveTheirDirectory() throws Exception {
         Layout layout = new Layout("{value.category}/", null, ZoneOffset.UTC, null);
         assertEquals("..%2F..%2Fetc/", directory(layout, 0, "{\"category\":\"../../etc\"}"));
