@@ -157,9 +157,10 @@ public final class Mirror implements AutoCloseable {
         }
         Engine engine = Engine.startSink(engineConfig.build(), sink);
         TargetRoles roles = targetRoles(config, targetAdmin, engine, transactions);
+        Optional<GroupOffsetSync> groupSync = Optional.empty();
         try {
-            Optional<GroupOffsetSync> groupSync = config.groups().map(groups -> GroupOffsetSync.start(config,
-                    sourceCluster, sourceAdmin, targetAdmin));
+            groupSync = config.groups().map(groups -> GroupOffsetSync.start(config, sourceCluster, sourceAdmin,
+                    targetAdmin, GroupOffsetSync.Share.of(sink::held, sink::everHeld)));
             TargetBrokers brokers = new TargetBrokers(TargetReach.GRACE, roles, () -> waits(config, sink, transactions));
             TargetReach reach = TargetReach.of(config.targetProperties(), writes::producerMetrics,
                     transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(), brokers);
@@ -168,6 +169,7 @@ public final class Mirror implements AutoCloseable {
                     targetTopics, topics, config.naming(), config.topicSyncInterval(), config.name()), groupSync,
                     reach, roles);
         } catch (RuntimeException e) {
+            groupSync.ifPresent(GroupOffsetSync::close); // its thread and clients would outlive the failed start
             roles.close();
             engine.close();
             sink.close();

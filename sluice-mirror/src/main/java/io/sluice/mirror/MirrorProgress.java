@@ -6,12 +6,14 @@ import io.sluice.core.ClusterConnection;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -62,9 +64,10 @@ public final class MirrorProgress implements AutoCloseable {
 
     /**
      * How far a source partition was copied: everything before {@code copiedBefore}, in copies that lie below the
-     * target offset {@code copiesBelow} (empty when the commit does not say: made before the mirror wrote it).
+     * target offset {@code copiesBelow} (empty when the commit does not say: made before the mirror wrote it), of the
+     * source topic whose ID is {@code topicId} (empty when the commit does not say).
      */
-    public record Reach(long copiedBefore, OptionalLong copiesBelow) {
+    public record Reach(long copiedBefore, OptionalLong copiesBelow, Optional<Uuid> topicId) {
     }
 
     /** For each source partition that was copied from: how far. */
@@ -75,7 +78,8 @@ public final class MirrorProgress implements AutoCloseable {
         reader.committed(sourceOf.keySet(), timeout).forEach((key, offset) -> {
             if (offset != null) {
                 reached.put(sourceOf.get(key), new Reach(offset.offset(),
-                        CopiesBelow.decode(CommitMetadata.sinkData(offset.metadata()))));
+                        CopiesBelow.decode(CommitMetadata.sinkData(offset.metadata())),
+                        CommitMetadata.topicId(offset.metadata())));
             }
         });
         return reached;

@@ -97,6 +97,74 @@ class GroupTranslationTest {
     }
 
     @Test
+    void eachInstanceWritesTheOffsetsOfThePartitionsItCopiesAlone() throws Exception {
+        // instances that each wrote every partition's offsets came between each other's read and write, and one put
+        // back a translation the other had moved past (a review)
+        String topic = transactionalSourceTopic("share");
+        String group = Names.unique("orders-app");
+        Map<TopicPartition, Long> before = new HashMap<>();
+        Map<TopicPartition, Long> after = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            before.put(new TopicPartition(topic, p), 10L);
+            after.put(new TopicPartition(topic, p), 27L);
+        }
+        commitOnSource(group, before);
+        String name = Names.unique("groups");
+        MirrorConfig syncing = clusters.mirror(name, topic).groups(Pattern.compile(Pattern.quote(group)))
+                .groupSyncInterval(Duration.ofMillis(300)).build();
+        MirrorConfig notSyncing = clusters.mirror(name, topic).build(); // the same mirror, its groups left to the other
+        try (Mirror first = Mirror.start(syncing)) {
+            awaitEqual("the group synced by the only instance", () -> exactTranslation(topic, before),
+                    () -> targetCommitted(group));
+            try (Mirror second = Mirror.start(notSyncing)) {
+                awaitEqual("the partitions shared by the two instances", () -> true,
+                        () -> !first.engine().partitions().isEmpty() && !second.engine().partitions().isEmpty()
+                                && first.engine().partitions().size() + second.engine().partitions().size()
+                                        == PARTITIONS);
+                Map<TopicPartition, Long> firstCopies = new HashMap<>();
+                first.engine().partitions().forEach(p -> firstCopies.put(p.partition(), after.get(p.partition())));
+                commitOnSource(group, after);
+                awaitEqual("the first instance's partitions synced", () -> exactTranslation(topic, firstCopies),
+                        () -> onlyOf(targetCommitted(group), firstCopies));
+                awaitRounds(first.groupSync().orElseThrow(), 3);
+                Map<TopicPartition, Long> secondCopies = new HashMap<>();
+                second.engine().partitions().forEach(p -> secondCopies.put(p.partition(), 10L));
+                assertEquals(exactTranslation(topic, secondCopies), onlyOf(targetCommitted(group), secondCopies),
+                        "the second instance's partitions are not the first's to write");
+            }
+        }
+    }
+
+    @Test
+    void anOffsetAConsumerOfTheTargetCommittedByAssignIsLeftToIt() throws Exception {
+        // such a consumer has no members the cluster knows of: the cluster takes the mirror's commits between its own,
+        // and the two put the offset back and forth (a review)
+        String topic = transactionalSourceTopic("assigned");
+        String group = Names.unique("orders-app");
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        commitOnSource(group, Map.of(p0, 10L));
+        MirrorConfig config = clusters.mirror(Names.unique("groups"), topic)
+                .groups(Pattern.compile(Pattern.quote(group))).groupSyncInterval(Duration.ofMillis(300)).build();
+        try (Mirror mirror = Mirror.start(config)) {
+            awaitEqual("the group synced", () -> exactTranslation(topic, Map.of(p0, 10L)),
+                    () -> targetCommitted(group));
+            try (KafkaConsumer<byte[], byte[]> reader = targetConsumer(group, "none")) {
+                reader.assign(List.of(p0));
+                reader.commitSync(Map.of(p0, new OffsetAndMetadata(3)));
+            }
+            commitOnSource(group, Map.of(p0, 27L));
+            awaitRounds(mirror.groupSync().orElseThrow(), 3);
+            assertEquals(Map.of(p0, 3L), targetCommitted(group), "the consumer's commit stands");
+        }
+    }
+
+    private static Map<TopicPartition, Long> onlyOf(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> of) {
+        Map<TopicPartition, Long> only = new HashMap<>(offsets);
+        only.keySet().retainAll(of.keySet());
+        return only;
+    }
+
+    @Test
     void aGroupActiveOnTheTargetIsLeftAloneAndAGroupIsNeverMovedBack() throws Exception {
         String topic = transactionalSourceTopic("alone");
         String prefix = Names.unique("app");

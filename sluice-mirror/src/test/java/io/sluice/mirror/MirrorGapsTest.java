@@ -11,17 +11,25 @@ import io.sluice.mirror.audit.MirrorAudit;
 import io.sluice.mirror.audit.MirrorAuditConfig;
 import io.sluice.mirror.audit.MirrorAuditException;
 import io.sluice.mirror.audit.MirrorAuditReport;
+import io.sluice.mirror.groups.GroupTranslationReport;
+import io.sluice.mirror.groups.PartitionTranslation;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.TestRecords;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -117,6 +125,30 @@ class MirrorGapsTest {
                 () -> MirrorAudit.run(MirrorAuditConfig.builder(config).build()));
         assertTrue(e.getMessage().startsWith("the mirror's progress on " + topic + "-0 (offset 50) is past the source "
                 + "partition's end (20): the source topic was deleted and created again"), e.getMessage());
+    }
+
+    @Test
+    void aGroupOfASourceTopicCreatedAgainIsNotTranslatedIntoTheEarlierTopicsCopies() throws Exception {
+        // the new topic's offset 10 is not the earlier topic's: translated into its copy, a group failing over read
+        // another topic's records from there (a review)
+        String topic = topicOf50("recreated-group");
+        String group = Names.unique("app");
+        MirrorConfig config = clusters.mirror(Names.unique("recreated-group"), topic)
+                .groups(Pattern.compile(Pattern.quote(group))).untilEnd(true).build();
+        assertEquals(Health.STOPPED, run(config).health);
+        createAgainWith20(topic);
+        Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
+        props.put("group.id", group);
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(10)));
+        }
+
+        GroupTranslationReport report = GroupTranslationReport.of(config);
+        assertEquals(1, report.rows().size(), report.text());
+        PartitionTranslation row = report.rows().get(0).translation();
+        assertTrue(row.sourceCreatedAgain(), report.text());
+        assertEquals(OptionalLong.empty(), row.translation(), report.text());
+        assertTrue(report.text().contains("the source topic was created again"), report.text());
     }
 
     /**

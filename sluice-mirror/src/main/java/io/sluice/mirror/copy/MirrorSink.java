@@ -8,6 +8,8 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -52,6 +54,9 @@ public final class MirrorSink implements Sink {
     private final LongAdder copied = new LongAdder();
     private final LongAdder copiedBytes = new LongAdder();
     private final LongAdder cameFromTarget = new LongAdder();
+    /** The source partitions open now, and every one opened in this run: the group sync's share of the groups. */
+    private final Set<TopicPartition> held = ConcurrentHashMap.newKeySet();
+    private final Set<TopicPartition> everHeld = ConcurrentHashMap.newKeySet();
     /** Set by {@link #abandon}: a checkpoint no longer waits for its copies. */
     private volatile boolean abandoned;
     /** Why the copies cannot be written now (the target's silence), once the mirror watches it. */
@@ -73,6 +78,8 @@ public final class MirrorSink implements Sink {
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData) {
         cursors.open(partition, naming.target(partition.topic()), committedOffset, committedData.orElse(""));
+        everHeld.add(partition);
+        held.add(partition);
     }
 
     @Override
@@ -172,8 +179,19 @@ public final class MirrorSink implements Sink {
 
     @Override
     public void close(TopicPartition partition, boolean lost) {
+        held.remove(partition);
         cursors.close(partition);
         writes.forget(partition);
+    }
+
+    /** The source partitions this instance copies now. Any thread. */
+    public Set<TopicPartition> held() {
+        return Set.copyOf(held);
+    }
+
+    /** Every source partition this instance copied since it started, whether it holds it still or not. Any thread. */
+    public Set<TopicPartition> everHeld() {
+        return Set.copyOf(everHeld);
     }
 
     @Override

@@ -3,10 +3,13 @@ package io.sluice.mirror.groups;
 import io.sluice.mirror.MirrorConfig;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -20,6 +23,17 @@ import org.slf4j.LoggerFactory;
  * offsets), only forward (a source group that went back must not make target consumers re-read, or undo what they
  * committed there), and only for partitions the mirror copied from.
  *
+ * <p>Each instance of a mirror writes the offsets of the source partitions it copies now ({@link Share}): instances
+ * that each wrote every partition's came between each other's read of a target group and their write, and one put
+ * back an older translation the other had moved past (a review). Its last round, after its copy stopped, writes those
+ * it copied in its run.
+ *
+ * <p>The offsets it writes carry the mirror's name as their metadata. One that this instance wrote in its run and that
+ * now carries other metadata was committed by someone else: a consumer on the target that reads by {@code assign()}
+ * has no members the cluster knows of, so the cluster takes the mirror's commits between its own, and the two would
+ * put the offset back and forth (a review). Such a partition is left to that consumer for the rest of the run, said
+ * once. (Offsets written before, by another tool, are taken over as ever: a mirror that replaces MirrorMaker 2.)
+ *
  * <p>A failure (a cluster away, a group that joined in between) is logged and the next round tries again: it never
  * stops the mirror.
  *
@@ -31,8 +45,32 @@ public final class GroupOffsetSync implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("io.sluice.mirror");
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+    /** The source partitions whose groups' offsets this instance writes. */
+    public interface Share {
+        /** The source partitions this instance copies now. */
+        Set<TopicPartition> now();
+
+        /** Every source partition it copied in this run: the last round's, once the copy stopped. */
+        Set<TopicPartition> inThisRun();
+
+        static Share of(Supplier<Set<TopicPartition>> now, Supplier<Set<TopicPartition>> inThisRun) {
+            return new Share() {
+                @Override
+                public Set<TopicPartition> now() {
+                    return now.get();
+                }
+
+                @Override
+                public Set<TopicPartition> inThisRun() {
+                    return inThisRun.get();
+                }
+            };
+        }
+    }
+
     private final MirrorConfig config;
     private final GroupTranslations translations;
+    private final Share share;
     private final Thread thread;
     private final AtomicLong rounds = new AtomicLong();
     private final Object pause = new Object();
@@ -41,10 +79,17 @@ public final class GroupOffsetSync implements AutoCloseable {
     private volatile boolean finishing;
     /** The last failure per group (or "" for the round's listing), so that a failure that lasts is logged once. */
     private final Map<String, String> failures = new HashMap<>();
+    /** Per group, the source partitions whose target offset this instance wrote in its run; only the sync thread. */
+    private final Map<String, Set<TopicPartition>> written = new HashMap<>();
+    /** Per group, the source partitions whose target offset someone else committed since this instance wrote it. */
+    private final Map<String, Set<TopicPartition>> takenOver = new HashMap<>();
+    /** The groups the last round has not synced yet: named if {@link #finish} gives up waiting for it. */
+    private final Set<String> lastRoundLeft = ConcurrentHashMap.newKeySet();
 
-    private GroupOffsetSync(MirrorConfig config, GroupTranslations translations) {
+    private GroupOffsetSync(MirrorConfig config, GroupTranslations translations, Share share) {
         this.config = config;
         this.translations = translations;
+        this.share = share;
         this.thread = new Thread(this::run, "sluice-mirror-groups-" + config.name());
         this.thread.setDaemon(true);
     }
@@ -52,11 +97,13 @@ public final class GroupOffsetSync implements AutoCloseable {
     /**
      * Starts syncing the groups of the mirror {@code config} describes, which copies from the cluster
      * {@code sourceClusterId}; the admin clients are the mirror's and stay open until this is closed.
+     *
+     * @param share the source partitions whose groups' offsets this instance writes
      */
     public static GroupOffsetSync start(MirrorConfig config, String sourceClusterId, Admin sourceAdmin,
-            Admin targetAdmin) {
+            Admin targetAdmin, Share share) {
         GroupOffsetSync sync = new GroupOffsetSync(config, GroupTranslations.open(config, sourceClusterId, sourceAdmin,
-                targetAdmin, TIMEOUT));
+                targetAdmin, TIMEOUT), share);
         sync.thread.start();
         return sync;
     }
@@ -94,6 +141,10 @@ public final class GroupOffsetSync implements AutoCloseable {
     }
 
     private void round() {
+        Set<TopicPartition> mine = finishing ? share.inThisRun() : share.now();
+        if (mine.isEmpty()) {
+            return; // nothing copied here (yet): another instance's rounds write its groups' offsets
+        }
         List<String> groups;
         try {
             groups = translations.groups();
@@ -102,6 +153,9 @@ public final class GroupOffsetSync implements AutoCloseable {
             failed("", "cannot list the source's consumer groups", e);
             return;
         }
+        if (finishing) {
+            lastRoundLeft.addAll(groups);
+        }
         Set<String> listed = Set.copyOf(groups);
         failures.keySet().removeIf(g -> !g.isEmpty() && !listed.contains(g)); // a group that is gone is not failing
         for (String group : groups) {
@@ -109,24 +163,38 @@ public final class GroupOffsetSync implements AutoCloseable {
                 return;
             }
             try {
-                sync(group);
+                sync(group, mine);
                 succeeded(group);
+                lastRoundLeft.remove(group);
             } catch (RuntimeException e) {
                 failed(group, "cannot sync the offsets of group '" + group + "' to the target", e);
             }
         }
     }
 
-    private void sync(String group) {
+    private void sync(String group, Set<TopicPartition> mine) {
         Map<TopicPartition, Long> forward = new HashMap<>();
-        for (PartitionTranslation t : translations.of(group)) {
-            if (t.movesForward()) {
-                forward.put(t.target(), t.translation().getAsLong());
+        Set<TopicPartition> wroteBefore = written.getOrDefault(group, Set.of());
+        for (PartitionTranslation t : translations.of(group, mine::contains)) {
+            if (wroteBefore.contains(t.source()) && t.targetCommitted().isPresent() && !t.targetWrittenByMirror()) {
+                if (takenOver.computeIfAbsent(group, g -> new HashSet<>()).add(t.source())) {
+                    LOG.warn("mirror '{}': the offset of group '{}' on {} in the target was committed by someone other "
+                            + "than the mirror since it wrote it (now {}): a consumer of the target reads there, and "
+                            + "the mirror leaves the partition's offset to it until the mirror starts again",
+                            config.name(), group, t.target(), t.targetCommitted().getAsLong());
+                }
+                continue;
+            }
+            if (t.movesForward() && !takenOver.getOrDefault(group, Set.of()).contains(t.source())) {
+                forward.put(t.source(), t.translation().getAsLong());
             }
         }
         // asked last, right before the write, which the target refuses anyway if a member joins in between
         if (!forward.isEmpty() && !translations.target().hasMembers(group)) {
-            translations.target().commit(group, forward);
+            Map<TopicPartition, Long> byTarget = new HashMap<>();
+            forward.forEach((source, offset) -> byTarget.put(translations.targetOf(source), offset));
+            translations.target().commit(group, byTarget, translations.writtenBy());
+            written.computeIfAbsent(group, g -> new HashSet<>()).addAll(forward.keySet());
         }
     }
 
@@ -162,6 +230,13 @@ public final class GroupOffsetSync implements AutoCloseable {
             thread.join(TIMEOUT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            // the stop goes on; a run that ends here must not pass for one whose groups are all translated
+            LOG.warn("mirror '{}': the last round of the group sync did not end within {} s; not synced to the last "
+                    + "copies: {} (their target offsets are those of the round before; a start of the mirror syncs "
+                    + "them again)", config.name(), TIMEOUT.toSeconds(), lastRoundLeft.isEmpty()
+                            ? "the groups (the source's were not listed yet)" : String.join(", ", lastRoundLeft));
         }
         close();
     }

@@ -4,13 +4,20 @@ import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorProgress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The translations of the source groups a mirror translates: for each, per partition of a mirrored topic, its source
@@ -21,15 +28,19 @@ import org.apache.kafka.common.TopicPartition;
 final class GroupTranslations implements AutoCloseable {
 
     private final MirrorConfig config;
+    private final Admin sourceAdmin;
+    private final Duration timeout;
     private final ConsumerGroups source;
     private final ConsumerGroups target;
     private final MirrorProgress progress;
     private final TargetCopies copies;
     private final OffsetTranslator translator;
 
-    private GroupTranslations(MirrorConfig config, ConsumerGroups source, ConsumerGroups target,
-            MirrorProgress progress, TargetCopies copies) {
+    private GroupTranslations(MirrorConfig config, Admin sourceAdmin, Duration timeout, ConsumerGroups source,
+            ConsumerGroups target, MirrorProgress progress, TargetCopies copies) {
         this.config = config;
+        this.sourceAdmin = sourceAdmin;
+        this.timeout = timeout;
         this.source = source;
         this.target = target;
         this.progress = progress;
@@ -42,7 +53,7 @@ final class GroupTranslations implements AutoCloseable {
             Duration timeout) {
         MirrorProgress progress = MirrorProgress.of(config, timeout);
         try {
-            return new GroupTranslations(config, new ConsumerGroups(sourceAdmin, "source", timeout),
+            return new GroupTranslations(config, sourceAdmin, timeout, new ConsumerGroups(sourceAdmin, "source", timeout),
                     new ConsumerGroups(targetAdmin, "target", timeout), progress,
                     new TargetCopies(config.targetProperties(), sourceClusterId, timeout));
         } catch (RuntimeException e) {
@@ -63,30 +74,65 @@ final class GroupTranslations implements AutoCloseable {
 
     /** The group's translation for each partition of a mirrored topic it committed in the source, in order. */
     List<PartitionTranslation> of(String group) {
+        return of(group, tp -> true);
+    }
+
+    /** As {@link #of(String)}, of the source partitions {@code among} accepts. */
+    List<PartitionTranslation> of(String group, Predicate<TopicPartition> among) {
         Map<TopicPartition, Long> committed = new TreeMap<>(Comparator.comparing(TopicPartition::topic)
                 .thenComparingInt(TopicPartition::partition));
         source.committed(group).forEach((tp, offset) -> {
-            if (isMirrored(tp.topic())) {
+            if (isMirrored(tp.topic()) && among.test(tp)) {
                 committed.put(tp, offset);
             }
         });
         if (committed.isEmpty()) {
             return List.of();
         }
-        Map<TopicPartition, Long> translated = translator.translate(committed);
-        Map<TopicPartition, Long> targetCommitted = target.committed(group);
+        OffsetTranslator.Translated translated = translator.translate(committed, topicIds(committed.keySet()));
+        Map<TopicPartition, OffsetAndMetadata> targetCommitted = target.committedWithMetadata(group);
         List<PartitionTranslation> rows = new ArrayList<>();
         committed.forEach((tp, offset) -> {
             TopicPartition copy = translator.targetOf(tp);
-            rows.add(new PartitionTranslation(group, tp, offset, copy, optional(translated.get(tp)),
-                    optional(targetCommitted.get(copy))));
+            OffsetAndMetadata there = targetCommitted.get(copy);
+            rows.add(new PartitionTranslation(group, tp, offset, copy, optional(translated.offsets().get(tp)),
+                    there == null ? OptionalLong.empty() : OptionalLong.of(there.offset()),
+                    there != null && writtenBy().equals(there.metadata()), translated.ofAnEarlierTopic().contains(tp)));
         });
         return rows;
+    }
+
+    /** The IDs of the partitions' topics in the source now; a topic gone is left out. */
+    private Map<String, Uuid> topicIds(Set<TopicPartition> partitions) {
+        Set<String> topics = new TreeSet<>();
+        partitions.forEach(tp -> topics.add(tp.topic()));
+        Map<String, Uuid> ids = new HashMap<>();
+        sourceAdmin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+            try {
+                ids.put(topic, AdminCalls.await(described, "describe topic " + topic + " in the source cluster",
+                        timeout).topicId());
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+        });
+        return ids;
     }
 
     /** How many copies of the source cluster's records lie in [{@code from}, {@code until}) of a target partition. */
     long copiesBetween(TopicPartition targetPartition, long from, long until) {
         return copies.count(targetPartition, from, until);
+    }
+
+    /** What the offsets a mirror of this name writes in the target carry, telling them from a consumer's commits. */
+    String writtenBy() {
+        return "sluice mirror " + config.name();
+    }
+
+    /** The target partition a source partition is copied to. */
+    TopicPartition targetOf(TopicPartition source) {
+        return translator.targetOf(source);
     }
 
     /** The target cluster's groups. */

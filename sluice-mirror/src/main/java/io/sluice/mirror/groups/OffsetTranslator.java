@@ -4,10 +4,13 @@ import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorProgress;
 import io.sluice.mirror.groups.TargetCopies.Copy;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Translates a source offset O of a source partition into the offset of the target partition (the target topic's
@@ -56,18 +59,39 @@ final class OffsetTranslator {
      * mirror has not copied from yet is left out.
      */
     Map<TopicPartition, Long> translate(Map<TopicPartition, Long> sourceOffsets) {
+        return translate(sourceOffsets, Map.of()).offsets();
+    }
+
+    /**
+     * The target offsets of source offsets, and the partitions left out because the mirror's progress is of another
+     * topic of the same name than the one whose offsets these are.
+     */
+    record Translated(Map<TopicPartition, Long> offsets, Set<TopicPartition> ofAnEarlierTopic) {
+    }
+
+    /**
+     * As {@link #translate(Map)}, of the source topics whose IDs are {@code topicIds} now: a partition whose progress
+     * was made copying a topic of the same name deleted since (a source topic created again) is left out, its group's
+     * offsets being of the new topic, whose records the earlier copies are not (a review).
+     */
+    Translated translate(Map<TopicPartition, Long> sourceOffsets, Map<String, Uuid> topicIds) {
         // the progress before the target's end: every copy the progress counts is then below that end
         Map<TopicPartition, MirrorProgress.Reach> reached = progress.reach(sourceOffsets.keySet());
         Map<TopicPartition, Long> translated = new HashMap<>();
+        Set<TopicPartition> earlier = new HashSet<>();
         sourceOffsets.forEach((source, offset) -> {
             MirrorProgress.Reach reach = reached.get(source);
-            if (reach != null) {
+            Uuid now = topicIds.get(source.topic());
+            if (reach != null && now != null && reach.topicId().filter(id -> !id.equals(now)).isPresent()) {
+                earlier.add(source);
+                known.remove(source);
+            } else if (reach != null) {
                 long copied = reach.copiedBefore();
                 translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
                         reach.copiesBelow()));
             }
         });
-        return translated;
+        return new Translated(translated, earlier);
     }
 
     /** The target partition a source partition is copied to. */

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -37,6 +38,10 @@ final class TargetCopies implements AutoCloseable {
         Map<String, Object> props = ClusterConnection.of(targetProperties);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // a seek below the partition's start (retention or a deletion moved it since it was read) must not reset to
+        // the end, as the default does: the walk would find no copy, and a group would be translated past every copy
+        // between, records a consumer failing over then skipped
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         // it seeks about: a fetch left waiting at the end for more records would hold up the fetch after each seek
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
@@ -66,21 +71,35 @@ final class TargetCopies implements AutoCloseable {
         reader.assign(List.of(target));
         reader.seek(target, from);
         long deadline = System.nanoTime() + timeout.toNanos();
-        // asked before each poll, which would wait for records at the end: the position moves past markers and
-        // aborted records even when a poll returns nothing
-        for (long position = from; position < until; position = reader.position(target, timeout)) {
+        long position = from;
+        while (position < until) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the target cluster did not return the records of " + target
                         + " from offset " + position + " on within " + timeout.toSeconds() + " s");
             }
-            for (ConsumerRecord<byte[], byte[]> r : reader.poll(POLL).records(target)) {
-                if (r.offset() >= until) {
-                    return Optional.empty();
+            try {
+                for (ConsumerRecord<byte[], byte[]> r : reader.poll(POLL).records(target)) {
+                    if (r.offset() >= until) {
+                        return Optional.empty();
+                    }
+                    Optional<Copy> copy = copyOf(r);
+                    if (copy.isPresent() && stopAt.test(copy.get())) {
+                        return copy;
+                    }
                 }
-                Optional<Copy> copy = copyOf(r);
-                if (copy.isPresent() && stopAt.test(copy.get())) {
-                    return copy;
+                // asked after each poll, which waits for records at the end: the position moves past markers and
+                // aborted records even when a poll returns nothing
+                position = reader.position(target, timeout);
+            } catch (InvalidOffsetException e) {
+                // the partition's start passed the position: what lay between is gone from the target, and the
+                // copies in [from, until) are those from its start on
+                long start = start(target);
+                if (start <= position) {
+                    throw new IllegalStateException("the target cluster said offset " + position + " of " + target
+                            + " is out of range, yet its log starts at " + start, e);
                 }
+                reader.seek(target, start);
+                position = start;
             }
         }
         return Optional.empty();
