@@ -2,6 +2,7 @@ package io.sluice.mirror.groups;
 
 import io.sluice.mirror.MirrorConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -175,7 +176,9 @@ public final class GroupOffsetSync implements AutoCloseable {
     private void sync(String group, Set<TopicPartition> mine) {
         Map<TopicPartition, Long> forward = new HashMap<>();
         Set<TopicPartition> wroteBefore = written.getOrDefault(group, Set.of());
+        List<String> notTranslated = new ArrayList<>();
         for (PartitionTranslation t : translations.of(group, mine::contains)) {
+            t.notTranslated().ifPresent(why -> notTranslated.add(t.source() + ": " + why));
             if (wroteBefore.contains(t.source()) && t.targetCommitted().isPresent() && !t.targetWrittenByMirror()) {
                 if (takenOver.computeIfAbsent(group, g -> new HashSet<>()).add(t.source())) {
                     LOG.warn("mirror '{}': the offset of group '{}' on {} in the target was committed by someone other "
@@ -195,6 +198,9 @@ public final class GroupOffsetSync implements AutoCloseable {
             forward.forEach((source, offset) -> byTarget.put(translations.targetOf(source), offset));
             translations.target().commit(group, byTarget, translations.writtenBy());
             written.computeIfAbsent(group, g -> new HashSet<>()).addAll(forward.keySet());
+        }
+        if (!notTranslated.isEmpty()) { // the others are written: said as the group's failure, once while it lasts
+            throw new IllegalStateException("not translated, " + String.join("; ", notTranslated));
         }
     }
 

@@ -97,8 +97,8 @@ public final class GroupTranslationReport {
 
     private static String failover(Row row) {
         PartitionTranslation t = row.translation();
-        if (t.sourceCreatedAgain()) {
-            return "not translated: the source topic was created again after the copies (see the mirror's gap)";
+        if (t.notTranslated().isPresent()) {
+            return "not translated: " + t.notTranslated().get();
         }
         if (t.translation().isEmpty()) {
             return "not copied yet";

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -97,7 +98,8 @@ final class GroupTranslations implements AutoCloseable {
             OffsetAndMetadata there = targetCommitted.get(copy);
             rows.add(new PartitionTranslation(group, tp, offset, copy, optional(translated.offsets().get(tp)),
                     there == null ? OptionalLong.empty() : OptionalLong.of(there.offset()),
-                    there != null && writtenBy().equals(there.metadata()), translated.ofAnEarlierTopic().contains(tp)));
+                    there != null && writtenBy().equals(there.metadata()),
+                    Optional.ofNullable(translated.notTranslated().get(tp))));
         });
         return rows;
     }

@@ -4,11 +4,9 @@ import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorProgress;
 import io.sluice.mirror.groups.TargetCopies.Copy;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -63,35 +61,42 @@ final class OffsetTranslator {
     }
 
     /**
-     * The target offsets of source offsets, and the partitions left out because the mirror's progress is of another
-     * topic of the same name than the one whose offsets these are.
+     * The target offsets of source offsets, and why the others that were copied from have none: the mirror's
+     * progress is of an earlier topic of the same name, or the target did not answer for that partition.
      */
-    record Translated(Map<TopicPartition, Long> offsets, Set<TopicPartition> ofAnEarlierTopic) {
+    record Translated(Map<TopicPartition, Long> offsets, Map<TopicPartition, String> notTranslated) {
     }
 
     /**
      * As {@link #translate(Map)}, of the source topics whose IDs are {@code topicIds} now: a partition whose progress
      * was made copying a topic of the same name deleted since (a source topic created again) is left out, its group's
-     * offsets being of the new topic, whose records the earlier copies are not (a review).
+     * offsets being of the new topic, whose records the earlier copies are not (a review). A partition the target does
+     * not answer for is left out too, with why, and the others are translated all the same: one partition offline
+     * held up every group that read it, and their other partitions (a review).
      */
     Translated translate(Map<TopicPartition, Long> sourceOffsets, Map<String, Uuid> topicIds) {
         // the progress before the target's end: every copy the progress counts is then below that end
         Map<TopicPartition, MirrorProgress.Reach> reached = progress.reach(sourceOffsets.keySet());
         Map<TopicPartition, Long> translated = new HashMap<>();
-        Set<TopicPartition> earlier = new HashSet<>();
+        Map<TopicPartition, String> not = new HashMap<>();
         sourceOffsets.forEach((source, offset) -> {
             MirrorProgress.Reach reach = reached.get(source);
             Uuid now = topicIds.get(source.topic());
             if (reach != null && now != null && reach.topicId().filter(id -> !id.equals(now)).isPresent()) {
-                earlier.add(source);
+                not.put(source, "the source topic was created again after the copies (see the mirror's gap)");
                 known.remove(source);
             } else if (reach != null) {
                 long copied = reach.copiedBefore();
-                translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
-                        reach.copiesBelow()));
+                try {
+                    translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
+                            reach.copiesBelow()));
+                } catch (RuntimeException e) {
+                    not.put(source, e.getMessage());
+                    known.remove(source);
+                }
             }
         });
-        return new Translated(translated, earlier);
+        return new Translated(translated, not);
     }
 
     /** The target partition a source partition is copied to. */
