@@ -200,8 +200,7 @@ public final class Layout {
                 }
             }
         }
-        if (b.length() >= OWN_FOLDER.length() && b.charAt(0) == '_'
-                && b.toString().regionMatches(true, 0, OWN_FOLDER, 0, OWN_FOLDER.length())) {
+        if (b.length() >= OWN_FOLDER.length() && b.charAt(0) == '_' && startsWithOwnFolder(b)) {
             // a record whose folder came out as the archive's own (a value _sluice under {value.country}/) was filed
             // among the manifests, and verify called them unsound (a new user's run); any case, for file systems that
             // ignore it
@@ -254,6 +253,19 @@ public final class Layout {
 
     /** The archive's own folder at the location's root, its staged files and manifests; records never go there. */
     private static final String OWN_FOLDER = "_sluice/";
+
+    /**
+     * Whether {@code b} begins with {@link #OWN_FOLDER}, in any case as {@link String#regionMatches(boolean, int,
+     * String, int, int)} compares it, without copying {@code b} (a record's directory) into a string for that.
+     */
+    private static boolean startsWithOwnFolder(CharSequence b) {
+        for (int i = 0; i < OWN_FOLDER.length(); i++) {
+            if (Character.toLowerCase(Character.toUpperCase(b.charAt(i))) != OWN_FOLDER.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** Percent-encodes everything but {@code [A-Za-z0-9._-]}; "." and ".." are encoded too. */
     static String encode(String value) {
