@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -160,7 +161,7 @@ public final class Mirror implements AutoCloseable {
         Optional<GroupOffsetSync> groupSync = Optional.empty();
         try {
             groupSync = config.groups().map(groups -> GroupOffsetSync.start(config, sourceCluster, sourceAdmin,
-                    targetAdmin, GroupOffsetSync.Share.of(sink::held, sink::everHeld)));
+                    targetAdmin, sink::held));
             TargetBrokers brokers = new TargetBrokers(TargetReach.GRACE, roles, () -> waits(config, sink, transactions));
             TargetReach reach = TargetReach.of(config.targetProperties(), writes::producerMetrics,
                     transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(), brokers);
@@ -269,6 +270,9 @@ public final class Mirror implements AutoCloseable {
     @Override
     public void close() {
         topicSync.close();
+        // before the engine gives them up: the last round of the group sync writes the offsets of these alone (another
+        // instance holds the others); a run that ended by itself gave them up already, and writes those it copied
+        Set<TopicPartition> copying = sink.held();
         try {
             engine.close();
         } finally {
@@ -285,7 +289,8 @@ public final class Mirror implements AutoCloseable {
                 // nor while the target is silent: the drain gave up on it (a loss at a gap may be the failure then)
                 boolean failed = engine.failure().filter(f -> !(f instanceof RecordsLostException)).isPresent()
                         || targetReach.unreachableFor(System.nanoTime()).isPresent();
-                groupSync.ifPresent(failed ? GroupOffsetSync::close : GroupOffsetSync::finish);
+                Set<TopicPartition> copied = copying.isEmpty() ? sink.everHeld() : copying;
+                groupSync.ifPresent(failed ? GroupOffsetSync::close : sync -> sync.finish(copied));
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));
                 targetAdmin.close(Duration.ofSeconds(5));

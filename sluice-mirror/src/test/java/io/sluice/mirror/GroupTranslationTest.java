@@ -94,6 +94,16 @@ class GroupTranslationTest {
         }
         assertEquals(exactTranslation(topic, consumed), targetCommitted(group),
                 "the target group's offsets are the exact translations once the run ended");
+
+        // a run with nothing new to copy may end before it holds a partition: its last round still writes them all
+        Map<TopicPartition, Long> later = Map.of(new TopicPartition(topic, 0), 27L,
+                new TopicPartition(topic, 1), 27L, new TopicPartition(topic, 2), 27L);
+        commitOnSource(group, later);
+        try (Mirror mirror = Mirror.start(config)) {
+            assertTrue(mirror.awaitTermination(WAIT), "the bounded run ends by itself");
+        }
+        assertEquals(exactTranslation(topic, later), targetCommitted(group),
+                "the group moved on in the source: translated again by the run with nothing to copy");
     }
 
     @Test
@@ -132,29 +142,6 @@ class GroupTranslationTest {
                 assertEquals(exactTranslation(topic, secondCopies), onlyOf(targetCommitted(group), secondCopies),
                         "the second instance's partitions are not the first's to write");
             }
-        }
-    }
-
-    @Test
-    void anOffsetAConsumerOfTheTargetCommittedByAssignIsLeftToIt() throws Exception {
-        // such a consumer has no members the cluster knows of: the cluster takes the mirror's commits between its own,
-        // and the two put the offset back and forth (a review)
-        String topic = transactionalSourceTopic("assigned");
-        String group = Names.unique("orders-app");
-        TopicPartition p0 = new TopicPartition(topic, 0);
-        commitOnSource(group, Map.of(p0, 10L));
-        MirrorConfig config = clusters.mirror(Names.unique("groups"), topic)
-                .groups(Pattern.compile(Pattern.quote(group))).groupSyncInterval(Duration.ofMillis(300)).build();
-        try (Mirror mirror = Mirror.start(config)) {
-            awaitEqual("the group synced", () -> exactTranslation(topic, Map.of(p0, 10L)),
-                    () -> targetCommitted(group));
-            try (KafkaConsumer<byte[], byte[]> reader = targetConsumer(group, "none")) {
-                reader.assign(List.of(p0));
-                reader.commitSync(Map.of(p0, new OffsetAndMetadata(3)));
-            }
-            commitOnSource(group, Map.of(p0, 27L));
-            awaitRounds(mirror.groupSync().orElseThrow(), 3);
-            assertEquals(Map.of(p0, 3L), targetCommitted(group), "the consumer's commit stands");
         }
     }
 

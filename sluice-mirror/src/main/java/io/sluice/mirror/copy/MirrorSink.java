@@ -34,7 +34,7 @@ import org.apache.kafka.common.record.TimestampType;
  * offset translation.
  *
  * <p>Threading: each partition's calls come from its lane; the {@link Cursors} are shared by the partitions, and
- * {@link #counts} may be read from any thread.
+ * {@link #counts}, {@link #held} and {@link #everHeld} may be read from any thread (concurrent sets, copied).
  */
 public final class MirrorSink implements Sink {
 

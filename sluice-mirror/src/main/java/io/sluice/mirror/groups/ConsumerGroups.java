@@ -43,18 +43,11 @@ final class ConsumerGroups {
     /** The group's committed offsets; none for a group that does not exist. */
     Map<TopicPartition, Long> committed(String group) {
         Map<TopicPartition, Long> offsets = new HashMap<>();
-        committedWithMetadata(group).forEach((tp, offset) -> offsets.put(tp, offset.offset()));
-        return offsets;
-    }
-
-    /** The group's committed offsets with the metadata each commit carried; none for a group that does not exist. */
-    Map<TopicPartition, OffsetAndMetadata> committedWithMetadata(String group) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         AdminCalls.await(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
                 "read the offsets of group '" + group + "' in the " + cluster + " cluster", timeout)
                 .forEach((tp, offset) -> {
                     if (offset != null) {
-                        offsets.put(tp, offset);
+                        offsets.put(tp, offset.offset());
                     }
                 });
         return offsets;
@@ -79,13 +72,12 @@ final class ConsumerGroups {
 
     /**
      * Commits {@code offsets} for the group; the cluster refuses it while the group has members, so a member that
-     * joins after {@link #hasMembers} said none is never overwritten.
-     *
-     * @param metadata what each commit carries: who wrote it
+     * joins after {@link #hasMembers} said none is never overwritten. The commits carry no metadata: a consumer that
+     * fails over reads it as its own (Kafka Streams decodes it, and older clients fail on what they cannot).
      */
-    void commit(String group, Map<TopicPartition, Long> offsets, String metadata) {
+    void commit(String group, Map<TopicPartition, Long> offsets) {
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-        offsets.forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset, metadata)));
+        offsets.forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset)));
         AdminCalls.await(admin.alterConsumerGroupOffsets(group, commit).all(),
                 "write the offsets of group '" + group + "' in the " + cluster + " cluster", timeout);
     }

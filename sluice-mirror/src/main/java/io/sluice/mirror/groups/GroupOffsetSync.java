@@ -4,12 +4,12 @@ import io.sluice.mirror.MirrorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -24,16 +24,10 @@ import org.slf4j.LoggerFactory;
  * offsets), only forward (a source group that went back must not make target consumers re-read, or undo what they
  * committed there), and only for partitions the mirror copied from.
  *
- * <p>Each instance of a mirror writes the offsets of the source partitions it copies now ({@link Share}): instances
- * that each wrote every partition's came between each other's read of a target group and their write, and one put
- * back an older translation the other had moved past (a review). Its last round, after its copy stopped, writes those
- * it copied in its run.
- *
- * <p>The offsets it writes carry the mirror's name as their metadata. One that this instance wrote in its run and that
- * now carries other metadata was committed by someone else: a consumer on the target that reads by {@code assign()}
- * has no members the cluster knows of, so the cluster takes the mirror's commits between its own, and the two would
- * put the offset back and forth (a review). Such a partition is left to that consumer for the rest of the run, said
- * once. (Offsets written before, by another tool, are taken over as ever: a mirror that replaces MirrorMaker 2.)
+ * <p>Each instance of a mirror writes the offsets of the source partitions it copies now: instances that each wrote
+ * every partition's came between each other's read of a target group and their write, and one put back an older
+ * translation the other had moved past (a review). Its last round, after its copy stopped, writes those it copied
+ * when it stopped ({@link #finish}).
  *
  * <p>A failure (a cluster away, a group that joined in between) is logged and the next round tries again: it never
  * stops the mirror.
@@ -46,32 +40,12 @@ public final class GroupOffsetSync implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("io.sluice.mirror");
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    /** The source partitions whose groups' offsets this instance writes. */
-    public interface Share {
-        /** The source partitions this instance copies now. */
-        Set<TopicPartition> now();
-
-        /** Every source partition it copied in this run: the last round's, once the copy stopped. */
-        Set<TopicPartition> inThisRun();
-
-        static Share of(Supplier<Set<TopicPartition>> now, Supplier<Set<TopicPartition>> inThisRun) {
-            return new Share() {
-                @Override
-                public Set<TopicPartition> now() {
-                    return now.get();
-                }
-
-                @Override
-                public Set<TopicPartition> inThisRun() {
-                    return inThisRun.get();
-                }
-            };
-        }
-    }
-
     private final MirrorConfig config;
     private final GroupTranslations translations;
-    private final Share share;
+    /** The source partitions this instance copies now. */
+    private final Supplier<Set<TopicPartition>> copying;
+    /** Those of the last round ({@link #finish}); empty for every partition. */
+    private volatile Set<TopicPartition> copiedLast = Set.of();
     private final Thread thread;
     private final AtomicLong rounds = new AtomicLong();
     private final Object pause = new Object();
@@ -80,17 +54,14 @@ public final class GroupOffsetSync implements AutoCloseable {
     private volatile boolean finishing;
     /** The last failure per group (or "" for the round's listing), so that a failure that lasts is logged once. */
     private final Map<String, String> failures = new HashMap<>();
-    /** Per group, the source partitions whose target offset this instance wrote in its run; only the sync thread. */
-    private final Map<String, Set<TopicPartition>> written = new HashMap<>();
-    /** Per group, the source partitions whose target offset someone else committed since this instance wrote it. */
-    private final Map<String, Set<TopicPartition>> takenOver = new HashMap<>();
     /** The groups the last round has not synced yet: named if {@link #finish} gives up waiting for it. */
     private final Set<String> lastRoundLeft = ConcurrentHashMap.newKeySet();
 
-    private GroupOffsetSync(MirrorConfig config, GroupTranslations translations, Share share) {
+    private GroupOffsetSync(MirrorConfig config, GroupTranslations translations,
+            Supplier<Set<TopicPartition>> copying) {
         this.config = config;
         this.translations = translations;
-        this.share = share;
+        this.copying = copying;
         this.thread = new Thread(this::run, "sluice-mirror-groups-" + config.name());
         this.thread.setDaemon(true);
     }
@@ -99,12 +70,12 @@ public final class GroupOffsetSync implements AutoCloseable {
      * Starts syncing the groups of the mirror {@code config} describes, which copies from the cluster
      * {@code sourceClusterId}; the admin clients are the mirror's and stay open until this is closed.
      *
-     * @param share the source partitions whose groups' offsets this instance writes
+     * @param copying the source partitions this instance copies now, whose groups' offsets it writes
      */
     public static GroupOffsetSync start(MirrorConfig config, String sourceClusterId, Admin sourceAdmin,
-            Admin targetAdmin, Share share) {
+            Admin targetAdmin, Supplier<Set<TopicPartition>> copying) {
         GroupOffsetSync sync = new GroupOffsetSync(config, GroupTranslations.open(config, sourceClusterId, sourceAdmin,
-                targetAdmin, TIMEOUT), share);
+                targetAdmin, TIMEOUT), copying);
         sync.thread.start();
         return sync;
     }
@@ -142,10 +113,18 @@ public final class GroupOffsetSync implements AutoCloseable {
     }
 
     private void round() {
-        Set<TopicPartition> mine = finishing ? share.inThisRun() : share.now();
-        if (mine.isEmpty()) {
-            return; // nothing copied here (yet): another instance's rounds write its groups' offsets
+        Predicate<TopicPartition> mine;
+        if (finishing) {
+            Set<TopicPartition> last = copiedLast;
+            mine = last.isEmpty() ? tp -> true : last::contains; // a bounded run with nothing new held none
+        } else {
+            Set<TopicPartition> now = copying.get();
+            if (now.isEmpty()) {
+                return; // nothing copied here (yet): another instance's rounds write its groups' offsets
+            }
+            mine = now::contains;
         }
+        translations.startRound();
         List<String> groups;
         try {
             groups = translations.groups();
@@ -173,31 +152,18 @@ public final class GroupOffsetSync implements AutoCloseable {
         }
     }
 
-    private void sync(String group, Set<TopicPartition> mine) {
+    private void sync(String group, Predicate<TopicPartition> mine) {
         Map<TopicPartition, Long> forward = new HashMap<>();
-        Set<TopicPartition> wroteBefore = written.getOrDefault(group, Set.of());
         List<String> notTranslated = new ArrayList<>();
-        for (PartitionTranslation t : translations.of(group, mine::contains)) {
+        for (PartitionTranslation t : translations.of(group, mine)) {
             t.notTranslated().ifPresent(why -> notTranslated.add(t.source() + ": " + why));
-            if (wroteBefore.contains(t.source()) && t.targetCommitted().isPresent() && !t.targetWrittenByMirror()) {
-                if (takenOver.computeIfAbsent(group, g -> new HashSet<>()).add(t.source())) {
-                    LOG.warn("mirror '{}': the offset of group '{}' on {} in the target was committed by someone other "
-                            + "than the mirror since it wrote it (now {}): a consumer of the target reads there, and "
-                            + "the mirror leaves the partition's offset to it until the mirror starts again",
-                            config.name(), group, t.target(), t.targetCommitted().getAsLong());
-                }
-                continue;
-            }
-            if (t.movesForward() && !takenOver.getOrDefault(group, Set.of()).contains(t.source())) {
-                forward.put(t.source(), t.translation().getAsLong());
+            if (t.movesForward()) {
+                forward.put(t.target(), t.translation().getAsLong());
             }
         }
         // asked last, right before the write, which the target refuses anyway if a member joins in between
         if (!forward.isEmpty() && !translations.target().hasMembers(group)) {
-            Map<TopicPartition, Long> byTarget = new HashMap<>();
-            forward.forEach((source, offset) -> byTarget.put(translations.targetOf(source), offset));
-            translations.target().commit(group, byTarget, translations.writtenBy());
-            written.computeIfAbsent(group, g -> new HashSet<>()).addAll(forward.keySet());
+            translations.target().commit(group, forward);
         }
         if (!notTranslated.isEmpty()) { // the others are written: said as the group's failure, once while it lasts
             throw new IllegalStateException("not translated, " + String.join("; ", notTranslated));
@@ -226,8 +192,12 @@ public final class GroupOffsetSync implements AutoCloseable {
      * Runs one more round, then stops: called after the copy's final commit, so that the groups' offsets translate to
      * everything copied (a bounded run can end before the first round's interval, or between rounds). Waits for that
      * round up to a round's timeout, then stops it as {@link #close} does.
+     *
+     * @param copied the source partitions this instance copied when it stopped (the partitions it held then are
+     *     another's once it left the group); empty for all of them, as a run that held none does
      */
-    public void finish() {
+    public void finish(Set<TopicPartition> copied) {
+        copiedLast = Set.copyOf(copied);
         finishing = true;
         synchronized (pause) {
             pause.notifyAll();
@@ -242,7 +212,7 @@ public final class GroupOffsetSync implements AutoCloseable {
             LOG.warn("mirror '{}': the last round of the group sync did not end within {} s; not synced to the last "
                     + "copies: {} (their target offsets are those of the round before; a start of the mirror syncs "
                     + "them again)", config.name(), TIMEOUT.toSeconds(), lastRoundLeft.isEmpty()
-                            ? "the groups (the source's were not listed yet)" : String.join(", ", lastRoundLeft));
+                            ? "the groups (the round under way had not ended, or the source's groups were not listed)" : String.join(", ", lastRoundLeft));
         }
         close();
     }

@@ -43,6 +43,7 @@ public final class GroupTranslationReport {
     }
 
     static GroupTranslationReport of(GroupTranslations translations) {
+        translations.startRound();
         List<Row> rows = new ArrayList<>();
         for (String group : translations.groups()) {
             for (PartitionTranslation t : translations.of(group)) {

@@ -5,6 +5,7 @@ import io.sluice.mirror.MirrorProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -36,6 +36,9 @@ final class GroupTranslations implements AutoCloseable {
     private final MirrorProgress progress;
     private final TargetCopies copies;
     private final OffsetTranslator translator;
+    /** The source topics' IDs, and the topics gone, as this round found them. */
+    private final Map<String, Uuid> topicIds = new HashMap<>();
+    private final Set<String> goneTopics = new HashSet<>();
 
     private GroupTranslations(MirrorConfig config, Admin sourceAdmin, Duration timeout, ConsumerGroups source,
             ConsumerGroups target, MirrorProgress progress, TargetCopies copies) {
@@ -91,35 +94,36 @@ final class GroupTranslations implements AutoCloseable {
             return List.of();
         }
         OffsetTranslator.Translated translated = translator.translate(committed, topicIds(committed.keySet()));
-        Map<TopicPartition, OffsetAndMetadata> targetCommitted = target.committedWithMetadata(group);
+        Map<TopicPartition, Long> targetCommitted = target.committed(group);
         List<PartitionTranslation> rows = new ArrayList<>();
         committed.forEach((tp, offset) -> {
             TopicPartition copy = translator.targetOf(tp);
-            OffsetAndMetadata there = targetCommitted.get(copy);
             rows.add(new PartitionTranslation(group, tp, offset, copy, optional(translated.offsets().get(tp)),
-                    there == null ? OptionalLong.empty() : OptionalLong.of(there.offset()),
-                    there != null && writtenBy().equals(there.metadata()),
-                    Optional.ofNullable(translated.notTranslated().get(tp))));
+                    optional(targetCommitted.get(copy)), Optional.ofNullable(translated.notTranslated().get(tp))));
         });
         return rows;
     }
 
-    /** The IDs of the partitions' topics in the source now; a topic gone is left out. */
+    /** The IDs of the partitions' topics in the source now, asked once a round; a topic gone is left out. */
     private Map<String, Uuid> topicIds(Set<TopicPartition> partitions) {
         Set<String> topics = new TreeSet<>();
         partitions.forEach(tp -> topics.add(tp.topic()));
-        Map<String, Uuid> ids = new HashMap<>();
-        sourceAdmin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
-            try {
-                ids.put(topic, AdminCalls.await(described, "describe topic " + topic + " in the source cluster",
-                        timeout).topicId());
-            } catch (IllegalStateException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e;
+        topics.removeAll(topicIds.keySet());
+        topics.removeAll(goneTopics);
+        if (!topics.isEmpty()) {
+            sourceAdmin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+                try {
+                    topicIds.put(topic, AdminCalls.await(described, "describe topic " + topic + " in the source cluster",
+                            timeout).topicId());
+                } catch (IllegalStateException e) {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                        throw e;
+                    }
+                    goneTopics.add(topic);
                 }
-            }
-        });
-        return ids;
+            });
+        }
+        return topicIds;
     }
 
     /** How many copies of the source cluster's records lie in [{@code from}, {@code until}) of a target partition. */
@@ -127,14 +131,15 @@ final class GroupTranslations implements AutoCloseable {
         return copies.count(targetPartition, from, until);
     }
 
-    /** What the offsets a mirror of this name writes in the target carry, telling them from a consumer's commits. */
-    String writtenBy() {
-        return "sluice mirror " + config.name();
-    }
-
-    /** The target partition a source partition is copied to. */
-    TopicPartition targetOf(TopicPartition source) {
-        return translator.targetOf(source);
+    /**
+     * Starts a round of questions: what the source's topics are and which target partitions did not answer are asked
+     * again, once for all the round's groups (a partition that did not answer for one group would make each of the
+     * others wait its timeout too).
+     */
+    void startRound() {
+        topicIds.clear();
+        goneTopics.clear();
+        translator.startRound();
     }
 
     /** The target cluster's groups. */

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TimeoutException;
 
 /**
  * Translates a source offset O of a source partition into the offset of the target partition (the target topic's
@@ -35,6 +36,8 @@ final class OffsetTranslator {
     private final TargetCopies copies;
     private final int forwardScan;
     private final Map<TopicPartition, Known> known = new HashMap<>();
+    /** The target partitions that did not answer in this round ({@link #startRound}), with why. */
+    private final Map<TopicPartition, String> unanswered = new HashMap<>();
 
     /**
      * The last answer for a source partition: every copy before {@code targetOffset} came from before
@@ -82,21 +85,34 @@ final class OffsetTranslator {
         sourceOffsets.forEach((source, offset) -> {
             MirrorProgress.Reach reach = reached.get(source);
             Uuid now = topicIds.get(source.topic());
+            TopicPartition target = targetOf(source);
             if (reach != null && now != null && reach.topicId().filter(id -> !id.equals(now)).isPresent()) {
-                not.put(source, "the source topic was created again after the copies (see the mirror's gap)");
+                not.put(source, "the source topic was created again after the copies (the mirror stopped the "
+                        + "partition at that gap, and its log says what to do)");
                 known.remove(source);
+            } else if (reach != null && unanswered.containsKey(target)) {
+                not.put(source, unanswered.get(target));
             } else if (reach != null) {
                 long copied = reach.copiedBefore();
                 try {
                     translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
                             reach.copiesBelow()));
                 } catch (RuntimeException e) {
-                    not.put(source, e.getMessage());
+                    String why = e instanceof TimeoutException || e.getMessage() == null
+                            ? "no answer from the target cluster for " + target + " in time"
+                            : "reading " + target + " in the target cluster failed: " + e.getMessage();
+                    unanswered.put(target, why);
+                    not.put(source, why);
                     known.remove(source);
                 }
             }
         });
         return new Translated(translated, not);
+    }
+
+    /** Starts a round of questions: a target partition that did not answer in the last round is asked again. */
+    void startRound() {
+        unanswered.clear();
     }
 
     /** The target partition a source partition is copied to. */

@@ -7,13 +7,12 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * One partition of one consumer group: the offset the group committed in the source, its exact translation into the
  * target partition (none while the mirror has not copied from the partition), and what the same group committed
- * in the target (none when it never did), and whether a mirror of this name wrote that (any of its instances). A
- * partition copied from may have no translation all the same, and {@code notTranslated} says why: the mirror's
- * progress is of an earlier topic of the same name, or the target did not answer.
+ * in the target (none when it never did). A partition copied from may have no translation all the same, and
+ * {@code notTranslated} says why: the mirror's progress is of an earlier topic of the same name, or the target did
+ * not answer.
  */
 public record PartitionTranslation(String group, TopicPartition source, long sourceCommitted, TopicPartition target,
-        OptionalLong translation, OptionalLong targetCommitted, boolean targetWrittenByMirror,
-        Optional<String> notTranslated) {
+        OptionalLong translation, OptionalLong targetCommitted, Optional<String> notTranslated) {
 
     /** Whether writing the translation would move the target group forward: it is never moved back. */
     public boolean movesForward() {

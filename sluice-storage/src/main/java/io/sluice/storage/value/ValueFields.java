@@ -21,8 +21,8 @@ public interface ValueFields {
     Instant time(int i) throws UnreadableFieldException;
 
     /**
-     * Why the value has none of the fields whatever the paths, in words for a person ({@code "the value is a JSON
-     * array, not an object"}), or null when fields may be in it: said beside "missing", which alone reads as a
+     * Why the value has none of the fields whatever the paths, in words for a person ({@code "the value is an array in
+     * JSON, not an object"}), or null when fields may be in it: said beside "missing", which alone reads as a
      * misspelt field.
      */
     default String whyNoFields() {
