@@ -5,7 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * Errors in words, for the lines a person reads: the Java class names that libraries and wrapping put in messages say
@@ -57,9 +60,41 @@ public final class ErrorWords {
                     + " (it may be moving, or its broker restarting)" : " (" + of(error.getCause()) + ")")
                     + "; the next commit carries these offsets again";
         }
+        String own = fencedOrTooLarge(error);
+        if (own != null) {
+            return own;
+        }
         String message = error.getMessage();
-        String words = message == null ? "" : withoutClassNames(message).strip();
+        // a cause's words in its wrapper's message ("the sink failed: … Producer attempted to produce with an old
+        // epoch.") are said as the cause's own would be
+        for (Throwable cause = error.getCause(); cause != null && message != null; cause = cause.getCause()) {
+            String causeWords = fencedOrTooLarge(cause);
+            if (causeWords != null && cause.getMessage() != null && message.contains(cause.getMessage())) {
+                message = message.replace(cause.getMessage(), causeWords);
+            }
+        }
+        String words = message == null ? "" : withoutClassNames(message).replace(API_TIMEOUT_ADVICE, "").strip();
         return words.isEmpty() ? error.getClass().getSimpleName() : words;
+    }
+
+    /** The consumer's advice in its timeouts' words, about a setting the command chose (a chaos run). */
+    private static final String API_TIMEOUT_ADVICE = " Try tuning default.api.timeout.ms larger to relax the threshold.";
+
+    /** Words for a fenced transaction or a record too large for the target, whose Kafka words mislead; else null. */
+    private static String fencedOrTooLarge(Throwable error) {
+        if (error instanceof ProducerFencedException || error instanceof InvalidProducerEpochException) {
+            // "There is a newer producer with the same transactionalId which fences the current one." said of a lone
+            // instance paused past transaction.timeout.ms, where no newer producer existed (a chaos run)
+            return "the target cluster fenced this instance's transaction: another instance took over its partitions, "
+                    + "or the target aborted the open transaction after transaction.timeout.ms while this process did "
+                    + "not run (paused, or its machine stalled)";
+        }
+        if (error instanceof RecordTooLargeException) {
+            return "a record is larger than the target takes (the topic's max.message.bytes, the brokers' "
+                    + "message.max.bytes, or the producer's max.request.size): raise the limit above the record's "
+                    + "size; every start stops at this record until then";
+        }
+        return null;
     }
 
     /** {@code message} without the class names wrapping put in front of causes' messages. */

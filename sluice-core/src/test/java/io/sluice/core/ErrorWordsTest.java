@@ -67,4 +67,34 @@ class ErrorWordsTest {
                 "on partition com.acme.PaymentError-0 due to org.apache.kafka.common.errors"
                 + ".NotLeaderOrFollowerException"), "a topic's name is not a class's");
     }
+
+    /**
+     * A lone instance paused past the transaction timeout read "There is a newer producer … which fences the current
+     * one", where no newer producer existed; a record too large read as the broker's words, with no way on (a chaos
+     * run). Inside a wrapper's message too.
+     */
+    @Test
+    void aFencedTransactionAndARecordTooLargeAreSaidWithWhatMayHaveHappenedAndTheWayOn() {
+        String fenced = ErrorWords.of(new org.apache.kafka.common.errors.ProducerFencedException("There is a newer "
+                + "producer with the same transactionalId which fences the current one."));
+        assertEquals("the target cluster fenced this instance's transaction: another instance took over its "
+                + "partitions, or the target aborted the open transaction after transaction.timeout.ms while this "
+                + "process did not run (paused, or its machine stalled)", fenced);
+        org.apache.kafka.common.errors.InvalidProducerEpochException epoch =
+                new org.apache.kafka.common.errors.InvalidProducerEpochException("Producer attempted to produce with "
+                        + "an old epoch.");
+        assertEquals("the sink failed: orders-0 offset 1: " + fenced, ErrorWords.of(new IllegalStateException(
+                "the sink failed: orders-0 offset 1: " + epoch.getMessage(), new KafkaException(epoch))));
+        String large = ErrorWords.of(new KafkaException("the target cluster did not take a copy: The request included "
+                + "a message larger than the max message size the server will accept.",
+                new org.apache.kafka.common.errors.RecordTooLargeException("The request included a message larger than "
+                        + "the max message size the server will accept.")));
+        assertEquals("Timeout of 30000ms expired before the last committed offset for partitions [a-0] could be "
+                + "determined.", ErrorWords.of(new TimeoutException("Timeout of 30000ms expired before the last "
+                        + "committed offset for partitions [a-0] could be determined. Try tuning default.api.timeout.ms "
+                        + "larger to relax the threshold.")), "not the client's advice on a setting the command chose");
+        assertEquals("the target cluster did not take a copy: a record is larger than the target takes (the topic's "
+                + "max.message.bytes, the brokers' message.max.bytes, or the producer's max.request.size): raise the "
+                + "limit above the record's size; every start stops at this record until then", large);
+    }
 }

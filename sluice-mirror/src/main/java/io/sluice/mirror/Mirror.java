@@ -49,6 +49,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class Mirror implements AutoCloseable {
 
+    /**
+     * How long a stop waits for the group sync's last round: a bounded run's translated groups are its result; a
+     * stopped mirror's are synced again at its next start, and a stop must end within a container's grace (30 s).
+     */
+    private static final Duration LAST_GROUP_ROUND_BOUNDED = Duration.ofSeconds(30);
+    private static final Duration LAST_GROUP_ROUND = Duration.ofSeconds(10);
+
     /** How long the mirror's own requests wait for a cluster, unless its properties say ({@link #adminTimeout}). */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -290,7 +297,8 @@ public final class Mirror implements AutoCloseable {
                 boolean failed = engine.failure().filter(f -> !(f instanceof RecordsLostException)).isPresent()
                         || targetReach.unreachableFor(System.nanoTime()).isPresent();
                 Set<TopicPartition> copied = copying.isEmpty() ? sink.everHeld() : copying;
-                groupSync.ifPresent(failed ? GroupOffsetSync::close : sync -> sync.finish(copied));
+                Duration wait = config.untilEnd() ? LAST_GROUP_ROUND_BOUNDED : LAST_GROUP_ROUND;
+                groupSync.ifPresent(failed ? GroupOffsetSync::close : sync -> sync.finish(copied, wait));
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));
                 targetAdmin.close(Duration.ofSeconds(5));

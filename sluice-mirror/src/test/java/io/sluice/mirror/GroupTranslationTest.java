@@ -104,6 +104,17 @@ class GroupTranslationTest {
         }
         assertEquals(exactTranslation(topic, later), targetCommitted(group),
                 "the group moved on in the source: translated again by the run with nothing to copy");
+
+        // the group reads past what was copied: "re-reads 0" alone read as a safe failover (a chaos run)
+        produceCommitted(topic, "not-copied"); // 2 records a partition (offsets 28, 29) and their marker (30)
+        Map<TopicPartition, Long> ahead = new HashMap<>();
+        later.keySet().forEach(tp -> ahead.put(tp, 31L));
+        commitOnSource(group, ahead);
+        GroupTranslationReport report = GroupTranslationReport.of(config);
+        assertEquals(PARTITIONS, report.rows().size(), report.text());
+        report.rows().forEach(row -> assertEquals(3, row.translation().aheadOfTheCopy(), report.text()));
+        assertTrue(report.text().contains("up to 3 records it read are not copied yet (the mirror is behind)"),
+                report.text());
     }
 
     @Test

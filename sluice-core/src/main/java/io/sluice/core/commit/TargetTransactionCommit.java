@@ -1,6 +1,7 @@
 package io.sluice.core.commit;
 
 import io.sluice.core.ClusterConnection;
+import io.sluice.core.ErrorWords;
 import io.sluice.core.crash.CrashPoints;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -374,7 +375,7 @@ public final class TargetTransactionCommit implements CommitPoint {
             }
             Exception failed = failedCopy;
             if (failed != null) {
-                throw new KafkaException("an earlier copy in this transaction failed (" + failed.getMessage()
+                throw new KafkaException("an earlier copy in this transaction failed (" + ErrorWords.of(failed)
                         + "), so it can only abort; a restart copies again from the last commit", failed);
             }
             begin();

@@ -1,5 +1,6 @@
 package io.sluice.mirror.copy;
 
+import io.sluice.core.ErrorWords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -277,7 +278,7 @@ public final class AcknowledgedWrites implements TargetWrites {
             Exception failed = failure;
             if (failed != null) {
                 throw new IllegalStateException("the target cluster did not take a copy of a record of " + source
-                        + ": " + failed.getMessage(), failed);
+                        + ": " + ErrorWords.of(failed), failed);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.sluice.mirror.groups;
 
+import io.sluice.core.ErrorWords;
 import io.sluice.mirror.MirrorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -181,8 +182,12 @@ public final class GroupOffsetSync implements AutoCloseable {
         if (closed) {
             return; // an interrupted call while closing: nothing failed
         }
-        String message = what + ": " + e.getMessage();
-        if (!message.equals(failures.put(group, message))) {
+        String message = what + ": " + ErrorWords.of(e);
+        if (finishing) {
+            // no next round, and no copy going on: "trying again" read as a stop that had not happened (a chaos run)
+            LOG.warn("mirror '{}': {}; its offsets in the target are those of an earlier round (a start of the mirror "
+                    + "syncs them again)", config.name(), message);
+        } else if (!message.equals(failures.put(group, message))) {
             LOG.warn("mirror '{}': {}; trying again every {} ms until it works (the copy goes on)", config.name(),
                     message, config.groupSyncInterval().toMillis());
         }
@@ -195,24 +200,28 @@ public final class GroupOffsetSync implements AutoCloseable {
      *
      * @param copied the source partitions this instance copied when it stopped (the partitions it held then are
      *     another's once it left the group); empty for all of them, as a run that held none does
+     * @param wait how long the stop waits for that round (and for one under way): a bounded run's groups are its
+     *     result, a stopped mirror's are synced again at its next start, and a target that does not answer held a
+     *     stop past a container's grace period of 30 s (a chaos run)
      */
-    public void finish(Set<TopicPartition> copied) {
+    public void finish(Set<TopicPartition> copied, Duration wait) {
         copiedLast = Set.copyOf(copied);
         finishing = true;
         synchronized (pause) {
             pause.notifyAll();
         }
         try {
-            thread.join(TIMEOUT.toMillis());
+            thread.join(Math.max(1, wait.toMillis()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (thread.isAlive()) {
             // the stop goes on; a run that ends here must not pass for one whose groups are all translated
             LOG.warn("mirror '{}': the last round of the group sync did not end within {} s; not synced to the last "
-                    + "copies: {} (their target offsets are those of the round before; a start of the mirror syncs "
-                    + "them again)", config.name(), TIMEOUT.toSeconds(), lastRoundLeft.isEmpty()
-                            ? "the groups (the round under way had not ended, or the source's groups were not listed)" : String.join(", ", lastRoundLeft));
+                    + "copies: {} (their target offsets are those of an earlier round; a start of the mirror syncs "
+                    + "them again)", config.name(), wait.toSeconds(), lastRoundLeft.isEmpty()
+                            ? "the groups (the round under way had not ended, or the source's groups were not listed)"
+                            : String.join(", ", lastRoundLeft));
         }
         close();
     }

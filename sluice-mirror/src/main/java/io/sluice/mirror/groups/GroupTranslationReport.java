@@ -108,7 +108,11 @@ public final class GroupTranslationReport {
             return "no offset in the target yet";
         }
         long reread = row.rereadOnFailover().getAsLong();
-        return reread >= 0 ? "re-reads " + reread : "SKIPS " + -reread + " records";
+        String words = reread >= 0 ? "re-reads " + reread : "SKIPS " + -reread + " records";
+        // "re-reads 0" of a group the copy is behind read as a safe failover, where records it read are not in the
+        // target yet (a chaos run): a count of offsets, markers among them, so "up to"
+        return t.aheadOfTheCopy() == 0 ? words : words + "; up to " + t.aheadOfTheCopy() + " records it read are not "
+                + "copied yet (the mirror is behind)";
     }
 
     private static String text(OptionalLong offset) {

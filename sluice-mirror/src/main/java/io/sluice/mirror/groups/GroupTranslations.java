@@ -99,7 +99,8 @@ final class GroupTranslations implements AutoCloseable {
         committed.forEach((tp, offset) -> {
             TopicPartition copy = translator.targetOf(tp);
             rows.add(new PartitionTranslation(group, tp, offset, copy, optional(translated.offsets().get(tp)),
-                    optional(targetCommitted.get(copy)), Optional.ofNullable(translated.notTranslated().get(tp))));
+                    optional(targetCommitted.get(copy)), Optional.ofNullable(translated.notTranslated().get(tp)),
+                    translated.aheadOfTheCopy().getOrDefault(tp, 0L)));
         });
         return rows;
     }

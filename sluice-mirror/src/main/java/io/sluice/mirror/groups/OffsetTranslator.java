@@ -67,7 +67,8 @@ final class OffsetTranslator {
      * The target offsets of source offsets, and why the others that were copied from have none: the mirror's
      * progress is of an earlier topic of the same name, or the target did not answer for that partition.
      */
-    record Translated(Map<TopicPartition, Long> offsets, Map<TopicPartition, String> notTranslated) {
+    record Translated(Map<TopicPartition, Long> offsets, Map<TopicPartition, String> notTranslated,
+            Map<TopicPartition, Long> aheadOfTheCopy) {
     }
 
     /**
@@ -82,6 +83,7 @@ final class OffsetTranslator {
         Map<TopicPartition, MirrorProgress.Reach> reached = progress.reach(sourceOffsets.keySet());
         Map<TopicPartition, Long> translated = new HashMap<>();
         Map<TopicPartition, String> not = new HashMap<>();
+        Map<TopicPartition, Long> ahead = new HashMap<>();
         sourceOffsets.forEach((source, offset) -> {
             MirrorProgress.Reach reach = reached.get(source);
             Uuid now = topicIds.get(source.topic());
@@ -94,6 +96,9 @@ final class OffsetTranslator {
                 not.put(source, unanswered.get(target));
             } else if (reach != null) {
                 long copied = reach.copiedBefore();
+                if (offset > copied) {
+                    ahead.put(source, offset - copied);
+                }
                 try {
                     translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
                             reach.copiesBelow()));
@@ -107,7 +112,7 @@ final class OffsetTranslator {
                 }
             }
         });
-        return new Translated(translated, not);
+        return new Translated(translated, not, ahead);
     }
 
     /** Starts a round of questions: a target partition that did not answer in the last round is asked again. */

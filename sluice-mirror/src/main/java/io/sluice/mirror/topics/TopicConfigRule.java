@@ -16,7 +16,9 @@ import org.apache.kafka.clients.admin.ConfigEntry;
  * {@code segment.bytes}, {@code segment.ms}, {@code segment.jitter.ms}, {@code segment.index.bytes}: what a reader of
  * the target may rely on (how long records stay, which keys compaction keeps, how large a record may be). The target's
  * {@code max.message.bytes} is the source's plus {@value #PROVENANCE_ROOM} bytes, since every copy is larger than its
- * source record by the provenance header: a record the source took must fit in the target.
+ * source record by the provenance header: a record the source took must fit in the target. That one is the source
+ * topic's limit in effect, wherever it comes from (the topic, or the brokers' default): a record of nearly the
+ * default's size, which the source took, stopped a mirror whose target topic had the same default (a chaos run).
  *
  * <p>Never copied: {@code message.timestamp.type}, because the mirror keeps each record's timestamp and a target on
  * {@code LogAppendTime} would overwrite it with the copy's time (a source on LogAppendTime hands out its append times,
@@ -57,12 +59,16 @@ public final class TopicConfigRule {
         return COPIED.contains(key);
     }
 
-    /** The entries of {@code config} set on the topic itself whose keys the rule copies, by key. */
+    /**
+     * The entries of {@code config} set on the topic itself whose keys the rule copies, and its record size limit in
+     * effect wherever it is set, by key.
+     */
     public static Map<String, String> copied(Config config) {
         Map<String, String> copied = new TreeMap<>();
         for (ConfigEntry entry : config.entries()) {
-            if (entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG && copies(entry.name())
-                    && entry.value() != null) {
+            boolean onTheTopic = entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG
+                    || entry.name().equals(MAX_MESSAGE_BYTES);
+            if (onTheTopic && copies(entry.name()) && entry.value() != null) {
                 copied.put(entry.name(), entry.value());
             }
         }

@@ -1,5 +1,6 @@
 package io.sluice.mirror.topics;
 
+import io.sluice.core.ErrorWords;
 import io.sluice.mirror.copy.TopicNaming;
 import java.time.Duration;
 import java.util.HashSet;
@@ -125,7 +126,7 @@ public final class TopicSync implements AutoCloseable {
             return; // closing interrupted the round: nothing failed
         }
         String next = interval.toMillis() < 1000 ? interval.toMillis() + " ms" : interval.toSeconds() + " s";
-        LOG.warn("{} ({}); trying again in {}", what, e.toString(), next);
+        LOG.warn("{} ({}); trying again in {}", what, ErrorWords.of(e), next);
     }
 
     /** Stops the rounds; a round under way is interrupted (its admin calls give up) and awaited a little. */

@@ -7,12 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.core.DrainAbandonedException;
 import io.sluice.core.Health;
 import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.mirror.Clusters;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +72,41 @@ class StopDuringTargetOutageTest {
                         () -> "the restart failed: " + restart.engine().failure().orElse(null));
             }
             TargetState.assertExactlyOnce(clusters, config, topic);
+        }
+    }
+
+    /**
+     * An idle mirror stopped while its target does not answer: nothing it sends shows the silence, and the group sync's
+     * last round waited its 30 s, after one under way waited as long: the stop said "stopped cleanly" and the process
+     * lived 40 s on, past a container's grace of 30 s (a chaos run). A stopped mirror's last round now has 10 s.
+     */
+    @Test
+    void anIdleMirrorThatSyncsGroupsStopsWithinItsBoundWhileTheTargetDoesNotAnswer() throws Exception {
+        try (KafkaCluster target = KafkaCluster.builder().name("mirror-stop-idle").start()) {
+            Clusters clusters = new Clusters(SharedKafka.cluster(), target);
+            SourceTopic topic = new SourceTopic(clusters.source(), "mstop-idle", 1);
+            topic.produce(10);
+            String group = Names.unique("app");
+            Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
+            props.put("group.id", group);
+            try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                consumer.commitSync(Map.of(new TopicPartition(topic.name(), 0), new OffsetAndMetadata(5)));
+            }
+            MirrorConfig config = clusters.mirror(Names.unique("mstop-idle"), topic.name())
+                    .groups(Pattern.compile(Pattern.quote(group))).groupSyncInterval(Duration.ofMillis(300)).build();
+            Mirror mirror = Mirror.start(config);
+            long asked;
+            try {
+                TargetState.await("the records copied and the group synced", Duration.ofSeconds(60),
+                        () -> mirror.counts().copied() >= 10 && mirror.groupSync().orElseThrow().rounds() >= 2);
+                target.node(1).stop();
+            } finally {
+                asked = System.nanoTime();
+                mirror.close();
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - asked);
+            System.out.println("[stop-idle-during-outage] closed after " + took);
+            assertTrue(took.compareTo(Duration.ofSeconds(20)) < 0, "the stop waited for the target: " + took);
         }
     }
 }
