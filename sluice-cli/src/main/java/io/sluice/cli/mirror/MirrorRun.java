@@ -61,6 +61,7 @@ final class MirrorRun {
             while (true) {
                 EngineRun.Outcome outcome = null;
                 String why = null; // of a start again
+                long copiedUntilNow = before.copied();
                 try (Mirror mirror = start(registry)) {
                     if (server != null) {
                         server.watch(mirror.engine());
@@ -87,7 +88,7 @@ final class MirrorRun {
                 if (server != null) {
                     server.watch(RunHealth.restarting("the mirror", why));
                 }
-                pause.await(outcome == null ? null : outcome.elapsed());
+                pause.await(outcome == null ? null : outcome.elapsed(), before.copied() > copiedUntilNow);
             }
         }
     }
@@ -155,8 +156,9 @@ final class MirrorRun {
                             ? "in transactions whose commit was not seen (each commits with its progress or is "
                                     + "aborted: read_committed readers see each copy once)"
                             : "without a commit (a restart copies them again)");
-            return String.format(Locale.ROOT, "%,d records copied and committed (%s)%s%s, in %.1f s", counts.copied(),
-                    Units.bytes(counts.copiedBytes()), notCommitted, back, elapsed.toMillis() / 1000.0);
+            return String.format(Locale.ROOT, "%,d %s copied and committed (%s)%s%s, in %.1f s", counts.copied(),
+                    counts.copied() == 1 ? "record" : "records", Units.bytes(counts.copiedBytes()), notCommitted, back,
+                    elapsed.toMillis() / 1000.0);
         }
 
         @Override

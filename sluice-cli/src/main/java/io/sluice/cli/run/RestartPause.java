@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 /**
  * The pause before a service command ({@code sluice mirror}, {@code sluice merge}) starts its work again after a
  * failure a new start cures ({@link TransientFailure}): 5 s, doubling up to a minute while the trouble goes on, and 5 s
- * again after a run that went well for five minutes (a new trouble, not the same one). A signal in the pause or in the
+ * again after a run that went well for five minutes, or that made progress (a new trouble, not the same one: two
+ * instances fencing each other in turn waited 40 s after runs that had copied for half a minute, a chaos run). A signal in the pause or in the
  * start after it ends the command, saying that nothing is lost: the run's own handlers supersede those once it runs.
  *
  * <p>Threading: one controlling thread.
@@ -56,18 +57,33 @@ public final class RestartPause {
      * @param ran how long the run before it went on, or null when it did not start
      */
     public void await(Duration ran) throws RunFailure {
-        if (ran != null && ran.compareTo(RAN_WELL) > 0) {
-            next = FIRST;
-        }
-        say.accept("starting " + what + " again in " + Units.duration(next) + " (Ctrl-C stops it)");
+        await(ran, false);
+    }
+
+    /**
+     * As {@link #await(Duration)}, after a run that {@code madeProgress} (committed work) or not: one that did starts
+     * the pauses from the first again.
+     */
+    public void await(Duration ran, boolean madeProgress) throws RunFailure {
+        Duration pause = next(ran, madeProgress);
+        say.accept("starting " + what + " again in " + Units.duration(pause) + " (Ctrl-C stops it)");
         starting = ShutdownSignals.whileStarting(command, say);
         try {
-            Thread.sleep(next.toMillis());
+            Thread.sleep(pause.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             started();
             throw new RunFailure("interrupted while waiting to start " + what + " again", e);
         }
+    }
+
+    /** The pause after a run as {@link #await(Duration, boolean)} takes it; the one after it is twice as long. */
+    Duration next(Duration ran, boolean madeProgress) {
+        if (madeProgress || ran != null && ran.compareTo(RAN_WELL) > 0) {
+            next = FIRST;
+        }
+        Duration pause = next;
         next = next.multipliedBy(2).compareTo(LONGEST) > 0 ? LONGEST : next.multipliedBy(2);
+        return pause;
     }
 }
