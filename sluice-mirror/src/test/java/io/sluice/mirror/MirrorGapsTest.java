@@ -62,8 +62,8 @@ class MirrorGapsTest {
         MirrorAuditReport audit = MirrorAudit.run(MirrorAuditConfig.builder(config).build());
         assertFalse(audit.clean(), audit.toText());
         assertEquals(50, audit.partitions().get(0).lostBeforeCopy());
-        assertTrue(audit.toText().contains("source offsets 100 up to 150: removed by retention before the mirror copied "
-                + "them, 50 offsets lost"), audit.toText());
+        assertTrue(audit.toText().contains("source offsets 100 up to 150: removed (by retention or a delete-records "
+                + "request) before the mirror copied them, 50 offsets lost"), audit.toText());
     }
 
     /**

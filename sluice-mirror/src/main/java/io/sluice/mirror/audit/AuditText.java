@@ -44,7 +44,10 @@ final class AuditText {
         b.append(": ").append(p.clean() ? "clean" : "DIFFERENT").append('\n');
         if (p.lostBeforeCopy() > 0) {
             b.append("  source offsets ").append(p.progress()).append(" up to ").append(p.sourceLogStart())
-                    .append(": removed by retention before the mirror copied them, ").append(p.lostBeforeCopy())
+                    // the log's start moves by retention or by a delete-records request ("by retention" alone misled
+                    // of the second: a chaos run)
+                    .append(": removed (by retention or a delete-records request) before the mirror copied them, ")
+                    .append(p.lostBeforeCopy())
                     .append(" offsets lost; ").append(p.copies()).append(" copies\n");
         } else {
             b.append("  source offsets ").append(p.sourceLogStart()).append(" up to ").append(p.progress())
