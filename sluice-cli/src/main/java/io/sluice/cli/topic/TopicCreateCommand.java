@@ -95,12 +95,12 @@ public final class TopicCreateCommand implements Callable<Integer> {
                 .toList();
         List<String> failures = new java.util.ArrayList<>();
         try (Admin admin = Admin.create(props)) {
-            Map<String, org.apache.kafka.common.KafkaFuture<Void>> created = admin.createTopics(wanted).values();
+            org.apache.kafka.clients.admin.CreateTopicsResult created = admin.createTopics(wanted);
             for (String topic : topics) {
                 try {
-                    created.get(topic).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                    int made = admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(),
-                            TimeUnit.MILLISECONDS).get(topic).partitions().size();
+                    // the count the creation answered with: a description right after it may reach a broker that
+                    // does not know the topic yet, and said "cannot create" of a topic just made (a CI flake)
+                    int made = created.numPartitions(topic).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                     out.println("created topic " + topic + " with " + made + (made == 1 ? " partition"
                             : " partitions"));
                 } catch (ExecutionException e) {
