@@ -78,7 +78,8 @@ public final class ErrorWords {
     }
 
     /** The consumer's advice in its timeouts' words, about a setting the command chose (a chaos run). */
-    private static final String API_TIMEOUT_ADVICE = " Try tuning default.api.timeout.ms larger to relax the threshold.";
+    private static final String API_TIMEOUT_ADVICE =
+            " Try tuning default.api.timeout.ms larger to relax the threshold.";
 
     /** Words for a fenced transaction or a record too large for the target, whose Kafka words mislead; else null. */
     private static String fencedOrTooLarge(Throwable error) {

@@ -9,8 +9,9 @@ import java.util.function.Consumer;
  * The pause before a service command ({@code sluice mirror}, {@code sluice merge}) starts its work again after a
  * failure a new start cures ({@link TransientFailure}): 5 s, doubling up to a minute while the trouble goes on, and 5 s
  * again after a run that went well for five minutes, or that made progress (a new trouble, not the same one: two
- * instances fencing each other in turn waited 40 s after runs that had copied for half a minute, a chaos run). A signal in the pause or in the
- * start after it ends the command, saying that nothing is lost: the run's own handlers supersede those once it runs.
+ * instances fencing each other in turn waited 40 s after runs that had copied for half a minute, a chaos run). A
+ * signal in the pause or in the start after it ends the command, saying that nothing is lost: the run's own handlers
+ * supersede those once it runs.
  *
  * <p>Threading: one controlling thread.
  */

@@ -4,9 +4,9 @@ import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorProgress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,8 +57,9 @@ final class GroupTranslations implements AutoCloseable {
             Duration timeout) {
         MirrorProgress progress = MirrorProgress.of(config, timeout);
         try {
-            return new GroupTranslations(config, sourceAdmin, timeout, new ConsumerGroups(sourceAdmin, "source", timeout),
-                    new ConsumerGroups(targetAdmin, "target", timeout), progress,
+            return new GroupTranslations(config, sourceAdmin, timeout,
+                    new ConsumerGroups(sourceAdmin, "source", timeout), new ConsumerGroups(targetAdmin, "target", timeout),
+                    progress,
                     new TargetCopies(config.targetProperties(), sourceClusterId, timeout));
         } catch (RuntimeException e) {
             progress.close();
@@ -114,8 +115,8 @@ final class GroupTranslations implements AutoCloseable {
         if (!topics.isEmpty()) {
             sourceAdmin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
                 try {
-                    topicIds.put(topic, AdminCalls.await(described, "describe topic " + topic + " in the source cluster",
-                            timeout).topicId());
+                    topicIds.put(topic, AdminCalls.await(described,
+                            "describe topic " + topic + " in the source cluster", timeout).topicId());
                 } catch (IllegalStateException e) {
                     if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                         throw e;

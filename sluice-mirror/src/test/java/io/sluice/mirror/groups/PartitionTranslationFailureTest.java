@@ -50,7 +50,8 @@ class PartitionTranslationFailureTest {
                 assertTrue(mirror.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends");
                 assertEquals(Health.STOPPED, mirror.engine().health(), () -> "failed: " + mirror.engine().failure());
             }
-            // the broker cut off is the one that does not coordinate the mirror's progress, which every translation reads
+            // the broker cut off is the one that does not coordinate the mirror's progress, which every translation
+            // reads
             int coordinator = target.admin().describeConsumerGroups(List.of(config.progressGroup())).all()
                     .get(30, TimeUnit.SECONDS).get(config.progressGroup()).coordinator().id();
             int cut = coordinator == 1 ? 2 : 1;
