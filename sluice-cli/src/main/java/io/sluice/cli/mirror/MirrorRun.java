@@ -57,6 +57,7 @@ final class MirrorRun {
         try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint())) {
             LOG.info("mirroring {}", file.describe());
             RestartPause pause = new RestartPause("sluice mirror", "the mirror", LOG::info);
+            long started = System.nanoTime(); // the stop line's time is the command's, across its engines
             Mirror.Counts before = new Mirror.Counts(0, 0, 0, 0); // of the engines before this one: the stop line's
             while (true) {
                 EngineRun.Outcome outcome = null;
@@ -66,7 +67,7 @@ final class MirrorRun {
                     if (server != null) {
                         server.watch(mirror.engine());
                     }
-                    MirrorStory story = new MirrorStory(mirror, before);
+                    MirrorStory story = new MirrorStory(mirror, before, started);
                     try {
                         outcome = new EngineRun(mirror.engine(), console, null, story).run("mirroring", progressEvery);
                     } finally {
@@ -107,11 +108,16 @@ final class MirrorRun {
     private final class MirrorStory implements EngineRun.Story {
         private final Mirror mirror;
         private final Mirror.Counts before;
+        private final long commandStarted;
 
-        /** @param before what the engines this command ran before this one copied */
-        MirrorStory(Mirror mirror, Mirror.Counts before) {
+        /**
+         * @param before what the engines this command ran before this one copied
+         * @param commandStarted when the command started its first engine ({@link System#nanoTime})
+         */
+        MirrorStory(Mirror mirror, Mirror.Counts before, long commandStarted) {
             this.mirror = mirror;
             this.before = before;
+            this.commandStarted = commandStarted;
         }
 
         /** The whole command's counts: this engine's and those before it. */
@@ -144,13 +150,19 @@ final class MirrorRun {
         }
 
         @Override
-        public String totals(ProgressSample last, Duration elapsed) {
+        public String totals(ProgressSample last, Duration engineElapsed) {
             Mirror.Counts counts = counts();
+            // the counts are the command's, so is the time: the last engine's alone (after a restart) made a rate
+            // from them that was never reached (a chaos run)
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - commandStarted);
             String back = counts.cameFromTarget() == 0 ? "" : String.format(Locale.ROOT,
                     ", %,d not copied back to the cluster they came from", counts.cameFromTarget());
             // copies whose commit did not come: exactly once, gone with their transaction (a fenced instance's, one
-            // stopped at once); at least once, in the target, to be copied again by the next owner
-            long uncommitted = counts.sent() - counts.copied();
+            // stopped at once); at least once, in the target, to be copied again by the next owner. This engine's
+            // only: an earlier engine's were aborted or copied again by its successor, and counting them again at
+            // every stop said a fate long settled (a chaos run)
+            Mirror.Counts now = mirror.counts();
+            long uncommitted = now.sent() - now.copied();
             String notCommitted = uncommitted <= 0 ? "" : String.format(Locale.ROOT, ", %,d more sent %s",
                     uncommitted, config.delivery() == MirrorDelivery.EXACTLY_ONCE
                             ? "in transactions whose commit was not seen (each commits with its progress or is "

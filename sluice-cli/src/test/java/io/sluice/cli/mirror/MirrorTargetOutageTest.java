@@ -14,6 +14,8 @@ import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.kafka.TestRecords;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,6 +49,7 @@ class MirrorTargetOutageTest {
             try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
                 boolean exactlyOnce = delivery.equals("exactly-once");
                 mirrors.awaitCopies(target, topic, 200, exactlyOnce);
+                long copying = System.nanoTime(); // the command runs from before this until its stop
                 target.node(1).stop();
                 TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 200, 100);
                 // the engine fails once its producer gives up, and the start after it fails too while the target is down
@@ -55,12 +58,18 @@ class MirrorTargetOutageTest {
                 target.node(1).start();
                 TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 300, 100);
                 mirrors.awaitCopies(target, topic, 400, exactlyOnce);
+                double ranAtLeast = (System.nanoTime() - copying) / 1e9;
                 mirror.terminate();
                 assertEquals(ExitStatus.OK, mirror.exitStatus(Duration.ofSeconds(60)), mirror.output());
                 if (exactlyOnce) { // the whole command's copies, not the last engine's only
                     assertTrue(mirror.output().contains("stopped cleanly: 400 records copied and committed"),
                             mirror.output());
                 }
+                // and the whole command's time: the last engine's alone started after the failed start again
+                Matcher took = Pattern.compile("stopped cleanly: .*, in ([0-9.]+) s").matcher(mirror.output());
+                assertTrue(took.find(), mirror.output());
+                assertTrue(Double.parseDouble(took.group(1)) >= ranAtLeast, ranAtLeast + " s at least: "
+                        + mirror.output());
             }
             Cli.Result verify = Cli.run("verify", file.toString(), "--until-source-end");
             assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());

@@ -21,7 +21,8 @@ final class AuditJson {
     static String render(MirrorAuditReport r) {
         ObjectNode root = JSON.createObjectNode();
         root.put("mirror", r.mirror());
-        root.put("status", r.unverified() ? "unverified" : r.clean() ? "clean" : "differences");
+        root.put("status", r.unverified() ? "unverified" : r.clean() ? "clean"
+                : r.onlyDuplicates() ? "duplicates-only" : "differences");
         root.put("exitStatus", r.exitStatus());
         root.put("delivery", r.delivery().name());
         root.put("comparedUpTo", r.untilSourceEnd() ? "sourceEnd" : "mirrorProgress");

@@ -1,6 +1,7 @@
 package io.sluice.mirror.audit;
 
 import io.sluice.mirror.MirrorDelivery;
+import java.util.Locale;
 
 /**
  * The report for a person: the verdict first, then one block per partition with its counts, its hashes and its first
@@ -22,6 +23,7 @@ final class AuditText {
                         + "this name, or its name differs from the running one's), so nothing counts as copied yet; "
                         + "check mirror.name, or verify after its first commit"
                         : r.clean() ? "CLEAN: the target holds every committed source record exactly once, in order"
+                        : r.onlyDuplicates() ? onlyDuplicates(r, unclean)
                         : "DIFFERENCES in " + unclean + " of " + r.partitions().size() + " partitions")
                 .append('\n');
         b.append("source cluster ").append(r.sourceCluster()).append(", target cluster ").append(r.targetCluster())
@@ -36,12 +38,27 @@ final class AuditText {
         return b.toString();
     }
 
+    /**
+     * The verdict when nothing is missing: an at-least-once mirror's re-sent window after a restart is expected, and a
+     * reader must not take it for a loss (a chaos run's headline said only DIFFERENCES).
+     */
+    private static String onlyDuplicates(MirrorAuditReport r, long unclean) {
+        long copies = r.partitions().stream().mapToLong(PartitionAudit::duplicates).sum();
+        return String.format(Locale.ROOT, "DUPLICATES ONLY in %d of %d partitions: every committed source record has "
+                + "its copy, in order and unchanged, and %,d %s a second copy, ", unclean, r.partitions().size(), copies,
+                copies == 1 ? "has" : "have")
+                + (r.delivery() == MirrorDelivery.AT_LEAST_ONCE
+                        ? "as at-least-once delivery leaves after a restart (exactly-once delivery leaves none)"
+                        : "which exactly-once delivery never writes: something else wrote them (the first "
+                                + "difference of each partition names one)");
+    }
+
     private static void partition(StringBuilder b, PartitionAudit p) {
         b.append('\n').append(p.sourceTopic()).append('-').append(p.partition());
         if (!p.targetTopic().equals(p.sourceTopic())) {
             b.append(" -> ").append(p.targetTopic()).append('-').append(p.partition());
         }
-        b.append(": ").append(p.clean() ? "clean" : "DIFFERENT").append('\n');
+        b.append(": ").append(p.clean() ? "clean" : p.onlyDuplicates() ? "DUPLICATES" : "DIFFERENT").append('\n');
         if (p.lostBeforeCopy() > 0) {
             b.append("  source offsets ").append(p.progress()).append(" up to ").append(p.sourceLogStart())
                     // the log's start moves by retention or by a delete-records request ("by retention" alone misled

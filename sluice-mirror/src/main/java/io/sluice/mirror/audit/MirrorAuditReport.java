@@ -35,6 +35,14 @@ public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean 
         return partitions.stream().allMatch(PartitionAudit::clean);
     }
 
+    /**
+     * Not clean, yet every partition is clean or differs only by second copies ({@link PartitionAudit#onlyDuplicates}):
+     * nothing is missing. Still exit status 1, as the target does not hold each record exactly once.
+     */
+    public boolean onlyDuplicates() {
+        return !clean() && partitions.stream().allMatch(p -> p.clean() || p.onlyDuplicates());
+    }
+
     /** The process exit status of {@code sluice verify}: 0 only when clean, and something was compared. */
     public int exitStatus() {
         return clean() && !unverified ? 0 : 1;

@@ -85,17 +85,23 @@ class MirrorAuditTest {
         assertEquals(1, ordersZero.duplicates());
         assertEquals(Optional.of("target offset " + duplicate + " is a second copy of source offset "
                 + fourth.offset()), ordersZero.firstDifference());
+        assertTrue(ordersZero.onlyDuplicates(), "its one difference is a second copy");
         PartitionAudit ordersOne = changes.partition(orders, 1).orElseThrow();
         assertEquals(1, ordersOne.mismatches());
+        assertFalse(ordersOne.onlyDuplicates());
         assertEquals(Optional.of("source offset " + changedAt + " (target offset " + changed + "): the value differs"),
                 ordersOne.firstDifference());
         PartitionAudit eventsZero = changes.partition(events, 0).orElseThrow();
         assertEquals(1, eventsZero.missing());
         assertEquals(Optional.of("source offset " + skippedAt + " has no copy; the copies go on at source offset "
                 + nextAt + " (target offset " + next + ")"), eventsZero.firstDifference());
+        assertFalse(eventsZero.onlyDuplicates());
+        assertFalse(changes.onlyDuplicates(), "a copy is missing and another changed");
         assertTrue(changes.toText().contains(eventsZero.firstDifference().get()), changes::toText);
+        assertTrue(changes.toText().contains("): DIFFERENCES in 3 of 3 partitions\n"), changes::toText);
         JsonNode json = JSON.readTree(changes.toJson());
         assertEquals(1, json.get("exitStatus").asInt());
+        assertEquals("differences", json.get("status").asText());
         int ordersOneAt = changes.partitions().indexOf(ordersOne);
         assertEquals(ordersOne.firstDifference().get(),
                 json.get("partitions").get(ordersOneAt).get("firstDifference").asText());
@@ -107,7 +113,7 @@ class MirrorAuditTest {
     }
 
     @Test
-    void atLeastOnceTheProgressIsTheSourceGroupsAndTheTargetTopicsHaveTheirTemplateNames() {
+    void atLeastOnceTheProgressIsTheSourceGroupsAndTheTargetTopicsHaveTheirTemplateNames() throws Exception {
         String topic = Names.unique("alo");
         source.createTopic(topic, 1);
         writeInTransactions(topic, 1);
@@ -121,6 +127,23 @@ class MirrorAuditTest {
         assertEquals(40, audit.copies());
         assertEquals(48, audit.progress(), "the source group's committed offset: the log's end, past the last marker");
         assertEquals(audit.sourceHash(), audit.targetHash());
+
+        // what a restart of an at-least-once mirror leaves: a record copied a second time after its copy
+        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        ConsumerRecord<byte[], byte[]> first = TestRecords.readAll(source.clientProperties(Listener.PLAINTEXT), topic,
+                Duration.ofSeconds(30)).get(0);
+        RecordHeaders again = new RecordHeaders(first.headers().toArray());
+        again.add(Provenance.HEADER, Provenance.value(sourceCluster, first.offset()));
+        send(target, "dc1." + topic, 0, first.value(), again);
+        MirrorAuditReport resent = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(resent.onlyDuplicates(), resent::toText);
+        assertEquals(1, resent.exitStatus(), "the target does not hold each record exactly once");
+        assertTrue(resent.toText().startsWith("Mirror " + mirror.name() + " (at least once): DUPLICATES ONLY in 1 of 1 "
+                + "partitions: every committed source record has its copy, in order and unchanged, and 1 has a second "
+                + "copy, as at-least-once delivery leaves after a restart (exactly-once delivery leaves none)\n"),
+                resent::toText);
+        assertTrue(resent.toText().contains("dc1." + topic + "-0: DUPLICATES\n"), resent::toText);
+        assertEquals("duplicates-only", JSON.readTree(resent.toJson()).get("status").asText());
     }
 
     /**
