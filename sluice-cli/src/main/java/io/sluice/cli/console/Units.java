@@ -30,6 +30,25 @@ public final class Units {
         return unit == 0 ? String.format(Locale.ROOT, "%.0f B", n) : significant(n) + " " + units[unit];
     }
 
+    /**
+     * A byte count as it was most likely given: in binary units ({@code 200 KiB}, {@code 1.50 MiB}) when it is a whole
+     * number of KiB but not of kB, decimal ({@link #bytes}) otherwise, so that {@code --throttle 200KiB/s} is echoed as
+     * {@code 200 KiB/s}, not as the {@code 205 kB/s} it also is (a new user's run).
+     */
+    public static String bytesAsGiven(long n) {
+        if (n == 0 || n % 1024 != 0 || n % 1000 == 0) {
+            return bytes(n);
+        }
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+        double v = n;
+        int unit = 0;
+        while (Math.abs(v) >= 1023.5 && unit < units.length - 1) {
+            v /= 1024;
+            unit++;
+        }
+        return significant(v) + " " + units[unit];
+    }
+
     /** A rate with a compact magnitude and three significant digits: {@code 0.50}, {@code 950}, {@code 12.3K}. */
     public static String compact(double n) {
         String[] suffixes = {"", "K", "M", "G"};

@@ -161,7 +161,7 @@ final class ExecuteCommand implements Callable<Integer> {
             }
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
             if (rate > 0) {
-                view.note("throttle: " + Units.bytes(rate) + "/s per broker");
+                view.note("throttle: " + Units.bytesAsGiven(rate) + "/s per broker");
             }
             try (ClusterJournal topic = JournalTopic.of(admin, kafka, plan);
                     Journal j = Journal.open(journalFile, run.journalTopic ? topic : JournalMirror.NONE);
