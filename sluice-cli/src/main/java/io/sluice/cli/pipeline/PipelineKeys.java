@@ -254,7 +254,9 @@ public final class PipelineKeys {
             Types.duration(Duration.ofSeconds(1)), Durations.format(Defaults.S3.retryFor()),
             "How long one request is retried (with backoff) on server errors, throttling and lost connections before "
                     + "the store counts as down and the pipeline stops (exit status 1; a restart resumes from the "
-                    + "commits). While it retries, the partition waits and the memory budget pauses fetching.");
+                    + "commits). While it retries, the partition waits and the memory budget pauses fetching. "
+                    + "`validate --connect` retries for at most 20 s and `verify` for at most a minute, whatever this "
+                    + "says: a person waits on them.");
 
     public static final ConfigKey<List<Types.Property>> HDFS_PROPERTIES = ConfigKey.optional("sink.hdfs.properties",
             Types.PROPERTIES, "Hadoop client settings, e.g. `dfs.client.use.datanode.hostname: true`. Sluice's own "

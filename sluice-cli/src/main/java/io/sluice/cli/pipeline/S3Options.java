@@ -34,6 +34,12 @@ public record S3Options(String region, String endpoint, String accessKey, Secret
         InvalidSetting.check(partSize <= Integer.MAX_VALUE, PipelineKeys.S3_PART_SIZE, "must be under 2GiB");
     }
 
+    /** These options with requests retried for at most {@code limit}. */
+    S3Options withRetryAtMost(Duration limit) {
+        return retryFor.compareTo(limit) <= 0 ? this
+                : new S3Options(region, endpoint, accessKey, secretKey, partSize, spoolDirectory, limit);
+    }
+
     /** The keys' defaults: AWS in the default region, with the AWS default credentials chain. */
     static S3Options defaults() {
         return new S3Options(PipelineKeys.S3_REGION.defaultValue(), null, null, null,

@@ -81,6 +81,15 @@ public record StorageTarget(Location location, StorageBackends.Entry backend, S3
                         StorageBackends.schemes())));
     }
 
+    /**
+     * This storage with each request retried for at most {@code limit}: for a check that a person waits on, where the
+     * run's retry window (5 minutes for S3 by default, to ride out an outage) read as a silent hang of that length
+     * for a mistyped endpoint (a new user's run: {@code validate --connect} and {@code verify} said nothing for 300 s).
+     */
+    public StorageTarget withRetryAtMost(java.time.Duration limit) {
+        return s3 == null ? this : new StorageTarget(location, backend, s3.withRetryAtMost(limit), hdfsProperties);
+    }
+
     /** Connects to the storage. Throws for a storage this build does not have yet. */
     public StorageBackend open() throws IOException {
         if (!backend.available()) {

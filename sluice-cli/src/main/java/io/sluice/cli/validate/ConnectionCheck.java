@@ -6,11 +6,11 @@ import io.sluice.cli.cluster.SourceTopics;
 import io.sluice.cli.config.ConfigException;
 import io.sluice.cli.console.Console;
 import io.sluice.cli.pipeline.Pipeline;
-import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.pipeline.SourceConfig;
 import io.sluice.cli.probe.BrokerCheck;
 import io.sluice.storage.backend.StorageBackend;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +101,8 @@ final class ConnectionCheck {
                     .backend().scheme() + ":// is not in this build yet");
             return true;
         }
-        try (StorageBackend backend = PipelineParts.backend(pipeline)) {
+        try (StorageBackend backend = pipeline.sink().storage()
+                .withRetryAtMost(Duration.ofSeconds(TIMEOUT_SECONDS)).open()) {
             backend.list(STORAGE_PROBE);
             // a location that answers but takes no file (no permission, a file where the folder goes, a read-only
             // store) failed only at the run's first commit: write a small file where the run writes its own, and

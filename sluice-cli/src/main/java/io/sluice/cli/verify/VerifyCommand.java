@@ -52,6 +52,8 @@ import picocli.CommandLine.Spec;
 public final class VerifyCommand implements Callable<Integer> {
 
     private static final String NAME = "sluice verify";
+    /** How long each storage request is retried before verify says the store does not answer. */
+    private static final java.time.Duration STORE_RETRY = java.time.Duration.ofMinutes(1);
 
     @Parameters(arity = "0..1", paramLabel = "FILE", description = "The pipeline that wrote the archive; or a mirror "
             + "file (the target is audited against the source, docs/mirror-audit.md); or a merge file (the output "
@@ -145,7 +147,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     + String.join(", ", topics) + ")");
         }
         int status = ExitStatus.OK;
-        try (StorageBackend backend = target.open()) {
+        // a minute per request, not the run's outage window: verify with the store down was silent for 5 minutes
+        try (StorageBackend backend = target.withRetryAtMost(STORE_RETRY).open()) {
             for (String topic : topics) {
                 AuditReport report = audit(pipeline, topic, client, backend);
                 context.console().result(json ? report.json() : report.text());

@@ -55,6 +55,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@link S3Config#retryFor()} allows, so an outage shorter than that is ridden out; a longer one fails the request
  * with an error that says so.
  *
+ * <p>A store that does not answer is said in the log, once it has not for 15 s, and again when it answers
+ * ({@link StoreSilence}, on a daemon thread of its own until {@link #close}): the SDK's retries say nothing.
+ *
  * <p>Threading: safe for concurrent use; the client is.
  */
 public final class S3Backend implements StorageBackend {
@@ -75,6 +78,7 @@ public final class S3Backend implements StorageBackend {
     private final int partSize;
     private final Duration retryFor;
     private final SpoolDirectory spool;
+    private final StoreSilence silence;
 
     /**
      * With parts spooled under {@code <java.io.tmpdir>/sluice-s3-spool} and requests retried for 5 minutes.
@@ -102,11 +106,14 @@ public final class S3Backend implements StorageBackend {
                         Duration.ofSeconds(10)))
                 .circuitBreakerEnabled(false)
                 .build();
+        StoreSilence silence = new StoreSilence("s3://" + config.bucket() + "/" + config.prefix(), config.retryFor(),
+                System::nanoTime);
         var builder = S3Client.builder()
                 .region(Region.of(config.region()))
                 .credentialsProvider(config.credentials())
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .overrideConfiguration(o -> o.retryStrategy(retries).apiCallTimeout(config.retryFor()));
+                .overrideConfiguration(o -> o.retryStrategy(retries).apiCallTimeout(config.retryFor())
+                        .addExecutionInterceptor(silence));
         if (config.endpoint() != null) {
             builder.endpointOverride(config.endpoint()).forcePathStyle(true);
         }
@@ -117,6 +124,7 @@ public final class S3Backend implements StorageBackend {
                     + "; set a writable spool directory", e);
         }
         this.s3 = builder.build();
+        this.silence = silence.watch(Duration.ofSeconds(1));
         this.bucket = config.bucket();
         this.prefix = config.prefix();
         this.partSize = config.partSize();
@@ -320,6 +328,15 @@ public final class S3Backend implements StorageBackend {
         return keys;
     }
 
+    /**
+     * How long requests have waited with no answer from the store (an outage, said in the log once it passes 15 s);
+     * empty while no request waits.
+     */
+    @Override
+    public Optional<Duration> silentFor() {
+        return silence.silentFor();
+    }
+
     @Override
     public String describe() {
         return "s3://" + bucket + "/" + prefix;
@@ -328,6 +345,7 @@ public final class S3Backend implements StorageBackend {
     /** @throws UncheckedIOException when the spool folder cannot be removed */
     @Override
     public void close() {
+        silence.close();
         s3.close();
         try {
             spool.close();
@@ -383,9 +401,11 @@ public final class S3Backend implements StorageBackend {
             }
             throw new IOException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         } catch (ApiCallTimeoutException e) {
+            // a mistyped endpoint looks the same as an outage from here: "raise the retry time" alone was the wrong
+            // advice for it (a new user's run)
             throw new IOException(describe() + ": cannot " + what + ": the store did not answer within the retry time ("
-                    + retryFor.toSeconds() + " s); it is down or unreachable (raise the retry time to ride out longer "
-                    + "outages)", e);
+                    + retryFor.toSeconds() + " s): it is down or unreachable, or its endpoint is wrong (check the "
+                    + "address and port); a longer retry time rides out longer outages", e);
         } catch (SdkException e) {
             if (String.valueOf(e.getMessage()).startsWith("Unable to load credentials")) {
                 // the SDK's words list every provider of its chain by class name (a new user's run)

@@ -68,6 +68,14 @@ public interface StorageBackend extends AutoCloseable {
     /** A description for messages, e.g. {@code file:/data/archive}. */
     String describe();
 
+    /**
+     * How long requests have waited with no answer from the store, for a store whose requests ride out an outage by
+     * retrying (S3); empty while none waits, and always for a store that fails a request at once (files, HDFS).
+     */
+    default Optional<java.time.Duration> silentFor() {
+        return Optional.empty();
+    }
+
     @Override
     default void close() throws IOException {
     }

@@ -43,6 +43,9 @@ import org.apache.kafka.common.Uuid;
  */
 public final class ArchiveSink implements Sink {
 
+    /** As long as the mirror's grace for a silent target: longer than any answer of a store that is there. */
+    static final Duration GIVE_UP_DRAIN_AFTER = Duration.ofSeconds(15);
+
     private final StorageBackend backend;
     private final Layout layout;
     private final FileFormat format;
@@ -226,6 +229,18 @@ public final class ArchiveSink implements Sink {
     public long bufferedBytes(TopicPartition partition) {
         PartitionArchive archive = partitions.get(partition);
         return archive == null ? 0 : archive.bufferedBytes();
+    }
+
+    /**
+     * The store has not answered for {@link #GIVE_UP_DRAIN_AFTER} while requests wait: a stop asked for meanwhile ends
+     * without its last commit (what was not committed is archived again after a restart) instead of waiting out the
+     * retries, the drain timeout at each step (a new user's run: SIGTERM with S3 down took 100 s, and its words named
+     * neither S3 nor the other partitions that waited).
+     */
+    @Override
+    public Optional<String> unableToFinish() {
+        return backend.silentFor().filter(d -> d.compareTo(GIVE_UP_DRAIN_AFTER) >= 0).map(d -> "the store "
+                + backend.describe() + " has not answered for " + d.toSeconds() + " s");
     }
 
     /** Rolls by cause, files sealed and published so far, over all partitions. */

@@ -75,29 +75,54 @@ class S3OutageTest {
         S3Backend hastyBackend = new S3Backend(config(hastyBucket).retryFor(Duration.ofSeconds(3)).build());
         ArchiveSink hastySink = sink(hastyBackend);
         Engine hastyEngine = Engine.startSink(hastyConfig, hastySink);
+        String stopped = Names.unique("s3-outage-stopped");
+        KAFKA.createTopic(stopped, PARTITIONS);
+        String stoppedBucket = server.createBucket("stopped");
+        EngineConfig stoppedConfig = EngineRuns.config(KAFKA, stopped).build();
+        ArchiveSink stoppedSink = sink(new S3Backend(config(stoppedBucket).build()));
+        Engine stoppedEngine = Engine.startSink(stoppedConfig, stoppedSink);
         produce(patient, 0, 1_000, 100);
         produce(hasty, 0, 1_000, 100);
+        produce(stopped, 0, 1_000, 100);
         awaitPublished(engine, sink, 1_000);
         awaitPublished(hastyEngine, hastySink, 1_000);
+        awaitPublished(stoppedEngine, stoppedSink, 1_000);
 
         server.stop();
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         // 6 MB: the lanes block on S3 after at most 2 × 400 of these records; the other 5.2 MB exceed the 4 MiB budget
         produce(patient, 1_000, 6_000, 1_000);
         produce(hasty, 1_000, 1_000, 100);
+        produce(stopped, 1_000, 1_000, 100);
         boolean paused = false;
+        Duration silent = Duration.ZERO;
         while (System.nanoTime() < end) {
             assertNotEquals(Health.FAILED, engine.health(), () -> "the engine failed during the outage: "
                     + engine.failure());
             paused |= engine.stats().pausedPartitions() > 0;
+            Duration now = backend.silentFor().orElse(Duration.ZERO);
+            silent = now.compareTo(silent) > 0 ? now : silent;
             Thread.sleep(100);
         }
         assertTrue(paused, "with the lanes waiting on S3, the memory budget paused consumption");
+        // measured, so that it can be said (the SDK retries without a word: a new user saw only "0.00 rec/s")
+        assertTrue(silent.toSeconds() >= 20, "the store's silence while the lanes waited: " + silent);
         String error = EngineRuns.untilFailed(hastyEngine, Duration.ofSeconds(30)); // 3 s of retries: long since
+        // a stop asked for while the store has been silent past the grace ends without its last commit, at once; it
+        // waited out the drain timeout at each step (a new user's SIGTERM with S3 down: 100 s)
+        long stopStarted = System.nanoTime();
+        stoppedEngine.close();
+        long stopSeconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - stopStarted);
+        String stopWhy = String.valueOf(stoppedEngine.failure().orElse(null));
         server.start();
+
+        assertTrue(stopSeconds < 10, "the stop took " + stopSeconds + " s: " + stopWhy);
+        assertTrue(stopWhy.contains("DrainAbandonedException") && stopWhy.contains("has not answered for")
+                && stopWhy.contains(stoppedBucket), stopWhy);
 
         assertTrue(error.contains("did not answer within the retry time (3 s)") && error.contains(hastyBucket), error);
         EngineRuns.untilWritten(engine, 7_000, Duration.ofSeconds(90));
+        assertTrue(backend.silentFor().orElse(Duration.ZERO).toSeconds() < 15, "it answers again");
         VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(backend), ends(7_000));
         backend.close();
 
@@ -108,6 +133,16 @@ class S3OutageTest {
         EngineRuns.untilWritten(Engine.startSink(hastyConfig, sink(again)), 2_000 - committed, Duration.ofSeconds(60));
         VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(again), ends(2_000));
         again.close();
+
+        stoppedSink.close();
+        long stoppedCommitted = EngineRuns.committed(KAFKA, stoppedConfig.groupId(), stopped);
+        assertTrue(stoppedCommitted < 2_000, "the records sent during the outage were not committed: "
+                + stoppedCommitted);
+        S3Backend resumed = new S3Backend(config(stoppedBucket).build());
+        EngineRuns.untilWritten(Engine.startSink(stoppedConfig, sink(resumed)), 2_000 - stoppedCommitted,
+                Duration.ofSeconds(60));
+        VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(resumed), ends(2_000));
+        resumed.close();
     }
 
     /**
