@@ -98,10 +98,21 @@ public final class ErrorWords {
         return null;
     }
 
-    /** {@code message} without the class names wrapping put in front of causes' messages. */
+    /**
+     * {@code message} without the class names wrapping put in front of causes' messages, and without the stack frames
+     * a server put in its own (an HDFS NameNode's refusal carries its 22-line Java stack trace in the message: a new
+     * user's run of a folder without permission).
+     */
     public static String withoutClassNames(String message) {
-        return WRAPPED.matcher(message).replaceAll("");
+        return WRAPPED.matcher(STACK_FRAMES.matcher(message).replaceAll("")).replaceAll("");
     }
+
+    /**
+     * A stack trace's lines in a message: {@code \n\tat a.b.C.m(C.java:12)} and {@code \n\t... 3 more} (a newline, a
+     * tab, then the frame).
+     */
+    private static final Pattern STACK_FRAMES = Pattern.compile(
+            "\\r?\\n[ \\t]+(?:at [\\w.$<>/-]+\\([^)\\n]*\\)|\\.\\.\\. \\d+ more)(?=\\r?\\n|$)");
 
     /**
      * {@code message} with each exception class name said in words: the Kafka producer's "… due to

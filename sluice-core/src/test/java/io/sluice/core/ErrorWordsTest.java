@@ -9,6 +9,20 @@ import org.junit.jupiter.api.Test;
 /** Errors and the libraries' log lines without Java class names (without --verbose). */
 class ErrorWordsTest {
 
+    /** An HDFS NameNode's refusal carries its own stack trace in its message: the words keep its first line. */
+    @Test
+    void aServersStackTraceInAMessageIsLeftOut() {
+        String remote = "Permission denied: user=root, access=WRITE, inode=\"/data\":hdfs:supergroup:drwxr-xr-x\n"
+                + "\tat org.apache.hadoop.hdfs.server.namenode.FSPermissionChecker.check(FSPermissionChecker.java:506)\n"
+                + "\tat org.apache.hadoop.ipc.Server$Handler.run(Server.java:3198)\n"
+                + "\t... 12 more";
+        assertEquals("cannot write x in hdfs://nn/: Permission denied: user=root, access=WRITE, "
+                + "inode=\"/data\":hdfs:supergroup:drwxr-xr-x", ErrorWords.of(new java.io.IOException(
+                        "cannot write x in hdfs://nn/: org.apache.hadoop.security.AccessControlException: " + remote)));
+        assertEquals("line 1\n  at offset 5 (a word, not a frame)",
+                ErrorWords.withoutClassNames("line 1\n  at offset 5 (a word, not a frame)"));
+    }
+
     /** Kafka's producer wraps a failed transaction's cause with its toString(): the class name is not words. */
     @Test
     void anErrorIsSaidInItsWordsWithoutTheClassNamesWrappingPutInIt() {

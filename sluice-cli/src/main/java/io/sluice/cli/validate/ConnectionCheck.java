@@ -129,7 +129,7 @@ final class ConnectionCheck {
             // its message is the path alone ("FAILED: /proc/nope", a new user's run): say what happened to it
             return fileProblem(fs);
         }
-        return t.getMessage() != null ? t.getMessage() : t.toString();
+        return t.getMessage() != null ? io.sluice.core.ErrorWords.withoutClassNames(t.getMessage()) : t.toString();
     }
 
     private static String fileProblem(java.nio.file.FileSystemException e) {
