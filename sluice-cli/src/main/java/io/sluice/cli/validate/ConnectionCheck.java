@@ -8,6 +8,7 @@ import io.sluice.cli.console.Console;
 import io.sluice.cli.pipeline.Pipeline;
 import io.sluice.cli.pipeline.SourceConfig;
 import io.sluice.cli.probe.BrokerCheck;
+import io.sluice.core.ErrorWords;
 import io.sluice.storage.backend.StorageBackend;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -129,7 +130,7 @@ final class ConnectionCheck {
             // its message is the path alone ("FAILED: /proc/nope", a new user's run): say what happened to it
             return fileProblem(fs);
         }
-        return t.getMessage() != null ? io.sluice.core.ErrorWords.withoutClassNames(t.getMessage()) : t.toString();
+        return t.getMessage() != null ? ErrorWords.withoutClassNames(t.getMessage()) : t.toString();
     }
 
     private static String fileProblem(java.nio.file.FileSystemException e) {

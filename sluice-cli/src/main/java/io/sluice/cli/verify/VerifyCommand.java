@@ -53,7 +53,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     private static final String NAME = "sluice verify";
     /** How long each storage request is retried before verify says the store does not answer. */
-    private static final java.time.Duration STORE_RETRY = java.time.Duration.ofMinutes(1);
+    private static final Duration STORE_RETRY = Duration.ofMinutes(1);
 
     @Parameters(arity = "0..1", paramLabel = "FILE", description = "The pipeline that wrote the archive; or a mirror "
             + "file (the target is audited against the source, docs/mirror-audit.md); or a merge file (the output "

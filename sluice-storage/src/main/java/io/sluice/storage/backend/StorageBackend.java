@@ -1,6 +1,7 @@
 package io.sluice.storage.backend;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -69,10 +70,11 @@ public interface StorageBackend extends AutoCloseable {
     String describe();
 
     /**
-     * How long requests have waited with no answer from the store, for a store whose requests ride out an outage by
-     * retrying (S3); empty while none waits, and always for a store that fails a request at once (files, HDFS).
+     * How long requests have waited with no answer from the store, once that is an outage (15 s), for a store whose
+     * requests ride out an outage by retrying (S3); empty otherwise, and always for a store that fails a request at
+     * once (files, HDFS).
      */
-    default Optional<java.time.Duration> silentFor() {
+    default Optional<Duration> silentFor() {
         return Optional.empty();
     }
 

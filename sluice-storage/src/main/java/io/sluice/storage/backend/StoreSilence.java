@@ -1,11 +1,13 @@
 package io.sluice.storage.backend;
 
+import io.sluice.core.commit.Silence;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,12 +21,14 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * a run whose store was down showed only "0.00 rec/s · not catching up" for minutes (a new user's run, S3 stopped for
  * 3 minutes), where a cluster that does not answer is named.
  *
- * <p>Any HTTP answer counts, an error status included: the store is there. A request that no answer ended keeps the
- * silence going, so a silence is measured from the later of the last answer and the moment a request began to wait
- * while none was waiting.
+ * <p>The SDK's interceptor calls only count; the rule is the engine's {@link Silence}, the one that watches clusters:
+ * a silence counts while a request waits, any HTTP answer (an error status included: the store is there) ends it, and
+ * a process that did not run between two looks (SIGSTOP) does not blame the store for the time. A request that gave
+ * up without an answer ends the silence without "answers again": its failure says so itself.
  *
- * <p>Threading: the interceptor's methods run on the threads that make requests; {@link #silentFor} on any thread; the
- * words come from a daemon thread of its own, started by {@link #watch} and stopped by {@link #close}.
+ * <p>Threading: the interceptor's methods run on the threads that make requests and touch only atomics; {@link #look}
+ * (the words' daemon thread, started by {@link #watch} and stopped by {@link #close}) and {@link #silentFor} (any
+ * thread) share the {@link Silence} under this object's lock.
  */
 final class StoreSilence implements ExecutionInterceptor, AutoCloseable {
 
@@ -36,12 +40,10 @@ final class StoreSilence implements ExecutionInterceptor, AutoCloseable {
     private final Duration retryFor;
     private final LongSupplier clock;
     private final AtomicInteger waiting = new AtomicInteger();
-    private volatile long lastAnswer;
-    private volatile long waitingSince;
-    // the words' thread only
-    private boolean said;
-    private long silenceBegan;
-    private long answerWhenSaid;
+    private final AtomicLong answers = new AtomicLong();
+    // under this object's lock
+    private final Silence silence = new Silence(WARN_AFTER);
+    private long answersAtLastLook;
     private ScheduledExecutorService words;
 
     /**
@@ -53,10 +55,9 @@ final class StoreSilence implements ExecutionInterceptor, AutoCloseable {
         this.store = store;
         this.retryFor = retryFor;
         this.clock = clock;
-        this.lastAnswer = clock.getAsLong();
     }
 
-    /** Starts saying the silences, looking every {@code every}. */
+    /** Starts saying the silences, looking every {@code every} (well under {@link Silence}'s stall of 5 s). */
     StoreSilence watch(Duration every) {
         words = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sluice-store-silence");
@@ -69,14 +70,12 @@ final class StoreSilence implements ExecutionInterceptor, AutoCloseable {
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-        if (waiting.getAndIncrement() == 0) {
-            waitingSince = clock.getAsLong();
-        }
+        waiting.incrementAndGet();
     }
 
     @Override
     public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
-        lastAnswer = clock.getAsLong();
+        answers.incrementAndGet();
     }
 
     @Override
@@ -89,43 +88,23 @@ final class StoreSilence implements ExecutionInterceptor, AutoCloseable {
         waiting.decrementAndGet();
     }
 
-    /** How long requests have waited with no answer from the store; empty while nothing waits. */
-    Optional<Duration> silentFor() {
-        if (waiting.get() <= 0) {
-            return Optional.empty();
-        }
-        long silent = clock.getAsLong() - silenceStart();
-        return Optional.of(Duration.ofNanos(Math.max(0, silent)));
+    /** How long the store has not answered while requests waited, once that is said; empty before and after. */
+    synchronized Optional<Duration> silentFor() {
+        return silence.length(clock.getAsLong());
     }
 
-    /** The later of the last answer and the moment a request began to wait while none was waiting. */
-    private long silenceStart() {
-        long answer = lastAnswer;
-        long since = waitingSince;
-        return answer - since > 0 ? answer : since;
-    }
-
-    /**
-     * One look of the words' thread: a silence past {@link #WARN_AFTER} is said once, and so is the store's next
-     * answer. Requests that gave up without one end nothing here: their failure says so itself, and "answers again"
-     * would be untrue.
-     */
-    void look() {
-        if (!said) {
-            Optional<Duration> silent = silentFor();
-            if (silent.isPresent() && silent.get().compareTo(WARN_AFTER) >= 0) {
-                said = true;
-                silenceBegan = silenceStart();
-                answerWhenSaid = lastAnswer;
-                LOG.warn("{}: the store has not answered for {} s; each request is retried for up to {} s (the retry "
-                        + "time), and what writes there waits meanwhile", store, silent.get().toSeconds(),
-                        retryFor.toSeconds());
-            }
-        } else if (lastAnswer != answerWhenSaid) {
-            said = false;
-            LOG.info("{}: the store answers again, after {} s without an answer", store,
-                    TimeUnit.NANOSECONDS.toSeconds(lastAnswer - silenceBegan));
+    /** One look of the words' thread: says a silence that reached {@link #WARN_AFTER}, and the answer that ends it. */
+    synchronized Silence.Turn look() {
+        long answered = answers.get();
+        Silence.Turn turn = silence.look(clock.getAsLong(), answered != answersAtLastLook, waiting.get() > 0);
+        answersAtLastLook = answered;
+        if (turn == Silence.Turn.BEGAN) {
+            LOG.warn("{}: the store has not answered for {} s; each request is retried for up to {} s (the retry "
+                    + "time), and what writes there waits meanwhile", store, silence.seconds(), retryFor.toSeconds());
+        } else if (turn == Silence.Turn.ENDED) {
+            LOG.info("{}: the store answers again, after {} s without an answer", store, silence.seconds());
         }
+        return turn;
     }
 
     @Override
