@@ -36,6 +36,15 @@ public final class ErrorWords {
     }
 
     /**
+     * An exception whose message says in words all that its causes would: a line that tells a failure by its causes
+     * stops at it. Its causes stay for {@code --verbose} and for telling what kind of failure it was (a store's outage
+     * wrapped in words still has Hadoop's "Call From vm/127.0.0.1 to localhost:8020 failed on connection exception
+     * ...; For more details see: http://wiki.apache.org/hadoop/ConnectionRefused" below it).
+     */
+    public interface SaidInFull {
+    }
+
+    /**
      * An error in its own words: its message (Kafka's and the sinks' say what happened) without wrapped class names,
      * or its class's simple name when it has none. {@code toString()} put the qualified class name in front
      * ({@code org.apache.kafka.common.errors.ProducerFencedException: ...}).

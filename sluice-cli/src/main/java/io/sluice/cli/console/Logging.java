@@ -30,6 +30,11 @@ public final class Logging {
 
     private static final String UNASSIGNED_LSO_WARNINGS =
             "org.apache.kafka.clients.consumer.internals.OffsetFetcherUtils";
+    /**
+     * "Unable to load native-hadoop library for your platform... using builtin-java classes where applicable": at every
+     * command that touches HDFS, where the builtin classes are what Sluice means to use (a new user's run asked).
+     */
+    private static final String HADOOP_NATIVE_WARNING = "org.apache.hadoop.util.NativeCodeLoader";
 
     private static volatile boolean verbose;
     /** The filter of the last {@link #configure}, or null with {@code --verbose}. */
@@ -70,6 +75,7 @@ public final class Logging {
             // a read_committed endOffsets for partitions not assigned yet (how a bounded run takes its ends) warns
             // once for each that their last stable offset is not kept: nothing is wrong
             context.getLogger(UNASSIGNED_LSO_WARNINGS).setLevel(Level.ERROR);
+            context.getLogger(HADOOP_NATIVE_WARNING).setLevel(Level.ERROR);
         }
     }
 

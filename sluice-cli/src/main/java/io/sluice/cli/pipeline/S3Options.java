@@ -25,11 +25,13 @@ public record S3Options(String region, String endpoint, String accessKey, Secret
             try {
                 uri = URI.create(endpoint);
             } catch (IllegalArgumentException e) {
-                throw new InvalidSetting(PipelineKeys.S3_ENDPOINT, "'" + endpoint + "' is not a URL");
+                uri = null;
             }
-            InvalidSetting.check(("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+            // "127.0.0.1:9000" is no URL at all, and "localhost:9000" one of the scheme "localhost": the fix is the same
+            InvalidSetting.check(uri != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
                     && uri.getHost() != null, PipelineKeys.S3_ENDPOINT,
-                    "'" + endpoint + "' is not an http:// or https:// URL with a host");
+                    "'" + endpoint + "' is not an http:// or https:// URL with a host" + (endpoint.contains("://") ? ""
+                            : " (did you mean http://" + endpoint + "?)"));
         }
         InvalidSetting.check(partSize <= Integer.MAX_VALUE, PipelineKeys.S3_PART_SIZE, "must be under 2GiB");
     }

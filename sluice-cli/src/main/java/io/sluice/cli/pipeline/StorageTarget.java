@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Where an archive is and how to reach it: the location, the storage that serves its scheme, and that storage's
@@ -22,12 +23,22 @@ import java.util.Map;
 public record StorageTarget(Location location, StorageBackends.Entry backend, S3Options s3,
         Map<String, String> hdfsProperties) {
 
+    /**
+     * S3's rule for new buckets' names: said offline by validate, where the run got a refusal from the store only at
+     * its first request ({@code s3://Arch_Bad/} passed validate, a new user's run).
+     */
+    private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+
     public StorageTarget {
         hdfsProperties = Map.copyOf(hdfsProperties);
         InvalidSetting.check(!location.scheme().equals("s3") || !location.authority().isEmpty(),
                 PipelineKeys.LOCATION, "an s3 location names its bucket: s3://bucket/prefix/");
         InvalidSetting.check((s3 != null) == location.scheme().equals("s3"), PipelineKeys.LOCATION,
                 "s3 settings must come with an s3:// location");
+        InvalidSetting.check(!location.scheme().equals("s3") || BUCKET_NAME.matcher(location.authority()).matches(),
+                PipelineKeys.LOCATION, "'" + location.authority() + "' is not a bucket name S3 takes: 3 to 63 "
+                        + "characters of lowercase letters, digits, dots and hyphens, beginning and ending with a "
+                        + "letter or digit");
     }
 
     static StorageTarget from(Settings s, Path base) {

@@ -110,8 +110,10 @@ final class ProgressLine {
         return "no answer from the source cluster for " + Units.duration(to.unreachable());
     }
 
+    /** A run with files writes them to a store (an archive's S3); one without, to a cluster (a mirror's target). */
     private static String targetUnreachable(ProgressSample to) {
-        return "no answer from the target cluster for " + Units.duration(to.targetUnreachable());
+        return "no answer from the " + (to.files() >= 0 ? "store" : "target cluster") + " for "
+                + Units.duration(to.targetUnreachable());
     }
 
     private static String notYetDurable(ProgressSample to) {

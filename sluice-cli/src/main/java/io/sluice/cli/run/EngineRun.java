@@ -78,8 +78,8 @@ public final class EngineRun {
         }
 
         /**
-         * How long records have waited for the cluster the sink writes to with no answer from it (a mirror's target);
-         * empty while it answers, or for a sink that writes to no cluster. Asked at every tick of the progress line.
+         * How long records have waited for the cluster or store the sink writes to with no answer from it (a mirror's
+         * target, an archive's S3); empty while it answers. Asked at every tick of the progress line.
          */
         default Optional<Duration> targetUnreachable() {
             return Optional.empty();
@@ -333,7 +333,10 @@ public final class EngineRun {
             }
         }
         StringBuilder b = new StringBuilder(ErrorWords.withoutClassNames(String.valueOf(failure.getMessage())));
-        for (Throwable cause = failure.getCause(); cause != null && cause != failure; cause = cause.getCause()) {
+        Throwable cause = failure;
+        while (!(cause instanceof ErrorWords.SaidInFull) && cause.getCause() != null && cause.getCause() != cause
+                && cause.getCause() != failure) {
+            cause = cause.getCause();
             // a JSON parser's message without its location, which names a redacted source ("[Source: REDACTED
             // (`StreamReadFeature...` disabled); line: 1, column: 1]"): the words above say where already
             String text = cause instanceof com.fasterxml.jackson.core.JsonProcessingException json

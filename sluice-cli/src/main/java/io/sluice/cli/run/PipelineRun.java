@@ -13,6 +13,7 @@ import io.sluice.cli.pipeline.PipelineParts;
 import io.sluice.cli.probe.BrokerCheck;
 import io.sluice.cli.progress.ProgressSample;
 import io.sluice.cli.status.MetricsServer;
+import io.sluice.cli.status.RunHealth;
 import io.sluice.cli.status.SinkMeters;
 import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
@@ -74,6 +75,11 @@ public final class PipelineRun {
     }
 
     /**
+     * Runs the archive; after a failure a new start cures (a store away: HDFS down, S3 past its retries; or a Kafka
+     * failure {@link TransientFailure} names), starts it again from the last commit after a {@link RestartPause}, for
+     * as long as it takes, unless the run is bounded: an archiver is a service, and an HDFS outage of a minute stopped
+     * it (exit 1) at the first failed write (a new user's run).
+     *
      * @throws ConfigException when the pipeline cannot run as written (a storage not in this build; a broker that
      *     speaks another protocol than the file says)
      * @throws RunFailure      when the brokers, the storage or the metrics port cannot be used
@@ -86,26 +92,69 @@ public final class PipelineRun {
         engineSettings.accept(builder);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EngineConfig config = builder.meterRegistry(registry).build();
-        try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint());
-                ArchiveSink sink = PipelineParts.sink(pipeline)) {
-            SinkMeters.bind(registry, config.groupId(), sink);
+        try (MetricsServer server = MetricsServer.startIfAsked(registry, metrics.endpoint())) {
             LOG.info("archiving topics {} (group {}) to {}", String.join(", ", topics), pipeline.source().group(),
                     pipeline.sink().describe());
-            Engine engine = Engine.startSink(config, sink);
-            if (server != null) {
-                server.watch(engine);
+            RestartPause pause = new RestartPause("sluice run", "the archive", LOG::info);
+            Done before = new Done(0, 0); // by the engines before this one: the stop line is the command's
+            long started = System.nanoTime();
+            while (true) {
+                EngineRun.Outcome outcome;
+                String why;
+                try (ArchiveSink sink = PipelineParts.sink(pipeline)) {
+                    SinkMeters.bind(registry, config.groupId(), sink);
+                    Engine engine = Engine.startSink(config, sink);
+                    if (server != null) {
+                        server.watch(engine);
+                    }
+                    ArchiveStory story = new ArchiveStory(sink, config.untilEnd(), before, started);
+                    outcome = new EngineRun(engine, console, () -> sink.counters().published(), story)
+                            .run(label, progressEvery);
+                    why = engine.failure().map(EngineRun::describe).orElse("a failure");
+                } finally {
+                    pause.started();
+                }
+                if (!outcome.startsAgain()) {
+                    return outcome;
+                }
+                Done now = before.and(outcome.last());
+                if (server != null) {
+                    server.watch(RunHealth.restarting("the archive", why));
+                }
+                pause.await(outcome.elapsed(), now.files() > before.files());
+                before = now;
             }
-            return new EngineRun(engine, console, () -> sink.counters().published(), new ArchiveStory(sink))
-                    .run(label, progressEvery);
+        }
+    }
+
+    /**
+     * What the engines a command ran before its current one left: files published (committed, each once) and how many
+     * starts. Not their records done: those after their last commit are done again by the next engine, and a sum
+     * counted them twice.
+     */
+    private record Done(long files, int starts) {
+        Done and(ProgressSample last) {
+            return new Done(files + last.files(), starts + 1);
         }
     }
 
     /** What an archive run's messages say. */
     private final class ArchiveStory implements EngineRun.Story {
         private final ArchiveSink sink;
+        private final boolean bounded;
+        private final Done before;
+        private final long commandStarted;
 
-        ArchiveStory(ArchiveSink sink) {
+        /**
+         * @param bounded        whether the run ends by itself ({@code --until-end}): it is not started again
+         * @param before         what the engines this command ran before this one did
+         * @param commandStarted when the command started its first engine ({@link System#nanoTime})
+         */
+        ArchiveStory(ArchiveSink sink, boolean bounded, Done before, long commandStarted) {
             this.sink = sink;
+            this.bounded = bounded;
+            this.before = before;
+            this.commandStarted = commandStarted;
         }
 
         @Override
@@ -121,11 +170,31 @@ public final class PipelineRun {
             return "finishing the records being written, then committing and publishing their files";
         }
 
+        /**
+         * The whole command's files and time, across the engines it started: the last one's alone hid what came before;
+         * its records are the last start's.
+         */
         @Override
         public String totals(ProgressSample last, Duration elapsed) {
-            return String.format(Locale.ROOT, "%,d %s done, %,d %s published, in %.1f s", last.records(),
-                    last.records() == 1 ? "record" : "records", last.files(), last.files() == 1 ? "file" : "files",
-                    elapsed.toMillis() / 1000.0);
+            long files = before.files() + last.files();
+            boolean restarted = before.starts() > 0;
+            Duration ran = restarted ? Duration.ofNanos(System.nanoTime() - commandStarted) : elapsed;
+            return String.format(Locale.ROOT, "%,d %s done%s, %,d %s published, in %.1f s", last.records(),
+                    last.records() == 1 ? "record" : "records", restarted ? " since the last of "
+                            + (before.starts() + 1) + " starts" : "", files, files == 1 ? "file" : "files",
+                    ran.toMillis() / 1000.0);
+        }
+
+        /** Not a bounded run: its end is the source's at its start, and whatever runs it (cron) runs it again. */
+        @Override
+        public boolean startsAgainAfter(Throwable failure) {
+            return !bounded && (sink.failedByStoreOutage(failure) || TransientFailure.is(failure));
+        }
+
+        /** An S3 store retrying for minutes showed only "0.00 rec/s · not catching up" (a new user's run). */
+        @Override
+        public Optional<Duration> targetUnreachable() {
+            return sink.storeSilentFor();
         }
 
         @Override

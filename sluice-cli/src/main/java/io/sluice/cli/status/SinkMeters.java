@@ -12,7 +12,7 @@ import java.util.function.ToLongFunction;
  * rolls forced early by the open-file bound or by the sink's memory limit. They read a snapshot of the sink's own
  * counters when scraped.
  *
- * <p>Threading: call {@link #bind} once per sink, from any thread.
+ * <p>Threading: call {@link #bind} once per sink, from one thread at a time.
  */
 public final class SinkMeters {
 
@@ -37,6 +37,10 @@ public final class SinkMeters {
 
     private static void counter(MeterRegistry registry, String name, String description, Tags tags, ArchiveSink sink,
             ToLongFunction<ArchiveCounts> count) {
+        // a run started again binds its new sink: Micrometer keeps the first registration of a name and tags and
+        // ignores the next, which would go on reading the stopped sink (the counters start again from 0, as the
+        // engine's do; a rate over them reads the reset as such)
+        registry.find(name).tags(tags).meters().forEach(registry::remove);
         // the pipeline holds the sink for as long as it runs; Micrometer keeps only a weak reference
         FunctionCounter.builder(name, sink, s -> count.applyAsLong(s.counters())).description(description).tags(tags)
                 .register(registry);

@@ -76,6 +76,15 @@ class ProgressLineTest {
                         null, Duration.ofSeconds(65)), "committing"));
     }
 
+    /** An archive's store that does not answer (S3 retrying for minutes) is said on the line, as a target is. */
+    @Test
+    void anUnansweringStoreIsSaidBesideTheLag() {
+        ProgressSample from = new ProgressSample(0, 900, 90_000, 99, 99, 3, null);
+        assertEquals("900 records · 0.00 rec/s · 0 B/s · lag 99 · not catching up · no answer from the store for 21 s "
+                + "(retrying) · 3 files committed", ProgressLine.render(from,
+                        new ProgressSample(SECOND, 900, 90_000, 99, 99, 3, null, null, Duration.ofSeconds(21))));
+    }
+
     /**
      * Partitions stopped at a gap are left out of the lag (the engine's line names them): with their lag in, a mirror
      * whose source topic was created again read "lag 0 · caught up" beside four stopped partitions.

@@ -55,4 +55,17 @@ class FailureWordsTest {
                 + "from its cluster in that time: the cluster was unreachable or down, or the topic does not exist "
                 + "there)"), said);
     }
+
+    /** A cause said in full ends the words: what it wraps (a client's addresses and a wiki's URL) is for --verbose. */
+    @Test
+    void aCauseSaidInFullEndsTheWords() {
+        java.net.ConnectException client = new java.net.ConnectException("Call From vm/127.0.0.1 to localhost:8020 "
+                + "failed on connection exception: Connection refused; For more details see: "
+                + "http://wiki.apache.org/hadoop/ConnectionRefused");
+        RuntimeException failure = new IllegalStateException("open of clicks-0: cannot recover",
+                new io.sluice.storage.backend.StoreUnreachableException("the store does not answer (connection "
+                        + "refused)", client));
+        assertEquals("open of clicks-0: cannot recover: the store does not answer (connection refused)",
+                EngineRun.describe(failure));
+    }
 }

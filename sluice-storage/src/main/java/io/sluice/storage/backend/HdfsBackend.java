@@ -260,6 +260,12 @@ public final class HdfsBackend implements StorageBackend {
         return StagedName.MAX_NAME_BYTES;
     }
 
+    /** HDFS down, unreachable, starting, or without a DataNode to write to ({@link HdfsOutage}). */
+    @Override
+    public Optional<String> outage(Throwable failure) {
+        return HdfsOutage.of(failure);
+    }
+
     @Override
     public String describe() {
         String where = root.toString();

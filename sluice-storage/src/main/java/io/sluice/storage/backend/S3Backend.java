@@ -321,17 +321,24 @@ public final class S3Backend implements StorageBackend {
     @Override
     public List<String> list(String under) throws IOException {
         List<String> keys = new ArrayList<>();
-        for (S3Object o : call("list " + under, () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)
+        for (S3Object o : call("list " + (under.isEmpty() ? "the archive" : under), () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)
                 .prefix(prefix + under)).contents().stream().toList())) {
             keys.add(o.key().substring(prefix.length()));
         }
         return keys;
     }
 
+    /** The store did not answer within the retry time: S3 rides out shorter outages itself, by retrying. */
+    @Override
+    public Optional<String> outage(Throwable failure) {
+        return StoreUnreachableException.in(failure) ? Optional.of("no answer within the retry time") : Optional.empty();
+    }
+
     /**
-     * How long requests have waited with no answer from the store (an outage, said in the log once it passes 15 s);
-     * empty while no request waits.
+     * How long requests have waited with no answer from the store, once that is an outage (said in the log at 15 s);
+     * empty before and after.
      */
+
     @Override
     public Optional<Duration> silentFor() {
         return silence.silentFor();
@@ -396,6 +403,18 @@ public final class S3Backend implements StorageBackend {
         } catch (NoSuchKeyException | NoSuchUploadException e) {
             throw e;
         } catch (S3Exception e) {
+            String code = e.awsErrorDetails() == null ? "" : String.valueOf(e.awsErrorDetails().errorCode());
+            if (code.equals("NoSuchBucket")) { // a 404 too, but not one callers read as "no such key"
+                throw new IOException(describe() + ": cannot " + what + ": the bucket " + bucket + " does not exist: "
+                        + "create it, or correct sink.location", e);
+            }
+            if (code.equals("SignatureDoesNotMatch") || code.equals("InvalidAccessKeyId")) {
+                // S3's words name neither key, and came around an internal key (_sluice/groups/...): a new user's run
+                throw new IOException(describe() + ": cannot " + what + ": the store refused the credentials ("
+                        + (code.equals("InvalidAccessKeyId") ? "it knows no such access key"
+                                : "the secret key does not match the access key") + "): check sink.s3.access-key and "
+                        + "secret-key, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE", e);
+            }
             if (e.statusCode() == 404) {
                 throw e;
             }
@@ -403,7 +422,7 @@ public final class S3Backend implements StorageBackend {
         } catch (ApiCallTimeoutException e) {
             // a mistyped endpoint looks the same as an outage from here: "raise the retry time" alone was the wrong
             // advice for it (a new user's run)
-            throw new IOException(describe() + ": cannot " + what + ": the store did not answer within the retry time ("
+            throw new StoreUnreachableException(describe() + ": cannot " + what + ": the store did not answer within the retry time ("
                     + retryFor.toSeconds() + " s): it is down or unreachable, or its endpoint is wrong (check the "
                     + "address and port); a longer retry time rides out longer outages", e);
         } catch (SdkException e) {

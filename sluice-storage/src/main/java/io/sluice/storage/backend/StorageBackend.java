@@ -78,6 +78,16 @@ public interface StorageBackend extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * How {@code failure} (or one of its causes) shows this store away, in words ("connection refused"): down,
+     * unreachable, starting up, or past its retries; empty when it does not. A service that failed so starts again once
+     * the store answers, from its last commit; a refusal (no permission, a quota, a file gone, a full local disk) needs
+     * a person, so it is not an outage. Only what the store names as such: an unknown failure is not.
+     */
+    default Optional<String> outage(Throwable failure) {
+        return Optional.empty();
+    }
+
     @Override
     default void close() throws IOException {
     }

@@ -73,7 +73,7 @@ final class ArchiveOwner {
             if (e.getCause() instanceof AnotherArchiveException refused) {
                 throw new AnotherArchiveException(refused.getMessage());
             }
-            throw new IOException("claiming topic " + topic + " in " + backend.describe() + " failed: "
+            throw new IOException("cannot start archiving topic " + topic + " in " + backend.describe() + ": "
                     + e.getCause().getMessage(), e.getCause());
         }
     }

@@ -3,6 +3,7 @@ package io.sluice.storage.sink;
 import io.sluice.core.sink.Sink;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.backend.StoreUnreachableException;
 import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
@@ -10,6 +11,7 @@ import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.value.InvalidFieldPathException;
 import io.sluice.storage.value.ValueReader;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -162,10 +164,19 @@ public final class ArchiveSink implements Sink {
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData)
             throws Exception {
         refuseLongNames(partition);
-        owner.claim(partition.topic(), topicId.toString()); // before its recovery removes any staged file
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolls,
                 exactlyOnce, counters, pressure, storageCalls, compressors, foldManifestsAfter);
-        archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
+        try {
+            owner.claim(partition.topic(), topicId.toString()); // before its recovery removes any staged file
+            archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
+        } catch (IOException e) {
+            Optional<String> away = e instanceof StoreUnreachableException ? Optional.empty() : backend.outage(e);
+            if (away.isPresent()) { // Hadoop's words for a NameNode that is down were two lines of addresses and a URL
+                throw new StoreUnreachableException("cannot recover the archive of " + partition + " in "
+                        + backend.describe() + ": " + StoreAway.words(away.get()), e);
+            }
+            throw e;
+        }
         partitions.put(partition, archive);
     }
 
@@ -241,6 +252,22 @@ public final class ArchiveSink implements Sink {
     public Optional<String> unableToFinish() {
         return backend.silentFor().filter(d -> d.compareTo(GIVE_UP_DRAIN_AFTER) >= 0).map(d -> "the store "
                 + backend.describe() + " has not answered for " + d.toSeconds() + " s");
+    }
+
+    /**
+     * Whether the engine's {@code failure} was the store being away ({@link StorageBackend#isOutage}): a run that is a
+     * service starts again once it answers, from the last commit.
+     */
+    public boolean failedByStoreOutage(Throwable failure) {
+        return backend.outage(failure).isPresent();
+    }
+
+    /**
+     * How long the store has not answered while requests waited, once that is an outage ({@link
+     * StorageBackend#silentFor}): for the progress line.
+     */
+    public Optional<Duration> storeSilentFor() {
+        return backend.silentFor();
     }
 
     /** Rolls by cause, files sealed and published so far, over all partitions. */

@@ -2,6 +2,7 @@ package io.sluice.storage.sink;
 
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.StorageBackend;
+import io.sluice.storage.backend.StoreUnreachableException;
 import io.sluice.storage.codec.Compressors;
 import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.layout.Layout;
@@ -134,11 +135,12 @@ final class PartitionArchive {
      * file, what was being done and the storage's own reason.
      */
     private IOException poison(StorageFailure failure) {
-        IOException error = new IOException("cannot " + failure.action + " " + (failure.path == null
-                ? "of " + partition : failure.path) + " in " + backend.describe() + " (" + partition
-                + "): " + failure.reason()
-                + ". The engine stops; nothing after the last commit is acknowledged, and a restart writes it again",
-                failure.cause);
+        String words = "cannot " + failure.action + " " + (failure.path == null ? "of " + partition : failure.path)
+                + " in " + backend.describe() + " (" + partition + "): " + failure.reason(backend)
+                + ". The engine stops; nothing after the last commit is acknowledged, and a restart writes it again";
+        // a store that is away is said in full above; its client's own words stay below for --verbose
+        IOException error = failure.storeAway(backend) ? new StoreUnreachableException(words, failure.cause)
+                : new IOException(words, failure.cause);
         broken = error;
         open.abandon();
         return error;

@@ -2,11 +2,13 @@ package io.sluice.storage.backend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.SharedS3;
 import io.sluice.testkit.TestDirs;
 import io.sluice.testkit.s3.S3Server;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -202,6 +204,30 @@ class S3BackendTest {
         }
         try (Stream<Path> left = Files.list(spool)) {
             assertEquals(List.of(), left.toList(), "a closed backend leaves nothing");
+        }
+    }
+
+    /**
+     * A refusal says what to mend in the pipeline's words: a wrong secret was said around an internal key
+     * ({@code _sluice/groups/...}) in S3's own words, and a missing bucket as a failed "claim" (a new user's run).
+     */
+    @Test
+    void aWrongSecretAndAMissingBucketAreSaidWithTheKeysToMend() throws Exception {
+        String bucket = server.createBucket("refusals");
+        S3Config.Builder wrongSecret = config(bucket).credentials(StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(server.accessKey(), "not-the-secret")));
+        try (S3Backend backend = new S3Backend(wrongSecret.spoolDirectory(TestDirs.newDir("spool")).build())) {
+            IOException refused = assertThrows(IOException.class, () -> backend.writeAtomically("_sluice/x", new byte[1]));
+            assertTrue(refused.getMessage().contains("the store refused the credentials")
+                    && refused.getMessage().contains("sink.s3.access-key and secret-key"), refused.getMessage());
+        }
+        String missing = bucket + "-gone";
+        try (S3Backend backend = backend(missing)) {
+            IOException gone = assertThrows(IOException.class, () -> backend.writeAtomically("_sluice/x", new byte[1]));
+            assertTrue(gone.getMessage().contains("the bucket " + missing + " does not exist: create it, or correct "
+                    + "sink.location"), gone.getMessage());
+            IOException listed = assertThrows(IOException.class, () -> backend.list(""));
+            assertTrue(listed.getMessage().contains("cannot list the archive: the bucket " + missing), listed.getMessage());
         }
     }
 

@@ -121,6 +121,8 @@ class S3OutageTest {
                 && stopWhy.contains(stoppedBucket), stopWhy);
 
         assertTrue(error.contains("did not answer within the retry time (3 s)") && error.contains(hastyBucket), error);
+        // an outage, which `sluice run` rides out by starting again (a refusal would stop it)
+        assertTrue(hastySink.failedByStoreOutage(hastyEngine.failure().orElseThrow()), error);
         EngineRuns.untilWritten(engine, 7_000, Duration.ofSeconds(90));
         assertTrue(backend.silentFor().orElse(Duration.ZERO).toSeconds() < 15, "it answers again");
         VisibleOffsets.assertExactlyOnce(VisibleOffsets.read(backend), ends(7_000));

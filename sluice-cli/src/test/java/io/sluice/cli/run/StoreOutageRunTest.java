@@ -1,0 +1,85 @@
+package io.sluice.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.Cli;
+import io.sluice.cli.CliChild;
+import io.sluice.cli.EngineTestSupport;
+import io.sluice.cli.ExitStatus;
+import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.testkit.Names;
+import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.hdfs.HdfsServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An HDFS that stopped answering stopped {@code sluice run} at the first write that failed (exit 1, after a few lines
+ * of the Hadoop client's about a block; a new user's run), where an S3 outage is ridden out. Now the run starts its
+ * engine again from the last commit, pausing longer each time while HDFS stays away, and goes on once it is back:
+ * every offset exactly once.
+ */
+class StoreOutageRunTest {
+
+    private final KafkaCluster kafka = SharedKafka.cluster();
+
+    @Test
+    void anHdfsOutageIsRiddenOutByStartingAgainFromTheLastCommit() throws Exception {
+        String topic = Names.unique("hdfs-outage");
+        kafka.createTopic(topic, 2);
+        Path dir = TestDirs.newDir("hdfs-outage");
+        try (HdfsServer hdfs = HdfsServer.start("hdfs-outage")) {
+            Path pipeline = Files.writeString(dir.resolve("pipeline.yaml"), """
+                    source:
+                      bootstrap-servers: %s
+                      topics: [%s]
+                      group: %s
+                    sink:
+                      location: %s/archive/
+                      format: jsonl
+                      rolling:
+                        max-age: 1s
+                    """.formatted(kafka.bootstrapServers(), topic, Names.unique("hdfs-outage"), hdfs.uri()));
+            EngineTestSupport.produceJson(kafka, topic, 100);
+            try (CliChild run = CliChild.start(dir, "run", pipeline.toString(), "--progress-every", "1s")) {
+                run.awaitOutput("archiving: 100 records", Duration.ofSeconds(60));
+                hdfs.stop();
+                EngineTestSupport.produceJson(kafka, topic, 100);
+                run.awaitOutput("starting the archive again in 5 s", Duration.ofSeconds(90));
+                // the start after it fails too while HDFS is away, and waits longer
+                run.awaitOutput("starting the archive again in 10 s", Duration.ofSeconds(90));
+                hdfs.start();
+                EngineTestSupport.produceJson(kafka, topic, 100);
+                int restarted = run.output().lastIndexOf("starting the archive again");
+                awaitAfter(run, restarted, "caught up", Duration.ofSeconds(120));
+                run.terminate();
+                assertEquals(ExitStatus.OK, run.exitStatus(Duration.ofSeconds(60)), run.output());
+                String output = run.output();
+                // said in words: Hadoop's own ("Call From ... failed on connection exception: ...; For more details
+                // see: http://wiki.apache.org/hadoop/ConnectionRefused") only as the network's word for it
+                assertTrue(output.contains("the store does not answer (") && output.contains("): it is down, "
+                        + "unreachable or starting up"), output);
+                assertFalse(output.contains("For more details see") || output.contains("native-hadoop"), output);
+                // the stop line counts the command's files and starts: the last engine's alone hid the outage
+                assertTrue(output.matches("(?s).*stopped cleanly: 300 records done since the last of [3-9] starts, "
+                        + "[0-9]+ files? published.*"), output);
+            }
+            Cli.Result verify = Cli.run("verify", pipeline.toString());
+            assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
+            assertTrue(verify.out().contains("300 offsets"), verify.out());
+        }
+    }
+
+    private static void awaitAfter(CliChild child, int from, String text, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!child.output().substring(from).contains(text)) {
+            assertTrue(System.nanoTime() < end, "no '" + text + "' within " + timeout + ":\n" + child.output());
+            Thread.sleep(100);
+        }
+    }
+}

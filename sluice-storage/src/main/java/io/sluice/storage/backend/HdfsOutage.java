@@ -1,0 +1,94 @@
+package io.sluice.storage.backend;
+
+import java.io.EOFException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.ipc.RemoteException;
+
+/**
+ * Which failures of Hadoop's HDFS client mean that HDFS is away rather than refusing: the client retries a NameNode
+ * that does not answer for a few seconds only, and a write whose DataNodes are gone fails at once, so a run stopped at
+ * the first failed write (exit 1) during an outage of a minute, where S3's retries ride one out (a new user's run).
+ * By name only, as {@code TransientFailure} does for Kafka: a connection refused, reset, closed or timed out; a
+ * NameNode that is starting (safe mode), standing by or asks to be asked again; no DataNode to write to (all down, or
+ * all failed in the write's pipeline). A permission, a quota or a path refused is not an outage, nor is a failure not
+ * named here.
+ *
+ * <p>Threading: stateless.
+ */
+final class HdfsOutage {
+
+    /** The network's word for a connection that failed, by the exception's class (Hadoop's client keeps the class). */
+    private static final Map<Class<? extends Throwable>, String> CONNECTION_LOST = orderedMap(
+            ConnectException.class, "connection refused",
+            NoRouteToHostException.class, "no route to host",
+            SocketTimeoutException.class, "timed out",
+            // the NameNode's connection closed under a call: Hadoop's client says it with an EOFException
+            EOFException.class, "the connection closed",
+            SocketException.class, "the connection was reset");
+    /**
+     * The same said by the operating system through NIO, which throws a plain IOException (Hadoop's client then wraps
+     * it: "Failed on local exception: java.io.IOException: Broken pipe").
+     */
+    private static final List<String> CONNECTION_LOST_WORDS = List.of("Broken pipe", "Connection reset");
+    /** What a NameNode answers while it cannot serve yet, by the remote exception's class name. */
+    private static final Map<String, String> NAMENODE_NOT_READY = Map.of(
+            "org.apache.hadoop.hdfs.server.namenode.SafeModeException", "the NameNode is in safe mode, as after a start",
+            "org.apache.hadoop.ipc.StandbyException", "the NameNode is standing by",
+            "org.apache.hadoop.ipc.RetriableException", "the NameNode asks to be asked again");
+    /**
+     * No DataNode takes the block: the NameNode's "could only be written to 0 of the 1 minReplication nodes", and the
+     * client's "All datanodes [...] are bad. Aborting..." once each DataNode of a write's pipeline failed.
+     */
+    private static final List<String> NO_DATANODE = List.of("could only be written to 0 of the", "are bad. Aborting");
+
+    private HdfsOutage() {
+    }
+
+    /** How {@code failure} or one of its causes shows HDFS away, in words; empty when none does. */
+    static Optional<String> of(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            Optional<String> words = words(cause);
+            if (words.isPresent()) {
+                return words;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> words(Throwable cause) {
+        for (Map.Entry<Class<? extends Throwable>, String> lost : CONNECTION_LOST.entrySet()) {
+            if (lost.getKey().isInstance(cause)) {
+                return Optional.of(lost.getValue());
+            }
+        }
+        if (cause instanceof RemoteException remote && NAMENODE_NOT_READY.containsKey(remote.getClassName())) {
+            return Optional.of(NAMENODE_NOT_READY.get(remote.getClassName()));
+        }
+        String message = String.valueOf(cause.getMessage());
+        if (CONNECTION_LOST_WORDS.stream().anyMatch(message::contains)) {
+            return Optional.of("the connection was reset");
+        }
+        if (NO_DATANODE.stream().anyMatch(message::contains)) {
+            return Optional.of("no DataNode takes the file's blocks");
+        }
+        return Optional.empty();
+    }
+
+    /** The first match wins: a ConnectException is a SocketException too. */
+    private static Map<Class<? extends Throwable>, String> orderedMap(Object... pairs) {
+        Map<Class<? extends Throwable>, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            Class<? extends Throwable> type = (Class<? extends Throwable>) pairs[i];
+            map.put(type, (String) pairs[i + 1]);
+        }
+        return map;
+    }
+}

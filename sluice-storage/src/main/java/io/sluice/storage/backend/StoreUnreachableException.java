@@ -1,0 +1,27 @@
+package io.sluice.storage.backend;
+
+import io.sluice.core.ErrorWords;
+import java.io.IOException;
+
+/**
+ * A store that did not answer at all (down, unreachable, a wrong endpoint) for as long as its requests were retried:
+ * an outage, which a run that is a service rides out by starting again once the store answers
+ * ({@link StorageBackend#outage}), where an answer that refuses (no permission, a quota) needs a person. Its words
+ * say it all: the client's below them (addresses, a wiki's URL) are for {@code --verbose}.
+ */
+public final class StoreUnreachableException extends IOException implements ErrorWords.SaidInFull {
+
+    public StoreUnreachableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** Whether {@code failure} or one of its causes is one. */
+    public static boolean in(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof StoreUnreachableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
