@@ -1,13 +1,12 @@
 package io.sluice.mirror;
 
 import io.sluice.core.wire.CommitMetadata;
-import io.sluice.mirror.copy.CopiesBelow;
+import io.sluice.mirror.copy.CopyBounds;
 import io.sluice.core.ClusterConnection;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -63,11 +62,11 @@ public final class MirrorProgress implements AutoCloseable {
     }
 
     /**
-     * How far a source partition was copied: everything before {@code copiedBefore}, in copies that lie below the
-     * target offset {@code copiesBelow} (empty when the commit does not say: made before the mirror wrote it), of the
-     * source topic whose ID is {@code topicId} (empty when the commit does not say).
+     * How far a source partition was copied: everything before {@code copiedBefore}, in copies that lie where
+     * {@code copies} says in the target, of the source topic whose ID is {@code topicId} (empty when the commit does
+     * not say).
      */
-    public record Reach(long copiedBefore, OptionalLong copiesBelow, Optional<Uuid> topicId) {
+    public record Reach(long copiedBefore, CopyBounds copies, Optional<Uuid> topicId) {
     }
 
     /** For each source partition that was copied from: how far. */
@@ -78,7 +77,7 @@ public final class MirrorProgress implements AutoCloseable {
         reader.committed(sourceOf.keySet(), timeout).forEach((key, offset) -> {
             if (offset != null) {
                 reached.put(sourceOf.get(key), new Reach(offset.offset(),
-                        CopiesBelow.decode(CommitMetadata.sinkData(offset.metadata())),
+                        CopyBounds.decode(CommitMetadata.sinkData(offset.metadata())),
                         CommitMetadata.topicId(offset.metadata())));
             }
         });

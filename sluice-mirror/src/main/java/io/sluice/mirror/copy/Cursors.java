@@ -30,8 +30,15 @@ final class Cursors {
         long next;
         /** The last copy sent since the last checkpoint; null when none. */
         Future<RecordMetadata> lastCopy;
-        /** The checkpoint's data ({@link CopiesBelow}): as committed, until a checkpoint after a copy moves it. */
-        String copiesBelow;
+        /** The checkpoint's data ({@link CopyBounds}): as committed, until a checkpoint after a copy moves it. */
+        CopyBounds bounds;
+        /**
+         * This run's first copy and the source offset it came from, while it is to be learned: when no copy was
+         * committed before the run ({@link CopyBounds#beforeTheFirstCopy}), until a checkpoint records it.
+         */
+        Future<RecordMetadata> firstCopy;
+        long firstCopySource;
+        boolean learnsFirstCopy;
         /** Copies sent since the last checkpoint, and their key and value bytes. */
         long sentRecords;
         long sentBytes;
@@ -50,18 +57,19 @@ final class Cursors {
         /** Per checkpoint not answered yet: its offset, and the copies and bytes sent before it. */
         final ArrayDeque<long[]> awaitingCommit = new ArrayDeque<>();
 
-        private Cursor(TopicPartition source, String targetTopic, long next, String copiesBelow) {
+        private Cursor(TopicPartition source, String targetTopic, long next, CopyBounds bounds) {
             this.source = source;
             this.targetTopic = targetTopic;
             this.next = next;
-            this.copiesBelow = copiesBelow;
+            this.bounds = bounds;
+            this.learnsFirstCopy = bounds.beforeTheFirstCopy();
         }
     }
 
     private final Map<String, Cursor[]> byTopic = new ConcurrentHashMap<>();
 
-    synchronized Cursor open(TopicPartition source, String targetTopic, long next, String copiesBelow) {
-        Cursor cursor = new Cursor(source, targetTopic, next, copiesBelow);
+    synchronized Cursor open(TopicPartition source, String targetTopic, long next, CopyBounds bounds) {
+        Cursor cursor = new Cursor(source, targetTopic, next, bounds);
         Cursor[] earlier = byTopic.getOrDefault(source.topic(), new Cursor[0]);
         Cursor[] grown = Arrays.copyOf(earlier, Math.max(earlier.length, source.partition() + 1));
         grown[source.partition()] = cursor;

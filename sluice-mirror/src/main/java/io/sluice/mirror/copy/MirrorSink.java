@@ -30,7 +30,7 @@ import org.apache.kafka.common.record.TimestampType;
  * value, headers and timestamp as they were, plus the {@link Provenance} header. A record whose provenance names the
  * target cluster is not copied back (it came from there). Its checkpoint is the offset after the last record it took:
  * the commit point's commit makes the copies count (a transaction's commit, or the source group's commit after
- * {@link TargetWrites#flush}); its data only says where in the target those copies end ({@link CopiesBelow}), for
+ * {@link TargetWrites#flush}); its data only says where in the target those copies lie ({@link CopyBounds}), for
  * offset translation.
  *
  * <p>Threading: each partition's calls come from its lane; the {@link Cursors} are shared by the partitions, and
@@ -77,7 +77,7 @@ public final class MirrorSink implements Sink {
 
     @Override
     public void open(TopicPartition partition, Uuid topicId, long committedOffset, Optional<String> committedData) {
-        cursors.open(partition, naming.target(partition.topic()), committedOffset, committedData.orElse(""));
+        cursors.open(partition, naming.target(partition.topic()), committedOffset, CopyBounds.decode(committedData));
         everHeld.add(partition);
         held.add(partition);
     }
@@ -91,6 +91,10 @@ public final class MirrorSink implements Sink {
             cursor.sending = true;
             try {
                 cursor.lastCopy = writes.send(cursor.source, copyOf(record, cursor.targetTopic));
+                if (cursor.learnsFirstCopy && cursor.firstCopy == null) {
+                    cursor.firstCopy = cursor.lastCopy;
+                    cursor.firstCopySource = record.offset();
+                }
             } finally {
                 cursor.sending = false;
             }
@@ -124,8 +128,14 @@ public final class MirrorSink implements Sink {
             if (cursor.lastCopy != null) {
                 // at least once the flush waited for it; exactly once this waits for its batch, which the
                 // transaction's commit right after would wait for anyway
-                cursor.copiesBelow = CopiesBelow.encode(landed(partition, cursor.lastCopy).offset() + 1);
+                long lastCopy = landed(partition, cursor.lastCopy).offset();
+                Optional<CopyBounds.FirstCopy> first = cursor.firstCopy == null ? Optional.empty()
+                        : Optional.of(new CopyBounds.FirstCopy(landed(partition, cursor.firstCopy).offset(),
+                                cursor.firstCopySource));
+                cursor.bounds = cursor.bounds.after(lastCopy, first);
                 cursor.lastCopy = null;
+                cursor.firstCopy = null;
+                cursor.learnsFirstCopy = false;
             }
         } finally {
             cursor.waitingSince = 0;
@@ -136,7 +146,7 @@ public final class MirrorSink implements Sink {
             cursor.sentRecords = 0;
             cursor.sentBytes = 0;
         }
-        return new SinkCheckpoint(cursor.next, cursor.copiesBelow);
+        return new SinkCheckpoint(cursor.next, cursor.bounds.encode());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sluice.mirror.groups;
 
 import io.sluice.mirror.MirrorConfig;
 import io.sluice.mirror.MirrorProgress;
+import io.sluice.mirror.copy.CopyBounds;
 import io.sluice.mirror.groups.TargetCopies.Copy;
 import java.util.HashMap;
 import java.util.Map;
@@ -101,7 +102,7 @@ final class OffsetTranslator {
                 }
                 try {
                     translated.put(source, targetOffset(source, Math.min(offset, copied), offset >= copied,
-                            reach.copiesBelow()));
+                            reach.copies()));
                 } catch (RuntimeException e) {
                     String why = e instanceof TimeoutException || e.getMessage() == null
                             ? "no answer from the target cluster for " + target + " in time"
@@ -127,12 +128,20 @@ final class OffsetTranslator {
 
     /**
      * @param atProgress  {@code offset} is the mirror's progress: its first copy, if any, lies near the end
-     * @param copiesBelow the target offset below which the progress's copies lie, when its commit says
+     * @param bounds      where the progress's copies lie, as far as its commit says
      */
-    private long targetOffset(TopicPartition source, long offset, boolean atProgress, OptionalLong copiesBelow) {
+    private long targetOffset(TopicPartition source, long offset, boolean atProgress, CopyBounds bounds) {
         TopicPartition target = targetOf(source);
         long lo = copies.start(target);
         long end = copies.stableEnd(target);
+        if (bounds.first().isPresent() && offset >= bounds.first().get().sourceOffset()
+                && bounds.first().get().targetOffset() <= end) {
+            // everything from that copy's source offset on was copied from it on: what lies below is not this
+            // progress's (another tool's records before the first copy, or copies of an earlier progress); past the
+            // end, the target topic is not the one the commit speaks of (created again), and the bound is not used
+            lo = Math.max(lo, bounds.first().get().targetOffset());
+        }
+        OptionalLong copiesBelow = bounds.below();
         long hi = end;
         Known k = known.get(source);
         if (k != null && k.targetOffset >= lo && k.targetOffset <= end) {

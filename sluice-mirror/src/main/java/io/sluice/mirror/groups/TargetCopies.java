@@ -33,6 +33,8 @@ final class TargetCopies implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> reader;
     private final String sourceClusterId;
     private final Duration timeout;
+    /** Records the reads returned, copies or not: what the searches cost. */
+    private long recordsRead;
 
     TargetCopies(Map<String, ?> targetProperties, String sourceClusterId, Duration timeout) {
         Map<String, Object> props = ClusterConnection.of(targetProperties);
@@ -79,6 +81,7 @@ final class TargetCopies implements AutoCloseable {
             }
             try {
                 for (ConsumerRecord<byte[], byte[]> r : reader.poll(POLL).records(target)) {
+                    recordsRead++;
                     if (r.offset() >= until) {
                         return Optional.empty();
                     }
@@ -113,6 +116,11 @@ final class TargetCopies implements AutoCloseable {
             return false;
         });
         return count[0];
+    }
+
+    /** How many records the reads returned so far, copies or not. */
+    long recordsRead() {
+        return recordsRead;
     }
 
     private Optional<Copy> copyOf(ConsumerRecord<byte[], byte[]> r) {

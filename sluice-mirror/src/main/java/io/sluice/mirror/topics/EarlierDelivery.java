@@ -2,7 +2,7 @@ package io.sluice.mirror.topics;
 
 import io.sluice.core.commit.GroupProgress;
 import io.sluice.core.wire.CommitMetadata;
-import io.sluice.mirror.copy.CopiesBelow;
+import io.sluice.mirror.copy.CopyBounds;
 import io.sluice.mirror.copy.TopicNaming;
 import java.time.Duration;
 import java.util.HashMap;
@@ -171,7 +171,7 @@ public final class EarlierDelivery {
         if (was.isPresent() && (now == null || !was.get().equals(now.topicId()))) {
             return "it is of an earlier topic " + tp.topic() + " (ID " + was.get() + "), deleted and created again since";
         }
-        OptionalLong copiesBelow = CopiesBelow.decode(CommitMetadata.sinkData(offset.metadata()));
+        OptionalLong copiesBelow = CopyBounds.decode(CommitMetadata.sinkData(offset.metadata())).below();
         if (copiesBelow.isEmpty()) {
             return "it does not say where its copies end in the target, so it cannot be checked against the target";
         }

@@ -15,9 +15,9 @@ class CursorsTest {
         Cursors cursors = new Cursors();
         TopicPartition first = new TopicPartition("daily-2026-11-29", 0);
         TopicPartition third = new TopicPartition("daily-2026-11-29", 2);
-        cursors.open(first, "copy", 0, null);
-        Cursors.Cursor kept = cursors.open(third, "copy", 10, null);
-        cursors.open(new TopicPartition("other", 0), "other", 0, null);
+        cursors.open(first, "copy", 0, CopyBounds.NONE);
+        Cursors.Cursor kept = cursors.open(third, "copy", 10, CopyBounds.NONE);
+        cursors.open(new TopicPartition("other", 0), "other", 0, CopyBounds.NONE);
 
         cursors.close(first);
         assertSame(kept, cursors.of("daily-2026-11-29", 2));

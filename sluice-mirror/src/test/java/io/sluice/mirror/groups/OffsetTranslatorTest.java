@@ -110,6 +110,48 @@ class OffsetTranslatorTest {
         }
     }
 
+    /**
+     * A target partition that held many records before the mirror's first copy (a move from MirrorMaker 2 to the same
+     * topic names) is not read from its start: each search read them all, and on millions gave up after 30 s, every
+     * round. The first copy's place is in the progress's commit ({@code first-copy=M@S}), and searches start there.
+     */
+    @Test
+    void aSearchStartsAtTheFirstCopyNotAtTheRecordsBeforeIt() throws Exception {
+        String topic = Names.unique("moved");
+        source.createTopic(topic, 1);
+        target.createTopic(topic, 1);
+        int before = 20_000;
+        produceOnTarget(topic, before, "not a copy");
+        produceWithAborts(topic, "first");
+        MirrorConfig config = MirrorConfig.builder().name(Names.unique("moved"))
+                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
+                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
+                .topics(topic).commitInterval(Duration.ofMillis(50)).untilEnd(true).build();
+        copyToEnd(config);
+
+        TopicPartition partition = new TopicPartition(topic, 0);
+        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        List<ConsumerRecord<byte[], byte[]>> copies = TestRecords.readAll(
+                target.clientProperties(Listener.PLAINTEXT), topic, TIMEOUT);
+        long sourceEnd = stableEnd(source, partition);
+        try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT);
+                TargetCopies targetCopies = new TargetCopies(config.targetProperties(), sourceCluster, TIMEOUT)) {
+            OffsetTranslator translator = new OffsetTranslator(config, progress, targetCopies,
+                    OffsetTranslator.FORWARD_SCAN);
+            for (long offset = sourceEnd; offset >= 0; offset--) { // backwards: a search for each
+                long o = offset;
+                long expected = copies.stream().filter(r -> Provenance.lastHop(r.headers())
+                        .filter(h -> h.clusterId().equals(sourceCluster) && h.offset() >= o).isPresent())
+                        .map(ConsumerRecord::offset).findFirst().orElse(stableEnd(target, partition));
+                assertTrue(expected >= before, "a copy lies after the records before it");
+                assertEquals(expected, translator.translate(Map.of(partition, offset)).get(partition),
+                        "source offset " + offset);
+            }
+            assertTrue(targetCopies.recordsRead() < before / 2, targetCopies.recordsRead() + " records read to "
+                    + "translate " + (sourceEnd + 1) + " offsets, past " + before + " records before the first copy");
+        }
+    }
+
     private static void copyToEnd(MirrorConfig config) {
         try (Mirror mirror = Mirror.start(config)) {
             assertTrue(mirror.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
@@ -142,10 +184,14 @@ class OffsetTranslatorTest {
     }
 
     private void produceOnTarget(String topic) {
+        produceOnTarget(topic, 4, "local");
+    }
+
+    private void produceOnTarget(String topic, int count, String value) {
         try (var producer = new KafkaProducer<>(target.clientProperties(Listener.PLAINTEXT), new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            for (int i = 0; i < 4; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, null, bytes("local-" + i)));
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, bytes(value + "-" + i)));
             }
         }
     }
