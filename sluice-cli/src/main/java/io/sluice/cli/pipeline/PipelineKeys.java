@@ -134,10 +134,8 @@ public final class PipelineKeys {
             "processing.dead-letter-retry-for", Types.duration(Duration.ofSeconds(15)),
             Durations.format(Defaults.ENGINE.deadLetterRetryFor()),
             "How long one dead letter waits for the brokers (for the topic's metadata, then again for the "
-                    + "acknowledgement) before the run fails on it; `sluice run` then starts again from its last "
-                    + "commit after a pause (5 s, doubling up to a minute), and a bounded run (`--until-end`) stops "
-                    + "(exit status 1; a restart resumes from the commits). The consumer rides out a broker restart; "
-                    + "this lets the dead letters do the same. "
+                    + "acknowledgement) before the pipeline stops on it (exit status 1; a restart resumes from the "
+                    + "commits). The consumer rides out a broker restart; this lets the dead letters do the same. "
                     + "While it waits, the record's partition waits and the memory budget pauses fetching.");
 
     // ---- metrics -------------------------------------------------------------------------------------------------
@@ -256,9 +254,9 @@ public final class PipelineKeys {
             Types.duration(Duration.ofSeconds(1)), Durations.format(Defaults.S3.retryFor()),
             "How long one request is retried (with backoff) on server errors, throttling and lost connections before "
                     + "the store counts as down; `sluice run` then starts again from its last commit after a pause (5 s, "
-                    + "doubling up to a minute), and a bounded run (`--until-end`) stops (exit status 1; a restart "
-                    + "resumes from the commits). While it retries, the partition waits and the memory budget pauses "
-                    + "fetching. "
+                    + "doubling up to a minute) if the store took a file before, and otherwise, or in a bounded run "
+                    + "(`--until-end`), stops (exit status 1; a restart resumes from the commits). While it retries, "
+                    + "the partition waits and the memory budget pauses fetching. "
                     + "`validate --connect` retries for at most 20 s and `verify` for at most a minute, whatever this "
                     + "says: a person waits on them.");
 

@@ -75,10 +75,13 @@ public final class PipelineRun {
     }
 
     /**
-     * Runs the archive; after a failure a new start cures (a store away: HDFS down, S3 past its retries; or a Kafka
-     * failure {@link TransientFailure} names), starts it again from the last commit after a {@link RestartPause}, for
-     * as long as it takes, unless the run is bounded: an archiver is a service, and an HDFS outage of a minute stopped
-     * it (exit 1) at the first failed write (a new user's run).
+     * Runs the archive; after its store went away (HDFS down, S3 past its retries: {@code StorageBackend.outage}),
+     * starts it again from the last commit after a {@link RestartPause}, for as long as it takes, unless the run is
+     * bounded: an archiver is a service, and an HDFS outage of a minute stopped it (exit 1) at the first failed write
+     * (a new user's run). Only once the store took a file in this command: one that never did is more likely a
+     * mistake (a mistyped address, DataNodes the client cannot reach) than an outage, and starting again would not end.
+     * Kafka's failures are not started again: the consumer rides out a broker outage itself, and what fails the engine
+     * (a dead-letter topic unknown for the whole retry window, say) is as often a mistake.
      *
      * @throws ConfigException when the pipeline cannot run as written (a storage not in this build; a broker that
      *     speaks another protocol than the file says)
@@ -96,11 +99,12 @@ public final class PipelineRun {
             LOG.info("archiving topics {} (group {}) to {}", String.join(", ", topics), pipeline.source().group(),
                     pipeline.sink().describe());
             RestartPause pause = new RestartPause("sluice run", "the archive", LOG::info);
-            Done before = new Done(0, 0); // by the engines before this one: the stop line is the command's
+            Done before = new Done(0, 0, false); // by the engines before this one: the stop line is the command's
             long started = System.nanoTime();
             while (true) {
                 EngineRun.Outcome outcome;
                 String why;
+                boolean tookAFile;
                 try (ArchiveSink sink = PipelineParts.sink(pipeline)) {
                     SinkMeters.bind(registry, config.groupId(), sink);
                     Engine engine = Engine.startSink(config, sink);
@@ -111,30 +115,32 @@ public final class PipelineRun {
                     outcome = new EngineRun(engine, console, () -> sink.counters().published(), story)
                             .run(label, progressEvery);
                     why = engine.failure().map(EngineRun::describe).orElse("a failure");
+                    tookAFile = story.storeTookAFile();
                 } finally {
                     pause.started();
                 }
                 if (!outcome.startsAgain()) {
                     return outcome;
                 }
-                Done now = before.and(outcome.last());
                 if (server != null) {
                     server.watch(RunHealth.restarting("the archive", why));
                 }
-                pause.await(outcome.elapsed(), now.files() > before.files());
-                before = now;
+                // the pause grows while the outage lasts: files published are no sign of its end (at least once, they
+                // are published before their commit)
+                pause.await(outcome.elapsed());
+                before = before.and(outcome.last(), tookAFile);
             }
         }
     }
 
     /**
-     * What the engines a command ran before its current one left: files published (committed, each once) and how many
-     * starts. Not their records done: those after their last commit are done again by the next engine, and a sum
-     * counted them twice.
+     * What the engines a command ran before its current one left: files published, how many starts, and whether the
+     * store took a file. Not their records done: those after their last commit are done again by the next engine, and
+     * a sum counted them twice.
      */
-    private record Done(long files, int starts) {
-        Done and(ProgressSample last) {
-            return new Done(files + last.files(), starts + 1);
+    private record Done(long files, int starts, boolean storeTookAFile) {
+        Done and(ProgressSample last, boolean tookAFile) {
+            return new Done(files + last.files(), starts + 1, storeTookAFile || tookAFile);
         }
     }
 
@@ -185,10 +191,17 @@ public final class PipelineRun {
                     ran.toMillis() / 1000.0);
         }
 
-        /** Not a bounded run: its end is the source's at its start, and whatever runs it (cron) runs it again. */
+        /**
+         * A store outage, once the store took a file in this command (see {@link PipelineRun#run}); not a bounded run:
+         * its end is the source's at its start, and whatever runs it (cron) runs it again.
+         */
         @Override
         public boolean startsAgainAfter(Throwable failure) {
-            return !bounded && (sink.failedByStoreOutage(failure) || TransientFailure.is(failure));
+            return !bounded && storeTookAFile() && sink.failedByStoreOutage(failure);
+        }
+
+        boolean storeTookAFile() {
+            return before.storeTookAFile() || sink.counters().sealedFiles() > 0;
         }
 
         /** An S3 store retrying for minutes showed only "0.00 rec/s · not catching up" (a new user's run). */

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * The pause before a service command ({@code sluice mirror}, {@code sluice merge}) starts its work again after a
+ * The pause before a service command ({@code sluice mirror}, {@code sluice merge}, {@code sluice run}) starts its work again after a
  * failure a new start cures ({@link TransientFailure}): 5 s, doubling up to a minute while the trouble goes on, and 5 s
  * again after a run that went well for five minutes, or that made progress (a new trouble, not the same one: two
  * instances fencing each other in turn waited 40 s after runs that had copied for half a minute, a chaos run). A

@@ -47,7 +47,7 @@ class StoreOutageRunTest {
                     """.formatted(kafka.bootstrapServers(), topic, Names.unique("hdfs-outage"), hdfs.uri()));
             EngineTestSupport.produceJson(kafka, topic, 100);
             try (CliChild run = CliChild.start(dir, "run", pipeline.toString(), "--progress-every", "1s")) {
-                run.awaitOutput("archiving: 100 records", Duration.ofSeconds(60));
+                run.awaitOutput("caught up", Duration.ofSeconds(60)); // the store took files: it answers
                 hdfs.stop();
                 EngineTestSupport.produceJson(kafka, topic, 100);
                 run.awaitOutput("starting the archive again in 5 s", Duration.ofSeconds(90));
@@ -65,13 +65,44 @@ class StoreOutageRunTest {
                 assertTrue(output.contains("the store does not answer (") && output.contains("): it is down, "
                         + "unreachable or starting up"), output);
                 assertFalse(output.contains("For more details see") || output.contains("native-hadoop"), output);
-                // the stop line counts the command's files and starts: the last engine's alone hid the outage
-                assertTrue(output.matches("(?s).*stopped cleanly: 300 records done since the last of [3-9] starts, "
+                // the stop line counts the command's files and starts (the last engine's alone hid the outage), and
+                // the last start's records: the 100 committed before the outage are not done again
+                assertTrue(output.matches("(?s).*stopped cleanly: 200 records done since the last of [3-9] starts, "
                         + "[0-9]+ files? published.*"), output);
             }
             Cli.Result verify = Cli.run("verify", pipeline.toString());
             assertEquals(ExitStatus.OK, verify.status(), verify.out() + verify.err());
             assertTrue(verify.out().contains("300 offsets"), verify.out());
+        }
+    }
+
+    /**
+     * A store that never took a file is not waited for: a mistyped address (here a port nobody listens on) looks like
+     * an outage, and starting again would never end. The run stops, exit 1, in the store's words.
+     */
+    @Test
+    void aStoreThatNeverAnsweredStopsTheRunInsteadOfStartingAgain() throws Exception {
+        String topic = Names.unique("hdfs-nobody");
+        kafka.createTopic(topic, 1);
+        Path dir = TestDirs.newDir("hdfs-nobody");
+        int nobody;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            nobody = free.getLocalPort();
+        }
+        Path pipeline = Files.writeString(dir.resolve("pipeline.yaml"), """
+                source:
+                  bootstrap-servers: %s
+                  topics: [%s]
+                  group: %s
+                sink:
+                  location: hdfs://127.0.0.1:%d/archive/
+                  format: jsonl
+                """.formatted(kafka.bootstrapServers(), topic, Names.unique("hdfs-nobody"), nobody));
+        EngineTestSupport.produceJson(kafka, topic, 10);
+        try (CliChild run = CliChild.start(dir, "run", pipeline.toString())) {
+            assertEquals(ExitStatus.FAILURE, run.exitStatus(Duration.ofSeconds(90)), run.output());
+            assertTrue(run.output().contains("the store does not answer (connection refused)"), run.output());
+            assertFalse(run.output().contains("starting the archive again"), run.output());
         }
     }
 

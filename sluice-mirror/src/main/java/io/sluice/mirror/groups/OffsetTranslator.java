@@ -37,6 +37,8 @@ final class OffsetTranslator {
     private final TargetCopies copies;
     private final int forwardScan;
     private final Map<TopicPartition, Known> known = new HashMap<>();
+    /** The first copies found where their commits say ({@link #isThere}), by target partition. */
+    private final Map<TopicPartition, CopyBounds.FirstCopy> firstCopies = new HashMap<>();
     /** The target partitions that did not answer in this round ({@link #startRound}), with why. */
     private final Map<TopicPartition, String> unanswered = new HashMap<>();
 
@@ -135,10 +137,9 @@ final class OffsetTranslator {
         long lo = copies.start(target);
         long end = copies.stableEnd(target);
         if (bounds.first().isPresent() && offset >= bounds.first().get().sourceOffset()
-                && bounds.first().get().targetOffset() <= end) {
+                && isThere(target, bounds.first().get(), end)) {
             // everything from that copy's source offset on was copied from it on: what lies below is not this
-            // progress's (another tool's records before the first copy, or copies of an earlier progress); past the
-            // end, the target topic is not the one the commit speaks of (created again), and the bound is not used
+            // progress's (another tool's records before the first copy, or copies of an earlier progress)
             lo = Math.max(lo, bounds.first().get().targetOffset());
         }
         OptionalLong copiesBelow = bounds.below();
@@ -164,6 +165,26 @@ final class OffsetTranslator {
                 : hi < end ? new Known(offset, hi, true) : new Known(offset, end, false);
         known.put(source, answer);
         return answer.targetOffset;
+    }
+
+    /**
+     * Whether the progress's first copy is at its place in the target partition: the commit that names it may be of
+     * another partition than the one there now (the target topic created again, or another topic named since, while
+     * an at-least-once progress in the source cluster lived on), and a search started there would pass copies a group
+     * has not read. Read once per place.
+     */
+    private boolean isThere(TopicPartition target, CopyBounds.FirstCopy first, long end) {
+        if (first.targetOffset() >= end) {
+            return false;
+        }
+        if (!first.equals(firstCopies.get(target))) {
+            Optional<Copy> there = copies.walk(target, first.targetOffset(), first.targetOffset() + 1, copy -> true);
+            if (there.isEmpty() || there.get().sourceOffset() != first.sourceOffset()) {
+                return false;
+            }
+            firstCopies.put(target, first);
+        }
+        return true;
     }
 
     /**

@@ -48,28 +48,22 @@ class OffsetTranslatorTest {
     void everySourceOffsetTranslatesToTheFirstCopyFromItOrLater() throws Exception {
         String topic = Names.unique("translate");
         source.createTopic(topic, 1);
-        MirrorConfig config = MirrorConfig.builder().name(Names.unique("translate"))
-                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
-                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
-                .topics(topic).commitInterval(Duration.ofMillis(50)).untilEnd(true).build();
+        MirrorConfig config = boundedMirror(topic, "translate");
         produceWithAborts(topic, "first");
         copyToEnd(config);
         produceOnTarget(topic); // a later copy's target offset is not the earlier one's plus one
         produceWithAborts(topic, "second");
         copyToEnd(config);
 
-        TopicPartition partition = new TopicPartition(topic, 0);
-        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
-        List<ConsumerRecord<byte[], byte[]>> copies = TestRecords.readAll(
-                target.clientProperties(Listener.PLAINTEXT), topic, TIMEOUT);
-        long sourceEnd = stableEnd(source, partition);
-        long targetEnd = stableEnd(target, partition);
+        Copied copied = copied(topic);
+        TopicPartition partition = copied.partition();
+        String sourceCluster = copied.sourceCluster();
+        List<ConsumerRecord<byte[], byte[]>> copies = copied.copies();
+        long sourceEnd = copied.sourceEnd();
+        long targetEnd = copied.targetEnd();
         Map<Long, Long> expected = new HashMap<>();
         for (long offset = 0; offset <= sourceEnd + 1; offset++) {
-            long o = offset;
-            expected.put(offset, copies.stream().filter(r -> Provenance.lastHop(r.headers())
-                    .filter(h -> h.clusterId().equals(sourceCluster) && h.offset() >= o).isPresent())
-                    .map(ConsumerRecord::offset).findFirst().orElse(targetEnd));
+            expected.put(offset, firstCopyFrom(copies, sourceCluster, offset, targetEnd));
         }
         assertTrue(expected.entrySet().stream().anyMatch(e -> !e.getKey().equals(e.getValue())),
                 "target offsets differ from source offsets: " + expected);
@@ -123,26 +117,21 @@ class OffsetTranslatorTest {
         int before = 20_000;
         produceOnTarget(topic, before, "not a copy");
         produceWithAborts(topic, "first");
-        MirrorConfig config = MirrorConfig.builder().name(Names.unique("moved"))
-                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
-                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
-                .topics(topic).commitInterval(Duration.ofMillis(50)).untilEnd(true).build();
+        MirrorConfig config = boundedMirror(topic, "moved");
         copyToEnd(config);
 
-        TopicPartition partition = new TopicPartition(topic, 0);
-        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
-        List<ConsumerRecord<byte[], byte[]>> copies = TestRecords.readAll(
-                target.clientProperties(Listener.PLAINTEXT), topic, TIMEOUT);
-        long sourceEnd = stableEnd(source, partition);
+        Copied copied = copied(topic);
+        TopicPartition partition = copied.partition();
+        String sourceCluster = copied.sourceCluster();
+        List<ConsumerRecord<byte[], byte[]>> copies = copied.copies();
+        long sourceEnd = copied.sourceEnd();
+        long targetEnd = copied.targetEnd();
         try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT);
                 TargetCopies targetCopies = new TargetCopies(config.targetProperties(), sourceCluster, TIMEOUT)) {
             OffsetTranslator translator = new OffsetTranslator(config, progress, targetCopies,
                     OffsetTranslator.FORWARD_SCAN);
             for (long offset = sourceEnd; offset >= 0; offset--) { // backwards: a search for each
-                long o = offset;
-                long expected = copies.stream().filter(r -> Provenance.lastHop(r.headers())
-                        .filter(h -> h.clusterId().equals(sourceCluster) && h.offset() >= o).isPresent())
-                        .map(ConsumerRecord::offset).findFirst().orElse(stableEnd(target, partition));
+                long expected = firstCopyFrom(copies, sourceCluster, offset, targetEnd);
                 assertTrue(expected >= before, "a copy lies after the records before it");
                 assertEquals(expected, translator.translate(Map.of(partition, offset)).get(partition),
                         "source offset " + offset);
@@ -150,6 +139,51 @@ class OffsetTranslatorTest {
             assertTrue(targetCopies.recordsRead() < before / 2, targetCopies.recordsRead() + " records read to "
                     + "translate " + (sourceEnd + 1) + " offsets, past " + before + " records before the first copy");
         }
+
+        // a commit whose first copy is not where it says (it speaks of a target topic created again since, while an
+        // at-least-once progress lived on in the source): searched from the start, not from there, which would pass
+        // the copies from source offset 0 to 9
+        long tenth = firstCopyFrom(copies, sourceCluster, 10, targetEnd);
+        OffsetAndMetadata committed = target.admin().listConsumerGroupOffsets(config.progressGroup())
+                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).get(partition);
+        assertTrue(committed.metadata().contains("first-copy="), committed.metadata());
+        target.admin().alterConsumerGroupOffsets(config.progressGroup(), Map.of(partition, new OffsetAndMetadata(
+                committed.offset(), committed.metadata().replaceAll("first-copy=\\d+@\\d+", "first-copy=" + tenth
+                        + "@0")))).all().get(30, TimeUnit.SECONDS);
+        try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT);
+                TargetCopies targetCopies = new TargetCopies(config.targetProperties(), sourceCluster, TIMEOUT)) {
+            OffsetTranslator translator = new OffsetTranslator(config, progress, targetCopies,
+                    OffsetTranslator.FORWARD_SCAN);
+            assertEquals(firstCopyFrom(copies, sourceCluster, 0, targetEnd), translator.translate(Map.of(partition,
+                    0L)).get(partition), "not the copy of source offset 10 at " + tenth);
+        }
+    }
+
+    /** Partition 0 of a topic copied, as the target holds it. */
+    private record Copied(TopicPartition partition, String sourceCluster, List<ConsumerRecord<byte[], byte[]>> copies,
+            long sourceEnd, long targetEnd) {
+    }
+
+    private Copied copied(String topic) throws Exception {
+        TopicPartition partition = new TopicPartition(topic, 0);
+        return new Copied(partition, source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS),
+                TestRecords.readAll(target.clientProperties(Listener.PLAINTEXT), topic, TIMEOUT),
+                stableEnd(source, partition), stableEnd(target, partition));
+    }
+
+    private MirrorConfig boundedMirror(String topic, String name) {
+        return MirrorConfig.builder().name(Names.unique(name))
+                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
+                .targetProperties(target.clientProperties(Listener.PLAINTEXT))
+                .topics(topic).commitInterval(Duration.ofMillis(50)).untilEnd(true).build();
+    }
+
+    /** The target offset of the first copy from source offset {@code from} on, read off the copies; else the end. */
+    private static long firstCopyFrom(List<ConsumerRecord<byte[], byte[]>> copies, String sourceCluster, long from,
+            long targetEnd) {
+        return copies.stream().filter(r -> Provenance.lastHop(r.headers())
+                .filter(h -> h.clusterId().equals(sourceCluster) && h.offset() >= from).isPresent())
+                .map(ConsumerRecord::offset).findFirst().orElse(targetEnd);
     }
 
     private static void copyToEnd(MirrorConfig config) {

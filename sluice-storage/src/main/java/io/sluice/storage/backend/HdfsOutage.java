@@ -16,9 +16,10 @@ import org.apache.hadoop.ipc.RemoteException;
  * that does not answer for a few seconds only, and a write whose DataNodes are gone fails at once, so a run stopped at
  * the first failed write (exit 1) during an outage of a minute, where S3's retries ride one out (a new user's run).
  * By name only, as {@code TransientFailure} does for Kafka: a connection refused, reset, closed or timed out; a
- * NameNode that is starting (safe mode), standing by or asks to be asked again; no DataNode to write to (all down, or
- * all failed in the write's pipeline). A permission, a quota or a path refused is not an outage, nor is a failure not
- * named here.
+ * NameNode that is starting (safe mode), standing by or asks to be asked again; no DataNode to write to (none running,
+ * or all failed in the write's pipeline). A permission, a quota, full disks or a path refused is not an outage, nor is
+ * a failure not named here. Some of these words also come from a mistake (a port that is not a NameNode's answers by
+ * closing the connection): the run treats them as an outage only once this store took a file in the same command.
  *
  * <p>Threading: stateless.
  */
@@ -43,10 +44,13 @@ final class HdfsOutage {
             "org.apache.hadoop.ipc.StandbyException", "the NameNode is standing by",
             "org.apache.hadoop.ipc.RetriableException", "the NameNode asks to be asked again");
     /**
-     * No DataNode takes the block: the NameNode's "could only be written to 0 of the 1 minReplication nodes", and the
-     * client's "All datanodes [...] are bad. Aborting..." once each DataNode of a write's pipeline failed.
+     * No DataNode takes the block: the NameNode's "could only be written to 0 of the 1 minReplication nodes. There are
+     * 0 datanode(s) running" (with DataNodes running, the same words mean full disks or DataNodes the client cannot
+     * reach by their addresses: a person's to mend), and the client's "All datanodes [...] are bad. Aborting..." or
+     * "Failed to replace a bad datanode" once the DataNodes of a write's pipeline failed.
      */
-    private static final List<String> NO_DATANODE = List.of("could only be written to 0 of the", "are bad. Aborting");
+    private static final List<String> NO_DATANODE = List.of("There are 0 datanode(s) running", "are bad. Aborting",
+            "Failed to replace a bad datanode");
 
     private HdfsOutage() {
     }

@@ -338,7 +338,6 @@ public final class S3Backend implements StorageBackend {
      * How long requests have waited with no answer from the store, once that is an outage (said in the log at 15 s);
      * empty before and after.
      */
-
     @Override
     public Optional<Duration> silentFor() {
         return silence.silentFor();

@@ -255,7 +255,7 @@ public final class ArchiveSink implements Sink {
     }
 
     /**
-     * Whether the engine's {@code failure} was the store being away ({@link StorageBackend#isOutage}): a run that is a
+     * Whether the engine's {@code failure} was the store being away ({@link StorageBackend#outage}): a run that is a
      * service starts again once it answers, from the last commit.
      */
     public boolean failedByStoreOutage(Throwable failure) {

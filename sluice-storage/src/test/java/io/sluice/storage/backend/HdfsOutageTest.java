@@ -42,6 +42,10 @@ class HdfsOutageTest {
         assertEquals(Optional.empty(), HdfsOutage.of(new RemoteException(
                 "org.apache.hadoop.hdfs.protocol.DSQuotaExceededException", "The DiskSpace quota of /archive is "
                         + "exceeded")));
+        // the same words with DataNodes running: full disks, or DataNodes the client cannot reach by their addresses
+        assertEquals(Optional.empty(), HdfsOutage.of(new RemoteException("java.io.IOException", "File /archive/x "
+                + "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running and no "
+                + "node(s) are excluded in this operation.")));
         assertEquals(Optional.empty(), HdfsOutage.of(new IOException("something else")));
     }
 }
