@@ -5,7 +5,6 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,14 +24,21 @@ import org.apache.hadoop.ipc.RemoteException;
  */
 final class HdfsOutage {
 
-    /** The network's word for a connection that failed, by the exception's class (Hadoop's client keeps the class). */
-    private static final Map<Class<? extends Throwable>, String> CONNECTION_LOST = orderedMap(
-            ConnectException.class, "connection refused",
-            NoRouteToHostException.class, "no route to host",
-            SocketTimeoutException.class, "timed out",
+    /** An exception's class and the network's word for it. */
+    private record Lost(Class<? extends Throwable> type, String words) {
+    }
+
+    /**
+     * The network's word for a connection that failed, by the exception's class (Hadoop's client keeps the class); the
+     * first that matches wins, since a ConnectException is a SocketException too.
+     */
+    private static final List<Lost> CONNECTION_LOST = List.of(
+            new Lost(ConnectException.class, "connection refused"),
+            new Lost(NoRouteToHostException.class, "no route to host"),
+            new Lost(SocketTimeoutException.class, "timed out"),
             // the NameNode's connection closed under a call: Hadoop's client says it with an EOFException
-            EOFException.class, "the connection closed",
-            SocketException.class, "the connection was reset");
+            new Lost(EOFException.class, "the connection closed"),
+            new Lost(SocketException.class, "the connection was reset"));
     /**
      * The same said by the operating system through NIO, which throws a plain IOException (Hadoop's client then wraps
      * it: "Failed on local exception: java.io.IOException: Broken pipe").
@@ -67,9 +73,9 @@ final class HdfsOutage {
     }
 
     private static Optional<String> words(Throwable cause) {
-        for (Map.Entry<Class<? extends Throwable>, String> lost : CONNECTION_LOST.entrySet()) {
-            if (lost.getKey().isInstance(cause)) {
-                return Optional.of(lost.getValue());
+        for (Lost lost : CONNECTION_LOST) {
+            if (lost.type().isInstance(cause)) {
+                return Optional.of(lost.words());
             }
         }
         if (cause instanceof RemoteException remote && NAMENODE_NOT_READY.containsKey(remote.getClassName())) {
@@ -83,16 +89,5 @@ final class HdfsOutage {
             return Optional.of("no DataNode takes the file's blocks");
         }
         return Optional.empty();
-    }
-
-    /** The first match wins: a ConnectException is a SocketException too. */
-    private static Map<Class<? extends Throwable>, String> orderedMap(Object... pairs) {
-        Map<Class<? extends Throwable>, String> map = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            @SuppressWarnings("unchecked")
-            Class<? extends Throwable> type = (Class<? extends Throwable>) pairs[i];
-            map.put(type, (String) pairs[i + 1]);
-        }
-        return map;
     }
 }
