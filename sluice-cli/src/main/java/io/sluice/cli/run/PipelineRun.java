@@ -102,9 +102,9 @@ public final class PipelineRun {
             Done before = new Done(0, 0, false); // by the engines before this one: the stop line is the command's
             long started = System.nanoTime();
             while (true) {
-                EngineRun.Outcome outcome;
+                EngineRun.Outcome outcome = null;
                 String why;
-                boolean tookAFile;
+                boolean tookAFile = false;
                 try (ArchiveSink sink = PipelineParts.sink(pipeline)) {
                     SinkMeters.bind(registry, config.groupId(), sink);
                     Engine engine = Engine.startSink(config, sink);
@@ -116,10 +116,16 @@ public final class PipelineRun {
                             .run(label, progressEvery);
                     why = engine.failure().map(EngineRun::describe).orElse("a failure");
                     tookAFile = story.storeTookAFile();
+                } catch (RuntimeException e) {
+                    if (!pause.restarting() || !TransientFailure.is(e)) {
+                        throw e; // the first start's failure is the command's: the brokers were probed before it
+                    }
+                    why = EngineRun.describe(e);
+                    LOG.warn("the archive could not start again: {}", why);
                 } finally {
                     pause.started();
                 }
-                if (!outcome.startsAgain()) {
+                if (outcome != null && !outcome.startsAgain()) {
                     return outcome;
                 }
                 if (server != null) {
@@ -127,8 +133,10 @@ public final class PipelineRun {
                 }
                 // the pause grows while the outage lasts: files published are no sign of its end (at least once, they
                 // are published before their commit)
-                pause.await(outcome.elapsed());
-                before = before.and(outcome.last(), tookAFile);
+                pause.await(outcome == null ? null : outcome.elapsed());
+                if (outcome != null) {
+                    before = before.and(outcome.last(), tookAFile);
+                }
             }
         }
     }

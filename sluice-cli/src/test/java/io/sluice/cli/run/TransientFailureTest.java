@@ -1,16 +1,22 @@
 package io.sluice.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.RecordsLostException;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
 /** Which failures a new engine cures: by name, not every retriable Kafka error. */
@@ -23,6 +29,17 @@ class TransientFailureTest {
         assertTrue(TransientFailure.is(new KafkaException(new InvalidProducerEpochException("an old epoch"))));
         assertTrue(TransientFailure.is(new IllegalStateException("cannot reach the target cluster: no answer within "
                 + "30 s", new java.util.concurrent.TimeoutException())));
+    }
+
+    /** A name the brokers had at the command's first start, which probed them: a name service's hiccup since. */
+    @Test
+    void aClientMadeAgainThatCannotResolveTheBrokersNamesIsCuredByARestart() {
+        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "broker.invalid:9092");
+        KafkaException made = assertThrows(KafkaException.class,
+                () -> new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer()).close());
+        assertTrue(TransientFailure.is(made), made.getCause().getMessage());
+        assertFalse(TransientFailure.is(new KafkaException(new ConfigException("Invalid value x for "
+                + "configuration acks"))), "a refusal of a setting is no hiccup");
     }
 
     @Test
