@@ -1,11 +1,12 @@
 package io.sluice.cli.quickstart;
 
-import io.sluice.cli.console.Launcher;
 import io.sluice.audit.Audit;
 import io.sluice.audit.AuditReport;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
+import io.sluice.cli.console.AuditTicker;
 import io.sluice.cli.console.Console;
+import io.sluice.cli.console.Launcher;
 import io.sluice.cli.console.Logging;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.pipeline.Pipeline;
@@ -115,7 +116,7 @@ public final class QuickstartCommand implements Callable<Integer> {
             console.result("[4/4] checking the archive against the topic, offset by offset (sluice verify "
                     + pipelineFile + ")");
             AuditReport audit;
-            AuditTicker ticker = new AuditTicker(console, Duration.ofSeconds(3));
+            AuditTicker ticker = new AuditTicker(console, "      checking: ", Duration.ofSeconds(3));
             try (StorageBackend archive = PipelineParts.backend(pipeline)) {
                 audit = Audit.run(PipelineParts.audit(pipeline, TOPIC, archive).progress(ticker).build());
             } finally {

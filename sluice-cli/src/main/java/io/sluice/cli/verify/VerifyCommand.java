@@ -11,6 +11,7 @@ import io.sluice.cli.cluster.GroupFlags;
 import io.sluice.cli.cluster.KafkaFlags;
 import io.sluice.cli.cluster.SourceTopics;
 import io.sluice.cli.cluster.TopicFlags;
+import io.sluice.cli.console.AuditTicker;
 import io.sluice.cli.pipeline.MergeFile;
 import io.sluice.cli.pipeline.MirrorFile;
 import io.sluice.cli.pipeline.Pipeline;
@@ -54,6 +55,10 @@ public final class VerifyCommand implements Callable<Integer> {
     private static final String NAME = "sluice verify";
     /** How long each storage request is retried before verify says the store does not answer. */
     private static final Duration STORE_RETRY = Duration.ofMinutes(1);
+    /**
+     * How often a long audit says how far it has read; the quick start's 200,000 records in 1,568 files take about 7 s.
+     */
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
     @Parameters(arity = "0..1", paramLabel = "FILE", description = "The pipeline that wrote the archive; or a mirror "
             + "file (the target is audited against the source, docs/mirror-audit.md); or a merge file (the output "
@@ -178,6 +183,8 @@ public final class VerifyCommand implements Callable<Integer> {
         if (deadLetterTopic != null) {
             audit.deadLetterTopic(deadLetterTopic);
         }
+        AuditTicker ticker = new AuditTicker(context.console(), "checking " + topic + ": ", PROGRESS_EVERY);
+        audit.progress(ticker);
         AuditConfig config;
         try {
             for (int partition : partitionsWithBounds()) {
@@ -193,6 +200,8 @@ public final class VerifyCommand implements Callable<Integer> {
             return Audit.run(config);
         } catch (AuditException e) {
             throw new RunFailure("cannot audit " + topic + ": " + e.getMessage(), e);
+        } finally {
+            ticker.finish();
         }
     }
 
