@@ -322,6 +322,7 @@ public final class Mirror implements AutoCloseable {
                 // a loss in one partition stops that one, loudly; the others go on copying
                 .outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
                 .untilEnd(config.untilEnd());
+        config.inlineRuns().ifPresent(engine::inlineRuns);
         return config.topicPattern().isPresent() ? engine.topicPattern(config.topicPattern().get())
                 : engine.topics(config.topics().toArray(String[]::new));
     }

@@ -49,8 +49,13 @@ public final class MirrorCopierMain {
             int partitions, String group) throws Exception {
         return switch (system) {
             case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
-            case "sluice" -> sluice(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE);
-            case "sluice-alo" -> sluice(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE);
+            case "sluice" -> sluice(config(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE));
+            case "sluice-alo" -> sluice(config(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE));
+            // the same with every copy sent by a worker: what sending on the consumer thread is worth
+            case "sluice-workers" -> sluice(config(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE)
+                    .toBuilder().inlineRuns(false).build());
+            case "sluice-alo-workers" -> sluice(config(source, topic, target, prefix, group,
+                    MirrorDelivery.AT_LEAST_ONCE).toBuilder().inlineRuns(false).build());
             default -> throw new IllegalArgumentException("unknown mirror system " + system);
         };
     }
@@ -72,9 +77,8 @@ public final class MirrorCopierMain {
     }
 
     /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
-    private static long sluice(String source, String topic, String target, String prefix, String group,
-            MirrorDelivery delivery) {
-        try (Mirror mirror = Mirror.start(config(source, topic, target, prefix, group, delivery))) {
+    private static long sluice(MirrorConfig config) {
+        try (Mirror mirror = Mirror.start(config)) {
             return awaitEnd(mirror);
         }
     }

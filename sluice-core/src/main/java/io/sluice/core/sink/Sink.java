@@ -33,8 +33,9 @@ public interface Sink extends AutoCloseable {
 
     /**
      * Takes a record. Throw {@link RecordRejectedException} for a record that can never be written (bad input): the
-     * engine applies the failure outcome (dead letter, skip, stop) without retrying. Any other exception is retried
-     * with backoff, then stops the engine.
+     * engine applies the failure outcome (dead letter, skip, stop) without retrying. Any other exception is the sink's
+     * own failure (its storage does not answer, a disk is full): the engine does not retry it (a sink retries its own
+     * I/O), and stops, whatever the failure outcome says.
      */
     void write(ConsumerRecord<byte[], byte[]> record) throws Exception;
 
@@ -76,6 +77,19 @@ public interface Sink extends AutoCloseable {
 
     /** Bytes the sink holds in memory for {@code partition}; they count against the engine's memory budget. */
     long bufferedBytes(TopicPartition partition);
+
+    /**
+     * Whether {@link #write writing} {@code records} records of {@code partition}, their keys, values and headers
+     * {@code bytes} in all, now and on the calling thread,
+     * returns without waiting: on the network, on memory, on a lock another thread holds for long. The engine then
+     * writes them on its consumer thread when their lane is idle, instead of handing them to a worker
+     * (docs/design/inline-runs.md): on two cores the hand-over cost more than the work. A wait there would stop the
+     * reading of every partition and nothing would time it out, so promise only what is checked. Asked on the consumer
+     * thread, once per fetch of the partition, while no other call for the partition runs. By default never.
+     */
+    default boolean writesWithoutWaiting(TopicPartition partition, int records, long bytes) {
+        return false;
+    }
 
     /**
      * The engine needs the memory the sink holds for {@code partition}, and only the sink can free it: the partition

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import io.sluice.core.commit.ProducerCloser;
+import io.sluice.core.commit.ProducerRoom;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -57,6 +58,7 @@ public final class AcknowledgedWrites implements TargetWrites {
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
     private final Supplier<KafkaProducer<byte[], byte[]>> newProducer;
+    private final int batchSize;
     /** How long a checkpoint waits for its copies' acknowledgements. */
     private final Duration timeout;
     private final Map<TopicPartition, Pending> pending = new ConcurrentHashMap<>();
@@ -71,7 +73,13 @@ public final class AcknowledgedWrites implements TargetWrites {
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
+        this(newProducer, timeout, ProducerRoom.batchSize(Map.of()));
+    }
+
+    /** @param batchSize the producers' {@code batch.size}: what a send that opens a batch takes of their memory */
+    public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout, int batchSize) {
         this.newProducer = newProducer;
+        this.batchSize = batchSize;
         this.timeout = timeout;
     }
 
@@ -94,7 +102,8 @@ public final class AcknowledgedWrites implements TargetWrites {
             own.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-" + made.getAndIncrement());
             return new KafkaProducer<>(own, new ByteArraySerializer(), new ByteArraySerializer());
         };
-        return new AcknowledgedWrites(newProducer, deliveryTimeout(props).plus(ACKNOWLEDGEMENT_MARGIN));
+        return new AcknowledgedWrites(newProducer, deliveryTimeout(props).plus(ACKNOWLEDGEMENT_MARGIN),
+                ProducerRoom.batchSize(props));
     }
 
     /** The producers' {@code delivery.timeout.ms}, as set or by Kafka's default. */
@@ -119,6 +128,16 @@ public final class AcknowledgedWrites implements TargetWrites {
         p.throwIfFailed(source);
         p.sent();
         return p.producer.send(copy, p);
+    }
+
+    /**
+     * Once a copy of {@code source} was acknowledged through its producer (which then has the target partition's
+     * metadata), none failed, and the producer's buffer has room ({@link ProducerRoom}).
+     */
+    @Override
+    public boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
+        Pending p = pending.get(source);
+        return !abandoned && p != null && p.acknowledged && p.failure == null && p.room.takes(records, bytes);
     }
 
     @Override
@@ -226,11 +245,15 @@ public final class AcknowledgedWrites implements TargetWrites {
      */
     private final class Pending implements Callback {
         final KafkaProducer<byte[], byte[]> producer;
+        final ProducerRoom room;
         private final AtomicLong outstanding = new AtomicLong();
         private volatile Exception failure;
+        /** Whether the target acknowledged a copy of this partition: written once, on the producer's I/O thread. */
+        private volatile boolean acknowledged;
 
         Pending(KafkaProducer<byte[], byte[]> producer) {
             this.producer = producer;
+            this.room = ProducerRoom.of(producer, batchSize);
         }
 
         void sent() {
@@ -241,6 +264,8 @@ public final class AcknowledgedWrites implements TargetWrites {
         public void onCompletion(RecordMetadata metadata, Exception error) {
             if (error != null && failure == null) {
                 failure = error; // the I/O thread is the only writer
+            } else if (error == null && !acknowledged) {
+                acknowledged = true;
             }
             if (outstanding.decrementAndGet() == 0) {
                 synchronized (this) {

@@ -38,6 +38,9 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class MirrorSink implements Sink {
 
+    /** How recently a copy of a partition must have been sent for its next ones to be promised not to wait. */
+    private static final java.time.Duration SENT_WITHIN = java.time.Duration.ofSeconds(30);
+
     /** How often a checkpoint waiting for its last copy looks whether the engine failed meanwhile. */
     private static final long ABANDON_CHECK_MILLIS = 100;
 
@@ -99,6 +102,7 @@ public final class MirrorSink implements Sink {
                 cursor.sending = false;
             }
             cursor.sentRecords++;
+            cursor.sentSinceAsked = true;
             cursor.sentBytes += Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
         }
         cursor.next = record.offset() + 1;
@@ -202,6 +206,30 @@ public final class MirrorSink implements Sink {
     /** Every source partition this instance copied since it started, whether it holds it still or not. Any thread. */
     public Set<TopicPartition> everHeld() {
         return Set.copyOf(everHeld);
+    }
+
+    /**
+     * Whether {@code records} copies of {@code partition}, {@code bytes} in all, can be sent without waiting on the
+     * target (its metadata, the producer's memory): {@link TargetWrites#sendsWithoutWaiting}, until the mirror fails,
+     * and only when a copy of the partition was sent within {@link #SENT_WITHIN}: a producer forgets a topic it has not
+     * sent to for {@code metadata.max.idle.ms} (5 minutes by default), and its next send waits for its metadata (a
+     * partition whose records all came from the target, never copied back, sends nothing however often it is asked).
+     * The time of the last send is known to the ask before it, without a clock read per copy.
+     */
+    @Override
+    public boolean writesWithoutWaiting(TopicPartition partition, int records, long bytes) {
+        Cursors.Cursor cursor = cursors.ifOpen(partition);
+        if (cursor == null || abandoned) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (cursor.sentSinceAsked && cursor.askedNanos != 0) { // before a first ask, when is not known
+            cursor.sentByNanos = cursor.askedNanos;
+        }
+        cursor.sentSinceAsked = false;
+        cursor.askedNanos = now;
+        return cursor.sentByNanos != 0 && now - cursor.sentByNanos < SENT_WITHIN.toNanos()
+                && writes.sendsWithoutWaiting(partition, records, bytes);
     }
 
     @Override

@@ -31,6 +31,11 @@ public final class TransactionalWrites implements TargetWrites {
     }
 
     @Override
+    public boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
+        return transactions.sendsWithoutWaiting(source, records, bytes);
+    }
+
+    @Override
     public Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
         return transactions.producerMetrics();
     }

@@ -62,6 +62,27 @@ class AcknowledgedWritesTest {
     }
 
     /**
+     * The promise that lets the engine send copies on its consumer thread (docs/design/inline-runs.md): only once the
+     * target acknowledged a copy of the partition (its producer then knows the target partition), while none failed,
+     * and for no more than the producer's buffer has room for.
+     */
+    @Test
+    void copiesGoWithoutWaitingOnlyOnceOneWasAcknowledgedWhileNoneFailedAndWithinTheBuffersRoom() throws Exception {
+        String topic = Names.unique("acked-promise");
+        kafka.createTopic(topic, 1);
+        TopicPartition source = new TopicPartition("source", 0);
+        try (AcknowledgedWrites writes = new AcknowledgedWrites(this::producer, Duration.ofSeconds(30))) {
+            assertFalse(writes.sendsWithoutWaiting(source, 1, 100), "no copy yet: no producer, no metadata");
+            writes.send(source, copy(topic, 0, "the first copy")).get(30, TimeUnit.SECONDS);
+            assertTrue(writes.sendsWithoutWaiting(source, 1, 100), "acknowledged: the producer knows the partition");
+            assertFalse(writes.sendsWithoutWaiting(source, 1, 64L << 20), "more than the 32 MiB buffer takes");
+            writes.send(source, copy(topic, 7, "to a partition the topic lacks"));
+            assertThrows(IllegalStateException.class, () -> writes.flush(source));
+            assertFalse(writes.sendsWithoutWaiting(source, 1, 100), "a copy failed: the next send throws anyway");
+        }
+    }
+
+    /**
      * A failed engine abandons what it did not commit: a flush waiting for a copy the producer holds back (a linger of
      * two minutes stands in for a broker that does not answer) throws at once, naming the partition, instead of
      * waiting as long.

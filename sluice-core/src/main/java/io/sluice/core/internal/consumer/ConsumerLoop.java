@@ -66,8 +66,9 @@ public final class ConsumerLoop implements Runnable {
      * @param isolation the consumer's isolation level, which the ends of paused partitions are asked with
      * @param hasRack   whether the consumer has a rack ({@code client.rack}): a follower may then serve its fetches
      */
+    /** @param inlineRuns whether a sink's runs may be written on the consumer thread ({@link InlineRuns}) */
     public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source,
-            org.apache.kafka.common.IsolationLevel isolation, boolean hasRack) {
+            org.apache.kafka.common.IsolationLevel isolation, boolean hasRack, boolean inlineRuns) {
     }
 
     private final Settings settings;
@@ -191,7 +192,8 @@ public final class ConsumerLoop implements Runnable {
                 // a bounded run refuses what is missing (RunEnd); an unbounded one waits for it, and says so
                 settings.subscription().warnIfMissing(admin);
             }
-            Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
+            Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd,
+                    InlineRuns.of(sink, settings.inlineRuns()));
             dispatcher = dispatch;
             assignments = new Assignments(consumer, start, commitPoint, commits, topicIds, partitions, factory,
                     completions, pauses, budget, runEnd, gaps);
@@ -260,7 +262,7 @@ public final class ConsumerLoop implements Runnable {
     }
 
     /** Counters and gauges; the gauges are as of the consumer thread's last loop. */
-    public EngineStats stats(RecordProcessor.Counts attempts, long timeouts) {
+    public EngineStats stats(RecordProcessor.Counts attempts, long timeouts, long writtenInline) {
         Dispatcher d = dispatcher;
         Assignments a = assignments;
         CommitCounts c = commits.counts();
@@ -268,7 +270,7 @@ public final class ConsumerLoop implements Runnable {
                 attempts.retried(), attempts.skipped(), attempts.deadLettered(), timeouts, a == null ? 0 : a.revoked(),
                 a == null ? 0 : a.lost(), c.commits(), c.failures(), gauges.queuedRecords(), gauges.queuedBytes(),
                 budget.total(), gauges.inFlightRecords(), gauges.pausedPartitions(), gauges.stuckPartitions(),
-                d == null ? 0 : d.consumedBytes());
+                d == null ? 0 : d.consumedBytes(), writtenInline);
     }
 
     /** How long the consumer has heard nothing from the source cluster, when that is its grace period or more. */
