@@ -37,6 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -158,7 +159,8 @@ public final class Mirror implements AutoCloseable {
                     config.name(), false);
             writes = AcknowledgedWrites.of(producerProperties(config));
         }
-        MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster);
+        MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster,
+                sentWithin(producerProperties(config)));
         EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);
         if (registry != null) {
             engineConfig.meterRegistry(registry);
@@ -343,6 +345,20 @@ public final class Mirror implements AutoCloseable {
                     + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
                     + "target topics with a prefix or a template.");
         }
+    }
+
+    /**
+     * How recently a copy of a partition must have been sent for the next ones to be sent on the engine's consumer
+     * thread: {@link MirrorSink#SENT_WITHIN}, or half the producers' {@code metadata.max.idle.ms} when shorter.
+     */
+    static Duration sentWithin(Map<String, Object> producerProperties) {
+        Object idle = producerProperties.get(ProducerConfig.METADATA_MAX_IDLE_CONFIG);
+        if (idle == null) {
+            return MirrorSink.SENT_WITHIN;
+        }
+        long millis = (Long) ConfigDef.parseType(ProducerConfig.METADATA_MAX_IDLE_CONFIG, idle, ConfigDef.Type.LONG);
+        Duration half = Duration.ofMillis(millis / 2);
+        return half.compareTo(MirrorSink.SENT_WITHIN) < 0 ? half : MirrorSink.SENT_WITHIN;
     }
 
     /** Producer settings for the target: its connection and the throughput settings a careful operator would set. */

@@ -79,7 +79,11 @@ public final class MirrorCopierMain {
     /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
     private static long sluice(MirrorConfig config) {
         try (Mirror mirror = Mirror.start(config)) {
-            return awaitEnd(mirror);
+            long copied = awaitEnd(mirror);
+            // in the system's log: whether the run measured copies sent on the consumer thread or by workers
+            System.err.printf("[sluice] %,d of %,d records sent on the consumer thread (docs/design/inline-runs.md)%n",
+                    mirror.engine().stats().writtenInline(), copied);
+            return copied;
         }
     }
 

@@ -29,7 +29,7 @@ public final class ProducerRoom {
     private final Metric total;
     private final int batchSize;
 
-    private ProducerRoom(Metric available, Metric total, int batchSize) {
+    ProducerRoom(Metric available, Metric total, int batchSize) {
         this.available = available;
         this.total = total;
         this.batchSize = batchSize;
@@ -38,7 +38,8 @@ public final class ProducerRoom {
     /** The room of {@code producer}, whose {@code batch.size} is {@code batchSize}; its metrics found once. */
     public static ProducerRoom of(Producer<?, ?> producer, int batchSize) {
         Map<MetricName, ? extends Metric> metrics = producer.metrics();
-        return new ProducerRoom(find(metrics, "buffer-available-bytes"), find(metrics, "buffer-total-bytes"),
+        return new ProducerRoom(ClientMetrics.producerMetric(metrics, "buffer-available-bytes"),
+                ClientMetrics.producerMetric(metrics, "buffer-total-bytes"),
                 batchSize);
     }
 
@@ -60,14 +61,5 @@ public final class ProducerRoom {
         double all = ClientMetrics.value(total);
         double need = bytes + (double) records * RECORD_OVERHEAD + 2.0 * batchSize;
         return free >= all / 2 && free >= need; // false when either is NaN
-    }
-
-    private static Metric find(Map<MetricName, ? extends Metric> metrics, String name) {
-        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
-            if (e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics")) {
-                return e.getValue();
-            }
-        }
-        return null;
     }
 }

@@ -70,6 +70,11 @@ public final class AcknowledgedWrites implements TargetWrites {
     private long turns;
     /** Set by {@link #abandon}: no checkpoint waits for acknowledgements any more. */
     private volatile boolean abandoned;
+    /**
+     * Whether a producer was given to a second partition: then other lanes append to it while a run is sent, up to
+     * the engine's budget, and half its buffer free says nothing of the next moment. Set for good.
+     */
+    private volatile boolean shared;
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
@@ -132,12 +137,14 @@ public final class AcknowledgedWrites implements TargetWrites {
 
     /**
      * Once a copy of {@code source} was acknowledged through its producer (which then has the target partition's
-     * metadata), none failed, and the producer's buffer has room ({@link ProducerRoom}).
+     * metadata), none failed, the producer is the partition's own (past {@link #MAX_PRODUCERS} partitions, never), and
+     * its buffer has room ({@link ProducerRoom}).
      */
     @Override
     public boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
         Pending p = pending.get(source);
-        return !abandoned && p != null && p.acknowledged && p.failure == null && p.room.takes(records, bytes);
+        return !abandoned && !shared && p != null && p.acknowledged && p.failure == null
+                && p.room.takes(records, bytes);
     }
 
     @Override
@@ -164,6 +171,7 @@ public final class AcknowledgedWrites implements TargetWrites {
                 producers.add(newProducer.get());
                 return producers.get(producers.size() - 1);
             }
+            shared = true;
             return producers.get((int) (turns++ % MAX_PRODUCERS));
         });
     }

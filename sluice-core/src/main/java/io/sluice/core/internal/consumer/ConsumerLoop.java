@@ -65,8 +65,8 @@ public final class ConsumerLoop implements Runnable {
      * @param source   the source cluster as the user named it (its bootstrap servers), for what the log says of it
      * @param isolation the consumer's isolation level, which the ends of paused partitions are asked with
      * @param hasRack   whether the consumer has a rack ({@code client.rack}): a follower may then serve its fetches
+     * @param inlineRuns whether a sink's runs may be written on the consumer thread ({@link InlineRuns})
      */
-    /** @param inlineRuns whether a sink's runs may be written on the consumer thread ({@link InlineRuns}) */
     public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source,
             org.apache.kafka.common.IsolationLevel isolation, boolean hasRack, boolean inlineRuns) {
     }

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs written on the calling thread, the consumer thread, when the lane is idle and the sink allows it
@@ -27,20 +27,14 @@ import org.junit.jupiter.api.Test;
  */
 class InlineRunTest {
 
-    private final List<WorkerPool> pools = new ArrayList<>();
+    @RegisterExtension
+    final TestPools pools = new TestPools("inline-test");
     private final RecordingPartition partition = new RecordingPartition();
     /** The thread of each attempt, by offset. */
     private final List<String> threads = Collections.synchronizedList(new ArrayList<>());
 
     private WorkerPool pool(int threads) {
-        WorkerPool pool = new WorkerPool("inline-test", threads, TimeUnit.MINUTES.toNanos(10));
-        pools.add(pool);
-        return pool;
-    }
-
-    @AfterEach
-    void stopPools() {
-        pools.forEach(p -> p.shutdown(1000));
+        return pools.of(threads);
     }
 
     private static Object[] run(long from, long to) {
@@ -135,6 +129,7 @@ class InlineRunTest {
         assertEquals(List.of(3L), invoker.givenUp);
         assertEquals(1, invoker.failures.size(), "one attempt at 3, its failure settled once: " + invoker.failures);
         String here = Thread.currentThread().getName();
+        assertNotEquals(here, invoker.givenUpOn.get(0), "its dead letter is a worker's to write, not this thread's");
         assertTrue(threads.subList(0, 4).stream().allMatch(t -> t.endsWith("@" + here)), threads.toString());
         assertTrue(threads.subList(4, threads.size()).stream().noneMatch(t -> t.endsWith("@" + here)),
                 "after the failure a worker writes the rest: " + threads);
@@ -167,7 +162,9 @@ class InlineRunTest {
 
     /**
      * The consumer thread claims the lane as workers give it back, at random moments (a seeded race of
-     * {@code release} against {@code runHere}): every record once, in order, and no lane left idle with work.
+     * {@code release} against {@code runHere}; the seed chooses the runs, not the threads' timing): every record once,
+     * in order, and no lane left idle with work. One worker and a second lane always busy, so that a worker gives the
+     * lane up after a turn with records of a run left, and a claim can meet them.
      */
     @Test
     void claimsRacingWorkersGivingTheLaneBackLoseAndRepeatNothing() throws InterruptedException {
@@ -177,6 +174,7 @@ class InlineRunTest {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         List<Long> attempted = Collections.synchronizedList(new ArrayList<>());
+        WorkerPool oneWorker = pool(1);
         Lane lane = new Lane(partition, ScriptedInvoker.of(record -> {
             if (inside.incrementAndGet() > 1) {
                 overlaps.incrementAndGet();
@@ -184,10 +182,15 @@ class InlineRunTest {
             attempted.add(record.offset());
             inside.decrementAndGet();
             return null;
-        }), pool(3), null);
+        }), oneWorker, null);
+        RecordingPartition otherPartition = new RecordingPartition();
+        Lane other = new Lane(otherPartition, ScriptedInvoker.of(record -> null), oneWorker, null);
         long next = 0;
+        long otherNext = 0;
         for (int i = 0; i < 2_000; i++) {
-            int size = 1 + random.nextInt(20);
+            other.addRun(run(otherNext, otherNext + Lane.TURN));
+            otherNext += Lane.TURN;
+            int size = 1 + random.nextInt(3 * Lane.TURN);
             Object[] records = run(next, next + size);
             next += size;
             if (random.nextInt(4) == 0) {
@@ -205,6 +208,7 @@ class InlineRunTest {
         assertEquals(offsets(0, next), attempted.stream().filter(o -> o >= 0).collect(Collectors.toList()),
                 "seed " + seed);
         assertEquals(0, overlaps.get(), "two threads ran the lane at once; seed " + seed);
+        assertEquals(otherNext, otherPartition.awaitCompletions((int) otherNext).size(), "the other lane was not held up");
         awaitSettled();
     }
 
