@@ -8,10 +8,6 @@ enum MirrorSystem {
     PLAIN_COPIER(false),
     SLUICE(true),
     SLUICE_ALO(false),
-    /** {@code sluice} with every copy sent by a worker, none on the consumer thread (docs/design/inline-runs.md). */
-    SLUICE_WORKERS(true),
-    /** {@code sluice-alo} with every copy sent by a worker. */
-    SLUICE_ALO_WORKERS(false),
     /** {@code sluice mirror mirror.yaml}, exactly once: the command as users run it ({@link CommandMirror}). */
     SLUICE_COMMAND(true),
     /** The command with {@code delivery: at-least-once}. */

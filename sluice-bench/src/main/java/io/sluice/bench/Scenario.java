@@ -178,10 +178,6 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             // sluice-command covers the way it runs
             systems.add("sluice-command-alo");
             ratios.add(new Ratio("sluice-command-alo", "plain-copier", 0.95));
-            // every copy sent by a worker, none on the consumer thread: what that is worth (docs/design/inline-runs.md)
-            systems.addAll(List.of("sluice-workers", "sluice-alo-workers"));
-            ratios.addAll(List.of(new Ratio("sluice", "sluice-workers", null),
-                    new Ratio("sluice-alo", "sluice-alo-workers", null)));
             systems.addAll(List.of("mm2-alo", "mm2-eos"));
             ratios.addAll(List.of(new Ratio("sluice", "mm2-eos", 3.0), new Ratio("sluice-alo", "mm2-eos", null),
                     new Ratio("plain-copier", "mm2-eos", null), new Ratio("sluice-alo", "mm2-alo", null)));

@@ -197,7 +197,7 @@ public final class Engine implements AutoCloseable {
                     config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)),
                     "read_committed".equalsIgnoreCase(String.valueOf(props.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)))
                             ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED,
-                    BrokerWatch.readsFromFollowers(props), config.inlineRuns()), parts, sink);
+                    BrokerWatch.readsFromFollowers(props)), parts, sink);
             Engine engine = new Engine(config, loop, failure, publisher, processor, pool);
             metrics.bind(engine::stats, () -> engine.health() != Health.STOPPED && engine.health() != Health.FAILED);
             metrics.bindSource(engine::sourceUnreachable);
@@ -234,7 +234,7 @@ public final class Engine implements AutoCloseable {
 
     /** Counters and gauges, for metrics and tests. */
     public EngineStats stats() {
-        return loop.stats(processor.counts(), pool.timeouts(), pool.writtenInline());
+        return loop.stats(processor.counts(), pool.timeouts());
     }
 
     /** Each assigned partition: committed offset, watermark, gap, lag, stuck time; refreshed every second. */

@@ -50,7 +50,6 @@ public final class EngineConfig {
     private final Duration stuckThreshold;
     private final MeterRegistry meterRegistry;
     private final boolean virtualThreads;
-    private final boolean inlineRuns;
     private final Instant startTimestamp;
     private final TimestampStart timestampStart;
     private final boolean untilEnd;
@@ -82,7 +81,6 @@ public final class EngineConfig {
         this.stuckThreshold = b.stuckThreshold;
         this.meterRegistry = b.meterRegistry;
         this.virtualThreads = b.virtualThreads;
-        this.inlineRuns = b.inlineRuns;
         this.startTimestamp = b.startTimestamp;
         this.timestampStart = b.timestampStart;
         this.untilEnd = b.untilEnd;
@@ -210,11 +208,6 @@ public final class EngineConfig {
         return virtualThreads;
     }
 
-    /** Whether a sink's records may be written on the consumer thread when its lane is idle and the sink allows it. */
-    public boolean inlineRuns() {
-        return inlineRuns;
-    }
-
     /** Where partitions start by record time, or null; {@link #timestampStart()} says which partitions. */
     public Instant startTimestamp() {
         return startTimestamp;
@@ -269,7 +262,6 @@ public final class EngineConfig {
         private Duration stuckThreshold = Duration.ofMinutes(2);
         private MeterRegistry meterRegistry = Metrics.globalRegistry;
         private boolean virtualThreads;
-        private boolean inlineRuns = Runtime.getRuntime().availableProcessors() <= 2;
         private Instant startTimestamp;
         private TimestampStart timestampStart = TimestampStart.UNCOMMITTED;
         private boolean untilEnd;
@@ -451,19 +443,6 @@ public final class EngineConfig {
          */
         public Builder virtualThreads(boolean enabled) {
             this.virtualThreads = enabled;
-            return this;
-        }
-
-        /**
-         * Lets a sink's records be written on the consumer thread instead of a worker's, a fetch's records of a
-         * partition at a time, whenever the partition's lane is idle and the sink promises the writes cannot wait
-         * ({@link io.sluice.core.sink.Sink#writesWithoutWaiting}); never a handler's. Default: on when the JVM has at
-         * most two processors, where handing each record to another thread cost more CPU than the parallel lanes
-         * gained (a mirror's copies, docs/design/inline-runs.md); off with more, where lanes on several cores are
-         * the point.
-         */
-        public Builder inlineRuns(boolean enabled) {
-            this.inlineRuns = enabled;
             return this;
         }
 

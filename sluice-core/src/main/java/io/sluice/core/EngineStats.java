@@ -21,10 +21,8 @@ package io.sluice.core;
  * @param pausedPartitions partitions not being fetched (backpressure, window or operator)
  * @param stuckPartitions partitions whose watermark has not moved for the stuck threshold with records pending
  * @param consumedBytes  bytes (keys, values, headers) of the records handed to lanes
- * @param writtenInline  records a sink wrote on the consumer thread rather than a worker's (docs/design/inline-runs.md)
  */
 public record EngineStats(long consumed, long completed, long failedAttempts, long retried, long skipped,
         long deadLettered, long timeouts, long revoked, long lost, long commits, long commitFailures, long queuedRecords, long queuedBytes,
-        long budgetBytes, long inFlight, int pausedPartitions, int stuckPartitions, long consumedBytes,
-        long writtenInline) {
+        long budgetBytes, long inFlight, int pausedPartitions, int stuckPartitions, long consumedBytes) {
 }

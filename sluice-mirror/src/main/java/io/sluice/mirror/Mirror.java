@@ -37,7 +37,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -159,8 +158,7 @@ public final class Mirror implements AutoCloseable {
                     config.name(), false);
             writes = AcknowledgedWrites.of(producerProperties(config));
         }
-        MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster,
-                sentWithin(producerProperties(config)));
+        MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster);
         EngineConfig.Builder engineConfig = engineConfig(config).commitPoint(commitPoint);
         if (registry != null) {
             engineConfig.meterRegistry(registry);
@@ -324,7 +322,6 @@ public final class Mirror implements AutoCloseable {
                 // a loss in one partition stops that one, loudly; the others go on copying
                 .outOfRangePolicy(OutOfRangePolicy.STOP_PARTITION)
                 .untilEnd(config.untilEnd());
-        config.inlineRuns().ifPresent(engine::inlineRuns);
         return config.topicPattern().isPresent() ? engine.topicPattern(config.topicPattern().get())
                 : engine.topics(config.topics().toArray(String[]::new));
     }
@@ -345,20 +342,6 @@ public final class Mirror implements AutoCloseable {
                     + ") and the topics keep their names: the mirror would copy each topic into itself. Name the "
                     + "target topics with a prefix or a template.");
         }
-    }
-
-    /**
-     * How recently a copy of a partition must have been sent for the next ones to be sent on the engine's consumer
-     * thread: {@link MirrorSink#SENT_WITHIN}, or half the producers' {@code metadata.max.idle.ms} when shorter.
-     */
-    static Duration sentWithin(Map<String, Object> producerProperties) {
-        Object idle = producerProperties.get(ProducerConfig.METADATA_MAX_IDLE_CONFIG);
-        if (idle == null) {
-            return MirrorSink.SENT_WITHIN;
-        }
-        long millis = (Long) ConfigDef.parseType(ProducerConfig.METADATA_MAX_IDLE_CONFIG, idle, ConfigDef.Type.LONG);
-        Duration half = Duration.ofMillis(millis / 2);
-        return half.compareTo(MirrorSink.SENT_WITHIN) < 0 ? half : MirrorSink.SENT_WITHIN;
     }
 
     /** Producer settings for the target: its connection and the throughput settings a careful operator would set. */

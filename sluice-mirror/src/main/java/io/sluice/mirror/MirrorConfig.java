@@ -37,7 +37,6 @@ public final class MirrorConfig {
     private final Optional<Short> replicationFactor;
     private final Duration commitInterval;
     private final boolean untilEnd;
-    private final Optional<Boolean> inlineRuns;
 
     private MirrorConfig(Builder b) {
         this.name = b.name;
@@ -53,7 +52,6 @@ public final class MirrorConfig {
         this.replicationFactor = b.replicationFactor;
         this.commitInterval = b.commitInterval;
         this.untilEnd = b.untilEnd;
-        this.inlineRuns = b.inlineRuns;
     }
 
     public static Builder builder() {
@@ -67,7 +65,6 @@ public final class MirrorConfig {
                 .untilEnd(untilEnd).topicPattern(topicPattern).topicSyncInterval(topicSyncInterval);
         b.topics = topics;
         b.replicationFactor = replicationFactor;
-        b.inlineRuns = inlineRuns;
         return b;
     }
 
@@ -157,11 +154,6 @@ public final class MirrorConfig {
         return untilEnd;
     }
 
-    /** Whether copies may be sent on the engine's consumer thread; empty: the engine's default. */
-    public Optional<Boolean> inlineRuns() {
-        return inlineRuns;
-    }
-
     /** The source consumer group the instances share the partitions in (and commit to, at least once). */
     public String sourceGroup() {
         return GROUP_PREFIX + name;
@@ -192,7 +184,6 @@ public final class MirrorConfig {
         private Optional<Short> replicationFactor = Optional.empty();
         private Duration commitInterval = Duration.ofSeconds(1);
         private boolean untilEnd;
-        private Optional<Boolean> inlineRuns = Optional.empty();
 
         private Builder() {
         }
@@ -277,16 +268,6 @@ public final class MirrorConfig {
 
         public Builder untilEnd(boolean untilEnd) {
             this.untilEnd = untilEnd;
-            return this;
-        }
-
-        /**
-         * Sends copies on the engine's consumer thread when a partition's lane is idle and its producer cannot make the
-         * send wait, or never ({@link io.sluice.core.EngineConfig.Builder#inlineRuns}). Default: the engine's (on with
-         * at most two processors).
-         */
-        public Builder inlineRuns(boolean enabled) {
-            this.inlineRuns = Optional.of(enabled);
             return this;
         }
 

@@ -23,8 +23,6 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /** A mirror copies records byte for byte into the same partition, once, under either delivery, and never loops. */
 class MirrorTest {
@@ -116,42 +114,6 @@ class MirrorTest {
         // none made since is left; one closing from an earlier test may be gone by now
         Set<ObjectName> adminsLeft = mbeans("kafka.admin.client:type=app-info,*");
         assertTrue(adminsBefore.containsAll(adminsLeft), () -> "the mirror's admin clients left open: " + adminsLeft);
-    }
-
-    /**
-     * Copies sent on the engine's consumer thread, once each partition's producer has had a copy acknowledged
-     * (docs/design/inline-runs.md), are the same as those a worker sends: whichever the mirror uses, under either
-     * delivery, the target holds every record once, in order. Fetches come in rounds after the first copies, so that
-     * the later ones find their lane idle and their producer known.
-     */
-    @ParameterizedTest
-    @CsvSource({"EXACTLY_ONCE, true", "EXACTLY_ONCE, false", "AT_LEAST_ONCE, true", "AT_LEAST_ONCE, false"})
-    void copiesSentOnTheConsumerThreadAreTheSameAsAWorkersUnderEitherDelivery(MirrorDelivery delivery, boolean inline)
-            throws Exception {
-        String topic = sourceTopic("inline", 2, 100);
-        MirrorConfig config = clusters.mirror(Names.unique("inline"), topic).delivery(delivery).inlineRuns(inline)
-                .commitInterval(Duration.ofMillis(200)).build();
-        try (Mirror mirror = Mirror.start(config)) {
-            for (int round = 1; round <= 6; round++) {
-                int expected = 100 * round;
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (mirror.counts().copied() < expected) {
-                    assertTrue(System.nanoTime() < deadline, "copied " + mirror.counts().copied() + " of " + expected);
-                    assertTrue(mirror.engine().failure().isEmpty(), () -> "failed: " + mirror.engine().failure());
-                    Thread.sleep(20);
-                }
-                if (round < 6) {
-                    produce(topic, 2, expected, 100);
-                }
-            }
-            long written = mirror.engine().stats().writtenInline();
-            if (inline) {
-                assertTrue(written > 0, "no copy was sent on the consumer thread");
-            } else {
-                assertEquals(0, written);
-            }
-        }
-        clusters.assertSameRecords(topic, topic);
     }
 
     private Mirror.Counts runToEnd(MirrorConfig config) {

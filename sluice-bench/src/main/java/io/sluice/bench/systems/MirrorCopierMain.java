@@ -49,13 +49,8 @@ public final class MirrorCopierMain {
             int partitions, String group) throws Exception {
         return switch (system) {
             case "plain-copier" -> PlainCopier.run(source, topic, target, prefix + topic, partitions);
-            case "sluice" -> sluice(config(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE));
-            case "sluice-alo" -> sluice(config(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE));
-            // the same with every copy sent by a worker: what sending on the consumer thread is worth
-            case "sluice-workers" -> sluice(config(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE)
-                    .toBuilder().inlineRuns(false).build());
-            case "sluice-alo-workers" -> sluice(config(source, topic, target, prefix, group,
-                    MirrorDelivery.AT_LEAST_ONCE).toBuilder().inlineRuns(false).build());
+            case "sluice" -> sluice(source, topic, target, prefix, group, MirrorDelivery.EXACTLY_ONCE);
+            case "sluice-alo" -> sluice(source, topic, target, prefix, group, MirrorDelivery.AT_LEAST_ONCE);
             default -> throw new IllegalArgumentException("unknown mirror system " + system);
         };
     }
@@ -77,13 +72,10 @@ public final class MirrorCopierMain {
     }
 
     /** Sluice's mirror, bounded by the end offsets at its start, with its defaults otherwise. */
-    private static long sluice(MirrorConfig config) {
-        try (Mirror mirror = Mirror.start(config)) {
-            long copied = awaitEnd(mirror);
-            // in the system's log: whether the run measured copies sent on the consumer thread or by workers
-            System.err.printf("[sluice] %,d of %,d records sent on the consumer thread (docs/design/inline-runs.md)%n",
-                    mirror.engine().stats().writtenInline(), copied);
-            return copied;
+    private static long sluice(String source, String topic, String target, String prefix, String group,
+            MirrorDelivery delivery) {
+        try (Mirror mirror = Mirror.start(config(source, topic, target, prefix, group, delivery))) {
+            return awaitEnd(mirror);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.sluice.core.commit;
 
-import java.util.Map;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
@@ -30,16 +29,6 @@ final class ClientMetrics {
         } catch (NumberFormatException notANode) {
             return null;
         }
-    }
-
-    /** A producer's own metric ({@code producer-metrics}) of {@code name}, or null. */
-    static Metric producerMetric(Map<MetricName, ? extends Metric> metrics, String name) {
-        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
-            if (e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics")) {
-                return e.getValue();
-            }
-        }
-        return null;
     }
 
     /** A metric's value, or NaN when it has none (NaN compares as neither less nor equal). */

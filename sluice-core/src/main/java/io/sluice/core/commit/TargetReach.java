@@ -120,7 +120,7 @@ public final class TargetReach {
         Collection<? extends Map<MetricName, ? extends Metric>> current = producers.get();
         Set<Metric> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Map<MetricName, ? extends Metric> metrics : current) {
-            Metric responseCount = ClientMetrics.producerMetric(metrics, "response-total");
+            Metric responseCount = metric(metrics, "response-total");
             if (responseCount == null) {
                 answered = true; // a producer without the count: nothing to go by, so no alarm
                 continue;
@@ -129,8 +129,8 @@ public final class TargetReach {
             double count = ClientMetrics.value(responseCount);
             Double before = responses.put(responseCount, count);
             answered |= before != null && before != count;
-            waiting |= ClientMetrics.value(ClientMetrics.producerMetric(metrics, "buffer-available-bytes"))
-                    < ClientMetrics.value(ClientMetrics.producerMetric(metrics, "buffer-total-bytes"));
+            waiting |= ClientMetrics.value(metric(metrics, "buffer-available-bytes"))
+                    < ClientMetrics.value(metric(metrics, "buffer-total-bytes"));
         }
         responses.keySet().retainAll(seen);
         if (brokers != null) {
@@ -147,4 +147,12 @@ public final class TargetReach {
     }
 
     /** A producer-wide metric, or null when the producer has none. */
+    private static Metric metric(Map<MetricName, ? extends Metric> metrics, String name) {
+        for (Map.Entry<MetricName, ? extends Metric> e : metrics.entrySet()) {
+            if (e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics")) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
 }

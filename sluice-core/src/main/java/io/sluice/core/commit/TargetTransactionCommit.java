@@ -123,19 +123,6 @@ public final class TargetTransactionCommit implements CommitPoint {
         return tx;
     }
 
-    /**
-     * Whether sending {@code records} copies of {@code source}, {@code bytes} in all, into its transaction now returns
-     * without waiting
-     * ({@link io.sluice.core.sink.Sink#writesWithoutWaiting}): the partition is claimed, a copy of it was acknowledged
-     * since its producer was made (so the producer has the target partition's metadata), none failed, no commit is
-     * under way nor the producer let go of, and its buffer has room ({@link ProducerRoom}). From the partition's lane
-     * (its owner, the engine's consumer thread included).
-     */
-    public boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
-        PartitionTransaction tx = transactions.get(source);
-        return tx != null && tx.sendsWithoutWaiting(records, bytes);
-    }
-
     /** Sends into one source partition's transaction in the target cluster. */
     public interface Sender {
         default Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
@@ -349,7 +336,6 @@ public final class TargetTransactionCommit implements CommitPoint {
     private final class PartitionTransaction implements Sender {
 
         final KafkaProducer<byte[], byte[]> producer;
-        private final ProducerRoom room;
         private boolean open;
         /** When the commit under way began (nanos), or 0: written by the lane, read by a watch on another thread. */
         volatile long committingSince;
@@ -363,17 +349,10 @@ public final class TargetTransactionCommit implements CommitPoint {
          * MirrorTargetOutageTest: two copies every 3 s, and no failure within a minute).
          */
         private volatile Exception failedCopy;
-        /**
-         * Whether the target acknowledged a copy since this producer was made: then it holds the target partition's
-         * metadata, and a send does not wait for it. Written once on the producer's I/O thread.
-         */
-        private volatile boolean acknowledged;
         /** Hears each copy's outcome when the caller has no callback of its own: one object, not one per copy. */
         private final Callback failureWatch = (metadata, error) -> {
             if (error != null && failedCopy == null) {
                 failedCopy = error;
-            } else if (error == null && !acknowledged) {
-                acknowledged = true;
             }
         };
 
@@ -383,13 +362,6 @@ public final class TargetTransactionCommit implements CommitPoint {
             props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-            this.room = ProducerRoom.of(producer, ProducerRoom.batchSize(props));
-        }
-
-        /** See {@link TargetTransactionCommit#sendsWithoutWaiting}. */
-        boolean sendsWithoutWaiting(int records, long bytes) {
-            return !abandoned && acknowledged && failedCopy == null && use.get() == Use.IDLE
-                    && room.takes(records, bytes);
         }
 
         /**

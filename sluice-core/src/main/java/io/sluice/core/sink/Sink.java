@@ -79,20 +79,6 @@ public interface Sink extends AutoCloseable {
     long bufferedBytes(TopicPartition partition);
 
     /**
-     * Whether {@link #write writing} {@code records} records of {@code partition}, their keys, values and headers
-     * {@code bytes} in all, now and on the calling thread, returns without waiting: on the network, on memory, on a
-     * lock another thread holds for long. The engine then
-     * writes them on its consumer thread when their lane is idle, instead of handing them to a worker
-     * (docs/design/inline-runs.md): on two cores the hand-over cost more than the work. A wait there would stop the
-     * reading of every partition and nothing would time it out, so promise only what is checked. Asked on the consumer
-     * thread, once per hand-over of a fetch's records (twice when an assignment's first commit splits one), while no
-     * other call for the partition runs. By default never.
-     */
-    default boolean writesWithoutWaiting(TopicPartition partition, int records, long bytes) {
-        return false;
-    }
-
-    /**
      * The engine needs the memory the sink holds for {@code partition}, and only the sink can free it: the partition
      * is paused at its share of the memory budget, every record handed out for it is written, and what the sink holds
      * ({@link #bufferedBytes}) alone keeps it above the mark where it is fetched again. No write will come, so a

@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import io.sluice.core.commit.ProducerCloser;
-import io.sluice.core.commit.ProducerRoom;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -58,7 +57,6 @@ public final class AcknowledgedWrites implements TargetWrites {
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
     private final Supplier<KafkaProducer<byte[], byte[]>> newProducer;
-    private final int batchSize;
     /** How long a checkpoint waits for its copies' acknowledgements. */
     private final Duration timeout;
     private final Map<TopicPartition, Pending> pending = new ConcurrentHashMap<>();
@@ -70,21 +68,10 @@ public final class AcknowledgedWrites implements TargetWrites {
     private long turns;
     /** Set by {@link #abandon}: no checkpoint waits for acknowledgements any more. */
     private volatile boolean abandoned;
-    /**
-     * Whether a producer was given to a second partition: then other lanes append to it while a run is sent, up to
-     * the engine's budget, and half its buffer free says nothing of the next moment. Set for good.
-     */
-    private volatile boolean shared;
 
     /** @param newProducer makes an idempotent producer with acks=all; each one made is closed with this */
     public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout) {
-        this(newProducer, timeout, ProducerRoom.batchSize(Map.of()));
-    }
-
-    /** @param batchSize the producers' {@code batch.size}: what a send that opens a batch takes of their memory */
-    public AcknowledgedWrites(Supplier<KafkaProducer<byte[], byte[]>> newProducer, Duration timeout, int batchSize) {
         this.newProducer = newProducer;
-        this.batchSize = batchSize;
         this.timeout = timeout;
     }
 
@@ -107,8 +94,7 @@ public final class AcknowledgedWrites implements TargetWrites {
             own.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-" + made.getAndIncrement());
             return new KafkaProducer<>(own, new ByteArraySerializer(), new ByteArraySerializer());
         };
-        return new AcknowledgedWrites(newProducer, deliveryTimeout(props).plus(ACKNOWLEDGEMENT_MARGIN),
-                ProducerRoom.batchSize(props));
+        return new AcknowledgedWrites(newProducer, deliveryTimeout(props).plus(ACKNOWLEDGEMENT_MARGIN));
     }
 
     /** The producers' {@code delivery.timeout.ms}, as set or by Kafka's default. */
@@ -135,18 +121,6 @@ public final class AcknowledgedWrites implements TargetWrites {
         return p.producer.send(copy, p);
     }
 
-    /**
-     * Once a copy of {@code source} was acknowledged through its producer (which then has the target partition's
-     * metadata), none failed, the producer is the partition's own (past {@link #MAX_PRODUCERS} partitions, never), and
-     * its buffer has room ({@link ProducerRoom}).
-     */
-    @Override
-    public boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
-        Pending p = pending.get(source);
-        return !abandoned && !shared && p != null && p.acknowledged && p.failure == null
-                && p.room.takes(records, bytes);
-    }
-
     @Override
     public synchronized Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
         List<Map<MetricName, ? extends Metric>> metrics = new ArrayList<>();
@@ -171,7 +145,6 @@ public final class AcknowledgedWrites implements TargetWrites {
                 producers.add(newProducer.get());
                 return producers.get(producers.size() - 1);
             }
-            shared = true;
             return producers.get((int) (turns++ % MAX_PRODUCERS));
         });
     }
@@ -253,15 +226,11 @@ public final class AcknowledgedWrites implements TargetWrites {
      */
     private final class Pending implements Callback {
         final KafkaProducer<byte[], byte[]> producer;
-        final ProducerRoom room;
         private final AtomicLong outstanding = new AtomicLong();
         private volatile Exception failure;
-        /** Whether the target acknowledged a copy of this partition: written once, on the producer's I/O thread. */
-        private volatile boolean acknowledged;
 
         Pending(KafkaProducer<byte[], byte[]> producer) {
             this.producer = producer;
-            this.room = ProducerRoom.of(producer, batchSize);
         }
 
         void sent() {
@@ -272,8 +241,6 @@ public final class AcknowledgedWrites implements TargetWrites {
         public void onCompletion(RecordMetadata metadata, Exception error) {
             if (error != null && failure == null) {
                 failure = error; // the I/O thread is the only writer
-            } else if (error == null && !acknowledged) {
-                acknowledged = true;
             }
             if (outstanding.decrementAndGet() == 0) {
                 synchronized (this) {

@@ -54,14 +54,6 @@ final class Cursors {
          * which broker holds them.
          */
         volatile long waitingSince;
-        /**
-         * When the engine last asked whether copies of the partition can be sent without waiting (nanos), or 0; whether
-         * a copy was sent since; and the time by when, at the latest, the last copy was sent as far as those tell (the
-         * ask before the send), or 0. By the partition's lane owner, as its other fields.
-         */
-        long askedNanos;
-        boolean sentSinceAsked;
-        long sentByNanos;
         /** Per checkpoint not answered yet: its offset, and the copies and bytes sent before it. */
         final ArrayDeque<long[]> awaitingCommit = new ArrayDeque<>();
 
@@ -83,12 +75,6 @@ final class Cursors {
         grown[source.partition()] = cursor;
         byTopic.put(source.topic(), grown);
         return cursor;
-    }
-
-    /** The open partition's cursor, or null when it is not open here. */
-    Cursor ifOpen(TopicPartition source) {
-        Cursor[] cursors = byTopic.get(source.topic());
-        return cursors == null || source.partition() >= cursors.length ? null : cursors[source.partition()];
     }
 
     /** The open partition's cursor; throws when the partition is not open here (a lane's call out of order). */

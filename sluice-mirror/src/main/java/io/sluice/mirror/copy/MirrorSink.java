@@ -4,7 +4,6 @@ import io.sluice.core.sink.Sink;
 import io.sluice.mirror.Mirror;
 import io.sluice.core.commit.TargetWait;
 import io.sluice.core.sink.SinkCheckpoint;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -39,12 +38,6 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class MirrorSink implements Sink {
 
-    /**
-     * How recently a copy of a partition must have been sent for its next ones to be promised not to wait, at most:
-     * a tenth of the producer's default {@code metadata.max.idle.ms}.
-     */
-    public static final Duration SENT_WITHIN = Duration.ofSeconds(30);
-
     /** How often a checkpoint waiting for its last copy looks whether the engine failed meanwhile. */
     private static final long ABANDON_CHECK_MILLIS = 100;
 
@@ -55,8 +48,6 @@ public final class MirrorSink implements Sink {
     private final byte[] fromSource;
     private final byte[] fromTarget;
     private final Cursors cursors = new Cursors();
-    /** {@link #SENT_WITHIN}, or half the producers' {@code metadata.max.idle.ms} when that is shorter. */
-    private final long sentWithinNanos;
     /** Copies sent, whether their commit came or not. */
     private final LongAdder sent = new LongAdder();
     /** Copies whose checkpoint's commit succeeded, and their bytes. */
@@ -77,17 +68,6 @@ public final class MirrorSink implements Sink {
      */
     public MirrorSink(TargetWrites writes, boolean transactional, TopicNaming naming, String sourceClusterId,
             String targetClusterId) {
-        this(writes, transactional, naming, sourceClusterId, targetClusterId, SENT_WITHIN);
-    }
-
-    /**
-     * @param sentWithin how recently a copy of a partition must have been sent for its next ones to be promised not
-     *                   to wait ({@link #writesWithoutWaiting}): at most half the producers' {@code
-     *                   metadata.max.idle.ms}, after which a producer forgets a topic it has not sent to
-     */
-    public MirrorSink(TargetWrites writes, boolean transactional, TopicNaming naming, String sourceClusterId,
-            String targetClusterId, Duration sentWithin) {
-        this.sentWithinNanos = sentWithin.toNanos();
         this.writes = writes;
         this.transactional = transactional;
         this.naming = naming;
@@ -119,7 +99,6 @@ public final class MirrorSink implements Sink {
                 cursor.sending = false;
             }
             cursor.sentRecords++;
-            cursor.sentSinceAsked = true;
             cursor.sentBytes += Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
         }
         cursor.next = record.offset() + 1;
@@ -223,31 +202,6 @@ public final class MirrorSink implements Sink {
     /** Every source partition this instance copied since it started, whether it holds it still or not. Any thread. */
     public Set<TopicPartition> everHeld() {
         return Set.copyOf(everHeld);
-    }
-
-    /**
-     * Whether {@code records} copies of {@code partition}, {@code bytes} in all, can be sent without waiting on the
-     * target (its metadata, the producer's memory): {@link TargetWrites#sendsWithoutWaiting}, until the mirror fails,
-     * and only when a copy of the partition was sent within {@link #SENT_WITHIN} (or half the producers'
-     * {@code metadata.max.idle.ms}): a producer forgets a topic it has not
-     * sent to for {@code metadata.max.idle.ms} (5 minutes by default), and its next send waits for its metadata (a
-     * partition whose records all came from the target, never copied back, sends nothing however often it is asked).
-     * The time of the last send is known to the ask before it, without a clock read per copy.
-     */
-    @Override
-    public boolean writesWithoutWaiting(TopicPartition partition, int records, long bytes) {
-        Cursors.Cursor cursor = cursors.ifOpen(partition);
-        if (cursor == null || abandoned) {
-            return false;
-        }
-        long now = System.nanoTime();
-        if (cursor.sentSinceAsked && cursor.askedNanos != 0) { // before a first ask, when is not known
-            cursor.sentByNanos = cursor.askedNanos;
-        }
-        cursor.sentSinceAsked = false;
-        cursor.askedNanos = now;
-        return cursor.sentByNanos != 0 && now - cursor.sentByNanos < sentWithinNanos
-                && writes.sendsWithoutWaiting(partition, records, bytes);
     }
 
     @Override

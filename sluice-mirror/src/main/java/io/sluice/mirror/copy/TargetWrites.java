@@ -31,15 +31,6 @@ public interface TargetWrites extends AutoCloseable {
      */
     void flush(TopicPartition source) throws Exception;
 
-    /**
-     * Whether sending {@code records} copies of {@code source}, {@code bytes} in all, now returns without waiting on the target's
-     * metadata or on the producer's memory ({@link io.sluice.core.sink.Sink#writesWithoutWaiting}). From the
-     * partition's lane. By default never.
-     */
-    default boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
-        return false;
-    }
-
     /** The metrics of each producer writing to the target now (live views), for a {@code TargetReach}; any thread. */
     Collection<Map<MetricName, ? extends Metric>> producerMetrics();
 

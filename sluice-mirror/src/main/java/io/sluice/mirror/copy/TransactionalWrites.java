@@ -31,11 +31,6 @@ public final class TransactionalWrites implements TargetWrites {
     }
 
     @Override
-    public boolean sendsWithoutWaiting(TopicPartition source, int records, long bytes) {
-        return transactions.sendsWithoutWaiting(source, records, bytes);
-    }
-
-    @Override
     public Collection<Map<MetricName, ? extends Metric>> producerMetrics() {
         return transactions.producerMetrics();
     }

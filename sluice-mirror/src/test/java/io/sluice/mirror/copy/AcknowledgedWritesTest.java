@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -27,7 +26,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -60,54 +58,6 @@ class AcknowledgedWritesTest {
             // refused at once: a checkpoint could be far behind the sends, each waiting on a target that is away
             assertThrows(IllegalStateException.class, () -> writes.send(bad, copy(topic, 0, "a later copy")));
             assertEquals(1_000, writes.send(good, copy(topic, 0, "the good partition goes on")).get().offset());
-        }
-    }
-
-    /**
-     * The promise that lets the engine send copies on its consumer thread (docs/design/inline-runs.md): only once the
-     * target acknowledged a copy of the partition (its producer then knows the target partition), while none failed,
-     * and for no more than the producer's buffer has room for.
-     */
-    @Test
-    void copiesGoWithoutWaitingOnlyOnceOneWasAcknowledgedWhileNoneFailedAndWithinTheBuffersRoom() throws Exception {
-        String topic = Names.unique("acked-promise");
-        kafka.createTopic(topic, 1);
-        TopicPartition source = new TopicPartition("source", 0);
-        List<KafkaProducer<byte[], byte[]>> made = new ArrayList<>();
-        Supplier<KafkaProducer<byte[], byte[]>> lingering = () -> { // holds a copy back until flushed
-            KafkaProducer<byte[], byte[]> producer = producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 120_000));
-            made.add(producer);
-            return producer;
-        };
-        try (AcknowledgedWrites writes = new AcknowledgedWrites(lingering, Duration.ofSeconds(30))) {
-            assertFalse(writes.sendsWithoutWaiting(source, 1, 100), "no copy yet: no producer, no metadata");
-            Future<RecordMetadata> first = writes.send(source, copy(topic, 0, "the first copy"));
-            assertFalse(writes.sendsWithoutWaiting(source, 1, 100), "sent, not yet acknowledged");
-            made.get(0).flush();
-            first.get(30, TimeUnit.SECONDS);
-            assertTrue(writes.sendsWithoutWaiting(source, 1, 100), "acknowledged: the producer knows the partition");
-            assertFalse(writes.sendsWithoutWaiting(source, 1, 64L << 20), "more than the 32 MiB buffer takes");
-            writes.send(source, copy(topic, 7, "to a partition the topic lacks"));
-            assertThrows(IllegalStateException.class, () -> writes.flush(source));
-            assertFalse(writes.sendsWithoutWaiting(source, 1, 100), "a copy failed: the next send throws anyway");
-        }
-    }
-
-    /** Past eight partitions a producer is shared: other lanes append to it meanwhile, so no promise holds. */
-    @Test
-    void noCopyGoesWithoutWaitingOnceAProducerIsShared() throws Exception {
-        String topic = Names.unique("acked-shared");
-        kafka.createTopic(topic, 1);
-        TopicPartition first = new TopicPartition("source", 0);
-        try (AcknowledgedWrites writes = new AcknowledgedWrites(this::producer, Duration.ofSeconds(30))) {
-            for (int p = 0; p < AcknowledgedWrites.MAX_PRODUCERS; p++) {
-                writes.send(new TopicPartition("source", p), copy(topic, 0, "copy " + p)).get(30, TimeUnit.SECONDS);
-            }
-            assertTrue(writes.sendsWithoutWaiting(first, 1, 100), "eight partitions, a producer each");
-            TopicPartition ninth = new TopicPartition("source", AcknowledgedWrites.MAX_PRODUCERS);
-            writes.send(ninth, copy(topic, 0, "the ninth")).get(30, TimeUnit.SECONDS);
-            assertFalse(writes.sendsWithoutWaiting(first, 1, 100), "the ninth shares the first's producer");
-            assertFalse(writes.sendsWithoutWaiting(ninth, 1, 100));
         }
     }
 

@@ -65,10 +65,9 @@ public final class ConsumerLoop implements Runnable {
      * @param source   the source cluster as the user named it (its bootstrap servers), for what the log says of it
      * @param isolation the consumer's isolation level, which the ends of paused partitions are asked with
      * @param hasRack   whether the consumer has a rack ({@code client.rack}): a follower may then serve its fetches
-     * @param inlineRuns whether a sink's runs may be written on the consumer thread ({@link InlineRuns})
      */
     public record Settings(Subscription subscription, boolean untilEnd, Duration drainTimeout, String source,
-            org.apache.kafka.common.IsolationLevel isolation, boolean hasRack, boolean inlineRuns) {
+            org.apache.kafka.common.IsolationLevel isolation, boolean hasRack) {
     }
 
     private final Settings settings;
@@ -192,8 +191,7 @@ public final class ConsumerLoop implements Runnable {
                 // a bounded run refuses what is missing (RunEnd); an unbounded one waits for it, and says so
                 settings.subscription().warnIfMissing(admin);
             }
-            Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd,
-                    InlineRuns.of(sink, settings.inlineRuns()));
+            Dispatcher dispatch = new Dispatcher(consumer, partitions, router, budget, commits, pauses, runEnd);
             dispatcher = dispatch;
             assignments = new Assignments(consumer, start, commitPoint, commits, topicIds, partitions, factory,
                     completions, pauses, budget, runEnd, gaps);
@@ -262,7 +260,7 @@ public final class ConsumerLoop implements Runnable {
     }
 
     /** Counters and gauges; the gauges are as of the consumer thread's last loop. */
-    public EngineStats stats(RecordProcessor.Counts attempts, long timeouts, long writtenInline) {
+    public EngineStats stats(RecordProcessor.Counts attempts, long timeouts) {
         Dispatcher d = dispatcher;
         Assignments a = assignments;
         CommitCounts c = commits.counts();
@@ -270,7 +268,7 @@ public final class ConsumerLoop implements Runnable {
                 attempts.retried(), attempts.skipped(), attempts.deadLettered(), timeouts, a == null ? 0 : a.revoked(),
                 a == null ? 0 : a.lost(), c.commits(), c.failures(), gauges.queuedRecords(), gauges.queuedBytes(),
                 budget.total(), gauges.inFlightRecords(), gauges.pausedPartitions(), gauges.stuckPartitions(),
-                d == null ? 0 : d.consumedBytes(), writtenInline);
+                d == null ? 0 : d.consumedBytes());
     }
 
     /** How long the consumer has heard nothing from the source cluster, when that is its grace period or more. */

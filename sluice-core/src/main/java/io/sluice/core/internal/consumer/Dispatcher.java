@@ -15,7 +15,7 @@ import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Hands a poll's records to their lanes, charging each to the ledger and the budget; each lane gets its records of a
- * fetch as one hand-over ({@link LaneBatches}), which a sink's idle lane may write on this thread ({@link InlineRuns}). A record is not handed out when
+ * fetch as one hand-over ({@link LaneBatches}). A record is not handed out when
  * an earlier owner already did it (the commit's completion map), when it is a full window ahead of the oldest
  * unfinished record, or past a bounded run's end: the consumer seeks back to it and the partition pauses until that
  * changes. A partition at its share of the budget pauses after the poll. Where the commit policy wants a commit
@@ -34,12 +34,11 @@ final class Dispatcher {
     private final FetchPauses pauses;
     private final RunEnd runEnd;
     private final LaneBatches batches;
-    private final InlineRuns inline;
     private final LongAdder consumed = new LongAdder();
     private final LongAdder consumedBytes = new LongAdder();
 
     Dispatcher(Consumer<?, ?> consumer, AssignedPartitions partitions, LaneRouter router, MemoryBudget budget,
-            CommitPolicy commits, FetchPauses pauses, RunEnd runEnd, InlineRuns inline) {
+            CommitPolicy commits, FetchPauses pauses, RunEnd runEnd) {
         this.consumer = consumer;
         this.partitions = partitions;
         this.router = router;
@@ -48,7 +47,6 @@ final class Dispatcher {
         this.pauses = pauses;
         this.runEnd = runEnd;
         this.batches = new LaneBatches(router.lanesPerPartition());
-        this.inline = inline;
     }
 
     void dispatch(ConsumerRecords<byte[], byte[]> records) {
@@ -65,7 +63,7 @@ final class Dispatcher {
             int commitAfter = commits.commitAfter(p);
             List<ConsumerRecord<byte[], byte[]>> fetched = records.records(tp);
             batches.start(fetched);
-            LaneBatches.Target lanes = (lane, batch) -> inline.handOver(tp, p.lane(lane), batch);
+            LaneBatches.Target lanes = (lane, batch) -> p.lane(lane).addRun(batch);
             int i = 0;
             for (; i < fetched.size(); i++) {
                 ConsumerRecord<byte[], byte[]> record = fetched.get(i);

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -20,10 +19,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * takes it, so one busy lane never leaves others waiting behind it.
  *
  * <p>Ownership is the threading rule. {@link #add} is called by the consumer thread only. Everything else belongs to
- * the lane's current <em>owner</em>: the worker running {@link #run}, the consumer thread in {@link #runHere} (from
- * winning the {@code scheduled} flag a worker's release cleared until it clears it again), or, while an asynchronous
- * attempt is pending, that attempt. Ownership passes only through the pool's queue (a happens-before edge), through
- * the {@code scheduled} flag, and through the attempt
+ * the lane's current <em>owner</em>: the worker running {@link #run}, or, while an asynchronous attempt is pending,
+ * that attempt. Ownership passes only through the pool's queue (a happens-before edge) and through the attempt
  * {@code stamp}: it is odd while an attempt runs, and whoever moves it on from that odd value (the worker when the
  * attempt returns, the completing thread of an asynchronous attempt, or the watchdog when the attempt overran its
  * timeout) owns the lane next. A worker that loses that race to the watchdog is stuck in user code; it must leave
@@ -36,8 +33,6 @@ public final class Lane {
 
     /** Records a worker takes in one turn before it lets other lanes have the thread. */
     static final int TURN = 64;
-    /** An inline attempt's deadline from its start: never reached, and far enough from overflow. */
-    private static final long NEVER_OVERDUE = Long.MAX_VALUE / 4;
 
     private final PartitionWork partition;
     private final Invoker invoker;
@@ -62,10 +57,6 @@ public final class Lane {
     private Queued run;
     /** A task {@link #nextQueued} met in the queue, to run before anything after it; null when none. */
     private LaneTask taskTaken;
-    /** While {@link #runHere} runs records on the consumer thread: a failed attempt is left to a worker to settle. */
-    private boolean inline;
-    /** Records done in the current {@link #runHere}. */
-    private int inlineDone;
 
     /**
      * @param shared for unordered processing, the partition's queue that all its lanes take records from when their
@@ -102,66 +93,6 @@ public final class Lane {
             queue.offer(new Queued(records, null));
             schedule();
         }
-    }
-
-    /**
-     * Runs {@code records} (as {@link #addRun} takes them) on the calling thread, the consumer thread, when the lane is
-     * idle: nothing queued, and this call wins the flag a worker's release clears, so the caller owns the lane as a
-     * worker would (docs/design/inline-runs.md). A hand-over to a worker cost more than the work on two cores: a
-     * mirror's writes ran 1.3 to 2.2 us a record cheaper without it. Only for a sink that promised its writes of these
-     * records cannot wait, since nothing times this thread out: the watchdog sees only workers' lanes. A record whose
-     * attempt fails ends the run here: it stays the lane's, its failure pending, and a worker settles it (a dead letter,
-     * or the engine's stop) and writes the rest. Consumer thread only.
-     *
-     * @param writesWithoutWaiting asked once the lane is this thread's: whether the sink's writes of these records
-     *                             cannot wait; when not, the records are queued for a worker
-     * @return false when the lane was not idle: nothing was run or queued, and the caller queues the records
-     */
-    public boolean runHere(Object[] records, BooleanSupplier writesWithoutWaiting) {
-        if (records.length == 0) {
-            return true;
-        }
-        // an ordered partition's lanes never get unordered records: its shared queue stays empty
-        if ((shared != null && !shared.isEmpty()) || !queue.isEmpty() || !scheduled.compareAndSet(false, true)) {
-            return false;
-        }
-        boolean here;
-        try {
-            // asked while this thread owns the lane: no other call of the partition's runs meanwhile
-            here = current == null && run == null && taskTaken == null && !halted
-                    && writesWithoutWaiting.getAsBoolean();
-        } catch (RuntimeException | Error e) {
-            toAWorker(records); // the lane must not stay claimed: a drain's tasks would wait on it for nothing
-            throw e;
-        }
-        if (!here) {
-            // a worker's, as if queued: left by one (a record whose outcome is pending, a closed partition's), or
-            // writes that may wait
-            toAWorker(records);
-            return true;
-        }
-        run = new Queued(records, null);
-        inline = true;
-        inlineDone = 0;
-        try {
-            while (run != null && !halted && current == null) {
-                TurnEnd end = turn();
-                if (end != TurnEnd.ENDED) {
-                    return true; // no longer this thread's lane: an asynchronous attempt's completion hands it on
-                }
-            }
-        } finally {
-            inline = false;
-            pool.wroteInline(inlineDone);
-        }
-        release();
-        return true;
-    }
-
-    /** Queues records on a lane this thread claimed, and hands the lane to the pool. */
-    private void toAWorker(Object[] records) {
-        queue.offer(new Queued(records, null));
-        pool.submit(this);
     }
 
     /** Queues a task to run after the records queued so far. */
@@ -308,9 +239,7 @@ public final class Lane {
                     continue;
                 }
                 asyncAttempt = false;
-                // before the stamp: see expireIfOverdue. Never overdue inline: a worker that has just released the lane
-                // still names it to the watchdog for a moment, and the consumer thread must never be taken over
-                deadline = System.nanoTime() + (inline ? NEVER_OVERDUE : pool.timeoutNanos());
+                deadline = System.nanoTime() + pool.timeoutNanos(); // before the stamp: see expireIfOverdue
                 long s = stamp.incrementAndGet();
                 CompletionStage<?> stage = null;
                 error = null;
@@ -333,11 +262,6 @@ public final class Lane {
             if (error == null) {
                 done();
                 partition.attemptSettled();
-            } else if (inline) {
-                // its outcome (a dead letter to write and have acknowledged, or the engine's stop) can wait: a worker's
-                pendingError = error;
-                resultPending = true;
-                return TurnEnd.ENDED;
             } else {
                 fail(error);
             }
@@ -352,9 +276,6 @@ public final class Lane {
     private void done() {
         partition.completed(current.offset(), RecordSize.of(current), currentSince);
         current = null;
-        if (inline) {
-            inlineDone++;
-        }
     }
 
     /** Settles the failed attempt: before the backoff when it is retried, after the failure outcome otherwise. */
@@ -447,9 +368,7 @@ public final class Lane {
 
     private void release() {
         scheduled.set(false);
-        // anything added after the last poll but before the flag was cleared must not be stranded. The look at the
-        // owner's fields comes after the lane was given up, so it may race the consumer thread's claim (runHere): a
-        // stale answer only makes schedule() try a flag that the claim holds, or submit a lane with nothing to do
+        // anything added after the last poll but before the flag was cleared must not be stranded
         if (hasWork()) {
             schedule();
         }

@@ -44,8 +44,6 @@ public final class WorkerPool {
     /** Attempts that overran the processing timeout. */
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder handOffs = new LongAdder();
-    /** Records written on the consumer thread by {@link Lane#runHere}: counted once per run. */
-    private final LongAdder writtenInline = new LongAdder();
     private volatile boolean stopped;
 
     public WorkerPool(String name, int threads, long timeoutNanos) {
@@ -133,15 +131,6 @@ public final class WorkerPool {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("virtual threads are not available on this JDK", e);
         }
-    }
-
-    void wroteInline(long records) {
-        writtenInline.add(records);
-    }
-
-    /** Records a sink wrote on the consumer thread since start ({@link Lane#runHere}). */
-    public long writtenInline() {
-        return writtenInline.sum();
     }
 
     /** Attempts that overran the processing timeout since start. */

@@ -93,8 +93,6 @@ public final class EngineMetrics {
         counter("sluice.records.completed", "records done", stats, EngineStats::completed);
         counter("sluice.bytes.consumed", "bytes (keys, values, headers) of records handed to lanes", stats,
                 EngineStats::consumedBytes);
-        counter("sluice.records.inline", "records a sink wrote on the consumer thread, not handed to a worker", stats,
-                EngineStats::writtenInline);
         counter("sluice.records.failed", "failed attempts", stats, EngineStats::failedAttempts);
         counter("sluice.records.retried", "attempts repeated after a failure", stats, EngineStats::retried);
         counter("sluice.records.skipped", "records skipped after every attempt failed", stats, EngineStats::skipped);

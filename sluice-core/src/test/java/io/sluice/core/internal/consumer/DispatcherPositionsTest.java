@@ -54,7 +54,7 @@ class DispatcherPositionsTest {
     private final Dispatcher dispatcher = new Dispatcher(consumer, partitions, new LaneRouter(Ordering.PARTITION, null, 1),
             new MemoryBudget(1024 * 1024), new LedgerCommits(null, new CommitSettings(Duration.ofHours(1),
             Duration.ofSeconds(10)), TestPartitions.TIMER), new FetchPauses(consumer, partitions, null),
-            RunEnd.unbounded(), InlineRuns.NEVER);
+            RunEnd.unbounded());
 
     @Test
     void aPositionNotKnownYetIsTakenAtALaterTurn() {

@@ -45,7 +45,7 @@ class FirstCommitTest {
     private final LaneCommits laneCommits = new LaneCommits(sink, new InLaneCommits(),
             new CommitSettings(Duration.ofHours(1), Duration.ofSeconds(10)), engineFailures::add, TestPartitions.TIMER);
     private final Dispatcher dispatcher = new Dispatcher(consumer, partitions, new LaneRouter(Ordering.PARTITION, null, 1),
-            budget, laneCommits, new FetchPauses(consumer, partitions, null), RunEnd.unbounded(), InlineRuns.NEVER);
+            budget, laneCommits, new FetchPauses(consumer, partitions, null), RunEnd.unbounded());
 
     @AfterEach
     void stop() {

@@ -54,7 +54,7 @@ class LastCommitsTest {
     private final LaneCommits laneCommits = new LaneCommits(sink, commitPoint,
             new CommitSettings(Duration.ofMillis(1), DRAIN), engineFailures::add, TestPartitions.TIMER);
     private final Dispatcher dispatcher = new Dispatcher(consumer, partitions, new LaneRouter(Ordering.PARTITION, null, 1),
-            budget, laneCommits, new FetchPauses(consumer, partitions, null), RunEnd.unbounded(), InlineRuns.NEVER);
+            budget, laneCommits, new FetchPauses(consumer, partitions, null), RunEnd.unbounded());
 
     @AfterEach
     void stop() {

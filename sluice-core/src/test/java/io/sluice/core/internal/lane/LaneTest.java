@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A lane on a real worker pool: strict order within the lane, no pinning to threads, tasks in order with records,
@@ -25,12 +25,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class LaneTest {
 
-    @RegisterExtension
-    final TestPools pools = new TestPools("lane-test");
+    private final List<WorkerPool> pools = new ArrayList<>();
     private final RecordingPartition partition = new RecordingPartition();
 
     private WorkerPool pool(int threads) {
-        return pools.of(threads);
+        WorkerPool pool = new WorkerPool("lane-test", threads, TimeUnit.MINUTES.toNanos(10));
+        pools.add(pool);
+        return pool;
+    }
+
+    @AfterEach
+    void stopPools() {
+        pools.forEach(p -> p.shutdown(1000));
     }
 
     @Test

@@ -24,8 +24,6 @@ final class ScriptedInvoker implements Invoker {
     private final boolean doneWhenGivenUp;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     final List<Long> givenUp = new CopyOnWriteArrayList<>();
-    /** The thread each record was given up on: its failure outcome's. */
-    final List<String> givenUpOn = new CopyOnWriteArrayList<>();
 
     /**
      * @param doneWhenGivenUp what {@link #giveUp} answers: true as for a skip or dead letter, false as for a stop
@@ -56,7 +54,6 @@ final class ScriptedInvoker implements Invoker {
     public boolean giveUp(ConsumerRecord<byte[], byte[]> record, Throwable error, int attempts) {
         failures.add(error); // the lane asks retriable() only while attempts are left
         givenUp.add(record.offset());
-        givenUpOn.add(Thread.currentThread().getName());
         return doneWhenGivenUp;
     }
 
