@@ -80,7 +80,7 @@ public final class Merge implements AutoCloseable {
                 config.delivery() == MergeDelivery.EXACTLY_ONCE ? Optional.of(config.progressGroup()) : Optional.empty(),
                 commit::transactionalIds).prepare();
         this.targetReach = TargetReach.of(config.targetProperties(), commit::producerMetrics, runner::sending,
-                new TargetBrokers(TargetReach.GRACE, targetRoles, runner::waits));
+                new TargetBrokers(TargetReach.grace(config.targetProperties()), targetRoles, runner::waits));
         runner.unableToFinishWhen(() -> targetReach.silenceInWords(System.nanoTime()));
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
@@ -149,9 +149,9 @@ public final class Merge implements AutoCloseable {
     }
 
     /**
-     * How long merged records have waited for the target cluster with no answer, once that is
-     * {@link TargetReach#GRACE} or longer (said once in the log, and again when it answers); empty otherwise. Each call
-     * is a look: a run's progress line calls it every tick.
+     * How long merged records have waited for the target cluster with no answer, once that is the grace
+     * ({@link TargetReach#grace}) or longer (said once in the log, and again when it answers); empty otherwise. Each
+     * call is a look: a run's progress line calls it every tick.
      */
     public Optional<Duration> targetUnreachable() {
         return targetReach.unreachableFor(System.nanoTime());
@@ -166,9 +166,9 @@ public final class Merge implements AutoCloseable {
     }
 
     /**
-     * The target brokers that have held the merge's writes or commits up for {@link TargetReach#GRACE} or longer without
-     * an answer while the target's other brokers answer, with how long (said once in the log with what waits for each,
-     * and again when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
+     * The target brokers that have held the merge's writes or commits up for the grace ({@link TargetReach#grace}) or
+     * longer without an answer while the target's other brokers answer, with how long (said once in the log with what
+     * waits for each, and again when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
      */
     public Map<Integer, Duration> targetBrokersUnanswered() {
         return targetReach.brokersUnanswered(System.nanoTime());

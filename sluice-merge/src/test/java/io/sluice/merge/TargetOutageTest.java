@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.local.kafka.KafkaCluster;
+import io.sluice.local.kafka.Listener;
 import io.sluice.merge.audit.MergeAudit;
 import io.sluice.merge.audit.MergeAuditReport;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,8 +37,11 @@ class TargetOutageTest {
             SharedKafka.second().createTopic(inputs.topics().get(1), 1);
             inputs.produce(0, 0, times(t, 10));
             inputs.produce(1, 0, times(t + 1, 10));
+            // the producers' request timeout of 3 s is the grace after which the silence is said (15 s unless shorter)
+            Map<String, Object> targetProperties = new HashMap<>(target.clientProperties(Listener.PLAINTEXT));
+            targetProperties.put("request.timeout.ms", 3000);
             MergeConfig config = inputs.merge(Names.unique("silent-target"), target, Names.unique("silent-out"))
-                    .untilEnd(false).maxWait(Duration.ofSeconds(3)).build();
+                    .targetProperties(targetProperties).untilEnd(false).maxWait(Duration.ofSeconds(3)).build();
             try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
                 await("both inputs merged", Duration.ofSeconds(60), () -> merge.counts().merged() == 20);
                 assertTrue(merge.targetUnreachable().isEmpty());

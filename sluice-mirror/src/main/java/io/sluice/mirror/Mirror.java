@@ -169,7 +169,8 @@ public final class Mirror implements AutoCloseable {
         try {
             groupSync = config.groups().map(groups -> GroupOffsetSync.start(config, sourceCluster, sourceAdmin,
                     targetAdmin, sink::held));
-            TargetBrokers brokers = new TargetBrokers(TargetReach.GRACE, roles, () -> waits(config, sink, transactions));
+            TargetBrokers brokers = new TargetBrokers(TargetReach.grace(config.targetProperties()), roles,
+                    () -> waits(config, sink, transactions));
             TargetReach reach = TargetReach.of(config.targetProperties(), writes::producerMetrics,
                     transactions == null ? sink::sending : () -> sink.sending() || transactions.committing(), brokers);
             sink.unableToFinishWhen(() -> reach.silenceInWords(System.nanoTime()));
@@ -235,18 +236,18 @@ public final class Mirror implements AutoCloseable {
     }
 
     /**
-     * How long copies have waited for the target cluster with no answer, once that is {@link TargetReach#GRACE} or
-     * longer (said once in the log, and again when it answers); empty otherwise. Each call is a look: a run's progress
-     * line calls it every tick.
+     * How long copies have waited for the target cluster with no answer, once that is the grace
+     * ({@link TargetReach#grace}) or longer (said once in the log, and again when it answers); empty otherwise. Each call
+     * is a look: a run's progress line calls it every tick.
      */
     public Optional<Duration> targetUnreachable() {
         return targetReach.unreachableFor(System.nanoTime());
     }
 
     /**
-     * The target brokers that have held copies or commits up for {@link TargetReach#GRACE} or longer without an answer
-     * while the target's other brokers answer, with how long (said once in the log with what waits for each, and again
-     * when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
+     * The target brokers that have held copies or commits up for the grace ({@link TargetReach#grace}) or longer
+     * without an answer while the target's other brokers answer, with how long (said once in the log with what waits
+     * for each, and again when it answers); empty otherwise. As of the last {@link #targetUnreachable()} look.
      */
     public Map<Integer, Duration> targetBrokersUnanswered() {
         return targetReach.brokersUnanswered(System.nanoTime());

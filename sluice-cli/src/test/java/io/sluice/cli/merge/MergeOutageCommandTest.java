@@ -34,7 +34,7 @@ class MergeOutageCommandTest {
             String westTopic = OutageMerges.topicOf50(west, "cli-outage-west");
             String eastTopic = OutageMerges.topicOf50(east, "cli-outage-east");
             Path file = OutageMerges.mergeFile("merge-cli-outage", List.of(), west, westTopic, east, eastTopic,
-                    target);
+                    target, OutageMerges.REQUEST_TIMEOUT);
             ChildProcess merge = OutageMerges.start(file);
             merge.awaitLogLine(l -> l.contains(" claimed, from "), Duration.ofSeconds(60));
 
@@ -53,7 +53,7 @@ class MergeOutageCommandTest {
             target.node(1).stop();
             TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), eastTopic, 50, 50);
             merge.awaitLogLine(l -> l.contains("no answer from the target cluster (" + target.bootstrapServers()
-                    + ") for 15 s while records wait to be written"), Duration.ofSeconds(60));
+                    + ") for 3 s while records wait to be written"), Duration.ofSeconds(60));
             merge.awaitLogLine(l -> l.contains("no answer from the target cluster for"), Duration.ofSeconds(10));
             target.node(1).start();
             merge.awaitLogLine(l -> l.contains("the target cluster (" + target.bootstrapServers() + ") answers again"),
@@ -83,7 +83,7 @@ class MergeOutageCommandTest {
             // the stopped merge could not leave the owners group of a cluster that was down: the next start claims
             // the partition once that member's session is over
             Path file = OutageMerges.mergeFile("merge-cli-stop", List.of("  session-timeout: 6s"), west, westTopic,
-                    east, eastTopic, target);
+                    east, eastTopic, target, OutageMerges.REQUEST_TIMEOUT);
             ChildProcess merge = OutageMerges.start(file);
             merge.awaitLogLine(l -> l.contains(" claimed, from "), Duration.ofSeconds(60));
             OutageMerges.awaitVerified(file, 100);
@@ -91,7 +91,7 @@ class MergeOutageCommandTest {
             TestRecords.produceNumbered(east.clientProperties(Listener.PLAINTEXT), eastTopic, 50, 50);
             TestRecords.produceNumbered(west.clientProperties(Listener.PLAINTEXT), westTopic, 50, 50);
             merge.awaitLogLine(l -> l.contains("no answer from the target cluster (" + target.bootstrapServers()
-                    + ") for 15 s while records wait to be written"), Duration.ofSeconds(60));
+                    + ") for 3 s while records wait to be written"), Duration.ofSeconds(60));
             long asked = System.nanoTime();
             int status = merge.stop(Duration.ofSeconds(120));
             Duration took = Duration.ofNanos(System.nanoTime() - asked);

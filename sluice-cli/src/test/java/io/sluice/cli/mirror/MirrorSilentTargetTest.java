@@ -43,7 +43,7 @@ class MirrorSilentTargetTest {
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent-commit").start()) {
             // the commit waits for the target as long as the test keeps it down, not a minute (Kafka's default)
             Path file = mirrors.mirrorFile(dir, topic, target, "exactly-once", "  properties:",
-                    "    max.block.ms: 180000");
+                    "    max.block.ms: 180000", OutageMirrors.REQUEST_TIMEOUT);
             try (CliChild mirror = CliChild.start(dir, jvm, "mirror", file.toString(), "--progress-every", "1s")) {
                 // the checkpoint before this step waited for its last copy, and the offsets joined the transaction:
                 // nothing is buffered, only the commit is left
@@ -52,8 +52,8 @@ class MirrorSilentTargetTest {
                 // held at the step, the commit counts as waiting too: what is said must come while the target is down
                 assertFalse(mirror.output().contains("no answer from the target cluster"), mirror.output());
                 Files.createFile(release);
-                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s",
-                        Duration.ofSeconds(45));
+                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for "
+                        + OutageMirrors.SILENT_AFTER, Duration.ofSeconds(45));
                 target.node(1).start();
                 mirror.awaitOutput("the target cluster (" + target.bootstrapServers() + ") answers again",
                         Duration.ofSeconds(60));
@@ -77,7 +77,8 @@ class MirrorSilentTargetTest {
         TestRecords.produceNumbered(mirrors.source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
         Path dir = TestDirs.newDir("mirror-stop-outage");
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-stop-outage").start()) {
-            Path file = mirrors.mirrorFile(dir, topic, target, "at-least-once");
+            Path file = mirrors.mirrorFile(dir, topic, target, "at-least-once", "  properties:",
+                    OutageMirrors.REQUEST_TIMEOUT);
             try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
                 mirrors.awaitCopies(target, topic, 100, false);
                 target.node(1).stop();
@@ -108,7 +109,8 @@ class MirrorSilentTargetTest {
         Path release = dir.resolve("release");
         List<String> jvm = mirrors.pausedBeforeCommitUntil(release);
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-stop-commit").start()) {
-            Path file = mirrors.mirrorFile(dir, topic, target, "exactly-once");
+            Path file = mirrors.mirrorFile(dir, topic, target, "exactly-once", "  properties:",
+                    OutageMirrors.REQUEST_TIMEOUT);
             try (CliChild mirror = CliChild.start(dir, jvm, "mirror", file.toString(), "--progress-every", "1s")) {
                 mirror.awaitOutput(CrashPoints.PAUSED + CrashPoints.TRANSACTION_BEFORE_COMMIT, Duration.ofSeconds(60));
                 target.node(1).stop();

@@ -79,7 +79,8 @@ class MirrorTargetOutageTest {
 
     /**
      * A target down for less than the producers' waits (their defaults: two minutes) was ridden out in silence: the line
-     * read "0 rec/s" for as long as it lasted. Now the run says within about 15 s that the target does not answer, on
+     * read "0 rec/s" for as long as it lasted. Now the run says within about 15 s (its request timeout, when shorter)
+     * that the target does not answer, on
      * its line and once in the log, and once when it answers again; every record arrives once.
      */
     @ParameterizedTest(name = "{0}")
@@ -90,13 +91,16 @@ class MirrorTargetOutageTest {
         TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 0, 100);
         Path dir = TestDirs.newDir("mirror-silent-target");
         try (KafkaCluster target = KafkaCluster.builder().name("mirror-silent").start()) {
-            Path file = mirrors.mirrorFile(dir, topic, target, delivery); // the producers' waits at their defaults
+            // the producers' waits at their defaults (two minutes); a request timeout of 3 s has the silence said
+            // after 3 s instead of 15
+            Path file = mirrors.mirrorFile(dir, topic, target, delivery, "  properties:",
+                    "    request.timeout.ms: 3000");
             try (CliChild mirror = CliChild.start(dir, "mirror", file.toString(), "--progress-every", "1s")) {
                 boolean exactlyOnce = delivery.equals("exactly-once");
                 mirrors.awaitCopies(target, topic, 100, exactlyOnce);
                 target.node(1).stop();
                 TestRecords.produceNumbered(source.clientProperties(Listener.PLAINTEXT), topic, 100, 100);
-                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 15 s while "
+                mirror.awaitOutput("no answer from the target cluster (" + target.bootstrapServers() + ") for 3 s while "
                         + "records wait to be written", Duration.ofSeconds(45));
                 mirror.awaitOutput("no answer from the target cluster for", Duration.ofSeconds(5)); // its line
                 target.node(1).start();

@@ -20,9 +20,10 @@ import org.apache.kafka.common.MetricName;
  * mirror, the output of a merge. A producer hears from its cluster only while it has something to send, so a silence
  * counts only while records wait: one of them holds records not yet acknowledged (its buffer is not all free), or a
  * send waits for the cluster's metadata. While the cluster is down the producers retry for minutes
- * ({@code delivery.timeout.ms}) and the run's line read "0 rec/s" with nothing said: this says once in words when no response came for {@link #GRACE} while records wait, and once when one comes
- * again, where the clients log a warning for every retry (shown only with {@code --verbose}). The source side has its
- * own watch in the engine, from the consumer's count.
+ * ({@code delivery.timeout.ms}) and the run's line read "0 rec/s" with nothing said: this says once in words when no
+ * response came for the grace period ({@link #grace}: 15 s unless the producers' request timeout is shorter) while
+ * records wait, and once when one comes again, where the clients log a warning for every retry (shown only with
+ * {@code --verbose}). The source side has its own watch in the engine, from the consumer's count.
  *
  * <p>Threading: any thread, under this object's lock; the producers' metrics are live views whose values may be read
  * from any thread (as Kafka's JMX reporter reads them).
@@ -31,6 +32,31 @@ public final class TargetReach {
 
     /** As the source's: long past a broker's usual answer, short beside the producers' retries. */
     public static final Duration GRACE = Duration.ofSeconds(15);
+
+    /** A round trip's worth: a shorter silence is not one. */
+    private static final Duration SHORTEST_GRACE = Duration.ofSeconds(1);
+
+    /**
+     * The grace for writers with {@code clientProperties}: {@link #GRACE}, or their {@code request.timeout.ms} when
+     * that is shorter, but at least a second. Whoever lowered the request timeout said that an answer later than that
+     * is a failure (the producer gives up on the request and sends it again); a silence that long is then worth
+     * saying, and a stop need not wait longer for it. Unset or unreadable (the producer refuses it first):
+     * {@link #GRACE}.
+     */
+    public static Duration grace(Map<String, ?> clientProperties) {
+        Object value = clientProperties.get(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG);
+        if (value == null) {
+            return GRACE;
+        }
+        long millis;
+        try {
+            millis = Long.parseLong(value.toString().trim());
+        } catch (NumberFormatException e) {
+            return GRACE;
+        }
+        Duration timeout = Duration.ofMillis(Math.max(millis, SHORTEST_GRACE.toMillis()));
+        return timeout.compareTo(GRACE) < 0 ? timeout : GRACE;
+    }
 
     private final String where;
     private final Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers;
@@ -45,8 +71,8 @@ public final class TargetReach {
     private final Map<Metric, Double> responses = new IdentityHashMap<>();
 
     /**
-     * Watches the cluster that {@code clientProperties} connect to (named by their bootstrap servers), with the
-     * {@link #GRACE} period; the parameters as {@link #TargetReach(String, Supplier, BooleanSupplier, Duration)}'s.
+     * Watches the cluster that {@code clientProperties} connect to (named by their bootstrap servers), with their
+     * {@link #grace} period; the parameters as {@link #TargetReach(String, Supplier, BooleanSupplier, Duration)}'s.
      */
     public static TargetReach of(Map<String, ?> clientProperties,
             Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
@@ -57,13 +83,14 @@ public final class TargetReach {
     /**
      * As {@link #of(Map, Supplier, BooleanSupplier)}, and each broker watched: one that holds the run's writes up while
      * the rest of the cluster answers is said by name, with what waits for it ({@link TargetBrokers}, built with
-     * {@link #GRACE}); the cluster's answer to its question is also proof that the cluster answers. Null watches none.
+     * {@link #grace} of the same properties); the cluster's answer to its question is also proof that the cluster
+     * answers. Null watches none.
      */
     public static TargetReach of(Map<String, ?> clientProperties,
             Supplier<? extends Collection<? extends Map<MetricName, ? extends Metric>>> producers,
             BooleanSupplier sending, TargetBrokers brokers) {
         return new TargetReach(String.valueOf(clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)),
-                producers, sending, GRACE, brokers);
+                producers, sending, grace(clientProperties), brokers);
     }
 
     /**

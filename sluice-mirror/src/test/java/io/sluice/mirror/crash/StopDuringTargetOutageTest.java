@@ -39,7 +39,9 @@ class StopDuringTargetOutageTest {
             Clusters clusters = new Clusters(SharedKafka.cluster(), target);
             SourceTopic topic = new SourceTopic(clusters.source(), "mstop", 2);
             topic.produce(100);
-            MirrorConfig config = clusters.mirror(Names.unique("mstop"), topic.name()).build();
+            // the target is said silent after its request timeout when that is below 15 s: the test need not wait 15 s
+            MirrorConfig config = clusters.mirror(Names.unique("mstop"), topic.name())
+                    .targetProperty("request.timeout.ms", 3000).build();
             Mirror mirror = Mirror.start(config);
             try {
                 TargetState.await("the first records copied", Duration.ofSeconds(60),
