@@ -1,6 +1,7 @@
 package io.sluice.cli.produce;
 
 import io.sluice.cli.RunFailure;
+import io.sluice.core.Causes;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.input.BadInputException;
@@ -243,7 +244,7 @@ final class TransactionalDelivery implements Delivery {
 
     /** Whether the cluster answered this run's commit (EndTxn) with an error it does not explain. */
     private static boolean endedInError(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
+        for (Throwable t : Causes.of(failure)) {
             if (t instanceof KafkaException && String.valueOf(t.getMessage()).startsWith("Unhandled error in "
                     + "EndTxnResponse")) {
                 return true;
@@ -259,7 +260,7 @@ final class TransactionalDelivery implements Delivery {
      * the epoch the same way.
      */
     private static boolean fenced(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
+        for (Throwable t : Causes.of(failure)) {
             if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
                     || t instanceof InvalidTxnStateException) {
                 return true;

@@ -1,5 +1,6 @@
 package io.sluice.cli.run;
 
+import io.sluice.core.Causes;
 import io.sluice.core.ErrorWords;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.console.Console;
@@ -311,12 +312,9 @@ public final class EngineRun {
 
     /** The engine's failure in words, with this command's advice when records were lost. */
     private String describeFailure(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof RecordsLostException lost) {
-                return lost.lost() + ". " + story.lostRecordsAdvice(lost);
-            }
-        }
-        return describe(failure);
+        return Causes.find(failure, RecordsLostException.class)
+                .map(lost -> lost.lost() + ". " + story.lostRecordsAdvice(lost))
+                .orElseGet(() -> describe(failure));
     }
 
     /**
@@ -325,12 +323,11 @@ public final class EngineRun {
      * heap is said as such, with what to change.
      */
     public static String describe(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof OutOfMemoryError) {
-                return "the JVM ran out of memory (" + ErrorWords.withoutClassNames(String.valueOf(cause.getMessage())) + "); "
-                        + "give it more heap (SLUICE_JAVA_OPTS=-Xmx2g for ./sluice), or lower processing.memory-budget "
-                        + "or sink.rolling.max-open-files (docs/rolling.md, Memory)";
-            }
+        Optional<OutOfMemoryError> heap = Causes.find(failure, OutOfMemoryError.class);
+        if (heap.isPresent()) {
+            return "the JVM ran out of memory (" + ErrorWords.withoutClassNames(String.valueOf(heap.get().getMessage()))
+                    + "); give it more heap (SLUICE_JAVA_OPTS=-Xmx2g for ./sluice), or lower processing.memory-budget "
+                    + "or sink.rolling.max-open-files (docs/rolling.md, Memory)";
         }
         StringBuilder b = new StringBuilder(ErrorWords.withoutClassNames(String.valueOf(failure.getMessage())));
         Throwable cause = failure;

@@ -1,5 +1,6 @@
 package io.sluice.cli.run;
 
+import io.sluice.core.Causes;
 import io.sluice.core.RecordsLostException;
 import java.util.List;
 import org.apache.kafka.common.config.ConfigException;
@@ -40,7 +41,7 @@ public final class TransientFailure {
     }
 
     public static boolean is(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+        for (Throwable cause : Causes.of(failure)) {
             if (cause instanceof RecordsLostException) {
                 return false;
             }

@@ -1,5 +1,6 @@
 package io.sluice.storage.backend;
 
+import io.sluice.core.Causes;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -63,7 +64,7 @@ final class HdfsOutage {
 
     /** How {@code failure} or one of its causes shows HDFS away, in words; empty when none does. */
     static Optional<String> of(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+        for (Throwable cause : Causes.of(failure)) {
             Optional<String> words = words(cause);
             if (words.isPresent()) {
                 return words;

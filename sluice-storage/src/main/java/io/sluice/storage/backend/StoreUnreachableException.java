@@ -1,5 +1,6 @@
 package io.sluice.storage.backend;
 
+import io.sluice.core.Causes;
 import io.sluice.core.ErrorWords;
 import java.io.IOException;
 
@@ -17,11 +18,6 @@ public final class StoreUnreachableException extends IOException implements Erro
 
     /** Whether {@code failure} or one of its causes is one. */
     public static boolean in(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof StoreUnreachableException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.has(failure, StoreUnreachableException.class);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.core.internal.failure;
 
+import io.sluice.core.Causes;
 import io.sluice.core.ErrorWords;
 import static io.sluice.core.internal.EngineLog.LOG;
 
@@ -185,7 +186,7 @@ public final class DeadLettersInCommit implements CommitPoint {
 
     /** A timeout or a missing coordinator, not a refusal: the same commit may succeed once the brokers are back. */
     private boolean brokersAway(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
+        for (Throwable t : Causes.of(error)) {
             if (t instanceof Exception e && offsets.refusedForCertain(e)) {
                 return false;
             }
