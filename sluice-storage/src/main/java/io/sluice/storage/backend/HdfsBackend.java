@@ -202,16 +202,42 @@ public final class HdfsBackend implements StorageBackend {
         return refs;
     }
 
-    /** Writes a temporary sibling, hsyncs it and renames it over the target: readers see the old or the new file. */
+    /**
+     * Writes a temporary sibling, hsyncs it and renames it over the target: readers see the old or the new file. A
+     * write that fails removes its temporary file when HDFS lets it.
+     */
     @Override
     public void writeAtomically(String path, byte[] content) throws IOException {
         Path target = resolve(path);
         Path temp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
-        try (FSDataOutputStream out = fs.create(temp, false)) {
+        FSDataOutputStream out = fs.create(temp, false);
+        try {
             out.write(content);
             out.hsync();
+        } catch (IOException e) {
+            // not try-with-resources: a stream whose DataNodes failed throws the same exception again from close(),
+            // and adding an exception to itself as suppressed throws "Self-suppression not permitted" in its place
+            closeAfter(e, out);
+            try {
+                fs.delete(temp, false);
+            } catch (IOException gone) {
+                e.addSuppressed(gone); // a leftover temporary file, named as one: nothing reads it
+            }
+            throw e;
         }
+        out.close();
         FileUtil.rename(fs, temp, target, Options.Rename.OVERWRITE);
+    }
+
+    /** Closes {@code out} after {@code failure}, keeping a different failure of the close with it. */
+    private static void closeAfter(IOException failure, FSDataOutputStream out) {
+        try {
+            out.close();
+        } catch (IOException e) {
+            if (e != failure) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     @Override

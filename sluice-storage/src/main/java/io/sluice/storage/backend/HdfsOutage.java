@@ -9,6 +9,9 @@ import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.ipc.RemoteException;
 
 /**
@@ -17,7 +20,7 @@ import org.apache.hadoop.ipc.RemoteException;
  * the first failed write (exit 1) during an outage of a minute, where S3's retries ride one out (a new user's run).
  * By name only, as {@code TransientFailure} does for Kafka: a connection refused, reset, closed or timed out; a
  * NameNode that is starting (safe mode), standing by or asks to be asked again; no DataNode to write to (none running,
- * or all failed in the write's pipeline). A permission, a quota, full disks or a path refused is not an outage, nor is
+ * every running one excluded by the writer, or all failed in the write's pipeline), or none to read a block from. A permission, a quota, full disks or a path refused is not an outage, nor is
  * a failure not named here. Some of these words also come from a mistake (a port that is not a NameNode's answers by
  * closing the connection): the run treats them as an outage only once this store took a file in the same command.
  *
@@ -59,6 +62,15 @@ final class HdfsOutage {
     private static final List<String> NO_DATANODE = List.of("There are 0 datanode(s) running", "are bad. Aborting",
             "Failed to replace a bad datanode");
 
+    /**
+     * The NameNode's count in a refused block: DataNodes it believes run, and of them those the writer excluded after it
+     * could not reach them. Every running one excluded is a DataNode away (a restart: the NameNode counts one as running
+     * until its heartbeats are missed for ten minutes), or one never reachable from here, which only a store that never
+     * took a file shows (see the class comment); fewer excluded means full disks, a person's to mend.
+     */
+    private static final Pattern RUNNING_AND_EXCLUDED =
+            Pattern.compile("There are (\\d+) datanode\\(s\\) running and (\\d+) node\\(s\\) are excluded");
+
     private HdfsOutage() {
     }
 
@@ -73,11 +85,22 @@ final class HdfsOutage {
         return Optional.empty();
     }
 
+    private static boolean everyDataNodeExcluded(String message) {
+        Matcher count = RUNNING_AND_EXCLUDED.matcher(message);
+        return count.find() && Long.parseLong(count.group(2)) >= Long.parseLong(count.group(1));
+    }
+
     private static Optional<String> words(Throwable cause) {
         for (Lost lost : CONNECTION_LOST) {
             if (lost.type().isInstance(cause)) {
                 return Optional.of(lost.words());
             }
+        }
+        if (cause instanceof BlockMissingException) {
+            // a read (a recovery's of a staged file, an audit's) found none of the block's DataNodes: they are down,
+            // as in a DataNode's restart, or the block is lost; a start again tells which, and says this again if lost
+            return Optional.of("no DataNode serves a block of the file (the DataNodes that hold it are down, or the "
+                    + "block is lost)");
         }
         if (cause instanceof RemoteException remote && NAMENODE_NOT_READY.containsKey(remote.getClassName())) {
             return Optional.of(NAMENODE_NOT_READY.get(remote.getClassName()));
@@ -86,7 +109,7 @@ final class HdfsOutage {
         if (CONNECTION_LOST_WORDS.stream().anyMatch(message::contains)) {
             return Optional.of("the connection was reset");
         }
-        if (NO_DATANODE.stream().anyMatch(message::contains)) {
+        if (NO_DATANODE.stream().anyMatch(message::contains) || everyDataNodeExcluded(message)) {
             return Optional.of("no DataNode takes the file's blocks");
         }
         return Optional.empty();

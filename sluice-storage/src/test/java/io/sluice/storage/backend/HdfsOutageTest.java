@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.util.Optional;
+import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,15 @@ class HdfsOutageTest {
                         + "There are 0 datanode(s) running and 0 node(s) are excluded in this operation.")));
         assertEquals(Optional.of("no DataNode takes the file's blocks"), HdfsOutage.of(new IOException(
                 "All datanodes [DatanodeInfoWithStorage[127.0.0.1:9866,DS-1,DISK]] are bad. Aborting...")));
+        // a DataNode restarting: the NameNode still counts it as running, the writer could not reach it
+        assertEquals(Optional.of("no DataNode takes the file's blocks"), HdfsOutage.of(new RemoteException(
+                "java.io.IOException", "File /archive/x could only be written to 0 of the 1 minReplication nodes. "
+                        + "There are 1 datanode(s) running and 1 node(s) are excluded in this operation.")));
+        // a read with the block's DataNodes down: the client tries each, asks the NameNode again three times, gives up
+        assertEquals(Optional.of("no DataNode serves a block of the file (the DataNodes that hold it are down, or the "
+                + "block is lost)"), HdfsOutage.of(new IOException("cannot recover clicks+0", new BlockMissingException(
+                        "/archive/_staging/clicks+0+100.jsonl.zst", "Could not obtain block: BP-1:blk_1073741825_1001 "
+                        + "file=/archive/_staging/clicks+0+100.jsonl.zst", 0))));
     }
 
     @Test
@@ -46,6 +56,9 @@ class HdfsOutageTest {
         assertEquals(Optional.empty(), HdfsOutage.of(new RemoteException("java.io.IOException", "File /archive/x "
                 + "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running and no "
                 + "node(s) are excluded in this operation.")));
+        assertEquals(Optional.empty(), HdfsOutage.of(new RemoteException("java.io.IOException", "File /archive/x "
+                + "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running and 1 "
+                + "node(s) are excluded in this operation.")), "the other two have no room");
         assertEquals(Optional.empty(), HdfsOutage.of(new IOException("something else")));
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.testkit.child;
 
 import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
@@ -10,6 +12,10 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * <p>Port 0 picks a free port on first start; the parent passes the same port again on restart, so clients
  * reconnect to the same address. It prints {@code SLUICE-READY hdfs://127.0.0.1:<port>} once the DataNode is up,
  * then runs until the process is stopped.
+ *
+ * <p>The DataNode alone stops when a file {@code datanode.stop} appears in the working folder, and starts again on the
+ * same ports when {@code datanode.start} does; each is deleted once done, and said as {@code SLUICE-DATANODE <n>
+ * stopped|started}, {@code n} counting them from 1. A file, since the parent has no other way in.
  */
 public final class MiniHdfsMain {
 
@@ -47,6 +53,30 @@ public final class MiniHdfsMain {
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::shutdown, "hdfs-shutdown"));
         System.out.println("SLUICE-READY hdfs://127.0.0.1:" + cluster.getNameNodePort());
         System.out.flush();
-        Thread.sleep(Long.MAX_VALUE);
+        controlDataNode(cluster);
+    }
+
+    /** Stops and starts the DataNode as asked by files (see the class comment), until the process is stopped. */
+    private static void controlDataNode(MiniDFSCluster cluster) throws Exception {
+        Path stop = Path.of("datanode.stop");
+        Path start = Path.of("datanode.start");
+        MiniDFSCluster.DataNodeProperties stopped = null;
+        int events = 0;
+        while (true) {
+            if (stopped == null && Files.exists(stop)) {
+                stopped = cluster.stopDataNode(0);
+                Files.delete(stop);
+                System.out.println("SLUICE-DATANODE " + ++events + " stopped");
+                System.out.flush();
+            } else if (stopped != null && Files.exists(start)) {
+                cluster.restartDataNode(stopped, true);
+                cluster.waitActive();
+                stopped = null;
+                Files.delete(start);
+                System.out.println("SLUICE-DATANODE " + ++events + " started");
+                System.out.flush();
+            }
+            Thread.sleep(50);
+        }
     }
 }

@@ -4,7 +4,10 @@ import io.sluice.local.LocalDirs;
 import io.sluice.local.process.ChildJvm;
 import io.sluice.local.process.ChildProcess;
 import io.sluice.local.process.ServerRuntime;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +15,7 @@ import java.util.List;
 /**
  * A real HDFS (one NameNode and one DataNode, Hadoop's MiniDFSCluster from the shaded client) in a child JVM.
  * Clients use the Hadoop FileSystem API with {@link #uri()}; {@link #stop()} and {@link #start()} bring it down and
- * back on the same port and data.
+ * back on the same port and data, {@link #stopDataNode()} and {@link #startDataNode()} its DataNode alone.
  *
  * <p>Threading: lifecycle methods are synchronized.
  */
@@ -24,6 +27,8 @@ public final class HdfsServer implements AutoCloseable {
     private final Path dir;
     private ChildProcess process;
     private URI uri;
+    /** The DataNode's stops and starts asked of this process so far. */
+    private int dataNodeEvents;
 
     private HdfsServer(Path dir) {
         this.dir = dir;
@@ -41,6 +46,7 @@ public final class HdfsServer implements AutoCloseable {
             throw new IllegalStateException("HDFS is already running");
         }
         int port = uri == null ? 0 : uri.getPort();
+        dataNodeEvents = 0;
         process = ChildJvm.builder("hdfs")
                 .runtime(ServerRuntime.HDFS)
                 .jvmOptions(List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"))
@@ -52,6 +58,29 @@ public final class HdfsServer implements AutoCloseable {
                 .start();
         String line = process.awaitLogLine(l -> l.startsWith(READY), START_TIMEOUT);
         uri = URI.create(line.substring(READY.length()).trim());
+    }
+
+    /**
+     * Stops the DataNode alone (the NameNode answers, and still counts it as running until its heartbeats are missed
+     * for ten minutes): writes and reads of blocks fail, as in a DataNode's restart. Waits until it is down.
+     */
+    public synchronized void stopDataNode() {
+        dataNode("stop", "stopped");
+    }
+
+    /** Starts the DataNode stopped by {@link #stopDataNode} again on its ports, and waits until it is up. */
+    public synchronized void startDataNode() {
+        dataNode("start", "started");
+    }
+
+    private void dataNode(String ask, String done) {
+        String said = "SLUICE-DATANODE " + ++dataNodeEvents + " " + done;
+        try {
+            Files.createFile(dir.resolve("datanode." + ask));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        process.awaitLogLine(said::equals, START_TIMEOUT);
     }
 
     public synchronized void stop() {
