@@ -30,11 +30,11 @@ import org.apache.kafka.common.TopicPartition;
  * <p>It starts from what waits, as the run itself knows it ({@link TargetWait}: a partition's records flushed and not
  * yet acknowledged, or its commit), not from the clients' counts alone: a count of requests and responses cannot tell
  * a healthy broker that was asked nothing from one that holds requests it cannot be asked again (three skeptical
- * reviews found false alarms and missed silences in every rule built on counts alone). Once a wait has lasted
- * {@link #ASK_AFTER}, the cluster is asked ({@link Probe}, every {@link #QUESTION} while waits last, one question at a
- * time) who leads the partition and who coordinates its transaction and the progress group; an answer is also proof
- * that the cluster answers. A wait that has lasted the grace, with an answer since it began, is laid on the brokers
- * that serve it, that no producer of the run has heard from for the grace within it (since it began, or since the
+ * reviews found false alarms and missed silences in every rule built on counts alone). Once a wait has lasted a third
+ * of the grace ({@link #askAfter}: 5 s of the usual 15), the cluster is asked ({@link Probe}, as often while waits
+ * last, one question at a time, each given as long to answer) who leads the partition and who coordinates its
+ * transaction and the progress group; an answer is also proof that the cluster answers. A wait that has lasted the
+ * grace, with an answer since it began, is laid on the brokers that serve it, that no producer of the run has heard from for the grace within it (since it began, or since the
  * look that saw their last answer when that came after it began), and that hold a request (one written after their
  * last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker is laid on the
  * partition's leader if it is silent (its requests went out before its last answer was seen), and a wait for a commit
@@ -51,10 +51,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class TargetBrokers {
 
-    /** A wait this long, the cluster is asked who serves the partition (and whether it answers at all). */
-    static final Duration ASK_AFTER = Duration.ofSeconds(5);
-    /** How long a question may take, and the least time between two. */
-    static final Duration QUESTION = Duration.ofSeconds(5);
+    /** The least time before a question, and given to one: a cluster's metadata answer under load. */
+    private static final Duration SHORTEST_QUESTION = Duration.ofSeconds(1);
 
     /** Asks the cluster which brokers it has and which of them serve this run's writes. */
     public interface Probe {
@@ -91,6 +89,8 @@ public final class TargetBrokers {
     }
 
     private final Duration grace;
+    /** How long a wait lasts before the cluster is asked, how long a question may take, the least time between two. */
+    private final Duration question;
     private final Probe probe;
     private final Supplier<? extends Map<TopicPartition, TargetWait>> waits;
     /** The clock of the looks' times and of the waits' starts (nanos), read once the counts were read. */
@@ -113,7 +113,8 @@ public final class TargetBrokers {
     private long lookedAt;
     /** The look after this process last did not run: waits count from here at the earliest. */
     private long resumedAt = Long.MIN_VALUE;
-    private CompletableFuture<Answer> question;
+    /** The question asked and not yet read, or null. */
+    private CompletableFuture<Answer> asking;
     private long askedAt;
     /** The last answer, and the look that read it. */
     private Answer answer;
@@ -130,6 +131,7 @@ public final class TargetBrokers {
     TargetBrokers(Duration grace, Probe probe, Supplier<? extends Map<TopicPartition, TargetWait>> waits,
             LongSupplier clock) {
         this.grace = grace;
+        this.question = askAfter(grace);
         this.probe = probe;
         this.waits = waits;
         this.clock = clock;
@@ -221,11 +223,11 @@ public final class TargetBrokers {
 
     /** Reads the question's answer once it came; returns whether it came (a failed question is no answer). */
     private boolean read(long now) {
-        if (question == null || !question.isDone()) {
+        if (asking == null || !asking.isDone()) {
             return false;
         }
-        CompletableFuture<Answer> done = question;
-        question = null;
+        CompletableFuture<Answer> done = asking;
+        asking = null;
         if (done.isCompletedExceptionally()) {
             done.exceptionally(e -> {
                 LOG.debug("the target did not answer the question who serves the writes: {}", e.toString());
@@ -412,16 +414,28 @@ public final class TargetBrokers {
         return String.join(", and ", each);
     }
 
-    /** Asks the cluster, every {@link #QUESTION}, while a wait has lasted {@link #ASK_AFTER}. */
+    /**
+     * How long a wait lasts before the cluster is asked who serves it, with a grace of {@code grace}: a third of it, at
+     * least {@link #SHORTEST_QUESTION}. The answer must come within the grace: else the cluster-wide watch calls the
+     * whole cluster silent while one broker holds the run up, and a stop gives up a drain the cluster would have taken
+     * (a grace of 3 s, asked after 5 s as before, did that). A question is given as long, so asked and answered the
+     * cluster has spoken within two thirds of the grace, and asked as often, so it speaks again within each third.
+     */
+    static Duration askAfter(Duration grace) {
+        Duration third = grace.dividedBy(3);
+        return third.compareTo(SHORTEST_QUESTION) < 0 ? SHORTEST_QUESTION : third;
+    }
+
+    /** Asks the cluster, every {@link #askAfter}, while a wait has lasted that long. */
     private void ask(long now, Map<TopicPartition, TargetWait> current) {
-        boolean waiting = current.values().stream()
-                .anyMatch(w -> now - Math.max(w.since(), resumedAt) >= ASK_AFTER.toNanos());
-        if (question == null && waiting && (askedAt == 0 || now - askedAt >= QUESTION.toNanos())) {
+        long after = question.toNanos();
+        boolean waiting = current.values().stream().anyMatch(w -> now - Math.max(w.since(), resumedAt) >= after);
+        if (asking == null && waiting && (askedAt == 0 || now - askedAt >= after)) {
             askedAt = now;
             try {
-                question = probe.ask(QUESTION);
+                asking = probe.ask(question);
             } catch (RuntimeException e) {
-                question = CompletableFuture.failedFuture(e); // a question that could not be asked: no answer
+                asking = CompletableFuture.failedFuture(e); // a question that could not be asked: no answer
             }
         }
     }

@@ -33,12 +33,15 @@ public final class TargetReach {
     /** As the source's: long past a broker's usual answer, short beside the producers' retries. */
     public static final Duration GRACE = Duration.ofSeconds(15);
 
-    /** A round trip's worth: a shorter silence is not one. */
-    private static final Duration SHORTEST_GRACE = Duration.ofSeconds(1);
+    /**
+     * Room for the question to the cluster who serves the writes ({@link TargetBrokers#askAfter}: asked a second into a
+     * wait, answered within the next), whose answer keeps one silent broker from being taken for a silent cluster.
+     */
+    private static final Duration SHORTEST_GRACE = Duration.ofSeconds(3);
 
     /**
      * The grace for writers with {@code clientProperties}: {@link #GRACE}, or their {@code request.timeout.ms} when
-     * that is shorter, but at least a second. Whoever lowered the request timeout said that an answer later than that
+     * that is shorter, but at least 3 s. Whoever lowered the request timeout said that an answer later than that
      * is a failure (the producer gives up on the request and sends it again); a silence that long is then worth
      * saying, and a stop need not wait longer for it. Unset or unreadable (the producer refuses it first):
      * {@link #GRACE}.

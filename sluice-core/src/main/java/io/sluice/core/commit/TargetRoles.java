@@ -41,7 +41,10 @@ import org.apache.kafka.common.config.ConfigResource;
  */
 public final class TargetRoles implements TargetBrokers.Probe, AutoCloseable {
 
-    /** Shorter than a question ({@link TargetBrokers#QUESTION}): the next question goes to another broker. */
+    /**
+     * Shorter than a question at the usual grace ({@link TargetBrokers#askAfter}: 5 s), so the next question goes to
+     * another broker; a shorter question (a lowered grace) is asked twice at once, and one of the two goes elsewhere.
+     */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(4);
 
     /** Where Kafka keeps the groups' state and the transactions' state: their coordinators lead these partitions. */

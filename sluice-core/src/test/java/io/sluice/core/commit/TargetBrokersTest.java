@@ -15,6 +15,8 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Which target broker holds a run's writes up while the cluster answers: from what waits (as the run says), the
@@ -340,6 +342,13 @@ class TargetBrokersTest {
     }
 
     @Test
+    void theQuestionComesAtAThirdOfTheGraceAndAtLeastASecondIn() {
+        assertEquals(Duration.ofSeconds(5), TargetBrokers.askAfter(Duration.ofSeconds(15)));
+        assertEquals(Duration.ofSeconds(1), TargetBrokers.askAfter(Duration.ofSeconds(3)));
+        assertEquals(Duration.ofSeconds(1), TargetBrokers.askAfter(Duration.ofSeconds(1)));
+    }
+
+    @Test
     void anAnswerWhileEveryLiveBrokerHoldsTheRunUpIsNoProofTheClusterAnswers() {
         look(1, () -> { });
         waitFor(T0, TargetWait.Kind.RECORDS, 2);
@@ -400,14 +409,20 @@ class TargetBrokersTest {
         assertEquals(Map.of(), silent(40), "the only answer came before t-1's wait began: nothing says the rest answers");
     }
 
-    @Test
-    void theTargetsWatchDoesNotCallTheClusterSilentWhenOneBrokerHoldsEveryCommitUp() {
+    /**
+     * Also with the shortest grace (the producers' request timeout lowered to 3 s): the cluster is asked soon enough
+     * that its answer comes before the cluster-wide watch would call it silent (asked after 5 s, it came after).
+     */
+    @ParameterizedTest(name = "grace {0} s")
+    @ValueSource(ints = {15, 3})
+    void theTargetsWatchDoesNotCallTheClusterSilentWhenOneBrokerHoldsEveryCommitUp(int graceSeconds) {
+        Duration grace = Duration.ofSeconds(graceSeconds);
         // every partition's commit waits on broker 2, the progress group's coordinator: no producer hears any broker
         cluster.answer = new TargetBrokers.Answer(Map.of(1, "h:1", 2, "h:2"), Map.of(T0, 1, T1, 1),
                 Optional.of(new TargetBrokers.Coordinator("progress", 2)), Map.of());
-        TargetReach watched = new TargetReach("t:9092", () -> List.of(producer.view()), () -> true, GRACE,
-                new TargetBrokers(GRACE, cluster, () -> Map.copyOf(waits), () -> readAt));
-        TargetReach unwatched = new TargetReach("t:9092", () -> List.of(producer.view()), () -> true, GRACE);
+        TargetReach watched = new TargetReach("t:9092", () -> List.of(producer.view()), () -> true, grace,
+                new TargetBrokers(grace, cluster, () -> Map.copyOf(waits), () -> readAt));
+        TargetReach unwatched = new TargetReach("t:9092", () -> List.of(producer.view()), () -> true, grace);
         for (long s = 1; s <= 60; s++) {
             if (s == 2) {
                 producer.asks(2);

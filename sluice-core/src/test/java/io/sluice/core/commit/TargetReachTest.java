@@ -85,12 +85,13 @@ class TargetReachTest {
     }
 
     @Test
-    void theGraceIsTheProducersRequestTimeoutWhenThatIsShorterButAtLeastASecond() {
+    void theGraceIsTheProducersRequestTimeoutWhenThatIsShorterButAtLeastThreeSeconds() {
         assertEquals(Duration.ofSeconds(15), TargetReach.grace(Map.of()), "unset: the producers' 30 s default");
         assertEquals(Duration.ofSeconds(15), TargetReach.grace(Map.of("request.timeout.ms", "30000")));
         assertEquals(Duration.ofSeconds(3), TargetReach.grace(Map.of("request.timeout.ms", " 3000 ")), "as YAML");
-        assertEquals(Duration.ofMillis(2500), TargetReach.grace(Map.of("request.timeout.ms", 2500)), "as code");
-        assertEquals(Duration.ofSeconds(1), TargetReach.grace(Map.of("request.timeout.ms", "0")), "a round trip");
+        assertEquals(Duration.ofMillis(4500), TargetReach.grace(Map.of("request.timeout.ms", 4500)), "as code");
+        assertEquals(Duration.ofSeconds(3), TargetReach.grace(Map.of("request.timeout.ms", "1000")),
+                "room for the question who serves the writes");
         assertEquals(Duration.ofSeconds(15), TargetReach.grace(Map.of("request.timeout.ms", "soon")),
                 "the producer refuses it, in its own words, before anything waits");
     }
