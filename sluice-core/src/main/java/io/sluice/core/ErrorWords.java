@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,7 +77,11 @@ public final class ErrorWords {
         String message = error.getMessage();
         // a cause's words in its wrapper's message ("the sink failed: … Producer attempted to produce with an old
         // epoch.") are said as the cause's own would be
-        for (Throwable cause = error.getCause(); cause != null && message != null; cause = cause.getCause()) {
+        List<Throwable> chain = Causes.of(error);
+        for (Throwable cause : chain.subList(1, chain.size())) {
+            if (message == null) {
+                break;
+            }
             String causeWords = fencedOrTooLarge(cause);
             if (causeWords != null && cause.getMessage() != null && message.contains(cause.getMessage())) {
                 message = message.replace(cause.getMessage(), causeWords);

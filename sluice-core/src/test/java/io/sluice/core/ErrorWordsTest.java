@@ -111,4 +111,16 @@ class ErrorWordsTest {
                 + "max.message.bytes, the brokers' message.max.bytes, or the producer's max.request.size): raise the "
                 + "limit above the record's size; every start stops at this record until then", large);
     }
+
+    /** A chain of causes that loops (initCause allows one) is said once, where the walk went round for ever. */
+    @Test
+    void causesThatLoopAreReadOnce() {
+        IllegalStateException outer = new IllegalStateException("the sink failed: inner");
+        IllegalStateException inner = new IllegalStateException("inner");
+        IllegalStateException innermost = new IllegalStateException("innermost");
+        outer.initCause(inner);
+        inner.initCause(innermost);
+        innermost.initCause(inner);
+        assertEquals("the sink failed: inner", ErrorWords.of(outer));
+    }
 }

@@ -14,6 +14,7 @@ import io.sluice.core.Health;
 import io.sluice.core.PartitionStats;
 import io.sluice.core.RecordsLostException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -330,10 +331,9 @@ public final class EngineRun {
                     + "or sink.rolling.max-open-files (docs/rolling.md, Memory)";
         }
         StringBuilder b = new StringBuilder(ErrorWords.withoutClassNames(String.valueOf(failure.getMessage())));
-        Throwable cause = failure;
-        while (!(cause instanceof ErrorWords.SaidInFull) && cause.getCause() != null && cause.getCause() != cause
-                && cause.getCause() != failure) {
-            cause = cause.getCause();
+        List<Throwable> chain = Causes.of(failure);
+        for (int i = 1; i < chain.size() && !(chain.get(i - 1) instanceof ErrorWords.SaidInFull); i++) {
+            Throwable cause = chain.get(i);
             // a JSON parser's message without its location, which names a redacted source ("[Source: REDACTED
             // (`StreamReadFeature...` disabled); line: 1, column: 1]"): the words above say where already
             String text = cause instanceof com.fasterxml.jackson.core.JsonProcessingException json

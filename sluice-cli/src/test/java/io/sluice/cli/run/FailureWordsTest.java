@@ -68,4 +68,16 @@ class FailureWordsTest {
         assertEquals("open of clicks-0: cannot recover: the store does not answer (connection refused)",
                 EngineRun.describe(failure));
     }
+
+    /** A chain of causes that loops below the failure (initCause allows one) is said once each, and ends. */
+    @Test
+    void causesThatLoopBelowTheFailureAreSaidOnce() {
+        IllegalStateException failure = new IllegalStateException("cannot write");
+        IllegalStateException disk = new IllegalStateException("the disk is full");
+        IllegalStateException device = new IllegalStateException("no space left on device");
+        failure.initCause(disk);
+        disk.initCause(device);
+        device.initCause(disk);
+        assertEquals("cannot write: the disk is full: no space left on device", EngineRun.describe(failure));
+    }
 }
