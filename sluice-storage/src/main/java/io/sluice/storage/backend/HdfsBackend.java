@@ -204,7 +204,9 @@ public final class HdfsBackend implements StorageBackend {
 
     /**
      * Writes a temporary sibling, hsyncs it and renames it over the target: readers see the old or the new file. A
-     * write that fails removes its temporary file when HDFS lets it.
+     * write that HDFS refused (a quota, a permission) removes its temporary file; one cut by an outage leaves it, since
+     * asking a NameNode that is away to remove it would wait out the client's retries before the outage is said, and
+     * every reader of the archive's own folders skips such a file by its name ({@code .<name>.<uuid>.tmp}).
      */
     @Override
     public void writeAtomically(String path, byte[] content) throws IOException {
@@ -212,31 +214,42 @@ public final class HdfsBackend implements StorageBackend {
         Path temp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
         FSDataOutputStream out = fs.create(temp, false);
         try {
-            out.write(content);
-            out.hsync();
-        } catch (IOException e) {
-            // not try-with-resources: a stream whose DataNodes failed throws the same exception again from close(),
-            // and adding an exception to itself as suppressed throws "Self-suppression not permitted" in its place
-            closeAfter(e, out);
             try {
-                fs.delete(temp, false);
-            } catch (IOException gone) {
-                e.addSuppressed(gone); // a leftover temporary file, named as one: nothing reads it
+                out.write(content);
+                out.hsync();
+            } catch (IOException | RuntimeException e) {
+                // not try-with-resources: a stream whose DataNodes failed throws the same exception again from
+                // close(), and adding an exception to itself as suppressed throws "Self-suppression not permitted"
+                closeAfter(e, out);
+                throw e;
+            }
+            out.close();
+            FileUtil.rename(fs, temp, target, Options.Rename.OVERWRITE);
+        } catch (IOException | RuntimeException e) {
+            if (HdfsOutage.of(e).isEmpty()) {
+                deleteAfter(e, temp);
             }
             throw e;
         }
-        out.close();
-        FileUtil.rename(fs, temp, target, Options.Rename.OVERWRITE);
     }
 
     /** Closes {@code out} after {@code failure}, keeping a different failure of the close with it. */
-    private static void closeAfter(IOException failure, FSDataOutputStream out) {
+    private static void closeAfter(Exception failure, FSDataOutputStream out) {
         try {
             out.close();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             if (e != failure) {
                 failure.addSuppressed(e);
             }
+        }
+    }
+
+    /** Removes the temporary file of a failed write, keeping a failure to remove it with {@code failure}. */
+    private void deleteAfter(Exception failure, Path temp) {
+        try {
+            fs.delete(temp, false);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e); // a leftover temporary file, named as one: nothing reads it
         }
     }
 

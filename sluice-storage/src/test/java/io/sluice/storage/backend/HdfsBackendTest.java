@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -126,6 +127,35 @@ class HdfsBackendTest {
                     late.hsync();
                 }, "the old writer lost its lease");
             }
+        }
+    }
+
+    /**
+     * A small file HDFS refuses mid-write (the folder's space quota), or refuses to rename into place, leaves no
+     * temporary file beside the target, and the old file stands; the refusal is not taken for an outage.
+     */
+    @Test
+    void aSmallFileRefusedLeavesTheOldFileAndNoTemporaryOne() throws Exception {
+        String manifest = "_sluice/manifests/id/0/00000000000000000042.json";
+        try (HdfsBackend backend = backend(); FileSystem other = otherClient()) {
+            backend.writeAtomically(manifest, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+            Path folder = new Path(root + "/_sluice/manifests/id/0");
+            // a block is reserved whole as it is allocated: a kilobyte's quota refuses the first byte's block
+            ((DistributedFileSystem) other).setQuota(folder, HdfsConstants.QUOTA_DONT_SET, 1024);
+            IOException refused = assertThrows(IOException.class,
+                    () -> backend.writeAtomically(manifest, "{\"a\":2}".getBytes(StandardCharsets.UTF_8)));
+            assertTrue(backend.outage(refused).isEmpty(), "a refusal, not an outage: " + refused);
+            assertEquals(List.of(manifest), backend.list("_sluice/manifests/"), "no temporary file left beside it");
+            assertEquals("{\"a\":1}", new String(backend.read(manifest).orElseThrow(), StandardCharsets.UTF_8));
+
+            // written and closed, and the rename refused (a folder stands where the file goes): the same
+            String blocked = "_sluice/owners/t/marker";
+            other.mkdirs(new Path(root + "/" + blocked + "/inside"));
+            other.create(new Path(root + "/" + blocked + "/inside/f")).close();
+            IOException notRenamed = assertThrows(IOException.class,
+                    () -> backend.writeAtomically(blocked, "g".getBytes(StandardCharsets.UTF_8)));
+            assertTrue(backend.outage(notRenamed).isEmpty(), "a refusal, not an outage: " + notRenamed);
+            assertEquals(List.of(blocked + "/inside/f"), backend.list("_sluice/owners/"), "no temporary file");
         }
     }
 
