@@ -14,7 +14,8 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * then runs until the process is stopped.
  *
  * <p>The DataNode alone stops when a file {@code datanode.stop} appears in the working folder, and starts again on the
- * same ports when {@code datanode.start} does; each is deleted once done, and said as {@code SLUICE-DATANODE <n>
+ * same ports when {@code datanode.start} does; each is deleted once done (or once it failed, said as
+ * {@code SLUICE-DATANODE <n> failed <why>}), and said as {@code SLUICE-DATANODE <n>
  * stopped|started}, {@code n} counting them from 1. A file, since the parent has no other way in.
  */
 public final class MiniHdfsMain {
@@ -63,17 +64,26 @@ public final class MiniHdfsMain {
         MiniDFSCluster.DataNodeProperties stopped = null;
         int events = 0;
         while (true) {
-            if (stopped == null && Files.exists(stop)) {
-                stopped = cluster.stopDataNode(0);
-                Files.delete(stop);
-                System.out.println("SLUICE-DATANODE " + ++events + " stopped");
-                System.out.flush();
-            } else if (stopped != null && Files.exists(start)) {
-                cluster.restartDataNode(stopped, true);
-                cluster.waitActive();
-                stopped = null;
-                Files.delete(start);
-                System.out.println("SLUICE-DATANODE " + ++events + " started");
+            boolean stopAsked = stopped == null && Files.exists(stop);
+            boolean startAsked = stopped != null && Files.exists(start);
+            if (stopAsked || startAsked) {
+                Path asked = stopAsked ? stop : start;
+                String said = "SLUICE-DATANODE " + ++events + " ";
+                try {
+                    if (stopAsked) {
+                        stopped = cluster.stopDataNode(0);
+                    } else {
+                        cluster.restartDataNode(stopped, true);
+                        cluster.waitActive();
+                        stopped = null;
+                    }
+                    said += stopAsked ? "stopped" : "started";
+                } catch (Exception | Error e) {
+                    // said at once: the parent waits for this line, and would otherwise wait out its timeout
+                    said += "failed " + e;
+                }
+                Files.delete(asked);
+                System.out.println(said);
                 System.out.flush();
             }
             Thread.sleep(50);

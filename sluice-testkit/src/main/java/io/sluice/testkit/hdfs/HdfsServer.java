@@ -74,13 +74,32 @@ public final class HdfsServer implements AutoCloseable {
     }
 
     private void dataNode(String ask, String done) {
-        String said = "SLUICE-DATANODE " + ++dataNodeEvents + " " + done;
+        String event = "SLUICE-DATANODE " + ++dataNodeEvents + " ";
+        Path control = dir.resolve("datanode." + ask);
         try {
-            Files.createFile(dir.resolve("datanode." + ask));
+            Files.createFile(control);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        process.awaitLogLine(said::equals, START_TIMEOUT);
+        String said;
+        try {
+            said = process.awaitLogLine(l -> l.equals(event + done) || l.startsWith(event + "failed"), START_TIMEOUT);
+        } catch (RuntimeException e) {
+            // not done in time: the child may still act on the file later, but no later call is to be taken for it
+            deleteQuietly(control);
+            throw e;
+        }
+        if (!said.equals(event + done)) {
+            throw new IllegalStateException("the test HDFS could not " + ask + " its DataNode: " + said);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // a leftover control file: the next call's createFile says so
+        }
     }
 
     public synchronized void stop() {
