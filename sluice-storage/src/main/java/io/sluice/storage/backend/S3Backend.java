@@ -221,8 +221,8 @@ public final class S3Backend implements StorageBackend {
 
     /**
      * Removes a staged file. For an upload, a reference from {@link #listStaged} does not know its upload ID, so every
-     * upload of its key is aborted: only recovery uses those, before this owner of the partition writes, when any
-     * upload of the key is a dead writer's or a zombie's.
+     * upload of its key is aborted: only recovery removes those, before this owner of the partition writes, when any
+     * upload of the key is a dead writer's or a zombie's ({@link #discardsByTime}).
      */
     @Override
     public void discard(PendingRef ref) throws IOException {
@@ -265,6 +265,12 @@ public final class S3Backend implements StorageBackend {
                 .filter(u -> u.initiated() == null || !u.initiated().isBefore(written.minus(UNRECORDED_UPLOAD_WINDOW))
                         && !u.initiated().isAfter(written.plus(UNRECORDED_UPLOAD_WINDOW)))
                 .map(MultipartUpload::uploadId).toList());
+    }
+
+    /** A marker of an upload whose ID was never written into it: {@link #discard} finds the upload by time. */
+    @Override
+    public boolean discardsByTime(PendingRef ref) {
+        return !isWhole(ref.staging()) && uploadId(ref).isEmpty();
     }
 
     @Override

@@ -41,6 +41,16 @@ public interface StorageBackend extends AutoCloseable {
     /** Staged files under {@code stagingPrefix}, finished or not. */
     List<PendingRef> listStaged(String stagingPrefix) throws IOException;
 
+    /**
+     * Whether {@link #discard} finds what {@code ref} leads to by its time rather than by name (an S3 upload whose ID
+     * was never recorded: it aborts the uploads of the path begun near the marker's time). Such a leftover must be
+     * removed before the partition's new owner writes, or its own upload of the same path could be taken for it. The
+     * default: none (names alone).
+     */
+    default boolean discardsByTime(PendingRef ref) {
+        return false;
+    }
+
     /** Writes a small object so that readers see all of it or nothing. */
     void writeAtomically(String path, byte[] content) throws IOException;
 

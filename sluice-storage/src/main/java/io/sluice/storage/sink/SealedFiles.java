@@ -49,6 +49,8 @@ final class SealedFiles {
     private final String manifestWriter = UUID.randomUUID().toString().substring(0, 8);
     private final ManifestRetention retention;
 
+    /** What earlier owners left staged, as the recovery listed it; removed after this owner's first commit. */
+    private List<PendingRef> leftovers = List.of();
     private final List<ManifestFile> sealed = new ArrayList<>();
     private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
 
@@ -64,8 +66,15 @@ final class SealedFiles {
     }
 
     /**
-     * Finishes what the last commit promised (publishes the files of its manifest, idempotently) and removes every
-     * other staged file of this partition: those were never committed.
+     * Finishes what the last commit promised (publishes the files of its manifest, idempotently), and lists every other
+     * staged file of this partition to remove once this owner's first commit succeeds ({@link #committed}): those were
+     * never committed. Not now: this owner may already be a zombie (frozen past its session, or its lane held by a
+     * store outage while the partition moved), and a listing made then can hold files a newer owner staged, which a
+     * commit of that owner names; removing them lost their records (a review found it). A commit that succeeds proves
+     * the partition was still this owner's after the listing, so every file listed was a former owner's. A leftover
+     * the store finds by time ({@link StorageBackend#discardsByTime}) is removed at once, before this owner writes
+     * anything the store could take for it; at worst it is a newer owner's upload just begun, whose next part then
+     * fails, and nothing it wrote was committed.
      *
      * <p>A file of the manifest that is neither staged nor published was removed by something else after the commit
      * (no crash of the archiver leaves one so): it is said, with the offsets it held, and the partition goes on. Its
@@ -89,7 +98,25 @@ final class SealedFiles {
                 }
             }
         }
-        backend.discardAll(backend.listStaged(paths.staging()));
+        List<PendingRef> staged = backend.listStaged(paths.staging());
+        backend.discardAll(staged.stream().filter(backend::discardsByTime).toList());
+        leftovers = staged.stream().filter(ref -> !backend.discardsByTime(ref)).toList();
+    }
+
+    /** Removes what {@link #recover} listed, once: a commit of this owner succeeded. */
+    private void discardLeftovers() {
+        if (leftovers.isEmpty()) {
+            return;
+        }
+        List<PendingRef> those = leftovers;
+        leftovers = List.of();
+        try {
+            backend.discardAll(those);
+        } catch (IOException | RuntimeException e) {
+            // invisible leftovers: the partition's next recovery lists them again
+            LOG.warn("could not remove {} staged files an earlier owner of {} left in {}: {}", those.size(),
+                    paths.partition(), backend.describe(), e.toString());
+        }
     }
 
     /** Files a roll sealed, all at once: the roll's barrier holds only when every one of them is here. */
@@ -132,6 +159,7 @@ final class SealedFiles {
      * recovery publishes them, since the commit names their manifest.
      */
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
+        discardLeftovers();
         // the manifest stays awaiting until its files are published: should publishing fail, whatever way, close()
         // must keep them staged for the recovery that publishes them, since the commit names them
         List<ManifestFile> listed = awaitingCommit.get(checkpoint.data());

@@ -1,6 +1,7 @@
 package io.sluice.storage.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -63,7 +64,41 @@ class PartitionArchiveTest {
         SinkCheckpoint zombies = zombie.checkpoint(false); // the zombie's commit would be fenced; it is not sent yet
         assertNotEquals(committed.data(), zombies.data(), "two writers, two manifests");
 
-        archive(3).recover(committed.offset(), Optional.of(committed.data())); // the next owner
+        recoveredAndCommitted(committed); // the next owner
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
+    /**
+     * A zombie whose recovery lists the partition's staged files after the new owner staged its own (frozen past its
+     * session, or its store calls held by an outage, between its claim and the listing) never removes them: the new
+     * owner's commit names them. The recovery removed what it listed at once, and the owner's publish found its files
+     * gone (a review found it).
+     */
+    @Test
+    void aZombieWhoseRecoveryListsTheNewOwnersStagedFilesNeverRemovesThem() throws Exception {
+        PartitionArchive owner = opened(3);
+        write(owner, 0, 10);
+        SinkCheckpoint named = owner.checkpoint(true); // sealed and in a manifest; its commit is under way
+        PartitionArchive zombie = archive(5);
+        zombie.recover(0, Optional.empty()); // its listing finds the owner's files
+        zombie.close(false); // fenced: it never commits, and lets go
+        owner.committed(named);
+        owner.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
+    /** What an owner that died left staged is removed once the next owner's first commit succeeds, not before. */
+    @Test
+    void aDeadOwnersStagedFilesAreRemovedAtTheNextOwnersFirstCommit() throws Exception {
+        PartitionArchive dead = opened(3);
+        write(dead, 0, 10);
+        dead.checkpoint(true); // its commit was never sent
+        PartitionArchive next = archive(3);
+        next.recover(0, Optional.empty());
+        assertFalse(stagedFiles().isEmpty(), "kept until a commit shows the partition is still this owner's");
+        write(next, 0, 10);
+        next.committed(next.checkpoint(true));
+        next.close(false);
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
@@ -99,7 +134,7 @@ class PartitionArchiveTest {
         zombie.write(record(10)); // open, never sealed
         zombie.close(true);
 
-        archive(3).recover(unknown.offset(), Optional.of(unknown.data())); // the next owner
+        recoveredAndCommitted(unknown); // the next owner
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 5L));
     }
 
@@ -149,7 +184,6 @@ class PartitionArchiveTest {
 
         PartitionArchive next = archive(1_000, 2, new ArchiveCounters()); // a crash: the next owner takes over
         next.recover(0, Optional.empty());
-        assertEquals(List.of(), stagedFiles(), "recovery removed what no commit names");
         writeCategories(next, 0, 0, "a", "b", "c", "d", "c", "d", "a", "c");
         SinkCheckpoint rolled = next.checkpoint(true);
         assertEquals(8, rolled.offset());
@@ -184,7 +218,7 @@ class PartitionArchiveTest {
 
         PartitionArchive next = archive(1_000, 2, new ArchiveCounters()); // the crash
         next.recover(0, Optional.empty());
-        assertEquals(List.of(), stagedFiles(), "recovery removed what no commit names");
+        assertEquals(3, stagedFiles().size(), "what no commit names, removed at the next owner's first commit");
         writeCategories(next, 0, big, "a", "a", "b", "b", "c", "c");
         next.committed(next.checkpoint(true));
         assertEquals(3, LocalArchiveFiles.files(root).size(), "a 0-1, b 2-3, c 4-5");
@@ -361,6 +395,14 @@ class PartitionArchiveTest {
                     ("{\"category\":\"" + categories[i] + "\",\"i\":" + offset + ",\"pad\":\"" + pad + "\"}")
                             .getBytes(StandardCharsets.UTF_8)));
         }
+    }
+
+    /** The next owner of the partition after {@code committed}, and its first commit (nothing new to write). */
+    private void recoveredAndCommitted(SinkCheckpoint committed) throws Exception {
+        PartitionArchive next = archive(3);
+        next.recover(committed.offset(), Optional.of(committed.data()));
+        next.committed(next.checkpoint(true));
+        next.close(false);
     }
 
     /** A fresh owner of the partition, from offset 0 with nothing committed. */
