@@ -97,6 +97,10 @@ final class ProgressLine {
             return "keeping up";
         }
         double shrinking = (from.lag() - to.lag()) / seconds;
+        if (shrinking <= 0 && to.busy() != null) {
+            // busy, not stuck: a roll writing hundreds of files completes no record for seconds (the quick start)
+            return to.busy();
+        }
         if (shrinking <= 0) {
             return to.lag() > from.lag() ? "lag growing" : "not catching up";
         }

@@ -33,10 +33,26 @@ import java.util.function.ToLongFunction;
  * @param held        partitions this run holds (its group may share the topics' among several members), or -1
  * @param subscribed  partitions of the topics the run reads, or -1 when unknown: beyond {@code held}, the lags say
  *                    nothing of them
+ * @param busy        what the sink is busy with now that holds records back, in words (an archive's roll sealing
+ *                    files), or null
  */
 public record ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
         Duration untilCommit, Duration unreachable, Duration targetUnreachable, int stopped, int held,
-        int subscribed) {
+        int subscribed, String busy) {
+
+    /** A reading with nothing the sink is busy with. */
+    public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,
+            Duration untilCommit, Duration unreachable, Duration targetUnreachable, int stopped, int held,
+            int subscribed) {
+        this(nanos, records, bytes, lag, durableLag, files, untilCommit, unreachable, targetUnreachable, stopped, held,
+                subscribed, null);
+    }
+
+    /** This reading, with what the sink is busy with ({@link #busy}), if anything. */
+    public ProgressSample withBusy(Optional<String> what) {
+        return new ProgressSample(nanos, records, bytes, lag, durableLag, files, untilCommit, unreachable,
+                targetUnreachable, stopped, held, subscribed, what.orElse(null));
+    }
 
     /** A reading that does not say how many of the topics' partitions the run holds. */
     public ProgressSample(long nanos, long records, long bytes, long lag, long durableLag, long files,

@@ -88,6 +88,14 @@ public final class EngineRun {
         }
 
         /**
+         * What the sink is busy with now that holds records back, in words ("rolling: sealing 312 files"); empty when
+         * nothing. The line says it in place of "not catching up" while nothing completes.
+         */
+        default Optional<String> busy() {
+            return Optional.empty();
+        }
+
+        /**
          * The brokers of the cluster the sink writes to that owe it an answer while the others answer, with how long
          * (as of the last {@link #targetUnreachable()} look); empty for a sink that writes to no cluster.
          */
@@ -155,7 +163,7 @@ public final class EngineRun {
     }
 
     private ProgressSample progress() {
-        return ProgressSample.of(engine, files, story::untilCommit, story::targetUnreachable);
+        return ProgressSample.of(engine, files, story::untilCommit, story::targetUnreachable).withBusy(story.busy());
     }
 
     private void requestStop(String reason) {

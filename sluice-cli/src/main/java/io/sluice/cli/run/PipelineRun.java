@@ -219,6 +219,14 @@ public final class PipelineRun {
         }
 
         @Override
+        public Optional<String> busy() {
+            long sealing = sink.filesSealingNow();
+            return sealing == 0 ? Optional.empty()
+                    : Optional.of(String.format(Locale.ROOT, "rolling: sealing %,d %s", sealing,
+                            sealing == 1 ? "file" : "files"));
+        }
+
+        @Override
         public Optional<Duration> untilCommit() {
             // a roll by age seals the files; the next commit interval's checkpoint commits them
             return sink.untilAgeRoll().map(age -> age.plus(pipeline.processing().commitInterval()));

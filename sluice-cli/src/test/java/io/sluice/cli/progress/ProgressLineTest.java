@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -74,6 +75,23 @@ class ProgressLineTest {
         assertEquals("900 records · stopping: committing · no answer from the target cluster for 1 min 5 s · 99 not yet"
                 + " durable", ProgressLine.renderStopping(new ProgressSample(SECOND, 900, 90_000, 99, 99, -1, null,
                         null, Duration.ofSeconds(65)), "committing"));
+    }
+
+    /**
+     * A roll writing hundreds of held folders as files completes no record for seconds: the line says so where it said
+     * "not catching up" (5-7 s of the quick start's 26). While records complete, the catch-up words stay.
+     */
+    @Test
+    void aRollThatCompletesNothingForAWhileIsSaidInPlaceOfNotCatchingUp() {
+        ProgressSample from = new ProgressSample(0, 900, 90_000, 5_000, 5_000, 3, null);
+        ProgressSample rolling = new ProgressSample(SECOND, 900, 90_000, 5_000, 5_000, 3, null)
+                .withBusy(Optional.of("rolling: sealing 312 files"));
+        assertEquals("900 records · 0.00 rec/s · 0 B/s · lag 5,000 · rolling: sealing 312 files · 3 files committed",
+                ProgressLine.render(from, rolling));
+        ProgressSample moving = new ProgressSample(SECOND, 1_900, 190_000, 4_000, 4_000, 3, null)
+                .withBusy(Optional.of("rolling: sealing 4 files"));
+        assertEquals("1,900 records · 1.00K rec/s · 100 kB/s · lag 4,000 · ETA 4 s · 3 files committed",
+                ProgressLine.render(from, moving));
     }
 
     /** An archive's store that does not answer (S3 retrying for minutes) is said on the line, as a target is. */

@@ -220,9 +220,10 @@ public final class S3Backend implements StorageBackend {
     }
 
     /**
-     * Removes a staged file. For an upload, a reference from {@link #listStaged} does not know its upload ID, so every
-     * upload of its key is aborted: only recovery removes those, before this owner of the partition writes, when any
-     * upload of the key is a dead writer's or a zombie's ({@link #discardsByTime}).
+     * Removes a staged file: a whole object, or an upload by the ID its reference holds, and its marker. A reference
+     * without an ID ({@link #listStaged} found no upload for a marker that never received one) removes the marker.
+     * Never by time here: a recovery removes what it listed only after its owner's first commit, when the owner's own
+     * upload of the same path may have begun near the marker's time.
      */
     @Override
     public void discard(PendingRef ref) throws IOException {
@@ -232,9 +233,8 @@ public final class S3Backend implements StorageBackend {
             return;
         }
         String key = prefix + ref.path();
-        String known = uploadId(ref);
-        List<String> uploadIds = !known.isEmpty() ? List.of(known) : startedWith(ref, key);
-        for (String uploadId : uploadIds) {
+        String uploadId = uploadId(ref);
+        if (!uploadId.isEmpty()) {
             try {
                 call("abort the upload of " + ref.path(),
                         () -> s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)));
@@ -247,30 +247,18 @@ public final class S3Backend implements StorageBackend {
     }
 
     /**
-     * The uploads a marker without an upload ID leads to: a crash came between the marker and the upload's start, or
-     * between the start and the marker's rewrite with the ID. The upload began right after the marker was written, so
-     * only uploads of the key begun within {@link #UNRECORDED_UPLOAD_WINDOW} of the marker's time are its (both times
-     * the store's own); a later writer's upload of the same key is not.
+     * The uploads of {@code key} a marker without an upload ID, written at {@code written} (the store's time), leads
+     * to: a crash came between the marker and the upload's start, or between the start and the marker's rewrite with
+     * the ID. The upload began right after the marker was written, so only uploads of the key begun within
+     * {@link #UNRECORDED_UPLOAD_WINDOW} of the marker's time are its (both times the store's own); a later writer's
+     * upload of the same key is not, nor one begun after this listing.
      */
-    private List<String> startedWith(PendingRef ref, String key) throws IOException {
-        java.time.Instant written;
-        try {
-            written = call("read the staging marker of " + ref.path(), () -> s3.headObject(b -> b.bucket(bucket)
-                    .key(prefix + marker(ref))).lastModified());
-        } catch (S3Exception e) { // not found: another recovery removed it, and aborted its upload
-            return List.of();
-        }
-        return call("list the uploads of " + ref.path(), () -> s3.listMultipartUploadsPaginator(b -> b.bucket(bucket)
+    private List<String> startedWith(String path, String key, java.time.Instant written) throws IOException {
+        return call("list the uploads of " + path, () -> s3.listMultipartUploadsPaginator(b -> b.bucket(bucket)
                 .prefix(key)).uploads().stream().filter(u -> u.key().equals(key))
                 .filter(u -> u.initiated() == null || !u.initiated().isBefore(written.minus(UNRECORDED_UPLOAD_WINDOW))
                         && !u.initiated().isAfter(written.plus(UNRECORDED_UPLOAD_WINDOW)))
                 .map(MultipartUpload::uploadId).toList());
-    }
-
-    /** A marker of an upload whose ID was never written into it: {@link #discard} finds the upload by time. */
-    @Override
-    public boolean discardsByTime(PendingRef ref) {
-        return !isWhole(ref.staging()) && uploadId(ref).isEmpty();
     }
 
     @Override
@@ -287,9 +275,23 @@ public final class S3Backend implements StorageBackend {
             }
             String[] content = call("read the staging marker " + marker, () -> s3.getObjectAsBytes(b -> b.bucket(
                     bucket).key(o.key())).asUtf8String()).split("\n", 2);
-            // the upload's ID once the upload began; without it (a crash came first) it is found by its time
-            refs.add(new PendingRef(content[0], marker + "/" + (content.length < 2 ? ""
-                    : URLEncoder.encode(content[1], StandardCharsets.UTF_8))));
+            if (content.length == 2) { // the upload's ID, once the upload began
+                refs.add(new PendingRef(content[0], marker + "/"
+                        + URLEncoder.encode(content[1], StandardCharsets.UTF_8)));
+                continue;
+            }
+            // a crash came first: its upload, if any, is found by time now, at the listing, and named by its ID, so
+            // that removing it later never takes an upload begun since (its lister's own, of the same path)
+            java.time.Instant written = o.lastModified() != null ? o.lastModified() : call("read the staging marker "
+                    + marker, () -> s3.headObject(b -> b.bucket(bucket).key(o.key())).lastModified());
+            List<String> uploads = startedWith(content[0], prefix + content[0], written);
+            if (uploads.isEmpty()) {
+                refs.add(new PendingRef(content[0], marker + "/"));
+            }
+            for (String uploadId : uploads) {
+                refs.add(new PendingRef(content[0], marker + "/"
+                        + URLEncoder.encode(uploadId, StandardCharsets.UTF_8)));
+            }
         }
         return refs;
     }

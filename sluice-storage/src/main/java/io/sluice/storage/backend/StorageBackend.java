@@ -38,18 +38,12 @@ public interface StorageBackend extends AutoCloseable {
         }
     }
 
-    /** Staged files under {@code stagingPrefix}, finished or not. */
-    List<PendingRef> listStaged(String stagingPrefix) throws IOException;
-
     /**
-     * Whether {@link #discard} finds what {@code ref} leads to by its time rather than by name (an S3 upload whose ID
-     * was never recorded: it aborts the uploads of the path begun near the marker's time). Such a leftover must be
-     * removed before the partition's new owner writes, or its own upload of the same path could be taken for it. The
-     * default: none (names alone).
+     * Staged files under {@code stagingPrefix}, finished or not, each named exactly as it is now: {@link #discard} of a
+     * ref removes that file and nothing begun after this listing (a recovery removes what it listed only after its
+     * owner's first commit, when the owner may have started files of the same paths).
      */
-    default boolean discardsByTime(PendingRef ref) {
-        return false;
-    }
+    List<PendingRef> listStaged(String stagingPrefix) throws IOException;
 
     /** Writes a small object so that readers see all of it or nothing. */
     void writeAtomically(String path, byte[] content) throws IOException;

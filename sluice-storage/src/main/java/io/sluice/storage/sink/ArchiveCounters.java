@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What an {@link ArchiveSink} does, over all its partitions: rolls by cause and files published, counted as it
- * happens and read as an {@link ArchiveCounts} snapshot.
+ * happens and read as an {@link ArchiveCounts} snapshot, and the files the rolls under way are sealing now.
  *
  * <p>Threading: adders, safe for concurrent use; the partitions' lanes count, any thread takes a snapshot.
  */
@@ -17,6 +17,8 @@ final class ArchiveCounters {
     private final LongAdder sealedFiles = new LongAdder();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder published = new LongAdder();
+    /** Files the rolls under way seal now, over the partitions: a gauge, up as a roll starts, down as it ends. */
+    private final LongAdder sealingNow = new LongAdder();
 
     /** A roll for {@code trigger} starts; those forced early are counted by cause. */
     void rolling(RollTrigger trigger) {
@@ -43,6 +45,16 @@ final class ArchiveCounters {
 
     void published() {
         published.increment();
+    }
+
+    /** A roll starts to seal {@code files} files, or (negative) is over. */
+    void sealing(int files) {
+        sealingNow.add(files);
+    }
+
+    /** Files the rolls under way are sealing now, read from any thread. */
+    long sealingNow() {
+        return Math.max(0, sealingNow.sum());
     }
 
     ArchiveCounts snapshot() {

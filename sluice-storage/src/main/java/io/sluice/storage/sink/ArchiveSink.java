@@ -270,6 +270,11 @@ public final class ArchiveSink implements Sink {
         return backend.silentFor();
     }
 
+    /** Files the rolls under way are sealing now (open files and held folders written as files), over all partitions. */
+    public long filesSealingNow() {
+        return counters.sealingNow();
+    }
+
     /** Rolls by cause, files sealed and published so far, over all partitions. */
     public ArchiveCounts counters() {
         return counters.snapshot();

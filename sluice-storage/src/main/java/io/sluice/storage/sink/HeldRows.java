@@ -70,6 +70,11 @@ final class HeldRows {
         return byDirectory.isEmpty();
     }
 
+    /** How many directories have records held: the files a roll writes of them. */
+    int directories() {
+        return byDirectory.size();
+    }
+
     /** The heap every held record takes together, packed. */
     long heapBytes() {
         return heapBytes;

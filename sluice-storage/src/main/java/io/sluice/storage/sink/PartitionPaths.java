@@ -9,7 +9,10 @@ import org.apache.kafka.common.TopicPartition;
  */
 record PartitionPaths(TopicPartition partition, String topicId) {
 
-    /** Every staged file of the partition is under it: recovery removes what no committed manifest names. */
+    /**
+     * Every staged file of the partition is under it: a recovery removes what no committed manifest names, at its
+     * owner's first commit.
+     */
     String staging() {
         return "_sluice/staging/" + topicId + "/" + partition.partition() + "/";
     }

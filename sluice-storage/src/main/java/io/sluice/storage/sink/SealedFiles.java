@@ -7,8 +7,10 @@ import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +42,9 @@ final class SealedFiles {
     /** Every file of a committed manifest is published. */
     static final String AFTER_PUBLISH = "archive.after-publish";
 
+    /** Checkpoints remembered while leftovers wait, at most: a partition whose commits fail makes one an interval. */
+    private static final int MADE_HERE_KEPT = 64;
+
     private final PartitionPaths paths;
     private final StorageBackend backend;
     private final boolean exactlyOnce;
@@ -51,6 +56,14 @@ final class SealedFiles {
 
     /** What earlier owners left staged, as the recovery listed it; removed after this owner's first commit. */
     private List<PendingRef> leftovers = List.of();
+    /**
+     * The checkpoints this instance made since its recovery, by identity, while leftovers wait: only the success of a
+     * commit of one of them proves the partition was this owner's after the listing. The engine hands a commit's
+     * outcome to the partition's current owner by its name, so a late answer to a commit an earlier owner in this
+     * process sent (before this one listed) can reach this one; an equal checkpoint (the same offset, no manifest)
+     * is not the same proof. One the engine copied would only keep the leftovers until the partition's next recovery.
+     */
+    private final Set<SinkCheckpoint> madeHere = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<ManifestFile> sealed = new ArrayList<>();
     private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
 
@@ -71,10 +84,9 @@ final class SealedFiles {
      * never committed. Not now: this owner may already be a zombie (frozen past its session, or its lane held by a
      * store outage while the partition moved), and a listing made then can hold files a newer owner staged, which a
      * commit of that owner names; removing them lost their records (a review found it). A commit that succeeds proves
-     * the partition was still this owner's after the listing, so every file listed was a former owner's. A leftover
-     * the store finds by time ({@link StorageBackend#discardsByTime}) is removed at once, before this owner writes
-     * anything the store could take for it; at worst it is a newer owner's upload just begun, whose next part then
-     * fails, and nothing it wrote was committed.
+     * the partition was still this owner's after the listing ({@link #madeHere}), so every file listed was a former
+     * owner's. The store names each leftover exactly at the listing ({@link StorageBackend#listStaged}): an S3 upload
+     * whose ID its marker never received is found then, by time, before this owner starts one of the same path.
      *
      * <p>A file of the manifest that is neither staged nor published was removed by something else after the commit
      * (no crash of the archiver leaves one so): it is said, with the offsets it held, and the partition goes on. Its
@@ -98,18 +110,14 @@ final class SealedFiles {
                 }
             }
         }
-        List<PendingRef> staged = backend.listStaged(paths.staging());
-        backend.discardAll(staged.stream().filter(backend::discardsByTime).toList());
-        leftovers = staged.stream().filter(ref -> !backend.discardsByTime(ref)).toList();
+        leftovers = backend.listStaged(paths.staging());
     }
 
     /** Removes what {@link #recover} listed, once: a commit of this owner succeeded. */
     private void discardLeftovers() {
-        if (leftovers.isEmpty()) {
-            return;
-        }
         List<PendingRef> those = leftovers;
         leftovers = List.of();
+        madeHere.clear();
         try {
             backend.discardAll(those);
         } catch (IOException | RuntimeException e) {
@@ -129,6 +137,17 @@ final class SealedFiles {
      * returns the checkpoint naming it; at least once, publishes the sealed files.
      */
     SinkCheckpoint checkpoint(long barrier) throws StorageFailure {
+        SinkCheckpoint made = checkpointAt(barrier);
+        if (!leftovers.isEmpty()) {
+            if (madeHere.size() >= MADE_HERE_KEPT) {
+                madeHere.clear(); // a commit of one made later proves the same
+            }
+            madeHere.add(made);
+        }
+        return made;
+    }
+
+    private SinkCheckpoint checkpointAt(long barrier) throws StorageFailure {
         try {
             if (!exactlyOnce) {
                 for (ManifestFile f : sealed) {
@@ -159,7 +178,14 @@ final class SealedFiles {
      * recovery publishes them, since the commit names their manifest.
      */
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
-        discardLeftovers();
+        publishCommitted(checkpoint);
+        // after publishing: on HDFS, removing a file a dead writer left open waits for its lease
+        if (!leftovers.isEmpty() && madeHere.contains(checkpoint)) {
+            discardLeftovers();
+        }
+    }
+
+    private void publishCommitted(SinkCheckpoint checkpoint) throws StorageFailure {
         // the manifest stays awaiting until its files are published: should publishing fail, whatever way, close()
         // must keep them staged for the recovery that publishes them, since the commit names them
         List<ManifestFile> listed = awaitingCommit.get(checkpoint.data());

@@ -113,8 +113,9 @@ class S3BackendTest {
     /**
      * Recovery finds uploads through their markers: by the upload's ID, which the marker holds once the upload began,
      * or, when a crash came between the marker and the upload (no ID recorded), by the key and the time the marker was
-     * written. It aborts those, and never a later writer's upload of the same key (it aborted every upload of the key,
-     * among them a later owner's committed file: a review).
+     * written, at the listing. It aborts those, and never a later writer's upload of the same key (it aborted every
+     * upload of the key, among them a later owner's committed file: a review), even one begun within seconds of the
+     * marker after the listing (the lister's own: it removes what it listed after its first commit).
      */
     @Test
     void recoveryAbortsTheUploadsItFindsThroughMarkersAndNoLaterWritersUploadOfTheSameKey() throws Exception {
@@ -135,13 +136,18 @@ class S3BackendTest {
             List<PendingRef> found = backend.listStaged("_sluice/staging/id/2/");
             assertEquals(3, found.size(), found.toString());
 
-            // the partition moved on: a later owner writes a file of a's name (the same first offset) meanwhile
+            // the partition moved on: a later owner writes files of a's and c's names (the same first offsets)
+            // meanwhile; c's begins within seconds of the crashed marker, as the lister's own would after its
+            // recovery (it removes what it listed only after its first commit): found by time then, it was aborted
             S3Backend.Started later = backend.start("t/a.jsonl", "_sluice/staging/id/2/");
+            S3Backend.Started laterC = backend.start("t/c.jsonl", "_sluice/staging/id/2/");
             backend.discardAll(found);
             List<String> left = client.listMultipartUploads(b -> b.bucket(bucket)).uploads().stream()
-                    .map(u -> u.uploadId()).toList();
-            assertEquals(List.of(later.uploadId()), left, "only the later owner's upload is left");
-            assertEquals(List.of(later.ref()), backend.listStaged("_sluice/staging/id/2/"));
+                    .map(u -> u.uploadId()).sorted().toList();
+            assertEquals(java.util.stream.Stream.of(later.uploadId(), laterC.uploadId()).sorted().toList(), left,
+                    "only the later owner's uploads are left");
+            assertEquals(java.util.Set.of(later.ref(), laterC.ref()),
+                    java.util.Set.copyOf(backend.listStaged("_sluice/staging/id/2/")));
         }
     }
 

@@ -87,6 +87,30 @@ class PartitionArchiveTest {
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
+    /**
+     * The engine hands a commit's answer to the partition's current owner by its name, so a late answer to a commit an
+     * earlier owner in this process sent (before this one listed) can reach this one, with a checkpoint equal to one
+     * this owner made (the same offset, no manifest). It proves nothing about this owner's listing (a review): what
+     * it listed, the files a newer owner staged, stays.
+     */
+    @Test
+    void aLateAnswerToAnEarlierOwnersCommitRemovesNothingThisOwnerListed() throws Exception {
+        PartitionArchive earlier = opened(3);
+        SinkCheckpoint answeredLate = earlier.checkpoint(true);
+        earlier.close(false);
+        PartitionArchive newer = opened(5);
+        write(newer, 0, 10);
+        SinkCheckpoint named = newer.checkpoint(true); // sealed and in a manifest; its commit is under way
+        PartitionArchive zombie = archive(3);
+        zombie.recover(0, Optional.empty()); // lists the newer owner's files
+        assertEquals(answeredLate, zombie.checkpoint(true), "equal, not the same");
+        zombie.committed(answeredLate);
+        zombie.close(false);
+        newer.committed(named);
+        newer.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
     /** What an owner that died left staged is removed once the next owner's first commit succeeds, not before. */
     @Test
     void aDeadOwnersStagedFilesAreRemovedAtTheNextOwnersFirstCommit() throws Exception {
@@ -196,6 +220,31 @@ class PartitionArchiveTest {
                 "the held folder's file is named by its first offset: " + files);
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 8L));
         assertEquals(List.of(), stagedFiles(), "nothing staged after a clean close");
+    }
+
+    /**
+     * While a roll seals its open files and writes the held folders as files, the sink says how many it is sealing (the
+     * run's line says it where it said "not catching up"); none before or after.
+     */
+    @Test
+    void aRollSaysHowManyFilesItIsSealingWhileItRuns() throws Exception {
+        ArchiveCounters counters = new ArchiveCounters();
+        List<Long> sealingAtCreate = new java.util.ArrayList<>();
+        PartitionArchive archive = archive(1_000, 2, counters, new ForwardingBackend(backend) {
+            @Override
+            public io.sluice.storage.backend.PendingFile create(String path, String stagingPrefix)
+                    throws java.io.IOException {
+                sealingAtCreate.add(counters.sealingNow());
+                return super.create(path, stagingPrefix);
+            }
+        });
+        archive.recover(0, Optional.empty());
+        writeCategories(archive, 0, 0, "a", "b", "c", "d", "c", "d", "a", "c"); // every folder held: too small
+        assertEquals(List.of(), sealingAtCreate, "no file before the roll");
+        archive.committed(archive.checkpoint(true));
+        assertEquals(List.of(4L, 4L, 4L, 4L), sealingAtCreate, "each held folder's file made in a roll of 4");
+        assertEquals(0, counters.sealingNow(), "the roll is over");
+        archive.close(false);
     }
 
     /**
