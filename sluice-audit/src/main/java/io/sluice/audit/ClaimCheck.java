@@ -1,11 +1,16 @@
 package io.sluice.audit;
 
+import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.sink.ManifestFile;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -13,6 +18,12 @@ import java.util.Set;
  * manifests say which offsets they span and how many records they hold. Overlapping spans are taken together: when
  * the records the manifests count equal the expected offsets of the span no readable file holds, those offsets count
  * as covered; otherwise the span stays missing and a note says what the counts were.
+ *
+ * <p>A file's manifests can disagree about it: a crash after a manifest was written and before its commit leaves that
+ * manifest, and the restart writes a file of the same name (the name carries its first offset) that rolled at another
+ * moment, named by the committed manifest. Each manifest gives the file's size as written, so the entry whose size is
+ * the visible file's is the committed one; the file stays unverifiable only when no entry, or more than one, has it
+ * (it called every such file unverifiable, and verify failed on a right archive, seen in a review).
  *
  * <p>Threading: the audit's thread only.
  */
@@ -25,26 +36,54 @@ final class ClaimCheck {
     record Vouched(String path, long first, long last, long records) {
     }
 
+    /** What a manifest says of a file's records, whatever its size. */
+    private record Span(long records, long first, long last) {
+    }
+
     final List<String> notes = new ArrayList<>();
     final List<AuditReport.StrangeFile> unverifiable = new ArrayList<>();
     long checkedFiles;
+    private final StorageBackend storage;
+    /** Where a file whose manifests disagree is copied to learn its size. */
+    private final Path work;
+    private int copies;
+
+    ClaimCheck(StorageBackend storage, Path work) {
+        this.storage = storage;
+        this.work = work;
+    }
 
     /** Looks each claim up in the manifests, then marks the offsets the counts account for as seen in {@code found}. */
     void apply(int partition, List<ArchiveContents.Claim> claims, ManifestIndex manifests, OffsetSet expected,
             FoundPartition found) throws IOException {
         List<Vouched> vouched = new ArrayList<>();
         for (ArchiveContents.Claim claim : claims) {
-            Set<ManifestFile> entries = entries(partition, claim, manifests);
+            Map<Span, Set<Long>> entries = entries(partition, claim, manifests);
             if (entries.isEmpty()) {
                 unverifiable.add(new AuditReport.StrangeFile(claim.path(), "its format stores no Kafka coordinates and "
                         + "no manifest names it (at-least-once mode writes none): its offsets cannot be checked"));
-            } else if (entries.size() > 1) {
-                unverifiable.add(new AuditReport.StrangeFile(claim.path(), "its format stores no Kafka coordinates and "
-                        + "its manifests disagree about it " + entries + ": its offsets cannot be checked"));
-            } else {
-                ManifestFile f = entries.iterator().next();
-                vouched.add(new Vouched(claim.path(), f.firstOffset(), f.lastOffset(), f.records()));
+                continue;
             }
+            Span span;
+            if (entries.size() == 1) {
+                span = entries.keySet().iterator().next();
+            } else {
+                long size = sizeOf(claim.path());
+                List<Span> fit = entries.entrySet().stream().filter(e -> e.getValue().contains(size))
+                        .map(Map.Entry::getKey).toList();
+                if (fit.size() != 1) {
+                    unverifiable.add(new AuditReport.StrangeFile(claim.path(), "its format stores no Kafka coordinates "
+                            + "and its manifests disagree about it " + entries.keySet() + (size < 0 ? ""
+                                    : ", and its size, " + size + " bytes, is that of " + fit.size() + " of them")
+                            + ": its offsets cannot be checked"));
+                    continue;
+                }
+                span = fit.get(0);
+                notes.add(claim.path() + ": its manifests disagree about it (one was written by an attempt whose commit "
+                        + "never came, as a crash leaves); the one that gives its size, " + size + " bytes, is taken: "
+                        + span);
+            }
+            vouched.add(new Vouched(claim.path(), span.first(), span.last(), span.records()));
         }
         vouched.sort(Comparator.comparingLong(Vouched::first));
         int i = 0;
@@ -73,18 +112,21 @@ final class ClaimCheck {
         }
     }
 
-    /** The distinct entries for the claimed path in the manifests from its first offset on. */
-    private static Set<ManifestFile> entries(int partition, ArchiveContents.Claim claim, ManifestIndex manifests)
+    /**
+     * The distinct spans the manifests from the claimed path's first offset on give it, each with the sizes they give
+     * (the staging reference differs between attempts; the offsets and counts are what matter).
+     */
+    private static Map<Span, Set<Long>> entries(int partition, ArchiveContents.Claim claim, ManifestIndex manifests)
             throws IOException {
-        Set<ManifestFile> entries = new HashSet<>();
+        Map<Span, Set<Long>> entries = new LinkedHashMap<>();
         int looked = 0;
         for (String path : manifests.endingAfter(partition, claim.name().firstOffset())) {
             var entry = manifests.entry(path);
             if (entry.isPresent() && entry.get().manifest() != null) {
                 for (ManifestFile f : entry.get().manifest().files()) {
                     if (f.path().equals(claim.path())) {
-                        // the staging reference differs between attempts; the offsets and counts are what matter
-                        entries.add(new ManifestFile(f.path(), "", f.records(), 0, f.firstOffset(), f.lastOffset()));
+                        entries.computeIfAbsent(new Span(f.records(), f.firstOffset(), f.lastOffset()),
+                                k -> new HashSet<>()).add(f.bytes());
                     }
                 }
             }
@@ -93,5 +135,22 @@ final class ClaimCheck {
             }
         }
         return entries;
+    }
+
+    /** The visible file's size, from a copy (rare: only a file whose manifests disagree); -1 when it cannot be read. */
+    private long sizeOf(String path) {
+        Path copy = work.resolve("claim-" + copies++);
+        try {
+            storage.download(path, copy);
+            return Files.size(copy);
+        } catch (IOException e) {
+            return -1;
+        } finally {
+            try {
+                Files.deleteIfExists(copy);
+            } catch (IOException e) {
+                // the work directory is removed with the audit
+            }
+        }
     }
 }

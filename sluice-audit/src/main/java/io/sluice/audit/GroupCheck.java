@@ -17,7 +17,7 @@ import org.apache.kafka.common.Uuid;
  * Checks what the archiver group's commit promises for a partition: its metadata ({@code sluice1:<topic id>:...|<manifest>})
  * names the committed manifest, which must exist, and every file it lists must be visible. Files still staged are
  * awaiting publication (the archiver stopped after the commit and before publishing; its next start publishes them);
- * other staged files are orphans its next start removes.
+ * other staged files are orphans its next start removes (at its first commit, once it knows the partition is its own).
  *
  * <p>Threading: the audit's thread only.
  */

@@ -236,7 +236,8 @@ final class ReportText {
         long staged = p.staged().awaitingPublish() + p.staged().orphans();
         if (staged > 0 && p.groupCommit() == null) {
             out.append("  staged, not visible: ").append(plural(staged, "file")).append(" (the archiver's next start "
-                    + "publishes those its last commit names and removes the others; give the group to tell them apart)\n");
+                    + "publishes those its last commit names and removes the others at its first commit; give the group to tell them "
+                    + "apart)\n");
         } else if (staged > 0) {
             List<String> kinds = new ArrayList<>();
             if (p.staged().awaitingPublish() > 0) {
@@ -245,7 +246,7 @@ final class ReportText {
             }
             if (p.staged().orphans() > 0) {
                 kinds.add(plural(p.staged().orphans(), "orphan") + " that no committed manifest names, which the "
-                        + "archiver's next start removes");
+                        + "archiver's next start removes at its first commit");
             }
             out.append("  staged, not visible: ").append(String.join("; ", kinds)).append('\n');
         }

@@ -7,6 +7,8 @@ import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.sink.Manifest;
 import io.sluice.storage.sink.ManifestFile;
 import io.sluice.testkit.TestDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +28,7 @@ class ClaimCheckTest {
         expected.addRange(0, 39);
         FoundPartition found = new FoundPartition();
 
-        ClaimCheck check = new ClaimCheck();
+        ClaimCheck check = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
         check.apply(0, List.of(claim("t/a/t+0+0.bin"), claim("t/b/t+0+1.bin"), claim("t/a/t+0+20.bin"),
                 claim("t/a/t+0+30.bin")), new ManifestIndex(storage, ID), expected, found);
 
@@ -41,12 +43,60 @@ class ClaimCheckTest {
         assertTrue(check.unverifiable.get(0).reason().contains("no manifest names it"));
     }
 
+    /**
+     * A crash after a manifest was written and before its commit leaves that manifest; the restart writes a file of
+     * the same name (the same first offset) that rolled at another moment, named by the committed manifest. The
+     * entry whose size is the visible file's is taken; verify failed on this right archive (a review).
+     */
+    @Test
+    void manifestsThatDisagreeAboutAFileAreSettledByItsSize() throws Exception {
+        Path root = TestDirs.newDir("claims-disagree");
+        LocalBackend storage = new LocalBackend(root);
+        write(root, "t/a/t+0+0.raw", "ab\n".repeat(10)); // 30 bytes: the restart's 10 records
+        write(root, "t/a/t+0+10.raw", "cd\n".repeat(10));
+        manifest(storage, 12, "crashed", new ManifestFile("t/a/t+0+0.raw", "s1", 12, 36, 0, 11));
+        manifest(storage, 20, "restart", new ManifestFile("t/a/t+0+0.raw", "s2", 10, 30, 0, 9),
+                new ManifestFile("t/a/t+0+10.raw", "s3", 10, 30, 10, 19));
+        OffsetSet expected = new OffsetSet();
+        expected.addRange(0, 19);
+        FoundPartition found = new FoundPartition();
+
+        ClaimCheck check = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        check.apply(0, List.of(claim("t/a/t+0+0.raw"), claim("t/a/t+0+10.raw")), new ManifestIndex(storage, ID),
+                expected, found);
+
+        assertEquals(List.of(), check.unverifiable);
+        assertEquals(20, found.seen.size(), "0..19 vouched for");
+        assertEquals(1, check.notes.size(), check.notes.toString());
+        assertTrue(check.notes.get(0).contains("the one that gives its size, 30 bytes, is taken"), check.notes.get(0));
+
+        // the two attempts of the same size: nothing tells them apart, and nothing passes
+        manifest(storage, 11, "other", new ManifestFile("t/a/t+0+0.raw", "s4", 9, 30, 0, 8));
+        ClaimCheck undecided = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        undecided.apply(0, List.of(claim("t/a/t+0+0.raw")), new ManifestIndex(storage, ID), expected,
+                new FoundPartition());
+        assertEquals(1, undecided.unverifiable.size());
+        assertTrue(undecided.unverifiable.get(0).reason().contains("and its size, 30 bytes, is that of 2 of them"),
+                undecided.unverifiable.get(0).reason());
+    }
+
+    private static void write(Path root, String path, String content) throws Exception {
+        Path file = root.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+    }
+
     private static ArchiveContents.Claim claim(String path) {
         return new ArchiveContents.Claim(path, SluiceFileName.parse(SluiceFileName.fileNameOf(path)).orElseThrow());
     }
 
     private static void manifest(LocalBackend storage, long end, ManifestFile... files) throws Exception {
-        storage.writeAtomically(Manifest.directory(ID, 0) + Manifest.name(end, "test"),
+        manifest(storage, end, "test", files);
+    }
+
+    private static void manifest(LocalBackend storage, long end, String writer, ManifestFile... files)
+            throws Exception {
+        storage.writeAtomically(Manifest.directory(ID, 0) + Manifest.name(end, writer),
                 new Manifest(1, "t", ID, 0, end, List.of(files)).toJson());
     }
 }
