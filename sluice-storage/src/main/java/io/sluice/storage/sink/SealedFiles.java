@@ -59,9 +59,9 @@ final class SealedFiles {
     /**
      * The checkpoints this instance made since its recovery, by identity, while leftovers wait: only the success of a
      * commit of one of them proves the partition was this owner's after the listing. The engine hands a commit's
-     * outcome to the partition's current owner by its name, so a late answer to a commit an earlier owner in this
-     * process sent (before this one listed) can reach this one; an equal checkpoint (the same offset, no manifest)
-     * is not the same proof. One the engine copied would only keep the leftovers until the partition's next recovery.
+     * outcome only to the assignment that sent it (it went by the partition's name before 2026-12, so a late answer
+     * to a commit an earlier owner in this process sent could reach this one); the check stays as the archive's own
+     * guard, as an equal checkpoint (the same offset, no manifest) is not the same proof. One the engine copied would only keep the leftovers until the partition's next recovery.
      */
     private final Set<SinkCheckpoint> madeHere = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<ManifestFile> sealed = new ArrayList<>();

@@ -88,8 +88,9 @@ class PartitionArchiveTest {
     }
 
     /**
-     * The engine hands a commit's answer to the partition's current owner by its name, so a late answer to a commit an
-     * earlier owner in this process sent (before this one listed) can reach this one, with a checkpoint equal to one
+     * The engine handed a commit's answer to the partition's current owner by its name (it now drops an answer to an
+     * earlier assignment: SinkCommitsTest), so a late answer to a commit an earlier owner in this process sent (before
+     * this one listed) could reach this one, with a checkpoint equal to one
      * this owner made (the same offset, no manifest). It proves nothing about this owner's listing (a review): what
      * it listed, the files a newer owner staged, stays.
      */

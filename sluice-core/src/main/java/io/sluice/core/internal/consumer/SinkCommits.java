@@ -83,7 +83,7 @@ final class SinkCommits implements CommitPolicy {
     @Override
     public void maybeCommit(Collection<PartitionState> partitions) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        Map<TopicPartition, SinkCheckpoint> checkpoints = new HashMap<>();
+        Map<PartitionState, SinkCheckpoint> checkpoints = new HashMap<>();
         for (PartitionState p : partitions) {
             CompletableFuture<LaneCalls.Checkpointed> pending = p.pendingCheckpoint;
             if (pending == null || !pending.isDone()) {
@@ -100,7 +100,7 @@ final class SinkCommits implements CommitPolicy {
                 continue;
             }
             offsets.put(p.partition, sent(p, c, offset));
-            checkpoints.put(p.partition, c);
+            checkpoints.put(p, c);
             p.possiblyCommitted.add(c);
         }
         if (!offsets.isEmpty()) {
@@ -116,19 +116,23 @@ final class SinkCommits implements CommitPolicy {
                     counts.failed();
                     failures.failed(offsets.keySet(), error, System.nanoTime());
                 }
-                checkpoints.forEach((tp, c) -> {
-                    PartitionState p = current.apply(tp);
-                    if (p != null) {
-                        answered(p, c, error);
+                checkpoints.forEach((p, c) -> {
+                    TopicPartition tp = p.partition;
+                    if (current.apply(tp) != p) {
+                        // an earlier assignment's commit, answered after the partition was let go (a loss whose wait
+                        // for commits in flight timed out) and perhaps assigned again: the new assignment recovered
+                        // from the commit point and made its own checkpoints, which this answer says nothing about
+                        return;
                     }
-                    if (p != null && (p.isOpen() || error != null && losing.contains(tp))) {
+                    answered(p, c, error);
+                    if (p.isOpen() || error != null && losing.contains(tp)) {
                         settled(p, c, offsets.get(tp), error);
-                    } else if (p != null && error == null && losing.contains(tp)) {
+                    } else if (error == null && losing.contains(tp)) {
                         // taken just before the loss: it is the truth now, though a lost partition publishes nothing
                         p.lastCommitted = offsets.get(tp);
                         p.lastCheckpoint = c;
                     }
-                    // else: revoked meanwhile; its final commit superseded this one, and open() recovers
+                    // else: being revoked; its final commit supersedes this one, and the next open() recovers
                 });
             });
             CrashPoints.reach(CrashPoints.AFTER_COMMIT_REQUEST);
@@ -192,7 +196,11 @@ final class SinkCommits implements CommitPolicy {
         try {
             commitPoint.settleInFlight(calls.timeout());
         } catch (RuntimeException e) {
-            LOG.debug("waiting for the commits in flight of lost partitions: {}", e.toString());
+            // their checkpoints stay possibly committed, so the sink gives up none of what they name; the next
+            // owner's recovery settles it from what the commit point holds
+            LOG.warn("the commits in flight of lost partitions {} gave no answer within {} s; their output is left "
+                    + "to the next owner: {}", partitions.stream().map(p -> p.partition).toList(),
+                    calls.timeout().toSeconds(), ErrorWords.of(e));
         } finally {
             losing.clear();
         }

@@ -246,6 +246,41 @@ class SinkCommitsTest {
                 "the unsent twin names what an unknown commit may have made true: the sink must keep it");
     }
 
+    /**
+     * A loss whose wait for the commits in flight times out lets the partition go with a commit unanswered; when the
+     * partition comes back, that late answer belongs to the earlier assignment. Routed by the partition's name, it
+     * told the new assignment's sink that a checkpoint it never made was committed, moved its last commit back and
+     * emptied the checkpoints it had in flight.
+     */
+    @Test
+    void aLateAnswerToAnEarlierAssignmentsCommitReachesNothingOfTheNewAssignment() throws Exception {
+        PartitionState before = assign(0, null);
+        dispatch(before, 0, 2);
+        checkpointReady(before);
+        commits.maybeCommit(List.of(before)); // sends checkpoint 2; its answer is late
+        before.close();
+        assigned.remove(P0); // let go without hearing the answer
+        assertEquals(List.of("open 0 -", "write 0", "write 1", "checkpoint 2", "checkpoint 2"), sink.next(P0, 5));
+
+        String metadata = CommitMetadata.encode(Uuid.randomUuid(), CompletionMap.empty(4).encode(), "files-4");
+        OffsetAndMetadata recovered = new OffsetAndMetadata(4, metadata);
+        PartitionState after = assign(4, recovered); // another member committed up to 4 meanwhile
+        assertEquals("open 4 files-4", sink.next(P0));
+        dispatch(after, 4, 6);
+        checkpointReady(after);
+        commits.maybeCommit(List.of(after)); // sends checkpoint 6 of the new assignment
+        assertEquals(List.of("write 4", "write 5", "checkpoint 6", "checkpoint 6"), sink.next(P0, 4));
+
+        group.answer(null); // the earlier assignment's commit of checkpoint 2
+
+        assertEquals(recovered, after.lastCommitted, "the new assignment's last commit stays where it recovered");
+        assertEquals(1, after.possiblyCommitted.size(), "its own commit in flight stays possibly committed");
+        group.answer(null);
+        assertEquals("committed 6 files-6", sink.next(P0),
+                "the sink hears of its own checkpoint, and of none the earlier assignment made");
+        assertEquals(6, after.lastCommitted.offset());
+    }
+
     @Test
     void onRevokeTheLastCheckpointIsCommittedSynchronouslyThenPublishedBeforeTheSinkCloses() throws Exception {
         PartitionState p = assign(0, null);
