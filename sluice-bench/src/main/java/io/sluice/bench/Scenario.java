@@ -253,6 +253,9 @@ public record Scenario(String name, boolean smoke, Kind kind, int records, int p
             ratios.add(new Ratio("sluice", "floor", 1.3, "cpu_us_per_record"));
             // the same without the JIT compiler's threads, whose work a short run counts and a long one does not
             ratios.add(new Ratio("sluice", "floor", null, "cpu_us_per_record_without_jit"));
+            // the same with each value read as the archive must (checked to be JSON, the layout's fields picked out)
+            systems.add(2, "floor-checked");
+            ratios.add(new Ratio("sluice", "floor-checked", null, "cpu_us_per_record"));
         }
         return new Scenario(name, smoke, Kind.ARCHIVE, smoke ? 3_000 : 2_000_000, partitions, 10_000, 1_000, 0,
                 partitions, List.copyOf(systems), "consume-ceiling", 0, work, List.copyOf(ratios));

@@ -74,8 +74,8 @@ public final class SystemMain {
             result.put("output_rows", m.count());
             return result;
         }
-        if (system.equals("floor")) {
-            return CompressionFloor.run(bootstrap, topic, scenario, m);
+        if (system.equals("floor") || system.equals("floor-checked")) {
+            return CompressionFloor.run(bootstrap, topic, scenario, system.equals("floor-checked"), m);
         }
         if (system.equals("sluice-command")) {
             Map<String, Object> result = CommandArchiveSystem.run(bootstrap, topic, scenario, output);
