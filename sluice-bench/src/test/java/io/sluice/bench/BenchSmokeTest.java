@@ -55,6 +55,11 @@ class BenchSmokeTest {
             JsonNode floor = json.get("results").get("floor");
             assertTrue(floor.get("output_bytes").asLong() > 0, "the floor compresses what it consumes: " + floor);
             assertTrue(json.get("goals").get("sluice/floor cpu_us_per_record").has("at_most"), json.toString());
+            JsonNode checked = json.get("results").get("floor-checked");
+            assertEquals(json.get("records").asLong(), checked.get("output_rows").asLong(),
+                    "the checked floor reads and compresses every line: " + checked);
+            assertTrue(checked.get("output_bytes").asLong() > 0, checked.toString());
+            assertTrue(json.get("ratios").has("sluice/floor-checked cpu_us_per_record"), json.toString());
         }
     }
 
