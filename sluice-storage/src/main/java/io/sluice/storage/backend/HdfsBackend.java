@@ -31,9 +31,10 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
  * publishing again finds the target present and the staged file gone, and is done.
  *
  * <p>A writer that died (or a zombie that lost its partitions) may leave a staged file open, holding its HDFS lease.
- * Before publishing or discarding a staged file, the backend makes sure it is closed: it calls {@code recoverLease},
- * which ends the old writer's lease and has the DataNodes settle the last block, and waits until the NameNode reports
- * the file closed, at most the configured lease recovery timeout. A zombie's later writes to that file then fail.
+ * Before publishing a staged file, the backend makes sure it is closed: it calls {@code recoverLease}, which ends the
+ * old writer's lease and has the DataNodes settle the last block, and waits until the NameNode reports the file
+ * closed, at most the configured lease recovery timeout. A zombie's later writes to that file then fail. A discarded
+ * file is deleted at once, open or not: the delete ends its lease, and nothing of a later write shows.
  *
  * <p>Memory: each open file holds at most {@code dfs.client.write.max-packets-in-flight} packets of
  * {@code dfs.client-write-packet-size} bytes; this backend lowers the first to 16 (1 MiB per file with 64 KiB packets)
@@ -154,34 +155,10 @@ public final class HdfsBackend implements StorageBackend {
 
     @Override
     public void discard(PendingRef ref) throws IOException {
-        Path staged = resolve(ref.staging());
-        try {
-            awaitClosed(staged);
-        } catch (FileNotFoundException e) {
-            return; // discarded before
-        }
-        fs.delete(staged, false);
-    }
-
-    /**
-     * Starts lease recovery of every file still open first, then discards them one by one: a crash may leave many
-     * files open, and each recovery waits for a DataNode heartbeat, so recovering them in turn would add up.
-     */
-    @Override
-    public void discardAll(List<PendingRef> refs) throws IOException {
-        if (fs instanceof LeaseRecoverable leases) {
-            for (PendingRef ref : refs) {
-                Path staged = resolve(ref.staging());
-                try {
-                    if (!leases.isFileClosed(staged)) {
-                        leases.recoverLease(staged);
-                    }
-                } catch (FileNotFoundException e) {
-                    // gone already
-                }
-            }
-        }
-        StorageBackend.super.discardAll(refs);
+        // at once, also when another writer holds the file open: HDFS deletes a file under construction with its
+        // lease, and that writer's close then fails. Waiting for lease recovery first (up to the recovery timeout a
+        // file) held the lane whose first commit removes the leftovers of a dead writer, and gained nothing
+        fs.delete(resolve(ref.staging()), false);
     }
 
     @Override

@@ -179,7 +179,7 @@ final class SealedFiles {
      */
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
         publishCommitted(checkpoint);
-        // after publishing: on HDFS, removing a file a dead writer left open waits for its lease
+        // after publishing, so that the commit's files are visible first whatever the removal takes
         if (!leftovers.isEmpty() && madeHere.contains(checkpoint)) {
             discardLeftovers();
         }
