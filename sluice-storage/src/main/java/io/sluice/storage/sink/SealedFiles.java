@@ -7,10 +7,8 @@ import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,9 +40,6 @@ final class SealedFiles {
     /** Every file of a committed manifest is published. */
     static final String AFTER_PUBLISH = "archive.after-publish";
 
-    /** Checkpoints remembered while leftovers wait, at most: a partition whose commits fail makes one an interval. */
-    private static final int MADE_HERE_KEPT = 64;
-
     private final PartitionPaths paths;
     private final StorageBackend backend;
     private final boolean exactlyOnce;
@@ -54,16 +49,8 @@ final class SealedFiles {
     private final String manifestWriter = UUID.randomUUID().toString().substring(0, 8);
     private final ManifestRetention retention;
 
-    /** What earlier owners left staged, as the recovery listed it; removed after this owner's first commit. */
-    private List<PendingRef> leftovers = List.of();
-    /**
-     * The checkpoints this instance made since its recovery, by identity, while leftovers wait: only the success of a
-     * commit of one of them proves the partition was this owner's after the listing. The engine hands a commit's
-     * outcome only to the assignment that sent it (it went by the partition's name before 2026-12, so a late answer
-     * to a commit an earlier owner in this process sent could reach this one); the check stays as the archive's own
-     * guard, as an equal checkpoint (the same offset, no manifest) is not the same proof. One the engine copied would only keep the leftovers until the partition's next recovery.
-     */
-    private final Set<SinkCheckpoint> madeHere = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** What earlier owners left staged, as the recovery listed it; removed after a commit of this owner. */
+    private final Leftovers leftovers;
     private final List<ManifestFile> sealed = new ArrayList<>();
     private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
 
@@ -76,6 +63,7 @@ final class SealedFiles {
         this.counters = counters;
         this.storageCalls = storageCalls;
         this.retention = new ManifestRetention(paths, backend, manifestWriter, foldManifestsAfter);
+        this.leftovers = new Leftovers(paths.partition().toString());
     }
 
     /**
@@ -84,7 +72,7 @@ final class SealedFiles {
      * never committed. Not now: this owner may already be a zombie (frozen past its session, or its lane held by a
      * store outage while the partition moved), and a listing made then can hold files a newer owner staged, which a
      * commit of that owner names; removing them lost their records (a review found it). A commit that succeeds proves
-     * the partition was still this owner's after the listing ({@link #madeHere}), so every file listed was a former
+     * the partition was still this owner's after the listing ({@link Leftovers}), so every file listed was a former
      * owner's. The store names each leftover exactly at the listing ({@link StorageBackend#listStaged}): an S3 upload
      * whose ID its marker never received is found then, by time, before this owner starts one of the same path.
      *
@@ -110,21 +98,7 @@ final class SealedFiles {
                 }
             }
         }
-        leftovers = backend.listStaged(paths.staging());
-    }
-
-    /** Removes what {@link #recover} listed, once: a commit of this owner succeeded. */
-    private void discardLeftovers() {
-        List<PendingRef> those = leftovers;
-        leftovers = List.of();
-        madeHere.clear();
-        try {
-            backend.discardAll(those);
-        } catch (IOException | RuntimeException e) {
-            // invisible leftovers: the partition's next recovery lists them again
-            LOG.warn("could not remove {} staged files an earlier owner of {} left in {}: {}", those.size(),
-                    paths.partition(), backend.describe(), e.toString());
-        }
+        leftovers.listed(backend.listStaged(paths.staging()));
     }
 
     /** Files a roll sealed, all at once: the roll's barrier holds only when every one of them is here. */
@@ -138,12 +112,7 @@ final class SealedFiles {
      */
     SinkCheckpoint checkpoint(long barrier) throws StorageFailure {
         SinkCheckpoint made = checkpointAt(barrier);
-        if (!leftovers.isEmpty()) {
-            if (madeHere.size() >= MADE_HERE_KEPT) {
-                madeHere.clear(); // a commit of one made later proves the same
-            }
-            madeHere.add(made);
-        }
+        leftovers.made(made);
         return made;
     }
 
@@ -180,9 +149,7 @@ final class SealedFiles {
     void committed(SinkCheckpoint checkpoint) throws StorageFailure {
         publishCommitted(checkpoint);
         // after publishing, so that the commit's files are visible first whatever the removal takes
-        if (!leftovers.isEmpty() && madeHere.contains(checkpoint)) {
-            discardLeftovers();
-        }
+        leftovers.committed(checkpoint, backend);
     }
 
     private void publishCommitted(SinkCheckpoint checkpoint) throws StorageFailure {

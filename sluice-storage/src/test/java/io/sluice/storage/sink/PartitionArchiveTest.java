@@ -128,6 +128,45 @@ class PartitionArchiveTest {
     }
 
     /**
+     * A removal of a dead owner's leftovers that the store refuses is tried again at the next commit, then no sooner
+     * than a minute after: it was tried once, and a member that kept the partition for weeks kept the files as long.
+     */
+    @Test
+    void aRefusedRemovalOfLeftoversIsTriedAgainAtALaterCommit() throws Exception {
+        PartitionArchive dead = opened(3);
+        write(dead, 0, 10);
+        dead.checkpoint(true); // its commit was never sent
+        int left = stagedFiles().size();
+        java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger(1);
+        java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+        PartitionArchive next = archive(3, 4, new ArchiveCounters(), new ForwardingBackend(backend) {
+            @Override
+            public void discardAll(List<io.sluice.storage.backend.PendingRef> refs) throws java.io.IOException {
+                tries.incrementAndGet();
+                if (refusals.getAndDecrement() > 0) {
+                    throw new java.io.IOException("access denied for a while");
+                }
+                super.discardAll(refs);
+            }
+        });
+        next.recover(0, Optional.empty());
+        write(next, 0, 3);
+        next.committed(next.checkpoint(true));
+        assertEquals(1, tries.get());
+        assertEquals(left, stagedFiles().size(), "refused: still there");
+
+        write(next, 3, 6);
+        next.committed(next.checkpoint(true));
+        assertEquals(2, tries.get(), "tried again at the next commit");
+        assertEquals(List.of(), stagedFiles(), "removed");
+        write(next, 6, 10);
+        next.committed(next.checkpoint(true));
+        assertEquals(2, tries.get(), "nothing more to remove");
+        next.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
+    }
+
+    /**
      * The broker refuses a commit during a cooperative rebalance (RebalanceInProgress: certainly not committed), and
      * the partition stays with this member, which goes on from its barrier: the refused checkpoint's files must go
      * into the next manifest, or their records would never be visible.
