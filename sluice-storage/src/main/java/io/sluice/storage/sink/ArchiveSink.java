@@ -167,7 +167,8 @@ public final class ArchiveSink implements Sink {
         PartitionArchive archive = new PartitionArchive(partition, topicId.toString(), backend, layout, format, rolls,
                 exactlyOnce, counters, pressure, storageCalls, compressors, foldManifestsAfter);
         try {
-            owner.claim(partition.topic(), topicId.toString()); // before its recovery removes any staged file
+            // before its recovery lists any staged file to remove: another group's files in progress are not leftovers
+            owner.claim(partition.topic(), topicId.toString());
             archive.recover(committedOffset, committedData.filter(d -> !d.isEmpty()));
         } catch (IOException e) {
             Optional<String> away = e instanceof StoreUnreachableException ? Optional.empty() : backend.outage(e);

@@ -1,5 +1,6 @@
 package io.sluice.storage.sink;
 
+import io.sluice.core.ErrorWords;
 import io.sluice.core.sink.SinkCheckpoint;
 import io.sluice.storage.backend.PendingRef;
 import io.sluice.storage.backend.StorageBackend;
@@ -86,9 +87,9 @@ final class Leftovers {
             failures++;
             long pause = pauseAfter(failures);
             notBefore = System.nanoTime() + pause;
-            LOG.warn("could not remove {} staged files an earlier owner of {} left in {} ({}); they are invisible, and "
-                    + "removal is tried again at {}", listed.size(), partition, backend.describe(), e.toString(),
-                    pause == 0 ? "the next commit" : "a commit after " + TimeUnit.NANOSECONDS.toMinutes(pause)
+            LOG.warn("could not remove the staged files (up to {}) an earlier owner of {} left in {} ({}); they are "
+                    + "invisible, and removal is tried again at {}", listed.size(), partition, backend.describe(),
+                    ErrorWords.of(e), pause == 0 ? "the next commit" : "a commit after " + TimeUnit.NANOSECONDS.toMinutes(pause)
                             + " min");
         }
     }
