@@ -87,10 +87,11 @@ final class Leftovers {
             failures++;
             long pause = pauseAfter(failures);
             notBefore = System.nanoTime() + pause;
+            String when = pause == 0 ? "the next commit"
+                    : "a commit after " + TimeUnit.NANOSECONDS.toMinutes(pause) + " min";
             LOG.warn("could not remove the staged files (up to {}) an earlier owner of {} left in {} ({}); they are "
                     + "invisible, and removal is tried again at {}", listed.size(), partition, backend.describe(),
-                    ErrorWords.of(e), pause == 0 ? "the next commit" : "a commit after " + TimeUnit.NANOSECONDS.toMinutes(pause)
-                            + " min");
+                    ErrorWords.of(e), when);
         }
     }
 

@@ -196,9 +196,9 @@ final class SinkCommits implements CommitPolicy {
         try {
             commitPoint.settleInFlight(calls.timeout());
         } catch (RuntimeException e) {
-            // their checkpoints stay possibly committed, so the sink gives up none of what they name; the next
-            // owner's recovery settles it from what the commit point holds
-            // not always a wait run out: a stop requested meanwhile (the consumer's wakeup) ends it at once
+            // their checkpoints stay possibly committed, so the sink gives up none of what they name, and the next
+            // owner's recovery settles it from what the commit point holds. Not always a wait that ran out: a stop
+            // requested meanwhile (the consumer's wakeup) ends it at once
             LOG.warn("the outcome of the commits in flight of lost partitions {} is unknown ({}); what they name is "
                     + "left to the next owner", partitions.stream().map(p -> p.partition).toList(), ErrorWords.of(e));
         } finally {
