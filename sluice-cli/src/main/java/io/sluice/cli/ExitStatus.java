@@ -14,8 +14,13 @@ public final class ExitStatus {
      * acknowledged: they failed (the summary lists the first, with file and line) or their outcome is unknown.
      */
     public static final int SOME_RECORDS_FAILED = 3;
-    /** Stopped at once by a second Ctrl-C, without draining (the shells' 128 + SIGINT). */
+    /**
+     * Stopped at once by a second Ctrl-C, without draining (the shells' 128 + SIGINT); also {@code sluice produce}
+     * stopped by a first Ctrl-C before the end of its input, after draining what it had read.
+     */
     public static final int INTERRUPTED = 130;
+    /** {@code sluice produce} stopped by SIGTERM before the end of its input, after draining (128 + SIGTERM). */
+    public static final int TERMINATED = 143;
 
     private ExitStatus() {
     }

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.apache.kafka.clients.producer.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where each record went, one line per record, in the order outcomes arrive (per partition, the order of the input):
@@ -23,6 +25,7 @@ import org.apache.kafka.clients.producer.Callback;
  */
 public final class DeliveryJournal implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger("sluice.produce");
     private static final int BATCH_BYTES = 64 * 1024;
     private static final long FLUSH_MILLIS = 200;
     private static final String NO_ANSWER = "no answer before the producer was closed: it may or may not be in the "
@@ -90,6 +93,9 @@ public final class DeliveryJournal implements AutoCloseable {
             out.flush();
         } catch (IOException e) {
             failure = e; // reported by close(): an outcome callback has nobody to throw to
+            // said now too: a disk that fills in the first minute of a run of hours should not wait for its end
+            LOG.warn("cannot write the journal ({}): the run goes on, but the journal lacks every outcome from "
+                    + "here on, and the run will end with exit status 1", e.getMessage());
         }
         batch.setLength(0);
     }

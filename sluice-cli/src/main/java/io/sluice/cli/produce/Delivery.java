@@ -30,6 +30,11 @@ interface Delivery extends InputReading.Handler, AutoCloseable {
     /** What stopping now, without finishing, means for the records sent. */
     String uncommittedFate();
 
+    /** Why records were left without an answer, as the summary says it after "had no answer". */
+    default String noAnswerWhy() {
+        return "when the drain timeout passed";
+    }
+
     @Override
     void close();
 }

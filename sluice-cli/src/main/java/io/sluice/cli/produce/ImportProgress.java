@@ -23,8 +23,21 @@ import org.apache.kafka.common.KafkaException;
 final class ImportProgress {
 
     private static final long TIMEOUT_SECONDS = 30;
+    /** The hash in a default import name: {@code Inputs.argumentsHash} and {@code ImportPosition.listHash}. */
+    private static final int HASH_DIGITS = 16;
 
     private ImportProgress() {
+    }
+
+    /**
+     * Whether {@code group} is {@code prefix} and a default name's hash (16 hex digits), not merely a group whose name
+     * starts so: imports into topic {@code orders-eu} ({@code produce-orders-eu-...}) are not imports into
+     * {@code orders}, whose files they would otherwise claim to have sent.
+     */
+    static boolean isDefaultName(String group, String prefix) {
+        return group.length() == prefix.length() + HASH_DIGITS && group.startsWith(prefix)
+                && group.substring(prefix.length()).chars().allMatch(c -> Character.digit(c, 16) >= 0
+                        && !Character.isUpperCase(c));
     }
 
     /**
@@ -39,7 +52,7 @@ final class ImportProgress {
         try (Admin admin = Admin.create(ClusterConnection.of(clientProperties))) {
             Map<String, ListConsumerGroupOffsetsSpec> named = new HashMap<>();
             admin.listGroups().all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).forEach(g -> {
-                if (g.groupId().startsWith(groupPrefix)) {
+                if (isDefaultName(g.groupId(), groupPrefix)) {
                     named.put(g.groupId(), new ListConsumerGroupOffsetsSpec());
                 }
             });

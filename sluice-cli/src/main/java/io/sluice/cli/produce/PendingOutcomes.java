@@ -104,6 +104,22 @@ final class PendingOutcomes {
         reset();
     }
 
+    /**
+     * The transaction's commit was sent and had no clear answer (a timeout, an error the cluster does not explain):
+     * it may have landed. Its records stay without an answer in the tally, neither acknowledged nor failed, except
+     * those that failed on their own, which are in no transaction: a person who sent them again, believing them
+     * failed, would double them if the commit landed.
+     */
+    void unknown() {
+        passOn(takeFailures());
+        reset();
+    }
+
+    /** Whether {@code error} is the producer refusing a commit because a send failed in its transaction. */
+    static boolean refusedAfterAFailedSend(Exception error) {
+        return String.valueOf(error.getMessage()).startsWith(IN_ERROR_STATE);
+    }
+
     private synchronized void failedOnItsOwn(int index, Origin origin, long size, Exception error) {
         if (!failedOnTheirOwn.get(index)) { // a callback counts once, as the tally's own do
             failedOnTheirOwn.set(index);

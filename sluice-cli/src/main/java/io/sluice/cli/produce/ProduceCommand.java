@@ -5,6 +5,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
 import io.sluice.cli.cluster.PropertyFlags;
 import io.sluice.cli.config.OptionValues;
+import io.sluice.cli.console.Units;
 import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.run.EngineRun;
 import io.sluice.producer.DeliveryJournal;
@@ -132,6 +133,9 @@ public final class ProduceCommand implements Callable<Integer> {
             + "its position (default: the topic and a hash of the input paths).")
     String name;
 
+    /** The producer's own default transaction.timeout.ms. */
+    private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
+
     /** Batches larger than Kafka's 16 KiB default: fewer requests for the same acks=all wait. */
     private static final int DEFAULT_BATCH_BYTES = 128 * 1024;
     /** Kafka's default max.request.size. */
@@ -238,6 +242,39 @@ public final class ProduceCommand implements Callable<Integer> {
         if (allowLoss) {
             throw new IllegalArgumentException("--exactly-once always sends with acks=all and idempotence: "
                     + "--allow-loss has nothing to allow");
+        }
+        checkTransactionSpan();
+    }
+
+    /**
+     * A transaction stays open for a commit interval, or until the next record when --rate spaces them further: past
+     * the producer's transaction.timeout.ms the cluster aborts it and fences the run, whose commit then fails, and so
+     * would every rerun's, at the same place. Refused at half the timeout, which leaves the commit itself time.
+     */
+    private void checkTransactionSpan() {
+        String set = properties == null ? null : properties.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        Duration timeout;
+        try {
+            timeout = Duration.ofMillis(set == null ? DEFAULT_TRANSACTION_TIMEOUT_MS : Long.parseLong(set.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-X " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + "=" + set
+                    + ": expected a number of milliseconds");
+        }
+        Duration most = timeout.dividedBy(2);
+        String fix = "or raise -X " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + " (now " + timeout.toMillis()
+                + " ms; the brokers allow up to their transaction.max.timeout.ms, 15 minutes by default)";
+        if (commitInterval.compareTo(most) >= 0) {
+            throw new IllegalArgumentException("a --commit-interval of " + Units.duration(commitInterval)
+                    + " keeps each transaction open that long, and the cluster aborts one open past the producer's "
+                    + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + ": give less than " + Units.duration(most) + ", "
+                    + fix);
+        }
+        if (rate != null && rate > 0 && 1e9 / rate >= most.toNanos()) {
+            throw new IllegalArgumentException("--rate " + rate + " sends a record every " + Units.duration(
+                    Duration.ofNanos((long) (1e9 / rate))) + ", and each transaction stays open until the next "
+                    + "record: the cluster aborts one open past the producer's "
+                    + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + "; give a rate of a record at least every "
+                    + Units.duration(most) + ", " + fix);
         }
     }
 

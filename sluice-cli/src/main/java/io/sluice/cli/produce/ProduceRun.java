@@ -4,6 +4,7 @@ import io.sluice.cli.ExitStatus;
 import io.sluice.cli.console.Console;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.run.ShutdownSignals;
+import io.sluice.core.ErrorWords;
 import io.sluice.producer.DeliverySnapshot;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.input.BadInputException;
@@ -49,7 +50,8 @@ final class ProduceRun {
     private volatile boolean closed;
     private volatile long stopAt;
     private volatile boolean readToEnd;
-    private volatile Exception readFailure;
+    /** Why reading ended before the inputs did: an unreadable input, or an error of the JVM (out of memory...). */
+    private volatile Throwable readFailure;
 
     ProduceRun(InputReading reading, Delivery delivery, DeliveryTally tally, TopicRules rules, Duration drainTimeout,
             Console console, ProduceSummary summary) {
@@ -66,6 +68,7 @@ final class ProduceRun {
         long start = System.nanoTime();
         ShutdownSignals signals = ShutdownSignals.install(this::requestStop, this::stopNow);
         Exception finishFailure = null;
+        RuntimeException closeFailure = null;
         DeliverySnapshot last;
         try {
             Thread reader = new Thread(this::read, "sluice-produce-read");
@@ -95,17 +98,32 @@ final class ProduceRun {
         } finally {
             try {
                 delivery.close();
+            } catch (RuntimeException e) {
+                closeFailure = e; // the journal could not be written: said after the summary, which must still come
             } finally {
                 signals.close();
             }
         }
-        Exception failure = readFailure != null ? readFailure : finishFailure;
+        boolean signalled = stopAt != 0;
+        Throwable failure = readFailure != null ? readFailure : finishFailure;
+        if (failure == null && !readToEnd && !signalled) {
+            // never expected: every way out of reading sets one of the three; a run that read part of its input must
+            // not end as if it had read it all
+            failure = new IllegalStateException("reading ended before the end of the input, for no known reason");
+        }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        console.say(summary.text(last, elapsed, readToEnd, stopAt != 0, failure, delivery.resumeNote()));
+        String text = summary.text(last, elapsed, readToEnd, signalled, failure, delivery.resumeNote(),
+                delivery.noAnswerWhy());
+        console.say(closeFailure == null ? text : text + System.lineSeparator() + "  "
+                + ErrorWords.withoutClassNames(String.valueOf(closeFailure.getMessage())));
         if (last.failed() > 0 || last.pending() > 0) {
             return ExitStatus.SOME_RECORDS_FAILED;
         }
-        return failure != null ? ExitStatus.FAILURE : ExitStatus.OK;
+        if (failure != null || closeFailure != null) {
+            return ExitStatus.FAILURE;
+        }
+        // a signal that stopped the reading leaves input unsent: `sluice produce f && mv f done/` must not move it
+        return readToEnd ? ExitStatus.OK : signals.status();
     }
 
     private void read() {
@@ -113,10 +131,10 @@ final class ProduceRun {
             readToEnd = reading.run(delivery.start(), new Guarded(), () -> stopAt != 0);
         } catch (Closed e) {
             // the command's thread closed the delivery: a stop was asked for
-        } catch (IOException | RuntimeException e) {
-            readFailure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Throwable e) { // an Error too (a line that fills the heap...) must end the run as a failure
+            readFailure = e;
         }
     }
 

@@ -22,8 +22,8 @@ import java.util.Optional;
  */
 record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
 
-    String text(DeliverySnapshot s, Duration elapsed, boolean readToEnd, boolean signalled, Exception failure,
-            Optional<String> resumeNote) {
+    String text(DeliverySnapshot s, Duration elapsed, boolean readToEnd, boolean signalled, Throwable failure,
+            Optional<String> resumeNote, String noAnswerWhy) {
         double seconds = Math.max(elapsed.toNanos() / 1e9, 1e-3);
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "produced to %s: %,d %s read, %,d %s, %,d failed, %,d without an "
@@ -41,13 +41,17 @@ record ProduceSummary(String topic, List<LossRisk> risks, String accepted) {
             }
         }
         if (s.pending() > 0) {
-            b.append(String.format(Locale.ROOT, "%n  %,d %s no answer when the drain timeout passed: they may "
-                    + "or may not be in the topic", s.pending(), s.pending() == 1 ? "record had" : "records had"));
+            b.append(String.format(Locale.ROOT, "%n  %,d %s no answer %s: they may or may not be in the topic",
+                    s.pending(), s.pending() == 1 ? "record had" : "records had", noAnswerWhy));
         }
-        if (failure != null) {
+        if (failure instanceof OutOfMemoryError) {
+            b.append(String.format(Locale.ROOT, "%n  stopped early: the JVM ran out of memory while reading; give it "
+                    + "more heap (SLUICE_JAVA_OPTS=-Xmx2g ./sluice produce ...); the rest of the input was not read"));
+        } else if (failure != null) {
             b.append(String.format(Locale.ROOT, "%n  stopped early: %s", EngineRun.describe(failure)));
         } else if (signalled && !readToEnd) {
-            b.append(String.format(Locale.ROOT, "%n  stopped by a signal: the rest of the input was not read"));
+            b.append(String.format(Locale.ROOT, "%n  stopped by a signal: the rest of the input was not read (the exit "
+                    + "status says so: 130 after Ctrl-C, 143 after SIGTERM)"));
         }
         resumeNote.ifPresent(note -> b.append(String.format(Locale.ROOT, "%n  %s", note)));
         for (LossRisk risk : risks) {

@@ -2,12 +2,14 @@ package io.sluice.cli.produce;
 
 import io.sluice.cli.RunFailure;
 import io.sluice.core.Causes;
+import io.sluice.core.ErrorWords;
 import io.sluice.core.commit.TargetTransactionCommit;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.input.BadInputException;
 import io.sluice.producer.input.FileIdentity;
 import io.sluice.producer.input.ImportPosition;
 import io.sluice.producer.input.Input;
+import io.sluice.producer.input.InputReading;
 import io.sluice.producer.input.InputRecord;
 import io.sluice.producer.input.Origin;
 import java.io.IOException;
@@ -61,6 +63,8 @@ final class TransactionalDelivery implements Delivery {
     private final TargetTransactionCommit.Sender sender;
     private ImportPosition position;
     private ImportPosition committed;
+    /** The position of a commit sent whose outcome is unknown (it may have landed), or null. */
+    private ImportPosition unknownCommit;
     private long lastCommit = System.nanoTime();
     private RuntimeException failure;
 
@@ -196,7 +200,13 @@ final class TransactionalDelivery implements Delivery {
         try {
             commit.commitNow(Map.of(source, new OffsetAndMetadata(at.offset(), at.metadata(inputs))), TIMEOUT);
         } catch (RuntimeException e) {
-            throw fail(e);
+            if (fenced(e) || PendingOutcomes.refusedAfterAFailedSend(e)) {
+                throw fail(e); // refused before it could land: the next run aborts the transaction
+            }
+            failure = e;
+            unknownCommit = at;
+            pending.unknown();
+            throw e;
         }
         pending.committed();
         committed = at;
@@ -222,6 +232,12 @@ final class TransactionalDelivery implements Delivery {
         if (committed.isComplete(inputs)) {
             return Optional.of("import " + name + " is complete: a rerun sends nothing (a new --name sends the files "
                     + "again)");
+        }
+        if (unknownCommit != null && !endedInError(failure)) {
+            return Optional.of("import " + name + "'s last commit had no clear answer (" + ErrorWords.withoutClassNames(
+                    String.valueOf(failure.getMessage())) + "): it is committed up to " + describe(committed)
+                    + ", or up to " + describe(unknownCommit) + " if that commit landed; a rerun of the same command "
+                    + "goes on from where it did, sending nothing twice");
         }
         if (fenced(failure)) {
             // not "a rerun goes on" alone: another run may be going on already, and a rerun would start a third
@@ -270,6 +286,11 @@ final class TransactionalDelivery implements Delivery {
     }
 
     @Override
+    public String noAnswerWhy() {
+        return unknownCommit != null ? "because their transaction's commit had none" : Delivery.super.noAnswerWhy();
+    }
+
+    @Override
     public String uncommittedFate() {
         // a commit under way when the stop came may still land, with its input position: the words hold either way
         return "The records since the last commit seen are in a transaction whose commit was not seen: it commits "
@@ -289,7 +310,7 @@ final class TransactionalDelivery implements Delivery {
         try {
             return FileIdentity.of(input.path());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + input.name() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read " + input.name() + ": " + InputReading.words(e), e);
         }
     }
 

@@ -86,6 +86,30 @@ class PendingOutcomesTest {
                 tally.snapshot().firstFailures().stream().map(Object::toString).toList());
     }
 
+    /**
+     * A commit that timed out may have landed: its records were called failed ("its transaction was aborted"), and a
+     * person who sent them again would have doubled them. They stay without an answer; a record refused before it
+     * joined the transaction is failed all the same.
+     */
+    @Test
+    void aCommitWithoutAClearAnswerLeavesItsRecordsWithoutOneExceptThoseThatFailedOnTheirOwn() {
+        DeliveryTally tally = new DeliveryTally(3);
+        PendingOutcomes pending = new PendingOutcomes(tally);
+        List<Callback> callbacks = send(pending, 1, 100, 10);
+        callbacks.get(4).onCompletion(null, new RecordTooLargeException("too large"));
+        assertTrue(!PendingOutcomes.refusedAfterAFailedSend(new TimeoutException("the commit timed out")));
+        pending.unknown();
+        DeliverySnapshot s = tally.snapshot();
+        assertEquals(new Counts(100, 0, 1, 1_000, 0), Counts.of(s));
+        assertEquals(99, s.pending());
+        assertEquals(List.of("in.jsonl:5: record too large: too large"),
+                s.firstFailures().stream().map(Object::toString).toList());
+
+        send(pending, 101, 2, 10); // the next transaction starts afresh
+        pending.committed();
+        assertEquals(new Counts(102, 2, 1, 1_020, 20), Counts.of(tally.snapshot()));
+    }
+
     private static List<Callback> send(PendingOutcomes pending, int firstLine, int records, long size) {
         List<Callback> callbacks = new ArrayList<>();
         for (int i = 0; i < records; i++) {

@@ -246,6 +246,23 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.USAGE, interval.status(), interval.err());
         assertTrue(interval.err().contains("--commit-interval is how often an --exactly-once import commits"),
                 interval.err());
+        // a transaction open past transaction.timeout.ms (60 s) is aborted by the cluster, and every rerun's with it
+        Cli.Result longInterval = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                "--commit-interval", "40s", input.toString());
+        assertEquals(ExitStatus.USAGE, longInterval.status(), longInterval.err());
+        assertTrue(longInterval.err().contains("a --commit-interval of 40 s keeps each transaction open that long, "
+                + "and the cluster aborts one open past the producer's transaction.timeout.ms: give less than 30 s, "
+                + "or raise -X transaction.timeout.ms (now 60000 ms;"), longInterval.err());
+        Cli.Result slowRate = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                "--rate", "0.01", input.toString());
+        assertEquals(ExitStatus.USAGE, slowRate.status(), slowRate.err());
+        assertTrue(slowRate.err().contains("--rate 0.01 sends a record every 1 min 40 s, and each transaction "
+                + "stays open until the next record"), slowRate.err());
+        Cli.Result badTimeout = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
+                "-X", "transaction.timeout.ms=soon", input.toString());
+        assertEquals(ExitStatus.USAGE, badTimeout.status(), badTimeout.err());
+        assertTrue(badTimeout.err().contains("-X transaction.timeout.ms=soon: expected a number of milliseconds"),
+                badTimeout.err());
         Cli.Result noSchema = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "json",
                 "--schema", "no-such.avsc", input.toString());
         assertEquals(ExitStatus.USAGE, noSchema.status(), noSchema.err());
@@ -588,7 +605,7 @@ class ProduceCommandTest {
                 Thread.sleep(20);
             }
             child.terminate();
-            assertEquals(ExitStatus.OK, child.exitStatus(Duration.ofSeconds(60)), child.output());
+            assertEquals(ExitStatus.TERMINATED, child.exitStatus(Duration.ofSeconds(60)), child.output());
             stopped = child.output();
         }
         Matcher at = Pattern.compile("is committed up to " + Pattern.quote(file.toString())

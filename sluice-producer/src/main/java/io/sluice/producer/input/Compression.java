@@ -4,8 +4,8 @@ import com.github.luben.zstd.ZstdInputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.zip.GZIPInputStream;
 import net.jpountz.lz4.LZ4FrameInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 
 /**
  * How an input is compressed, told by its first bytes (its magic number) rather than by its name: a file called
@@ -23,11 +23,17 @@ public enum Compression {
         this.magic = magic;
     }
 
-    /** {@code raw} decompressed when it starts with a known magic number, else as it is (buffered either way). */
+    /**
+     * {@code raw} decompressed when it starts with a known magic number, else as it is (buffered either way). A gzip
+     * input is read member after member to its end ({@code cat a.gz b.gz |} is one input of two members), and what
+     * follows its last member must be gzip too, or reading fails: the JDK's own reader decides whether another member
+     * follows by asking a pipe how many bytes it has ready, so on a pipe that is briefly empty it ended after the
+     * first file without a word, and it ignored anything that was not gzip after a member.
+     */
     public static InputStream decompressed(InputStream raw) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 64 * 1024);
         return switch (detect(in)) {
-            case GZIP -> new GZIPInputStream(in, 64 * 1024);
+            case GZIP -> new BufferedInputStream(new GzipCompressorInputStream(in, true), 64 * 1024);
             case ZSTD -> new BufferedInputStream(new ZstdInputStream(in), 64 * 1024);
             case LZ4 -> new BufferedInputStream(new LZ4FrameInputStream(in), 64 * 1024);
             case NONE -> in;

@@ -1,6 +1,9 @@
 package io.sluice.producer.input;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -54,7 +57,7 @@ public final class InputReading {
                 reader = resume ? LineReader.resumeAt(input.open(), input.name(), from.offset(), from.line())
                         : LineReader.of(input.open(), input.name());
             } catch (IOException e) {
-                throw new IOException("cannot read " + input.name() + ": " + e.getMessage(), e);
+                throw new IOException("cannot read " + input.name() + ": " + words(e), e);
             }
             try (reader) {
                 for (InputLine line = reader.next(); line != null; line = reader.next()) {
@@ -74,18 +77,41 @@ public final class InputReading {
         return true;
     }
 
-    /** A read error in words: a compressed input that ends early is said to be cut short. */
-    private static String words(IOException e) {
+    /**
+     * A read error in words: a compressed input that ends early is said to be cut short, one with other data after
+     * its end to hold it, and a file the system refuses why (their messages are only the path).
+     */
+    public static String words(IOException e) {
         String message = String.valueOf(e.getMessage());
+        if (e instanceof NoSuchFileException) {
+            return "no such file (was it moved or removed after the command started?)";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        if (message.contains("Garbage after a valid .gz stream")) {
+            return "data that is not gzip follows the end of the gzip data (something was appended to the file, or "
+                    + "it is damaged)";
+        }
         if (e instanceof java.io.EOFException || message.contains("Unexpected end of ZLIB input stream")
                 || message.contains("end of stream") || message.contains("Truncated")) {
-            return "the compressed data ends early: the file was cut short, or is still being written (" + message
-                    + ")";
+            return "the compressed data ends early: the file was cut short, or is still being written"
+                    + (e.getMessage() == null ? "" : " (" + message + ")");
         }
         return message;
     }
 
     private void handle(InputLine line, Handler handler) {
+        if (line.isTooLong()) {
+            handler.badLine(line.origin(), new BadInputException("the line is longer than "
+                    + (LineReader.MAX_LINE >> 20) + " MiB, more than any record a broker takes, and was not read into "
+                    + "memory: is the input cut into lines (not one JSON array on a line, not line ends other than "
+                    + "\\n)?"));
+            return;
+        }
         InputRecord record;
         try {
             record = parser.parse(line);

@@ -24,6 +24,8 @@ import java.util.stream.Stream;
  */
 public final class Inputs {
 
+    private static final int MAX_GLOBSTARS = 4;
+
     private Inputs() {
     }
 
@@ -99,12 +101,40 @@ public final class Inputs {
             throw new IllegalArgumentException("no such file or folder: " + argument);
         }
         Path base = fixedPart(path);
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + argument);
+        PathMatcher matcher = globMatcher(argument);
         List<Path> found = Files.isDirectory(base) ? walk(base, matcher) : List.of();
         if (found.isEmpty()) {
             throw new IllegalArgumentException("no file matches " + argument);
         }
         return found;
+    }
+
+    /**
+     * The glob's matcher, with {@code **}{@code /} matching no folder too, as a shell's {@code globstar} does: Java's
+     * glob needs at least one folder there, so {@code data/**}{@code /*.jsonl} left out the files directly in
+     * {@code data/} without a word. Each {@code **}{@code /} may be there or not: a matcher per combination (at most
+     * {@value #MAX_GLOBSTARS} of them in a pattern).
+     */
+    static PathMatcher globMatcher(String pattern) {
+        List<String> variants = new ArrayList<>(List.of(pattern));
+        int globstars = 0;
+        for (int at = pattern.indexOf("**/"); at >= 0; at = pattern.indexOf("**/", at + 3)) {
+            if (++globstars > MAX_GLOBSTARS) {
+                throw new IllegalArgumentException("the pattern " + pattern + " has more than " + MAX_GLOBSTARS
+                        + " '**/': give fewer");
+            }
+            List<String> more = new ArrayList<>();
+            for (String v : variants) {
+                // the same occurrence in each variant: count from the end, which removals before it do not move
+                int fromEnd = pattern.length() - at;
+                int i = v.length() - fromEnd;
+                more.add(v.substring(0, i) + v.substring(i + 3));
+            }
+            variants.addAll(more);
+        }
+        List<PathMatcher> matchers = variants.stream()
+                .map(v -> FileSystems.getDefault().getPathMatcher("glob:" + v)).toList();
+        return p -> matchers.stream().anyMatch(m -> m.matches(p));
     }
 
     private static boolean isGlob(String argument) {
@@ -123,11 +153,20 @@ public final class Inputs {
         return base.toString().isEmpty() ? Path.of(".") : base;
     }
 
+    /** Whether any part of {@code relative} is hidden: a file in a hidden folder at any depth is left out too. */
+    private static boolean hidden(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static List<Path> walk(Path root, PathMatcher matcher) {
         try (Stream<Path> paths = Files.walk(root)) {
             return paths.filter(Files::isRegularFile)
-                    .filter(p -> !root.relativize(p).toString().startsWith(".") && !p.getFileName().toString()
-                            .startsWith("."))
+                    .filter(p -> !hidden(root.relativize(p)))
                     .map(p -> root.equals(Path.of(".")) ? root.relativize(p) : p)
                     .filter(matcher::matches)
                     .sorted()

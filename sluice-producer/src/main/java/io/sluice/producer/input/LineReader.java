@@ -18,6 +18,12 @@ import java.util.Arrays;
 public final class LineReader implements AutoCloseable {
 
     private static final int BUFFER = 64 * 1024;
+    /**
+     * The longest line kept: far beyond any record a broker takes (1 MiB by default, {@code message.max.bytes}), and
+     * small enough that one line cannot fill the heap (a file with no newline, a whole JSON array on one line). A
+     * longer line is read past, its offsets counted, and reported as a bad line.
+     */
+    public static final int MAX_LINE = 128 << 20;
     /** The buffer read as little-endian longs: the lowest byte of a word is the first in the input. */
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
@@ -26,6 +32,7 @@ public final class LineReader implements AutoCloseable {
 
     private final InputStream in;
     private final String name;
+    private final int maxLine;
     private final byte[] buffer = new byte[BUFFER];
     private int start;
     private int limit;
@@ -33,8 +40,9 @@ public final class LineReader implements AutoCloseable {
     private long nextLine;
     private byte[] pending = new byte[256];
 
-    private LineReader(InputStream in, String name, long offset, long nextLine) {
+    private LineReader(InputStream in, String name, long offset, long nextLine, int maxLine) {
         this.in = in;
+        this.maxLine = maxLine;
         this.name = name;
         this.offset = offset;
         this.nextLine = nextLine;
@@ -42,7 +50,12 @@ public final class LineReader implements AutoCloseable {
 
     /** Reads {@code in} from its first byte; the first line is line 1. */
     public static LineReader of(InputStream in, String name) {
-        return new LineReader(in, name, 0, 1);
+        return of(in, name, MAX_LINE);
+    }
+
+    /** As {@link #of(InputStream, String)}, with lines longer than {@code maxLine} bytes reported as too long. */
+    static LineReader of(InputStream in, String name, int maxLine) {
+        return new LineReader(in, name, 0, 1, maxLine);
     }
 
     /**
@@ -57,7 +70,7 @@ public final class LineReader implements AutoCloseable {
         } catch (EOFException e) {
             throw new EOFException(name + " is shorter than the position to resume from (byte " + offset + ")");
         }
-        return new LineReader(in, name, offset, line);
+        return new LineReader(in, name, offset, line, MAX_LINE);
     }
 
     /** The number of the line the next call reads, for messages about where reading stopped. */
@@ -76,31 +89,53 @@ public final class LineReader implements AutoCloseable {
         }
         // the whole line is in the buffer (nearly every line): copied once, to an array of its length
         int length = newline - start;
+        if (length > maxLine) {
+            start = newline + 1;
+            return tooLong(length, true);
+        }
         byte[] bytes = Arrays.copyOfRange(buffer, start, start + withoutReturn(buffer, length, start));
         start = newline + 1;
         return line(bytes, length, true);
     }
 
-    /** A line that runs past the buffer: gathered in {@code pending} across refills. */
+    /**
+     * A line that runs past the buffer: gathered in {@code pending} across refills, up to {@link #MAX_LINE}; past it
+     * only counted. {@code pending} goes back to its first size after a long line, so that one such line does not
+     * keep its size in the heap.
+     */
     private InputLine spanning() throws IOException {
-        int length = 0;
+        long length = 0;
         while (true) {
-            if (start == limit && !fill()) {
-                return line(Arrays.copyOf(pending, withoutReturn(pending, length, 0)), length, false);
+            boolean ended = start == limit && !fill();
+            int newline = ended ? -1 : indexOfNewline();
+            if (ended || newline >= 0) {
+                int chunk = ended ? 0 : newline - start;
+                keep(length, chunk);
+                length += chunk;
+                start = ended ? start : newline + 1;
+                InputLine line = length > maxLine ? tooLong(length, !ended)
+                        : line(Arrays.copyOf(pending, withoutReturn(pending, (int) length, 0)), length, !ended);
+                if (pending.length > BUFFER) {
+                    pending = new byte[256];
+                }
+                return line;
             }
-            int newline = indexOfNewline();
-            int end = newline < 0 ? limit : newline;
-            int chunk = end - start;
-            if (length + chunk > pending.length) {
-                pending = Arrays.copyOf(pending, Math.max(pending.length * 2, length + chunk));
-            }
-            System.arraycopy(buffer, start, pending, length, chunk);
-            length += chunk;
-            start = newline < 0 ? limit : newline + 1;
-            if (newline >= 0) {
-                return line(Arrays.copyOf(pending, withoutReturn(pending, length, 0)), length, true);
-            }
+            keep(length, limit - start);
+            length += limit - start;
+            start = limit;
         }
+    }
+
+    /** Copies the {@code chunk} bytes at {@code start} to {@code pending} at {@code at}, unless past the longest. */
+    private void keep(long at, int chunk) {
+        if (at + chunk > maxLine) {
+            return;
+        }
+        int length = (int) at;
+        if (length + chunk > pending.length) {
+            pending = Arrays.copyOf(pending, Math.min(maxLine, Math.max(pending.length * 2, length + chunk)));
+        }
+        System.arraycopy(buffer, start, pending, length, chunk);
     }
 
     /** The length of the {@code length} bytes at {@code from} without a {@code \r} that ends them. */
@@ -109,10 +144,18 @@ public final class LineReader implements AutoCloseable {
     }
 
     /** @param length the line's length in the input, a {@code \r} before its terminator included */
-    private InputLine line(byte[] bytes, int length, boolean terminated) {
+    private InputLine line(byte[] bytes, long length, boolean terminated) {
+        return new InputLine(origin(length, terminated), bytes);
+    }
+
+    private InputLine tooLong(long length, boolean terminated) {
+        return InputLine.tooLong(origin(length, terminated));
+    }
+
+    private Origin origin(long length, boolean terminated) {
         long lineStart = offset;
         offset += length + (terminated ? 1 : 0);
-        return new InputLine(new Origin(name, nextLine++, lineStart, offset), bytes);
+        return new Origin(name, nextLine++, lineStart, offset);
     }
 
     /**

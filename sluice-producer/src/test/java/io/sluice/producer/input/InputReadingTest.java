@@ -2,10 +2,12 @@ package io.sluice.producer.input;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.TestDirs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,25 +37,74 @@ class InputReadingTest {
                 line -> InputRecord.of(line.origin(), null, line.bytes()), new RatePacer(0));
 
         IOException e = assertThrows(IOException.class, () -> reading.run(ImportPosition.startOf(0, null),
-                new InputReading.Handler() {
-                    @Override
-                    public void inputStarted(int index, Input input) {
-                    }
-
-                    @Override
-                    public void record(InputRecord record) {
-                        read.add(new String(record.value(), StandardCharsets.UTF_8));
-                    }
-
-                    @Override
-                    public void badLine(Origin origin, BadInputException problem) {
-                    }
-
-                    @Override
-                    public void inputEnded(int index) {
-                    }
-                }, () -> false));
+                collecting(read, new ArrayList<>()), () -> false));
         assertEquals("cannot read " + file + " at line " + (read.size() + 1) + ": the compressed data ends early: the "
-                + "file was cut short, or is still being written (Unexpected end of ZLIB input stream)", e.getMessage());
+                + "file was cut short, or is still being written", e.getMessage());
+    }
+
+    /** The JDK's reader ignored anything after a gzip member that was not gzip: read as if the file ended there. */
+    @Test
+    void dataAfterTheGzipDataThatIsNotGzipIsAnError() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            out.write("one\ntwo\n".getBytes(StandardCharsets.UTF_8));
+        }
+        bytes.write("three appended as text\n".getBytes(StandardCharsets.UTF_8));
+        Path file = Files.write(TestDirs.newDir("input-garbage").resolve("appended.gz"), bytes.toByteArray());
+        List<String> read = new ArrayList<>();
+        InputReading reading = new InputReading(List.of(Input.file(file)),
+                line -> InputRecord.of(line.origin(), null, line.bytes()), new RatePacer(0));
+
+        IOException e = assertThrows(IOException.class, () -> reading.run(ImportPosition.startOf(0, null),
+                collecting(read, new ArrayList<>()), () -> false));
+        assertEquals("cannot read " + file + " at line " + (read.size() + 1) + ": data that is not gzip follows the "
+                + "end of the gzip data (something was appended to the file, or it is damaged)", e.getMessage());
+    }
+
+    /** A line too long to hold is a bad line in words, and reading goes on after it. */
+    @Test
+    void aLineLongerThanAnyRecordIsABadLineAndTheNextLinesAreRead() throws Exception {
+        Path file = TestDirs.newDir("input-long").resolve("long.txt");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            out.write("before\n".getBytes(StandardCharsets.UTF_8));
+            byte[] block = new byte[1 << 20];
+            Arrays.fill(block, (byte) 'x');
+            for (int i = 0; i <= LineReader.MAX_LINE >> 20; i++) {
+                out.write(block);
+            }
+            out.write("\nafter\n".getBytes(StandardCharsets.UTF_8));
+        }
+        List<String> read = new ArrayList<>();
+        List<String> bad = new ArrayList<>();
+        InputReading reading = new InputReading(List.of(Input.file(file)),
+                line -> InputRecord.of(line.origin(), null, line.bytes()), new RatePacer(0));
+
+        assertTrue(reading.run(ImportPosition.startOf(0, null), collecting(read, bad), () -> false));
+        assertEquals(List.of("before", "after"), read);
+        assertEquals(List.of(file + ":2: the line is longer than 128 MiB, more than any record a broker takes, and was "
+                + "not read into memory: is the input cut into lines (not one JSON array on a line, not line ends "
+                + "other than \\n)?"), bad);
+    }
+
+    private static InputReading.Handler collecting(List<String> read, List<String> bad) {
+        return new InputReading.Handler() {
+            @Override
+            public void inputStarted(int index, Input input) {
+            }
+
+            @Override
+            public void record(InputRecord record) {
+                read.add(new String(record.value(), StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void badLine(Origin origin, BadInputException problem) {
+                bad.add(origin + ": " + problem.getMessage());
+            }
+
+            @Override
+            public void inputEnded(int index) {
+            }
+        };
     }
 }

@@ -65,6 +65,30 @@ class InputsTest {
         assertEquals(List.of(Input.stdin()), Inputs.expand(List.of("-")));
     }
 
+    /**
+     * Java's glob needs a folder where {@code **}{@code /} stands, so the documented {@code data/**}{@code /*.jsonl}
+     * left out the files directly in {@code data/} without a word; and only hidden names at the top were left out.
+     */
+    @Test
+    void aGlobstarMatchesNoFolderTooAndHiddenFoldersAreLeftOutAtEveryDepth() throws Exception {
+        Path dir = TestDirs.newDir("inputs-globstar");
+        for (String name : List.of("a.jsonl", "x/b.jsonl", "x/y/c.jsonl", "x/y/c.txt", ".h/d.jsonl", "x/.h/e.jsonl",
+                "x/y/.f.jsonl")) {
+            Files.createDirectories(dir.resolve(name).getParent());
+            Files.writeString(dir.resolve(name), name + "\n");
+        }
+        List<String> expected = List.of("a.jsonl", "x/b.jsonl", "x/y/c.jsonl");
+        assertEquals(expected, relative(dir, Inputs.expand(List.of(dir + "/**/*.jsonl"))));
+        assertEquals(List.of("x/y/c.jsonl"), relative(dir, Inputs.expand(List.of(dir + "/x/**/y/**/*.jsonl"))),
+                "each **/ may match no folder, and two of them independently");
+        assertEquals(List.of("a.jsonl", "x/b.jsonl", "x/y/c.jsonl", "x/y/c.txt"),
+                relative(dir, Inputs.expand(List.of(dir.toString()))));
+    }
+
+    private static List<String> relative(Path dir, List<Input> inputs) {
+        return inputs.stream().map(i -> dir.relativize(i.path()).toString()).toList();
+    }
+
     @Test
     void argumentsThatNameNothingAreRefusedInWords() throws Exception {
         Path dir = TestDirs.newDir("inputs-none");

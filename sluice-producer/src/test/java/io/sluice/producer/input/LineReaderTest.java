@@ -112,6 +112,25 @@ class LineReaderTest {
         assertEquals(200_001, lines.get(1).origin().offset());
     }
 
+    /** A file with no newline, or a JSON array on one line, filled the heap: such a line is read past, not kept. */
+    @Test
+    void aLineLongerThanTheLongestIsReadPastAndTheNextLinesKeepTheirPlaces() throws IOException {
+        String tooLongInTheBuffer = "a".repeat(150);
+        String tooLongAcrossRefills = "b".repeat(300_000);
+        String text = "first\n" + tooLongInTheBuffer + "\n" + tooLongAcrossRefills + "\r\nthird\n" + "c".repeat(101);
+        List<InputLine> lines = all(LineReader.of(stream(text), "big", 100));
+        assertEquals(5, lines.size());
+        assertEquals("first", new String(lines.get(0).bytes(), StandardCharsets.UTF_8));
+        assertTrue(lines.get(1).isTooLong());
+        assertEquals(new Origin("big", 2, 6, 157), lines.get(1).origin());
+        assertTrue(lines.get(2).isTooLong());
+        assertEquals(new Origin("big", 3, 157, 157 + 300_002), lines.get(2).origin());
+        assertEquals("third", new String(lines.get(3).bytes(), StandardCharsets.UTF_8));
+        assertEquals(157 + 300_002, lines.get(3).origin().offset());
+        assertTrue(lines.get(4).isTooLong(), "a last line without a newline too");
+        assertEquals(text.length(), lines.get(4).origin().end());
+    }
+
     static List<InputLine> all(LineReader reader) throws IOException {
         List<InputLine> lines = new ArrayList<>();
         try (reader) {
