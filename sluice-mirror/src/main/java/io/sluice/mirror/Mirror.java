@@ -297,9 +297,14 @@ public final class Mirror implements AutoCloseable {
                 // nor while the target is silent: the drain gave up on it (a loss at a gap may be the failure then)
                 boolean failed = engine.failure().filter(f -> !(f instanceof RecordsLostException)).isPresent()
                         || targetReach.unreachableFor(System.nanoTime()).isPresent();
+                // a bounded run gives its partitions up as it ends them, and writes what it copied (all, if it copied
+                // none: its groups are its result); a mirror that held none at its stop (one of several, idle or
+                // after a rebalance) writes none: those it copied before are another instance's to write now, and an
+                // older translation written after that one's would take its groups back
+                boolean lastRound = !failed && (config.untilEnd() || !copying.isEmpty());
                 Set<TopicPartition> copied = copying.isEmpty() ? sink.everHeld() : copying;
                 Duration wait = config.untilEnd() ? LAST_GROUP_ROUND_BOUNDED : LAST_GROUP_ROUND;
-                groupSync.ifPresent(failed ? GroupOffsetSync::close : sync -> sync.finish(copied, wait));
+                groupSync.ifPresent(lastRound ? sync -> sync.finish(copied, wait) : GroupOffsetSync::close);
             } finally {
                 sourceAdmin.close(Duration.ofSeconds(5));
                 targetAdmin.close(Duration.ofSeconds(5));

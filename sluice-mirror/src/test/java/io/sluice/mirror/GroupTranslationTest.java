@@ -156,6 +156,53 @@ class GroupTranslationTest {
         }
     }
 
+    /**
+     * One of several instances that holds no partition when it stops (idle in a scale-out, or after a rebalance) wrote
+     * every partition's offsets in its last round, over the instances that hold them: an older translation written
+     * after theirs takes a group back (a review). It writes none now. Kafka's consumer group protocol (KIP-848) makes
+     * the idle one certain: its assignor keeps the partitions where they are when a fourth member joins three that
+     * hold one each.
+     */
+    @Test
+    void anInstanceThatHoldsNoPartitionWhenItStopsWritesNoGroupsOffsets() throws Exception {
+        String topic = transactionalSourceTopic("idle");
+        String group = Names.unique("orders-app");
+        Map<TopicPartition, Long> consumed = Map.of(new TopicPartition(topic, 0), 10L,
+                new TopicPartition(topic, 1), 27L, new TopicPartition(topic, 2), 17L);
+        commitOnSource(group, consumed);
+        String name = Names.unique("groups");
+        MirrorConfig copying = consumerProtocol(name, topic).build();
+        MirrorConfig idleSyncing = consumerProtocol(name, topic).groups(Pattern.compile(Pattern.quote(group)))
+                .groupSyncInterval(Duration.ofMillis(300)).build();
+        try (Mirror a = Mirror.start(copying); Mirror b = Mirror.start(copying); Mirror c = Mirror.start(copying)) {
+            awaitEqual("one partition each", () -> List.of(1, 1, 1), () -> List.of(a.engine().partitions().size(),
+                    b.engine().partitions().size(), c.engine().partitions().size()));
+            awaitEqual("everything copied", () -> sizes(Clusters.partitions(clusters.source(), topic)),
+                    () -> sizes(Clusters.partitions(clusters.target(), topic)));
+            try (Mirror idle = Mirror.start(idleSyncing)) {
+                awaitRounds(idle.groupSync().orElseThrow(), 3);
+                assertTrue(idle.engine().partitions().isEmpty(), "the premise: the fourth instance holds none");
+                assertEquals(3, a.engine().partitions().size() + b.engine().partitions().size()
+                        + c.engine().partitions().size(), "the premise: the others keep theirs");
+            }
+            assertEquals(Map.of(), targetCommitted(group), "the groups are the instances' that copy their partitions "
+                    + "(here none syncs groups), not the idle one's");
+        }
+    }
+
+    private MirrorConfig.Builder consumerProtocol(String name, String topic) {
+        return MirrorConfig.builder().name(name)
+                .sourceProperties(clusters.source().clientProperties(Listener.PLAINTEXT))
+                .sourceProperty("group.protocol", "consumer")
+                .targetProperties(clusters.target().clientProperties(Listener.PLAINTEXT))
+                .topics(topic)
+                .commitInterval(Duration.ofMillis(200));
+    }
+
+    private static List<Integer> sizes(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> partitions) {
+        return partitions.values().stream().map(List::size).toList();
+    }
+
     private static Map<TopicPartition, Long> onlyOf(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> of) {
         Map<TopicPartition, Long> only = new HashMap<>(offsets);
         only.keySet().retainAll(of.keySet());

@@ -25,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * offsets), only forward (a source group that went back must not make target consumers re-read, or undo what they
  * committed there), and only for partitions the mirror copied from.
  *
- * <p>Each instance of a mirror writes the offsets of the source partitions it copies now: instances that each wrote
- * every partition's came between each other's read of a target group and their write, and one put back an older
- * translation the other had moved past (a review). Its last round, after its copy stopped, writes those it copied
- * when it stopped ({@link #finish}).
+ * <p>Each instance of a mirror writes the offsets of the source partitions it copies now, asked for each group and
+ * again right before its write: instances that each wrote every partition's came between each other's read of a
+ * target group and their write, and one put back an older translation the other had moved past (a review). Its last
+ * round, after its copy stopped, writes those it copied when it stopped ({@link #finish}).
  *
  * <p>A failure (a cluster away, a group that joined in between) is logged and the next round tries again: it never
  * stops the mirror.
@@ -143,6 +143,15 @@ public final class GroupOffsetSync implements AutoCloseable {
             if (closed) {
                 return;
             }
+            if (!finishing) {
+                // asked again per group: a round over many groups lasts seconds, and a partition revoked meanwhile is
+                // another instance's to write (this one's older translation would put back what it moved past)
+                Set<TopicPartition> now = copying.get();
+                if (now.isEmpty()) {
+                    return;
+                }
+                mine = now::contains;
+            }
             try {
                 sync(group, mine);
                 succeeded(group);
@@ -156,11 +165,20 @@ public final class GroupOffsetSync implements AutoCloseable {
     private void sync(String group, Predicate<TopicPartition> mine) {
         Map<TopicPartition, Long> forward = new HashMap<>();
         List<String> notTranslated = new ArrayList<>();
-        for (PartitionTranslation t : translations.of(group, mine)) {
+        List<PartitionTranslation> translated = translations.of(group, mine);
+        for (PartitionTranslation t : translated) {
             t.notTranslated().ifPresent(why -> notTranslated.add(t.source() + ": " + why));
             if (t.movesForward()) {
                 forward.put(t.target(), t.translation().getAsLong());
             }
+        }
+        if (!finishing) {
+            Set<TopicPartition> now = copying.get(); // the translation read both clusters: held still?
+            Map<TopicPartition, TopicPartition> sourceOf = new HashMap<>();
+            for (PartitionTranslation t : translated) {
+                sourceOf.put(t.target(), t.source());
+            }
+            forward.keySet().removeIf(target -> !now.contains(sourceOf.get(target)));
         }
         // asked last, right before the write, which the target refuses anyway if a member joins in between
         if (!forward.isEmpty() && !translations.target().hasMembers(group)) {
