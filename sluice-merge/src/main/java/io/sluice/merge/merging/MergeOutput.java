@@ -14,8 +14,12 @@ public interface MergeOutput {
     /**
      * The next record of the merged stream. {@code lateAfter} is null in order; otherwise the record's key is below
      * {@code lateAfter}, the last key emitted, and the late policy decides what happens to it.
+     *
+     * @return whether the record took its place in the output's order; false when it was set aside instead (the
+     *     output would refuse it: a timestamp far ahead, too large), and then its key must not become the one later
+     *     records are compared with, or one record set aside made every later record late, for good
      */
-    void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception;
+    boolean emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception;
 
     /** A record with no usable event time ({@link Arrival#problem}): a dead letter, or an error that stops. */
     void reject(int input, Arrival arrival) throws Exception;

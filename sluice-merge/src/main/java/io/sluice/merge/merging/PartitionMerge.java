@@ -126,9 +126,9 @@ public final class PartitionMerge {
             }
             Arrival head = inputs[best].head(now);
             boolean late = bestKey.isBefore(last);
-            output.emit(best, head, bestKey, late ? last : null);
+            boolean placed = output.emit(best, head, bestKey, late ? last : null);
             settle(best);
-            if (!late) {
+            if (!late && placed) {
                 last = bestKey;
             }
             emitted++;

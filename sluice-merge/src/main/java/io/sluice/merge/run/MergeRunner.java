@@ -89,8 +89,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         this.layout = layout;
         this.commit = commit;
         this.owners = owners;
-        this.codec = layout.outputTopicId() == null ? config.stateCodec()
-                : config.stateCodec().forOutput(layout.outputTopicId());
+        this.codec = (layout.outputTopicId() == null ? config.stateCodec()
+                : config.stateCodec().forOutput(layout.outputTopicId())).forInputs(layout.inputTopicIds());
         this.counts = counts;
         this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), layout.maxPastMillis(),
                 layout.compacted(), compressed);

@@ -9,10 +9,12 @@ import java.util.List;
 
 /**
  * Writes a {@link MergeState} as the metadata of the output partition's progress offset, and reads it back. The text
- * is short ({@code merge1 cfg=<hash> pos=12,40 last=1764072000000/1/39 out=<topic ID>}) because the broker limits offset metadata to
- * {@code offset.metadata.max.bytes} (4096 by default): about a hundred inputs fit. {@code cfg} is a hash of what the
- * positions mean (the inputs in order, and the order key); a commit made under another configuration is refused
- * with words instead of being read as positions of the wrong inputs.
+ * is short ({@code merge1 cfg=<hash> pos=12,40 last=1764072000000/1/39 out=<topic ID> in=<hash>}) because the broker
+ * limits offset metadata to {@code offset.metadata.max.bytes} (4096 by default): about a hundred inputs fit.
+ * {@code cfg} is a hash of what the positions mean (the inputs in order, and the order key); a commit made under
+ * another configuration is refused with words instead of being read as positions of the wrong inputs. {@code in} is a
+ * hash of the input topics' IDs: positions are offsets of those topics, and an input topic deleted and created again,
+ * or an input pointed at another cluster's topic of the same name, would be read from them, skipping what lies below.
  *
  * <p>Threading: immutable, any thread.
  */
@@ -27,16 +29,19 @@ public final class StateCodec {
     private final int inputs;
     /** The output topic's ID, written with every state and checked when read; null: neither. */
     private final String outputId;
+    /** A hash of the input topics' IDs in order, written and checked as {@link #outputId} is; null: neither. */
+    private final String inputsId;
 
     /** {@code inputs}: each input's name and topic, in the configured order; {@code orderBy} as configured. */
     public StateCodec(List<String> inputs, String orderBy) {
-        this(inputs.size(), hash(String.join("\n", inputs) + "\n" + orderBy), null);
+        this(inputs.size(), hash(String.join("\n", inputs) + "\n" + orderBy), null, null);
     }
 
-    private StateCodec(int inputs, String fingerprint, String outputId) {
+    private StateCodec(int inputs, String fingerprint, String outputId, String inputsId) {
         this.inputs = inputs;
         this.fingerprint = fingerprint;
         this.outputId = outputId;
+        this.inputsId = inputsId;
     }
 
     /**
@@ -44,7 +49,16 @@ public final class StateCodec {
      * topic (same name, another ID) is refused instead of resumed, since the new topic holds none of what it covers.
      */
     public StateCodec forOutput(String topicId) {
-        return new StateCodec(inputs, fingerprint, topicId);
+        return new StateCodec(inputs, fingerprint, topicId, inputsId);
+    }
+
+    /**
+     * This codec, tied to the input topics with IDs {@code topicIds} (in the inputs' order; null, or an ID unknown:
+     * not tied): a state committed while reading other topics under the same names is refused, not resumed.
+     */
+    public StateCodec forInputs(List<String> topicIds) {
+        boolean known = topicIds != null && topicIds.stream().allMatch(id -> id != null && !id.isEmpty());
+        return new StateCodec(inputs, fingerprint, outputId, known ? hash(String.join(",", topicIds)) : null);
     }
 
     public String encode(MergeState state) {
@@ -60,6 +74,9 @@ public final class StateCodec {
         if (outputId != null) {
             s.append(" out=").append(outputId);
         }
+        if (inputsId != null) {
+            s.append(" in=").append(inputsId);
+        }
         return s.toString();
     }
 
@@ -68,7 +85,7 @@ public final class StateCodec {
         long[] worst = new long[inputs];
         java.util.Arrays.fill(worst, Long.MAX_VALUE);
         return encode(new MergeState(worst, new MergeKey(Long.MIN_VALUE, inputs, Long.MAX_VALUE), 0)).length()
-                + (outputId == null ? " out=".length() + 22 : 0);
+                + (outputId == null ? " out=".length() + 22 : 0) + (inputsId == null ? " in=".length() + 12 : 0);
     }
 
     /**
@@ -107,6 +124,13 @@ public final class StateCodec {
                         + "ID " + parts[i].substring("out=".length()) + ", now " + outputId + "): the topic was deleted "
                         + "and created again, and holds none of what that progress covers. Merge under a new name to "
                         + "start from the inputs' beginning, or delete the group holding the progress.");
+            } else if (parts[i].startsWith("in=") && inputsId != null
+                    && !parts[i].substring("in=".length()).equals(inputsId)) {
+                throw new IllegalStateException(where + " was committed while the merge read other input topics of "
+                        + "the same names (an input topic was deleted and created again, or an input now points at "
+                        + "another cluster): its positions are offsets of those topics, and reading the new ones from "
+                        + "them would skip or repeat records. Point the inputs back, or merge under a new name to start "
+                        + "from the inputs' beginning.");
             }
         }
         return new MergeState(pos, last, emitted);

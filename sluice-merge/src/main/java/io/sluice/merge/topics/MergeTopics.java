@@ -42,17 +42,20 @@ public final class MergeTopics {
     /**
      * The partitions of the output, and of the side topics (0 when not configured), and what the output topic accepts:
      * the largest record batch, how far in the future and in the past a timestamp may be, and whether it is compacted
-     * (records without a key refused); the output topic's ID.
+     * (records without a key refused); the output topic's ID, and the input topics' IDs in the inputs' order (an
+     * empty string where a broker gives none).
      */
     public record Layout(int partitions, int latePartitions, int deadPartitions, long maxMessageBytes,
-            long maxFutureMillis, long maxPastMillis, boolean compacted, String outputTopicId) {
+            long maxFutureMillis, long maxPastMillis, boolean compacted, String outputTopicId,
+            List<String> inputTopicIds) {
     }
 
     /**
      * The inputs' common partition count, the largest record batch any of their topics takes (0: unknown), their
      * topics' IDs with the input each belongs to, and how long and how much of them their topics keep.
      */
-    private record InputTopics(int partitions, long largestMessageBytes, Map<Uuid, String> ids, Retention retention) {
+    private record InputTopics(int partitions, long largestMessageBytes, Map<Uuid, String> ids, List<String> inOrder,
+            Retention retention) {
 
         /** A refusal when {@code topic} is one of the inputs' own topics (the same ID: the same topic, same cluster). */
         Optional<String> readBy(String role, String topic, Optional<TopicDescription> description) {
@@ -101,7 +104,8 @@ public final class MergeTopics {
                     longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
                     longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Long.MAX_VALUE),
                     compacted(outputConfig),
-                    describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null));
+                    describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null),
+                    inputs.inOrder());
         } finally {
             closeNow(target);
         }
@@ -178,6 +182,7 @@ public final class MergeTopics {
         boolean differ = false;
         long largest = 0;
         Map<Uuid, String> ids = new HashMap<>();
+        List<String> inOrder = new ArrayList<>();
         Retention retention = Retention.NONE;
         for (MergeInput input : config.inputs()) {
             Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()));
@@ -189,6 +194,7 @@ public final class MergeTopics {
                 if (!Uuid.ZERO_UUID.equals(topic.topicId())) {
                     ids.putIfAbsent(topic.topicId(), input.name());
                 }
+                inOrder.add(Uuid.ZERO_UUID.equals(topic.topicId()) ? "" : topic.topicId().toString());
                 int n = topic.partitions().size();
                 counts.add(input.name() + " " + n);
                 differ |= partitions >= 0 && n != partitions;
@@ -206,7 +212,7 @@ public final class MergeTopics {
                     ", ", counts) + "): partition p of each input merges into partition p of the output, so they must "
                     + "be equal");
         }
-        return new InputTopics(partitions, largest, ids, retention);
+        return new InputTopics(partitions, largest, ids, List.copyOf(inOrder), retention);
     }
 
     private static String countDiffers(MergeConfig config, int output, int partitions) {

@@ -117,7 +117,7 @@ public final class OutputPartition implements MergeOutput {
     }
 
     @Override
-    public void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception {
+    public boolean emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) throws Exception {
         checkSends();
         ConsumerRecord<byte[], byte[]> r = arrival.record();
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
@@ -138,7 +138,7 @@ public final class OutputPartition implements MergeOutput {
         String refused = to == output ? limits.refusal(r, 64, System.currentTimeMillis()) : null;
         if (refused != null) {
             deadLetter(input, r, REFUSED + refused, false);
-            return;
+            return false;
         }
         if (lateAfter != null) {
             uncommitted.late[input]++;
@@ -149,6 +149,7 @@ public final class OutputPartition implements MergeOutput {
         }
         send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers));
         uncommitted.merged[input]++;
+        return true;
     }
 
     @Override

@@ -21,9 +21,18 @@ class PartitionMergeTest {
     private static final class Recorded implements MergeOutput {
         final List<String> seen = new ArrayList<>();
 
+        /** The offsets ("input:offset") the output sets aside as it would a record it refuses. */
+        final java.util.Set<String> refused = new java.util.HashSet<>();
+
         @Override
-        public void emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) {
-            seen.add((lateAfter == null ? "" : "late ") + input + ":" + arrival.record().offset());
+        public boolean emit(int input, Arrival arrival, MergeKey key, MergeKey lateAfter) {
+            String at = input + ":" + arrival.record().offset();
+            if (refused.contains(at)) {
+                seen.add("refused " + at);
+                return false;
+            }
+            seen.add((lateAfter == null ? "" : "late ") + at);
+            return true;
         }
 
         @Override
@@ -214,6 +223,24 @@ class PartitionMergeTest {
         offer(inputs[0], List.of(at(0, 1_000_000 + 600_000)), false, 100);
         merge.advance(out, 10, 100);
         assertEquals(List.of("0:0"), out.seen);
+    }
+
+    /**
+     * A record the output refuses (stamped hours ahead: the output topic takes timestamps at most an hour ahead) is set
+     * aside; its key became the one later records were compared with, so every record after it was late, with every
+     * late policy, for good (a review).
+     */
+    @Test
+    void aRecordTheOutputSetsAsideDoesNotMakeTheRecordsAfterItLate() throws Exception {
+        InputBuffer[] inputs = {buffer(), buffer()};
+        PartitionMerge merge = new PartitionMerge(inputs, MergeState.initial(new long[2]), WAIT);
+        Recorded out = new Recorded();
+        out.refused.add("0:0");
+        offer(inputs[1], List.of(), true, 0);
+        offer(inputs[0], List.of(at(0, 10_000_000), at(1, 20), at(2, 30)), true, 0);
+        merge.advance(out, 10, 0);
+        assertEquals(List.of("refused 0:0", "0:1", "0:2"), out.seen);
+        assertEquals(new MergeKey(30, 0, 2), merge.state().last());
     }
 
     @Test
