@@ -8,9 +8,11 @@ import io.sluice.cli.cluster.RefusedFlags;
 import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.console.Units;
 import io.sluice.reassign.cluster.ClusterException;
+import io.sluice.reassign.cluster.DynamicConfigs;
 import io.sluice.reassign.execute.RestoreIncompleteException;
 import io.sluice.reassign.execute.Batches;
 import io.sluice.reassign.execute.ExecuteOptions;
+import io.sluice.reassign.execute.OtherWork;
 import io.sluice.reassign.execute.PlanFreshness;
 import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.execute.Reassignments;
@@ -88,8 +90,8 @@ final class ExecuteCommand implements Callable<Integer> {
     double allowance;
 
     @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
-            description = "The headroom the plan was made with, for the guard's tight moves (default "
-                    + "${DEFAULT-VALUE}).")
+            description = "No batch starts whose copies would take a log dir past this share of its disk, with the "
+                    + "disks as they are then; the guard's tight moves are those near it (default ${DEFAULT-VALUE}).")
     double maxDiskUse;
 
     @Mixin
@@ -158,6 +160,15 @@ final class ExecuteCommand implements Callable<Integer> {
                 context.console().say("nothing to move: every partition of " + planFile + " already has the "
                         + "replicas the plan gives it (executed before?); nothing was changed");
                 return ExitStatus.OK;
+            }
+            List<String> others = OtherWork.found(reassignments, new DynamicConfigs(admin), plan.moves());
+            if (!others.isEmpty()) {
+                others.forEach(line -> context.console().say("not alone: " + line));
+                throw new RunFailure("another reassignment is under way or left its throttles: a run beside it would "
+                        + "take its throttles for the values to restore (and leave them set, or remove them under its "
+                        + "moves), and its disk check would not count its copies. Let its moves end, or run `sluice "
+                        + "reassign resume` or `cancel` with its journal, or `sluice reassign check --fix` (removes "
+                        + "throttles no move needs), then execute this plan; nothing was changed");
             }
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
             if (rate > 0) {

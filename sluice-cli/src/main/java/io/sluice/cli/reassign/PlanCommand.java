@@ -138,7 +138,7 @@ final class PlanCommand implements Callable<Integer> {
             }
             List<DiskUse> disks = DiskProjection.of(snapshot, moves);
             ReassignmentPlan plan = new ReassignmentPlan(Reassignments.clusterId(admin), target.toString(), moves,
-                    disks);
+                    disks, logDirCapacity);
             DiskHeadroom headroom = new DiskHeadroom(maxDiskUse);
             List<DiskUse> over = headroom.exceeded(disks);
             if (json) {

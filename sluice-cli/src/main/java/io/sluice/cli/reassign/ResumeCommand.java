@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -48,6 +49,11 @@ final class ResumeCommand implements Callable<Integer> {
     @Mixin
     RunFlags run;
 
+    @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
+            description = "No batch starts whose copies would take a log dir past this share of its disk, with the "
+                    + "disks as they are then (default ${DEFAULT-VALUE}).")
+    double maxDiskUse;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -71,7 +77,7 @@ final class ResumeCommand implements Callable<Integer> {
             return ExitStatus.OK;
         }
         // the configs come from the journal, as the killed run set them
-        ExecuteOptions options = run.options(spec, 0, false, 1, 1);
+        ExecuteOptions options = run.options(spec, 0, false, 1, maxDiskUse);
         ReassignmentPlan plan = JournaledRun.planOf(journalFile);
         return ClusterConnection.with(kafka, spec, admin -> {
             JournaledRun.requireThisCluster(journalFile, plan, admin, "resume");

@@ -171,6 +171,7 @@ class ReassignClusterTest {
         String topic = topicOnFirstThree("reassign-cancel", 4, 3_000, 1_000);
         Path planFile = plannedToBroker4(topic);
         Map<TopicPartition, List<Integer>> before = replicas(topic);
+        Path otherPlan = plannedToBroker4(topicOnFirstThree("reassign-beside", 1, 10, 100));
 
         // a throttle lets a move it has not yet measured go ahead for about ten seconds' worth of its rate (Kafka's
         // quota rate counts at least replication.quota.window.num - 1 windows): at 64 KiB/s that is about 640 KiB,
@@ -180,6 +181,11 @@ class ReassignClusterTest {
         assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
         assertFalse(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "the moves are under way");
+
+        // a run beside them would take their throttles for the values to restore (a review)
+        Cli.Result beside = reassign(ExitStatus.FAILURE, "execute", otherPlan.toString());
+        assertTrue(beside.err().contains("being moved already (" + topic + "-"), beside.err());
+        assertFalse(Files.exists(Path.of(otherPlan + ".journal")), "nothing was changed");
 
         Cli.Result cancel = cancelledBackTo(before, topic, Path.of(planFile + ".journal"));
         assertTrue(cancel.err().contains("cancelled the moves of " + topic), cancel.err());
@@ -725,7 +731,8 @@ class ReassignClusterTest {
 
         Path elsewhere = dir.resolve("elsewhere.journal");
         try (Journal journal = Journal.open(elsewhere)) {
-            journal.plan(new ReassignmentPlan("Staging-cluster-id0000", made.goal(), made.moves(), made.disks()));
+            journal.plan(new ReassignmentPlan("Staging-cluster-id0000", made.goal(), made.moves(), made.disks()),
+                    List.of());
         }
         for (String verb : List.of("cancel", "resume")) {
             Cli.Result refused = reassign(ExitStatus.FAILURE, verb, elsewhere.toString());
@@ -839,6 +846,54 @@ class ReassignClusterTest {
         Map<TopicPartition, List<Integer>> now = replicas(topic);
         moves.forEach(m -> assertEquals(m.to(), now.get(m.topicPartition()), "the plan's move is done"));
         reassign(ExitStatus.OK, "check", "--stall-window", "1s", "--fix");
+        assertNoThrottleOrOverride(topic);
+    }
+
+    /**
+     * A run stopped after journaling its plan and before (or while) setting its throttles resumed with only the
+     * throttles whose own change was journaled: none here, so the whole plan copied at full speed (a review). The
+     * configs a run sets are journaled with its plan now, and a resume sets them all. And a throttle already set on a
+     * broker the plan involves (a crashed run's, another tool's) is refused before anything changes: a run would take
+     * it for the value to restore, and leave it set when it ends.
+     */
+    @Test
+    @Order(18)
+    void aRunKilledBeforeSettingItsThrottlesIsResumedUnderAllOfThemAndARunBesideAThrottleIsRefused()
+            throws Exception {
+        String topic = topicOnFirstThree("reassign-early", 2, 300, 1_000);
+        Path planFile = plannedToBroker4(topic);
+        Path journal = Path.of(planFile + ".journal");
+        ConfigResource broker4 = new ConfigResource(ConfigResource.Type.BROKER, "4");
+        set(broker4, Throttles.FOLLOWER_RATE, "1048576");
+        Cli.Result refused = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--throttle", "10MB/s");
+        assertTrue(refused.err().contains("not alone: broker 4 has a throttle set already: "
+                + Throttles.FOLLOWER_RATE + "=1048576"), refused.err());
+        assertFalse(Files.exists(journal), "nothing was changed, nothing journaled");
+        admin.incrementalAlterConfigs(Map.of(broker4, List.of(new AlterConfigOp(new ConfigEntry(
+                Throttles.FOLLOWER_RATE, ""), AlterConfigOp.OpType.DELETE)))).all().get(30, TimeUnit.SECONDS);
+
+        // the disks as they are when a batch starts, not as the plan saw them: below today's use, nothing starts
+        Path diskJournal = planFile.resolveSibling("disk.journal");
+        Cli.Result full = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--journal",
+                diskJournal.toString(), "--throttle", "10MB/s", "--no-retention-guard", "--max-disk-use", "1%");
+        assertTrue(full.err().contains("not started: moving " + topic + "-"), full.err());
+        assertTrue(full.err().contains("past the limit of 1.0%"), full.err());
+        assertTrue(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
+                "no move was started");
+        reassign(ExitStatus.OK, "cancel", diskJournal.toString());
+        assertNoThrottleOrOverride(topic);
+
+        ChildProcess killed = child(planFile.getParent(), "reassign-early", ReassignmentRun.AFTER_PLAN,
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "10MB/s");
+        assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
+        assertFalse(dynamic(broker4).containsKey(Throttles.FOLLOWER_RATE), "killed before it set a throttle");
+
+        Cli.Result resume = reassign(ExitStatus.OK, "resume", journal.toString(), "--poll", "200ms");
+        assertTrue(resume.err().contains("set " + Throttles.FOLLOWER_RATE + "="), resume.err());
+        assertTrue(resume.err().contains(" on broker 4"), resume.err());
+        assertTrue(resume.err().contains("set " + Throttles.LEADER_REPLICAS + "="), resume.err());
+        Map<TopicPartition, List<Integer>> now = replicas(topic);
+        PlanFile.read(planFile).moves().forEach(m -> assertEquals(m.to(), now.get(m.topicPartition()), m.toString()));
         assertNoThrottleOrOverride(topic);
     }
 

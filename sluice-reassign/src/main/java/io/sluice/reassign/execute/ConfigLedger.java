@@ -29,18 +29,33 @@ public final class ConfigLedger {
         this.journal = journal;
     }
 
-    public void apply(List<TemporaryConfig> temporary) {
+    /**
+     * Sets each config, journaling its value before first. A topic deleted since the plan was made has nothing to
+     * set: skipped, or every resume failed on it.
+     *
+     * @return the configs set (those of deleted topics left out)
+     */
+    public List<TemporaryConfig> apply(List<TemporaryConfig> temporary) {
         List<String> journaled = journal.pending().stream().map(ConfigChange::id).toList();
+        List<TemporaryConfig> set = new ArrayList<>();
         for (TemporaryConfig config : temporary) {
-            if (!journaled.contains(config.id())) {
-                ConfigChange change = new ConfigChange(config.type(), config.name(), config.key(), config.value(),
-                        configs.dynamicValue(new ConfigResource(config.type(),
-                                config.name()), config.key()).orElse(null));
-                journal.changing(change);
+            try {
+                if (!journaled.contains(config.id())) {
+                    ConfigChange change = new ConfigChange(config.type(), config.name(), config.key(), config.value(),
+                            configs.dynamicValue(new ConfigResource(config.type(),
+                                    config.name()), config.key()).orElse(null));
+                    journal.changing(change);
+                }
+                configs.set(new ConfigResource(config.type(), config.name()), config.key(),
+                        config.value());
+                set.add(config);
+            } catch (ClusterException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
             }
-            configs.set(new ConfigResource(config.type(), config.name()), config.key(),
-                    config.value());
         }
+        return set;
     }
 
     /**

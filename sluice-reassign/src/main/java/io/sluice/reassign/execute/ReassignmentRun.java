@@ -1,20 +1,24 @@
 package io.sluice.reassign.execute;
 
 import io.sluice.core.crash.CrashPoints;
+import io.sluice.reassign.cluster.ClusterException;
 import io.sluice.reassign.cluster.ClusterReader;
 import io.sluice.reassign.cluster.DynamicConfigs;
 import io.sluice.reassign.guard.PinnedSegments;
 import io.sluice.reassign.guard.RetentionGuard;
 import io.sluice.reassign.journal.ClusterJournal;
+import io.sluice.reassign.journal.ConfigChange;
 import io.sluice.reassign.journal.Journal;
 import io.sluice.reassign.plan.ClusterSnapshot;
 import io.sluice.reassign.plan.DiskHeadroom;
+import io.sluice.reassign.plan.DiskProjection;
 import io.sluice.reassign.plan.DiskUse;
 import io.sluice.reassign.plan.PartitionMove;
 import io.sluice.reassign.plan.ReassignmentPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +39,8 @@ import org.apache.kafka.common.config.ConfigResource;
  */
 public final class ReassignmentRun {
 
+    /** Crash point: the plan and the configs it will set are journaled; none is set yet. */
+    public static final String AFTER_PLAN = "reassign.after-plan";
     /** Crash point: the throttles and guards are set and journaled; no move is started. */
     public static final String AFTER_THROTTLE = "reassign.after-throttle";
     /** Crash point: a batch's moves were requested and journaled; the batch is not complete. */
@@ -69,7 +75,8 @@ public final class ReassignmentRun {
         ConfigLedger ledger = new ConfigLedger(new DynamicConfigs(admin), journal);
         List<TemporaryConfig> temporary = new ArrayList<>();
         if (journal.isEmpty()) {
-            journal.plan(plan);
+            // every temporary config worked out first (the guards ask the cluster), then journaled with the plan in
+            // one line: a run stopped at any later step resumes with all of them
             if (options.throttleBytesPerSecond() > 0) {
                 temporary.addAll(Throttles.of(plan.moves(), options.throttleBytesPerSecond()));
             }
@@ -81,15 +88,24 @@ public final class ReassignmentRun {
                             + "beyond it are deleted, oldest first (--no-retention-guard moves without the guard)");
                 }
             }
+            journal.plan(plan, temporary.stream().map(c -> new ConfigChange(c.type(), c.name(), c.key(), c.value(),
+                    null)).toList());
+            CrashPoints.reach(AFTER_PLAN);
         } else {
             plan = journal.plan().orElseThrow(() -> new IllegalStateException("the journal " + journal.file()
                     + " holds no plan"));
             listener.note("resuming from the journal " + journal.file());
-            // the killed run may have journaled a config and died before setting it: set each again, as journaled
-            journal.pending().forEach(c -> temporary.add(new TemporaryConfig(c.type(), c.name(), c.key(), c.value())));
+            // every config the run meant to set, as journaled with its plan: the killed run may have died before
+            // setting some (or before journaling their change); and those journaled as changed, for a journal of an
+            // earlier version, which has no list with its plan
+            Map<String, TemporaryConfig> again = new LinkedHashMap<>();
+            journal.intended().orElse(List.of()).forEach(c -> again.put(c.id(), new TemporaryConfig(c.type(),
+                    c.name(), c.key(), c.value())));
+            journal.pending().forEach(c -> again.putIfAbsent(c.id(), new TemporaryConfig(c.type(), c.name(), c.key(),
+                    c.value())));
+            temporary.addAll(again.values());
         }
-        ledger.apply(temporary);
-        temporary.forEach(c -> listener.note("set " + c.key() + "=" + c.value() + " on "
+        ledger.apply(temporary).forEach(c -> listener.note("set " + c.key() + "=" + c.value() + " on "
                 + (c.type() == ConfigResource.Type.BROKER ? "broker " : "topic ") + c.name()));
         CrashPoints.reach(AFTER_THROTTLE);
 
@@ -98,7 +114,7 @@ public final class ReassignmentRun {
         int done = 0;
         long copiedBefore = 0;
         for (List<PartitionMove> batch : batches) {
-            startUnstarted(batch);
+            startUnstarted(batch, plan);
             CrashPoints.reach(AFTER_START);
             copiedBefore = await(batch, done, copiedBefore, plan, start);
             done += batch.size();
@@ -179,20 +195,72 @@ public final class ReassignmentRun {
         return Math.max(0, headroom.limitBytes(use) - use.peak());
     }
 
-    private void startUnstarted(List<PartitionMove> batch) {
+    private void startUnstarted(List<PartitionMove> batch, ReassignmentPlan plan) {
         Set<TopicPartition> partitions = batch.stream().map(PartitionMove::topicPartition).collect(Collectors.toSet());
         Map<TopicPartition, List<Integer>> now = reassignments.replicas(
                 batch.stream().map(PartitionMove::topic).collect(Collectors.toSet()));
         Set<TopicPartition> ongoing = reassignments.ongoing(partitions).keySet();
+        List<PartitionMove> gone = batch.stream().filter(m -> now.get(m.topicPartition()) == null).toList();
+        if (!gone.isEmpty()) {
+            // started, the whole batch's request failed after the others were requested, and every resume again
+            listener.note("not moved, gone from the cluster (their topics were deleted since): "
+                    + Reassignments.names(gone));
+        }
         List<PartitionMove> toStart = batch.stream()
-                .filter(m -> !m.to().equals(now.get(m.topicPartition())) && !ongoing.contains(m.topicPartition()))
+                .filter(m -> now.get(m.topicPartition()) != null && !m.to().equals(now.get(m.topicPartition()))
+                        && !ongoing.contains(m.topicPartition()))
                 .toList();
+        List<String> changed = toStart.stream().filter(m -> !m.from().equals(now.get(m.topicPartition())))
+                .map(m -> m.topic() + "-" + m.partition() + " has replicas " + now.get(m.topicPartition()) + ", not the "
+                        + m.from() + " the plan moves it from")
+                .toList();
+        if (!changed.isEmpty()) {
+            // someone else moved it since the run began: moving it now would undo their move, and its copy would not
+            // be throttled on the side the plan did not know
+            throw new ClusterException("not started: the cluster changed under the run (" + String.join("; ", changed)
+                    + "); `sluice reassign cancel` with the run's journal undoes the moves this run made, then plan "
+                    + "again", null);
+        }
         if (toStart.isEmpty()) {
             return;
         }
+        refuseIfDisksWouldFill(toStart, plan);
         journal.started(toStart.stream().map(m -> m.topic() + "-" + m.partition()).toList());
         reassignments.start(toStart);
         listener.note("moving " + Reassignments.names(toStart));
+    }
+
+    /**
+     * The batch's copies projected on the log dirs as they are now, not as when the plan was made: a batch that would
+     * take one past {@code --max-disk-use} is not started. Earlier batches have ended (their copies are in the
+     * figures, their removals too), so the projection is this batch's alone. Log dirs are taken to have the size the
+     * plan took ({@code --log-dir-capacity}), or the size their brokers report.
+     */
+    private void refuseIfDisksWouldFill(List<PartitionMove> toStart, ReassignmentPlan plan) {
+        DiskHeadroom headroom = new DiskHeadroom(options.maxDiskUse());
+        ClusterSnapshot snapshot = new ClusterReader(admin).snapshot();
+        if (plan.logDirCapacity() != null) {
+            try {
+                snapshot = snapshot.withLogDirCapacity(plan.logDirCapacity());
+            } catch (IllegalArgumentException e) {
+                throw new DiskWouldFillException("not started: moving " + Reassignments.names(toStart) + " now: "
+                        + e.getMessage() + " (the plan took each log dir to be that size)", List.of());
+            }
+        }
+        List<DiskUse> over = headroom.exceeded(DiskProjection.of(snapshot, toStart));
+        if (!over.isEmpty()) {
+            DiskUse first = over.get(0);
+            throw new DiskWouldFillException("not started: moving " + Reassignments.names(toStart) + " now would take "
+                    + "broker " + first.broker() + "'s " + first.logDir() + " to " + percent(first.peakShare())
+                    + " of its disk at the peak, past the limit of " + percent(headroom.maxShare())
+                    + (over.size() > 1 ? " (and " + (over.size() - 1) + " more log dir(s))" : "") + "; it holds "
+                    + percent((double) first.now() / first.capacity()) + " now (the plan's figures are from when it "
+                    + "was made). Free space there, or raise --max-disk-use", over);
+        }
+    }
+
+    private static String percent(double share) {
+        return String.format(java.util.Locale.ROOT, "%.1f%%", share * 100);
     }
 
     /** Waits until no move of the batch is under way; returns the bytes copied by the batches so far. */

@@ -215,26 +215,37 @@ public final class Journal implements AutoCloseable {
         return started;
     }
 
-    public void plan(ReassignmentPlan plan) {
+    /**
+     * Journals the plan with every temporary config the run is about to set ({@code intended}, their values before
+     * unknown yet): one line, so that a resume after a crash at any later step sets them all, not only those whose
+     * own change was journaled (a run stopped while setting them resumed with part of a throttle, or none).
+     */
+    public void plan(ReassignmentPlan plan, List<ConfigChange> intended) {
         append(new JournalEntry(JournalEntry.PLAN, System.currentTimeMillis(), plan, null, null,
-                UUID.randomUUID().toString()));
+                UUID.randomUUID().toString(), List.copyOf(intended)));
+    }
+
+    /** The temporary configs journaled with the plan; empty for a journal of an earlier version. */
+    public Optional<List<ConfigChange>> intended() {
+        return entries.stream().filter(e -> JournalEntry.PLAN.equals(e.event())).findFirst()
+                .map(JournalEntry::intended);
     }
 
     /** Journals a config about to be changed: this file first, then the mirror; then the caller may change it. */
     public void changing(ConfigChange change) {
-        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null, null));
+        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null, null, null));
         mirror.changing(run(), file, change);
     }
 
     /** Journals a config restored: this file first, then the mirror forgets it. */
     public void restored(ConfigChange change) {
-        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null, null));
+        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null, null, null));
         mirror.restored(run(), change);
     }
 
     public void started(Collection<String> partitions) {
         append(new JournalEntry(JournalEntry.STARTED, System.currentTimeMillis(), null, null, List.copyOf(partitions),
-                null));
+                null, null));
     }
 
     public void finished() {

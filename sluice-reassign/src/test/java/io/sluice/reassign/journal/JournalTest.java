@@ -32,7 +32,7 @@ class JournalTest {
                 "1000", null);
         ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
         try (Journal journal = Journal.open(file)) {
-            journal.plan(plan);
+            journal.plan(plan, List.of());
             journal.changing(rate);
             journal.changing(retention);
             journal.started(List.of("t-0"));
@@ -88,7 +88,7 @@ class JournalTest {
         ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
         String run;
         try (Journal journal = Journal.open(file, mirror)) {
-            journal.plan(new ReassignmentPlan("cluster-a", "balance bytes", List.of(), List.of()));
+            journal.plan(new ReassignmentPlan("cluster-a", "balance bytes", List.of(), List.of()), List.of());
             run = journal.run();
             journal.changing(rate);
             journal.changing(retention);
