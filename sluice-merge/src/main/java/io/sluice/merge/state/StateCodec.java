@@ -129,8 +129,8 @@ public final class StateCodec {
                 throw new IllegalStateException(where + " was committed while the merge read other input topics of "
                         + "the same names (an input topic was deleted and created again, or an input now points at "
                         + "another cluster): its positions are offsets of those topics, and reading the new ones from "
-                        + "them would skip or repeat records. Point the inputs back, or merge under a new name to start "
-                        + "from the inputs' beginning.");
+                        + "them would skip or repeat records. Point the inputs back, or merge into a new output topic "
+                        + "under a new merge name (a new name into this output would write again what it holds).");
             }
         }
         return new MergeState(pos, last, emitted);
