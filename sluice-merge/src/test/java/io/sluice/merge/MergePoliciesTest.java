@@ -116,6 +116,40 @@ class MergePoliciesTest {
                 MergeHeaders.REASON));
     }
 
+    /**
+     * A record with no event time and a timestamp hours ahead (an input that takes such timestamps): the dead-letter
+     * topic, made with the broker's limit of an hour ahead, refused it, the transaction failed, and every restart met
+     * the same record (a review). The broker stamps the dead letter now; a header keeps its own timestamp.
+     */
+    @Test
+    void aDeadLetterStampedHoursAheadIsSetAsideWithItsTimestampInAHeader() throws Exception {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("ahead-west"), Names.unique("ahead-east")));
+        west.createTopic(inputs.topics().get(0), 1);
+        east.createTopic(new NewTopic(inputs.topics().get(1), 1, (short) 1).configs(Map.of(
+                "message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE))));
+        inputs.produce(0, 0, new long[] {T + 1, T + 2});
+        long ahead = System.currentTimeMillis() + 2 * 3_600_000L;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(east.clientProperties(Listener.PLAINTEXT),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(inputs.topics().get(1), 0, ahead, null,
+                    "{\"no-time\": 1}".getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+        }
+        String output = Names.unique("ahead-out");
+        String dead = Names.unique("ahead-dead");
+        try (Merge merge = Merge.start(inputs.merge(Names.unique("m"), west, output).orderBy(EventTime.parse(
+                "value.at")).deadLetterTopic(dead).build(), MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+            assertEquals(1, merge.counts().deadLettered());
+        }
+        assertEquals(2, read(output).size());
+        List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
+        assertEquals(1, letters.size());
+        assertEquals(Long.toString(ahead), header(letters.get(0), MergeHeaders.TIMESTAMP));
+        assertTrue(letters.get(0).timestamp() < ahead - 3_600_000L, "stamped by the broker: "
+                + letters.get(0).timestamp());
+    }
+
     @Test
     void recordsTheOutputWouldRefuseAreDeadLettersWithoutTheirValueAndTheMergeGoesOn() throws Exception {
         MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),

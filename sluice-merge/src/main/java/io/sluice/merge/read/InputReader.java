@@ -265,10 +265,21 @@ public final class InputReader implements Runnable {
                 reach.look(now, consumer.metrics(), fetching());
             }
         } catch (OffsetOutOfRangeException e) {
-            failure.completeExceptionally(new IllegalStateException(lostRange(e)));
+            String lost;
+            try {
+                lost = lostRange(e);
+            } catch (RuntimeException asking) {
+                // the cluster did not say where the partition begins now: the failure is still the records lost, said
+                // without the range, never a reader that ends with nobody told (its thread died, the merge went on
+                // without the input after max-wait: a review)
+                lost = "input '" + input.name() + "' lost records before they were merged: " + e.partitions()
+                        + " no longer hold the merge's position (" + e.offsetOutOfRangePartitions() + "), deleted by "
+                        + "retention or a log cut; the range could not be read (" + asking.getMessage() + ")";
+            }
+            failure.completeExceptionally(new IllegalStateException(lost));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failure.completeExceptionally(new IllegalStateException("input '" + input.name() + "' (topic '"
                     + input.topic() + "'): " + e.getMessage(), e));
         } finally {

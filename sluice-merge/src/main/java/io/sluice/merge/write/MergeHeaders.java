@@ -23,6 +23,11 @@ public final class MergeHeaders {
     public static final String RESUMED = "sluice.merge.resumed";
     /** On a dead letter: why the record has no place in the merge. */
     public static final String REASON = "sluice.merge.reason";
+    /**
+     * On a dead letter whose own timestamp is further ahead than a topic takes by default (an hour): that timestamp,
+     * in milliseconds; the dead letter itself is stamped by the broker.
+     */
+    public static final String TIMESTAMP = "sluice.merge.timestamp";
 
     private MergeHeaders() {
     }

@@ -33,6 +33,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class OutputPartition implements MergeOutput {
 
+    /** How far ahead a dead letter keeps its own timestamp: under Kafka's default limit of an hour, with a margin. */
+    private static final long DEAD_LETTER_FUTURE_MILLIS = 50 * 60_000L;
+
     /** How the reason of a record set aside because the output would refuse it begins; its value is not kept. */
     public static final String REFUSED = "the output would refuse it: ";
 
@@ -168,9 +171,16 @@ public final class OutputPartition implements MergeOutput {
         }
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
         MergeHeaders.add(headers, MergeHeaders.REASON, reason);
-        // a record the output refuses would be refused here too: its value stays in its input, at the named offset
-        send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(), keepValue ? r.timestamp() : null,
-                r.key(), keepValue ? r.value() : null, headers));
+        // a record the output refuses would be refused here too: its value stays in its input, at the named offset.
+        // Nor a timestamp hours ahead (a record with no event time may have one): the topic refused it, the transaction
+        // failed, and every restart met the same record (a review); the broker stamps it, the header keeps it
+        Long timestamp = keepValue ? r.timestamp() : null;
+        if (timestamp != null && timestamp > System.currentTimeMillis() + DEAD_LETTER_FUTURE_MILLIS) {
+            MergeHeaders.add(headers, MergeHeaders.TIMESTAMP, Long.toString(timestamp));
+            timestamp = null;
+        }
+        send(new ProducerRecord<>(deadTarget.topic(), deadTarget.partition(), timestamp, r.key(),
+                keepValue ? r.value() : null, headers));
         uncommitted.dead[input]++;
         counts.setAside(where + ": " + reason);
     }
