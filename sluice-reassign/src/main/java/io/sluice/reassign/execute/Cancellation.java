@@ -37,23 +37,54 @@ public final class Cancellation {
         }
         Reassignments reassignments = new Reassignments(admin);
         ReassignmentPlan plan = journal.plan().orElse(null);
-        if (plan != null) {
-            Set<TopicPartition> ours = plan.moves().stream().map(PartitionMove::topicPartition)
-                    .collect(Collectors.toSet());
-            Set<TopicPartition> ongoing = reassignments.ongoing(ours).keySet();
-            if (!ongoing.isEmpty()) {
-                reassignments.cancel(ongoing);
-                listener.note("cancelled the moves of " + ongoing.stream().map(TopicPartition::toString).sorted()
-                        .collect(Collectors.joining(", ")));
-                while (!reassignments.ongoing(ongoing).isEmpty()) {
-                    Thread.sleep(poll.toMillis());
-                }
-                restoreOrder(reassignments, plan, ongoing, poll);
+        ConfigLedger ledger = new ConfigLedger(new DynamicConfigs(admin), journal);
+        try {
+            if (plan != null) {
+                cancelOwnMoves(reassignments, plan, poll);
             }
+        } catch (RuntimeException e) {
+            // the configs are put back all the same (a cancel the cluster refused left every throttle set, and
+            // each rerun failed the same way: a review); the journal keeps the run, for another cancel
+            try {
+                ledger.restoreAll(listener::note, "sluice reassign cancel " + journal.file());
+            } catch (RuntimeException restoring) {
+                e.addSuppressed(restoring);
+            }
+            throw e;
         }
-        new ConfigLedger(new DynamicConfigs(admin), journal).restoreAll(listener::note,
-                "sluice reassign cancel " + journal.file());
+        ledger.restoreAll(listener::note, "sluice reassign cancel " + journal.file());
         journal.cancelled();
+    }
+
+    /**
+     * Cancels the moves under way that are this run's: among the plan's partitions, those moving to the replicas the
+     * plan gives them. A move someone else started on one of them (another target) is theirs, and is left alone.
+     */
+    private void cancelOwnMoves(Reassignments reassignments, ReassignmentPlan plan, Duration poll)
+            throws InterruptedException {
+        Map<TopicPartition, List<Integer>> planned = plan.moves().stream().collect(Collectors.toMap(
+                PartitionMove::topicPartition, PartitionMove::to));
+        Map<TopicPartition, List<Integer>> targets = reassignments.targets(planned.keySet());
+        Set<TopicPartition> ongoing = targets.entrySet().stream()
+                .filter(e -> e.getValue().equals(planned.get(e.getKey()))).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
+        Set<TopicPartition> others = new java.util.TreeSet<>(java.util.Comparator.comparing(TopicPartition::toString));
+        others.addAll(targets.keySet());
+        others.removeAll(ongoing);
+        if (!others.isEmpty()) {
+            listener.note("left alone, moving elsewhere than this plan moves them (another run's or tool's moves): "
+                    + others.stream().map(TopicPartition::toString).collect(Collectors.joining(", ")));
+        }
+        if (ongoing.isEmpty()) {
+            return;
+        }
+        reassignments.cancel(ongoing);
+        listener.note("cancelled the moves of " + ongoing.stream().map(TopicPartition::toString).sorted()
+                .collect(Collectors.joining(", ")));
+        while (!reassignments.ongoing(ongoing).isEmpty()) {
+            Thread.sleep(poll.toMillis());
+        }
+        restoreOrder(reassignments, plan, ongoing, poll);
     }
 
     /**
