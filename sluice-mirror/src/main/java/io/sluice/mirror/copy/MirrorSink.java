@@ -72,7 +72,9 @@ public final class MirrorSink implements Sink {
         this.transactional = transactional;
         this.naming = naming;
         this.fromSource = Provenance.hopPrefix(sourceClusterId);
-        this.fromTarget = Provenance.hopPrefix(targetClusterId);
+        // within one cluster every record names it: none came back (a loop there is refused by the naming rules), and
+        // an earlier mirror's copies in the cluster were skipped as if they had (a review)
+        this.fromTarget = sourceClusterId.equals(targetClusterId) ? null : Provenance.hopPrefix(targetClusterId);
     }
 
     @Override
@@ -85,7 +87,7 @@ public final class MirrorSink implements Sink {
     @Override
     public void write(ConsumerRecord<byte[], byte[]> record) {
         Cursors.Cursor cursor = cursors.of(record.topic(), record.partition());
-        if (Provenance.cameFrom(record.headers(), fromTarget)) {
+        if (fromTarget != null && Provenance.cameFrom(record.headers(), fromTarget)) {
             cameFromTarget.increment();
         } else {
             cursor.sending = true;

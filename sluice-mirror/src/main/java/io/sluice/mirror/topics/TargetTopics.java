@@ -40,9 +40,13 @@ public final class TargetTopics {
 
     /**
      * The mirror keeps each record's timestamp; a target topic on LogAppendTime (a target broker's default may be)
-     * would overwrite it with the time of the copy.
+     * would overwrite it with the time of the copy. And it takes any timestamp the source took: since Kafka 4.0 a
+     * broker refuses one more than an hour ahead by default, and a source record stamped further ahead stopped the
+     * mirror at that record at every start (a review).
      */
-    private static final Map<String, String> KEEP_TIMESTAMPS = Map.of("message.timestamp.type", "CreateTime");
+    private static final Map<String, String> KEEP_TIMESTAMPS = Map.of("message.timestamp.type", "CreateTime",
+            "message.timestamp.before.max.ms", Long.toString(Long.MAX_VALUE),
+            "message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
 
     private final ClusterTopics source;
     private final ClusterTopics target;
