@@ -148,14 +148,14 @@ public final class Mirror implements AutoCloseable {
                 handedOver.set(true);
                 return new TopicsFirst(transactions, topics,
                         EarlierDelivery.atLeastOnce(sourceAdmin, config.sourceGroup(), config.naming(), config.name()),
-                        config.name(), true);
+                        config.name(), true, config.targetProperties(), sourceCluster, config.progressGroup());
             };
             writes = new TransactionalWrites(transactions);
         } else {
             commitPoint = group -> new TopicsFirst(CommitPoint.sourceGroup().create(group), topics,
                     EarlierDelivery.exactlyOnce(targetAdmin, sourceAdmin, config.progressGroup(), config.naming(),
                             config.name()),
-                    config.name(), false);
+                    config.name(), false, config.targetProperties(), sourceCluster, config.sourceGroup());
             writes = AcknowledgedWrites.of(producerProperties(config));
         }
         MirrorSink sink = new MirrorSink(writes, transactions != null, config.naming(), sourceCluster, targetCluster);

@@ -155,6 +155,7 @@ class MirrorGapsTest {
      * Exactly once, then at least once after the source topic was deleted and created again: the progress exactly once
      * left in the target is of the earlier topic. Taken as the later commit, it stopped every claim as "created again",
      * and no reset of the source group could get past it; it is left, and the new topic is copied from its start.
+     * (At least once, copies without progress may be a first window's, copied again by design: only warned of.)
      */
     @Test
     void theOtherDeliverysProgressOfAnEarlierTopicOfTheSameNameIsLeft() throws Exception {
@@ -168,6 +169,27 @@ class MirrorGapsTest {
         assertEquals(Health.STOPPED, atLeastOnce.health, atLeastOnce.failure);
         assertEquals(70, Clusters.partitions(clusters.target(), topic).get(0).size(),
                 "the earlier topic's 50 copies, then the new topic's 20");
+    }
+
+    /**
+     * A mirror's progress lost while the target holds its copies (stopped longer than the target's
+     * offsets.retention.minutes, 7 days by default: here its group deleted): the exactly-once mirror copied everything
+     * the source still held a second time, with a warning that called the copies "aborted" (a review). Copies that a
+     * read_committed reader sees were committed with progress, so it is refused in words now, nothing copied twice.
+     */
+    @Test
+    void aMirrorWhoseProgressWasLostDoesNotCopyAgainWhatTheTargetHolds() throws Exception {
+        String topic = topicOf50("lost-progress");
+        MirrorConfig config = clusters.mirror(Names.unique("lost-progress"), topic).untilEnd(true).build();
+        assertEquals(Health.STOPPED, run(config).health);
+        clusters.target().admin().deleteConsumerGroups(List.of(config.progressGroup())).all()
+                .get(30, TimeUnit.SECONDS);
+
+        Ended again = run(config);
+        assertEquals(Health.FAILED, again.health, again.failure);
+        assertTrue(again.failure.contains("--group " + config.progressGroup() + " --reset-offsets --topic " + topic
+                + ":0 --to-offset 50 --execute"), again.failure);
+        assertEquals(50, Clusters.partitions(clusters.target(), topic).get(0).size(), "nothing copied twice");
     }
 
     /** A new source topic of one partition holding records 0 to 49. */

@@ -70,6 +70,31 @@ final class ForeignRecords {
         }
 
         /**
+         * What the target partitions of {@code sources} hold, by source partition; empty when no answer came within
+         * {@code wait}.
+         */
+        Map<TopicPartition, ClusterTopics.OffsetRange> of(Collection<TopicPartition> sources, Duration wait) {
+            Map<TopicPartition, ClusterTopics.OffsetRange> bySource = new HashMap<>();
+            if (sources.isEmpty()) {
+                return bySource;
+            }
+            try {
+                Map<TopicPartition, ClusterTopics.OffsetRange> all = ranges.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+                sources.forEach(tp -> {
+                    ClusterTopics.OffsetRange range = all.get(naming.target(tp));
+                    if (range != null) {
+                        bySource.put(tp, range);
+                    }
+                });
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.debug("could not ask what the target partitions hold: {}", e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return bySource;
+        }
+
+        /**
          * Warns of those of {@code sources} (claimed, without progress) whose target partitions hold records; waits
          * for the answer at most {@code wait}, and says nothing when none came (the copy does not depend on it).
          */

@@ -196,6 +196,12 @@ public final class TargetTopics {
         }
     }
 
+    /** What refuses to copy again from the beginning what the target holds copies of, without progress. */
+    LostProgress lostProgress(Map<String, Object> targetProperties, String sourceClusterId, String mirror,
+            String progressGroup, boolean exactlyOnce) {
+        return new LostProgress(targetProperties, sourceClusterId, naming, mirror, progressGroup, exactlyOnce);
+    }
+
     /** What says when target partitions hold records that mirror {@code mirror} did not copy. */
     ForeignRecords foreignRecords(String mirror, boolean exactlyOnce) {
         return new ForeignRecords(target, naming, mirror, exactlyOnce);

@@ -3,6 +3,7 @@ package io.sluice.mirror.topics;
 import io.sluice.core.commit.CommitPoint;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -28,13 +29,19 @@ public final class TopicsFirst implements CommitPoint {
     private final TargetTopics topics;
     private final EarlierDelivery earlier;
     private final ForeignRecords foreign;
+    private final LostProgress lost;
 
+    /**
+     * @param targetProperties the target's client settings, to read back the last copies of a partition without
+     *                         progress ({@link LostProgress})
+     */
     public TopicsFirst(CommitPoint commitPoint, TargetTopics topics, EarlierDelivery earlier, String mirror,
-            boolean exactlyOnce) {
+            boolean exactlyOnce, Map<String, Object> targetProperties, String sourceClusterId, String progressGroup) {
         this.commitPoint = commitPoint;
         this.topics = topics;
         this.earlier = earlier;
         this.foreign = topics.foreignRecords(mirror, exactlyOnce);
+        this.lost = topics.lostProgress(targetProperties, sourceClusterId, mirror, progressGroup, exactlyOnce);
     }
 
     @Override
@@ -45,7 +52,9 @@ public final class TopicsFirst implements CommitPoint {
         EarlierDelivery.Asked earlierCommits = earlier.ask(partitions);
         Map<TopicPartition, OffsetAndMetadata> claimed = earlier.later(partitions,
                 commitPoint.claim(partitions, timeout), earlierCommits, held.ranges(), deadline);
-        held.warnFor(partitions.stream().filter(tp -> claimed.get(tp) == null).toList(), FOREIGN_WAIT);
+        List<TopicPartition> withoutProgress = partitions.stream().filter(tp -> claimed.get(tp) == null).toList();
+        lost.refuseIfCopied(held.of(withoutProgress, FOREIGN_WAIT));
+        held.warnFor(withoutProgress, FOREIGN_WAIT);
         return claimed;
     }
 
