@@ -19,9 +19,10 @@ final class AuditText {
         long unclean = r.partitions().stream().filter(p -> !p.clean()).count();
         b.append("Mirror ").append(r.mirror()).append(" (")
                 .append(r.delivery() == MirrorDelivery.EXACTLY_ONCE ? "exactly once" : "at least once").append("): ")
-                .append(r.unverified() ? "NOT VERIFIED: the mirror has committed no progress (it has not run under "
-                        + "this name, or its name differs from the running one's), so nothing counts as copied yet; "
-                        + "check mirror.name, or verify after its first commit"
+                .append(r.unverified() ? "NOT VERIFIED: the mirror has committed no progress for partitions that "
+                        + "hold records, or their target partitions are missing (the notes say which), so nothing of "
+                        + "them counts as copied: check mirror.name (has it run under this name?), or verify after "
+                        + "its first commit of them"
                         : r.clean() ? "CLEAN: the target holds every committed source record exactly once, in order"
                         : r.onlyDuplicates() ? onlyDuplicates(r, unclean)
                         : "DIFFERENCES in " + unclean + " of " + r.partitions().size() + " partitions")

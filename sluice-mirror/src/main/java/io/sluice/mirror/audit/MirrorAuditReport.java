@@ -18,8 +18,9 @@ import java.util.Optional;
  * @param tookMillis how long it took
  * @param partitions every audited partition, by topic and partition
  * @param notes what the reader should know beyond the counts (partitions without progress, target topics missing)
- * @param unverified the mirror committed no progress for any partition while the source holds records: nothing counts
- *     as copied, so "clean" would only say that nothing was compared (a mirror that never ran, or a typo in its name)
+ * @param unverified a partition that holds records has no progress committed, or no target partition: nothing of it
+ *     counts as copied, so "clean" would only say that nothing of it was compared (a mirror that never ran, a typo in
+ *     its name, a partition added since, progress expired)
  */
 public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean untilSourceEnd, String sourceCluster,
         String targetCluster, Instant startedAt, long tookMillis, List<PartitionAudit> partitions,

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -218,6 +219,27 @@ class MirrorAuditTest {
                 }
             }
         }
+    }
+
+    /**
+     * A partition that holds records but has no progress (added after the mirror's last run, or its progress expired)
+     * was a note under a "CLEAN" headline, exit 0 (a review): nothing of it was compared. Not verified, exit 1.
+     */
+    @Test
+    void aPartitionWithRecordsButNoProgressLeavesTheMirrorNotVerified() throws Exception {
+        String topic = Names.unique("unprogressed");
+        source.createTopic(topic, 2);
+        writeInTransactions(topic, 2);
+        MirrorConfig mirror = mirror(topic).build();
+        runToEnd(mirror);
+        target.admin().deleteConsumerGroupOffsets(mirror.progressGroup(), java.util.Set.of(new TopicPartition(topic,
+                1))).all().get(30, TimeUnit.SECONDS);
+
+        MirrorAuditReport report = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(report.unverified(), report::toText);
+        assertEquals(1, report.exitStatus(), report::toText);
+        assertTrue(report.toText().contains("NOT VERIFIED") && !report.toText().contains("CLEAN"), report::toText);
+        assertTrue(report.toText().contains(topic + "-1 has no progress committed"), report::toText);
     }
 
     /** Writes into the target what a mirror would write for source offset {@code sourceOffset}; its target offset. */
