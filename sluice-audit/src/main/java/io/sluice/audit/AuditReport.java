@@ -102,7 +102,12 @@ public record AuditReport(
         /** The manifest the commit names cannot be parsed. */
         MANIFEST_UNREADABLE(true),
         /** Some files of the committed manifest are neither visible nor staged. */
-        FILES_GONE(true);
+        FILES_GONE(true),
+        /**
+         * The committed offset is below the partition's log start: Kafka deleted records the archiver had not
+         * committed past, which no audit can ask Kafka about any more.
+         */
+        BELOW_LOG_START(true);
 
         private final boolean problem;
 

@@ -273,6 +273,13 @@ final class ReportText {
                     + "committed one is missing, reset the group's offset of that partition to the same offset "
                     + "(kafka-consumer-groups --reset-offsets --to-offset), which drops the manifest's name.");
         }
+        String belowLogStart = partitionsWith(r, CommitStatus.BELOW_LOG_START);
+        if (!belowLogStart.isEmpty()) {
+            todo.add(partitions(belowLogStart) + ": Kafka deleted records the archiver had not committed past (its "
+                    + "retention is shorter than the archiver's delay, or records were deleted by hand). Those not in "
+                    + "files cannot be archived any more: restore them from another copy if there is one, and give "
+                    + "the topic a longer retention or the archiver more speed so that it does not happen again.");
+        }
         boolean missing = r.partitions().stream().anyMatch(p -> p.missing().offsets() > p.missingNotYetCommitted());
         if (missing || !partitionsWith(r, CommitStatus.FILES_GONE).isEmpty()) {
             todo.add("Missing offsets: Kafka still has these records. Restore the files named as not visible from a "
