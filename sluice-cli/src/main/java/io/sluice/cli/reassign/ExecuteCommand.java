@@ -161,14 +161,19 @@ final class ExecuteCommand implements Callable<Integer> {
                         + "replicas the plan gives it (executed before?); nothing was changed");
                 return ExitStatus.OK;
             }
-            List<String> others = OtherWork.found(reassignments, new DynamicConfigs(admin), plan.moves());
-            if (!others.isEmpty()) {
-                others.forEach(line -> context.console().say("not alone: " + line));
-                throw new RunFailure("another reassignment is under way or left its throttles: a run beside it would "
-                        + "take its throttles for the values to restore (and leave them set, or remove them under its "
-                        + "moves), and its disk check would not count its copies. Let its moves end, or run `sluice "
-                        + "reassign resume` or `cancel` with its journal, or `sluice reassign check --fix` (removes "
-                        + "throttles no move needs), then execute this plan; nothing was changed");
+            OtherWork.Found others = OtherWork.found(reassignments, new DynamicConfigs(admin), plan.moves());
+            if (!others.blocking().isEmpty()) {
+                others.blocking().forEach(line -> context.console().say("not alone: " + line));
+                throw new RunFailure("another reassignment is under way: a run beside it would take its throttles for "
+                        + "the values to restore (and leave them set, or remove them under its moves), and its disk "
+                        + "check would not count its copies. Let its moves end, or run `sluice reassign resume` or "
+                        + "`cancel` with its journal, then execute this plan; nothing was changed");
+            }
+            if (!others.said().isEmpty()) {
+                others.said().forEach(line -> context.console().say("note: " + line));
+                context.console().say("note: the run sets its own throttles over these and puts these back as they "
+                        + "are when it ends; if a run that stopped left them, they stay after this one too (`sluice "
+                        + "reassign check --fix` removes throttles no move needs)");
             }
             ProgressView view = new ProgressView(context.console(), run.progressEvery);
             if (rate > 0) {

@@ -853,34 +853,32 @@ class ReassignClusterTest {
      * A run stopped after journaling its plan and before (or while) setting its throttles resumed with only the
      * throttles whose own change was journaled: none here, so the whole plan copied at full speed (a review). The
      * configs a run sets are journaled with its plan now, and a resume sets them all. And a throttle already set on a
-     * broker the plan involves (a crashed run's, another tool's) is refused before anything changes: a run would take
-     * it for the value to restore, and leave it set when it ends.
+     * broker the plan involves (on purpose, or a crashed run's) is said before the run, which puts it back as it was.
      */
     @Test
     @Order(18)
-    void aRunKilledBeforeSettingItsThrottlesIsResumedUnderAllOfThemAndARunBesideAThrottleIsRefused()
+    void aRunKilledBeforeSettingItsThrottlesIsResumedUnderAllOfThemAndAThrottleSetBeforeIsSaidAndKept()
             throws Exception {
         String topic = topicOnFirstThree("reassign-early", 2, 300, 1_000);
         Path planFile = plannedToBroker4(topic);
         Path journal = Path.of(planFile + ".journal");
         ConfigResource broker4 = new ConfigResource(ConfigResource.Type.BROKER, "4");
         set(broker4, Throttles.FOLLOWER_RATE, "1048576");
-        Cli.Result refused = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--throttle", "10MB/s");
-        assertTrue(refused.err().contains("not alone: broker 4 has a throttle set already: "
-                + Throttles.FOLLOWER_RATE + "=1048576"), refused.err());
-        assertFalse(Files.exists(journal), "nothing was changed, nothing journaled");
-        admin.incrementalAlterConfigs(Map.of(broker4, List.of(new AlterConfigOp(new ConfigEntry(
-                Throttles.FOLLOWER_RATE, ""), AlterConfigOp.OpType.DELETE)))).all().get(30, TimeUnit.SECONDS);
 
         // the disks as they are when a batch starts, not as the plan saw them: below today's use, nothing starts
         Path diskJournal = planFile.resolveSibling("disk.journal");
         Cli.Result full = reassign(ExitStatus.FAILURE, "execute", planFile.toString(), "--journal",
                 diskJournal.toString(), "--throttle", "10MB/s", "--no-retention-guard", "--max-disk-use", "1%");
+        assertTrue(full.err().contains("note: broker 4 has a throttle set already: " + Throttles.FOLLOWER_RATE
+                + "=1048576"), full.err());
         assertTrue(full.err().contains("not started: moving " + topic + "-"), full.err());
         assertTrue(full.err().contains("past the limit of 1.0%"), full.err());
         assertTrue(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "no move was started");
         reassign(ExitStatus.OK, "cancel", diskJournal.toString());
+        assertEquals("1048576", dynamic(broker4).get(Throttles.FOLLOWER_RATE), "put back as it was before the run");
+        admin.incrementalAlterConfigs(Map.of(broker4, List.of(new AlterConfigOp(new ConfigEntry(
+                Throttles.FOLLOWER_RATE, ""), AlterConfigOp.OpType.DELETE)))).all().get(30, TimeUnit.SECONDS);
         assertNoThrottleOrOverride(topic);
 
         ChildProcess killed = child(planFile.getParent(), "reassign-early", ReassignmentRun.AFTER_PLAN,

@@ -15,13 +15,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
- * What a new run must not start beside: partition moves under way anywhere in the cluster (a run next to them takes
- * their throttles for the values to restore, puts one back for good when it ends after them, overwrites their topics'
- * throttled-replica lists, and its disk projection does not count their copies), and throttles already set on the
- * brokers and topics the plan involves (left by a run that stopped, or set by another tool: a run would restore them
- * at its end, not remove them, and say every config was restored). {@code kafka-reassign-partitions} and Cruise
- * Control refuse to start beside moves under way as well. The plan's own moves under way (started by a run whose
- * journal is gone) are not another's: the run waits for them, and the throttles that run left are then expected.
+ * What a new run must not start beside, and what it should say before it starts. Partition moves under way anywhere in
+ * the cluster block it: a run next to them takes their throttles for the values to restore, puts one back for good
+ * when it ends after them, overwrites their topics' throttled-replica lists, and its disk projection does not count
+ * their copies ({@code kafka-reassign-partitions} and Cruise Control refuse to start beside moves under way as well).
+ * Throttles already set on the brokers and topics the plan involves are said, not refused: set on purpose, the run
+ * puts them back as they were; left by a run that stopped, they stay after this one too, which the words say (and
+ * {@code check --fix} removes). The plan's own moves under way (started by a run whose journal is gone) are not
+ * another's: the run waits for them, and the throttles that run left are then expected.
  *
  * <p>Threading: stateless.
  */
@@ -35,10 +36,13 @@ public final class OtherWork {
     private OtherWork() {
     }
 
-    /** One line per thing found, in words; empty when the run may start. */
-    public static List<String> found(Reassignments reassignments, DynamicConfigs configs,
-            Collection<PartitionMove> moves) {
+    /** What was found: moves that block the run, and throttles to say; each a line in words. */
+    public record Found(List<String> blocking, List<String> said) {
+    }
+
+    public static Found found(Reassignments reassignments, DynamicConfigs configs, Collection<PartitionMove> moves) {
         List<String> found = new ArrayList<>();
+        List<String> throttles = new ArrayList<>();
         Map<TopicPartition, List<Integer>> planned = moves.stream().collect(Collectors.toMap(
                 PartitionMove::topicPartition, PartitionMove::to));
         Map<TopicPartition, PartitionReassignment> underWay = new HashMap<>(reassignments.ongoing(Set.of()));
@@ -62,7 +66,7 @@ public final class OtherWork {
             }
         }
         if (involved.isEmpty() || ownUnderWay) {
-            return found;
+            return new Found(found, throttles);
         }
         Map<ConfigResource, Map<String, String>> values = configs.dynamicValues(involved);
         for (ConfigResource resource : involved) {
@@ -70,9 +74,9 @@ public final class OtherWork {
             String set = THROTTLE_KEYS.stream().filter(own::containsKey).map(k -> k + "=" + own.get(k))
                     .collect(Collectors.joining(", "));
             if (!set.isEmpty()) {
-                found.add(DynamicConfigs.describe(resource) + " has a throttle set already: " + set);
+                throttles.add(DynamicConfigs.describe(resource) + " has a throttle set already: " + set);
             }
         }
-        return found;
+        return new Found(found, throttles);
     }
 }
