@@ -4,7 +4,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
@@ -19,6 +21,9 @@ import org.apache.kafka.common.config.ConfigResource;
  * <p>Threading: stateless apart from the caller's admin client, which is thread-safe.
  */
 public final class DynamicConfigs implements ConfigStore {
+
+    /** How long a change may take to reach the broker that answers reads of it. */
+    private static final long VISIBLE_SECONDS = 30;
 
     private final Admin admin;
 
@@ -57,8 +62,33 @@ public final class DynamicConfigs implements ConfigStore {
         AlterConfigOp op = value == null
                 ? new AlterConfigOp(new ConfigEntry(key, ""), AlterConfigOp.OpType.DELETE)
                 : new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET);
-        AdminCalls.get(admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all(),
-                (value == null ? "delete " : "set ") + key + " on " + describe(resource));
+        String doing = (value == null ? "delete " : "set ") + key + " on " + describe(resource);
+        AdminCalls.get(admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all(), doing);
+        awaitVisible(resource, key, value, doing);
+    }
+
+    /**
+     * Waits until a read of {@code resource} shows the change. The controller takes a change before the brokers
+     * apply it from the metadata log, and a broker answers a read from what it has applied: `check --fix` said
+     * "fixed" and a `check` right after still found the throttle it had just removed (a CI run).
+     */
+    private void awaitVisible(ConfigResource resource, String key, String value, String doing) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(VISIBLE_SECONDS);
+        long pauseMillis = 20;
+        while (!Objects.equals(dynamicValue(resource, key).orElse(null), value)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new ClusterException("cannot " + doing + ": the cluster took the change, but "
+                        + describe(resource) + " did not show it within " + VISIBLE_SECONDS + " s; run `sluice "
+                        + "reassign check` to see what is set", null);
+            }
+            try {
+                Thread.sleep(pauseMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ClusterException("cannot " + doing + ": interrupted", e);
+            }
+            pauseMillis = Math.min(pauseMillis * 2, 500);
+        }
     }
 
     public static String describe(ConfigResource resource) {
