@@ -134,6 +134,31 @@ class MirrorTopicsTest {
     }
 
     /**
+     * Many small records on a topic whose limit is far below the producers' batch size: the target broker refuses a
+     * full batch, and the copies must still arrive, in order (a review feared endless splits: the producer splits a
+     * refused batch, 220 times for these 3,000 records, and each split batch is taken).
+     */
+    @Test
+    void smallRecordsOnATopicWithASmallLimitAreCopiedInOrder() throws Exception {
+        String topic = Names.unique("small-limit");
+        clusters.source().createTopic(new NewTopic(topic, 1, (short) 1).configs(Map.of("max.message.bytes", "8000")));
+        Map<String, Object> props = new HashMap<>(clusters.source().clientProperties(Listener.PLAINTEXT));
+        props.put("batch.size", 4_000);
+        props.put("linger.ms", 5);
+        try (var producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < 3_000; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, bytes("k" + i), new byte[500]));
+            }
+            producer.flush();
+        }
+        MirrorConfig config = clusters.mirror(Names.unique("small-limit"), topic).build();
+        try (Mirror mirror = Mirror.start(config)) {
+            awaitCopies(mirror, 3_000);
+        }
+        assertEquals(contents(clusters.source(), topic), contents(clusters.target(), topic));
+    }
+
+    /**
      * Within one cluster, a topic created after the start whose copy the mirror's pattern matches is refused when it is
      * claimed, before its copy is made: the check at the start saw only the topics there then, and the copies of such a
      * topic would each be copied again, a new topic every claim (a new user's run).

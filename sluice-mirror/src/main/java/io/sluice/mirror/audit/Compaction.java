@@ -85,6 +85,15 @@ final class Compaction {
         return copied.isPresent() && expiredTombstone(copied.get(), sourceOffset, source);
     }
 
+    /**
+     * Whether {@code copy}, a value whose source record is gone, is of a key the compacted source holds nothing of
+     * any more: the key was deleted there and its tombstone removed before the mirror read it, so the target still
+     * holds a value the source deleted.
+     */
+    boolean deletedBeforeCopied(ConsumerRecord<byte[], byte[]> copy) {
+        return source.compacted() && copy.key() != null && copy.value() != null && inSource.of(copy.key()).isEmpty();
+    }
+
     private boolean expiredTombstone(Latest last, long offset, CompactionPolicy dropping) {
         return last.tombstone() && last.offset() >= offset
                 && last.timestamp() <= now - dropping.deleteRetentionMs();

@@ -184,8 +184,12 @@ final class PartitionComparison {
             hashCopy(copy);
             notInSource++;
             difference("target offset " + copy.offset() + " is a copy of source offset " + offset + ", which the "
-                    + "source does not hold read_committed (an aborted record, a transaction marker, or compacted "
-                    + "away)");
+                    + "source does not hold read_committed " + (compaction.deletedBeforeCopied(copy)
+                            ? "nor any record of its key: the key was deleted, and the source's cleaner removed the "
+                            + "tombstone (delete.retention.ms after cleaning it) before the mirror copied it, so the "
+                            + "target still holds the key. Write a tombstone of the key to the target, and keep the "
+                            + "mirror less than delete.retention.ms behind"
+                            : "(an aborted record, a transaction marker, or compacted away)"));
             return;
         }
         ConsumerRecord<byte[], byte[]> original = nextSource;

@@ -139,6 +139,37 @@ class CompactedMirrorAuditTest {
     }
 
     /**
+     * A tombstone the source's cleaner removed before the mirror read it: the mirror copied the key's value earlier and
+     * never learns of the deletion (Kafka does not say a fetch passed over removed records), so the target keeps a
+     * value the source no longer holds. The audit names it; nothing else can.
+     */
+    @Test
+    void aTombstoneRemovedBeforeItsCopyLeavesTheKeyInTheTargetAndTheAuditSaysSo() throws Exception {
+        String topic = Names.unique("lost-tombstone");
+        source.createTopic(new NewTopic(topic, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
+                "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01", "delete.retention.ms", "2000",
+                "min.compaction.lag.ms", "0")));
+        MirrorConfig mirror = new Clusters(source, target).mirror(Names.unique("lost-tombstone"), topic).untilEnd(true)
+                .build();
+        long copiedAt = send(source, record(topic, T0, "gone", "v1"));
+        send(source, record(topic, T0, "kept", "v1"));
+        assertEquals(2, runToEnd(mirror));
+        send(source, record(topic, T0 + 1_000, "gone", null));
+        long[] rolls = {0};
+        awaitCleaned(source, topic, records -> records.stream().noneMatch(r -> text(r.key()).equals("gone")),
+                () -> send(source, record(topic, T0 + 2_000 + 1_000 * rolls[0]++, "source-roll", "r")));
+        assertTrue(runToEnd(mirror) > 0, "the source's roll records");
+
+        MirrorAuditReport report = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertFalse(report.clean(), report::toText);
+        PartitionAudit partition = report.partitions().get(0);
+        assertEquals(1, partition.notInSource(), report::toText);
+        String first = partition.firstDifference().orElseThrow();
+        assertTrue(first.startsWith("target offset 0 is a copy of source offset " + copiedAt + ", which the source "
+                + "does not hold read_committed nor any record of its key: the key was deleted"), first);
+    }
+
+    /**
      * Until {@code cleaned} holds for the topic's records (read_committed), running {@code roll} before each look (a
      * record that rolls a segment, so that the cleaner has one more to clean, or nothing).
      */
