@@ -64,21 +64,24 @@ final class ClaimCheck {
                         + "no manifest names it (at-least-once mode writes none): its offsets cannot be checked"));
                 continue;
             }
-            Span span;
-            if (entries.size() == 1) {
-                span = entries.keySet().iterator().next();
-            } else {
-                long size = sizeOf(claim.path());
-                List<Span> fit = entries.entrySet().stream().filter(e -> e.getValue().contains(size))
-                        .map(Map.Entry::getKey).toList();
-                if (fit.size() != 1) {
-                    unverifiable.add(new AuditReport.StrangeFile(claim.path(), "its format stores no Kafka coordinates "
-                            + "and its manifests disagree about it " + entries.keySet() + (size < 0 ? ""
-                                    : ", and its size, " + size + " bytes, is that of " + fit.size() + " of them")
-                            + ": its offsets cannot be checked"));
-                    continue;
-                }
-                span = fit.get(0);
+            // the size is all there is to check such a file's content by: one cut short or changed after its commit
+            // passed on its manifest's counts alone (a review)
+            long size = sizeOf(claim.path());
+            List<Span> fit = entries.entrySet().stream().filter(e -> e.getValue().contains(size))
+                    .map(Map.Entry::getKey).toList();
+            if (fit.size() != 1) {
+                unverifiable.add(new AuditReport.StrangeFile(claim.path(), fit.isEmpty()
+                        ? "its format stores no Kafka coordinates, and its size, " + (size < 0 ? "unreadable"
+                                : size + " bytes") + ", is not what its manifest" + (entries.size() == 1 ? " gives"
+                                        : "s give") + " (" + sizes(entries) + "): cut short or changed after it was "
+                                + "written, its records cannot be vouched for"
+                        : "its format stores no Kafka coordinates and its manifests disagree about it "
+                                + entries.keySet() + ", and its size, " + size + " bytes, is that of " + fit.size()
+                                + " of them: its offsets cannot be checked"));
+                continue;
+            }
+            Span span = fit.get(0);
+            if (entries.size() > 1) {
                 notes.add(claim.path() + ": its manifests disagree about it (one was written by an attempt whose commit "
                         + "never came, as a crash leaves); the one that gives its size, " + size + " bytes, is taken: "
                         + span);
@@ -137,7 +140,12 @@ final class ClaimCheck {
         return entries;
     }
 
-    /** The visible file's size, from a copy (rare: only a file whose manifests disagree); -1 when it cannot be read. */
+    private static String sizes(Map<Span, Set<Long>> entries) {
+        return entries.values().stream().flatMap(Set::stream).distinct().sorted().map(b -> b + " bytes")
+                .collect(java.util.stream.Collectors.joining(" or "));
+    }
+
+    /** The visible file's size, from a copy; -1 when it cannot be read. */
     private long sizeOf(String path) {
         Path copy = work.resolve("claim-" + copies++);
         try {

@@ -8,6 +8,7 @@ import io.sluice.core.Health;
 import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.codec.Codec;
+import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.JsonLinesFormat;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
@@ -32,6 +33,13 @@ final class ArchiveRun {
      */
     static void archive(String topic, String group, String deadLetterTopic, StorageBackend storage, long records,
             int recordsPerFile) throws InterruptedException {
+        archive(topic, group, deadLetterTopic, storage, records, recordsPerFile, new JsonLinesFormat(Codec.ZSTD, false,
+                false));
+    }
+
+    /** As above, in {@code format}. */
+    static void archive(String topic, String group, String deadLetterTopic, StorageBackend storage, long records,
+            int recordsPerFile, FileFormat format) throws InterruptedException {
         EngineConfig.Builder config = EngineConfig.builder()
                 .consumerProperties(SharedKafka.cluster().clientProperties(Listener.PLAINTEXT))
                 .groupId(group)
@@ -43,7 +51,7 @@ final class ArchiveRun {
             config.deadLetterTopic(deadLetterTopic);
         }
         ArchiveSink sink = new ArchiveSink(storage, new Layout("{topic}/category={value.category}/", null,
-                ZoneOffset.UTC, null), new JsonLinesFormat(Codec.ZSTD, false, false),
+                ZoneOffset.UTC, null), format,
                 new RollingPolicy(1L << 30, recordsPerFile, Duration.ofMinutes(5), 8), true);
         Engine engine = Engine.startSink(config.build(), sink);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -19,8 +19,12 @@ class ClaimCheckTest {
 
     @Test
     void countsThatMatchTheOpenOffsetsCoverThemAndOthersStayMissingWithANote() throws Exception {
-        LocalBackend storage = new LocalBackend(TestDirs.newDir("claims"));
+        Path root = TestDirs.newDir("claims");
+        LocalBackend storage = new LocalBackend(root);
         // two raw files interleaved by category over 0..19 (10 records each), and one over 20..29 that lost a record
+        for (String path : List.of("t/a/t+0+0.bin", "t/b/t+0+1.bin", "t/a/t+0+20.bin", "t/a/t+0+30.bin")) {
+            write(root, path, "x");
+        }
         manifest(storage, 20, new ManifestFile("t/a/t+0+0.bin", "s1", 10, 1, 0, 18),
                 new ManifestFile("t/b/t+0+1.bin", "s2", 10, 1, 1, 19));
         manifest(storage, 30, new ManifestFile("t/a/t+0+20.bin", "s3", 9, 1, 20, 29));
@@ -78,6 +82,31 @@ class ClaimCheckTest {
         assertEquals(1, undecided.unverifiable.size());
         assertTrue(undecided.unverifiable.get(0).reason().contains("and its size, 30 bytes, is that of 2 of them"),
                 undecided.unverifiable.get(0).reason());
+    }
+
+    /** A raw file whose size is not its manifest's was cut short or changed: its records are not vouched for. */
+    @Test
+    void aFileWhoseSizeIsNotItsManifestsIsNotVouchedFor() throws Exception {
+        Path root = TestDirs.newDir("claims-cut");
+        LocalBackend storage = new LocalBackend(root);
+        write(root, "t/a/t+0+0.raw", "ab\n".repeat(7)); // 21 of the 30 bytes written
+        write(root, "t/a/t+0+10.raw", "cd\n".repeat(10));
+        manifest(storage, 20, new ManifestFile("t/a/t+0+0.raw", "s1", 10, 30, 0, 9),
+                new ManifestFile("t/a/t+0+10.raw", "s2", 10, 30, 10, 19));
+        OffsetSet expected = new OffsetSet();
+        expected.addRange(0, 19);
+        FoundPartition found = new FoundPartition();
+
+        ClaimCheck check = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        check.apply(0, List.of(claim("t/a/t+0+0.raw"), claim("t/a/t+0+10.raw")), new ManifestIndex(storage, ID),
+                expected, found);
+
+        assertEquals(10, found.seen.size(), "only 10..19 vouched for");
+        assertEquals(1, check.unverifiable.size());
+        assertEquals("t/a/t+0+0.raw", check.unverifiable.get(0).path());
+        assertEquals("its format stores no Kafka coordinates, and its size, 21 bytes, is not what its manifest gives "
+                + "(30 bytes): cut short or changed after it was written, its records cannot be vouched for",
+                check.unverifiable.get(0).reason());
     }
 
     private static void write(Path root, String path, String content) throws Exception {

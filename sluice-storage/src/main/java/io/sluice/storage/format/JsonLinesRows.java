@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.sluice.storage.codec.Codec;
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -26,15 +27,47 @@ final class JsonLinesRows implements ArchivedRows {
     @Override
     public void read(Path file, Visitor visitor) throws IOException {
         long lineNumber = 0;
-        try (InputStream in = codec.decompress(Files.newInputStream(file));
+        try (LastByte in = new LastByte(codec.decompress(Files.newInputStream(file)));
                 BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
             String line;
             while ((line = lines.readLine()) != null) {
                 lineNumber++;
                 row(line, file, lineNumber, visitor);
             }
+            // the writer ends every line: a last line without its end is a record cut short, whose coordinates may
+            // still be whole (a row read only up to them passed as archived)
+            if (lineNumber > 0 && in.last != '\n') {
+                throw new IOException("line " + lineNumber + " has no end (a file cut short)");
+            }
         } catch (IOException e) {
             throw new IOException(file + ": unreadable after line " + lineNumber + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Remembers the last byte that passed, to tell whether the file ends with a line's end. */
+    private static final class LastByte extends FilterInputStream {
+        int last = -1;
+
+        LastByte(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                last = b;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = in.read(buffer, offset, length);
+            if (n > 0) {
+                last = buffer[offset + n - 1];
+            }
+            return n;
         }
     }
 

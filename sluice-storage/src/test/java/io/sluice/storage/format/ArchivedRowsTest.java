@@ -61,6 +61,32 @@ class ArchivedRowsTest {
         }
     }
 
+    /**
+     * A JSON Lines file cut anywhere is loud, in every codec: uncompressed, a last line cut after its coordinates read
+     * as a whole row (the reader stops at them), and the file passed as archived.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"none", "gzip", "zstd", "lz4", "snappy"})
+    void aJsonLinesFileCutAnywhereIsAnIOException(String codec) throws Exception {
+        FileFormat f = built("jsonl", codec);
+        Path dir = TestDirs.newDir("truncated-jsonl-" + codec);
+        Path whole = dir.resolve("orders+2+0" + f.extension());
+        FormatFixtures.write(f, whole, events(200));
+        byte[] bytes = Files.readAllBytes(whole);
+        for (int cut = 1; cut < bytes.length; cut += Math.max(1, bytes.length / 97)) {
+            if (codec.equals("none") && bytes[cut - 1] == '\n') {
+                continue; // whole lines: the rows after the cut are missing, which the audit's offsets show
+            }
+            Path part = dir.resolve("orders+2+" + cut + f.extension());
+            Files.write(part, java.util.Arrays.copyOf(bytes, cut));
+            int at = cut;
+            assertThrows(IOException.class, () -> ArchivedFormats.rowsOf(part.getFileName().toString())
+                    .orElseThrow().read(part, (topic, partition, offset) -> { }), () -> "cut at byte " + at + " of "
+                            + bytes.length + " read as whole");
+            Files.delete(part);
+        }
+    }
+
     @Test
     void aFileWithoutCoordinatesIsReportedWithTheRow() throws Exception {
         Path file = TestDirs.newDir("no-coordinates").resolve("foreign.avro");
