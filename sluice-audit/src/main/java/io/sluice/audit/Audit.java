@@ -159,6 +159,9 @@ public final class Audit {
             long notYetCommitted = groupCommit != null && groupCommit.committedOffset() >= 0
                     ? sets.missing.between(groupCommit.committedOffset(), Long.MAX_VALUE).size() : 0;
 
+            // on a topic that is not compacted, an offset Kafka does not return read_committed is an aborted record or
+            // a marker: in a file, a reader sees what the source aborted (it passed as information, exit 0)
+            OffsetRanges notInView = OffsetRanges.of(sets.archivedNotInCommittedView, limit);
             List<AuditReport.DeadLetter> listed = letters.listed.values().stream()
                     .filter(d -> sets.deadLettered.contains(d.offset())).toList();
             partitions.add(new PartitionReport(p, k.logStart(), k.lastStable, k.from, k.until, k.present.size(),
@@ -167,7 +170,8 @@ public final class Audit {
                     MissingFiles.find(p, sets.missing, manifests, contents.visible, limit),
                     OffsetRanges.of(sets.duplicated, limit),
                     DuplicateFinder.find(storage, work, config.topic(), p, sets.duplicated, found, limit),
-                    OffsetRanges.of(sets.belowLogStart, limit), OffsetRanges.of(sets.archivedNotInCommittedView, limit),
+                    OffsetRanges.of(sets.belowLogStart, limit), snapshot.compacted ? notInView : OffsetRanges.NONE,
+                    snapshot.compacted ? OffsetRanges.NONE : notInView,
                     sets.outsideRange, OffsetRanges.of(sets.deadLetteredAndArchived, limit), found.files.size(),
                     found.rows, groupCommit, group.staged(), notes(k)));
         }

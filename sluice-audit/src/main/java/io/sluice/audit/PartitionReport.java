@@ -28,7 +28,11 @@ import java.util.List;
  * @param duplicated               expected records found in more than one file (or twice in one)
  * @param duplicates               where the duplicated records are: runs of offsets with the files holding them
  * @param archivedBelowLogStart    offsets in files that Kafka no longer has (retention, deleteRecords)
- * @param archivedNotInCommittedView offsets in files, in the range, that Kafka does not return read_committed
+ * @param archivedNotInCommittedView offsets in files, in the range, that Kafka does not return read_committed, of a
+ *                                 compacted topic (compacted away in Kafka after they were archived)
+ * @param archivedAborted          offsets in files, in the range, that Kafka does not return read_committed, of a topic
+ *                                 that is not compacted: records of aborted transactions (or markers), which a reader
+ *                                 of the files must not see; a problem
  * @param archivedOutsideRange     rows in files for offsets before or after the audited range
  * @param deadLetteredAndArchived  dead-lettered records that are in a file as well
  * @param files                    readable files holding rows of this partition
@@ -56,6 +60,7 @@ public record PartitionReport(
         List<AuditReport.DuplicateRun> duplicates,
         OffsetRanges archivedBelowLogStart,
         OffsetRanges archivedNotInCommittedView,
+        OffsetRanges archivedAborted,
         long archivedOutsideRange,
         OffsetRanges deadLetteredAndArchived,
         long files,
@@ -64,8 +69,12 @@ public record PartitionReport(
         AuditReport.Staged staged,
         List<String> notes) {
 
-    /** Every expected offset appears exactly once, and the group's commit (if checked) is sound. */
+    /**
+     * Every expected offset appears exactly once, no aborted record is in a file, and the group's commit (if checked)
+     * is sound.
+     */
     public boolean clean() {
-        return missing.isEmpty() && duplicated.isEmpty() && (groupCommit == null || !groupCommit.status().problem());
+        return missing.isEmpty() && duplicated.isEmpty() && archivedAborted.isEmpty()
+                && (groupCommit == null || !groupCommit.status().problem());
     }
 }

@@ -85,6 +85,7 @@ final class ReportJson {
         p.missingFiles().forEach(f -> missingFiles.addObject().put("path", f.path()).put("firstOffset", f.firstOffset())
                 .put("lastOffset", f.lastOffset()).put("records", f.records()).put("manifest", f.manifest()));
         ranges(o.putObject("duplicated"), p.duplicated());
+        ranges(o.putObject("aborted"), p.archivedAborted());
         ArrayNode duplicates = o.putArray("duplicates");
         p.duplicates().forEach(d -> {
             ObjectNode run = duplicates.addObject().put("first", d.first()).put("last", d.last())

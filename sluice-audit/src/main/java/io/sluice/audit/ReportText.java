@@ -42,6 +42,10 @@ final class ReportText {
         }
         String offsets = wrong.isEmpty() ? "" : "of " + n(r.expected()) + " expected offsets, " + String.join(", ", wrong);
         List<String> more = new ArrayList<>();
+        long aborted = r.partitions().stream().mapToLong(p -> p.archivedAborted().offsets()).sum();
+        if (aborted > 0) {
+            more.add(plural(aborted, "aborted record") + " in files");
+        }
         if (r.unreadableFiles() > 0) {
             more.add(plural(r.unreadableFiles(), "unreadable file"));
         }
@@ -149,6 +153,9 @@ final class ReportText {
             if (!p.duplicated().isEmpty()) {
                 out.append("; ").append(n(p.duplicated().offsets())).append(" duplicated");
             }
+            if (!p.archivedAborted().isEmpty()) {
+                out.append("; ").append(plural(p.archivedAborted().offsets(), "aborted record")).append(" in files");
+            }
             out.append('\n');
         }
         out.append("  range ").append(range(p.from(), p.until())).append(" (log start ").append(p.logStartOffset())
@@ -213,6 +220,10 @@ final class ReportText {
         if (!p.archivedNotInCommittedView().isEmpty()) {
             out.append("  in files but not in Kafka's committed view (compacted, or aborted): ")
                     .append(ranges(p.archivedNotInCommittedView())).append('\n');
+        }
+        if (!p.archivedAborted().isEmpty()) {
+            out.append("  in files but aborted in Kafka (records of transactions the source aborted, or their markers): ")
+                    .append(ranges(p.archivedAborted())).append('\n');
         }
         if (!p.deadLetteredAndArchived().isEmpty()) {
             out.append("  dead-lettered and archived as well: ").append(ranges(p.deadLetteredAndArchived())).append('\n');
@@ -290,6 +301,12 @@ final class ReportText {
             todo.add("Duplicated offsets: the files listed for each run hold the same records (a copied file, or one "
                     + "published twice). Keep one and move the others out of the archive root, then audit again to "
                     + "see that no gap appeared.");
+        }
+        if (r.partitions().stream().anyMatch(p -> !p.archivedAborted().isEmpty())) {
+            todo.add("Aborted records in files: readers of the archive see records whose transaction the source "
+                    + "aborted. Sluice's archiver reads read_committed, so they came from elsewhere (files copied in, "
+                    + "an archive written by another tool or with isolation.level read_uncommitted). Find the files "
+                    + "holding the listed offsets, take those records out, then audit again.");
         }
         if (r.unreadableFiles() > 0) {
             todo.add("Unreadable files are damaged (truncated or corrupt) and their offsets count as missing. Restore "

@@ -10,6 +10,7 @@ import io.sluice.audit.AuditReport.CommitStatus;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.LocalBackend;
+import io.sluice.storage.codec.Codec;
 import io.sluice.storage.sink.LocalArchiveFiles;
 import io.sluice.storage.sink.Manifest;
 import io.sluice.storage.sink.ManifestFile;
@@ -99,7 +100,7 @@ class AuditTest {
         assertEquals(409, p2.expected());
         assertTrue(p2.deadLetters().get(0).error().startsWith("the path template needs value.category, which is "
                 + "missing"), p2.deadLetters().toString());
-        assertTrue(p2.archivedNotInCommittedView().isEmpty(), "no aborted record was archived");
+        assertTrue(p2.archivedAborted().isEmpty(), "no aborted record was archived");
 
         for (PartitionReport p : report.partitions()) {
             assertEquals(CommitStatus.COMPLETE, p.groupCommit().status(), p.groupCommit().toString());
@@ -308,6 +309,33 @@ class AuditTest {
         assertTrue(report.summary().contains("1 unreadable file"), report.summary());
         JsonNode json = JSON.readTree(report.json());
         assertEquals(relative(root, damaged), json.get("files").get("unreadable").get(0).get("path").asText());
+    }
+
+    /**
+     * A record of an aborted transaction in a file: a reader of the archive sees what the source aborted. On a topic
+     * that is not compacted nothing else explains an archived offset Kafka does not return read_committed; it passed
+     * as information, exit 0 (a review).
+     */
+    @Test
+    void anAbortedRecordInAFileIsAProblem() throws Exception {
+        Path root = copyOfArchive("aborted");
+        Path file = fileOf(root, 2);
+        String row = "{\"kafka_topic\":\"" + TOPIC + "\",\"kafka_partition\":2,\"kafka_offset\":405,"
+                + "\"value\":{\"category\":\"c1\",\"i\":405}}\n";
+        try (var out = Codec.ZSTD.compress(Files.newOutputStream(file, StandardOpenOption.APPEND))) {
+            out.write(row.getBytes(java.nio.charset.StandardCharsets.UTF_8)); // a second zstd frame: read as one stream
+        }
+
+        AuditReport report = audit(root, b -> { });
+
+        assertEquals(1, report.exitStatus(), report.text());
+        PartitionReport p2 = report.partitions().get(2);
+        assertEquals(1, p2.archivedAborted().offsets(), report.text());
+        assertEquals(405, p2.archivedAborted().lowest());
+        assertTrue(report.summary().endsWith(": 1 aborted record in files (exit status 1)"), report.summary());
+        assertTrue(report.text().contains("in files but aborted in Kafka (records of transactions the source aborted, "
+                + "or their markers): 1 offset: 405"), report.text());
+        assertEquals(405, JSON.readTree(report.json()).get("partitions").get(2).get("aborted").get("lowest").asLong());
     }
 
     @Test
