@@ -38,8 +38,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class ClusterTopics {
 
-    /** A topic's partition count and its copied configs (those set on the topic whose keys the rule copies). */
-    public record State(int partitions, Map<String, String> configs) {
+    /**
+     * A topic's partition count, its copied configs (those set on the topic whose keys the rule copies), and whether
+     * it stores each record's append time instead of its timestamp ({@code message.timestamp.type} LogAppendTime, set
+     * on it or its brokers' default).
+     */
+    public record State(int partitions, Map<String, String> configs, boolean appendTime) {
     }
 
     private final Admin admin;
@@ -69,8 +73,13 @@ public final class ClusterTopics {
         Map<ConfigResource, Config> configs = get(admin.describeConfigs(resources).all());
         Map<String, State> states = new HashMap<>();
         configs.forEach((resource, config) -> states.put(resource.name(),
-                new State(partitions.get(resource.name()), TopicConfigRule.copied(config))));
+                new State(partitions.get(resource.name()), TopicConfigRule.copied(config), appendTime(config))));
         return states;
+    }
+
+    private static boolean appendTime(Config config) {
+        ConfigEntry type = config.get("message.timestamp.type");
+        return type != null && "LogAppendTime".equals(type.value());
     }
 
     /** Creates {@code topic}; false when it existed already (another instance, or a person, was first). */

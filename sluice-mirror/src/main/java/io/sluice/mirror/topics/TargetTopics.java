@@ -37,6 +37,8 @@ public final class TargetTopics {
     private static final Logger LOG = LoggerFactory.getLogger(TargetTopics.class);
     /** The target topics said to have more partitions than their source: each is said once. */
     private final Set<String> warnedOfExtraPartitions = ConcurrentHashMap.newKeySet();
+    /** The target topics made by hand on LogAppendTime: each is said once. */
+    private final Set<String> warnedOfAppendTime = ConcurrentHashMap.newKeySet();
 
     /**
      * The mirror keeps each record's timestamp; a target topic on LogAppendTime (a target broker's default may be)
@@ -147,6 +149,12 @@ public final class TargetTopics {
         int has;
         if (existing != null) {
             has = existing.partitions();
+            if (existing.appendTime() && warnedOfAppendTime.add(name)) {
+                LOG.warn("the target topic {} stores the time of each append (message.timestamp.type LogAppendTime): "
+                        + "the copies of {} lose their source timestamps, and `sluice verify` reports each as a "
+                        + "difference. Set message.timestamp.type=CreateTime on {} to keep them (the mirror makes its "
+                        + "own target topics so)", name, sourceTopic, name);
+            }
             // a topic made by hand with cleanup.policy compact took no copy of a source record without a key, and the
             // mirror stopped on it at every start, before the first topic sync's round would have followed the source
             try {
@@ -174,6 +182,11 @@ public final class TargetTopics {
             warnOfExtraPartitions(name, has, sourceTopic, partitions);
         }
         grew(sourceTopic, has);
+    }
+
+    /** The target topics found storing append times, said in the log. */
+    Set<String> appendTimeTargets() {
+        return Set.copyOf(warnedOfAppendTime);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice.mirror.topics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,29 @@ class TargetTopicsTest {
                 .get(made).partitions().size(), "the source's partition count");
         topics.ensure(Set.of(new TopicPartition(topic, 0), new TopicPartition(topic, 2)));
         assertEquals(Set.of(topic), topics.prepared(), "ready, once, for the topic sync to follow");
+    }
+
+    /**
+     * A target topic made by hand on LogAppendTime would give the copies the time of the copy: the claim says so (the
+     * copies lost their timestamps without a word), and a topic the mirror makes keeps them.
+     */
+    @Test
+    void aTargetTopicOnAppendTimeIsSaidAndOneTheMirrorMakesKeepsTimestamps() throws Exception {
+        String byHand = Names.unique("append-time");
+        String made = Names.unique("create-time");
+        source.createTopic(byHand, 1);
+        source.createTopic(made, 1);
+        target.createTopic(new NewTopic(byHand, 1, (short) 1).configs(Map.of("message.timestamp.type",
+                "LogAppendTime")));
+        ClusterTopics targetTopics = new ClusterTopics(target.admin(), TIMEOUT);
+        TargetTopics topics = new TargetTopics(new ClusterTopics(source.admin(), TIMEOUT), targetTopics,
+                TopicNaming.identity(), Optional.empty());
+
+        topics.ensure(Set.of(new TopicPartition(byHand, 0), new TopicPartition(made, 0)));
+
+        assertEquals(Set.of(byHand), topics.appendTimeTargets());
+        assertTrue(targetTopics.describe(List.of(byHand)).get(byHand).appendTime());
+        assertFalse(targetTopics.describe(List.of(made)).get(made).appendTime());
     }
 
     /**
