@@ -150,6 +150,31 @@ class MergePoliciesTest {
                 + letters.get(0).timestamp());
     }
 
+    /**
+     * An output the merge creates takes any timestamp, so what is merged does not depend on when the merge runs: with
+     * the broker's default limit (an hour ahead of its clock) a record stamped two hours ahead went to the dead
+     * letters, and a replay two hours later would have merged it (a review).
+     */
+    @Test
+    void anOutputTheMergeCreatesTakesATimestampHoursAhead() throws Exception {
+        MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
+                List.of(Names.unique("later-west"), Names.unique("later-east")));
+        west.createTopic(new NewTopic(inputs.topics().get(0), 1, (short) 1).configs(Map.of(
+                "message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE))));
+        east.createTopic(inputs.topics().get(1), 1);
+        long ahead = System.currentTimeMillis() + 2 * 3_600_000L;
+        inputs.produce(0, 0, new long[] {T + 1, ahead});
+        inputs.produce(1, 0, new long[] {T + 2});
+        String output = Names.unique("later-out");
+        String dead = Names.unique("later-dead");
+        mergedToTheEnd(inputs, output, dead);
+        assertEquals(List.of("west:0:0", "east:0:0", "west:0:1"), sources(read(output)));
+        assertEquals(List.of(), read(dead));
+        assertEquals(Long.toString(Long.MAX_VALUE), west.admin().describeConfigs(List.of(new ConfigResource(
+                ConfigResource.Type.TOPIC, output))).all().get(30, TimeUnit.SECONDS).values().iterator().next()
+                .get("message.timestamp.after.max.ms").value());
+    }
+
     @Test
     void recordsTheOutputWouldRefuseAreDeadLettersWithoutTheirValueAndTheMergeGoesOn() throws Exception {
         MergeInputs inputs = new MergeInputs(List.of("west", "east"), List.of(west, east),
