@@ -14,7 +14,9 @@ import io.sluice.producer.input.InputRecord;
 import io.sluice.producer.input.Origin;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -52,6 +54,8 @@ final class ProduceRun {
     private volatile boolean readToEnd;
     /** Why reading ended before the inputs did: an unreadable input, or an error of the JVM (out of memory...). */
     private volatile Throwable readFailure;
+    /** Files that grew after their end was reached: what they gained was not read. */
+    private final List<String> grew = new CopyOnWriteArrayList<>();
 
     ProduceRun(InputReading reading, Delivery delivery, DeliveryTally tally, TopicRules rules, Duration drainTimeout,
             Console console, ProduceSummary summary) {
@@ -114,12 +118,15 @@ final class ProduceRun {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         String text = summary.text(last, elapsed, readToEnd, signalled, failure, delivery.resumeNote(),
                 delivery.noAnswerWhy());
+        for (String file : grew) {
+            text += System.lineSeparator() + "  " + file;
+        }
         console.say(closeFailure == null ? text : text + System.lineSeparator() + "  "
                 + ErrorWords.withoutClassNames(String.valueOf(closeFailure.getMessage())));
         if (last.failed() > 0 || last.pending() > 0) {
             return ExitStatus.SOME_RECORDS_FAILED;
         }
-        if (failure != null || closeFailure != null) {
+        if (failure != null || closeFailure != null || !grew.isEmpty()) {
             return ExitStatus.FAILURE;
         }
         // a signal that stopped the reading leaves input unsent: `sluice produce f && mv f done/` must not move it
@@ -218,6 +225,14 @@ final class ProduceRun {
             } finally {
                 lock.unlock();
             }
+        }
+
+        @Override
+        public void inputGrew(int index, Input input, long taken, long now) {
+            grew.add(String.format(java.util.Locale.ROOT, "%s grew while it was read: %,d bytes when its end was "
+                    + "reached, %,d now; what it gained was not sent. sluice produce reads a file to its end once; to "
+                    + "follow a file that is still written, pipe it (tail -n +1 -F %s | sluice produce ...)",
+                    input.name(), taken, now, input.name()));
         }
 
         private void ensureOpen() {

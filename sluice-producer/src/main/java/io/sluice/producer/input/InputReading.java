@@ -3,8 +3,10 @@ package io.sluice.producer.input;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -28,6 +30,13 @@ public final class InputReading {
 
         /** Input {@code index} was read to its end. */
         void inputEnded(int index);
+
+        /**
+         * File input {@code index} held {@code taken} bytes when its end was reached and {@code now} bytes after: it
+         * grew, and what it gained was not read.
+         */
+        default void inputGrew(int index, Input input, long taken, long now) {
+        }
     }
 
     private final List<Input> inputs;
@@ -53,9 +62,10 @@ public final class InputReading {
             handler.inputStarted(i, input);
             boolean resume = i == from.file() && from.offset() > 0;
             LineReader reader;
+            AtomicLong taken = new AtomicLong();
             try {
-                reader = resume ? LineReader.resumeAt(input.open(), input.name(), from.offset(), from.line())
-                        : LineReader.of(input.open(), input.name());
+                reader = resume ? LineReader.resumeAt(input.open(taken), input.name(), from.offset(), from.line())
+                        : LineReader.of(input.open(taken), input.name());
             } catch (IOException e) {
                 throw new IOException("cannot read " + input.name() + ": " + words(e), e);
             }
@@ -73,8 +83,24 @@ public final class InputReading {
                         + words(e), e);
             }
             handler.inputEnded(i);
+            if (!input.isStdin()) {
+                // a file still being written reads to its end of the moment: the run then ended "read to the end",
+                // exit 0, with the lines written after unsent, and `sluice produce f && mv f done/` moved them (a review)
+                long now = sizeOf(input);
+                if (now > taken.get()) {
+                    handler.inputGrew(i, input, taken.get(), now);
+                }
+            }
         }
         return true;
+    }
+
+    private static long sizeOf(Input input) {
+        try {
+            return Files.size(input.path());
+        } catch (IOException e) {
+            return -1; // moved or removed since: nothing to compare, and nothing more to read from it either
+        }
     }
 
     /**

@@ -86,6 +86,74 @@ class InputReadingTest {
                 + "other than \\n)?"), bad);
     }
 
+    /**
+     * A file still being written is read to its end of the moment: lines written after are unsent, and the run said it
+     * read the input to its end (a review). Plain and compressed, read from the start and resumed: the handler hears
+     * how much was taken and what the file holds now; a file that did not grow says nothing.
+     */
+    @Test
+    void aFileThatGrowsAfterItsEndWasReachedIsSaid() throws Exception {
+        Path dir = TestDirs.newDir("input-grows");
+        Path plain = Files.writeString(dir.resolve("live.log"), "one\ntwo\n");
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            out.write("three\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Path compressed = Files.write(dir.resolve("live.gz"), gz.toByteArray());
+        Path still = Files.writeString(dir.resolve("done.log"), "four\n");
+        List<Path> files = List.of(plain, compressed, still);
+        List<String> read = new ArrayList<>();
+        List<String> grew = new ArrayList<>();
+        InputReading.Handler handler = new InputReading.Handler() {
+            final InputReading.Handler lines = collecting(read, new ArrayList<>());
+
+            @Override
+            public void inputStarted(int index, Input input) {
+            }
+
+            @Override
+            public void record(InputRecord record) {
+                lines.record(record);
+            }
+
+            @Override
+            public void badLine(Origin origin, BadInputException problem) {
+            }
+
+            @Override
+            public void inputEnded(int index) {
+                if (index < 2) { // a writer appends once the reader met the end
+                    try {
+                        Files.writeString(files.get(index), "late\n", java.nio.file.StandardOpenOption.APPEND);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+
+            @Override
+            public void inputGrew(int index, Input input, long taken, long now) {
+                grew.add(input.name() + " " + taken + " -> " + now);
+            }
+        };
+        InputReading reading = new InputReading(files.stream().map(Input::file).toList(),
+                line -> InputRecord.of(line.origin(), null, line.bytes()), new RatePacer(0));
+
+        assertTrue(reading.run(ImportPosition.startOf(0, null), handler, () -> false));
+        assertEquals(List.of("one", "two", "three", "four"), read);
+        assertEquals(List.of(plain + " 8 -> 13", compressed + " " + gz.size() + " -> " + (gz.size() + 5)), grew);
+
+        // resumed after "one": the bytes skipped count as taken
+        grew.clear();
+        read.clear();
+        Files.writeString(plain, "one\ntwo\n");
+        InputReading resumed = new InputReading(List.of(Input.file(plain)),
+                line -> InputRecord.of(line.origin(), null, line.bytes()), new RatePacer(0));
+        assertTrue(resumed.run(new ImportPosition(0, 2, 4, null), handler, () -> false));
+        assertEquals(List.of("two"), read);
+        assertEquals(List.of(plain + " 8 -> 13"), grew);
+    }
+
     private static InputReading.Handler collecting(List<String> read, List<String> bad) {
         return new InputReading.Handler() {
             @Override
