@@ -1,5 +1,6 @@
 package io.sluice.merge;
 
+import io.sluice.core.commit.TransactionSpan;
 import io.sluice.merge.order.EventTime;
 import io.sluice.merge.state.StateCodec;
 import java.time.Duration;
@@ -303,6 +304,14 @@ public final class MergeConfig {
             require(!maxWait.isNegative() && !maxWait.isZero(), "max-wait must be positive");
             require(!holdBack.isNegative(), "hold-back must not be negative");
             require(!commitInterval.isNegative() && !commitInterval.isZero(), "commit-interval must be positive");
+            if (delivery == MergeDelivery.EXACTLY_ONCE) {
+                TransactionSpan span = TransactionSpan.of(target, "the target's");
+                require(span.allows(commitInterval), "commit-interval " + commitInterval.toMillis() + " ms keeps each "
+                        + "transaction open that long, and the target cluster aborts one open past the producer's "
+                        + "transaction.timeout.ms (" + span.timeout().toMillis() + " ms), so every start would fail at "
+                        + "its first commit: give less than " + span.longestOpen().toMillis() + " ms, or "
+                        + span.raiseAdvice("transaction.timeout.ms in the target's properties"));
+            }
             require(budgetBytes >= 1 << 20, "the memory budget must be at least 1 MiB, it is " + budgetBytes);
             require(workers >= 1, "workers must be at least 1");
             MergeConfig config = new MergeConfig(this);

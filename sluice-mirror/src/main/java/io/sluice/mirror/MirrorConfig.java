@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
+import io.sluice.core.commit.TransactionSpan;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
@@ -173,8 +174,6 @@ public final class MirrorConfig {
     /** Checks and builds a {@link MirrorConfig}. Not thread-safe. */
     public static final class Builder {
 
-        /** Kafka's producer default for transaction.timeout.ms. */
-        private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
         private String name;
         private final Map<String, Object> source = new HashMap<>();
         private final Map<String, Object> target = new HashMap<>();
@@ -290,29 +289,15 @@ public final class MirrorConfig {
             if (delivery == MirrorDelivery.EXACTLY_ONCE) {
                 // a transaction open past transaction.timeout.ms is aborted by the target and its producer fenced: the
                 // mirror restarted, moved by a commit, and was fenced again, without end (a review)
-                long timeoutMs = transactionTimeoutMs(target.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG));
-                require(commitInterval.toMillis() < timeoutMs / 2, "the commit interval (" + commitInterval.toMillis()
+                TransactionSpan span = TransactionSpan.of(target, "the target's");
+                require(span.allows(commitInterval), "the commit interval (" + commitInterval.toMillis()
                         + " ms) must be less than half the target producer's "
-                        + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + " (" + timeoutMs + " ms): the target aborts a "
-                        + "transaction open longer. Commit more often, or "
-                        + "raise " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + " in the target's properties (up to the "
-                        + "brokers' transaction.max.timeout.ms, 15 minutes by default)");
+                        + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + " (" + span.timeout().toMillis() + " ms): the "
+                        + "target aborts a transaction open longer. Commit more often, or "
+                        + span.raiseAdvice(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + " in the target's properties"));
             }
             require(replicationFactor.map(f -> f > 0).orElse(true), "the replication factor must be at least 1");
             return new MirrorConfig(this);
-        }
-
-        /** The producer's transaction.timeout.ms as given in the target's properties, or its default (60 s). */
-        private static long transactionTimeoutMs(Object given) {
-            if (given == null) {
-                return DEFAULT_TRANSACTION_TIMEOUT_MS;
-            }
-            try {
-                return given instanceof Number n ? n.longValue() : Long.parseLong(given.toString().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("the target's " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG
-                        + " must be a number of milliseconds, not '" + given + "'");
-            }
         }
 
         private static void require(boolean condition, String message) {

@@ -143,7 +143,9 @@ public final class MergeKeys {
             Types.duration(Duration.ofMillis(1)), Durations.format(DEFAULTS.commitInterval()),
             "How often each output partition commits what it merged, with the inputs' positions (exactly once: in "
                     + "one transaction, and read_committed readers see the records then; at least once: what a "
-                    + "restart may write again).");
+                    + "restart may write again). Exactly once, less than half the target producers' "
+                    + "transaction.timeout.ms (60 s unless `target.properties` sets it): the target aborts a "
+                    + "transaction open longer.");
     public static final ConfigKey<Long> BUDGET = ConfigKey.withDefault("merge.budget", Types.size(1L << 20),
             Sizes.format(DEFAULTS.budgetBytes()),
             "Memory for records read but not merged yet, shared by every input partition this instance reads: an "

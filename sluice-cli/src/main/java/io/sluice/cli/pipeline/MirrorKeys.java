@@ -89,7 +89,9 @@ public final class MirrorKeys {
     public static final ConfigKey<Duration> COMMIT_INTERVAL = ConfigKey.withDefault("mirror.commit-interval",
             Types.duration(Duration.ofMillis(10)), Durations.format(DEFAULTS.commitInterval()),
             "How often each partition's progress is committed (exactly once: a transaction per partition and "
-                    + "interval; read_committed readers see the copies then).");
+                    + "interval; read_committed readers see the copies then). Exactly once, less than half the target "
+                    + "producers' transaction.timeout.ms (60 s unless `target.properties` sets it): the target aborts "
+                    + "a transaction open longer.");
 
     public static final KeyCatalog CATALOG = new KeyCatalog(KeyCatalog.concat(
             List.of(new KeyCatalog.Section("", "A mirror file")),

@@ -1,5 +1,6 @@
 package io.sluice.cli.produce;
 
+import io.sluice.core.commit.TransactionSpan;
 import io.sluice.cli.CliContext;
 import io.sluice.cli.ExitStatus;
 import io.sluice.cli.RunFailure;
@@ -133,9 +134,6 @@ public final class ProduceCommand implements Callable<Integer> {
             + "its position (default: the topic and a hash of the input paths).")
     String name;
 
-    /** The producer's own default transaction.timeout.ms. */
-    private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
-
     /** Batches larger than Kafka's 16 KiB default: fewer requests for the same acks=all wait. */
     private static final int DEFAULT_BATCH_BYTES = 128 * 1024;
     /** Kafka's default max.request.size. */
@@ -252,24 +250,16 @@ public final class ProduceCommand implements Callable<Integer> {
      * would every rerun's, at the same place. Refused at half the timeout, which leaves the commit itself time.
      */
     private void checkTransactionSpan() {
-        String set = properties == null ? null : properties.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        Duration timeout;
-        try {
-            timeout = Duration.ofMillis(set == null ? DEFAULT_TRANSACTION_TIMEOUT_MS : Long.parseLong(set.trim()));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("-X " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + "=" + set
-                    + ": expected a number of milliseconds");
-        }
-        Duration most = timeout.dividedBy(2);
-        String fix = "or raise -X " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + " (now " + timeout.toMillis()
-                + " ms; the brokers allow up to their transaction.max.timeout.ms, 15 minutes by default)";
-        if (commitInterval.compareTo(most) >= 0) {
+        TransactionSpan span = TransactionSpan.of(properties, "-X");
+        Duration most = span.longestOpen();
+        String fix = "or " + span.raiseAdvice("-X " + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        if (!span.allows(commitInterval)) {
             throw new IllegalArgumentException("a --commit-interval of " + Units.duration(commitInterval)
                     + " keeps each transaction open that long, and the cluster aborts one open past the producer's "
                     + ProducerConfig.TRANSACTION_TIMEOUT_CONFIG + ": give less than " + Units.duration(most) + ", "
                     + fix);
         }
-        if (rate != null && rate > 0 && 1e9 / rate >= most.toNanos()) {
+        if (rate != null && rate > 0 && !span.allows(Duration.ofNanos((long) (1e9 / rate)))) {
             throw new IllegalArgumentException("--rate " + rate + " sends a record every " + Units.duration(
                     Duration.ofNanos((long) (1e9 / rate))) + ", and each transaction stays open until the next "
                     + "record: the cluster aborts one open past the producer's "

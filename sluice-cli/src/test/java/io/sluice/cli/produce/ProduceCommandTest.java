@@ -261,7 +261,7 @@ class ProduceCommandTest {
         Cli.Result badTimeout = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--exactly-once",
                 "-X", "transaction.timeout.ms=soon", input.toString());
         assertEquals(ExitStatus.USAGE, badTimeout.status(), badTimeout.err());
-        assertTrue(badTimeout.err().contains("-X transaction.timeout.ms=soon: expected a number of milliseconds"),
+        assertTrue(badTimeout.err().contains("-X transaction.timeout.ms must be a number of milliseconds, not 'soon'"),
                 badTimeout.err());
         Cli.Result noSchema = Cli.run("produce", "-b", kafka.bootstrapServers(), "-t", topic, "--format", "json",
                 "--schema", "no-such.avsc", input.toString());
