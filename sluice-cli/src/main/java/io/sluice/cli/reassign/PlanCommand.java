@@ -152,7 +152,7 @@ final class PlanCommand implements Callable<Integer> {
                 }
                 // a log dir already past the limit takes no replica however few move: moving fewer cannot help
                 boolean alreadyOver = over.stream().allMatch(use -> use.now() > headroom.limitBytes(use));
-                context.console().say("no plan written: the peak passes --max-disk-use " + PlanReport.percent(maxDiskUse)
+                context.console().say("no plan written: the peak passes --max-disk-use " + DiskUse.percent(maxDiskUse)
                         + " on " + over.size() + " log dir(s); " + (alreadyOver ? "they are past it already, before "
                         + "any move: free space on them, or raise --max-disk-use" : "move fewer topics at a time "
                         + "(--topic, with --add-brokers or --balance), add disk, or raise --max-disk-use"));
@@ -160,9 +160,9 @@ final class PlanCommand implements Callable<Integer> {
             }
             for (DiskUse use : headroom.tight(disks, ExecuteOptions.TIGHT_MARGIN)) {
                 // the guard deletes records of the topics moving there if they outgrow the room: said before execute
-                context.console().say("broker " + use.broker() + " " + use.logDir() + " is at " + PlanReport.percent(
+                context.console().say("broker " + use.broker() + " " + use.logDir() + " is at " + DiskUse.percent(
                         use.peakShare()) + " of its disk at the peak, within 10 points of --max-disk-use "
-                        + PlanReport.percent(maxDiskUse) + ": execute guards the topics moving there with a temporary "
+                        + DiskUse.percent(maxDiskUse) + ": execute guards the topics moving there with a temporary "
                         + "retention.bytes, so that they grow by at most their share of what is left ("
                         + Units.bytes(Math.max(0, headroom.limitBytes(use) - use.peak())) + ") and delete their oldest "
                         + "records beyond it; --no-retention-guard moves without the guard");

@@ -38,16 +38,12 @@ final class PlanReport {
     /** A refused log dir with its numbers. */
     static String overLine(DiskUse use, DiskHeadroom headroom) {
         return "broker " + use.broker() + " " + use.logDir() + " would hold " + Units.bytes(use.peak()) + " at peak ("
-                + percent(use.peakShare()) + " of " + Units.bytes(use.capacity()) + "), above the limit of "
-                + Units.bytes(headroom.limitBytes(use)) + " (" + percent(headroom.maxShare()) + "); now "
+                + DiskUse.percent(use.peakShare()) + " of " + Units.bytes(use.capacity()) + "), above the limit of "
+                + Units.bytes(headroom.limitBytes(use)) + " (" + DiskUse.percent(headroom.maxShare()) + "); now "
                 + Units.bytes(use.now()) + ", after the moves " + Units.bytes(use.after());
     }
 
-    static String percent(double share) {
-        return String.format(Locale.ROOT, share < 0.1 ? "%.3f%%" : "%.1f%%", share * 100);
-    }
-
     private static String withShare(long bytes, DiskUse use) {
-        return Units.bytes(bytes) + (use.capacityKnown() ? " " + percent((double) bytes / use.capacity()) : "");
+        return Units.bytes(bytes) + (use.capacityKnown() ? " " + DiskUse.percent((double) bytes / use.capacity()) : "");
     }
 }

@@ -1,8 +1,6 @@
 package io.sluice.reassign.execute;
 
 import io.sluice.reassign.cluster.ClusterException;
-import io.sluice.reassign.plan.DiskUse;
-import java.util.List;
 
 /**
  * A batch was not started: with the disks as they are now, its copies would take a log dir past the run's limit. The
@@ -13,15 +11,7 @@ public final class DiskWouldFillException extends ClusterException {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient List<DiskUse> over;
-
-    public DiskWouldFillException(String message, List<DiskUse> over) {
+    public DiskWouldFillException(String message) {
         super(message, null);
-        this.over = List.copyOf(over);
-    }
-
-    /** The log dirs the batch would take past the limit. */
-    public List<DiskUse> over() {
-        return over;
     }
 }

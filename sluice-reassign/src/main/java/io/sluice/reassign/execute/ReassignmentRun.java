@@ -244,23 +244,19 @@ public final class ReassignmentRun {
                 snapshot = snapshot.withLogDirCapacity(plan.logDirCapacity());
             } catch (IllegalArgumentException e) {
                 throw new DiskWouldFillException("not started: moving " + Reassignments.names(toStart) + " now: "
-                        + e.getMessage() + " (the plan took each log dir to be that size)", List.of());
+                        + e.getMessage() + " (the plan took each log dir to be that size)");
             }
         }
         List<DiskUse> over = headroom.exceeded(DiskProjection.of(snapshot, toStart));
         if (!over.isEmpty()) {
             DiskUse first = over.get(0);
             throw new DiskWouldFillException("not started: moving " + Reassignments.names(toStart) + " now would take "
-                    + "broker " + first.broker() + "'s " + first.logDir() + " to " + percent(first.peakShare())
-                    + " of its disk at the peak, past the limit of " + percent(headroom.maxShare())
+                    + "broker " + first.broker() + "'s " + first.logDir() + " to " + DiskUse.percent(first.peakShare())
+                    + " of its disk at the peak, past the limit of " + DiskUse.percent(headroom.maxShare())
                     + (over.size() > 1 ? " (and " + (over.size() - 1) + " more log dir(s))" : "") + "; it holds "
-                    + percent((double) first.now() / first.capacity()) + " now (the plan's figures are from when it "
-                    + "was made). Free space there, or raise --max-disk-use", over);
+                    + DiskUse.percent((double) first.now() / first.capacity()) + " now (the plan's figures are from when it "
+                    + "was made). Free space there, or raise --max-disk-use");
         }
-    }
-
-    private static String percent(double share) {
-        return String.format(java.util.Locale.ROOT, "%.1f%%", share * 100);
     }
 
     /** Waits until no move of the batch is under way; returns the bytes copied by the batches so far. */

@@ -17,4 +17,12 @@ public record DiskUse(int broker, String logDir, long capacity, long now, long p
     public double peakShare() {
         return capacityKnown() ? (double) peak / capacity : 0;
     }
+
+    /**
+     * A share of a disk as people read it: "87.5%", and finer below one percent ("0.042%"), where small moves on a large
+     * volume sit (0.0% said nothing).
+     */
+    public static String percent(double share) {
+        return String.format(java.util.Locale.ROOT, share < 0.01 ? "%.3f%%" : "%.1f%%", share * 100);
+    }
 }
