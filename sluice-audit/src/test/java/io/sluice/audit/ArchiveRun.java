@@ -6,6 +6,7 @@ import io.sluice.core.Engine;
 import io.sluice.core.EngineConfig;
 import io.sluice.core.Health;
 import io.sluice.local.kafka.Listener;
+import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.format.FileFormat;
@@ -14,9 +15,14 @@ import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollingPolicy;
 import io.sluice.storage.sink.ArchiveSink;
 import io.sluice.testkit.SharedKafka;
+import io.sluice.testkit.TestDirs;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A real archive for the audit to check: the engine with the archive sink, exactly once, JSON Lines + zstd laid out
@@ -25,6 +31,32 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 final class ArchiveRun {
 
     private ArchiveRun() {
+    }
+
+    /**
+     * Writes records {@code from} to {@code from + count - 1} of {@code topic}, record i to partition
+     * i % {@code partitions}, each a JSON object with the category the layout needs.
+     */
+    static void produce(String topic, int partitions, int from, int count) {
+        try (var producer = new KafkaProducer<>(SharedKafka.cluster().clientProperties(Listener.PLAINTEXT),
+                new StringSerializer(), new StringSerializer())) {
+            for (int i = from; i < from + count; i++) {
+                producer.send(new ProducerRecord<>(topic, i % partitions, "k" + i, "{\"category\":\"c" + (i % 4)
+                        + "\",\"i\":" + i + "}"));
+            }
+            producer.flush();
+        }
+    }
+
+    /** The audit of an archive of {@code topic} in local files under {@code root}, with the archiver's group. */
+    static AuditReport audit(String topic, String group, Path root) throws AuditException {
+        return Audit.run(AuditConfig.builder()
+                .kafkaProperties(SharedKafka.cluster().clientProperties(Listener.PLAINTEXT))
+                .topic(topic)
+                .storage(new LocalBackend(root))
+                .groupId(group)
+                .workDir(TestDirs.newDir("audit-work"))
+                .build());
     }
 
     /**

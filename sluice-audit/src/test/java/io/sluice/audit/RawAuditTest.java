@@ -3,8 +3,6 @@ package io.sluice.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.local.kafka.KafkaCluster;
-import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.storage.format.FormatConfig;
 import io.sluice.testkit.Names;
@@ -15,9 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,26 +21,17 @@ import org.junit.jupiter.api.Test;
  */
 class RawAuditTest {
 
-    private static final KafkaCluster KAFKA = SharedKafka.cluster();
-
     @Test
     void aRawArchiveIsCleanAndAFileCutShortIsNotVouchedFor() throws Exception {
         String topic = Names.unique("raw-audit");
         String group = Names.unique("archiver");
-        KAFKA.createTopic(topic, 2);
-        try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < 200; i++) {
-                producer.send(new ProducerRecord<>(topic, i % 2, "k" + i, "{\"category\":\"c" + (i % 3) + "\",\"i\":"
-                        + i + "}"));
-            }
-            producer.flush();
-        }
+        SharedKafka.cluster().createTopic(topic, 2);
+        ArchiveRun.produce(topic, 2, 0, 200);
         Path archive = TestDirs.newDir("raw-audit");
         ArchiveRun.archive(topic, group, null, new LocalBackend(archive), 200, 30,
                 FormatConfig.builder().format("raw").codec("none").build().fileFormat());
 
-        AuditReport clean = audit(topic, group, archive);
+        AuditReport clean = ArchiveRun.audit(topic, group, archive);
         assertEquals(0, clean.exitStatus(), clean.text());
 
         Path cut;
@@ -55,19 +41,9 @@ class RawAuditTest {
         try (FileChannel file = FileChannel.open(cut, StandardOpenOption.WRITE)) {
             file.truncate(file.size() - 3);
         }
-        AuditReport damaged = audit(topic, group, archive);
+        AuditReport damaged = ArchiveRun.audit(topic, group, archive);
         assertEquals(1, damaged.exitStatus(), damaged.text());
         assertTrue(damaged.text().contains(archive.relativize(cut).toString()), damaged.text());
         assertTrue(damaged.text().contains("cut short or changed after it was written"), damaged.text());
-    }
-
-    private static AuditReport audit(String topic, String group, Path archive) throws AuditException {
-        return Audit.run(AuditConfig.builder()
-                .kafkaProperties(KAFKA.clientProperties(Listener.PLAINTEXT))
-                .topic(topic)
-                .storage(new LocalBackend(archive))
-                .groupId(group)
-                .workDir(TestDirs.newDir("raw-audit-work"))
-                .build());
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.audit.AuditReport.CommitStatus;
 import io.sluice.local.kafka.KafkaCluster;
-import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.LocalBackend;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
@@ -14,10 +13,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,21 +29,15 @@ class RetentionGapAuditTest {
         String topic = Names.unique("retention-gap");
         String group = Names.unique("archiver");
         KAFKA.createTopic(topic, 1);
-        produce(topic, 0, 100);
+        ArchiveRun.produce(topic, 1, 0, 100);
         Path archive = TestDirs.newDir("retention-gap");
         ArchiveRun.archive(topic, group, null, new LocalBackend(archive), 100, 40);
         // records the archiver has not read yet, deleted by retention (here deleteRecords) before it did
-        produce(topic, 100, 50);
+        ArchiveRun.produce(topic, 1, 100, 50);
         KAFKA.admin().deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(150))).all()
                 .get(30, TimeUnit.SECONDS);
 
-        AuditReport report = Audit.run(AuditConfig.builder()
-                .kafkaProperties(KAFKA.clientProperties(Listener.PLAINTEXT))
-                .topic(topic)
-                .storage(new LocalBackend(archive))
-                .groupId(group)
-                .workDir(TestDirs.newDir("retention-gap-work"))
-                .build());
+        AuditReport report = ArchiveRun.audit(topic, group, archive);
 
         assertEquals(1, report.exitStatus(), report.text());
         PartitionReport p0 = report.partitions().get(0);
@@ -56,16 +46,5 @@ class RetentionGapAuditTest {
                 + "(150): Kafka deleted offsets 100 to 149 (50) before the archiver committed past them; 0 of them "
                 + "are in files"), p0.groupCommit().detail());
         assertTrue(report.text().contains("Kafka deleted records the archiver had not committed past"), report.text());
-    }
-
-    private static void produce(String topic, int from, int count) {
-        try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = from; i < from + count; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, "k" + i, "{\"category\":\"c" + (i % 4) + "\",\"i\":" + i
-                        + "}"));
-            }
-            producer.flush();
-        }
     }
 }
