@@ -46,6 +46,8 @@ public final class Merge implements AutoCloseable {
     private final MergeRunner runner;
     private final OwnersGroup owners;
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    /** The partition count the merge started with, every input's and the output's. */
+    private final int partitions;
     private final TargetReach targetReach;
     /** Asked only while a target broker owes the producers an answer. */
     private final TargetRoles targetRoles;
@@ -53,6 +55,7 @@ public final class Merge implements AutoCloseable {
     private Merge(MergeConfig config, MergeTopics.Layout layout, Map<String, Object> ownersMember,
             MergeCounts counts) {
         this.config = config;
+        this.partitions = layout.partitions();
         Map<String, Object> producer = new java.util.HashMap<>(config.targetProperties());
         // each output partition has its own producer: the budget, not 32 MiB each, bounds what they hold
         producer.putIfAbsent(ProducerConfig.BUFFER_MEMORY_CONFIG,
@@ -85,7 +88,7 @@ public final class Merge implements AutoCloseable {
         for (int i = 0; i < config.inputs().size(); i++) {
             InputReader reader = new InputReader(config.inputs().get(i), config.orderBy(), runner::shareBytes,
                     config.budgetBytes() / ((long) layout.partitions() * config.inputs().size()), i,
-                    runner.counts(), config.maxWait());
+                    runner.counts(), config.maxWait(), layout.partitions());
             readers.add(reader);
             reader.failure().whenComplete((v, e) -> failure.completeExceptionally(e));
         }
@@ -245,6 +248,8 @@ public final class Merge implements AutoCloseable {
                 if (failure.isCompletedExceptionally()) {
                     failure.get(); // a worker that failed has no partitions left, which reads as finished
                 }
+                // the readers' metadata may be older than an input's growth: "done" must cover every partition there is
+                MergeTopics.checkCountsUnchanged(config, partitions);
                 return true;
             }
             Thread.sleep(100);

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -173,6 +174,43 @@ class MergePoliciesTest {
         assertEquals(Long.toString(Long.MAX_VALUE), west.admin().describeConfigs(List.of(new ConfigResource(
                 ConfigResource.Type.TOPIC, output))).all().get(30, TimeUnit.SECONDS).values().iterator().next()
                 .get("message.timestamp.after.max.ms").value());
+    }
+
+    /**
+     * An input topic given more partitions while the merge runs: partition p of every input merges into partition p of
+     * the output, for the count the merge started with, so the new partition's records went unmerged without a word,
+     * and a bounded run ended done. Now a running merge stops, naming the input, and a bounded run that finished
+     * before its readers saw the growth fails at its end.
+     */
+    @Test
+    void anInputGivenMorePartitionsWhileTheMergeRunsStopsItInWords() throws Exception {
+        for (boolean bounded : new boolean[] {false, true}) {
+            MergeInputs inputs = empty(bounded ? "grown-bounded" : "grown", 1);
+            inputs.produce(0, 0, new long[] {T + 1, T + 3});
+            inputs.produce(1, 0, new long[] {T + 2});
+            Map<String, Object> quickMetadata = new HashMap<>(west.clientProperties(Listener.PLAINTEXT));
+            quickMetadata.put("metadata.max.age.ms", 500);
+            MergeConfig config = MergeConfig.builder().name(Names.unique("m"))
+                    .targetProperties(west.clientProperties(Listener.PLAINTEXT)).outputTopic(Names.unique("grown-out"))
+                    .commitInterval(Duration.ofMillis(200)).untilEnd(bounded)
+                    .input(new MergeInput("west", quickMetadata, inputs.topics().get(0)))
+                    .input(new MergeInput("east", east.clientProperties(Listener.PLAINTEXT), inputs.topics().get(1)))
+                    .build();
+            String why;
+            try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+                west.admin().createPartitions(Map.of(inputs.topics().get(0), NewPartitions.increaseTo(2))).all()
+                        .get(30, TimeUnit.SECONDS);
+                if (bounded) {
+                    // the readers may or may not see the growth before the end: either way the run fails in words
+                    why = assertThrows(Exception.class, () -> merge.awaitEnd(Duration.ofSeconds(60))).getMessage();
+                } else {
+                    why = assertThrows(java.util.concurrent.ExecutionException.class,
+                            () -> merge.failure().get(30, TimeUnit.SECONDS)).getCause().getMessage();
+                }
+            }
+            assertTrue(why.contains("input 'west': topic '" + inputs.topics().get(0) + "' has 2 partitions now, the "
+                    + "merge started with 1"), why);
+        }
     }
 
     @Test

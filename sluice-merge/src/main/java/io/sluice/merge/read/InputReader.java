@@ -71,6 +71,8 @@ public final class InputReader implements Runnable {
     /** Its partitions without a leader while the cluster answers: left out of the ends confirmed, and said. */
     private final LeaderWatch leaders;
     private final EndConfirmations ends;
+    /** The input topic's partition count, which must stay the one the merge started with. */
+    private final PartitionCountWatch partitionCount;
     /** Its brokers that stopped answering it while others answer: their partitions are not read, and said. */
     private final BrokerWatch brokers;
     /** What {@link #brokers} asks for at a look; made once, not per turn of the loop. */
@@ -102,7 +104,7 @@ public final class InputReader implements Runnable {
      * {@code maxWait}: how long the merge waits for an input it cannot hear from.
      */
     public InputReader(MergeInput input, EventTime eventTime, LongSupplier shareBytes, long smallestShare, int index,
-            MergeCounts counts, Duration maxWait) {
+            MergeCounts counts, Duration maxWait, int partitions) {
         this.input = input;
         this.reach = new InputReach(input, maxWait);
         this.eventTime = eventTime;
@@ -157,6 +159,8 @@ public final class InputReader implements Runnable {
             consumer.close(CloseOptions.timeout(Duration.ZERO));
             throw e;
         }
+        this.partitionCount = new PartitionCountWatch(input.name(), input.topic(), partitions, consumer::partitionsFor,
+                System.nanoTime());
         this.leaders = new LeaderWatch(consumer, InputReach.grace(maxWait), new LeaderWatch.Words() {
             @Override
             public void noLeader(TopicPartition tp, long seconds) {
@@ -263,6 +267,11 @@ public final class InputReader implements Runnable {
                 confirmEnds(leaders.look(now, readings.keySet()));
                 brokers.look(now, fetchingNow);
                 reach.look(now, consumer.metrics(), fetching());
+                Optional<String> countChanged = partitionCount.look(now);
+                if (countChanged.isPresent()) {
+                    failure.completeExceptionally(new IllegalStateException(countChanged.get()));
+                    return;
+                }
             }
         } catch (OffsetOutOfRangeException e) {
             String lost;

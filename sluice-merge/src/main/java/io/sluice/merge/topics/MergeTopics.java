@@ -220,6 +220,35 @@ public final class MergeTopics {
         return new InputTopics(partitions, largest, ids, List.copyOf(inOrder), retention);
     }
 
+    /**
+     * Throws, in words, when an input topic's partition count is no longer {@code expected}: one grown while the merge
+     * ran, whose new partitions it did not merge. Asked at the end of a bounded run, whose readers' metadata may be
+     * older than the growth.
+     */
+    public static void checkCountsUnchanged(MergeConfig config, int expected) throws Exception {
+        for (MergeInput input : config.inputs()) {
+            Admin admin = Admin.create(ClusterConnection.of(input.clientProperties()));
+            try {
+                Optional<TopicDescription> topic = describe(admin, input.topic());
+                if (topic.isPresent() && topic.get().partitions().size() != expected) {
+                    throw new IllegalStateException(countChanged(input.name(), input.topic(),
+                            topic.get().partitions().size(), expected));
+                }
+            } finally {
+                closeNow(admin);
+            }
+        }
+    }
+
+    /** Why a merge whose input topic {@code topic} has {@code now} partitions, not {@code expected}, cannot go on. */
+    public static String countChanged(String input, String topic, int now, int expected) {
+        return "input '" + input + "': topic '" + topic + "' has " + now + " partitions now, the merge started with "
+                + expected + ": partition p of every input merges into partition p of the output, so the records of "
+                + "the partitions added would not be merged. Give every input topic and the output topic the same "
+                + "count, then start the merge again (what was merged stays; new partitions are merged from their "
+                + "beginning)";
+    }
+
     private static String countDiffers(MergeConfig config, int output, int partitions) {
         return "the output topic '" + config.outputTopic() + "' has " + output + " partitions, the inputs "
                 + partitions + ": give the output " + partitions + " partitions, or merge into a new topic (created "
