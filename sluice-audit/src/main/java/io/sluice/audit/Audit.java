@@ -196,6 +196,12 @@ public final class Audit {
             notes.add(deadLetters.withoutSource + " records of the dead-letter topic carry no Sluice source headers "
                     + "(sluice.source.topic, .partition, .offset): they were not matched to offsets");
         }
+        if (deadLetters.earlierTopic > 0) {
+            notes.add((deadLetters.earlierTopic == 1 ? "1 record of the dead-letter topic was"
+                    : deadLetters.earlierTopic + " records of the dead-letter topic were") + " dead-lettered from an "
+                    + "earlier topic named " + config.topic() + " (deleted and created again: they name another topic ID): "
+                    + "they were not taken out of this topic's expected offsets");
+        }
         if (deadLetters.otherGroups > 0) {
             notes.add(deadLetters.otherGroups + " records of the dead-letter topic were dead-lettered by other "
                     + "archives (their sluice.source.group is not " + config.groupId().orElse("") + "): they were not "

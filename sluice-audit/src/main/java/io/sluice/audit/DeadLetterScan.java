@@ -17,7 +17,10 @@ import org.apache.kafka.common.header.Headers;
  * several topics is fine: other sources are skipped; so is one shared by several archives of one topic: a letter that
  * names another consumer group than the audited archive's is that archive's (counting it hid a record missing from
  * this archive's files: a new user's run). A letter without a group (written before letters named it) counts. A record
- * dead-lettered twice (a retry after a crash) counts once.
+ * dead-lettered twice (a retry after a crash) counts once. A letter that names another ID of the topic is of an earlier
+ * topic of the same name (deleted and created again): its offsets are the old topic's, and counting it would excuse
+ * a record of the new topic missing at the same offset. A letter without an ID (written before letters named it)
+ * counts.
  *
  * <p>Threading: {@link #run} on one thread; its result is handed over when it returns.
  */
@@ -34,6 +37,8 @@ final class DeadLetterScan {
     long withoutSource;
     /** Dead letters of another archive: they name another consumer group. */
     long otherGroups;
+    /** Dead letters of an earlier topic of the same name: they name another topic ID. */
+    long earlierTopic;
     /**
      * The audited ranges' offsets that other groups dead-lettered, per partition, and those groups: an archive whose
      * group was renamed wrote its earlier letters under the old name, and its report says so beside what is missing.
@@ -57,7 +62,8 @@ final class DeadLetterScan {
         new CommittedReader(config.kafkaProperties(), config.timeout()).read(ranges, new CommittedReader.Visitor() {
             @Override
             public void record(ConsumerRecord<Void, Void> record) {
-                scan.add(record, config.topic(), config.groupId().orElse(null), plan, config.listLimit());
+                scan.add(record, config.topic(), snapshot.topicId, config.groupId().orElse(null), plan,
+                        config.listLimit());
             }
 
             @Override
@@ -68,7 +74,7 @@ final class DeadLetterScan {
         return scan;
     }
 
-    private void add(ConsumerRecord<Void, Void> record, String topic, String group,
+    private void add(ConsumerRecord<Void, Void> record, String topic, String topicId, String group,
             SortedMap<Integer, KafkaPartition> plan, int limit) {
         Headers headers = record.headers();
         String letterGroup = text(headers, DeadLetterHeaders.SOURCE_GROUP);
@@ -88,6 +94,11 @@ final class DeadLetterScan {
         }
         if (sourceTopic == null || offset < 0) {
             withoutSource++;
+            return;
+        }
+        String letterTopicId = text(headers, DeadLetterHeaders.SOURCE_TOPIC_ID);
+        if (sourceTopic.equals(topic) && topicId != null && letterTopicId != null && !letterTopicId.equals(topicId)) {
+            earlierTopic++;
             return;
         }
         KafkaPartition range = sourceTopic.equals(topic) ? plan.get((int) partition) : null;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.audit.AuditReport.CommitStatus;
+import io.sluice.core.wire.DeadLetterHeaders;
 import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.storage.backend.LocalBackend;
@@ -17,6 +18,7 @@ import io.sluice.storage.sink.ManifestFile;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.TestDirs;
+import io.sluice.testkit.kafka.TestRecords;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -30,10 +32,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -415,6 +420,46 @@ class AuditTest {
         assertTrue(report.text().contains("2 of the offsets reported missing were dead-lettered by " + GROUP + ": if "
                 + "that was this archive under an earlier group name, they went to the dead-letter topic and are not "
                 + "lost"), report.text());
+    }
+
+    /**
+     * A topic deleted and created again under the same name starts its offsets again, and a dead-letter topic kept
+     * across both holds the old topic's letters for the same offsets: counted, they excused a record of the new topic
+     * missing at such an offset. The engine's letters name the topic's ID; one naming another ID is not counted.
+     */
+    @Test
+    void deadLettersOfAnEarlierTopicOfTheSameNameDoNotCountForThisOne() throws Exception {
+        List<ConsumerRecord<byte[], byte[]>> letters = TestRecords.readAll(KAFKA.clientProperties(Listener.PLAINTEXT),
+                DLQ, java.time.Duration.ofSeconds(30));
+        assertEquals(2, letters.size());
+        String id = topicId();
+        String copies = Names.unique("audited-dlq-copy");
+        KAFKA.createTopic(copies, 1);
+        try (var producer = new KafkaProducer<>(KAFKA.clientProperties(Listener.PLAINTEXT), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (ConsumerRecord<byte[], byte[]> letter : letters) {
+                assertEquals(id, new String(letter.headers().lastHeader(DeadLetterHeaders.SOURCE_TOPIC_ID).value(),
+                        java.nio.charset.StandardCharsets.UTF_8), "the engine's letters name the topic's ID");
+                RecordHeaders headers = new RecordHeaders(letter.headers().toArray());
+                boolean partitionOne = "1".equals(new String(headers.lastHeader(DeadLetterHeaders.SOURCE_PARTITION)
+                        .value(), java.nio.charset.StandardCharsets.UTF_8));
+                if (partitionOne) { // as the earlier topic's letter of the same offset would be
+                    headers.remove(DeadLetterHeaders.SOURCE_TOPIC_ID);
+                    headers.add(DeadLetterHeaders.SOURCE_TOPIC_ID, org.apache.kafka.common.Uuid.randomUuid().toString()
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                producer.send(new ProducerRecord<>(copies, 0, null, letter.key(), letter.value(), headers)).get();
+            }
+        }
+
+        AuditReport report = audit(archive, b -> b.deadLetterTopic(copies));
+
+        assertEquals(1, report.exitStatus(), report.text());
+        assertEquals(0, report.partitions().get(1).deadLettered());
+        assertEquals(List.of(new OffsetRanges.Span(100, 100)), report.partitions().get(1).missing().listed());
+        assertEquals(1, report.partitions().get(2).deadLettered(), "a letter naming this topic's ID counts");
+        assertTrue(report.text().contains("1 record of the dead-letter topic was dead-lettered from an earlier topic "
+                + "named " + TOPIC + " (deleted and created again: they name another topic ID)"), report.text());
     }
 
     private static AuditReport audit(Path root, Consumer<AuditConfig.Builder> more) throws AuditException {

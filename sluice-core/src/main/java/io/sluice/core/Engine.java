@@ -8,6 +8,7 @@ import io.sluice.core.internal.consumer.CommitSettings;
 import io.sluice.core.internal.consumer.ConsumerLoop;
 import io.sluice.core.internal.consumer.EngineFailure;
 import io.sluice.core.internal.consumer.EngineParts;
+import io.sluice.core.internal.consumer.KnownTopicIds;
 import io.sluice.core.internal.consumer.SourceGroupView;
 import io.sluice.core.internal.consumer.StartSettings;
 import io.sluice.core.internal.consumer.Subscription;
@@ -160,11 +161,13 @@ public final class Engine implements AutoCloseable {
                         + "the commit point at its default");
             }
             EngineFailure failure = new EngineFailure(consumer::wakeup);
+            KnownTopicIds topicIds = new KnownTopicIds();
             DeadLetterPublisher publisher = null;
             DeadLetters deadLetters = null;
             if (config.failureOutcome() == FailureOutcome.DEAD_LETTER) {
                 if (deadLettersWithCommits(config, props, commitPoint, sink)) {
-                    PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic(), config.groupId());
+                    PendingDeadLetters pending = new PendingDeadLetters(config.deadLetterTopic(), config.groupId(),
+                            topicIds::of);
                     commitPoint = new DeadLettersInCommit(commitPoint, group, pending, producerProperties(config),
                             props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) == null ? null
                                     : String.valueOf(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)),
@@ -173,7 +176,7 @@ public final class Engine implements AutoCloseable {
                     made.push(commitPoint::close); // it closes the commit point it wraps
                     deadLetters = pending;
                 } else {
-                    publisher = new DeadLetterPublisher(config.deadLetterTopic(), config.groupId(),
+                    publisher = new DeadLetterPublisher(config.deadLetterTopic(), config.groupId(), topicIds::of,
                             producerProperties(config), config.deadLetterRetryFor());
                     made.push(publisher);
                     deadLetters = publisher;
@@ -191,7 +194,8 @@ public final class Engine implements AutoCloseable {
                             ? new ReadRateLimit(config.maxReadBytesPerSecond(), System.nanoTime()) : null,
                     new StartSettings(config.startPosition(), config.outOfRangePolicy(), config.startTimestamp(),
                             config.timestampStart(), config.window(), config.drainTimeout()),
-                    new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold());
+                    new CommitSettings(config.commitInterval(), config.drainTimeout()), config.stuckThreshold(),
+                    topicIds);
             ConsumerLoop loop = new ConsumerLoop(new ConsumerLoop.Settings(
                     Subscription.of(config.topics(), config.topicPattern().orElse(null)), config.untilEnd(),
                     config.drainTimeout(), bootstrapText(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)),

@@ -15,6 +15,12 @@ public final class DeadLetterHeaders {
     public static final String SOURCE_PARTITION = "sluice.source.partition";
     public static final String SOURCE_OFFSET = "sluice.source.offset";
     /**
+     * The source topic's ID (Kafka's, as text): a topic deleted and created again under the same name has a new one,
+     * and its offsets start again, so an audit of the new topic must not take the old topic's letters for its own.
+     * Absent on letters written before 2026-12-03.
+     */
+    public static final String SOURCE_TOPIC_ID = "sluice.source.topic.id";
+    /**
      * The consumer group of the engine that dead-lettered it: a dead-letter topic shared by two archives of one topic
      * holds letters of the same source records from each, and an audit counts only its own archive's (counting the
      * other's hid a record missing from the files).

@@ -122,7 +122,7 @@ public final class ConsumerLoop implements Runnable {
         this.failure = parts.failure();
         this.commitPoint = parts.commitPoint();
         this.sink = sink;
-        this.topicIds = new TopicIds(admin, settings.drainTimeout());
+        this.topicIds = new TopicIds(admin, settings.drainTimeout(), parts.topicIds());
         this.watch = new DrainWatch(sink, failure);
         this.commits = sink == null
                 ? new LedgerCommits(commitPoint, parts.commitSettings(), parts.metrics().commitLatency())

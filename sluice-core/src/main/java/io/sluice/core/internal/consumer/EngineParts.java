@@ -17,9 +17,10 @@ import org.apache.kafka.clients.consumer.Consumer;
  *
  * @param inFlight a limit on records in flight for asynchronous handlers, or null
  * @param readRate null without a read-rate limit
+ * @param topicIds where the consumer loop keeps the consumed topics' IDs, which dead letters name
  */
 public record EngineParts(Consumer<byte[], byte[]> consumer, Admin admin, WorkerPool pool, Invoker invoker,
         Semaphore inFlight, LaneRouter router, MemoryBudget budget, CommitPoint commitPoint, EngineFailure failure,
         EngineMetrics metrics, ReadRateLimit readRate, StartSettings start, CommitSettings commitSettings,
-        Duration stuckThreshold) {
+        Duration stuckThreshold, KnownTopicIds topicIds) {
 }

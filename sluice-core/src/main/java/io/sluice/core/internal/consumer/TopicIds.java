@@ -3,7 +3,6 @@ package io.sluice.core.internal.consumer;
 import io.sluice.core.ErrorWords;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -25,11 +24,12 @@ final class TopicIds implements AutoCloseable {
 
     private final Admin admin;
     private final Duration timeout;
-    private final Map<String, Uuid> ids = new HashMap<>();
+    private final KnownTopicIds ids;
 
-    TopicIds(Admin admin, Duration timeout) {
+    TopicIds(Admin admin, Duration timeout, KnownTopicIds ids) {
         this.admin = admin;
         this.timeout = timeout;
+        this.ids = ids;
     }
 
     /** Looks the IDs up again for the topics of {@code partitions} (at every assignment: topics may be recreated). */
@@ -52,11 +52,11 @@ final class TopicIds implements AutoCloseable {
      * come and go (a topic a day) would otherwise keep every one it ever read. An assignment looks its IDs up again.
      */
     void retain(Set<String> assignedTopics) {
-        ids.keySet().retainAll(assignedTopics);
+        ids.retain(assignedTopics);
     }
 
     Uuid idOf(String topic) {
-        Uuid id = ids.get(topic);
+        Uuid id = ids.of(topic);
         if (id == null) {
             throw new IllegalStateException("no ID known for topic " + topic);
         }

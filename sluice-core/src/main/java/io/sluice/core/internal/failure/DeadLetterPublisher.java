@@ -6,10 +6,12 @@ import io.sluice.producer.ProducerSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -29,6 +31,8 @@ public final class DeadLetterPublisher implements DeadLetters, AutoCloseable {
 
     private final String topic;
     private final String group;
+    /** The consumed topics' IDs, which each letter names. */
+    private final Function<String, Uuid> topicIds;
     private final KafkaProducer<byte[], byte[]> producer;
     private final DeliveryTally deliveries = new DeliveryTally();
 
@@ -39,9 +43,11 @@ public final class DeadLetterPublisher implements DeadLetters, AutoCloseable {
      *                 properties that set {@code max.block.ms} or {@code delivery.timeout.ms} win
      * @throws io.sluice.producer.UnsafeProducerSettingsException if the properties disable retries
      */
-    public DeadLetterPublisher(String topic, String group, Map<String, Object> clientProperties, Duration retryFor) {
+    public DeadLetterPublisher(String topic, String group, Function<String, Uuid> topicIds,
+            Map<String, Object> clientProperties, Duration retryFor) {
         this.topic = topic;
         this.group = group;
+        this.topicIds = topicIds;
         int window = (int) Math.min(Integer.MAX_VALUE, retryFor.toMillis());
         Map<String, Object> props = ProducerSettings.on(clientProperties)
                 .setIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, window)
@@ -58,7 +64,7 @@ public final class DeadLetterPublisher implements DeadLetters, AutoCloseable {
         Callback delivery = deliveries.sent(record.topic() + "-" + record.partition() + "@" + record.offset(),
                 size(record.key()) + size(record.value()));
         try {
-            producer.send(DeadLetterRecord.of(topic, group, record, error, attempts), delivery).get();
+            producer.send(DeadLetterRecord.of(topic, group, topicIds, record, error, attempts), delivery).get();
         } catch (RuntimeException e) {
             delivery.onCompletion(null, e); // send itself threw: the callback never will
             throw e;

@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Dead letters held per source partition until the commit that covers their records sends them
@@ -25,19 +27,22 @@ public final class PendingDeadLetters implements DeadLetters {
 
     private final String topic;
     private final String group;
+    /** The consumed topics' IDs, which each letter names. */
+    private final Function<String, Uuid> topicIds;
     /** Guarded by this. */
     private final Map<TopicPartition, TreeMap<Long, ProducerRecord<byte[], byte[]>>> pending = new HashMap<>();
 
     /** @param group the engine's consumer group, which each letter names ({@link DeadLetterRecord}) */
-    public PendingDeadLetters(String topic, String group) {
+    public PendingDeadLetters(String topic, String group, Function<String, Uuid> topicIds) {
         this.topic = topic;
         this.group = group;
+        this.topicIds = topicIds;
     }
 
     /** Holds the letter; it is sent with the first commit whose offset for the partition is beyond the record. */
     @Override
     public void deadLetter(ConsumerRecord<byte[], byte[]> record, Throwable error, int attempts) {
-        ProducerRecord<byte[], byte[]> letter = DeadLetterRecord.of(topic, group, record, error, attempts);
+        ProducerRecord<byte[], byte[]> letter = DeadLetterRecord.of(topic, group, topicIds, record, error, attempts);
         synchronized (this) {
             pending.computeIfAbsent(new TopicPartition(record.topic(), record.partition()), tp -> new TreeMap<>())
                     .put(record.offset(), letter);

@@ -50,7 +50,7 @@ class DeadLettersInCommitTest {
     @Test
     void aCommitsLettersAreVisibleWithItsOffsetsAndAZombieCommitsNeither() throws Exception {
         Setup s = Setup.create(kafka, "dlq-commit");
-        PendingDeadLetters pending = new PendingDeadLetters(s.dlq(), "g");
+        PendingDeadLetters pending = new PendingDeadLetters(s.dlq(), "g", topic -> null);
         try (KafkaConsumer<byte[], byte[]> member = member(s.group(), s.topic())) {
             SourceGroupView view = new SourceGroupView(member, kafka.admin(), s.group());
             DeadLettersInCommit commits =
@@ -124,7 +124,7 @@ class DeadLettersInCommitTest {
         try (KafkaConsumer<byte[], byte[]> next = member(s.group(), s.topic())) {
             SourceGroupView view = new SourceGroupView(next, kafka.admin(), s.group());
             DeadLettersInCommit commits = new DeadLettersInCommit(new SourceGroupCommit(view), view,
-                    new PendingDeadLetters(s.dlq(), "g"), s.client(), null, RETRY_FOR);
+                    new PendingDeadLetters(s.dlq(), "g", topic -> null), s.client(), null, RETRY_FOR);
             try {
                 Map<TopicPartition, OffsetAndMetadata> claimed =
                         commits.claim(Set.of(s.tp()), Duration.ofSeconds(5));

@@ -30,7 +30,7 @@ class DeadLettersRetryTest {
 
     @Test
     void aRefusalAfterATryOfUnknownOutcomeIsNotCertain() {
-        PendingDeadLetters pending = new PendingDeadLetters("orders-dlq", "orders-archive");
+        PendingDeadLetters pending = new PendingDeadLetters("orders-dlq", "orders-archive", topic -> null);
         // a letter above the commit: the commit rides out the outage, and is a plain one
         pending.deadLetter(new ConsumerRecord<>("orders", 0, 50, new byte[0], new byte[0]), new RuntimeException("bad"),
                 1);

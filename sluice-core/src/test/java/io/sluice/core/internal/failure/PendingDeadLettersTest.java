@@ -18,7 +18,7 @@ class PendingDeadLettersTest {
     private static final TopicPartition P0 = new TopicPartition("orders", 0);
     private static final TopicPartition P1 = new TopicPartition("orders", 1);
 
-    private final PendingDeadLetters pending = new PendingDeadLetters("orders-dlq", "orders-archive");
+    private final PendingDeadLetters pending = new PendingDeadLetters("orders-dlq", "orders-archive", topic -> null);
 
     @Test
     void aCommitTakesTheLettersBelowItsOffsetPerPartitionAndLeavesTheLaterOnes() {
