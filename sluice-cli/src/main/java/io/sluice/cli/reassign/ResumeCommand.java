@@ -12,9 +12,12 @@ import io.sluice.reassign.execute.ReassignmentRun;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.Journal;
 import io.sluice.reassign.journal.JournalMirror;
+import io.sluice.reassign.journal.RunLimits;
+import io.sluice.reassign.plan.DiskUse;
 import io.sluice.reassign.plan.ReassignmentPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -51,7 +54,7 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Option(names = "--max-disk-use", paramLabel = "SHARE", defaultValue = "80%", converter = DiskShareValue.class,
             description = "No batch starts whose copies would take a log dir past this share of its disk, with the "
-                    + "disks as they are then (default ${DEFAULT-VALUE}).")
+                    + "disks as they are then (default: the run's, as journaled; else ${DEFAULT-VALUE}).")
     double maxDiskUse;
 
     @Spec
@@ -76,8 +79,19 @@ final class ResumeCommand implements Callable<Integer> {
                     + "nothing to do");
             return ExitStatus.OK;
         }
-        // the configs come from the journal, as the killed run set them
-        ExecuteOptions options = run.options(spec, 0, false, 1, maxDiskUse);
+        // the configs come from the journal, as the killed run set them; so do its limits, unless given here
+        Optional<RunLimits> journaled = Journal.limits(Journal.read(journalFile));
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        int batchSize = given.hasMatchedOption("--batch-size") ? run.batchSize
+                : journaled.map(RunLimits::batchSize).orElse(run.batchSize);
+        double diskShare = given.hasMatchedOption("--max-disk-use") ? maxDiskUse
+                : journaled.map(RunLimits::maxDiskUse).orElse(maxDiskUse);
+        ExecuteOptions options = run.options(spec, 0, false, 1, diskShare, batchSize);
+        journaled.ifPresent(limits -> context.console().say("resuming with --batch-size " + batchSize
+                + " and --max-disk-use " + DiskUse.percent(diskShare) + (batchSize == limits.batchSize()
+                        && diskShare == limits.maxDiskUse() ? ", as the run was started" : " (the run was started "
+                        + "with --batch-size " + limits.batchSize() + " and --max-disk-use "
+                        + DiskUse.percent(limits.maxDiskUse()) + ")")));
         ReassignmentPlan plan = JournaledRun.planOf(journalFile);
         return ClusterConnection.with(kafka, spec, admin -> {
             JournaledRun.requireThisCluster(journalFile, plan, admin, "resume");

@@ -17,7 +17,7 @@ final class RunFlags {
 
     @Option(names = "--batch-size", paramLabel = "N", defaultValue = "10",
             description = "Partitions moved at once; the next batch starts when one is complete (default "
-                    + "${DEFAULT-VALUE}).")
+                    + "${DEFAULT-VALUE}; for resume, the run's, as journaled).")
     int batchSize;
 
     @Option(names = "--poll", paramLabel = "DURATION", defaultValue = "1s", converter = OptionValues.DurationValue.class,
@@ -42,6 +42,12 @@ final class RunFlags {
      */
     ExecuteOptions options(CommandLine.Model.CommandSpec spec, long throttle, boolean retentionGuard, double allowance,
             double maxDiskUse) {
+        return options(spec, throttle, retentionGuard, allowance, maxDiskUse, batchSize);
+    }
+
+    /** As above, with the batch size given (a resume's: the journaled one, unless --batch-size was given). */
+    ExecuteOptions options(CommandLine.Model.CommandSpec spec, long throttle, boolean retentionGuard, double allowance,
+            double maxDiskUse, int batchSize) {
         try {
             return new ExecuteOptions(throttle, batchSize, retentionGuard, allowance, maxDiskUse, poll);
         } catch (IllegalArgumentException e) {

@@ -20,6 +20,7 @@ import io.sluice.reassign.execute.Throttles;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.ConfigChange;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.RunLimits;
 import io.sluice.reassign.plan.DiskHeadroom;
 import io.sluice.reassign.plan.PartitionMove;
 import io.sluice.reassign.plan.PlanFile;
@@ -732,7 +733,7 @@ class ReassignClusterTest {
         Path elsewhere = dir.resolve("elsewhere.journal");
         try (Journal journal = Journal.open(elsewhere)) {
             journal.plan(new ReassignmentPlan("Staging-cluster-id0000", made.goal(), made.moves(), made.disks()),
-                    List.of());
+                    List.of(), new RunLimits(10, 0.8));
         }
         for (String verb : List.of("cancel", "resume")) {
             Cli.Result refused = reassign(ExitStatus.FAILURE, verb, elsewhere.toString());
@@ -882,11 +883,15 @@ class ReassignClusterTest {
         assertNoThrottleOrOverride(topic);
 
         ChildProcess killed = child(planFile.getParent(), "reassign-early", ReassignmentRun.AFTER_PLAN,
-                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "10MB/s");
+                "reassign", "execute", planFile.toString(), "-b", kafka.bootstrapServers(), "--throttle", "10MB/s",
+                "--batch-size", "1", "--max-disk-use", "95%");
         assertEquals(CrashPoints.HALT_STATUS, killed.waitForExit(), killed.tail());
         assertFalse(dynamic(broker4).containsKey(Throttles.FOLLOWER_RATE), "killed before it set a throttle");
 
         Cli.Result resume = reassign(ExitStatus.OK, "resume", journal.toString(), "--poll", "200ms");
+        // the run's limits, not the resume's defaults (10 at once, 80%): a gentle run resumed five times as wide
+        assertTrue(resume.err().contains("resuming with --batch-size 1 and --max-disk-use 95.0%, as the run was "
+                + "started"), resume.err());
         assertTrue(resume.err().contains("set " + Throttles.FOLLOWER_RATE + "="), resume.err());
         assertTrue(resume.err().contains(" on broker 4"), resume.err());
         assertTrue(resume.err().contains("set " + Throttles.LEADER_REPLICAS + "="), resume.err());

@@ -9,6 +9,7 @@ import io.sluice.reassign.guard.RetentionGuard;
 import io.sluice.reassign.journal.ClusterJournal;
 import io.sluice.reassign.journal.ConfigChange;
 import io.sluice.reassign.journal.Journal;
+import io.sluice.reassign.journal.RunLimits;
 import io.sluice.reassign.plan.ClusterSnapshot;
 import io.sluice.reassign.plan.DiskHeadroom;
 import io.sluice.reassign.plan.DiskProjection;
@@ -89,7 +90,7 @@ public final class ReassignmentRun {
                 }
             }
             journal.plan(plan, temporary.stream().map(c -> new ConfigChange(c.type(), c.name(), c.key(), c.value(),
-                    null)).toList());
+                    null)).toList(), new RunLimits(options.batchSize(), options.maxDiskUse()));
             CrashPoints.reach(AFTER_PLAN);
         } else {
             plan = journal.plan().orElseThrow(() -> new IllegalStateException("the journal " + journal.file()

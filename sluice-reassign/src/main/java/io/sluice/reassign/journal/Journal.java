@@ -220,9 +220,15 @@ public final class Journal implements AutoCloseable {
      * unknown yet): one line, so that a resume after a crash at any later step sets them all, not only those whose
      * own change was journaled (a run stopped while setting them resumed with part of a throttle, or none).
      */
-    public void plan(ReassignmentPlan plan, List<ConfigChange> intended) {
+    public void plan(ReassignmentPlan plan, List<ConfigChange> intended, RunLimits limits) {
         append(new JournalEntry(JournalEntry.PLAN, System.currentTimeMillis(), plan, null, null,
-                UUID.randomUUID().toString(), List.copyOf(intended)));
+                UUID.randomUUID().toString(), List.copyOf(intended), limits));
+    }
+
+    /** The limits the run was started with; empty for a journal of an earlier version. */
+    public static Optional<RunLimits> limits(List<JournalEntry> entries) {
+        return entries.stream().filter(e -> JournalEntry.PLAN.equals(e.event())).findFirst()
+                .map(JournalEntry::limits);
     }
 
     /** The temporary configs journaled with the plan; empty for a journal of an earlier version. */
@@ -233,19 +239,21 @@ public final class Journal implements AutoCloseable {
 
     /** Journals a config about to be changed: this file first, then the mirror; then the caller may change it. */
     public void changing(ConfigChange change) {
-        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null, null, null));
+        append(new JournalEntry(JournalEntry.CHANGED, System.currentTimeMillis(), null, change, null, null, null,
+                null));
         mirror.changing(run(), file, change);
     }
 
     /** Journals a config restored: this file first, then the mirror forgets it. */
     public void restored(ConfigChange change) {
-        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null, null, null));
+        append(new JournalEntry(JournalEntry.RESTORED, System.currentTimeMillis(), null, change, null, null, null,
+                null));
         mirror.restored(run(), change);
     }
 
     public void started(Collection<String> partitions) {
         append(new JournalEntry(JournalEntry.STARTED, System.currentTimeMillis(), null, null, List.copyOf(partitions),
-                null, null));
+                null, null, null));
     }
 
     public void finished() {

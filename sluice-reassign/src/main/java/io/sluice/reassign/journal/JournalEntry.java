@@ -5,15 +5,15 @@ import java.util.List;
 
 /**
  * One line of a {@link Journal}. {@code event} says which fields are set:
- * {@code plan} (the plan being executed, the run's id and the temporary configs it sets, first line; journals of an
- * earlier version have no configs there), {@code changed} / {@code restored} (a
+ * {@code plan} (the plan being executed, the run's id, the temporary configs it sets and its {@link RunLimits}, first
+ * line; journals of an earlier version have no configs or limits there), {@code changed} / {@code restored} (a
  * config, written before it is changed and after it is restored), {@code started} (partitions whose move was
  * requested), {@code finished} and {@code cancelled} (the run is over and every config restored).
  *
  * <p>Immutable.
  */
 public record JournalEntry(String event, long time, ReassignmentPlan plan, ConfigChange config,
-        List<String> partitions, String run, List<ConfigChange> intended) {
+        List<String> partitions, String run, List<ConfigChange> intended, RunLimits limits) {
 
     static final String PLAN = "plan";
     static final String CHANGED = "changed";
@@ -23,6 +23,6 @@ public record JournalEntry(String event, long time, ReassignmentPlan plan, Confi
     static final String CANCELLED = "cancelled";
 
     static JournalEntry of(String event) {
-        return new JournalEntry(event, System.currentTimeMillis(), null, null, null, null, null);
+        return new JournalEntry(event, System.currentTimeMillis(), null, null, null, null, null, null);
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class JournalTest {
                 "1000", null);
         ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
         try (Journal journal = Journal.open(file)) {
-            journal.plan(plan, List.of());
+            journal.plan(plan, List.of(), new RunLimits(2, 0.7));
             journal.changing(rate);
             journal.changing(retention);
             journal.started(List.of("t-0"));
@@ -40,6 +41,8 @@ class JournalTest {
         }
         try (Journal journal = Journal.open(file)) {
             assertEquals(plan, journal.plan().orElseThrow());
+            assertEquals(Optional.of(new RunLimits(2, 0.7)), Journal.limits(Journal.read(file)),
+                    "a resume keeps the run's batch size and disk limit");
             assertEquals(List.of(retention), journal.pending());
             assertEquals(Set.of("t-0"), journal.started());
             assertFalse(journal.isOver());
@@ -88,7 +91,8 @@ class JournalTest {
         ConfigChange retention = new ConfigChange(ConfigResource.Type.TOPIC, "t", "retention.bytes", "110", "500");
         String run;
         try (Journal journal = Journal.open(file, mirror)) {
-            journal.plan(new ReassignmentPlan("cluster-a", "balance bytes", List.of(), List.of()), List.of());
+            journal.plan(new ReassignmentPlan("cluster-a", "balance bytes", List.of(), List.of()), List.of(),
+                    new RunLimits(10, 0.8));
             run = journal.run();
             journal.changing(rate);
             journal.changing(retention);
