@@ -19,7 +19,11 @@ import org.apache.kafka.common.errors.TimeoutException;
 final class PartitionCountWatch {
 
     static final Duration EVERY = Duration.ofSeconds(1);
-    private static final Duration ASK = Duration.ofSeconds(5);
+    /**
+     * No wait: the consumer answers from the metadata it holds, and a look never holds the reader's loop (a look that
+     * waited 5 s for a stopped input cluster held the loop that says the input is silent).
+     */
+    private static final Duration ASK = Duration.ZERO;
 
     /** The topic's partitions as the reader's consumer knows them; may throw a timeout. */
     interface Partitions {
