@@ -15,6 +15,7 @@ import io.sluice.merge.write.MergeHeaders;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.TestRecords;
+import io.sluice.testkit.kafka.TimestamplessRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -210,6 +211,50 @@ class MergePoliciesTest {
             }
             assertTrue(why.contains("input 'west': topic '" + inputs.topics().get(0) + "' has 2 partitions now, the "
                     + "merge started with 1"), why);
+        }
+    }
+
+    /**
+     * An input record without a timestamp (CreateTime -1, as clients other than Java's write when the application sets
+     * none): ordered by timestamp it has no event time and is a dead letter with the reason; ordered by a field of its
+     * value it is merged, stamped by the broker with a header keeping its -1, and verify compares it as it was. The
+     * Java producer refuses a negative timestamp: the merge stopped at that record at every start.
+     */
+    @Test
+    void aRecordWithoutATimestampIsADeadLetterByTimestampAndMergedByAValueField() throws Exception {
+        for (boolean byValue : new boolean[] {false, true}) {
+            MergeInputs inputs = empty(byValue ? "untimed-value" : "untimed-ts", 1);
+            inputs.produce(0, 0, new long[] {T + 1, T + 3});
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(east.clientProperties(
+                    Listener.PLAINTEXT), new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.send(new TimestamplessRecord(inputs.topics().get(1), 0, null,
+                        ("{\"at\":" + (T + 2) + "}").getBytes(StandardCharsets.UTF_8))).get();
+            }
+            String output = Names.unique("untimed-out");
+            String dead = Names.unique("untimed-dead");
+            MergeConfig.Builder config = inputs.merge(Names.unique("m"), west, output).deadLetterTopic(dead);
+            if (byValue) {
+                config.orderBy(EventTime.parse("value.at"));
+            }
+            MergeConfig built = config.build();
+            try (Merge merge = Merge.start(built, MergeInputs.quickMember())) {
+                assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+            }
+            if (byValue) {
+                List<ConsumerRecord<byte[], byte[]>> merged = read(output);
+                assertEquals(List.of("west:0:0", "east:0:0", "west:0:1"), sources(merged));
+                assertEquals("-1", header(merged.get(1), MergeHeaders.TIMESTAMP));
+                assertTrue(merged.get(1).timestamp() > T, "stamped by the broker");
+                assertEquals(List.of(), read(dead));
+                MergeAuditReport audit = MergeAudit.run(built);
+                assertTrue(audit.ok(), () -> "compared with its -1: " + audit.firstProblem());
+            } else {
+                assertEquals(List.of("west:0:0", "west:0:1"), sources(read(output)));
+                List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
+                assertEquals(List.of("east:0:0"), sources(letters));
+                assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("it has no timestamp (-1: its "
+                        + "producer set none)"), header(letters.get(0), MergeHeaders.REASON));
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.merge.audit;
 
+import io.sluice.merge.write.MergeHeaders;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -32,7 +33,7 @@ final class Digest {
         sha.reset();
         bytes(r.key());
         bytes(r.value());
-        sha.update(ByteBuffer.allocate(8).putLong(r.timestamp()).array());
+        sha.update(ByteBuffer.allocate(8).putLong(timestamp(r)).array());
         for (Header h : r.headers()) {
             if (!h.key().startsWith(MERGE_HEADERS)) {
                 bytes(h.key().getBytes(StandardCharsets.UTF_8));
@@ -40,6 +41,22 @@ final class Digest {
             }
         }
         return ByteBuffer.wrap(sha.digest()).getLong();
+    }
+
+    /**
+     * The record's timestamp, or the one the merge kept in a header when it could not write it (an input record
+     * without one, -1: the output record is stamped by the broker).
+     */
+    private static long timestamp(ConsumerRecord<byte[], byte[]> r) {
+        Header kept = r.headers().lastHeader(MergeHeaders.TIMESTAMP);
+        if (kept != null && kept.value() != null) {
+            try {
+                return Long.parseLong(new String(kept.value(), StandardCharsets.US_ASCII));
+            } catch (NumberFormatException e) {
+                return r.timestamp(); // not the merge's: compared as the record's own
+            }
+        }
+        return r.timestamp();
     }
 
     private void bytes(byte[] b) {

@@ -15,7 +15,12 @@ public interface EventTime {
     static EventTime timestamp() {
         return new EventTime() {
             @Override
-            public long of(ConsumerRecord<byte[], byte[]> record) {
+            public long of(ConsumerRecord<byte[], byte[]> record) throws EventTimeException {
+                // -1: its producer set none (clients other than Java's may); ordered as -1 it was late for every merge
+                if (record.timestamp() < 0) {
+                    throw new EventTimeException("it has no timestamp (" + record.timestamp() + ": its producer set "
+                            + "none); to merge such records, order by a field of their values (order-by: value.<field>)");
+                }
                 return record.timestamp();
             }
 

@@ -24,8 +24,8 @@ public final class MergeHeaders {
     /** On a dead letter: why the record has no place in the merge. */
     public static final String REASON = "sluice.merge.reason";
     /**
-     * On a dead letter whose own timestamp is further ahead than a topic takes by default (an hour): that timestamp,
-     * in milliseconds; the dead letter itself is stamped by the broker.
+     * On a dead letter whose own timestamp is further ahead than a topic takes by default (an hour), or on a record
+     * that had none (-1): that timestamp, in milliseconds; the record itself is stamped by the broker.
      */
     public static final String TIMESTAMP = "sluice.merge.timestamp";
 

@@ -150,7 +150,15 @@ public final class OutputPartition implements MergeOutput {
             MergeHeaders.add(headers, MergeHeaders.RESUMED, resumed);
             resumed = null;
         }
-        send(new ProducerRecord<>(to.topic(), to.partition(), r.timestamp(), r.key(), r.value(), headers));
+        // a record without a timestamp (-1, merged by a field of its value) cannot be written with it: the producer
+        // refuses a negative one and stopped the merge at that record at every start; the broker's time goes in its
+        // place, and a header says it had none, which verify compares
+        Long timestamp = r.timestamp();
+        if (timestamp < 0) {
+            MergeHeaders.add(headers, MergeHeaders.TIMESTAMP, Long.toString(timestamp));
+            timestamp = null;
+        }
+        send(new ProducerRecord<>(to.topic(), to.partition(), timestamp, r.key(), r.value(), headers));
         uncommitted.merged[input]++;
         return true;
     }
@@ -175,7 +183,7 @@ public final class OutputPartition implements MergeOutput {
         // Nor a timestamp hours ahead (a record with no event time may have one): the topic refused it, the transaction
         // failed, and every restart met the same record (a review); the broker stamps it, the header keeps it
         Long timestamp = keepValue ? r.timestamp() : null;
-        if (timestamp != null && timestamp > System.currentTimeMillis() + DEAD_LETTER_FUTURE_MILLIS) {
+        if (timestamp != null && (timestamp < 0 || timestamp > System.currentTimeMillis() + DEAD_LETTER_FUTURE_MILLIS)) {
             MergeHeaders.add(headers, MergeHeaders.TIMESTAMP, Long.toString(timestamp));
             timestamp = null;
         }

@@ -193,7 +193,8 @@ final class PartitionComparison {
             return;
         }
         ConsumerRecord<byte[], byte[]> original = nextSource;
-        hashCopy(copy);
+        targetHash.add(copy.key(), copy.value(), RecordContent.ofCopy(copy),
+                RecordContent.comparedTimestamp(original, copy));
         hashSource(original);
         RecordContent.difference(original, copy).ifPresent(what -> {
             mismatches++;

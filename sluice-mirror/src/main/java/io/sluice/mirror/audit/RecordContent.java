@@ -7,7 +7,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 /**
- * What a mirror must keep of a record: key, value, headers and timestamp. A copy's headers are its source's headers
+ * What a mirror must keep of a record: key, value, headers and timestamp (one it can keep: see
+ * {@link #comparedTimestamp}). A copy's headers are its source's headers
  * plus the provenance header the mirror added last; that one is left out, and only that one (a record mirrored before
  * carries earlier hops' provenance headers, which are part of its content).
  *
@@ -43,10 +44,19 @@ final class RecordContent {
         if (!sameHeaders(ofSource(source), ofCopy(copy))) {
             return Optional.of("the headers differ");
         }
-        if (source.timestamp() != copy.timestamp()) {
+        if (comparedTimestamp(source, copy) != source.timestamp()) {
             return Optional.of("the timestamp differs");
         }
         return Optional.empty();
+    }
+
+    /**
+     * The copy's timestamp as compared with its source's: a source record without one (-1, which clients other than
+     * Java's may write) cannot be copied with it, the producer stamps the copy with the time of the copy, so it counts
+     * as kept.
+     */
+    static long comparedTimestamp(ConsumerRecord<byte[], byte[]> source, ConsumerRecord<byte[], byte[]> copy) {
+        return source.timestamp() < 0 ? source.timestamp() : copy.timestamp();
     }
 
     private static boolean sameHeaders(Header[] a, Header[] b) {

@@ -107,7 +107,11 @@ public final class MirrorSink implements Sink {
     }
 
     private ProducerRecord<byte[], byte[]> copyOf(ConsumerRecord<byte[], byte[]> record, String targetTopic) {
-        Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE ? null : record.timestamp();
+        // a record without a timestamp (-1: clients other than Java's may write CreateTime -1) cannot be copied with
+        // it, the Java producer refuses a negative one: the copy gets the time of the copy. It stopped the mirror at
+        // that record at every start ("Invalid timestamp: -1"); the audit counts the timestamp as kept
+        Long timestamp = record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE || record.timestamp() < 0 ? null
+                : record.timestamp();
         // no headers given: a ProducerRecord copies the headers it is given into a list of its own, so the source's
         // headers and the provenance go straight into that list (handing over a RecordHeaders of our own cost two
         // more arrays and lists per copy, 3% of the mirror's samples)

@@ -18,6 +18,7 @@ import io.sluice.mirror.copy.TopicNaming;
 import io.sluice.testkit.Names;
 import io.sluice.testkit.SharedKafka;
 import io.sluice.testkit.kafka.TestRecords;
+import io.sluice.testkit.kafka.TimestamplessRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -31,6 +32,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -184,6 +186,36 @@ class MirrorAuditTest {
     }
 
     /** Runs a bounded mirror to its end; how many records it copied. */
+    /**
+     * A source record without a timestamp (CreateTime -1, as Go and other clients write when the application sets
+     * none): the Java producer refuses a negative timestamp, and the mirror stopped at that record at every start
+     * ("Invalid timestamp: -1"). The copy gets the time of the copy, and the audit counts the timestamp as kept.
+     */
+    @Test
+    void aRecordWithoutATimestampIsCopiedAndTheAuditIsClean() throws Exception {
+        String topic = Names.unique("no-timestamp");
+        source.createTopic(topic, 1);
+        try (var producer = new KafkaProducer<>(source.clientProperties(Listener.PLAINTEXT), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, 0, AN_HOUR_AGO, bytes("k0"), bytes("stamped"))).get();
+            producer.send(new TimestamplessRecord(topic, 0, bytes("k1"), bytes("unstamped"))).get();
+            producer.send(new ProducerRecord<>(topic, 0, AN_HOUR_AGO, bytes("k2"), bytes("stamped"))).get();
+        }
+        List<ConsumerRecord<byte[], byte[]>> written = TestRecords.readAll(source.clientProperties(Listener.PLAINTEXT),
+                topic, Duration.ofSeconds(30));
+        assertEquals(-1, written.get(1).timestamp(), "the source holds a record without a timestamp");
+        assertEquals(TimestampType.CREATE_TIME, written.get(1).timestampType());
+
+        MirrorConfig mirror = mirror(topic).build();
+        assertEquals(3, runToEnd(mirror));
+        List<ConsumerRecord<byte[], byte[]>> copies = TestRecords.readAll(target.clientProperties(Listener.PLAINTEXT),
+                topic, Duration.ofSeconds(30));
+        assertEquals(List.of(AN_HOUR_AGO, AN_HOUR_AGO), List.of(copies.get(0).timestamp(), copies.get(2).timestamp()));
+        assertTrue(copies.get(1).timestamp() > AN_HOUR_AGO, "stamped with the time of the copy");
+        MirrorAuditReport audit = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertTrue(audit.clean(), audit::toText);
+    }
+
     static long runToEnd(MirrorConfig config) {
         try (Mirror running = Mirror.start(config)) {
             assertTrue(running.awaitTermination(Duration.ofSeconds(60)), "a bounded mirror ends at the end offsets");
