@@ -53,6 +53,13 @@ final class SealedFiles {
     private final Leftovers leftovers;
     private final List<ManifestFile> sealed = new ArrayList<>();
     private final Map<String, List<ManifestFile>> awaitingCommit = new HashMap<>();
+    /**
+     * The checkpoint that last wrote each awaiting manifest. Two checkpoints at one barrier write the same name (the
+     * second asked while the first's commit is in flight): a certain refusal of the first must not forget the
+     * second's entry, or the second's commit published nothing and a loss of the partition then discarded files the
+     * group's commit names (a review).
+     */
+    private final Map<String, SinkCheckpoint> writtenBy = new HashMap<>();
 
     /** @param foldManifestsAfter see {@link ManifestRetention}: how many manifests below the committed one are folded */
     SealedFiles(PartitionPaths paths, StorageBackend backend, boolean exactlyOnce, ArchiveCounters counters,
@@ -135,7 +142,9 @@ final class SealedFiles {
             retention.written(name);
             CrashPoints.reach(AFTER_MANIFEST);
             awaitingCommit.put(name, List.copyOf(sealed));
-            return new SinkCheckpoint(barrier, name);
+            SinkCheckpoint made = new SinkCheckpoint(barrier, name);
+            writtenBy.put(name, made);
+            return made;
         } catch (IOException e) {
             throw new StorageFailure(exactlyOnce ? "write the manifest" : "publish the files", null, e);
         }
@@ -176,6 +185,7 @@ final class SealedFiles {
         sealed.removeAll(files);
         // this manifest, and earlier ones whose outcome was unknown: this one carried their files, now published
         awaitingCommit.keySet().removeIf(name -> name.compareTo(checkpoint.data()) <= 0);
+        writtenBy.keySet().retainAll(awaitingCommit.keySet());
         retention.committed(checkpoint.data());
     }
 
@@ -187,8 +197,10 @@ final class SealedFiles {
      * manifest stays awaiting.
      */
     void notCommitted(SinkCheckpoint checkpoint, boolean certain) {
-        if (certain) {
+        // by identity: a later checkpoint at the same barrier wrote the same name, and its commit may yet come
+        if (certain && writtenBy.get(checkpoint.data()) == checkpoint) {
             awaitingCommit.remove(checkpoint.data());
+            writtenBy.remove(checkpoint.data());
         }
     }
 

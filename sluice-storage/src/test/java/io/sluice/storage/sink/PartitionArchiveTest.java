@@ -184,6 +184,28 @@ class PartitionArchiveTest {
     }
 
     /**
+     * Two checkpoints at one barrier (the second asked while the first's commit is in flight) write the same manifest
+     * name. The first refused for certain (a cooperative rebalance), the second committed: its files must be published,
+     * and a loss of the partition right after must not discard them, since the group's commit names them. The refusal
+     * forgot the second's entry: nothing was published, and a loss then removed files a commit named (a review).
+     */
+    @Test
+    void aCertainRefusalOfACheckpointKeepsALaterOneAtTheSameBarrier() throws Exception {
+        PartitionArchive archive = opened(3);
+        write(archive, 0, 10); // 0–2, 3–5, 6–8 sealed; 9 open
+        SinkCheckpoint first = archive.checkpoint(false);
+        SinkCheckpoint second = archive.checkpoint(false);
+        assertEquals(first.data(), second.data(), "the same barrier, the same manifest name");
+        archive.notCommitted(first, true);
+        archive.committed(second);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 9L));
+        archive.close(true); // lost right after
+
+        recoveredAndCommitted(second);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 9L));
+    }
+
+    /**
      * Closing (revoked, or lost as a fenced zombie) gives up the files no commit can name any more, but keeps those
      * of a commit whose outcome is unknown: it may have succeeded, and then the next owner publishes them.
      */
