@@ -13,7 +13,10 @@ public interface PendingFile {
 
     OutputStream stream();
 
-    /** Flushes and makes the bytes durable (fsync, uploaded parts); the file stays invisible. */
+    /**
+     * Flushes and makes the bytes durable (fsync, uploaded parts); the file stays invisible. Once only: a second call
+     * throws (it must never stage the file again, nor an empty one).
+     */
     PendingRef finish() throws IOException;
 
     /** Gives the file up: nothing of it will ever be visible. */

@@ -42,6 +42,7 @@ final class SpooledUpload implements PendingFile {
     /** Where a file smaller than a part was staged whole. */
     private PendingRef whole;
     private int nextPart = 1;
+    private boolean finished;
 
     private final OutputStream stream = new OutputStream() {
         @Override
@@ -81,6 +82,13 @@ final class SpooledUpload implements PendingFile {
 
     @Override
     public PendingRef finish() throws IOException {
+        // a second finish staged the same bytes again under another name, or, for a file that had spilled, an empty
+        // object (its spool was removed by the first): a roll that failed after sealing and was run again published
+        // empty files under manifest entries that claimed records (a review)
+        if (finished) {
+            throw new IllegalStateException("the file " + path + " was finished already");
+        }
+        finished = true;
         if (upload == null) {
             whole = backend.stageWhole(path, stagingPrefix, body()); // smaller than a part: no multipart upload
         } else if (buffered > 0 || spooled > 0) {

@@ -19,7 +19,7 @@ import org.apache.kafka.common.TopicPartition;
  * driven in the order of {@code docs/exactly-once.md}.
  *
  * <p>A storage failure (a full disk, an I/O error, a store down for longer than its retry time) while writing,
- * rolling or publishing poisons the partition: its open files are given up without further storage calls, every
+ * rolling or publishing poisons the partition, and so does any other failure part-way through a write or a roll: its open files are given up without further storage calls, every
  * later write and checkpoint fails at once, and the error stops the engine, which then commits nothing more for this
  * partition. Records after the last commit are delivered again after a restart; nothing is acknowledged that was not
  * written.
@@ -68,6 +68,9 @@ final class PartitionArchive {
             open.write(record);
         } catch (StorageFailure e) {
             throw poison(e);
+        } catch (RuntimeException | Error e) {
+            poisoned("writing offset " + record.offset(), e);
+            throw e;
         }
     }
 
@@ -78,6 +81,9 @@ final class PartitionArchive {
             return sealed.checkpoint(open.barrier());
         } catch (StorageFailure e) {
             throw poison(e);
+        } catch (RuntimeException | Error e) {
+            poisoned("rolling its files", e);
+            throw e;
         }
     }
 
@@ -88,6 +94,9 @@ final class PartitionArchive {
             open.relieve();
         } catch (StorageFailure e) {
             throw poison(e);
+        } catch (RuntimeException | Error e) {
+            poisoned("rolling its files for memory", e);
+            throw e;
         }
     }
 
@@ -126,6 +135,24 @@ final class PartitionArchive {
     private void failIfBroken() throws IOException {
         if (broken != null) {
             throw new IOException("the archive of " + partition + " failed earlier: " + broken.getMessage(), broken);
+        }
+    }
+
+    /**
+     * Any other failure part-way through a write or a roll (a writer that throws, an OutOfMemoryError under the very
+     * pressure a roll relieves) leaves the open files and the held records half-changed: held records taken out and
+     * not all written, files sealed and still listed as open. The partition is marked failed like a storage failure,
+     * so that the drain's last checkpoint commits nothing past what is surely written: it sealed a file cut short and
+     * committed the barrier past the held records that never reached it (a review). The caller throws the failure as it
+     * came.
+     */
+    private void poisoned(String doing, Throwable failure) {
+        broken = new IOException("the archive of " + partition + " failed while " + doing + " (" + failure
+                + "); nothing after the last commit is acknowledged, and a restart writes it again", failure);
+        try {
+            open.abandon();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 

@@ -65,6 +65,25 @@ class S3BackendTest {
         }
     }
 
+    /**
+     * A file is finished once: a second finish staged it again under another name, or, for one that had spilled to
+     * its spool, an empty object, which a roll run again after a failure published under a manifest entry claiming
+     * records (a review). Nothing more is staged.
+     */
+    @Test
+    void aSecondFinishIsRefusedAndStagesNothing() throws Exception {
+        String bucket = server.createBucket("finish-twice");
+        try (S3Backend backend = backend(bucket)) {
+            PendingFile file = backend.create("t/t+0+0.jsonl", "_sluice/staging/id/0/");
+            try (OutputStream out = file.stream()) {
+                out.write(new byte[100_000]); // past the heap buffer: spilled to the spool
+            }
+            file.finish();
+            assertThrows(IllegalStateException.class, file::finish);
+            assertEquals(1, backend.listStaged("_sluice/staging/id/0/").size(), "staged once");
+        }
+    }
+
     @Test
     void aFileSmallerThanAPartIsStagedWholeUnderItsPartitionAndCopiedIntoPlaceWhenPublished() throws Exception {
         String bucket = server.createBucket("whole");

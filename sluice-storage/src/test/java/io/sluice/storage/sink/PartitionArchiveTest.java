@@ -15,11 +15,14 @@ import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.backend.TestStorage;
 import io.sluice.storage.codec.Codec;
 import io.sluice.storage.codec.Compressors;
+import io.sluice.storage.format.FileFormat;
 import io.sluice.storage.format.FormatConfig;
 import io.sluice.storage.format.JsonLinesFormat;
+import io.sluice.storage.format.RecordWriter;
 import io.sluice.storage.layout.Layout;
 import io.sluice.storage.rolling.RollDecision;
 import io.sluice.storage.rolling.RollingPolicy;
+import io.sluice.storage.value.ValueFields;
 import io.sluice.testkit.TestDirs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -203,6 +206,83 @@ class PartitionArchiveTest {
 
         recoveredAndCommitted(second);
         ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 9L));
+    }
+
+    /**
+     * A writer that fails for another reason than the storage (here an IllegalStateException; an OutOfMemoryError
+     * would do the same) leaves the partition's files half-written: the partition is failed, so that the drain's last
+     * checkpoint cannot seal a file short of its records and commit past them. It was not, and the last checkpoint
+     * committed offset 6 with offset 5 in no file (a review).
+     */
+    @Test
+    void aWriterThatFailsOtherwiseThanTheStorageFailsThePartition() throws Exception {
+        FileFormat jsonl = new JsonLinesFormat(Codec.ZSTD, false, false);
+        FileFormat failing = new FileFormat() {
+            @Override
+            public String extension() {
+                return jsonl.extension();
+            }
+
+            @Override
+            public io.sluice.storage.value.ValueEncoding valueEncoding() {
+                return jsonl.valueEncoding();
+            }
+
+            @Override
+            public boolean decodesValues() {
+                return jsonl.decodesValues();
+            }
+
+            @Override
+            public RecordWriter open(java.io.OutputStream file) throws java.io.IOException {
+                RecordWriter writer = jsonl.open(file);
+                return new RecordWriter() {
+                    @Override
+                    public void write(ConsumerRecord<byte[], byte[]> record, ValueFields value) throws
+                            java.io.IOException, RecordRejectedException {
+                        if (record.offset() == 5) {
+                            throw new IllegalStateException("a record the format accepted on arrival was rejected "
+                                    + "when written");
+                        }
+                        writer.write(record, value);
+                    }
+
+                    @Override
+                    public long bytesWritten() {
+                        return writer.bytesWritten();
+                    }
+
+                    @Override
+                    public long records() {
+                        return writer.records();
+                    }
+
+                    @Override
+                    public void close() throws java.io.IOException {
+                        writer.close();
+                    }
+                };
+            }
+        };
+        PartitionArchive archive = new PartitionArchive(PARTITION, TOPIC_ID, backend,
+                new Layout("{topic}/category={value.category}/", null, ZoneOffset.UTC, null), failing,
+                new RollDecision(new RollingPolicy(1L << 30, 3, Duration.ofHours(1), 4), Long.MAX_VALUE),
+                true, new ArchiveCounters(), new MemoryPressure(List.of()), STORAGE_CALLS, COMPRESSORS);
+        archive.recover(0, Optional.empty());
+        write(archive, 0, 5);
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> archive.write(record(5)));
+        assertTrue(thrown.getMessage().startsWith("a record the format accepted"), thrown.getMessage());
+
+        java.io.IOException last = assertThrows(java.io.IOException.class, () -> archive.checkpoint(true));
+        assertTrue(last.getMessage().contains("failed while writing offset 5"), last.getMessage());
+        archive.close(true);
+        assertEquals(List.of(), LocalArchiveFiles.files(root), "nothing committed, nothing visible");
+
+        PartitionArchive next = opened(3); // the restart reads from the last commit (none) and writes it all again
+        write(next, 0, 10);
+        next.committed(next.checkpoint(true));
+        next.close(false);
+        ArchiveContents.read(TestStorage.local(root)).assertExactlyOnce("t", Map.of(0, 10L));
     }
 
     /**
