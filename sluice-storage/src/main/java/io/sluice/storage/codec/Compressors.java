@@ -26,6 +26,11 @@ public final class Compressors implements AutoCloseable {
         this.pool = pool;
     }
 
+    /** Compressing on {@code pool}, which the returned instance owns (it stops it at {@link #close}). */
+    static Compressors on(ExecutorService pool) {
+        return new Compressors(pool);
+    }
+
     /** A pool of {@code threads} compressing threads, one per core being the useful most. */
     public static Compressors offloaded(int threads) {
         if (threads < 1) {
@@ -48,11 +53,17 @@ public final class Compressors implements AutoCloseable {
         return new OffloadedCompression(() -> codec.compress(target), codec.heapBuffer(), pool, target);
     }
 
-    /** Stops the pool; call it once no file it compresses is open any more. */
+    /**
+     * Stops the pool; call it once no file it compresses is open any more. Chunks queued and never started are
+     * compressed here, on the closing thread: a file whose writer waits for its last chunk (a lane the engine's drain
+     * gave up on) would otherwise wait for ever (a review).
+     */
     @Override
     public void close() {
         if (pool != null) {
-            pool.shutdownNow();
+            for (Runnable never : pool.shutdownNow()) {
+                never.run();
+            }
         }
     }
 

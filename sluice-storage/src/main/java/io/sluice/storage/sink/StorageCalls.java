@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -78,6 +79,13 @@ final class StorageCalls implements AutoCloseable {
                     break;
                 } catch (InterruptedException e) {
                     interrupted = true; // the files stay in use until their calls end: wait on
+                } catch (CancellationException e) {
+                    // never made: the sink closed under a lane the drain gave up on (see close)
+                    if (first == null) {
+                        first = new IOException("not made: the archive was closed first");
+                        firstPath = paths.get(i);
+                    }
+                    break;
                 } catch (ExecutionException e) {
                     if (first == null) {
                         first = e.getCause();
@@ -101,8 +109,17 @@ final class StorageCalls implements AutoCloseable {
         return results;
     }
 
+    /**
+     * Stops the pool. Calls queued and never started are cancelled, so that a lane still in {@link #each} (one the
+     * engine's drain gave up on during a store outage) ends instead of waiting for ever: it did, and each such outage
+     * of a long-running {@code sluice run} kept a thread and its partition's files (a review).
+     */
     @Override
     public void close() {
-        pool.shutdownNow();
+        for (Runnable never : pool.shutdownNow()) {
+            if (never instanceof Future<?> call) {
+                call.cancel(false);
+            }
+        }
     }
 }

@@ -180,4 +180,42 @@ class CompressorsTest {
         assertFalse(writeInProgressAfterDiscard.get(), "discard returned while the chunk was being written");
         assertEquals(0, writesAfterDiscard.get(), "the byte after the chunk must never reach the file");
     }
+
+    /**
+     * A pool closed with a chunk queued (its thread busy with another file's chunk): the queued chunk is compressed by
+     * the close, so that its file's writer, waiting for it at the seal, goes on. It waited for ever: the engine's
+     * drain had given up on that lane, and the sink closed under it (a review).
+     */
+    @Test
+    void aChunkQueuedWhenThePoolClosesIsStillCompressed() throws Exception {
+        ExecutorService thread = Executors.newFixedThreadPool(1);
+        Compressors pool = Compressors.on(thread);
+        CountDownLatch busy = new CountDownLatch(1);
+        thread.submit(() -> {
+            busy.countDown();
+            new CountDownLatch(1).await(); // another file's chunk, stuck in a dead store's write
+            return null;
+        });
+        busy.await();
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        CompressionStream queued = pool.open(Codec.ZSTD, file);
+        byte[] text = "queued behind the busy thread\n".repeat(200).getBytes(StandardCharsets.UTF_8);
+        queued.write(text, 0, OffloadedCompression.FIRST_CHUNK);
+        queued.write(text, OffloadedCompression.FIRST_CHUNK, text.length - OffloadedCompression.FIRST_CHUNK);
+
+        // the writer seals its file: it waits for its chunk, queued behind the busy thread
+        java.util.concurrent.CompletableFuture<Void> sealing = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                queued.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        pool.close(); // the queued chunk is compressed here; the busy thread is interrupted
+        java.util.concurrent.ExecutionException ended = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> sealing.get(10, java.util.concurrent.TimeUnit.SECONDS), "the seal ends, and does not wait");
+        assertTrue(ended.getCause() instanceof java.util.concurrent.RejectedExecutionException,
+                "its next chunk finds the pool closed: the file is given up, as the closing sink gives up every "
+                        + "file open: " + ended.getCause());
+    }
 }
