@@ -71,10 +71,11 @@ final class ClaimCheck {
                     .map(Map.Entry::getKey).toList();
             if (fit.size() != 1) {
                 unverifiable.add(new AuditReport.StrangeFile(claim.path(), fit.isEmpty()
-                        ? "its format stores no Kafka coordinates, and its size, " + (size < 0 ? "unreadable"
-                                : size + " bytes") + ", is not what its manifest" + (entries.size() == 1 ? " gives"
-                                        : "s give") + " (" + sizes(entries) + "): cut short or changed after it was "
-                                + "written, its records cannot be vouched for"
+                        ? "its format stores no Kafka coordinates, and its size, " + (size < 0
+                                ? "none (it was listed, but was gone when it was read)" : size + " bytes")
+                                + ", is not what its manifest" + (entries.size() == 1 ? " gives" : "s give") + " ("
+                                + sizes(entries) + "): cut short or changed after it was written, its records cannot "
+                                + "be vouched for"
                         : "its format stores no Kafka coordinates and its manifests disagree about it "
                                 + entries.keySet() + ", and its size, " + size + " bytes, is that of " + fit.size()
                                 + " of them: its offsets cannot be checked"));
@@ -145,13 +146,16 @@ final class ClaimCheck {
                 .collect(java.util.stream.Collectors.joining(" or "));
     }
 
-    /** The visible file's size, from a copy; -1 when it cannot be read. */
-    private long sizeOf(String path) {
+    /**
+     * The visible file's size, from a copy; -1 when it was listed but is gone. A storage failure stops the audit, as
+     * reading any file does: it said "cut short or changed" of a file the store failed to hand over (a review).
+     */
+    private long sizeOf(String path) throws IOException {
         Path copy = work.resolve("claim-" + copies++);
         try {
             storage.download(path, copy);
             return Files.size(copy);
-        } catch (IOException e) {
+        } catch (java.nio.file.NoSuchFileException e) {
             return -1;
         } finally {
             try {

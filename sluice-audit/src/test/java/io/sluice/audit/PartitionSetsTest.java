@@ -46,6 +46,27 @@ class PartitionSetsTest {
         assertEquals(10, sets.outsideRange);
     }
 
+    /**
+     * Retention that moves the log start while the audit reads the partition leaves the offsets it removed unread: in
+     * the files, they are below the log start, not records Kafka's committed view leaves out (they read as aborted
+     * records in files, and failed a right archive: a review).
+     */
+    @Test
+    void offsetsRetentionRemovedDuringTheScanAreNotTakenForAbortedRecords() {
+        KafkaPartition kafka = new KafkaPartition(0, 0, 0, 1_000, 1_000);
+        kafka.logStartMoved(200); // the scan found 0..199 gone when it reached them
+        kafka.present.addRange(200, 999);
+        FoundPartition found = new FoundPartition();
+        found.add("a", rows(0, 999));
+
+        PartitionSets sets = new PartitionSets(kafka, new OffsetSet());
+        sets.compare(found);
+
+        assertEquals(0, sets.archivedNotInCommittedView.size());
+        assertEquals(200, sets.belowLogStart.size());
+        assertEquals(0, sets.missing.size());
+    }
+
     @Test
     void reportedRangesStopAtTheListLimitButCountEverything() {
         OffsetSet everyFourth = new OffsetSet();
