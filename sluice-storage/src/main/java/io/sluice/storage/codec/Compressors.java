@@ -54,15 +54,17 @@ public final class Compressors implements AutoCloseable {
     }
 
     /**
-     * Stops the pool; call it once no file it compresses is open any more. Chunks queued and never started are
-     * compressed here, on the closing thread: a file whose writer waits for its last chunk (a lane the engine's drain
-     * gave up on) would otherwise wait for ever (a review).
+     * Stops the pool; call it once no file it compresses is open any more. Chunks queued and never started end unwritten,
+     * without a storage call: a file whose writer waits for one (a lane the engine's drain gave up on) fails instead of
+     * waiting for ever (a review). A chunk whose write is under way in a store that never answers is not helped.
      */
     @Override
     public void close() {
         if (pool != null) {
             for (Runnable never : pool.shutdownNow()) {
-                never.run();
+                if (never instanceof OffloadedCompression.Chunk chunk) {
+                    chunk.abandon();
+                }
             }
         }
     }

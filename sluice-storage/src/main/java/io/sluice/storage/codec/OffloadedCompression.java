@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Rows are copied into a chunk; a full chunk goes to the compressing pool while the writer fills the other one. At
@@ -161,10 +162,50 @@ final class OffloadedCompression extends CompressionStream {
         filling = spare != null && spare.length == CHUNK ? spare : new byte[chunk.length];
         spare = chunk;
         fill = 0;
-        inFlight = CompletableFuture.runAsync(() -> compress(codec, chunk, length), pool);
+        Chunk task = new Chunk(codec, chunk, length);
+        try {
+            pool.execute(task);
+        } catch (RejectedExecutionException e) {
+            task.abandon(); // the pool closed: the file fails at its next wait, which never hangs on this chunk
+        }
+        inFlight = task.done;
     }
 
-    /** On the writer's thread, before any task: the task that uses it starts after (runAsync happens-before). */
+    /**
+     * One chunk's compression, which a closing pool that never ran it can end without touching the file
+     * ({@link Compressors#close}): its writer, waiting at the seal, then fails instead of waiting for ever, and no
+     * storage call is made on the closing thread.
+     */
+    static final class Chunk implements Runnable {
+        private final OutputStream codec;
+        private final byte[] bytes;
+        private final int length;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Chunk(OutputStream codec, byte[] bytes, int length) {
+            this.codec = codec;
+            this.bytes = bytes;
+            this.length = length;
+        }
+
+        @Override
+        public void run() {
+            try {
+                compress(codec, bytes, length);
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }
+
+        /** Ends the chunk unwritten: the pool closed before it ran. */
+        void abandon() {
+            done.completeExceptionally(new UncheckedIOException(new IOException("not compressed: the compressing "
+                    + "threads were stopped (the archive closed)")));
+        }
+    }
+
+    /** On the writer's thread, before any task: the task that uses it starts after (handing a task to an executor happens-before it runs). */
     private OutputStream codec() throws IOException {
         if (compressed == null) {
             compressed = opener.open();
