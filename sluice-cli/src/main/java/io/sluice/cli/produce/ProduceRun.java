@@ -229,10 +229,11 @@ final class ProduceRun {
 
         @Override
         public void inputGrew(int index, Input input, long taken, long now) {
+            // not "tail -n +1 -F": that sends again every line this run sent (a review)
             grew.add(String.format(java.util.Locale.ROOT, "%s grew while it was read: %,d bytes when its end was "
-                    + "reached, %,d now; what it gained was not sent. sluice produce reads a file to its end once; to "
-                    + "follow a file that is still written, pipe it (tail -n +1 -F %s | sluice produce ...)",
-                    input.name(), taken, now, input.name()));
+                    + "reached, %,d now; what it gained was not sent. To send only that: tail -c +%d %s | sluice "
+                    + "produce ... (a file still being written is best piped in as it grows)", input.name(), taken,
+                    now, taken + 1, input.name()));
         }
 
         private void ensureOpen() {

@@ -234,6 +234,9 @@ public final class MergeTopics {
                 try {
                     topic = describe(admin, input.topic());
                 } catch (Exception e) {
+                    if (e instanceof InterruptedException) {
+                        Thread.currentThread().interrupt();
+                    }
                     // everything the merge could read is merged: a cluster away at the end does not undo that, but
                     // what cannot be checked is said
                     LOG.warn("input '{}': could not check that topic '{}' still has {} partitions ({}): a partition "
