@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -65,7 +67,12 @@ final class StorageCalls implements AutoCloseable {
         }
         List<Future<T>> futures = new ArrayList<>(calls.size());
         for (Call<T> call : calls) {
-            futures.add(pool.submit(call::run));
+            try {
+                futures.add(pool.submit(call::run));
+            } catch (RejectedExecutionException e) {
+                // the sink closed mid-batch: the calls already under way are still waited for below, as promised
+                futures.add(CompletableFuture.failedFuture(new IOException("not made: the archive was closed first")));
+            }
         }
         List<T> results = new ArrayList<>(calls.size());
         Throwable first = null;

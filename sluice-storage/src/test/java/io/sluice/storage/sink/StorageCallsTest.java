@@ -49,4 +49,15 @@ class StorageCallsTest {
         assertEquals("b", storage.path);
         assertEquals("not made: the archive was closed first", storage.cause.getMessage());
     }
+
+    /** A batch begun after the close: no call is made, and the batch fails as a storage failure, not with a crash. */
+    @Test
+    void aBatchAfterTheCloseFailsAsAStorageFailure() {
+        StorageCalls calls = new StorageCalls(2);
+        calls.close();
+        StorageFailure failure = org.junit.jupiter.api.Assertions.assertThrows(StorageFailure.class,
+                () -> calls.each("seal", List.of("a", "b"), List.of(() -> "a", () -> "b")));
+        assertEquals("a", failure.path);
+        assertEquals("not made: the archive was closed first", failure.cause.getMessage());
+    }
 }
