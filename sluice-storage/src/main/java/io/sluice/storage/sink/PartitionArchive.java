@@ -28,6 +28,11 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class PartitionArchive {
 
+    /** Made beforehand: what {@link #poisoned} marks the partition with before it can build its own words. */
+    private static final IOException OUT_OF_MEMORY = new IOException("the archive of this partition failed part-way "
+            + "through a write or a roll (out of memory?); nothing after the last commit is acknowledged, and a "
+            + "restart writes it again");
+
     private final TopicPartition partition;
     private final StorageBackend backend;
     private final SealedFiles sealed;
@@ -147,6 +152,7 @@ final class PartitionArchive {
      * came.
      */
     private void poisoned(String doing, Throwable failure) {
+        broken = OUT_OF_MEMORY; // first: building the words below may itself fail for want of memory
         broken = new IOException("the archive of " + partition + " failed while " + doing + " (" + failure
                 + "); nothing after the last commit is acknowledged, and a restart writes it again", failure);
         try {
