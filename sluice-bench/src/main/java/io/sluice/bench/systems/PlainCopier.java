@@ -1,5 +1,6 @@
 package io.sluice.bench.systems;
 
+import io.sluice.local.kafka.ServingLeaders;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -41,6 +42,7 @@ final class PlainCopier {
         try (Admin admin = Admin.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, target))) {
             admin.createTopics(List.of(new NewTopic(targetTopic, partitions, (short) 1))).all()
                     .get(30, TimeUnit.SECONDS);
+            ServingLeaders.await(admin, targetTopic, Duration.ofSeconds(60));
         }
         Map<String, Object> consumerProps = new HashMap<>();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, source);

@@ -191,38 +191,9 @@ public final class KafkaCluster implements AutoCloseable {
         awaitLeaders(topic.name());
     }
 
-    /**
-     * Waits until every partition's leader serves requests. The create call returns when the controller has the
-     * topic; a produce request that reaches a broker still becoming leader fails with NOT_LEADER_OR_FOLLOWER, and an
-     * idempotent producer whose later batches got in meanwhile then meets OUT_OF_ORDER_SEQUENCE_NUMBER on the retry.
-     * ListOffsets is answered by the leader itself, so its success means the partitions are ready.
-     */
+    /** Waits until every partition's leader serves requests ({@link ServingLeaders}). */
     private void awaitLeaders(String topic) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                var partitions = admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
-                        .get(topic).partitions();
-                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs = new HashMap<>();
-                partitions.forEach(p -> specs.put(new org.apache.kafka.common.TopicPartition(topic, p.partition()),
-                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
-                admin().listOffsets(specs).all().get(30, TimeUnit.SECONDS);
-                return;
-            } catch (ExecutionException | TimeoutException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the partitions of " + topic + " have no serving leader after 60 s", e);
-                }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(ie);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        ServingLeaders.await(admin(), topic, java.time.Duration.ofSeconds(60));
     }
 
     /** The folder with every node's data and log. */
