@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Notices an input topic that got more partitions while the merge runs. A merge pairs partition p of every input with
@@ -53,8 +54,10 @@ final class PartitionCountWatch {
         List<PartitionInfo> found;
         try {
             found = partitions.of(topic, ASK);
-        } catch (TimeoutException e) {
-            return Optional.empty(); // the cluster's silence is the reach watch's to say; the next look asks again
+        } catch (TimeoutException | WakeupException e) {
+            // the cluster's silence is the reach watch's to say; a wakeup meant for the poll (a partition added or
+            // removed) ended the look instead, and the loop runs its command next: the next look asks again
+            return Optional.empty();
         }
         if (found == null || found.size() == expected) {
             return Optional.empty();
