@@ -193,8 +193,7 @@ final class PartitionComparison {
             return;
         }
         ConsumerRecord<byte[], byte[]> original = nextSource;
-        targetHash.add(copy.key(), copy.value(), RecordContent.ofCopy(copy),
-                RecordContent.comparedTimestamp(original, copy));
+        hashCopy(copy, RecordContent.comparedTimestamp(original, copy));
         hashSource(original);
         RecordContent.difference(original, copy).ifPresent(what -> {
             mismatches++;
@@ -250,7 +249,12 @@ final class PartitionComparison {
     }
 
     private void hashCopy(ConsumerRecord<byte[], byte[]> copy) {
-        targetHash.add(copy.key(), copy.value(), RecordContent.ofCopy(copy), copy.timestamp());
+        hashCopy(copy, copy.timestamp());
+    }
+
+    /** With the timestamp it is compared by: its source's, when the source had none to copy. */
+    private void hashCopy(ConsumerRecord<byte[], byte[]> copy, long timestamp) {
+        targetHash.add(copy.key(), copy.value(), RecordContent.ofCopy(copy), timestamp);
     }
 
     private void difference(String words) {
