@@ -32,9 +32,10 @@ import org.apache.kafka.common.TopicPartition;
  * a healthy broker that was asked nothing from one that holds requests it cannot be asked again (three skeptical
  * reviews found false alarms and missed silences in every rule built on counts alone). Once a wait has lasted a third
  * of the grace ({@link #askAfter}: 5 s of the usual 15), the cluster is asked ({@link Probe}, as often while waits
- * last, one question at a time, each given as long to answer) who leads the partition and who coordinates its
- * transaction and the progress group; an answer is also proof that the cluster answers. A wait that has lasted the
- * grace, with an answer since it began, is laid on the brokers that serve it, that no producer of the run has heard from for the grace within it (since it began, or since the
+ * last, each question given as long to answer, and asked again at the next looks while held) who leads the partition
+ * and who coordinates its transaction and the progress group; an answer is also proof that the cluster answers. A wait
+ * that has lasted the grace, with an answer since it began, is laid on the brokers that serve it, that no producer of
+ * the run has heard from for the grace within it (since it began, or since the
  * look that saw their last answer when that came after it began), and that hold a request (one written after their
  * last response; each producer's {@code producer-node-metrics}); a wait for records with no such broker is laid on the
  * partition's leader if it is silent (its requests went out before its last answer was seen), and a wait for a commit
@@ -53,6 +54,9 @@ public final class TargetBrokers {
 
     /** The least time before a question, and given to one: a cluster's metadata answer under load. */
     private static final Duration SHORTEST_QUESTION = Duration.ofSeconds(1);
+
+    /** The most questions of one round out at once: each held one ties up one request to a broker for its timeout. */
+    static final int MOST_ASKED = 3;
 
     /** Asks the cluster which brokers it has and which of them serve this run's writes. */
     public interface Probe {
@@ -113,9 +117,17 @@ public final class TargetBrokers {
     private long lookedAt;
     /** The look after this process last did not run: waits count from here at the earliest. */
     private long resumedAt = Long.MIN_VALUE;
-    /** The question asked and not yet read, or null. */
-    private CompletableFuture<Answer> asking;
+    /**
+     * The questions of this round not yet read: the first, and the same question asked again at each look that found
+     * none answered (up to {@link #MOST_ASKED}). The admin client may send both copies of a question to the broker that
+     * holds requests, and the calls queued behind it time out with it; asked again a look later, the question goes to
+     * a broker that holds none (seen in CI: two held questions in a row, and the whole target was called silent while
+     * one broker held the run up).
+     */
+    private final List<CompletableFuture<Answer>> asking = new ArrayList<>();
+    /** When this round's first question was asked, and its last. */
     private long askedAt;
+    private long askedAgainAt;
     /** The last answer, and the look that read it. */
     private Answer answer;
     private long answeredAt;
@@ -221,21 +233,32 @@ public final class TargetBrokers {
         });
     }
 
-    /** Reads the question's answer once it came; returns whether it came (a failed question is no answer). */
+    /**
+     * Reads an answer to this round's questions once one came (the latest asked of those answered), and drops the
+     * others; returns whether one came (a failed question is no answer).
+     */
     private boolean read(long now) {
-        if (asking == null || !asking.isDone()) {
+        Answer latest = null;
+        for (var it = asking.iterator(); it.hasNext();) {
+            CompletableFuture<Answer> question = it.next();
+            if (!question.isDone()) {
+                continue;
+            }
+            it.remove();
+            if (question.isCompletedExceptionally()) {
+                question.exceptionally(e -> {
+                    LOG.debug("the target did not answer the question who serves the writes: {}", e.toString());
+                    return null;
+                });
+            } else {
+                latest = question.join();
+            }
+        }
+        if (latest == null) {
             return false;
         }
-        CompletableFuture<Answer> done = asking;
-        asking = null;
-        if (done.isCompletedExceptionally()) {
-            done.exceptionally(e -> {
-                LOG.debug("the target did not answer the question who serves the writes: {}", e.toString());
-                return null;
-            });
-            return false;
-        }
-        answer = done.join();
+        asking.clear(); // answered: the questions still out are of no use (the admin client times them out)
+        answer = latest;
         answeredAt = now;
         return true;
     }
@@ -426,16 +449,27 @@ public final class TargetBrokers {
         return third.compareTo(SHORTEST_QUESTION) < 0 ? SHORTEST_QUESTION : third;
     }
 
-    /** Asks the cluster, every {@link #askAfter}, while a wait has lasted that long. */
+    /**
+     * Asks the cluster, every {@link #askAfter}, while a wait has lasted that long; and asks again at a look a second or
+     * more after the last question while none of the round's is answered or failed yet (a question held).
+     */
     private void ask(long now, Map<TopicPartition, TargetWait> current) {
         long after = question.toNanos();
         boolean waiting = current.values().stream().anyMatch(w -> now - Math.max(w.since(), resumedAt) >= after);
-        if (asking == null && waiting && (askedAt == 0 || now - askedAt >= after)) {
-            askedAt = now;
+        if (!waiting) {
+            return;
+        }
+        boolean held = !asking.isEmpty();
+        if (held ? asking.size() < MOST_ASKED && now - askedAgainAt >= SHORTEST_QUESTION.toNanos()
+                : askedAt == 0 || now - askedAt >= after) {
+            if (!held) {
+                askedAt = now;
+            }
+            askedAgainAt = now;
             try {
-                asking = probe.ask(question);
+                asking.add(probe.ask(question));
             } catch (RuntimeException e) {
-                asking = CompletableFuture.failedFuture(e); // a question that could not be asked: no answer
+                asking.add(CompletableFuture.failedFuture(e)); // a question that could not be asked: no answer
             }
         }
     }

@@ -78,11 +78,20 @@ class TargetBrokersTest {
         TargetBrokers.Answer answer = new TargetBrokers.Answer(Map.of(1, "h:1", 2, "h:2"), Map.of(T0, 1, T1, 2),
                 Optional.of(new TargetBrokers.Coordinator("progress", 1)), Map.of(T0, 1, T1, 2));
         final List<Long> asked = new ArrayList<>();
+        /** How many questions from now on are held (sent to a broker that takes requests and never answers). */
+        int hold;
+        final List<CompletableFuture<TargetBrokers.Answer>> held = new ArrayList<>();
         long now;
 
         @Override
         public CompletableFuture<TargetBrokers.Answer> ask(Duration timeout) {
             asked.add(now);
+            if (hold > 0) {
+                hold--;
+                CompletableFuture<TargetBrokers.Answer> question = new CompletableFuture<>();
+                held.add(question);
+                return question;
+            }
             return answer == null ? CompletableFuture.failedFuture(new IllegalStateException("timed out"))
                     : CompletableFuture.completedFuture(answer);
         }
@@ -339,6 +348,44 @@ class TargetBrokersTest {
         }
         assertEquals(Map.of(), silent(60));
         assertEquals(11, cluster.asked.size(), "asked every 5 s from 7 s: " + cluster.asked);
+    }
+
+    /**
+     * The admin client may queue both copies of a question on the broker that holds requests: the question is asked
+     * again a look later, and that answer is the proof that the cluster answers, before the grace is out.
+     */
+    @Test
+    void aHeldQuestionIsAskedAgainAtTheNextLooksAndTheirAnswerCounts() {
+        cluster.hold = 2;
+        look(1, () -> { });
+        waitFor(T1, TargetWait.Kind.RECORDS, 2);
+        List<Long> proofs = new ArrayList<>();
+        for (long s = 2; s <= 17; s++) {
+            if (look(s, () -> producer.answered(1))) {
+                proofs.add(s);
+            }
+        }
+        assertEquals(List.of(7L, 8L, 9L, 12L, 17L), cluster.asked,
+                "held at 7 and 8, asked again at 9; the next rounds 5 s after the first question of the one before");
+        assertEquals(List.of(10L, 13L), proofs, "the third question's answer, read a look later; then the next round's");
+        assertEquals(Map.of(2, Duration.ofSeconds(15)), silent(17));
+        cluster.held.forEach(q -> q.complete(cluster.answer)); // the held questions answered late: nothing asked
+        look(18, () -> { });
+        assertEquals(List.of(7L, 8L, 9L, 12L, 17L), cluster.asked);
+    }
+
+    @Test
+    void noMoreThanThreeQuestionsAreOutAtOnce() {
+        cluster.hold = Integer.MAX_VALUE;
+        look(1, () -> { });
+        waitFor(T1, TargetWait.Kind.RECORDS, 2);
+        for (long s = 2; s <= 40; s++) {
+            assertFalse(look(s, () -> { }), "no answer at " + s + " s");
+        }
+        assertEquals(List.of(7L, 8L, 9L), cluster.asked, "three held questions, none failed: none more");
+        cluster.held.forEach(q -> q.completeExceptionally(new IllegalStateException("timed out")));
+        look(41, () -> { });
+        assertEquals(List.of(7L, 8L, 9L, 41L), cluster.asked, "all failed: the next round");
     }
 
     @Test
