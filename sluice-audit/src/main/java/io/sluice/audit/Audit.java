@@ -126,7 +126,7 @@ public final class Audit {
             long start) throws IOException, AuditException {
         StorageBackend storage = config.storage();
         int limit = config.listLimit();
-        ClaimCheck claims = new ClaimCheck(storage, work);
+        ClaimCheck claims = new ClaimCheck(storage);
         List<PartitionReport> partitions = new ArrayList<>();
         long missingLetteredByOthers = 0;
         for (KafkaPartition k : plan.values()) {

@@ -3,8 +3,6 @@ package io.sluice.audit;
 import io.sluice.storage.backend.StorageBackend;
 import io.sluice.storage.sink.ManifestFile;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -44,13 +42,9 @@ final class ClaimCheck {
     final List<AuditReport.StrangeFile> unverifiable = new ArrayList<>();
     long checkedFiles;
     private final StorageBackend storage;
-    /** Where a file whose manifests disagree is copied to learn its size. */
-    private final Path work;
-    private int copies;
 
-    ClaimCheck(StorageBackend storage, Path work) {
+    ClaimCheck(StorageBackend storage) {
         this.storage = storage;
-        this.work = work;
     }
 
     /** Looks each claim up in the manifests, then marks the offsets the counts account for as seen in {@code found}. */
@@ -147,22 +141,15 @@ final class ClaimCheck {
     }
 
     /**
-     * The visible file's size, from a copy; -1 when it was listed but is gone. A storage failure stops the audit, as
-     * reading any file does: it said "cut short or changed" of a file the store failed to hand over (a review).
+     * The visible file's size, as the store gives it; -1 when it was listed but is gone. A storage failure stops the
+     * audit, as reading any file does: it said "cut short or changed" of a file the store failed to hand over (a
+     * review).
      */
     private long sizeOf(String path) throws IOException {
-        Path copy = work.resolve("claim-" + copies++);
         try {
-            storage.download(path, copy);
-            return Files.size(copy);
+            return storage.size(path);
         } catch (java.nio.file.NoSuchFileException e) {
             return -1;
-        } finally {
-            try {
-                Files.deleteIfExists(copy);
-            } catch (IOException e) {
-                // the work directory is removed with the audit
-            }
         }
     }
 }

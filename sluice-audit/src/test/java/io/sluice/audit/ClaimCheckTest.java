@@ -32,7 +32,7 @@ class ClaimCheckTest {
         expected.addRange(0, 39);
         FoundPartition found = new FoundPartition();
 
-        ClaimCheck check = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        ClaimCheck check = new ClaimCheck(storage);
         check.apply(0, List.of(claim("t/a/t+0+0.bin"), claim("t/b/t+0+1.bin"), claim("t/a/t+0+20.bin"),
                 claim("t/a/t+0+30.bin")), new ManifestIndex(storage, ID), expected, found);
 
@@ -65,7 +65,7 @@ class ClaimCheckTest {
         expected.addRange(0, 19);
         FoundPartition found = new FoundPartition();
 
-        ClaimCheck check = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        ClaimCheck check = new ClaimCheck(storage);
         check.apply(0, List.of(claim("t/a/t+0+0.raw"), claim("t/a/t+0+10.raw")), new ManifestIndex(storage, ID),
                 expected, found);
 
@@ -76,7 +76,7 @@ class ClaimCheckTest {
 
         // the two attempts of the same size: nothing tells them apart, and nothing passes
         manifest(storage, 11, "other", new ManifestFile("t/a/t+0+0.raw", "s4", 9, 30, 0, 8));
-        ClaimCheck undecided = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        ClaimCheck undecided = new ClaimCheck(storage);
         undecided.apply(0, List.of(claim("t/a/t+0+0.raw")), new ManifestIndex(storage, ID), expected,
                 new FoundPartition());
         assertEquals(1, undecided.unverifiable.size());
@@ -97,7 +97,7 @@ class ClaimCheckTest {
         expected.addRange(0, 19);
         FoundPartition found = new FoundPartition();
 
-        ClaimCheck check = new ClaimCheck(storage, TestDirs.newDir("claims-work"));
+        ClaimCheck check = new ClaimCheck(storage);
         check.apply(0, List.of(claim("t/a/t+0+0.raw"), claim("t/a/t+0+10.raw")), new ManifestIndex(storage, ID),
                 expected, found);
 

@@ -254,6 +254,20 @@ public final class HdfsBackend implements StorageBackend {
     }
 
     @Override
+    public long size(String path) throws IOException {
+        FileStatus status;
+        try {
+            status = fs.getFileStatus(resolve(path));
+        } catch (FileNotFoundException e) {
+            throw new NoSuchFileException(describe() + path);
+        }
+        if (!status.isFile()) {
+            throw new NoSuchFileException(describe() + path); // a folder of that name is no file
+        }
+        return status.getLen();
+    }
+
+    @Override
     public List<String> list(String prefix) throws IOException {
         List<String> paths = new ArrayList<>();
         RemoteIterator<LocatedFileStatus> files;

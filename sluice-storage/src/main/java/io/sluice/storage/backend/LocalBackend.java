@@ -146,6 +146,15 @@ public final class LocalBackend implements StorageBackend {
     }
 
     @Override
+    public long size(String path) throws IOException {
+        Path file = resolve(path);
+        if (!Files.isRegularFile(file)) {
+            throw new NoSuchFileException(file.toString()); // a folder of that name is no file
+        }
+        return Files.size(file);
+    }
+
+    @Override
     public List<String> list(String prefix) throws IOException {
         Path dir = resolve(prefix);
         if (!Files.isDirectory(dir)) {

@@ -327,6 +327,16 @@ public final class S3Backend implements StorageBackend {
     }
 
     @Override
+    public long size(String path) throws IOException {
+        try {
+            return call("look up " + path, () -> s3.headObject(b -> b.bucket(bucket).key(prefix + path)))
+                    .contentLength();
+        } catch (NoSuchKeyException e) {
+            throw new java.nio.file.NoSuchFileException(describe() + path);
+        }
+    }
+
+    @Override
     public List<String> list(String under) throws IOException {
         List<String> keys = new ArrayList<>();
         for (S3Object o : call("list " + (under.isEmpty() ? "the archive" : under), () -> s3.listObjectsV2Paginator(b -> b.bucket(bucket)

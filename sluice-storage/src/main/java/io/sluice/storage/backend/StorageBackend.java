@@ -59,6 +59,13 @@ public interface StorageBackend extends AutoCloseable {
      */
     void download(String path, java.nio.file.Path target) throws IOException;
 
+    /**
+     * The size in bytes of a visible file, asked of the store without reading the file (the audit checks files whose
+     * rows carry no coordinates by their size: it downloaded each, a whole archive's bytes from an object store).
+     * Throws {@link java.nio.file.NoSuchFileException} when the file is not there.
+     */
+    long size(String path) throws IOException;
+
     /** Visible files under {@code prefix}, recursively, as relative paths. */
     List<String> list(String prefix) throws IOException;
 

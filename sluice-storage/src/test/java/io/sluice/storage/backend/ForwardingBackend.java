@@ -59,6 +59,11 @@ public class ForwardingBackend implements StorageBackend {
     }
 
     @Override
+    public long size(String path) throws IOException {
+        return store.size(path);
+    }
+
+    @Override
     public List<String> list(String prefix) throws IOException {
         return store.list(prefix);
     }
