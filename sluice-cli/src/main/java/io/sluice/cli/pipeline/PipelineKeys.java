@@ -171,8 +171,9 @@ public final class PipelineKeys {
     public static final ConfigKey<ZoneId> TIME_ZONE = ConfigKey.withDefault("sink.time-zone", Types.ZONE, "UTC",
             "The time zone of `{ts:...}` in the template.");
     public static final ConfigKey<String> DEFAULT_BUCKET = ConfigKey.optional("sink.default-bucket", Types.STRING,
-            "The folder name to use when a field the template needs is missing or unreadable. Without it such a "
-                    + "record fails, and `on-failure` applies (the dead-letter topic, with the reason).");
+            "The folder name to use when a field the template needs is missing or unreadable, or `{ts:...}` meets a "
+                    + "record without a timestamp (-1). Without it such a record fails, and `on-failure` applies (the "
+                    + "dead-letter topic, with the reason).");
     public static final ConfigKey<String> FORMAT = ConfigKey.withDefault("sink.format",
             Types.oneOf(FileFormats.names()), "jsonl",
             "The file format; the table below lists each with its codecs and keys.");

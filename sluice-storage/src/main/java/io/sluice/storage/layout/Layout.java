@@ -20,8 +20,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * <p>The time is the record's timestamp, or a field of the value ({@code timeField}), read by the values' encoding
  * (JSON: epoch milliseconds or an ISO-8601 date-time with an offset; Avro: also {@code timestamp-millis} and
  * {@code timestamp-micros}). The layout names the fields it needs ({@link #fieldPaths()}); the sink decodes each value
- * once for them and hands the result in as {@link ValueFields}. A field that is missing or unreadable goes to
- * {@code defaultBucket} when one is set, and otherwise rejects the record with the reason (the engine dead-letters
+ * once for them and hands the result in as {@link ValueFields}. A field that is missing or unreadable, and a
+ * timestamp of -1 (none), go to {@code defaultBucket} when one is set, and otherwise rejects the record with the reason (the engine dead-letters
  * it). Field values are percent-encoded outside {@code [A-Za-z0-9._-]}, so a value can never leave its directory.
  *
  * <p>Thread-safe; immutable but for the time texts it remembers ({@link TimeText}).
@@ -225,6 +225,12 @@ public final class Layout {
     /** The record's time, or null when it goes to the default bucket. */
     private Instant time(ConsumerRecord<byte[], byte[]> record, ValueFields fields) throws RecordRejectedException {
         if (timeFieldIndex < 0) {
+            if (record.timestamp() < 0) {
+                // no time at all (-1): filed as 1969-12-31, a folder no query of the record's day would read
+                missing("the record's timestamp", "is missing (-1: its producer gave none, or it was written in the "
+                        + "message format of Kafka before 0.10)");
+                return null;
+            }
             return Instant.ofEpochMilli(record.timestamp());
         }
         try {

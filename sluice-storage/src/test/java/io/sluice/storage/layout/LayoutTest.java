@@ -55,6 +55,21 @@ class LayoutTest {
         assertTrue(bad.getMessage().contains("'yesterday', neither epoch milliseconds nor an ISO-8601"), bad.getMessage());
     }
 
+    /** A record without a timestamp (-1) was filed under 1969-12-31/23, where no query of its day would find it. */
+    @Test
+    void aRecordWithoutATimestampIsRejectedWithTheReasonOrGoesToTheDefaultBucket() throws Exception {
+        String template = "{topic}/dt={ts:yyyy-MM-dd}/hr={ts:HH}/";
+        RecordRejectedException e = assertThrows(RecordRejectedException.class,
+                () -> directory(new Layout(template, null, ZoneOffset.UTC, null), -1, "{}"));
+        assertEquals("the path template needs the record's timestamp, which is missing (-1: its producer gave none, or "
+                + "it was written in the message format of Kafka before 0.10)", e.getMessage());
+        Layout lenient = new Layout(template, null, ZoneOffset.UTC, "_unknown");
+        assertEquals("clicks/dt=_unknown/hr=_unknown/", directory(lenient, -1, "{}"));
+        assertEquals("clicks/dt=1970-01-01/hr=00/", directory(lenient, 0, "{}"), "0 is a time: the epoch");
+        assertEquals("clicks/", directory(new Layout("{topic}/", null, ZoneOffset.UTC, null), -1, "{}"),
+                "a layout without the time needs none");
+    }
+
     @Test
     void aValueThatIsNotAnObjectIsSaidSoNotOnlyThatTheFieldIsMissing() {
         // "missing" alone read as a misspelt field to a new user whose values were JSON arrays
