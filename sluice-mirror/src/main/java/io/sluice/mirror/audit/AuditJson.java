@@ -32,6 +32,7 @@ final class AuditJson {
         root.put("tookMillis", r.tookMillis());
         ArrayNode partitions = root.putArray("partitions");
         r.partitions().forEach(p -> partition(partitions.addObject(), p));
+        root.put("strayCopies", r.strayCopies());
         ArrayNode notes = root.putArray("notes");
         r.notes().forEach(notes::add);
         try {

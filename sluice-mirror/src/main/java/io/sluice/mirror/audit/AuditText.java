@@ -44,10 +44,13 @@ final class AuditText {
      * reader must not take it for a loss (a chaos run's headline said only DIFFERENCES).
      */
     private static String onlyDuplicates(MirrorAuditReport r, long unclean) {
-        long copies = r.partitions().stream().mapToLong(PartitionAudit::duplicates).sum();
-        return String.format(Locale.ROOT, "DUPLICATES ONLY in %d of %d partitions: every committed source record has "
-                + "its copy, in order and unchanged, and %,d %s a second copy, ", unclean, r.partitions().size(), copies,
-                copies == 1 ? "has" : "have")
+        long copies = r.partitions().stream().mapToLong(PartitionAudit::duplicates).sum() + r.strayCopies();
+        String where = unclean == 0 ? "" : String.format(Locale.ROOT, " in %d of %d partitions", unclean,
+                r.partitions().size());
+        String strays = r.strayCopies() == 0 ? "" : String.format(Locale.ROOT, " (%,d in target partitions no source "
+                + "partition is copied to)", r.strayCopies());
+        return String.format(Locale.ROOT, "DUPLICATES ONLY%s: every committed source record has its copy, in order and "
+                + "unchanged, and %,d %s a second copy%s, ", where, copies, copies == 1 ? "has" : "have", strays)
                 + (r.delivery() == MirrorDelivery.AT_LEAST_ONCE
                         ? "as at-least-once delivery leaves after a restart (exactly-once delivery leaves none)"
                         : "which exactly-once delivery never writes: something else wrote them (the first "

@@ -3,6 +3,7 @@ package io.sluice.mirror.audit;
 import io.sluice.core.ClusterConnection;
 import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.MirrorProgress;
+import io.sluice.mirror.copy.Provenance;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -100,6 +101,8 @@ public final class MirrorAudit {
                         targetCluster, logStart, until, config.delivery() == MirrorDelivery.AT_LEAST_ONCE, compaction)
                         .compare(source.walk(tp, logStart, Math.max(logStart, until)), copies.get()));
             }
+            long strayCopies = strays(target, targetPartitions, targetStarts, targetEnds, partitions, sourceCluster,
+                    config, notes);
             // a partition holding records without progress (added later, progress expired) or without its target
             // partition was a note under a "CLEAN" headline, exit 0 (a review): nothing of it was verified
             boolean unverified = !config.untilSourceEnd() && partitions.stream().anyMatch(tp ->
@@ -107,8 +110,44 @@ public final class MirrorAudit {
                             || !targetPartitions.contains(config.naming().target(tp))));
             return new MirrorAuditReport(config.mirrorName(), config.delivery(), config.untilSourceEnd(),
                     sourceCluster, targetCluster, started, Instant.now().toEpochMilli() - started.toEpochMilli(),
-                    audits, notes, unverified);
+                    audits, notes, unverified, strayCopies);
         }
+    }
+
+    /**
+     * The target partitions no source partition is copied to (the target topic has more partitions than the source):
+     * their records were compared with nothing. Each that holds records gets a note; a copy of this source's records
+     * there is a second copy (its source partition's copies are compared in order elsewhere). Returns how many copies.
+     */
+    private static long strays(CommittedLog target, Set<TopicPartition> targetPartitions,
+            Map<TopicPartition, Long> starts, Map<TopicPartition, Long> ends, List<TopicPartition> sourcePartitions,
+            String sourceCluster, MirrorAuditConfig config, List<String> notes) {
+        Set<TopicPartition> copiedTo = new HashSet<>();
+        sourcePartitions.forEach(tp -> copiedTo.add(config.naming().target(tp)));
+        long copies = 0;
+        for (TopicPartition stray : targetPartitions.stream().filter(tp -> !copiedTo.contains(tp))
+                .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
+                .toList()) {
+            long records = 0;
+            long fromSource = 0;
+            for (var walk = target.walk(stray, starts.get(stray), ends.get(stray)); walk.hasNext();) {
+                records++;
+                if (Provenance.lastHop(walk.next().headers()).filter(h -> h.clusterId().equals(sourceCluster))
+                        .isPresent()) {
+                    fromSource++;
+                }
+            }
+            if (records > 0) {
+                notes.add(String.format(Locale.ROOT, "%s: no source partition is copied to it, and it holds %,d "
+                        + "record%s, not compared with the source%s", stray, records, records == 1 ? "" : "s",
+                        fromSource == 0 ? " (no copy from the source cluster among them: written by something else)"
+                                : String.format(Locale.ROOT, "; %,d of them %s from the source cluster, second copies "
+                                        + "of records whose copies are compared in their own partition", fromSource,
+                                        fromSource == 1 ? "is a copy" : "are copies")));
+            }
+            copies += fromSource;
+        }
+        return copies;
     }
 
     /** The mirror's source topics' partitions, by topic name and partition. */

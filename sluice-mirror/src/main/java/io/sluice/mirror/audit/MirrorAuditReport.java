@@ -21,10 +21,12 @@ import java.util.Optional;
  * @param unverified a partition that holds records has no progress committed, or no target partition: nothing of it
  *     counts as copied, so "clean" would only say that nothing of it was compared (a mirror that never ran, a typo in
  *     its name, a partition added since, progress expired)
+ * @param strayCopies copies of source records found in target partitions that no source partition is copied to (the
+ *     target topic has more partitions than the source): second copies (the notes say where)
  */
 public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean untilSourceEnd, String sourceCluster,
         String targetCluster, Instant startedAt, long tookMillis, List<PartitionAudit> partitions,
-        List<String> notes, boolean unverified) {
+        List<String> notes, boolean unverified, long strayCopies) {
 
     public MirrorAuditReport {
         partitions = List.copyOf(partitions);
@@ -33,12 +35,12 @@ public record MirrorAuditReport(String mirror, MirrorDelivery delivery, boolean 
 
     /** Whether the target holds every committed source record of the audited ranges exactly once, in order. */
     public boolean clean() {
-        return partitions.stream().allMatch(PartitionAudit::clean);
+        return strayCopies == 0 && partitions.stream().allMatch(PartitionAudit::clean);
     }
 
     /**
-     * Not clean, yet every partition is clean or differs only by second copies ({@link PartitionAudit#onlyDuplicates}):
-     * nothing is missing. Still exit status 1, as the target does not hold each record exactly once.
+     * Not clean, yet every partition is clean or differs only by second copies ({@link PartitionAudit#onlyDuplicates}),
+     * and stray copies are second copies too: nothing is missing. Still exit status 1, as the target does not hold each record exactly once.
      */
     public boolean onlyDuplicates() {
         return !clean() && partitions.stream().allMatch(p -> p.clean() || p.onlyDuplicates());

@@ -274,6 +274,44 @@ class MirrorAuditTest {
         assertTrue(report.toText().contains(topic + "-1 has no progress committed"), report::toText);
     }
 
+    /**
+     * A target topic with more partitions than its source: what its extra partitions hold was compared with nothing
+     * (it was not read at all, and a copy there passed as clean). A note names each with records; a copy of a source
+     * record there is a second copy, exit 1.
+     */
+    @Test
+    void recordsInATargetPartitionNoSourcePartitionIsCopiedToAreNamedAndCopiesThereAreSecondCopies() throws Exception {
+        String topic = Names.unique("strays");
+        source.createTopic(topic, 2);
+        writeInTransactions(topic, 2);
+        MirrorConfig mirror = mirror(topic).build();
+        runToEnd(mirror);
+        target.admin().createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(4)))
+                .all().get(30, TimeUnit.SECONDS);
+        send(target, topic, 2, "foreign", new RecordHeaders());
+        assertTrue(MirrorAudit.run(MirrorAuditConfig.builder(mirror).build()).clean(), "a foreign record: a note only");
+        String sourceCluster = source.admin().describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+        ConsumerRecord<byte[], byte[]> first = TestRecords.readAll(source.clientProperties(Listener.PLAINTEXT), topic,
+                Duration.ofSeconds(30)).get(0);
+        copyByHand(topic, 3, first.value(), first.headers(), sourceCluster, first.offset());
+
+        MirrorAuditReport report = MirrorAudit.run(MirrorAuditConfig.builder(mirror).build());
+        assertEquals(1, report.strayCopies(), report::toText);
+        assertFalse(report.clean(), report::toText);
+        assertTrue(report.onlyDuplicates(), "nothing is missing: the copy is a second one");
+        assertEquals(1, report.exitStatus());
+        assertTrue(report.notes().contains(topic + "-2: no source partition is copied to it, and it holds 1 record, "
+                + "not compared with the source (no copy from the source cluster among them: written by something "
+                + "else)"), report::toText);
+        assertTrue(report.notes().contains(topic + "-3: no source partition is copied to it, and it holds 1 record, "
+                + "not compared with the source; 1 of them is a copy from the source cluster, second copies of "
+                + "records whose copies are compared in their own partition"), report::toText);
+        assertTrue(report.toText().startsWith("Mirror " + mirror.name() + " (exactly once): DUPLICATES ONLY: every "
+                + "committed source record has its copy, in order and unchanged, and 1 has a second copy (1 in target "
+                + "partitions no source partition is copied to), which exactly-once delivery never writes"),
+                report::toText);
+    }
+
     /** Writes into the target what a mirror would write for source offset {@code sourceOffset}; its target offset. */
     private long copyByHand(String topic, int partition, byte[] value, Headers headers, String sourceCluster,
             long sourceOffset) throws Exception {

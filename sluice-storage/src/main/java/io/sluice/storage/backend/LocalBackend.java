@@ -162,8 +162,11 @@ public final class LocalBackend implements StorageBackend {
         }
         List<String> files = new ArrayList<>();
         // a file renamed or removed while the folder is walked (an atomic write's temporary file, a file published
-        // meanwhile) is not there: Files.walk threw for it, failing a start that listed beside another writer
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        // meanwhile) is not there: Files.walk threw for it, failing a start that listed beside another writer. Links
+        // are followed, as the archive's writes are: the files of a folder linked elsewhere (on the same file system:
+        // a publish is a rename) are the archive's, and verify called them gone
+        Files.walkFileTree(dir, java.util.EnumSet.of(java.nio.file.FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
+                new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
                 if (attributes.isRegularFile()) {
@@ -174,8 +177,8 @@ public final class LocalBackend implements StorageBackend {
 
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
+                if (e instanceof NoSuchFileException || e instanceof java.nio.file.FileSystemLoopException) {
+                    return FileVisitResult.CONTINUE; // a link back into the archive: its files are listed once
                 }
                 throw e;
             }
