@@ -1,10 +1,13 @@
 package io.sluice.mirror.groups;
 
 import io.sluice.core.ClusterConnection;
+import io.sluice.core.ErrorWords;
 import io.sluice.mirror.MirrorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -19,8 +22,18 @@ public final class GroupTranslationReport {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    /** One partition of one group, and what a failover would re-read (none when it cannot be told). */
-    public record Row(PartitionTranslation translation, OptionalLong rereadOnFailover) {
+    /**
+     * The most offsets between a group's target commit and its translation whose copies are counted: a group far
+     * behind or ahead in the target (a consumer reading there, lagging by millions) made the count read them all, give
+     * up after 30 s, and the whole report failed with no row shown (a review).
+     */
+    static final long MOST_COUNTED = 100_000;
+
+    /**
+     * One partition of one group, and what a failover would re-read, counted (none when it cannot be told or was not
+     * counted); {@code uncounted} says why not, and what is known instead.
+     */
+    public record Row(PartitionTranslation translation, OptionalLong rereadOnFailover, Optional<String> uncounted) {
     }
 
     private final List<Row> rows;
@@ -43,24 +56,40 @@ public final class GroupTranslationReport {
     }
 
     static GroupTranslationReport of(GroupTranslations translations) {
+        return of(translations, MOST_COUNTED);
+    }
+
+    /** As {@link #of(GroupTranslations)}, counting the copies of at most {@code mostCounted} offsets per row. */
+    static GroupTranslationReport of(GroupTranslations translations, long mostCounted) {
         translations.startRound();
         List<Row> rows = new ArrayList<>();
         for (String group : translations.groups()) {
             for (PartitionTranslation t : translations.of(group)) {
-                rows.add(new Row(t, reread(translations, t)));
+                rows.add(row(translations, t, mostCounted));
             }
         }
         return new GroupTranslationReport(rows);
     }
 
-    private static OptionalLong reread(GroupTranslations translations, PartitionTranslation t) {
+    private static Row row(GroupTranslations translations, PartitionTranslation t, long mostCounted) {
         if (t.translation().isEmpty() || t.targetCommitted().isEmpty()) {
-            return OptionalLong.empty();
+            return new Row(t, OptionalLong.empty(), Optional.empty());
         }
         long exact = t.translation().getAsLong();
         long committed = t.targetCommitted().getAsLong();
-        return OptionalLong.of(committed <= exact ? translations.copiesBetween(t.target(), committed, exact)
-                : -translations.copiesBetween(t.target(), exact, committed));
+        long apart = Math.abs(exact - committed);
+        if (apart > mostCounted) {
+            return new Row(t, OptionalLong.empty(), Optional.of(String.format(Locale.ROOT, "%s up to %,d records (the "
+                    + "offsets between the target's commit and the translation; not counted, being so many)",
+                    committed <= exact ? "re-reads" : "SKIPS", apart)));
+        }
+        try {
+            return new Row(t, OptionalLong.of(committed <= exact
+                    ? translations.copiesBetween(t.target(), committed, exact)
+                    : -translations.copiesBetween(t.target(), exact, committed)), Optional.empty());
+        } catch (RuntimeException e) {
+            return new Row(t, OptionalLong.empty(), Optional.of("cannot tell: " + ErrorWords.of(e)));
+        }
     }
 
     public List<Row> rows() {
@@ -107,8 +136,13 @@ public final class GroupTranslationReport {
         if (t.targetCommitted().isEmpty()) {
             return "no offset in the target yet";
         }
-        long reread = row.rereadOnFailover().getAsLong();
-        String words = reread >= 0 ? "re-reads " + reread : "SKIPS " + -reread + " records";
+        String words;
+        if (row.uncounted().isPresent()) {
+            words = row.uncounted().get();
+        } else {
+            long reread = row.rereadOnFailover().getAsLong();
+            words = reread >= 0 ? "re-reads " + reread : "SKIPS " + -reread + " records";
+        }
         // "re-reads 0" of a group the copy is behind read as a safe failover, where records it read are not in the
         // target yet (a chaos run): a count of offsets, markers among them, so "up to"
         return t.aheadOfTheCopy() == 0 ? words : words + "; up to " + t.aheadOfTheCopy() + " records it read are not "

@@ -5,7 +5,6 @@ import io.sluice.mirror.MirrorProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +16,6 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The translations of the source groups a mirror translates: for each, per partition of a mirrored topic, its source
@@ -29,22 +26,20 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 final class GroupTranslations implements AutoCloseable {
 
     private final MirrorConfig config;
-    private final Admin sourceAdmin;
-    private final Duration timeout;
     private final ConsumerGroups source;
     private final ConsumerGroups target;
     private final MirrorProgress progress;
     private final TargetCopies copies;
     private final OffsetTranslator translator;
-    /** The source topics' IDs, and the topics gone, as this round found them. */
-    private final Map<String, Uuid> topicIds = new HashMap<>();
-    private final Set<String> goneTopics = new HashSet<>();
+    /** The source topics' IDs and the target topics', as this round found them. */
+    private final TopicIds sourceIds;
+    private final TopicIds targetIds;
 
-    private GroupTranslations(MirrorConfig config, Admin sourceAdmin, Duration timeout, ConsumerGroups source,
+    private GroupTranslations(MirrorConfig config, TopicIds sourceIds, TopicIds targetIds, ConsumerGroups source,
             ConsumerGroups target, MirrorProgress progress, TargetCopies copies) {
         this.config = config;
-        this.sourceAdmin = sourceAdmin;
-        this.timeout = timeout;
+        this.sourceIds = sourceIds;
+        this.targetIds = targetIds;
         this.source = source;
         this.target = target;
         this.progress = progress;
@@ -57,8 +52,8 @@ final class GroupTranslations implements AutoCloseable {
             Duration timeout) {
         MirrorProgress progress = MirrorProgress.of(config, timeout);
         try {
-            return new GroupTranslations(config, sourceAdmin, timeout,
-                    new ConsumerGroups(sourceAdmin, "source", timeout), new ConsumerGroups(targetAdmin, "target", timeout),
+            return new GroupTranslations(config, new TopicIds(sourceAdmin, "source", timeout),
+                    new TopicIds(targetAdmin, "target", timeout), new ConsumerGroups(sourceAdmin, "source", timeout), new ConsumerGroups(targetAdmin, "target", timeout),
                     progress,
                     new TargetCopies(config.targetProperties(), sourceClusterId, timeout));
         } catch (RuntimeException e) {
@@ -94,7 +89,10 @@ final class GroupTranslations implements AutoCloseable {
         if (committed.isEmpty()) {
             return List.of();
         }
-        OffsetTranslator.Translated translated = translator.translate(committed, topicIds(committed.keySet()));
+        Set<TopicPartition> copies = new HashSet<>();
+        committed.keySet().forEach(tp -> copies.add(translator.targetOf(tp)));
+        OffsetTranslator.Translated translated = translator.translate(committed, sourceIds.of(topicsOf(
+                committed.keySet())), targetIds.of(topicsOf(copies)));
         Map<TopicPartition, Long> targetCommitted = target.committed(group);
         List<PartitionTranslation> rows = new ArrayList<>();
         committed.forEach((tp, offset) -> {
@@ -106,26 +104,10 @@ final class GroupTranslations implements AutoCloseable {
         return rows;
     }
 
-    /** The IDs of the partitions' topics in the source now, asked once a round; a topic gone is left out. */
-    private Map<String, Uuid> topicIds(Set<TopicPartition> partitions) {
+    private static Set<String> topicsOf(Set<TopicPartition> partitions) {
         Set<String> topics = new TreeSet<>();
         partitions.forEach(tp -> topics.add(tp.topic()));
-        topics.removeAll(topicIds.keySet());
-        topics.removeAll(goneTopics);
-        if (!topics.isEmpty()) {
-            sourceAdmin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
-                try {
-                    topicIds.put(topic, AdminCalls.await(described,
-                            "describe topic " + topic + " in the source cluster", timeout).topicId());
-                } catch (IllegalStateException e) {
-                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                        throw e;
-                    }
-                    goneTopics.add(topic);
-                }
-            });
-        }
-        return topicIds;
+        return topics;
     }
 
     /** How many copies of the source cluster's records lie in [{@code from}, {@code until}) of a target partition. */
@@ -139,8 +121,8 @@ final class GroupTranslations implements AutoCloseable {
      * others wait its timeout too).
      */
     void startRound() {
-        topicIds.clear();
-        goneTopics.clear();
+        sourceIds.startRound();
+        targetIds.startRound();
         translator.startRound();
     }
 

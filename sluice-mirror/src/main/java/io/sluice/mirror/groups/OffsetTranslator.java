@@ -39,6 +39,12 @@ final class OffsetTranslator {
     private final Map<TopicPartition, Known> known = new HashMap<>();
     /** The first copies found where their commits say ({@link #isThere}), by target partition. */
     private final Map<TopicPartition, CopyBounds.FirstCopy> firstCopies = new HashMap<>();
+    /**
+     * The ID of each target topic whose partitions' answers are in {@link #known} and {@link #firstCopies}: the topic
+     * deleted and created again while this process runs holds none of them. Kept without it, a first copy checked once
+     * in the earlier topic was taken as the new one's, and a search began past copies a group had not read (a review).
+     */
+    private final Map<String, Uuid> answeredIn = new HashMap<>();
     /** The target partitions that did not answer in this round ({@link #startRound}), with why. */
     private final Map<TopicPartition, String> unanswered = new HashMap<>();
 
@@ -63,7 +69,7 @@ final class OffsetTranslator {
      * mirror has not copied from yet is left out.
      */
     Map<TopicPartition, Long> translate(Map<TopicPartition, Long> sourceOffsets) {
-        return translate(sourceOffsets, Map.of()).offsets();
+        return translate(sourceOffsets, Map.of(), Map.of()).offsets();
     }
 
     /**
@@ -79,9 +85,12 @@ final class OffsetTranslator {
      * was made copying a topic of the same name deleted since (a source topic created again) is left out, its group's
      * offsets being of the new topic, whose records the earlier copies are not (a review). A partition the target does
      * not answer for is left out too, with why, and the others are translated all the same: one partition offline
-     * held up every group that read it, and their other partitions (a review).
+     * held up every group that read it, and their other partitions (a review). {@code targetTopicIds} are the IDs of
+     * the target topics now: what was learnt of a target topic of another ID is forgotten first.
      */
-    Translated translate(Map<TopicPartition, Long> sourceOffsets, Map<String, Uuid> topicIds) {
+    Translated translate(Map<TopicPartition, Long> sourceOffsets, Map<String, Uuid> topicIds,
+            Map<String, Uuid> targetTopicIds) {
+        forgetEarlierTopics(targetTopicIds);
         // the progress before the target's end: every copy the progress counts is then below that end
         Map<TopicPartition, MirrorProgress.Reach> reached = progress.reach(sourceOffsets.keySet());
         Map<TopicPartition, Long> translated = new HashMap<>();
@@ -116,6 +125,16 @@ final class OffsetTranslator {
             }
         });
         return new Translated(translated, not, ahead);
+    }
+
+    private void forgetEarlierTopics(Map<String, Uuid> targetTopicIds) {
+        targetTopicIds.forEach((topic, id) -> {
+            Uuid before = answeredIn.put(topic, id);
+            if (before != null && !before.equals(id)) {
+                firstCopies.keySet().removeIf(target -> target.topic().equals(topic));
+                known.keySet().removeIf(source -> targetOf(source).topic().equals(topic));
+            }
+        });
     }
 
     /** Starts a round of questions: a target partition that did not answer in the last round is asked again. */

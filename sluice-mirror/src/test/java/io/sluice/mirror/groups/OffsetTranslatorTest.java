@@ -8,6 +8,7 @@ import io.sluice.local.kafka.KafkaCluster;
 import io.sluice.local.kafka.Listener;
 import io.sluice.mirror.Mirror;
 import io.sluice.mirror.MirrorConfig;
+import io.sluice.mirror.MirrorDelivery;
 import io.sluice.mirror.MirrorProgress;
 import io.sluice.mirror.copy.Provenance;
 import io.sluice.testkit.Names;
@@ -28,6 +29,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -156,6 +158,75 @@ class OffsetTranslatorTest {
                     OffsetTranslator.FORWARD_SCAN);
             assertEquals(firstCopyFrom(copies, sourceCluster, 0, targetEnd), translator.translate(Map.of(partition,
                     0L)).get(partition), "not the copy of source offset 10 at " + tenth);
+        }
+    }
+
+    /**
+     * The target topic deleted and created again while the sync runs (its copies go on into the new topic, an
+     * at-least-once progress living on in the source): what was learnt of the earlier topic (where its first copy is,
+     * the last answers) is not of the new one. Kept, a search began past copies a group had not read (a review).
+     */
+    @Test
+    void aTargetTopicCreatedAgainIsSearchedAfreshNotFromWhatWasLearntOfTheEarlierOne() throws Exception {
+        String topic = Names.unique("recreated");
+        source.createTopic(topic, 1);
+        target.createTopic(topic, 1);
+        produceOnTarget(topic, 2_000, "not a copy");
+        produceWithAborts(topic, "first");
+        MirrorConfig config = MirrorConfig.builder().name(Names.unique("recreated"))
+                .sourceProperties(source.clientProperties(Listener.PLAINTEXT))
+                .targetProperties(target.clientProperties(Listener.PLAINTEXT)).delivery(MirrorDelivery.AT_LEAST_ONCE)
+                .topics(topic).commitInterval(Duration.ofMillis(50)).untilEnd(true).build();
+        copyToEnd(config);
+        Copied copied = copied(topic);
+        TopicPartition partition = copied.partition();
+        String sourceCluster = copied.sourceCluster();
+        Uuid earlier = targetTopicId(topic);
+        try (MirrorProgress progress = MirrorProgress.of(config, TIMEOUT);
+                TargetCopies targetCopies = new TargetCopies(config.targetProperties(), sourceCluster, TIMEOUT)) {
+            OffsetTranslator translator = new OffsetTranslator(config, progress, targetCopies,
+                    OffsetTranslator.FORWARD_SCAN);
+            long first = firstCopyFrom(copied.copies(), sourceCluster, 0, copied.targetEnd());
+            assertTrue(first >= 2_000, "the first copy lies after the records before it: " + first);
+            assertEquals(first, translator.translate(Map.of(partition, 0L), Map.of(), Map.of(topic, earlier))
+                    .offsets().get(partition));
+
+            // created again; the copies go on into it from its start, and more records follow them, past the earlier
+            // first copy's offset
+            target.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            Uuid now = earlier;
+            for (long deadline = System.nanoTime() + TIMEOUT.toNanos(); now.equals(earlier);) {
+                assertTrue(System.nanoTime() < deadline, "the target topic created again within 30 s");
+                target.createTopic(topic, 1); // refused while the deletion is under way: asked again
+                now = targetTopicId(topic);
+            }
+            List<ConsumerRecord<byte[], byte[]>> sourceRecords = TestRecords.readAll(
+                    source.clientProperties(Listener.PLAINTEXT), topic, TIMEOUT);
+            try (var producer = new KafkaProducer<>(target.clientProperties(Listener.PLAINTEXT),
+                    new ByteArraySerializer(), new ByteArraySerializer())) {
+                for (ConsumerRecord<byte[], byte[]> r : sourceRecords) {
+                    ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(topic, 0, null, r.value());
+                    copy.headers().add(Provenance.HEADER, Provenance.value(sourceCluster, r.offset()));
+                    producer.send(copy);
+                }
+            }
+            produceOnTarget(topic, 2_100, "not a copy");
+            Copied again = copied(topic);
+            assertTrue(again.targetEnd() > first, "the new topic reaches past the earlier first copy");
+            for (long offset : new long[] {0, sourceRecords.get(5).offset()}) {
+                assertEquals(firstCopyFrom(again.copies(), sourceCluster, offset, again.targetEnd()),
+                        translator.translate(Map.of(partition, offset), Map.of(), Map.of(topic, now)).offsets()
+                                .get(partition), "source offset " + offset + " in the topic created again");
+            }
+        }
+    }
+
+    private Uuid targetTopicId(String topic) throws Exception {
+        try {
+            return target.admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                    .topicId();
+        } catch (java.util.concurrent.ExecutionException e) {
+            return Uuid.ZERO_UUID; // gone, not created again yet
         }
     }
 

@@ -64,11 +64,11 @@ class PartitionTranslationFailureTest {
                         OffsetTranslator.FORWARD_SCAN);
                 Map<TopicPartition, Long> asked = Map.of(answering, 4L, silent, 4L);
                 // asked once before the cut, so that the clients know the coordinator and the leaders
-                Map<TopicPartition, Long> before = translator.translate(asked, Map.of()).offsets();
+                Map<TopicPartition, Long> before = translator.translate(asked, Map.of(), Map.of()).offsets();
                 assertEquals(asked.keySet(), before.keySet(), "both translated while both answer");
                 target.node(cut).proxy().blackhole();
                 translator.startRound();
-                OffsetTranslator.Translated translated = translator.translate(asked, Map.of());
+                OffsetTranslator.Translated translated = translator.translate(asked, Map.of(), Map.of());
                 assertEquals(Map.of(answering, before.get(answering)), translated.offsets(),
                         "the answering partition is translated");
                 assertEquals(List.of(silent), List.copyOf(translated.notTranslated().keySet()));
