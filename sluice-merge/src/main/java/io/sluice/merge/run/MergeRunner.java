@@ -12,6 +12,7 @@ import io.sluice.merge.merging.PartitionMerge;
 import io.sluice.merge.owners.OwnersGroup;
 import io.sluice.merge.read.InputReader;
 import io.sluice.merge.state.MergeState;
+import io.sluice.merge.state.OtherMergesOutput;
 import io.sluice.merge.state.StateCodec;
 import io.sluice.merge.topics.MergeTopics;
 import io.sluice.merge.write.MergeCounts;
@@ -166,6 +167,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     @Override
     public void assigned(Collection<TopicPartition> partitions) {
         Map<TopicPartition, OffsetAndMetadata> committed = commit.claim(new HashSet<>(partitions), CLAIM_TIMEOUT);
+        checkStatelessPartitionsAreEmpty(partitions.stream().filter(p -> !committed.containsKey(p)).toList());
         for (TopicPartition output : partitions) {
             MergeState state = committed.containsKey(output)
                     ? codec.decode(committed.get(output).metadata(), committed.get(output).offset(),
@@ -184,7 +186,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             if (config.delivery() == MergeDelivery.AT_LEAST_ONCE) {
                 out.markResumed(state.last()); // verify's sign that a repeated window may begin here
             }
-            worker.start(new PartitionTask(output, merge, out, commit, codec, config.commitInterval(), RECOMMIT, now));
+            worker.start(new PartitionTask(output, merge, out, commit, codec, config.commitInterval(), RECOMMIT, now,
+                    committed.containsKey(output)));
             owned.put(output, out);
             for (int i = 0; i < buffers.length; i++) {
                 readers.get(i).add(output.partition(), state.position(i), buffers[i]);
@@ -193,6 +196,31 @@ public final class MergeRunner implements OwnersGroup.Ownership {
                     .toList()));
         }
         claimedOnce = true;
+    }
+
+    /**
+     * An output partition without a committed state whose output holds committed records: its state expired
+     * ({@code offsets.retention.minutes} after its last commit) while other partitions' did not (the start's check,
+     * {@link OtherMergesOutput}, sees only an output none of whose states is left), and a start from the inputs'
+     * beginning would merge them into it again. Exactly once that is refused; at least once it is said.
+     */
+    private void checkStatelessPartitionsAreEmpty(List<TopicPartition> stateless) {
+        if (stateless.isEmpty()) {
+            return;
+        }
+        List<TopicPartition> written = OtherMergesOutput.holdingRecords(config, stateless, CLAIM_TIMEOUT);
+        if (written.isEmpty()) {
+            return;
+        }
+        String words = "output partitions " + written + " hold records, yet merge '" + config.name() + "' has no "
+                + "committed state for them (expired, offsets.retention.minutes after its last commit there, or "
+                + "deleted): a start from the inputs' beginning would merge every record of theirs again";
+        if (OtherMergesOutput.refuses(config)) {
+            throw new IllegalStateException(words + ". Merge into a new output topic under a new merge name, and "
+                    + "raise offsets.retention.minutes on the output's cluster above the longest time between runs");
+        }
+        LOG.warn("{}; at least once, they are merged again from there (a merge killed before its first commit "
+                + "leaves its own records so)", words);
     }
 
     @Override

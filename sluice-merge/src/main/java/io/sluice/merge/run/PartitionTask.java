@@ -15,7 +15,9 @@ import org.apache.kafka.common.TopicPartition;
  * One output partition as its worker runs it: the merge, the output it writes to, and when it commits (a transaction,
  * or at least once: the acknowledged records' positions) — as soon as the partition has its first records, then every
  * commit interval while it has more, and once an hour when idle (the progress group has no members, so unrefreshed
- * positions would expire).
+ * positions would expire). A state read at the claim is committed again at the first turn: a partition idle for days
+ * under runs shorter than an hour (a bounded merge from cron, restarts) never lived to its hourly commit, its state
+ * expired while the others' did not, and the next claim merged its inputs into the output again (a review).
  *
  * <p>Threading: its worker thread only.
  */
@@ -44,8 +46,9 @@ final class PartitionTask {
     private boolean everCommitted;
     private PartitionMerge.Halt lastHalt = PartitionMerge.Halt.LIMIT;
 
+    /** @param claimedState whether the partition's state was read at its claim (a merge before committed it) */
     PartitionTask(TopicPartition output, PartitionMerge merge, OutputPartition out, MergeCommit commit,
-            StateCodec codec, Duration commitInterval, Duration recommit, long now) {
+            StateCodec codec, Duration commitInterval, Duration recommit, long now, boolean claimedState) {
         this.output = output;
         this.merge = merge;
         this.out = out;
@@ -54,7 +57,7 @@ final class PartitionTask {
         this.commitIntervalMillis = commitInterval.toMillis();
         this.recommitMillis = recommit.toMillis();
         this.committedMoves = merge.moves();
-        this.lastCommitAt = now;
+        this.lastCommitAt = claimedState ? now - recommitMillis : now; // due at the first turn: refreshed
     }
 
     /**

@@ -4,6 +4,8 @@ import io.sluice.core.ClusterConnection;
 import io.sluice.merge.MergeConfig;
 import io.sluice.merge.MergeDelivery;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +15,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -73,32 +76,61 @@ public final class OtherMergesOutput {
      * first commit, exactly once) and their markers take offsets but hold none.
      */
     private static boolean holdsCommittedRecords(MergeConfig config, Duration timeout) {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(config)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(config.outputTopic(), timeout).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            return !holdingRecords(consumer, partitions, timeout, true).isEmpty();
+        }
+    }
+
+    /**
+     * The output partitions among {@code partitions} in which a read_committed reader finds a record; one not read
+     * through within {@code timeout} counts as holding records (the safe side for a refusal).
+     */
+    public static List<TopicPartition> holdingRecords(MergeConfig config, List<TopicPartition> partitions,
+            Duration timeout) {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(config)) {
+            return holdingRecords(consumer, partitions, timeout, false);
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> reader(MergeConfig config) {
         Map<String, Object> props = ClusterConnection.of(config.targetProperties());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // asking must not create the output
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(config.outputTopic(), timeout).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
-            Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions, timeout);
-            List<TopicPartition> written = partitions.stream().filter(p -> ends.get(p) > starts.get(p)).toList();
-            if (written.isEmpty()) {
-                return false;
-            }
-            consumer.assign(written);
-            consumer.seekToBeginning(written);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                if (!consumer.poll(Duration.ofMillis(200)).isEmpty()) {
-                    return true;
-                }
-                if (written.stream().allMatch(p -> consumer.position(p) >= ends.get(p))) {
-                    return false;
-                }
-            }
-            return true; // records not read through in time: taken as records, the safe side for a refusal
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** As {@link #holdingRecords(MergeConfig, List, Duration)}; {@code firstOnly} stops at the first found. */
+    private static List<TopicPartition> holdingRecords(KafkaConsumer<byte[], byte[]> consumer,
+            List<TopicPartition> partitions, Duration timeout, boolean firstOnly) {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
+        Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions, timeout);
+        List<TopicPartition> unread = new ArrayList<>(partitions.stream()
+                .filter(p -> ends.get(p) > starts.get(p)).toList());
+        List<TopicPartition> holding = new ArrayList<>();
+        if (unread.isEmpty()) {
+            return holding;
         }
+        consumer.assign(unread);
+        consumer.seekToBeginning(unread);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!unread.isEmpty() && System.nanoTime() < deadline) {
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+            for (TopicPartition p : records.partitions()) {
+                if (unread.remove(p)) {
+                    holding.add(p);
+                }
+            }
+            if (firstOnly && !holding.isEmpty()) {
+                return holding;
+            }
+            unread.removeIf(p -> consumer.position(p) >= ends.get(p)); // read through: aborted records and markers
+            consumer.assign(unread);
+        }
+        holding.addAll(unread); // not read through in time: taken as records, the safe side for a refusal
+        holding.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        return holding;
     }
 }

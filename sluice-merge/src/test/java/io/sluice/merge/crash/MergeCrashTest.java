@@ -1,6 +1,7 @@
 package io.sluice.merge.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.core.crash.CrashPoints;
@@ -23,9 +24,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,6 +75,36 @@ class MergeCrashTest {
         ChildProcess child = run.start();
         run.killMidMerge(child, seed);
         run.finishAndCheck();
+    }
+
+    /**
+     * A state read at a claim is committed again at the first turn: a partition idle for days under runs shorter than
+     * an hour (a bounded merge from cron) never lived to its hourly commit, and its state expired alone (a review). And
+     * a partition whose state is gone while its output holds records is refused in words, exactly once: its inputs were
+     * merged into it a second time.
+     */
+    @Test
+    void aClaimedStateIsCommittedAgainAtOnceAndAPartitionWhoseStateIsGoneIsRefused() throws Exception {
+        Run run = new Run();
+        run.finishAndCheck();
+        ChildProcess again = run.start("-Dsluice.crash.at=merge.after-commit:1");
+        OptionalInt status = again.exitStatusWithin(Duration.ofSeconds(60));
+        if (status.isEmpty()) {
+            again.kill();
+        }
+        assertEquals(OptionalInt.of(CrashPoints.HALT_STATUS), status, () -> "nothing new to merge, and a commit all "
+                + "the same: the claimed state committed again\n" + again.tail());
+
+        MergeConfig config = MergeChild.config(run.args()).build();
+        TopicPartition gone = new TopicPartition(run.output, 1);
+        run.west.admin().deleteConsumerGroupOffsets(config.progressGroup(), Set.of(gone)).all()
+                .get(30, TimeUnit.SECONDS); // as offsets.retention.minutes would, the other partition's left
+        try (Merge refused = Merge.start(config, MergeChild.member(MergeChild.INSTANCE))) {
+            String why = assertThrows(Exception.class, () -> refused.awaitEnd(Duration.ofSeconds(60))).getMessage();
+            assertTrue(why.contains("output partitions [" + gone + "] hold records, yet merge '" + config.name()
+                    + "' has no committed state for them"), why);
+        }
+        MergeInputs.assertMerged(run.inputs.expected(), MergeInputs.sources(run.west, run.output)); // nothing twice
     }
 
     /** Two inputs with skewed event times on two clusters, merged into a topic of the first. */
