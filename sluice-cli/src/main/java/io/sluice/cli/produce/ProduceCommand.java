@@ -361,22 +361,34 @@ public final class ProduceCommand implements Callable<Integer> {
             return byFiles;
         }
         for (Map.Entry<String, String> other : new java.util.TreeMap<>(positions).entrySet()) {
-            Optional<int[]> sent = ImportPosition.sentAmong(other.getValue(), expanded);
-            if (sent.isPresent()) {
-                int from = sent.get()[0];
-                int count = sent.get()[1];
+            List<Integer> sent = ImportPosition.sentAmong(other.getValue(), expanded);
+            if (!sent.isEmpty()) {
                 throw new RunFailure(String.format(Locale.ROOT, "import %s, of other arguments, already sent %s: "
-                        + "a new import of these %d files would send them again. To go on with that import, run it "
+                        + "a new import of these %d files would send %s again. To go on with that import, run it "
                         + "with its own arguments or --name %s (a file that sorts before those it sent is refused "
                         + "there); to import only the files it has not sent, pass those alone; to send them all "
-                        + "again on purpose, name a new import with --name", other.getKey(),
-                        count == 1 ? expanded.get(from).name() + " (file " + (from + 1) + " here)"
-                                : expanded.get(from).name() + " to " + expanded.get(from + count - 1).name()
-                                        + " (files " + (from + 1) + " to " + (from + count) + " here)",
-                        expanded.size(), other.getKey()));
+                        + "again on purpose, name a new import with --name", other.getKey(), files(expanded, sent),
+                        expanded.size(), sent.size() == 1 ? "it" : "them", other.getKey()));
             }
         }
         return byArguments;
+    }
+
+    /** "day-2.txt (file 2 here)", "day-2.txt to day-3.txt (files 2 to 3 here)", or the first few and how many. */
+    private static String files(List<Input> inputs, List<Integer> indexes) {
+        int first = indexes.get(0);
+        int last = indexes.get(indexes.size() - 1);
+        if (indexes.size() == 1) {
+            return inputs.get(first).name() + " (file " + (first + 1) + " here)";
+        }
+        if (last - first + 1 == indexes.size()) {
+            return inputs.get(first).name() + " to " + inputs.get(last).name() + " (files " + (first + 1) + " to "
+                    + (last + 1) + " here)";
+        }
+        List<String> named = indexes.stream().limit(3).map(i -> inputs.get(i).name() + " (file " + (i + 1) + ")")
+                .toList();
+        return String.join(", ", named) + (indexes.size() > 3 ? " and " + (indexes.size() - 3) + " more" : "")
+                + " of these";
     }
 
     private DeliveryJournal openJournal() throws RunFailure {

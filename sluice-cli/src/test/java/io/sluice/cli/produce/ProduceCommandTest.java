@@ -501,6 +501,15 @@ class ProduceCommandTest {
         assertEquals(ExitStatus.OK, alone.status(), alone.err());
         lines.addAll(early);
         assertEquals(lines, ProducedRecords.values(kafka, topic), "the new file once, as an import of its own");
+
+        // some of the files it sent among others (a rotated folder: day-2 gone, day-4 added), as an unquoted pattern
+        // passes them: a new import sent day-3 again (a review)
+        ProducedRecords.writeLines(dir.resolve("day-4.txt"), "d", 10);
+        Cli.Result rotated = produceExactlyOnce(topic, dir.resolve("day-3.txt"), dir.resolve("day-4.txt"));
+        assertEquals(ExitStatus.FAILURE, rotated.status(), rotated.err());
+        assertTrue(rotated.err().contains("already sent " + dir.resolve("day-3.txt") + " (file 1 here): a new import of "
+                + "these 2 files would send it again"), rotated.err());
+        assertEquals(lines, ProducedRecords.values(kafka, topic), "nothing sent");
     }
 
     /** {@code sluice produce --exactly-once} of {@code files} as the shell hands them over: one argument each. */

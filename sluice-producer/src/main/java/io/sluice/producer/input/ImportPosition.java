@@ -11,8 +11,10 @@ import java.util.List;
  * text): the index of the file being read in the stable list of {@link Inputs}, the line and byte offset to go on
  * from in it, that file's {@link FileIdentity}, and a hash of the files before it (those done). The byte offset is the
  * committed offset itself; the rest is the metadata:
- * {@code sluice-produce2|<hash of the files done>|<file index>|<line>|<size>|<head hash>|<path>}. Past the last file,
- * the index is the number of files and there is no identity: the import is complete.
+ * {@code sluice-produce3|<hash of the files done>|<file index>|<line>|<size>|<head hash>|<file hashes>|<path>}, where
+ * the file hashes are a short hash of the path of each file sent (those done and the one being read; the last
+ * {@link #FILE_HASHES} of them). Past the last file, the index is the number of files and there is no identity: the
+ * import is complete.
  *
  * <p>Only the files done are pinned, not the whole list: a rerun of the same command after files were added to its
  * folder or glob goes on with them, as long as they come after the file being read (new logs of later days, say); one
@@ -28,7 +30,17 @@ import java.util.List;
  */
 public record ImportPosition(int file, long line, long offset, FileIdentity identity) {
 
-    private static final String VERSION = "sluice-produce2";
+    private static final String VERSION = "sluice-produce3";
+    /**
+     * Without the files' own hashes: another import that sent some of these files was found only when all it sent
+     * came here in its order (import {@code a b}, then {@code b} alone, sent b again; a review).
+     */
+    private static final String FILES_DONE_VERSION = "sluice-produce2";
+    /**
+     * The most files named by their own hash, the last sent: 9 characters each, within the broker's 4,096 bytes of
+     * offset metadata beside the path.
+     */
+    static final int FILE_HASHES = 256;
     /** The first version: the hash is of the whole list of inputs, which must be the same to resume. */
     private static final String WHOLE_LIST_VERSION = "sluice-produce1";
     /** Paths are only there for the messages: kept short, the metadata must fit offset.metadata.max.bytes. */
@@ -68,10 +80,14 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
             path = "..." + path.substring(path.length() - MAX_PATH_CHARS);
         }
         // the files done and the one being read: a rerun must find them first, by the same paths
-        return String.join("|", VERSION, listHash(inputs.subList(0, Math.min(file + 1, inputs.size()))),
-                Integer.toString(file), Long.toString(line),
+        List<Input> sent = inputs.subList(0, Math.min(file + 1, inputs.size()));
+        StringBuilder hashes = new StringBuilder();
+        for (Input input : sent.subList(Math.max(0, sent.size() - FILE_HASHES), sent.size())) {
+            hashes.append(hashes.length() == 0 ? "" : ",").append(pathHash(input));
+        }
+        return String.join("|", VERSION, listHash(sent), Integer.toString(file), Long.toString(line),
                 identity == null ? "" : Long.toString(identity.size()), identity == null ? "" : identity.headHash(),
-                path);
+                hashes, path);
     }
 
     /**
@@ -84,8 +100,9 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
      */
     public static ImportPosition resume(long offset, String metadata, List<Input> inputs, String name)
             throws java.io.IOException {
-        String[] parts = metadata.split("\\|", 7);
-        if (parts.length != 7 || !(parts[0].equals(VERSION) || parts[0].equals(WHOLE_LIST_VERSION))) {
+        String[] parts = fields(metadata);
+        if (parts.length != 7 || !(parts[0].equals(VERSION) || parts[0].equals(FILES_DONE_VERSION)
+                || parts[0].equals(WHOLE_LIST_VERSION))) {
             throw new IllegalStateException("import " + name + " has a committed position that sluice produce did not "
                     + "write ('" + metadata + "'): choose another --name");
         }
@@ -143,32 +160,71 @@ public record ImportPosition(int file, long line, long offset, FileIdentity iden
     }
 
     /**
-     * Where the files a committed import had sent (those done, and the one it was reading) lie among {@code inputs}, as
-     * consecutive files in the same order: before a new import begins, another that already sent some of these files
-     * is found this way (the same files under other arguments: a folder and a pattern, or a pattern the shell expanded
-     * with a file that now sorts before them). Empty when they are not there, or {@code metadata} is of a kind that
-     * does not say (the first version pinned its whole list).
-     *
-     * @return the index of the first of them among {@code inputs} and how many they are
+     * The metadata's fields as version 2 had them (the file hashes of version 3 left out), so that one reading serves
+     * both; a text of another kind as it splits.
      */
-    public static java.util.Optional<int[]> sentAmong(String metadata, List<Input> inputs) {
-        String[] parts = metadata == null ? new String[0] : metadata.split("\\|", 7);
-        if (parts.length != 7 || !parts[0].equals(VERSION)) {
-            return java.util.Optional.empty();
+    private static String[] fields(String metadata) {
+        if (metadata.startsWith(VERSION + "|")) {
+            String[] v3 = metadata.split("\\|", 8);
+            if (v3.length == 8) {
+                return new String[] {v3[0], v3[1], v3[2], v3[3], v3[4], v3[5], v3[7]};
+            }
+        }
+        return metadata.split("\\|", 7);
+    }
+
+    /**
+     * The indexes among {@code inputs} of the files a committed import had sent (those done, and the one it was
+     * reading), in order: before a new import begins, another that already sent some of these files is found this way
+     * (the same files under other arguments: a folder and a pattern, a pattern the shell expanded with other files, a
+     * part of its files named alone). Empty when none is there, or {@code metadata} is of a kind that does not say (the
+     * first version pinned its whole list). A position of version 2 names only its files as a whole: found only when
+     * all of them lie here in their order.
+     */
+    public static List<Integer> sentAmong(String metadata, List<Input> inputs) {
+        if (metadata == null) {
+            return List.of();
+        }
+        if (metadata.startsWith(VERSION + "|")) {
+            String[] parts = metadata.split("\\|", 8);
+            if (parts.length != 8 || parts[6].isEmpty()) {
+                return List.of();
+            }
+            java.util.Set<String> sent = new java.util.HashSet<>(List.of(parts[6].split(",")));
+            List<Integer> found = new java.util.ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                if (sent.contains(pathHash(inputs.get(i)))) {
+                    found.add(i);
+                }
+            }
+            return found;
+        }
+        String[] parts = metadata.split("\\|", 7);
+        if (parts.length != 7 || !parts[0].equals(FILES_DONE_VERSION)) {
+            return List.of();
         }
         int file;
         try {
             file = Integer.parseInt(parts[2]);
         } catch (NumberFormatException e) {
-            return java.util.Optional.empty();
+            return List.of();
         }
         int pinned = parts[6].isEmpty() ? file : file + 1;
         for (int from = 0; pinned > 0 && from + pinned <= inputs.size(); from++) {
             if (parts[1].equals(listHash(inputs.subList(from, from + pinned)))) {
-                return java.util.Optional.of(new int[] {from, pinned});
+                List<Integer> found = new java.util.ArrayList<>();
+                for (int i = from; i < from + pinned; i++) {
+                    found.add(i);
+                }
+                return found;
             }
         }
-        return java.util.Optional.empty();
+        return List.of();
+    }
+
+    /** A short hash of one input's absolute path: 8 hex digits. */
+    private static String pathHash(Input input) {
+        return listHash(List.of(input)).substring(0, 8);
     }
 
     private static String describe(FileIdentity identity) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.testkit.TestDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,17 +27,41 @@ class InputsTest {
         }
         List<Input> earlier = files.subList(1, 3); // day-2 and day-3, before day-1 and day-4 were there
         String reading = ImportPosition.startOf(1, FileIdentity.of(earlier.get(1).path())).metadata(earlier);
-        assertEquals(List.of(1, 2), ImportPosition.sentAmong(reading, files).map(a -> List.of(a[0], a[1]))
-                .orElseThrow(), "day-2 done and day-3 being read: files 2 and 3 of the four");
+        assertEquals(List.of(1, 2), ImportPosition.sentAmong(reading, files),
+                "day-2 done and day-3 being read: files 2 and 3 of the four");
         String complete = ImportPosition.complete(2).metadata(earlier);
-        assertEquals(List.of(1, 2), ImportPosition.sentAmong(complete, files).map(a -> List.of(a[0], a[1]))
-                .orElseThrow());
+        assertEquals(List.of(1, 2), ImportPosition.sentAmong(complete, files));
         String started = ImportPosition.startOf(0, FileIdentity.of(earlier.get(0).path())).metadata(earlier);
-        assertEquals(List.of(1, 1), ImportPosition.sentAmong(started, files).map(a -> List.of(a[0], a[1]))
-                .orElseThrow(), "the file being read counts as sent: some of its lines may be");
-        assertTrue(ImportPosition.sentAmong(reading, List.of(files.get(0), files.get(2), files.get(3))).isEmpty(),
-                "day-2 is not among these");
+        assertEquals(List.of(1), ImportPosition.sentAmong(started, files),
+                "the file being read counts as sent: some of its lines may be");
+        // some of the files it sent, among others: a rotated folder (day-2 gone, day-4 added), or one of them alone
+        assertEquals(List.of(1), ImportPosition.sentAmong(reading, List.of(files.get(0), files.get(2), files.get(3))),
+                "day-3 (being read) is the second of these");
+        assertEquals(List.of(0), ImportPosition.sentAmong(complete, List.of(files.get(1))), "day-2 alone");
+        assertEquals(List.of(), ImportPosition.sentAmong(complete, List.of(files.get(0), files.get(3))));
         assertTrue(ImportPosition.sentAmong("something else", files).isEmpty());
+        // a position of version 2 (before 2026-12-03) names its files as a whole: found where all lie in order
+        String[] v3 = reading.split("\\|", 8);
+        String v2 = String.join("|", "sluice-produce2", v3[1], v3[2], v3[3], v3[4], v3[5], v3[7]);
+        assertEquals(List.of(1, 2), ImportPosition.sentAmong(v2, files));
+        assertEquals(List.of(), ImportPosition.sentAmong(v2, List.of(files.get(0), files.get(2), files.get(3))));
+        assertEquals(1, ImportPosition.resume(0, v2, earlier, "old").file(), "and it resumes as before");
+    }
+
+    /** The position of an import of many files with a long path fits the broker's 4,096 bytes of offset metadata. */
+    @Test
+    void thePositionOfManyFilesFitsTheBrokersMetadataLimit() {
+        String folder = "/data/" + "x".repeat(1_200) + "/";
+        List<Input> many = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            many.add(Input.file(Path.of(folder + "part-" + i + ".txt")));
+        }
+        String metadata = new ImportPosition(399, 7, 900, new FileIdentity(1_000_000_000_000L, "0123456789abcdef"))
+                .metadata(many);
+        assertTrue(metadata.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 4_096, metadata.length()
+                + " bytes");
+        assertEquals(ImportPosition.FILE_HASHES, ImportPosition.sentAmong(metadata, many).size(), "the last sent");
+        assertEquals(399, ImportPosition.sentAmong(metadata, many).get(ImportPosition.FILE_HASHES - 1));
     }
 
     @Test
