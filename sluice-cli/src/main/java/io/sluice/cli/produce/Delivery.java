@@ -24,6 +24,14 @@ interface Delivery extends InputReading.Handler, AutoCloseable {
      */
     void finish(LongSupplier deadline);
 
+    /**
+     * A change to an input that this run will not send, found by {@link #start}: said in the summary, and the run ends
+     * with exit status 1, so that {@code sluice produce f && mv f done/} does not move what was not sent.
+     */
+    default Optional<String> unsentChange() {
+        return Optional.empty();
+    }
+
     /** Where a rerun would go on, when that is known. */
     Optional<String> resumeNote();
 

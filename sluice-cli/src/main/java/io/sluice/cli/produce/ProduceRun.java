@@ -8,6 +8,7 @@ import io.sluice.core.ErrorWords;
 import io.sluice.producer.DeliverySnapshot;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.input.BadInputException;
+import io.sluice.producer.input.ImportPosition;
 import io.sluice.producer.input.Input;
 import io.sluice.producer.input.InputReading;
 import io.sluice.producer.input.InputRecord;
@@ -135,7 +136,9 @@ final class ProduceRun {
 
     private void read() {
         try {
-            readToEnd = reading.run(delivery.start(), new Guarded(), () -> stopAt != 0);
+            ImportPosition from = delivery.start();
+            delivery.unsentChange().ifPresent(grew::add);
+            readToEnd = reading.run(from, new Guarded(), () -> stopAt != 0);
         } catch (Closed e) {
             // the command's thread closed the delivery: a stop was asked for
         } catch (InterruptedException e) {

@@ -120,14 +120,23 @@ final class TransactionalDelivery implements Delivery {
         }
     }
 
+    /** A change to the last file of a complete import, found at the start: not sent. */
+    private Optional<String> unsentChange = Optional.empty();
+
     @Override
     public ImportPosition start() {
         if (position.isComplete(inputs)) {
             LOG.info("import {} is complete already: nothing to send", name);
-            lastFileGrown().ifPresent(words -> LOG.warn("{} changed since import {} read it to its end ({}): what it "
-                    + "gained is not sent, since a complete import is done (a file added to the folder or pattern is "
-                    + "sent, and a new --name sends every file again)", inputs.get(inputs.size() - 1).name(), name,
-                    words));
+            // said in the summary with exit status 1: said only in the log, the run ended 0 and a `&& mv` moved it (a
+            // review)
+            unsentChange = lastFileGrown().map(words -> {
+                Input last = inputs.get(inputs.size() - 1);
+                return String.format(java.util.Locale.ROOT, "%s changed since import %s read it to its end (%s): what "
+                        + "it gained is not sent, since a complete import is done (a file added to the folder or "
+                        + "pattern is sent). Lines appended to it alone: tail -c +%d %s | sluice produce ...; a new "
+                        + "--name sends every file again", last.name(), name, words, position.identity().size() + 1,
+                        last.name());
+            });
         } else if (position.offset() > 0 || position.file() > 0) {
             LOG.info("import {}: going on from {}:{} (byte {}), as last committed", name,
                     inputs.get(position.file()).name(), position.line(), position.offset());
@@ -135,6 +144,11 @@ final class TransactionalDelivery implements Delivery {
             LOG.info("import {}: {} file(s) into {}, exactly once", name, inputs.size(), topic);
         }
         return position;
+    }
+
+    @Override
+    public Optional<String> unsentChange() {
+        return unsentChange;
     }
 
     /**

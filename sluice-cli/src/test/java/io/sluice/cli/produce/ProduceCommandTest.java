@@ -377,11 +377,13 @@ class ProduceCommandTest {
         // complete means done: the files are not compared again (a new --name imports them again)
         Files.writeString(dir.resolve("b.txt"), "b-changed\n", StandardOpenOption.APPEND);
         Cli.Result changed = Cli.run(command);
-        assertEquals(ExitStatus.OK, changed.status(), changed.err());
+        // exit 1: `sluice produce b.txt && mv b.txt done/` must not move lines it did not send (a review)
+        assertEquals(ExitStatus.FAILURE, changed.status(), changed.err());
         assertEquals(new ProducedRecords.Counts(0, 0, 0, 0), ProducedRecords.counts(changed.err()));
         // but not without a word (a new user's run: appended lines were left out silently)
         assertTrue(changed.err().contains(dir.resolve("b.txt") + " changed since import ") && changed.err().contains(
-                "what it gained is not sent, since a complete import is done"), changed.err());
+                "what it gained is not sent, since a complete import is done") && changed.err().contains("tail -c +"),
+                changed.err());
 
         Map<String, Integer> counted = new HashMap<>();
         ProducedRecords.values(kafka, topic).forEach(v -> counted.merge(v, 1, Integer::sum));
