@@ -117,7 +117,8 @@ public final class ProduceCommand implements Callable<Integer> {
     Duration drainTimeout;
 
     @Option(names = "--journal", paramLabel = "FILE", description = "Append one line per input record to FILE: "
-            + "file:line, byte offset, and partition@offset or why it failed (not with --exactly-once).")
+            + "file:line, byte offset, and partition@offset or why it failed; with --exactly-once, one per line that "
+            + "failed (bad input, refused by the topic).")
     Path journal;
 
     @Option(names = "--exactly-once", description = "Files only: send in transactions that commit the position in "
@@ -182,9 +183,9 @@ public final class ProduceCommand implements Callable<Integer> {
         DeliveryTally tally = new DeliveryTally();
         Delivery delivery;
         try {
-            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded, settings.properties()),
-                    expanded, tally, commitInterval) : new AtLeastOnceDelivery(settings.properties(), topic, tally,
-                    openJournal());
+            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded,
+                    settings.properties()), expanded, tally, commitInterval, openJournal())
+                    : new AtLeastOnceDelivery(settings.properties(), topic, tally, openJournal());
         } catch (KafkaException e) {
             throw new RunFailure("cannot create the producer: " + EngineRun.describe(e), e);
         }
@@ -232,10 +233,6 @@ public final class ProduceCommand implements Callable<Integer> {
         if (expanded.stream().anyMatch(Input::isStdin)) {
             throw new IllegalArgumentException("--exactly-once needs files: standard input cannot be read again from "
                     + "where the last commit ended after a crash (use --journal to record where each line went)");
-        }
-        if (journal != null) {
-            throw new IllegalArgumentException("--journal is for runs without --exactly-once: an exactly-once import "
-                    + "keeps its position in the target cluster");
         }
         if (allowLoss) {
             throw new IllegalArgumentException("--exactly-once always sends with acks=all and idempotence: "

@@ -12,6 +12,7 @@ import io.sluice.producer.input.Input;
 import io.sluice.producer.input.InputReading;
 import io.sluice.producer.input.InputRecord;
 import io.sluice.producer.input.Origin;
+import io.sluice.producer.DeliveryJournal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -67,9 +68,16 @@ final class TransactionalDelivery implements Delivery {
     private ImportPosition unknownCommit;
     private long lastCommit = System.nanoTime();
     private RuntimeException failure;
+    /**
+     * Where each line that failed is written with why, or null: the summary names the first ten, and no run could say
+     * which the others were (the lines committed are in the topic, and the position says how far; a review).
+     */
+    private final DeliveryJournal failures;
 
     private TransactionalDelivery(TargetTransactionCommit commit, TopicPartition source, String topic, String name,
-            List<Input> inputs, DeliveryTally tally, Duration interval, ImportPosition start) {
+            List<Input> inputs, DeliveryTally tally, Duration interval, ImportPosition start,
+            DeliveryJournal failures) {
+        this.failures = failures;
         this.commit = commit;
         this.source = source;
         this.topic = topic;
@@ -89,7 +97,7 @@ final class TransactionalDelivery implements Delivery {
      * @throws RunFailure when the committed position does not fit these inputs, or the target cannot be claimed
      */
     static TransactionalDelivery claim(Map<String, Object> producerProperties, String topic, String name,
-            List<Input> inputs, DeliveryTally tally, Duration interval) throws RunFailure {
+            List<Input> inputs, DeliveryTally tally, Duration interval, DeliveryJournal failures) throws RunFailure {
         Map<String, Object> props = new HashMap<>(producerProperties);
         // the commit point sets these itself (always acks=all and idempotence, one transactional ID per import)
         props.remove(ProducerConfig.ACKS_CONFIG);
@@ -107,15 +115,15 @@ final class TransactionalDelivery implements Delivery {
             OffsetAndMetadata last = commit.claim(Set.of(source), TIMEOUT).get(source);
             ImportPosition start = last == null ? ImportPosition.startOf(0, FileIdentity.of(inputs.get(0).path()))
                     : ImportPosition.resume(last.offset(), last.metadata(), inputs, name);
-            return new TransactionalDelivery(commit, source, topic, name, inputs, tally, interval, start);
+            return new TransactionalDelivery(commit, source, topic, name, inputs, tally, interval, start, failures);
         } catch (IllegalStateException e) {
-            commit.close();
+            close(commit, failures);
             throw new RunFailure(e.getMessage(), e);
         } catch (IOException e) {
-            commit.close();
+            close(commit, failures);
             throw new RunFailure("cannot read " + e.getMessage(), e);
         } catch (KafkaException e) {
-            commit.close();
+            close(commit, failures);
             throw new RunFailure("cannot claim import " + name + " in the target cluster: " + e.getMessage(), e);
         }
     }
@@ -185,6 +193,7 @@ final class TransactionalDelivery implements Delivery {
             throw fail(e); // the transaction is broken: the records in it cannot be committed
         } catch (RuntimeException e) {
             outcome.onCompletion(null, e); // refused before it joined the transaction (a partition the topic lacks)
+            journal(record.origin(), e);
         }
         position = position.after(record.origin());
         commitIfDue();
@@ -193,6 +202,7 @@ final class TransactionalDelivery implements Delivery {
     @Override
     public void badLine(Origin origin, BadInputException problem) {
         tally.sent(origin.toString(), 0).onCompletion(null, problem);
+        journal(origin, problem);
         position = position.after(origin);
         commitIfDue();
     }
@@ -330,6 +340,23 @@ final class TransactionalDelivery implements Delivery {
 
     @Override
     public void close() {
-        commit.close();
+        close(commit, failures);
+    }
+
+    private static void close(TargetTransactionCommit commit, DeliveryJournal failures) {
+        try {
+            commit.close();
+        } finally {
+            if (failures != null) {
+                failures.close();
+            }
+        }
+    }
+
+    /** A line that failed, in the journal; a line failed in a window a crash left uncommitted is written again then. */
+    private void journal(Origin origin, Exception why) {
+        if (failures != null) {
+            failures.outcome(origin.toString(), origin.offset()).onCompletion(null, why);
+        }
     }
 }
