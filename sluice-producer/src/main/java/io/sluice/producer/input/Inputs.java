@@ -74,11 +74,19 @@ public final class Inputs {
             return List.of(Input.stdin());
         }
         List<Input> inputs = new ArrayList<>();
+        // a file two arguments name (a folder and a pattern in it) was sent twice without a word (a review)
+        java.util.Map<Path, String> namedBy = new java.util.HashMap<>();
         for (String argument : arguments) {
             if (argument.equals("-")) {
                 throw new IllegalArgumentException("standard input (-) cannot be mixed with files");
             }
             for (Path path : files(argument)) {
+                String before = namedBy.putIfAbsent(path.toAbsolutePath().normalize(), argument);
+                if (before != null) {
+                    throw new IllegalArgumentException(path + " is named twice, by " + (before.equals(argument)
+                            ? "the argument " + argument + " given twice" : before + " and by " + argument)
+                            + ": each line would be sent twice. Name each file once");
+                }
                 inputs.add(Input.file(path));
             }
         }

@@ -65,6 +65,21 @@ class InputsTest {
     }
 
     @Test
+    void aFileTwoArgumentsNameIsRefusedInWords() throws Exception {
+        Path dir = TestDirs.newDir("inputs-twice");
+        Files.writeString(dir.resolve("a.txt"), "a\n");
+        Files.writeString(dir.resolve("b.txt"), "b\n");
+        IllegalArgumentException both = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Inputs.expand(List.of(dir.toString(), dir.resolve("*.txt").toString())));
+        assertEquals(dir.resolve("a.txt") + " is named twice, by " + dir + " and by " + dir.resolve("*.txt") + ": each "
+                + "line would be sent twice. Name each file once", both.getMessage());
+        IllegalArgumentException again = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Inputs.expand(List.of(dir.resolve("b.txt").toString(), dir.resolve("b.txt").toString())));
+        assertTrue(again.getMessage().contains("by the argument " + dir.resolve("b.txt") + " given twice"),
+                again.getMessage());
+    }
+
+    @Test
     void theHashesOfTheLeadingArgumentsEndWithTheHashOfThemAll() {
         List<String> args = List.of("in/day-1.txt", "in/day-2.txt", "in/day-3.txt");
         List<String> prefixes = Inputs.prefixHashes(args);
