@@ -112,9 +112,10 @@ final class MergeWorker implements Runnable {
                 }
                 boolean moved = false;
                 long wakeAt = Long.MAX_VALUE;
-                long now = MergeClock.now();
                 for (PartitionTask task : tasks) {
-                    moved |= task.turn(now);
+                    // each turn reads the clock: one time for the whole round made a turn's records wait in their
+                    // open transaction through every other partition's turn, whatever the commit interval (a review)
+                    moved |= task.turn(MergeClock.now());
                     wakeAt = Math.min(wakeAt, task.wakeAt());
                 }
                 if (!moved && messages.isEmpty()) {

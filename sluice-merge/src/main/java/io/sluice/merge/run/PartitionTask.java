@@ -3,6 +3,7 @@ package io.sluice.merge.run;
 import io.sluice.core.commit.TargetWait;
 import io.sluice.core.crash.CrashPoints;
 import io.sluice.merge.commit.MergeCommit;
+import io.sluice.merge.merging.MergeClock;
 import io.sluice.merge.merging.PartitionMerge;
 import io.sluice.merge.state.MergeState;
 import io.sluice.merge.state.StateCodec;
@@ -72,8 +73,9 @@ final class PartitionTask {
         long before = merge.moves();
         lastHalt = merge.advance(out, TURN, now);
         boolean moved = merge.moves() > before;
-        if (commitDue(now)) {
-            commit(now);
+        long after = MergeClock.now(); // a turn's sends can wait for the output's buffer: its age counts too
+        if (commitDue(after)) {
+            commit(after);
         }
         return moved;
     }
