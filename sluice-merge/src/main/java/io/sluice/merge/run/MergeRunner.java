@@ -67,6 +67,9 @@ public final class MergeRunner implements OwnersGroup.Ownership {
     private final StateCodec codec;
     private final MergeCounts counts;
     private final OutputLimits limits;
+    /** What the late and the dead-letter topics take; null when not configured. */
+    private final OutputLimits lateLimits;
+    private final OutputLimits deadLimits;
     private final List<MergeWorker> workers = new ArrayList<>();
     private final List<Admin> inputAdmins = new ArrayList<>();
     /** The output partitions this instance merges now, each with its output. */
@@ -95,6 +98,8 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         this.counts = counts;
         this.limits = new OutputLimits(layout.maxMessageBytes(), layout.maxFutureMillis(), layout.maxPastMillis(),
                 layout.compacted(), compressed);
+        this.lateLimits = side(limits, "late", layout.late());
+        this.deadLimits = side(limits, "dead-letter", layout.dead());
         for (int w = 0; w < Math.min(config.workers(), layout.partitions()); w++) {
             workers.add(new MergeWorker(onFailure));
         }
@@ -182,7 +187,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
             PartitionMerge merge = new PartitionMerge(buffers, state, config.maxWait().toMillis(),
                     config.holdBack().toMillis(), System::currentTimeMillis);
             OutputPartition out = new OutputPartition(output, config, commit.sender(output), layout.latePartitions(),
-                    layout.deadPartitions(), limits, counts);
+                    layout.deadPartitions(), limits, lateLimits, deadLimits, counts);
             if (config.delivery() == MergeDelivery.AT_LEAST_ONCE) {
                 out.markResumed(state.last()); // verify's sign that a repeated window may begin here
             }
@@ -221,6 +226,11 @@ public final class MergeRunner implements OwnersGroup.Ownership {
         }
         LOG.warn("{}; at least once, they are merged again from there (a merge killed before its first commit "
                 + "leaves its own records so)", words);
+    }
+
+    private static OutputLimits side(OutputLimits output, String role, MergeTopics.SideTopic topic) {
+        return topic == null ? null : output.forSideTopic(role, topic.name(), topic.maxMessageBytes(),
+                topic.maxFutureMillis(), topic.maxPastMillis());
     }
 
     @Override

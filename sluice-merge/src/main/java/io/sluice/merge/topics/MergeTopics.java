@@ -44,11 +44,20 @@ public final class MergeTopics {
      * The partitions of the output, and of the side topics (0 when not configured), and what the output topic accepts:
      * the largest record batch, how far in the future and in the past a timestamp may be, and whether it is compacted
      * (records without a key refused); the output topic's ID, and the input topics' IDs in the inputs' order (an
-     * empty string where a broker gives none).
+     * empty string where a broker gives none); what the late and the dead-letter topics take (null when not
+     * configured).
      */
     public record Layout(int partitions, int latePartitions, int deadPartitions, long maxMessageBytes,
             long maxFutureMillis, long maxPastMillis, boolean compacted, String outputTopicId,
-            List<String> inputTopicIds) {
+            List<String> inputTopicIds, SideTopic late, SideTopic dead) {
+    }
+
+    /**
+     * What a side topic (late, dead letters) takes: a topic the user made before may take less than the output (a
+     * broker's defaults: 1 MiB records, timestamps at most an hour ahead), and a record it refuses failed the whole
+     * transaction at every start (a review).
+     */
+    public record SideTopic(String name, long maxMessageBytes, long maxFutureMillis, long maxPastMillis) {
     }
 
     /**
@@ -105,13 +114,17 @@ public final class MergeTopics {
                     ? ensure(target, config.lateTopic().get(), partitions, config, accept) : 0;
             int dead = config.deadLetterTopic().isPresent()
                     ? ensure(target, config.deadLetterTopic().get(), partitions, config, accept) : 0;
+            SideTopic lateTopic = config.lateTopic().isPresent()
+                    ? sideTopic(target, "late", config.lateTopic().get()) : null;
+            SideTopic deadTopic = config.deadLetterTopic().isPresent()
+                    ? sideTopic(target, "dead-letter", config.deadLetterTopic().get()) : null;
             return new Layout(partitions, late, dead,
                     longValue(outputConfig, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE),
                     longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
                     longValue(outputConfig, TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Long.MAX_VALUE),
                     compacted(outputConfig),
                     describe(target, config.outputTopic()).map(d -> d.topicId().toString()).orElse(null),
-                    inputs.inOrder());
+                    inputs.inOrder(), lateTopic, deadTopic);
         } finally {
             closeNow(target);
         }
@@ -285,6 +298,22 @@ public final class MergeTopics {
             }
         }
         return describe(admin, topic).map(d -> d.partitions().size()).orElse(partitions);
+    }
+
+    /**
+     * What the side topic {@code name} takes; a compacted one is refused: a record without a key, which any input may
+     * hold, would be refused there at every start.
+     */
+    private static SideTopic sideTopic(Admin admin, String role, String name) throws Exception {
+        Config side = configOf(admin, name);
+        if (compacted(side)) {
+            throw new IllegalArgumentException("the " + role + " topic '" + name + "' is compacted (cleanup.policy "
+                    + "compact): it would refuse a record without a key, and the merge would stop at that record at "
+                    + "every start. Name a topic that deletes (the merge creates it when the name is free)");
+        }
+        return new SideTopic(name, longValue(side, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE),
+                longValue(side, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
+                longValue(side, TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Long.MAX_VALUE));
     }
 
     private static Optional<TopicDescription> describe(Admin admin, String topic) throws Exception {

@@ -15,8 +15,21 @@ import org.apache.kafka.common.header.Header;
  *
  * <p>Threading: immutable; the current time is the caller's.
  */
-public record OutputLimits(long maxMessageBytes, long maxFutureMillis, long maxPastMillis, boolean compacted,
-        boolean compressed) {
+public record OutputLimits(String topic, long maxMessageBytes, long maxFutureMillis, long maxPastMillis,
+        boolean compacted, boolean compressed) {
+
+    /** The output topic's limits. */
+    public OutputLimits(long maxMessageBytes, long maxFutureMillis, long maxPastMillis, boolean compacted,
+            boolean compressed) {
+        this("the output topic", maxMessageBytes, maxFutureMillis, maxPastMillis, compacted, compressed);
+    }
+
+    /** What the side topic {@code name} ({@code role}: "late", "dead-letter") takes, as the output's writer writes. */
+    public OutputLimits forSideTopic(String role, String name, long maxMessageBytes, long maxFutureMillis,
+            long maxPastMillis) {
+        return new OutputLimits("the " + role + " topic '" + name + "'", maxMessageBytes, maxFutureMillis, maxPastMillis,
+                false, compressed);
+    }
 
     /**
      * How much sooner than the output's {@code message.timestamp.before.max.ms} a record counts as too old: the broker
@@ -31,27 +44,40 @@ public record OutputLimits(long maxMessageBytes, long maxFutureMillis, long maxP
     /** Why the output would refuse {@code record} (with {@code extraHeaderBytes} more), or null. */
     public String refusal(ConsumerRecord<byte[], byte[]> record, int extraHeaderBytes, long now) {
         if (compacted && record.key() == null) {
-            return "it has no key, and the output topic is compacted (cleanup.policy compact), which takes only "
+            return "it has no key, and " + topic + " is compacted (cleanup.policy compact), which takes only "
                     + "records with one";
         }
-        if (maxFutureMillis < Long.MAX_VALUE && record.timestamp() > now + maxFutureMillis) {
-            return "its timestamp " + record.timestamp() + " is " + (record.timestamp() - now) + " ms in the future, "
-                    + "more than the output topic accepts (message.timestamp.after.max.ms " + maxFutureMillis + ")";
+        String time = timestampRefusal(record.timestamp(), now);
+        return time != null ? time : sizeRefusal(record, extraHeaderBytes);
+    }
+
+    /** Why the topic would refuse a record stamped {@code timestamp}, or null. */
+    public String timestampRefusal(long timestamp, long now) {
+        if (maxFutureMillis < Long.MAX_VALUE && timestamp > now + maxFutureMillis) {
+            return "its timestamp " + timestamp + " is " + (timestamp - now) + " ms in the future, more than " + topic
+                    + " accepts (message.timestamp.after.max.ms " + maxFutureMillis + ")";
         }
-        if (maxPastMillis < Long.MAX_VALUE && record.timestamp() < now - maxPastMillis + PAST_MARGIN_MILLIS) {
-            return "its timestamp " + record.timestamp() + " is " + (now - record.timestamp()) + " ms in the past, "
-                    + "more than the output topic accepts (message.timestamp.before.max.ms " + maxPastMillis + ")";
-        }
-        if (!compressed) {
-            long size = FRAMING + extraHeaderBytes + Math.max(0, record.serializedKeySize())
-                    + Math.max(0, record.serializedValueSize());
-            for (Header h : record.headers()) {
-                size += h.key().length() + (h.value() == null ? 0 : h.value().length);
-            }
-            if (size > maxMessageBytes) {
-                return "it is " + size + " bytes, more than the output topic's max.message.bytes " + maxMessageBytes;
-            }
+        if (maxPastMillis < Long.MAX_VALUE && timestamp < now - maxPastMillis + PAST_MARGIN_MILLIS) {
+            return "its timestamp " + timestamp + " is " + (now - timestamp) + " ms in the past, more than " + topic
+                    + " accepts (message.timestamp.before.max.ms " + maxPastMillis + ")";
         }
         return null;
+    }
+
+    /**
+     * Why the topic would refuse {@code record} (with {@code extraHeaderBytes} more) for its size, or null; only known
+     * when the writer does not compress.
+     */
+    public String sizeRefusal(ConsumerRecord<byte[], byte[]> record, int extraHeaderBytes) {
+        if (compressed) {
+            return null;
+        }
+        long size = FRAMING + extraHeaderBytes + Math.max(0, record.serializedKeySize())
+                + Math.max(0, record.serializedValueSize());
+        for (Header h : record.headers()) {
+            size += h.key().length() + (h.value() == null ? 0 : h.value().length);
+        }
+        return size > maxMessageBytes ? "it is " + size + " bytes, more than the max.message.bytes of " + topic + ", "
+                + maxMessageBytes : null;
     }
 }

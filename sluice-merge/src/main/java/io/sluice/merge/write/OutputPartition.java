@@ -38,6 +38,8 @@ public final class OutputPartition implements MergeOutput {
 
     /** How the reason of a record set aside because the output would refuse it begins; its value is not kept. */
     public static final String REFUSED = "the output would refuse it: ";
+    /** The reason of a late record the late topic would refuse. */
+    public static final String LATE_REFUSED = "late, and the late topic would refuse it: ";
 
     private final TopicPartition output;
     private final List<MergeInput> inputs;
@@ -47,6 +49,9 @@ public final class OutputPartition implements MergeOutput {
     private final TopicPartition deadTarget;
     private final MergeCounts counts;
     private final OutputLimits limits;
+    /** What the late and the dead-letter topics take (null: not configured, or taken as they are). */
+    private final OutputLimits lateLimits;
+    private final OutputLimits deadLimits;
     private final AtomicReference<Exception> failed = new AtomicReference<>();
     /** What was sent since the last commit, counted in {@link #counts} once a commit makes it durable. */
     private final Uncommitted uncommitted;
@@ -70,7 +75,10 @@ public final class OutputPartition implements MergeOutput {
 
     /** {@code latePartitions}, {@code deadPartitions}: the side topics' partition counts (0 when not configured). */
     public OutputPartition(TopicPartition output, MergeConfig config, TargetTransactionCommit.Sender sender,
-            int latePartitions, int deadPartitions, OutputLimits limits, MergeCounts counts) {
+            int latePartitions, int deadPartitions, OutputLimits limits, OutputLimits lateLimits,
+            OutputLimits deadLimits, MergeCounts counts) {
+        this.lateLimits = lateLimits;
+        this.deadLimits = deadLimits;
         this.output = output;
         this.inputs = config.inputs();
         this.sender = sender;
@@ -138,9 +146,10 @@ public final class OutputPartition implements MergeOutput {
         }
         // the output's limits, for the records that go there: a late record bound for the late topic, which the merge
         // made to take what the inputs took, was refused as the output's (a review)
-        String refused = to == output ? limits.refusal(r, 64, System.currentTimeMillis()) : null;
+        OutputLimits there = to == output ? limits : lateLimits;
+        String refused = there == null ? null : there.refusal(r, 64, System.currentTimeMillis());
         if (refused != null) {
-            deadLetter(input, r, REFUSED + refused, false);
+            deadLetter(input, r, (to == output ? REFUSED : LATE_REFUSED) + refused, false);
             return false;
         }
         if (lateAfter != null) {
@@ -178,12 +187,22 @@ public final class OutputPartition implements MergeOutput {
                     + "such records aside and go on.");
         }
         RecordHeaders headers = MergeHeaders.copy(r.headers(), inputs.get(input).name(), r.partition(), r.offset());
+        // a dead-letter topic made before by the user may take less than the inputs (a broker's default 1 MiB): a
+        // value too large for it stays in its input, at the named offset (a review)
+        String tooLarge = keepValue && deadLimits != null ? deadLimits.sizeRefusal(r, 64 + reason.length()) : null;
+        if (tooLarge != null) {
+            keepValue = false;
+            reason = reason + "; set aside without its value, since " + tooLarge;
+        }
         MergeHeaders.add(headers, MergeHeaders.REASON, reason);
         // a record the output refuses would be refused here too: its value stays in its input, at the named offset.
-        // Nor a timestamp hours ahead (a record with no event time may have one): the topic refused it, the transaction
-        // failed, and every restart met the same record (a review); the broker stamps it, the header keeps it
+        // Nor a timestamp hours ahead (a record with no event time may have one), or one the dead-letter topic would
+        // refuse: the topic refused it, the transaction failed, and every restart met the same record (a review); the
+        // broker stamps it, the header keeps it
+        long now = System.currentTimeMillis();
         Long timestamp = keepValue ? r.timestamp() : null;
-        if (timestamp != null && (timestamp < 0 || timestamp > System.currentTimeMillis() + DEAD_LETTER_FUTURE_MILLIS)) {
+        if (timestamp != null && (timestamp < 0 || timestamp > now + DEAD_LETTER_FUTURE_MILLIS
+                || deadLimits != null && deadLimits.timestampRefusal(timestamp, now) != null)) {
             MergeHeaders.add(headers, MergeHeaders.TIMESTAMP, Long.toString(timestamp));
             timestamp = null;
         }
