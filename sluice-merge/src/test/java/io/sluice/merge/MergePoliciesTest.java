@@ -81,30 +81,31 @@ class MergePoliciesTest {
     }
 
     /**
-     * Side topics made before are taken as they are, and may take less than the output: a compacted one is refused
-     * at start in words; a late record the late topic would refuse (older than its message.timestamp.before.max.ms)
-     * is set aside with why, and the merge goes on (the broker refused it, the transaction failed, and every start
-     * met the same record: a review).
+     * Side topics made before are taken as they are, and may take less than the output: a compacted dead-letter topic
+     * is refused at start in words; a late record the late topic would refuse (older than its
+     * message.timestamp.before.max.ms) is set aside with why, verify counts it in its place, and the merge goes on
+     * (the broker refused it, the transaction failed, and every start met the same record: a review).
      */
     @Test
     void sideTopicsMadeBeforeAreCheckedACompactedOneIsRefusedAndALateRecordTheirsRefusesIsSetAside() throws Exception {
         MergeInputs inputs = inputs(1);
-        String compacted = Names.unique("late-compacted");
+        String compacted = Names.unique("dead-compacted");
         west.createTopic(new NewTopic(compacted, java.util.Optional.of(1), java.util.Optional.empty())
                 .configs(Map.of("cleanup.policy", "compact")));
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Merge.start(
-                inputs.merge(Names.unique("m"), west, Names.unique("late-out")).late(LatePolicy.SIDE_TOPIC, compacted)
-                        .build(), MergeInputs.quickMember()));
-        assertTrue(refused.getMessage().startsWith("the late topic '" + compacted + "' is compacted (cleanup.policy "
-                + "compact)"), refused.getMessage());
+                inputs.merge(Names.unique("m"), west, Names.unique("late-out")).deadLetterTopic(compacted).build(),
+                MergeInputs.quickMember()));
+        assertTrue(refused.getMessage().startsWith("the dead-letter topic '" + compacted + "' is compacted "
+                + "(cleanup.policy compact)"), refused.getMessage());
 
         String strict = Names.unique("late-strict");
         west.createTopic(new NewTopic(strict, java.util.Optional.of(1), java.util.Optional.empty())
                 .configs(Map.of("message.timestamp.before.max.ms", "30000")));
         String dead = Names.unique("late-dead");
         String output = Names.unique("late-strict-out");
-        try (Merge merge = Merge.start(inputs.merge(Names.unique("m"), west, output)
-                .late(LatePolicy.SIDE_TOPIC, strict).deadLetterTopic(dead).build(), MergeInputs.quickMember())) {
+        MergeConfig config = inputs.merge(Names.unique("m"), west, output).late(LatePolicy.SIDE_TOPIC, strict)
+                .deadLetterTopic(dead).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
             assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
         }
         assertEquals(List.of(), read(strict));
@@ -115,6 +116,8 @@ class MergePoliciesTest {
         assertTrue(header(aside.get(0), MergeHeaders.REASON).contains("more than the late topic '" + strict + "' accepts "
                 + "(message.timestamp.before.max.ms 30000)"), header(aside.get(0), MergeHeaders.REASON));
         assertEquals(7, read(output).size(), "the others merged");
+        MergeAuditReport audit = MergeAudit.run(config);
+        assertTrue(audit.ok(), audit.firstProblem()); // a letter without its value is checked by its place only
     }
 
     @Test
@@ -153,6 +156,39 @@ class MergePoliciesTest {
                 .toList());
         assertTrue(header(letters.get(0), MergeHeaders.REASON).contains("value.at"), header(letters.get(0),
                 MergeHeaders.REASON));
+    }
+
+    /**
+     * A dead-letter topic made before that takes less than the inputs (max.message.bytes 1,000 here, a broker's 1 MiB
+     * in life): a dead letter too large for it is set aside without its value, which stays in its input, and verify
+     * checks it by its place (the broker refused it, the transaction failed, and every start met the same record).
+     */
+    @Test
+    void aDeadLetterTooLargeForItsTopicIsSetAsideWithoutItsValue() throws Exception {
+        MergeInputs inputs = empty("dead-large", 1);
+        inputs.produce(0, 0, new long[] {T + 1, T + 2}); // values {"at": <time>}
+        try (var producer = new KafkaProducer<>(east.clientProperties(Listener.PLAINTEXT), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(inputs.topics().get(1), 0, T + 3, null,
+                    ("{\"other\":\"" + "x".repeat(3_000) + "\"}").getBytes(StandardCharsets.UTF_8))).get();
+        }
+        String dead = Names.unique("dead-small");
+        west.createTopic(new NewTopic(dead, java.util.Optional.of(1), java.util.Optional.empty())
+                .configs(Map.of("max.message.bytes", "1000")));
+        MergeConfig config = inputs.merge(Names.unique("m"), west, Names.unique("dead-large-out"))
+                .orderBy(EventTime.parse("value.at")).deadLetterTopic(dead).build();
+        try (Merge merge = Merge.start(config, MergeInputs.quickMember())) {
+            assertTrue(merge.awaitEnd(Duration.ofSeconds(60)));
+        }
+        List<ConsumerRecord<byte[], byte[]>> letters = read(dead);
+        assertEquals(List.of("east:0:0"), letters.stream().map(r -> header(r, MergeHeaders.SOURCE)).toList());
+        assertEquals(null, letters.get(0).value(), "the value stays in its input");
+        String reason = header(letters.get(0), MergeHeaders.REASON);
+        assertTrue(reason.contains("value.at") && reason.contains("; set aside without its value, since it is ")
+                && reason.contains("bytes, more than the max.message.bytes of the dead-letter topic '" + dead
+                + "', 1000"), reason);
+        MergeAuditReport audit = MergeAudit.run(config);
+        assertTrue(audit.ok(), audit.firstProblem());
     }
 
     /**

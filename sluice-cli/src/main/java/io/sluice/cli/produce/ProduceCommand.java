@@ -9,6 +9,7 @@ import io.sluice.cli.config.OptionValues;
 import io.sluice.cli.console.Units;
 import io.sluice.cli.probe.BootstrapProbe;
 import io.sluice.cli.run.EngineRun;
+import io.sluice.cli.run.ShutdownSignals;
 import io.sluice.producer.DeliveryJournal;
 import io.sluice.producer.DeliveryTally;
 import io.sluice.producer.ProducerSettings;
@@ -164,41 +165,50 @@ public final class ProduceCommand implements Callable<Integer> {
             context.console().say("sluice produce: " + e.getMessage());
             return ExitStatus.USAGE;
         }
-        // before any Kafka client: a wrong address or protocol is one sentence, not a client's retries for 20 s
-        int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice produce", settings.properties(),
-                spec.commandLine().getErr());
-        if (probed != 0) {
-            return probed;
-        }
-        TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
-        if (facts.maxMessageBytes() < KAFKA_MAX_REQUEST_BYTES) {
-            // a batch larger than the topic takes is split by the producer into batches of batch.size; when those are
-            // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies (with a
-            // transaction, its commit waits max.block.ms, 60 s, then fails without naming the record). A record
-            // larger than the topic takes is refused by the producer itself, at once, when max.request.size says so:
-            // it fails with its line. (max.request.size counts the record uncompressed: with -X compression.type, a
-            // record that would fit compressed is refused too, unless -X max.request.size raises it.)
-            settings = settings(Math.min(DEFAULT_BATCH_BYTES, facts.maxMessageBytes()), facts.maxMessageBytes());
-        }
-        DeliveryTally tally = new DeliveryTally();
-        Delivery delivery;
+        // a signal before the run's own handlers (the probe, the topic's facts, an import's claim: seconds, up to
+        // minutes) says what it stopped; it exited 143 without a word (a review)
+        ShutdownSignals starting = ShutdownSignals.whileStarting("sluice produce", context.console()::say);
         try {
-            delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded,
-                    settings.properties()), expanded, tally, commitInterval, openJournal())
-                    : new AtLeastOnceDelivery(settings.properties(), topic, tally, openJournal());
-        } catch (KafkaException e) {
-            throw new RunFailure("cannot create the producer: " + EngineRun.describe(e), e);
+            // before any Kafka client: a wrong address or protocol is one sentence, not a client's retries for 20 s
+            int probed = new BootstrapProbe(Duration.ofSeconds(5)).verifyFor("sluice produce", settings.properties(),
+                    spec.commandLine().getErr());
+            if (probed != 0) {
+                return probed;
+            }
+            TopicCheck.Facts facts = TopicCheck.of(settings.properties(), topic);
+            if (facts.maxMessageBytes() < KAFKA_MAX_REQUEST_BYTES) {
+                // a batch larger than the topic takes is split by the producer into batches of batch.size; when those
+                // are
+                // still too large, Kafka 4.3's producer splits them again, forever, until its I/O thread dies (with a
+                // transaction, its commit waits max.block.ms, 60 s, then fails without naming the record). A record
+                // larger than the topic takes is refused by the producer itself, at once, when max.request.size says
+                // so:
+                // it fails with its line. (max.request.size counts the record uncompressed: with -X compression.type, a
+                // record that would fit compressed is refused too, unless -X max.request.size raises it.)
+                settings = settings(Math.min(DEFAULT_BATCH_BYTES, facts.maxMessageBytes()), facts.maxMessageBytes());
+            }
+            DeliveryTally tally = new DeliveryTally();
+            Delivery delivery;
+            try {
+                delivery = exactlyOnce ? TransactionalDelivery.claim(settings.properties(), topic, importName(expanded,
+                        settings.properties()), expanded, tally, commitInterval, openJournal())
+                        : new AtLeastOnceDelivery(settings.properties(), topic, tally, openJournal());
+            } catch (KafkaException e) {
+                throw new RunFailure("cannot create the producer: " + EngineRun.describe(e), e);
+            }
+            ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
+                    : "acknowledged");
+            RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
+            Object maxRequest = settings.properties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+            Object bufferMemory = settings.properties().get(ProducerConfig.BUFFER_MEMORY_CONFIG);
+            TopicRules rules = facts.rules().limitedTo(Math.min(maxRequest == null ? KAFKA_MAX_REQUEST_BYTES
+                    : Long.parseLong(maxRequest.toString()), bufferMemory == null ? Long.MAX_VALUE
+                    : Long.parseLong(bufferMemory.toString())));
+            return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, rules, drainTimeout,
+                    context.console(), summary).run();
+        } finally {
+            starting.close();
         }
-        ProduceSummary summary = new ProduceSummary(topic, settings.risks(), exactlyOnce ? "committed"
-                : "acknowledged");
-        RatePacer pacer = new RatePacer(rate == null ? 0 : rate);
-        Object maxRequest = settings.properties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-        Object bufferMemory = settings.properties().get(ProducerConfig.BUFFER_MEMORY_CONFIG);
-        TopicRules rules = facts.rules().limitedTo(Math.min(maxRequest == null ? KAFKA_MAX_REQUEST_BYTES
-                : Long.parseLong(maxRequest.toString()), bufferMemory == null ? Long.MAX_VALUE
-                : Long.parseLong(bufferMemory.toString())));
-        return new ProduceRun(new InputReading(expanded, parser, pacer), delivery, tally, rules, drainTimeout,
-                context.console(), summary).run();
     }
 
     private RecordParser withSchema(RecordParser parser) {
@@ -302,7 +312,8 @@ public final class ProduceCommand implements Callable<Integer> {
                     + "a second time: give them once, with -b");
         }
         if (properties != null && properties.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
-            // without --exactly-once nothing begins a transaction, so every send failed; with it, the import has its own
+            // without --exactly-once nothing begins a transaction, so every send failed; with it, the import has its
+            // own
             throw new IllegalArgumentException("-X " + ProducerConfig.TRANSACTIONAL_ID_CONFIG + " is not for sluice "
                     + "produce to take: --exactly-once sends in transactions of its own (one transactional ID per "
                     + "import, named by --name)");

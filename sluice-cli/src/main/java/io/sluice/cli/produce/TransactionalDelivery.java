@@ -103,13 +103,21 @@ final class TransactionalDelivery implements Delivery {
         props.remove(ProducerConfig.ACKS_CONFIG);
         props.remove(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
         props.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-        TargetTransactionCommit commit = TargetTransactionCommit.builder()
-                .producerProperties(props)
-                .transactionalIdPrefix("sluice-produce")
-                .progressGroup(ProduceCommand.PROGRESS_GROUP_PREFIX + name)
-                // the progress is kept under a partition the target has: its coordinator refuses unknown topics
-                .progressPartition(input -> new TopicPartition(topic, 0))
-                .build();
+        TargetTransactionCommit commit;
+        try {
+            commit = TargetTransactionCommit.builder()
+                    .producerProperties(props)
+                    .transactionalIdPrefix("sluice-produce")
+                    .progressGroup(ProduceCommand.PROGRESS_GROUP_PREFIX + name)
+                    // the progress is kept under a partition the target has: its coordinator refuses unknown topics
+                    .progressPartition(input -> new TopicPartition(topic, 0))
+                    .build();
+        } catch (RuntimeException e) {
+            if (failures != null) {
+                failures.close();
+            }
+            throw e;
+        }
         TopicPartition source = new TopicPartition(name, 0);
         try {
             OffsetAndMetadata last = commit.claim(Set.of(source), TIMEOUT).get(source);
@@ -137,13 +145,20 @@ final class TransactionalDelivery implements Delivery {
             LOG.info("import {} is complete already: nothing to send", name);
             // said in the summary with exit status 1: said only in the log, the run ended 0 and a `&& mv` moved it (a
             // review)
-            unsentChange = lastFileGrown().map(words -> {
+            unsentChange = lastFileChanged().map(now -> {
                 Input last = inputs.get(inputs.size() - 1);
-                return String.format(java.util.Locale.ROOT, "%s changed since import %s read it to its end (%s): what "
-                        + "it gained is not sent, since a complete import is done (a file added to the folder or "
-                        + "pattern is sent). Lines appended to it alone: tail -c +%d %s | sluice produce ...; a new "
-                        + "--name sends every file again", last.name(), name, words, position.identity().size() + 1,
-                        last.name());
+                long then = position.identity().size();
+                String changed = String.format(java.util.Locale.ROOT, "%s changed since import %s read it to its end "
+                        + "(%,d bytes then, %,d now)", last.name(), name, then, now.size());
+                // the hint only for a file that grew: one cut short or rewritten (an edit, copytruncate) has no tail
+                // that is only the new lines (a review)
+                return now.size() > then
+                        ? String.format(java.util.Locale.ROOT, "%s: what it gained is not sent, since a complete import "
+                                + "is done (a file added to the folder or pattern is sent). If lines were appended to "
+                                + "it, send them alone: tail -c +%d %s | sluice produce ...; a new --name sends every "
+                                + "file again", changed, then + 1, last.name())
+                        : changed + ": it was cut short or rewritten, and nothing of it is sent again, since a complete "
+                                + "import is done; a new --name sends every file again";
             });
         } else if (position.offset() > 0 || position.file() > 0) {
             LOG.info("import {}: going on from {}:{} (byte {}), as last committed", name,
@@ -160,18 +175,17 @@ final class TransactionalDelivery implements Delivery {
     }
 
     /**
-     * How the last file differs from when the import read it to its end, if it does: a rerun of a complete import sent
-     * nothing without a word, though lines had been appended to it.
+     * The last file's identity now, if it differs from when the import read it to its end: a rerun of a complete import
+     * sent nothing without a word, though lines had been appended to it.
      */
-    private Optional<String> lastFileGrown() {
+    private Optional<FileIdentity> lastFileChanged() {
         FileIdentity then = position.identity();
         if (then == null || inputs.isEmpty() || inputs.get(inputs.size() - 1).isStdin()) {
             return Optional.empty();
         }
         try {
             FileIdentity now = FileIdentity.of(inputs.get(inputs.size() - 1).path());
-            return now.equals(then) ? Optional.empty() : Optional.of(String.format(java.util.Locale.ROOT,
-                    "%,d bytes then, %,d now", then.size(), now.size()));
+            return now.equals(then) ? Optional.empty() : Optional.of(now);
         } catch (IOException e) {
             return Optional.empty(); // unreadable now: the rerun sends nothing either way
         }

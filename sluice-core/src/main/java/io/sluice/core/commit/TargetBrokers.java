@@ -451,7 +451,8 @@ public final class TargetBrokers {
 
     /**
      * Asks the cluster, every {@link #askAfter}, while a wait has lasted that long; and asks again at a look a second or
-     * more after the last question while none of the round's is answered or failed yet (a question held).
+     * more after the last question while a question of the round is still out, none answered (one held; those that
+     * failed meanwhile are dropped at the read).
      */
     private void ask(long now, Map<TopicPartition, TargetWait> current) {
         long after = question.toNanos();

@@ -68,8 +68,8 @@ final class PartitionAudit {
             }
             // a record the output would refuse is set aside without its value: only its place can be checked
             Header reason = r.headers().lastHeader(MergeHeaders.REASON);
-            boolean valueLeft = reason != null && new String(reason.value(), java.nio.charset.StandardCharsets.UTF_8)
-                    .startsWith(OutputPartition.REFUSED);
+            boolean valueLeft = reason != null && OutputPartition.withoutValue(new String(reason.value(),
+                    java.nio.charset.StandardCharsets.UTF_8));
             Placed placed = new Placed(from[2], valueLeft ? CONTENT_NOT_KEPT : digest.of(r),
                     kind + " " + tp + "@" + r.offset());
             Placed earlier = asideByInput.get((int) from[0]).put(from[2], placed);

@@ -230,7 +230,7 @@ public final class MergeRunner implements OwnersGroup.Ownership {
 
     private static OutputLimits side(OutputLimits output, String role, MergeTopics.SideTopic topic) {
         return topic == null ? null : output.forSideTopic(role, topic.name(), topic.maxMessageBytes(),
-                topic.maxFutureMillis(), topic.maxPastMillis());
+                topic.maxFutureMillis(), topic.maxPastMillis(), topic.compacted());
     }
 
     @Override

@@ -57,7 +57,8 @@ public final class MergeTopics {
      * broker's defaults: 1 MiB records, timestamps at most an hour ahead), and a record it refuses failed the whole
      * transaction at every start (a review).
      */
-    public record SideTopic(String name, long maxMessageBytes, long maxFutureMillis, long maxPastMillis) {
+    public record SideTopic(String name, long maxMessageBytes, long maxFutureMillis, long maxPastMillis,
+            boolean compacted) {
     }
 
     /**
@@ -301,19 +302,20 @@ public final class MergeTopics {
     }
 
     /**
-     * What the side topic {@code name} takes; a compacted one is refused: a record without a key, which any input may
-     * hold, would be refused there at every start.
+     * What the side topic {@code name} takes. A compacted dead-letter topic is refused: a dead letter without a key,
+     * which any input may hold, would be refused there, with nowhere else to go, at every start; a compacted late topic
+     * is taken, its late records without a key set aside as dead letters, as the output's are.
      */
     private static SideTopic sideTopic(Admin admin, String role, String name) throws Exception {
         Config side = configOf(admin, name);
-        if (compacted(side)) {
+        if (compacted(side) && role.equals("dead-letter")) {
             throw new IllegalArgumentException("the " + role + " topic '" + name + "' is compacted (cleanup.policy "
                     + "compact): it would refuse a record without a key, and the merge would stop at that record at "
                     + "every start. Name a topic that deletes (the merge creates it when the name is free)");
         }
         return new SideTopic(name, longValue(side, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Long.MAX_VALUE),
                 longValue(side, TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE),
-                longValue(side, TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Long.MAX_VALUE));
+                longValue(side, TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Long.MAX_VALUE), compacted(side));
     }
 
     private static Optional<TopicDescription> describe(Admin admin, String topic) throws Exception {

@@ -26,9 +26,9 @@ public record OutputLimits(String topic, long maxMessageBytes, long maxFutureMil
 
     /** What the side topic {@code name} ({@code role}: "late", "dead-letter") takes, as the output's writer writes. */
     public OutputLimits forSideTopic(String role, String name, long maxMessageBytes, long maxFutureMillis,
-            long maxPastMillis) {
+            long maxPastMillis, boolean compacted) {
         return new OutputLimits("the " + role + " topic '" + name + "'", maxMessageBytes, maxFutureMillis, maxPastMillis,
-                false, compressed);
+                compacted, compressed);
     }
 
     /**
@@ -53,6 +53,9 @@ public record OutputLimits(String topic, long maxMessageBytes, long maxFutureMil
 
     /** Why the topic would refuse a record stamped {@code timestamp}, or null. */
     public String timestampRefusal(long timestamp, long now) {
+        if (timestamp < 0) {
+            return null; // none: written without one, the broker stamps it (its -1 kept in a header)
+        }
         if (maxFutureMillis < Long.MAX_VALUE && timestamp > now + maxFutureMillis) {
             return "its timestamp " + timestamp + " is " + (timestamp - now) + " ms in the future, more than " + topic
                     + " accepts (message.timestamp.after.max.ms " + maxFutureMillis + ")";

@@ -54,7 +54,8 @@ final class AuditText {
                 + (r.delivery() == MirrorDelivery.AT_LEAST_ONCE
                         ? "as at-least-once delivery leaves after a restart (exactly-once delivery leaves none)"
                         : "which exactly-once delivery never writes: something else wrote them (the first "
-                                + "difference of each partition names one)");
+                                + "difference of each partition names one" + (r.strayCopies() == 0 ? ")"
+                                : ", and the notes the partitions no source partition is copied to)"));
     }
 
     private static void partition(StringBuilder b, PartitionAudit p) {

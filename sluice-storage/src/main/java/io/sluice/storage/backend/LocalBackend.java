@@ -161,6 +161,8 @@ public final class LocalBackend implements StorageBackend {
             return List.of();
         }
         List<String> files = new ArrayList<>();
+        Path spelt = root.toAbsolutePath().normalize();
+        Path inside = root.toRealPath();
         // a file renamed or removed while the folder is walked (an atomic write's temporary file, a file published
         // meanwhile) is not there: Files.walk threw for it, failing a start that listed beside another writer. Links
         // are followed, as the archive's writes are: the files of a folder linked elsewhere (on the same file system:
@@ -168,8 +170,14 @@ public final class LocalBackend implements StorageBackend {
         Files.walkFileTree(dir, java.util.EnumSet.of(java.nio.file.FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
                 new SimpleFileVisitor<>() {
             @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                if (attributes.isRegularFile()) {
+            public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) throws IOException {
+                return !folder.equals(dir) && linkedFromWithin(folder) ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                if (attributes.isRegularFile() && !linkedFromWithin(file)) {
                     files.add(root.relativize(file).toString().replace('\\', '/'));
                 }
                 return FileVisitResult.CONTINUE;
@@ -178,9 +186,22 @@ public final class LocalBackend implements StorageBackend {
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
                 if (e instanceof NoSuchFileException || e instanceof java.nio.file.FileSystemLoopException) {
-                    return FileVisitResult.CONTINUE; // a link back into the archive: its files are listed once
+                    return FileVisitResult.CONTINUE; // a link to a folder being walked: its files are listed there
                 }
                 throw e;
+            }
+
+            /**
+             * A link to a place inside the archive, as the link names it: what it leads to is listed where it is (else
+             * listed twice, a second time under a name no manifest gives). A link to a folder outside the archive is the
+             * archive's own folder kept there, and followed.
+             */
+            private boolean linkedFromWithin(Path path) throws IOException {
+                if (!Files.isSymbolicLink(path)) {
+                    return false;
+                }
+                Path target = path.toAbsolutePath().getParent().resolve(Files.readSymbolicLink(path)).normalize();
+                return target.startsWith(spelt) || target.startsWith(inside);
             }
         });
         files.sort(null);

@@ -333,6 +333,11 @@ public final class S3Backend implements StorageBackend {
                     .contentLength();
         } catch (NoSuchKeyException e) {
             throw new java.nio.file.NoSuchFileException(describe() + path);
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) { // a HEAD's answer has no body: some stores give no error code to map
+                throw new java.nio.file.NoSuchFileException(describe() + path);
+            }
+            throw e;
         }
     }
 

@@ -31,6 +31,10 @@ class LocalBackendTest {
 
             Files.createSymbolicLink(elsewhere.resolve("loop"), root.resolve("t"));
             assertEquals(List.of("t/dt=2026-12-03/t+0+0.jsonl"), store.list("t/"));
+            // a link to a folder of the archive (say, "latest") leads to files listed where they are: not twice
+            Files.createSymbolicLink(root.resolve("latest"), root.resolve("t/dt=2026-12-03"));
+            Files.createSymbolicLink(root.resolve("t/newest.jsonl"), root.resolve("t/dt=2026-12-03/t+0+0.jsonl"));
+            assertEquals(List.of("t/dt=2026-12-03/t+0+0.jsonl"), store.list(""));
             assertEquals(3, store.size("t/dt=2026-12-03/t+0+0.jsonl"));
         }
     }
